@@ -1,0 +1,107 @@
+# tlperf: one plain Makefile.
+#   make            build build/bin/tlperf (+ tlab, tlgate links)
+#   make test       unit + CLI tests, then the same again under ASan+UBSan
+#   make demo       run the main job on bundled data
+#   make bench      benchmarks, results in docs/benchmarks.md
+#   make fuzz       libFuzzer harnesses (FUZZ_SECONDS=N each)
+#   make install    PREFIX=/usr/local
+#
+# BUILD selects the output directory, so several builds (plain, sanitised,
+# one per worktree) never step on each other.
+
+CC      ?= cc
+BUILD   ?= build
+PREFIX  ?= /usr/local
+SAN     ?= 0
+
+CPPFLAGS += -Isrc -Istats -Igates -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations
+LDLIBS   += -lcjson -lcsv -lgsl -lgslcblas -lm
+
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+BIN      := $(BUILD)/bin
+OBJ      := $(BUILD)/obj
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c stats/*.c gates/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(OBJ)/%.o)
+MAIN_OBJ := $(OBJ)/src/main.o
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TLPERF   := $(BIN)/tlperf
+ALIASES  := $(BIN)/tlab $(BIN)/tlgate
+DEPS_OK  := $(BUILD)/.deps-ok
+# Extra programs (fake kernel, fuzz harnesses...) register here from mk/*.mk.
+EXTRA_BINS :=
+
+.PHONY: all test check unit cli demo bench fuzz install clean deps
+all: $(TLPERF) $(ALIASES) extra
+
+-include mk/*.mk
+
+extra: $(EXTRA_BINS)
+.PHONY: extra
+
+# Dependencies are checked once per build directory; install-deps.sh only
+# runs when a header is missing.
+$(DEPS_OK):
+	@mkdir -p $(@D)
+	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmocka.h; do \
+	  if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <stdarg.h>\n#include <setjmp.h>\n#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1; then \
+	    echo "missing <$$h>: running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
+	@touch $@
+deps: $(DEPS_OK)
+
+$(OBJ)/%.o: %.c $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libtlperf.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(TLPERF): $(MAIN_OBJ) $(BUILD)/libtlperf.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BIN)/tlab $(BIN)/tlgate: $(TLPERF)
+	ln -f $< $@
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libtlperf.a $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(BUILD)/libtlperf.a $(LDLIBS) -lcmocka
+
+unit: $(TEST_BIN)
+	@set -e; for t in $(TEST_BIN); do echo "== $$t"; TLPERF_TESTDATA=$(CURDIR)/testdata ./$$t; done
+
+cli: all
+	@BUILD=$(BUILD) sh tests/cli/run-all.sh
+
+check: unit cli
+
+# The README's test command: everything, then everything under sanitizers.
+test:
+	$(MAKE) check BUILD=$(BUILD)
+	$(MAKE) check BUILD=$(BUILD)-asan SAN=1
+	@echo "make test: all suites passed (plain and ASan+UBSan)"
+
+demo: all
+	@BUILD=$(BUILD) sh scripts/demo.sh
+
+bench: all
+	@BUILD=$(BUILD) sh scripts/bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(TLPERF) $(DESTDIR)$(PREFIX)/bin/tlperf
+	ln -f $(DESTDIR)$(PREFIX)/bin/tlperf $(DESTDIR)$(PREFIX)/bin/tlab
+	ln -f $(DESTDIR)$(PREFIX)/bin/tlperf $(DESTDIR)$(PREFIX)/bin/tlgate
+	install -m 644 docs/tlperf.1 $(DESTDIR)$(PREFIX)/share/man/man1/tlperf.1
+
+clean:
+	rm -rf build build-*
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

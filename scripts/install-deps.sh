@@ -1,0 +1,29 @@
+#!/bin/sh
+# Install the Debian packages tlperf builds against, when they are missing.
+# Run by the Makefile when a header or library cannot be found; safe to rerun.
+set -eu
+PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev libcmocka-dev"
+# clang brings libFuzzer for `make fuzz`; only installed when asked for.
+if [ "${TLPERF_WITH_FUZZ:-0}" = 1 ]; then PKGS="$PKGS clang"; fi
+missing=""
+for p in $PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+if [ -z "$missing" ]; then
+    echo "install-deps: all packages present"
+    exit 0
+fi
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+        echo "install-deps: error: need root or sudo to install:$missing" >&2
+        exit 2
+    fi
+fi
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $missing

@@ -1,0 +1,39 @@
+/* lineio.h: read a file one line at a time in bounded memory.
+ *
+ * A line longer than the limit is reported truncated (its first `limit`
+ * bytes are returned and the rest is skipped), so a 10 MB line or a 2 GB
+ * file without newlines costs at most `limit` bytes of memory.
+ */
+#ifndef TLPERF_LINEIO_H
+#define TLPERF_LINEIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define LINEIO_DEFAULT_LIMIT (1024u * 1024u) /* 1 MiB */
+
+struct lineio {
+	FILE *f;          /* the stream, owned when opened by lineio_open */
+	int owned;        /* 1 when lineio_close must fclose f */
+	char *buf;        /* current line, NUL-terminated, without '\n' */
+	size_t len;       /* bytes in buf (a NUL inside the line is kept) */
+	size_t cap;       /* allocated size of buf */
+	size_t limit;     /* longest line kept, in bytes */
+	long lineno;      /* 1-based number of the current line */
+	int truncated;    /* 1 when the current line was longer than limit */
+	int had_cr;       /* 1 when a trailing '\r' was stripped */
+};
+
+/* Opens path for reading. Returns 0, or -1 with errno set. */
+int lineio_open(struct lineio *l, const char *path, size_t limit);
+/* Wraps an open stream (not closed by lineio_close). */
+void lineio_init(struct lineio *l, FILE *f, size_t limit);
+/* Reads the next line. Returns 1 when a line was read, 0 at end of file,
+ * -1 on a read error (errno set). A final line without '\n' is a line. */
+int lineio_next(struct lineio *l);
+void lineio_close(struct lineio *l);
+
+/* 1 when s[0..n) starts with a UTF-8 byte order mark. */
+int lineio_has_bom(const char *s, size_t n);
+
+#endif
