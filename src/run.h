@@ -70,11 +70,14 @@ int run_exit_code(const struct run_result *res);
 int run_signals_install(void);
 int run_signals_restore(void);
 
-/* The signal recorded since install (SIGINT, SIGTERM), or 0. Callers check
- * it between runs to stop starting new work. */
+/* The signal recorded since the last install (SIGINT, SIGTERM), or 0; it
+ * stays readable after restore. Callers check it between runs to stop
+ * starting new work. While installed, run_command() does not even start a
+ * command once a signal was recorded (RUN_INTERRUPTED, pid 0). */
 int run_interrupted(void);
 
-/* Whether the process group pgid still has members (kill(-pgid, 0)).
+/* Whether the process group pgid still has a live (non-zombie) member
+ * (kill(-pgid, 0), then /proc on Linux).
  * 1 yes, 0 no. For tests and for callers that want to double-check that a
  * killed run left nothing behind. */
 int run_group_alive(long pgid);
