@@ -13,7 +13,9 @@
 
 #include "report.h"
 
-#define FONT "font-family=\"Helvetica, Arial, sans-serif\""
+#define FONT                                                                     \
+	"font-family=\"Helvetica, Arial, 'Noto Sans CJK SC', 'PingFang SC', "         \
+	"'Microsoft YaHei', sans-serif\""
 #define COLOR_A "#1f77b4"
 #define COLOR_B "#ff7f0e"
 #define COLOR_UP "#2e7d32"
@@ -151,9 +153,9 @@ static void legend_item(FILE *f, double *x, double y, char arm, int state, const
 
 int svg_write_ab(FILE *f, const struct svg_ab *p)
 {
-	const int W = 800, H = 440;
-	const double L = 70, R = 560, T = 60, B = 360; /* main panel */
-	const double PL = 630, PR = 760;             /* estimate panel */
+	const int W = 820, H = 460;
+	const double L = 70, R = 540, T = 60, B = 360; /* main panel */
+	const double PL = 690, PR = 800;             /* estimate panel */
 	int *sa = NULL, *sb = NULL;
 	char b1[32], b2[32], b3[32], buf[160];
 	if (!p || p->npairs == 0 || !p->a || !p->b) {
@@ -208,7 +210,7 @@ int svg_write_ab(FILE *f, const struct svg_ab *p)
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		   "stroke=\"%s\"/>\n", L, T, R - L, B - T, COLOR_AXIS);
 	text(f, 18, (T + B) / 2, "middle", "transform=\"rotate(-90 18 210)\"", "run median (us)");
-	text(f, (L + R) / 2, B + 34, "middle", NULL, "pair (run order: A then B)");
+	text(f, (L + R) / 2, B + 32, "middle", NULL, "pair (run order: A then B)");
 
 	double slot = (R - L) / (double)n, dx = fmin(slot * 0.22, 8);
 	size_t every = n <= 20 ? 1 : (n + 19) / 20;
@@ -262,7 +264,7 @@ int svg_write_ab(FILE *f, const struct svg_ab *p)
 		seen[(sb[i] >= -1 && sb[i] <= 2) ? sb[i] + 1 : 0] = 1;
 	}
 	fputs("<g class=\"legend\">\n", f);
-	double lx = L, ly = H - 40;
+	double lx = L, ly = B + 62;
 	legend_item(f, &lx, ly, 'a', seen[1] ? SVG_STATE_FAST : SVG_STATE_ONE,
 		    seen[1] ? "A fast" : "A");
 	if (seen[2])
@@ -274,7 +276,7 @@ int svg_write_ab(FILE *f, const struct svg_ab *p)
 	if (seen[3])
 		legend_item(f, &lx, ly, 'a', SVG_STATE_OUTLIER, "outlier");
 	fputs("</g>\n", f);
-	text(f, L, H - 16, "start", "font-size=\"11\" fill=\"#555555\"",
+	text(f, L, B + 84, "start", "font-size=\"11\" fill=\"#555555\"",
 	     seen[2] ? "filled = fast state, hollow = slow state (run medians split at the "
 		       "largest gap unless the caller classified them)"
 		     : "one state: no gap over 3% between run medians");
@@ -335,11 +337,13 @@ int svg_write_ab(FILE *f, const struct svg_ab *p)
 	text(f, (PL + PR) / 2 + 10, B + 16, "middle", "font-size=\"11\"", "+ = B faster");
 	if (has_ci) {
 		if (isfinite(p->ci_level))
-			snprintf(buf, sizeof(buf), "%s%% CI [%s, %s]%%",
-				 num(b3, sizeof(b3), 100 * p->ci_level),
-				 num(b1, sizeof(b1), 100 * p->lo), num(b2, sizeof(b2), 100 * p->hi));
+			snprintf(buf, sizeof(buf), "%s%% CI %s%s%% to %s%s%%",
+				 num(b3, sizeof(b3), 100 * p->ci_level), p->lo > 0 ? "+" : "",
+				 num(b1, sizeof(b1), 100 * p->lo), p->hi > 0 ? "+" : "",
+				 num(b2, sizeof(b2), 100 * p->hi));
 		else
-			snprintf(buf, sizeof(buf), "interval [%s, %s]%%", num(b1, sizeof(b1), 100 * p->lo),
+			snprintf(buf, sizeof(buf), "interval %s%s%% to %s%s%%", p->lo > 0 ? "+" : "",
+				 num(b1, sizeof(b1), 100 * p->lo), p->hi > 0 ? "+" : "",
 				 num(b2, sizeof(b2), 100 * p->hi));
 		text(f, (PL + PR) / 2 + 10, B + 30, "middle", "font-size=\"11\"", buf);
 	}
