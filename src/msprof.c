@@ -630,7 +630,8 @@ static int read_opprof_root(struct reader *r, const char *root)
 		found_free(&fl);
 		return MSPROF_EIO;
 	}
-	qsort(fl.v, fl.n, sizeof(*fl.v), cmp_found);
+	if (fl.n > 1)
+		qsort(fl.v, fl.n, sizeof(*fl.v), cmp_found);
 	for (size_t i = 0; i < fl.n && rc == MSPROF_OK; i++) {
 		struct found *f = &fl.v[i];
 		enum msprof_layout lay = f->depth == 0 ? MSPROF_LAYOUT_FLAT
