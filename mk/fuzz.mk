@@ -20,7 +20,7 @@ FUZZ_NEEDS_records := src/records.h
 FUZZ_NEEDS_lineio  := src/lineio.h
 FUZZ_NEEDS_optlog  := src/optlog.c
 FUZZ_NEEDS_msprof  := src/msprof.c src/csvtab.c
-FUZZ_NEEDS_plan    := src/loop.c
+FUZZ_NEEDS_plan    := src/loopplan.c
 
 FUZZ_ALL   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzz_missing = $(filter-out $(wildcard $(FUZZ_NEEDS_$(1))),$(FUZZ_NEEDS_$(1)))
