@@ -21,7 +21,7 @@ double stats_hl_estimate(const double *d, size_t n);
  * p-value is exact whatever the run-state distribution. Enumerates by
  * meet-in-the-middle (2 * 2^(n/2) partial sums).
  * Returns NAN when n == 0, n > 40, a value is not finite, or memory runs
- * out. (d = {1,2,3}: 1/8; d = {1,-2,3}: 2/8.) */
+ * out. (d = {1,2,3}: 1/8; d = {1,-2,3}: 3/8.) */
 double stats_signflip_p(const double *d, size_t n);
 
 #endif
