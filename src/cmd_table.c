@@ -125,6 +125,10 @@ int cmd_table(int argc, char **argv)
 		if (errno == ENOENT) {
 			cli_error("round %ld has no record in '%s'", round, path);
 			rc = CLI_FAIL;
+		} else if (errno == EINVAL) {
+			cli_error("incumbent '%s' has no valid record before round %ld in '%s'",
+				  incumbent, round, path);
+			rc = CLI_USAGE;
 		} else {
 			cli_error("out of memory reading '%s'", path);
 			rc = CLI_USAGE;

@@ -58,6 +58,15 @@ int stats_cmptable_build(const struct records *rs, long round, const char *incum
 	if (!inc || !order || !m)
 		goto out;
 	stats_best_before(rs, &t->ks, round, incumbent_id, inc);
+	if (incumbent_id) {
+		size_t any = 0;
+		for (size_t k = 0; k < nk; k++)
+			any += inc[k] != NULL;
+		if (!any) {
+			errno = EINVAL;
+			goto out;
+		}
+	}
 	/* Keys ordered by their first record in the round. */
 	for (size_t k = 0; k < nk; k++)
 		order[k] = STATS_NOKEY;

@@ -49,7 +49,8 @@ struct stats_cmptable {
 };
 
 /* Builds the table of round `round` of rs. incumbent_id may be NULL.
- * Returns 0; -1 with errno EINVAL when round < 1, ENOENT when round N has
+ * Returns 0; -1 with errno EINVAL when round < 1 or incumbent_id has no
+ * valid record before round N, ENOENT when round N has
  * no record (other than v2 baseline-phase ones), ENOMEM on allocation
  * failure. *t owns its arrays (stats_cmptable_release) and borrows from
  * rs: keep rs alive. On failure *t is empty. */

@@ -324,6 +324,17 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 	if (!inc)
 		goto oom;
 	stats_best_before(rs, &w->ks, round, o->incumbent_id, inc);
+	if (o->incumbent_id) {
+		size_t any = 0;
+		for (size_t k = 0; k < w->ks.n; k++)
+			any += inc[k] != NULL;
+		if (!any) {
+			fail_msg(err, errlen, "incumbent '%s' has no valid record before round %ld",
+				 o->incumbent_id, round);
+			errno = EINVAL;
+			goto out;
+		}
+	}
 	if (resolve_required(rs, round, o, inc, w, err, errlen) != 0)
 		goto out;
 	if (collect_candidates(rs, round, o, inc, w) != 0)

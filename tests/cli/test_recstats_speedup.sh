@@ -61,3 +61,20 @@ expect_grep "$TMPDIR_TEST/bad.jsonl:2: warning:" "$ERR"
 expect_exit 1 "$TLPERF" speedup --strict "$TMPDIR_TEST/bad.jsonl"
 expect_exit 2 "$TLPERF" speedup "$V1" "$V2"
 expect_exit 2 "$TLPERF" speedup --frobnicate "$V1"
+
+# The shared reference fixtures, when present: v2-multi claims 120 -> 90
+# and 60 -> 48 us (1.33x and 1.25x, geomean 1.29x); v1 claims 120.5 -> 100.
+if [ -n "$SHARED" ] && [ -d "$SHARED/reference-fixtures" ]; then
+    F=$SHARED/reference-fixtures
+    expect_exit 0 "$TLPERF" speedup "$F/v2-multi/perf_opt/perf_records.jsonl"
+    expect_grep "| kernels/mish.py::main | yolo-p3-f16 | 120.000 | 90.000 | merged-best | 1.33x | -25.0% |" "$OUT"
+    expect_grep "**1.29x**" "$OUT"
+    expect_exit 0 "$TLPERF" speedup "$F/v1/perf_opt/perf_records.jsonl"
+    expect_grep "| t_kernel::main | w1 | 120.500 | 100.000 | v2 | 1.21x | -17.0% |" "$OUT"
+    expect_exit 0 "$TLPERF" table "$F/v1/perf_opt/perf_records.jsonl" --round 1
+    expect_grep "| baseline (current best) | t_kernel::main | w1 | 120.500 | — | — | — | pass |" "$OUT"
+    expect_exit 0 "$TLPERF" plateau --json "$F/v1/perf_opt/perf_records.jsonl"
+    expect_grep '"plateau":	false' "$OUT"
+else
+    echo "../shared absent: reference fixture checks skipped"
+fi

@@ -70,3 +70,5 @@ else
     expect_grep "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_bad"
     grep "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_bad" | grep -q "4" || fail "the finding does not name round 4"
 fi
+expect_exit 2 "$TLPERF" table "$V1" --round 2 --incumbent nosuch
+expect_grep "incumbent 'nosuch' has no valid record before round 2" "$ERR"
