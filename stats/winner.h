@@ -145,9 +145,10 @@ struct stats_winner {
 
 /* Decides round `round` (>= 1) of rs. Returns 0 with *w filled (also for
  * decision none); -1 with a message in err when the arguments are wrong:
- * round < 1, noise/ab_threshold/small_us negative or not finite, or a
+ * round < 1, noise/ab_threshold/small_us negative or not finite, a
  * required key text matching no key of rs (a typo must not silently
- * narrow the check); errno ENOMEM with "out of memory" on allocation
+ * narrow the check), or an incumbent_id without a valid record before the
+ * round; errno ENOMEM with "out of memory" on allocation
  * failure. *w owns its arrays (stats_winner_release) and borrows strings
  * and records from rs: keep rs alive. On failure *w is empty. */
 int stats_winner_choose(const struct records *rs, long round, const struct stats_winner_opts *o,

@@ -76,3 +76,7 @@ expect_exit 2 "$TLPERF" winner "$V1" --round 1 --noise -1
 expect_exit 0 "$TLPERF" winner "$TMPDIR_TEST/bad.jsonl" --round 1
 expect_grep "$TMPDIR_TEST/bad.jsonl:5: warning:" "$ERR"
 expect_exit 1 "$TLPERF" winner "$TMPDIR_TEST/bad.jsonl" --round 1 --strict
+expect_exit 2 "$TLPERF" winner "$V1" --round 2 --incumbent v2_op1
+expect_grep "incumbent 'v2_op1' has no valid record before round 2" "$ERR"
+expect_exit 0 "$TLPERF" winner "$V1" --round 3 --incumbent v2_op1
+expect_grep "| ln_kernel::transit | smoke/fp16 | v2_op1 | 3.220 |" "$OUT"
