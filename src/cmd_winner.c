@@ -43,7 +43,8 @@ const char cmd_winner_usage[] =
 	"  --strict           refuse RECORDS with invalid lines (exit 1)\n"
 	"\n"
 	"Exit: 0 a decision was printed (any decision), 1 invalid lines under\n"
-	"--strict, 2 usage error or unreadable RECORDS.\n";
+	"--strict, 2 usage error, unreadable RECORDS, an unknown --required key or\n"
+	"--incumbent, or a round with more than 4 million candidate x key pairs.\n";
 
 static cJSON *num_or_null(double v)
 {

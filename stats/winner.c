@@ -248,6 +248,10 @@ static int collect_candidates(const struct records *rs, long round,
 		g[ng - 1].hi = i + 1;
 	}
 	qsort(g, ng, sizeof(*g), by_first);
+	if (w->nrequired && ng > STATS_WINNER_MAX_CELLS / w->nrequired) {
+		errno = E2BIG;
+		goto out;
+	}
 	w->cands = calloc(ng ? ng : 1, sizeof(*w->cands));
 	if (!w->cands)
 		goto out;
@@ -337,8 +341,15 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 	}
 	if (resolve_required(rs, round, o, inc, w, err, errlen) != 0)
 		goto out;
-	if (collect_candidates(rs, round, o, inc, w) != 0)
+	if (collect_candidates(rs, round, o, inc, w) != 0) {
+		if (errno == E2BIG) {
+			fail_msg(err, errlen,
+				 "round %ld has too many candidates x required keys to compare (limit %lu)",
+				 round, (unsigned long)STATS_WINNER_MAX_CELLS);
+			goto out;
+		}
 		goto oom;
+	}
 	w->tied = malloc((w->ncands ? w->ncands : 1) * sizeof(*w->tied));
 	if (!w->tied)
 		goto oom;

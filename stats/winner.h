@@ -69,6 +69,10 @@
 #define STATS_WINNER_NOISE 0.03
 #define STATS_WINNER_AB_THRESHOLD 0.05
 #define STATS_WINNER_SMALL_US 20.0
+/* Candidates x required keys of one round compared at most (each cell is
+ * one struct stats_winner_key): a real round has tens of each; a file with
+ * tens of thousands of both is refused rather than exhausting memory. */
+#define STATS_WINNER_MAX_CELLS 4000000UL
 
 enum stats_winner_decision {
 	STATS_WINNER_NONE = 0,
@@ -148,7 +152,8 @@ struct stats_winner {
  * round < 1, noise/ab_threshold/small_us negative or not finite, a
  * required key text matching no key of rs (a typo must not silently
  * narrow the check), or an incumbent_id without a valid record before the
- * round; errno ENOMEM with "out of memory" on allocation
+ * round; errno E2BIG when the round has more than STATS_WINNER_MAX_CELLS
+ * candidate x required-key pairs; errno ENOMEM with "out of memory" on allocation
  * failure. *w owns its arrays (stats_winner_release) and borrows strings
  * and records from rs: keep rs alive. On failure *w is empty. */
 int stats_winner_choose(const struct records *rs, long round, const struct stats_winner_opts *o,
