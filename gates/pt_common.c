@@ -27,8 +27,9 @@ int pt_is_na(const char *s, size_t len)
 					   "\xE6\x97\xA0" /* 无 */, "TBD", NULL };
 	for (size_t i = 0; na[i]; i++) {
 		size_t l = strlen(na[i]);
+		/* "N/A (first iter)" is N/A, "无变化" (no change) is a reason */
 		if (len >= l && strncmp(s, na[i], l) == 0 &&
-		    (len == l || !isalnum((unsigned char)s[l])))
+		    (len == l || ((unsigned char)s[l] < 0x80 && !isalnum((unsigned char)s[l]))))
 			return 1;
 	}
 	return 0;
@@ -274,6 +275,13 @@ long pt_latest_json(const struct pt_folder *f, long *iter)
 	if (f->has_perf) {
 		for (size_t ii = f->perf.nit; ii-- > 0;) {
 			const struct ptperf_iter *it = &f->perf.it[ii];
+			/* a rolled-back iteration's results are not the folder's state */
+			int rolled = it->nm > 0;
+			for (size_t k = 0; k < it->nm; k++)
+				if (!it->m[k].adopted.value || pt_adopted(it->m[k].adopted.value) != 0)
+					rolled = 0;
+			if (rolled)
+				continue;
 			long best = -1;
 			int best_score = 0;
 			int any_fig = 0;
@@ -305,8 +313,7 @@ long pt_latest_json(const struct pt_folder *f, long *iter)
 				*iter = (long)ii;
 				return best;
 			}
-			if (any_fig)
-				break; /* the latest measured iteration has no JSON: fall back to names */
+			(void)any_fig; /* no JSON for it: an earlier iteration's may be the state */
 		}
 	}
 	long best = -1, bestkey = -2;

@@ -7,6 +7,7 @@
 #include "pt_rules.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define RULE "PT-DB"
@@ -60,6 +61,32 @@ static int line_has_db(const struct ptlog_text *t, long from, long to)
 		if (ptlog_contains_any(t->lines[l - 1], (size_t)-1, DB_WORDS))
 			return 1;
 	return 0;
+}
+
+/* The [DB-ANALYSIS] written for item N's implementation in log, or NULL. */
+static const struct ptlog_event *item_db(const struct ptlog *log, int N)
+{
+	long impl = 0, open = 0;
+	for (size_t k = 0; k < log->nev; k++) {
+		const struct ptlog_event *e = &log->ev[k];
+		if (e->num != N)
+			continue;
+		if (e->tag == PTLOG_IMPL && !impl)
+			impl = e->line;
+		if ((e->tag == PTLOG_ITEMHEAD || e->tag == PTLOG_ORDER_CHECK || e->tag == PTLOG_IMPL) && !open)
+			open = e->line;
+	}
+	if (!impl)
+		return NULL;
+	long from = 0;
+	for (size_t k = 0; k < log->nev; k++)
+		if (log->ev[k].tag == PTLOG_RESULT && log->ev[k].num != N && log->ev[k].line < open)
+			from = log->ev[k].line;
+	const struct ptlog_event *db = NULL;
+	for (size_t k = 0; k < log->nev; k++)
+		if (log->ev[k].tag == PTLOG_DB && log->ev[k].line > from && log->ev[k].line < impl)
+			db = &log->ev[k];
+	return db;
 }
 
 static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
@@ -143,6 +170,15 @@ static int check_perf(const struct pt_folder *f, struct gate_findings *fs)
 				break;
 			}
 		long at = it->optimization.line ? it->optimization.line : it->line;
+		/* "[#2] T.Pipelined(...)": the optimization log's analysis for [#2] */
+		int covered = 0;
+		for (const char *q = opt ? strchr(opt, '#') : NULL; q && !covered; q = strchr(q + 1, '#')) {
+			long num = strtol(q + 1, NULL, 10);
+			for (size_t k = 0; num > 0 && k < f->nlogs && !covered; k++)
+				covered = item_db(&f->logs[k].log, (int)num) != NULL;
+		}
+		if (!db && covered)
+			continue;
 		if (!db) {
 			long earlier = 0;
 			for (size_t k = 0; k < p->ndb; k++)

@@ -186,28 +186,6 @@ static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, 
 				"%s compares %+g%%, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
 				name, s, ch[0].a, ch[0].b, ptlog_pct(ch[0].a, ch[0].b)) ? -1 : 0;
 	}
-	/* one-line form: "性能: 12.3 us | 对比: -5%" against the previous RESULT */
-	double x;
-	int kind;
-	if (perf && perf_figure(perf, flen, &x, &kind)) {
-		for (size_t j = idx; j-- > 0;) {
-			const struct ptlog_event *pe = &log->ev[j];
-			if (pe->tag != PTLOG_RESULT)
-				continue;
-			size_t l2;
-			const char *pv = field(log, pe, PERF, &l2, NULL);
-			double y;
-			int k2;
-			if (!pv || !perf_figure(pv, l2, &y, &k2) || k2 != kind || y == 0)
-				continue;
-			double c = ptlog_pct(y, x);
-			if (fabs(c - s) <= PP)
-				return 0;
-			return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
-					"%s compares %+g%%, but its performance %g against the previous RESULT's %g (line %ld) is %+.1f%%",
-					name, s, x, y, pe->line, c) ? -1 : 0;
-		}
-	}
 	/* the perf_log iteration that names this item */
 	if (f->has_perf && ev->num > 0) {
 		char tag[16];
@@ -230,6 +208,28 @@ static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, 
 			return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
 					"%s compares %+g%%, which matches no figure of '%s' (%s line %ld)", name, s,
 					it->title, f->perf_shown, it->line) ? -1 : 0;
+		}
+	}
+	/* one-line form: "性能: 12.3 us | 对比: -5%" against the previous RESULT */
+	double x;
+	int kind;
+	if (perf && perf_figure(perf, flen, &x, &kind)) {
+		for (size_t j = idx; j-- > 0;) {
+			const struct ptlog_event *pe = &log->ev[j];
+			if (pe->tag != PTLOG_RESULT)
+				continue;
+			size_t l2;
+			const char *pv = field(log, pe, PERF, &l2, NULL);
+			double y;
+			int k2;
+			if (!pv || !perf_figure(pv, l2, &y, &k2) || k2 != kind || y == 0)
+				continue;
+			double c = ptlog_pct(y, x);
+			if (fabs(c - s) <= PP)
+				return 0;
+			return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
+					"%s compares %+g%%, but its performance %g against the previous RESULT's %g (line %ld) is %+.1f%%",
+					name, s, x, y, pe->line, c) ? -1 : 0;
 		}
 	}
 	return gate_add(fs, RULE, GATE_WARNING, lf->shown, cline,

@@ -93,11 +93,11 @@ int pt_convention(const struct pt_folder *f);
 /* 1 when a, b agree within rel (relative, e.g. 0.005). */
 int pt_close(double a, double b, double rel);
 
-/* Index of the JSON holding the latest results: the one matching the
- * candidate figure of the latest perf_log iteration that has one
- * (*iter gets that iteration, else -1), else the last by name order
- * (baseline < iterN < roundR_dirX < roundR_final). -1 when no JSON has
- * rows. */
+/* Index of the JSON holding the folder's current results: the one
+ * matching the candidate figure of the latest perf_log iteration that has
+ * one and was not rolled back (*iter gets that iteration, else -1), else
+ * the last by name order (baseline < iterN < roundR_dirX < roundR_final).
+ * -1 when no JSON has rows. */
 long pt_latest_json(const struct pt_folder *f, long *iter);
 
 /* 1 when s (len bytes) starts with N/A, none, 无, '-' or '—'. */

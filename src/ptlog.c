@@ -124,6 +124,8 @@ size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 			/* a sign counts only when not glued to a word: "a-1" is no number */
 			if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) {
 				i++;
+				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_'))
+					i++;
 				continue;
 			}
 			sign = c == '-' ? -1 : 1;
@@ -662,6 +664,13 @@ int ptlog_parse(struct ptlog *log, const char *data, size_t len)
 				}
 				continue;
 			}
+			/* a second [#N] line (a list repeating Part A without a plan
+			 * heading) is no new candidate */
+			int dup = 0;
+			for (size_t q = 0; q < log->nitems; q++)
+				dup |= log->items[q].num == n;
+			if (dup)
+				continue;
 			if (push((void **)&log->items, &log->nitems, &icap, sizeof(*log->items)))
 				goto oom;
 			struct ptlog_item *it = &log->items[log->nitems++];
