@@ -55,6 +55,7 @@ void stats_winner_release(struct stats_winner *w)
 		free(w->cands[i].keys);
 	free(w->cands);
 	free(w->required);
+	free(w->shared_workload);
 	free(w->tied);
 	stats_keyset_release(&w->ks);
 	memset(w, 0, sizeof(*w));
@@ -83,13 +84,59 @@ static void name_keys(const struct stats_winner *w, const struct stats_winner_ca
 		if (c->keys[i].state != st)
 			continue;
 		const struct stats_key *k = &w->ks.v[c->keys[i].key];
-		int n = snprintf(buf + used, len - used, "%s%s (%+.1f%%)", first ? "" : ", ",
-				 k->workload, 100.0 * c->keys[i].change);
-		if (n < 0)
-			break;
-		used += (size_t)n < len - used ? (size_t)n : len - used - 1;
+		int n = snprintf(buf + used, len - used, "%s%s%s%s (%+.1f%%)", first ? "" : ", ",
+				 w->shared_workload[i] ? k->dispatch : "",
+				 w->shared_workload[i] ? "/" : "", k->workload,
+				 100.0 * c->keys[i].change);
+		if (n < 0 || (size_t)n >= len - used)
+			break; /* the reason is full: the JSON lists every key */
+		used += (size_t)n;
 		first = 0;
 	}
+}
+
+struct by_w {
+	const char *workload;   /* sort key */
+	size_t j;               /* required index */
+};
+
+static int by_workload(const void *a, const void *b)
+{
+	const struct by_w *x = a, *y = b;
+	return strcmp(x->workload, y->workload);
+}
+
+/* Marks required keys whose workload name another required key shares. */
+static int mark_shared(struct stats_winner *w)
+{
+	size_t n = w->nrequired;
+	struct by_w *v = malloc((n ? n : 1) * sizeof(*v));
+	w->shared_workload = calloc(n ? n : 1, 1);
+	if (!v || !w->shared_workload) {
+		free(v);
+		return -1;
+	}
+	for (size_t j = 0; j < n; j++) {
+		v[j].workload = w->ks.v[w->required[j]].workload;
+		v[j].j = j;
+	}
+	qsort(v, n, sizeof(*v), by_workload);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(v[i].workload, v[i - 1].workload) == 0)
+			w->shared_workload[v[i].j] = w->shared_workload[v[i - 1].j] = 1;
+	free(v);
+	return 0;
+}
+
+const char *stats_winner_key_label(struct stats_winner *w, size_t kidx)
+{
+	if (kidx >= w->nrequired)
+		return NULL;
+	const struct stats_key *k = &w->ks.v[w->required[kidx]];
+	if (!w->shared_workload || !w->shared_workload[kidx])
+		return k->workload;
+	snprintf(w->label, sizeof(w->label), "%s/%s", k->dispatch, k->workload);
+	return w->label;
 }
 
 /* Resolves the required key texts (or the default set) into w->required. */
@@ -341,6 +388,8 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 	}
 	if (resolve_required(rs, round, o, inc, w, err, errlen) != 0)
 		goto out;
+	if (mark_shared(w) != 0)
+		goto oom;
 	if (collect_candidates(rs, round, o, inc, w) != 0) {
 		if (errno == E2BIG) {
 			fail_msg(err, errlen,

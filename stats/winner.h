@@ -136,6 +136,9 @@ struct stats_winner {
 	struct stats_keyset ks;         /* owned */
 	size_t *required;               /* key indexes, owned */
 	size_t nrequired;
+	unsigned char *shared_workload; /* per required key: 1 when another required
+					 * key has the same workload under another
+					 * dispatch (name it DISPATCH/WORKLOAD), owned */
 	struct stats_winner_candidate *cands; /* order of first appearance in round N */
 	size_t ncands;
 	enum stats_winner_decision decision;
@@ -145,6 +148,7 @@ struct stats_winner {
 	size_t *tied;                   /* cands indexes tied with W (W excluded), owned */
 	size_t ntied;
 	char reason[512];               /* one line, English, no trailing period */
+	char label[1024];               /* scratch of stats_winner_key_label */
 };
 
 /* Decides round `round` (>= 1) of rs. Returns 0 with *w filled (also for
@@ -174,9 +178,17 @@ void stats_winner_release(struct stats_winner *w);
  * hand: "<bench command: IMPL on DISPATCH/WORKLOAD>". Both are single-quoted
  * for a POSIX shell (a ' inside becomes '\''). When workdir_suffix is set
  * (several keys of one candidate to arbitrate) the workdir becomes
- * perf_opt/ab_r<N>_<ID>/<suffix>. Characters of ID outside [A-Za-z0-9._-]
+ * perf_opt/ab_r<N>_<ID>/<suffix>; stats_winner_key_label gives a suffix
+ * that is unique among the required keys. Characters of ID outside [A-Za-z0-9._-]
  * become '_' in the workdir. Returns a malloc'd string (caller frees), or
  * NULL on allocation failure or a bad index. */
+/* A short unique name of required key kidx: its workload, or
+ * "DISPATCH/WORKLOAD" when another required key shares the workload.
+ * Returns a pointer into w (valid until stats_winner_release) -- the
+ * dispatch form is kept in a private buffer of the struct, so copy it before
+ * the next call. NULL for a bad index. */
+const char *stats_winner_key_label(struct stats_winner *w, size_t kidx);
+
 char *stats_winner_ab_command(const struct stats_winner *w, size_t c, size_t kidx,
 			      const char *bench_template, const char *workdir_suffix);
 
