@@ -3,11 +3,13 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void csvtab_init(struct csvtab *t)
 {
@@ -191,9 +193,27 @@ int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen)
 	csvtab_init(t);
 	memset(&b, 0, sizeof(b));
 	b.t = t;
-	f = fopen(path, "rb");
+	/* O_NONBLOCK for the open: a FIFO without a writer then reads as
+	 * empty instead of blocking forever (docs/reliability.md). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		/* a directory, or a device such as /dev/zero that never ends */
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		close(fd);
+		goto out;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		close(fd);
 		goto out;
 	}
 	if (fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
