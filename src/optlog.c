@@ -98,7 +98,7 @@ static const char *skip_ws(const char *s)
 /* Skips spaces and Markdown emphasis/code marks. */
 static const char *skip_marks(const char *s)
 {
-	while (*s == ' ' || *s == '\t' || *s == '*' || *s == '`' || *s == '_')
+	while (*s == ' ' || *s == '\t' || *s == '*' || *s == '`')
 		s++;
 	return s;
 }

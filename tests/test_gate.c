@@ -571,13 +571,15 @@ static void bad_input(void **s)
 	(void)s;
 	fx("v1");
 	/* invalid UTF-8, NUL, CRLF and a BOM are findings, never a crash */
+	static const char bad[] = "bad \xff\xfe byte\nnul \0 here\r\n";
+	static const char badrec[] = "{\"round\": \xff}\n";
 	FILE *o = fopen(f("opt_log.md"), "ab");
-	fwrite("bad \xff\xfe byte\nnul \0 here\r\n", 1, 26, o);
+	fwrite(bad, 1, sizeof(bad) - 1, o);
 	fclose(o);
 	gl_expect(po, "S4-OPTLOG", "invalid UTF-8 and NUL in the log");
 	fx("v1");
 	o = fopen(f("perf_records.jsonl"), "ab");
-	fwrite("{\"round\": \xff}\n", 1, 14, o);
+	fwrite(badrec, 1, sizeof(badrec) - 1, o);
 	fclose(o);
 	gl_expect(po, "S4-PERF-RECORDS-SCHEMA", "invalid UTF-8 in a record");
 	/* a line over 1 MiB */
