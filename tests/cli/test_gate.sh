@@ -59,6 +59,19 @@ mkdir -p "$T/pt/op/perf_tuning"
 expect_exit 0 "$TLGATE" --format json "$T/pt"
 grep -q '"dirs_checked":[[:space:]]*1' "$OUT" || fail "dirs_checked is not 1"
 
+# `tlperf table` output pasted under a round heading satisfies S4-OPTLOG-COMPTABLE
+cp -R "$TESTDATA/gate/v1" "$T/tbl"
+L=$T/tbl/perf_opt/opt_log.md
+"$TLPERF" table "$T/tbl/perf_opt/perf_records.jsonl" --round 1 > "$T/table.md"
+{ printf '# log\n\n## Iteration 1\n\n'; cat "$T/table.md"; printf '\n## Final Summary\n\nbest: r1_tile_swap\nfinal_latency: 64.0 us\n\n## Skill Retrospective\n\nnone\n'; } > "$L"
+expect_exit 0 "$TLGATE" "$T/tbl"
+expect_no_grep "COMPTABLE" "$OUT"
+# without the table the same log fails, naming round 1
+{ printf '# log\n\n## Iteration 1\n\nsee the records\n'; sed -n '/## Final Summary/,$p' "$L"; } > "$L.new" && mv "$L.new" "$L"
+expect_exit 1 "$TLGATE" "$T/tbl"
+expect_grep "[S4-OPTLOG-COMPTABLE]" "$OUT"
+expect_grep "round 1," "$OUT"
+
 # git: --changed-since limits the check, --base enforces append-only records
 command -v git >/dev/null 2>&1 || skip "git not installed"
 R=$T/repo
