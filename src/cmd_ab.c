@@ -155,6 +155,16 @@ static int ab_decide(const struct ab_opts *o, const double *a, const double *b, 
 	return 0;
 }
 
+/* Which arm runs first in pair p. Odd pairs A then B, even pairs B then A,
+ * so slow drift hits both arms alike. (A resumed pair keeps this order:
+ * it is a function of p alone.) */
+static void pair_order(const struct ab_opts *o, long p, char order[2])
+{
+	(void)o;
+	order[0] = p % 2 ? 'A' : 'B';
+	order[1] = p % 2 ? 'B' : 'A';
+}
+
 /* ---- environment ---- */
 
 /* Resolves the profiler like the shell would; 0 when it is executable. */
@@ -498,7 +508,8 @@ int cmd_ab(int argc, char **argv)
 		const char *env = getenv("TLAB_MSPROF");
 		o.run.msprof = env && *env ? env : "msprof";
 	}
-	if (find_program(o.run.msprof, found, sizeof(found)) != 0) {
+	/* Only the profiler source needs the profiler. */
+	if (o.run.source == ABRUN_SOURCE_MSPROF && find_program(o.run.msprof, found, sizeof(found)) != 0) {
 		snprintf(msg, sizeof(msg),
 			 "profiler '%s' not found or not executable (give --msprof PATH or set "
 			 "TLAB_MSPROF; scripts/fake-msprof stands in without an NPU)",
@@ -562,8 +573,8 @@ int cmd_ab(int argc, char **argv)
 	struct ab_decision d = { 0 };
 	size_t npairs = 0;
 	for (long p = 1; p <= o.pairs; p++) {
-		/* Odd pairs A then B, even pairs B then A: drift hits both arms. */
-		const char order[2] = { p % 2 ? 'A' : 'B', p % 2 ? 'B' : 'A' };
+		char order[2];
+		pair_order(&o, p, order);
 		for (int k = 0; k < 2; k++) {
 			char arm = order[k];
 			double *slot = arm == 'A' ? &s.a[p - 1] : &s.b[p - 1];
