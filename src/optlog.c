@@ -756,9 +756,23 @@ static void scan_budgets(struct optlog *lg, const char *s, long line)
 	}
 }
 
+static int scan_sup(const char *text, long line, struct optlog *lg);
+
 int optlog_scan_suppressions(const char *text, size_t len, long line, struct optlog *lg)
 {
-	(void)len;
+	/* text[0..len) need not be NUL-terminated */
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -1;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	int rc = scan_sup(copy, line, lg);
+	free(copy);
+	return rc;
+}
+
+static int scan_sup(const char *text, long line, struct optlog *lg)
+{
 	const char *p = text;
 	while ((p = strstr(p, "<!--")) != NULL) {
 		const char *end = strstr(p, "-->");

@@ -138,7 +138,8 @@ int optlog_load(const char *path, struct optlog *lg);
  * failure. */
 int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg);
 
-/* Scans text for suppressions only (used for perf_feedback.md). Appends to
+/* Scans text[0..len) (NUL not required) for suppressions only (used for
+ * perf_feedback.md). Appends to
  * lg->suppressions. Returns 0, -1 on allocation failure. */
 int optlog_scan_suppressions(const char *text, size_t len, long line, struct optlog *lg);
 

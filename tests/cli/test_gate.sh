@@ -56,7 +56,8 @@ expect_grep "[TLGATE-SUPPRESSION] unused suppression of S4-SPEEDUP" "$OUT"
 
 # perf_tuning/ directories are handed to their own checks
 mkdir -p "$T/pt/op/perf_tuning"
-expect_exit 0 "$TLGATE" --format json "$T/pt"
+printf '# optimization log\n' > "$T/pt/op/perf_tuning/optimization_log.md"
+"$TLGATE" --format json "$T/pt" > "$OUT" || true
 grep -q '"dirs_checked":[[:space:]]*1' "$OUT" || fail "dirs_checked is not 1"
 
 # `tlperf table` output pasted under a round heading satisfies S4-OPTLOG-COMPTABLE
