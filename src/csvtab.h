@@ -1,0 +1,48 @@
+/* csvtab.h: a small CSV table read with libcsv, for profiler output.
+ *
+ * What the profilers write (see README "tlperf msprof"): a header line,
+ * a trailing comma on every line (an empty last field, dropped), missing
+ * values as `NA`, `N/A` or empty, RFC-4180 quoting with doubled quotes, a
+ * TAB after some numbers, CRLF line ends and a UTF-8 BOM in files that
+ * went through other tools. Columns are found by header name, never by
+ * position. Bounded: files over CSVTAB_MAX_BYTES are refused.
+ */
+#ifndef TLPERF_CSVTAB_H
+#define TLPERF_CSVTAB_H
+
+#include <stddef.h>
+
+#define CSVTAB_MAX_BYTES (256L * 1024 * 1024)
+
+struct csvtab {
+	size_t ncols;    /* header fields (trailing empty field dropped) */
+	char **cols;     /* header names, trimmed of spaces, TABs and a BOM */
+	size_t nrows;    /* data rows (blank lines skipped) */
+	char **cells;    /* nrows * ncols, row-major; a short row's missing cells are "" */
+	long *lines;     /* nrows: 1-based line number where each row starts */
+	char *path;      /* the file read (copy) */
+};
+
+void csvtab_init(struct csvtab *t);
+/* Frees everything the table owns and re-initialises it. */
+void csvtab_release(struct csvtab *t);
+
+/* Reads path into *t (which must be initialised or released). Returns 0;
+ * -1 on an I/O error or a file that is not CSV (empty file, no header,
+ * unbalanced quotes, over the size limit), with a message naming the file
+ * (and line when known) in err[0..errlen-1]. On error *t is released. */
+int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen);
+
+/* Index of the column whose header equals name exactly, or -1. */
+int csvtab_col(const struct csvtab *t, const char *name);
+
+/* Cell (row r, column c); "" when out of range. Never NULL. */
+const char *csvtab_cell(const struct csvtab *t, size_t r, int c);
+
+/* Parses a cell as a number: surrounding spaces/TABs ignored; `NA`,
+ * `N/A`, `NaN`, empty and `-` count as missing. Returns 1 and sets *out
+ * for a finite number, 0 for a missing value, -1 for anything else
+ * (garbage, inf). */
+int csvtab_number(const char *cell, double *out);
+
+#endif

@@ -1,0 +1,230 @@
+/* test_run.c: spawning, logs, exit statuses, timeouts that kill the whole
+ * process tree, and SIGINT while a child runs. */
+#include "testlib.h"
+#include "run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+static char dir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/tlperf-test-run.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	struct run_spec s = { .command = cmd };
+	struct run_result r;
+	return run_command(&s, &r);
+}
+
+static void path_in(char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s/%s", dir, name);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A pid is alive when /proc shows it and it is not a zombie. */
+static int pid_alive(long pid)
+{
+	char p[64];
+	snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
+	char *s = slurp(p);
+	if (!s)
+		return kill((pid_t)pid, 0) == 0;
+	char *rp = strrchr(s, ')');
+	return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+static void test_exit_zero_and_log(void **state)
+{
+	(void)state;
+	char log[300];
+	path_in(log, sizeof(log), "ok.log");
+	struct run_spec s = { .command = "echo to-out; echo to-err >&2", .log_path = log };
+	struct run_result r;
+	assert_int_equal(run_command(&s, &r), 0);
+	assert_int_equal(r.status, RUN_EXITED);
+	assert_int_equal(r.exit_code, 0);
+	assert_int_equal(run_exit_code(&r), 0);
+	assert_true(r.pid > 0);
+	char *text = slurp(log);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "to-out\n"));
+	assert_non_null(strstr(text, "to-err\n"));
+	/* truncate by default, append on request */
+	s.command = "echo second";
+	assert_int_equal(run_command(&s, &r), 0);
+	assert_string_equal(slurp(log), "second\n");
+	s.append = 1;
+	s.command = "echo third";
+	assert_int_equal(run_command(&s, &r), 0);
+	assert_string_equal(slurp(log), "second\nthird\n");
+}
+
+static void test_stdout_separate(void **state)
+{
+	(void)state;
+	char log[300], out[300];
+	path_in(log, sizeof(log), "sep.log");
+	path_in(out, sizeof(out), "sep.out");
+	struct run_spec s = { .command = "echo data; echo noise >&2", .log_path = log, .out_path = out };
+	struct run_result r;
+	assert_int_equal(run_command(&s, &r), 0);
+	assert_string_equal(slurp(out), "data\n");
+	assert_string_equal(slurp(log), "noise\n");
+}
+
+static void test_stdin_is_dev_null(void **state)
+{
+	(void)state;
+	char log[300];
+	path_in(log, sizeof(log), "stdin.log");
+	/* would block forever if stdin were inherited from a terminal or pipe */
+	struct run_spec s = { .command = "cat; echo eof", .log_path = log, .timeout_s = 20 };
+	struct run_result r;
+	assert_int_equal(run_command(&s, &r), 0);
+	assert_string_equal(slurp(log), "eof\n");
+}
+
+static void test_nonzero_exit(void **state)
+{
+	(void)state;
+	struct run_spec s = { .command = "exit 3" };
+	struct run_result r;
+	char buf[128];
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_EXITED);
+	assert_int_equal(r.exit_code, 3);
+	assert_int_equal(run_exit_code(&r), 3);
+	assert_string_equal(run_describe(&r, buf, sizeof(buf)), "exited with status 3");
+}
+
+static void test_killed_by_signal(void **state)
+{
+	(void)state;
+	struct run_spec s = { .command = "kill -9 $$" };
+	struct run_result r;
+	char buf[128];
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_SIGNALED);
+	assert_int_equal(r.signal, 9);
+	assert_int_equal(run_exit_code(&r), 137);
+	assert_non_null(strstr(run_describe(&r, buf, sizeof(buf)), "killed by signal 9"));
+}
+
+static void test_log_not_writable(void **state)
+{
+	(void)state;
+	char log[300];
+	path_in(log, sizeof(log), "no/such/dir/x.log");
+	struct run_spec s = { .command = "true", .log_path = log };
+	struct run_result r;
+	char buf[128];
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_SPAWN_FAILED);
+	assert_int_equal(r.err, ENOENT);
+	assert_int_equal(r.pid, 0);
+	assert_int_equal(run_exit_code(&r), 2);
+	assert_non_null(strstr(run_describe(&r, buf, sizeof(buf)), "could not start"));
+}
+
+static long read_pid(const char *name)
+{
+	char p[300];
+	path_in(p, sizeof(p), name);
+	char *s = slurp(p);
+	assert_non_null(s);
+	char *end = NULL;
+	long v = strtol(s, &end, 10);
+	assert_true(end != s && v > 0);
+	return v;
+}
+
+static void test_timeout_kills_tree(void **state)
+{
+	(void)state;
+	char cmd[600];
+	/* a grandchild in the background, a child in the foreground */
+	snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s/bg.pid'; sleep 60", dir);
+	struct run_spec s = { .command = cmd, .timeout_s = 0.3 };
+	struct run_result r;
+	char buf[128];
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_TIMED_OUT);
+	assert_int_equal(run_exit_code(&r), 1);
+	assert_non_null(strstr(run_describe(&r, buf, sizeof(buf)), "timed out"));
+	long bg = read_pid("bg.pid");
+	assert_int_equal(run_group_alive(r.pid), 0);
+	assert_false(pid_alive(bg));
+}
+
+static void test_timeout_ignoring_sigterm(void **state)
+{
+	(void)state;
+	char cmd[600];
+	/* SIGTERM ignored by the shell and inherited by its child: only the
+	 * SIGKILL after the grace period ends them */
+	snprintf(cmd, sizeof(cmd), "trap '' TERM; sleep 60 & echo $! > '%s/stubborn.pid'; wait", dir);
+	struct run_spec s = { .command = cmd, .timeout_s = 0.3, .kill_grace_s = 0.2 };
+	struct run_result r;
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_TIMED_OUT);
+	assert_int_equal(run_group_alive(r.pid), 0);
+	assert_false(pid_alive(read_pid("stubborn.pid")));
+}
+
+static void test_sigint_interrupts_child(void **state)
+{
+	(void)state;
+	char cmd[600];
+	/* the child sends us SIGINT (as Ctrl-C would) and keeps running */
+	snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s/int.pid'; kill -INT $PPID; sleep 60", dir);
+	assert_int_equal(run_signals_install(), 0);
+	assert_int_equal(run_interrupted(), 0);
+	struct run_spec s = { .command = cmd, .timeout_s = 30 };
+	struct run_result r;
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_INTERRUPTED);
+	assert_int_equal(r.signal, SIGINT);
+	assert_int_equal(run_exit_code(&r), 130);
+	assert_int_equal(run_interrupted(), SIGINT);
+	assert_int_equal(run_group_alive(r.pid), 0);
+	assert_false(pid_alive(read_pid("int.pid")));
+	assert_int_equal(run_signals_restore(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_zero_and_log),
+		cmocka_unit_test(test_stdout_separate),
+		cmocka_unit_test(test_stdin_is_dev_null),
+		cmocka_unit_test(test_nonzero_exit),
+		cmocka_unit_test(test_killed_by_signal),
+		cmocka_unit_test(test_log_not_writable),
+		cmocka_unit_test(test_timeout_kills_tree),
+		cmocka_unit_test(test_timeout_ignoring_sigterm),
+		cmocka_unit_test(test_sigint_interrupts_child),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
