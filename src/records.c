@@ -236,6 +236,8 @@ int record_parse(const char *text, size_t len, long line, struct record *out,
 				 out->phase);
 			goto out;
 		}
+	} else if (get_string(o, "artifact_path", 0, 1, &out->artifact_path, err, errlen)) {
+		goto out; /* optional in v1 (the loop driver writes it) */
 	}
 	if (get_string(o, "msprof_raw_path", v2, 1, &out->msprof_raw_path, err, errlen))
 		goto out;

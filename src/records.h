@@ -31,7 +31,7 @@ struct record {
 	char *dispatch;         /* v1 dispatch_path, v2 kernel_id */
 	char *workload;         /* v1 workload, v2 workload_id */
 	char *phase;            /* v2 phase, NULL in v1 */
-	char *artifact_path;    /* v2, may be NULL */
+	char *artifact_path;    /* v2; optional in v1 (NULL when absent) */
 	char *artifact_sha256;  /* v2, may be NULL */
 	char *msprof_raw_path;  /* may be NULL */
 	char *timestamp;        /* ISO 8601 text */
