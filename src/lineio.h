@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #define LINEIO_DEFAULT_LIMIT (1024u * 1024u) /* 1 MiB */
+#define LINEIO_CHUNK (64u * 1024u) /* bytes read from the stream at a time */
 
 struct lineio {
 	FILE *f;          /* the stream, owned when opened by lineio_open */
@@ -22,14 +23,23 @@ struct lineio {
 	long lineno;      /* 1-based number of the current line */
 	int truncated;    /* 1 when the current line was longer than limit */
 	int had_cr;       /* 1 when a trailing '\r' was stripped */
+	char *rbuf;       /* read-ahead buffer (LINEIO_CHUNK bytes) */
+	size_t rpos;      /* next unread byte in rbuf */
+	size_t rend;      /* bytes of rbuf filled */
+	int eof;          /* 1 once the stream returned end of file */
 };
 
 /* Opens path for reading. Returns 0, or -1 with errno set. */
 int lineio_open(struct lineio *l, const char *path, size_t limit);
-/* Wraps an open stream (not closed by lineio_close). */
+/* Wraps an open stream (not closed by lineio_close). lineio reads the
+ * stream ahead in LINEIO_CHUNK blocks, so after lineio_close its position
+ * is past the last line returned: hand lineio a stream you are done with. */
 void lineio_init(struct lineio *l, FILE *f, size_t limit);
 /* Reads the next line. Returns 1 when a line was read, 0 at end of file,
- * -1 on a read error (errno set). A final line without '\n' is a line. */
+ * -1 on a read error (errno set). A final line without '\n' is a line.
+ * One '\r' before the '\n' (or before end of file) is stripped and noted
+ * in had_cr; the limit applies to the line without it. buf stays valid
+ * until the next call. */
 int lineio_next(struct lineio *l);
 void lineio_close(struct lineio *l);
 

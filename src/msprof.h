@@ -69,6 +69,8 @@ struct msprof_capture {
 	size_t n;
 	size_t n_missing;          /* matching launches whose duration was NA */
 	size_t n_filtered;         /* launches left out by the kernel pattern */
+	size_t n_metric_problems;  /* metric CSVs that could not be read (metrics left NAN) */
+	char *first_problem;       /* the first such problem, file and reason; NULL if none */
 };
 
 void msprof_capture_init(struct msprof_capture *c);
@@ -92,6 +94,16 @@ enum msprof_rc {
  * hold the partial result and must still be released. */
 int msprof_read(const char *dir, const char *kernel_pat, struct msprof_capture *c,
 		char *err, size_t errlen);
+
+/* Reads one CSV file on its own, deciding by its header what it is:
+ * OpBasicInfo (Op Name + Task Duration(us), no Task ID: one launch per
+ * row), op_summary (Task ID/Task Start Time columns: one launch per row,
+ * filtered by kernel_pat on Op Name), or a metric CSV (block_id / aic_time
+ * columns: appended as one launch with duration NAN and the metric
+ * summaries filled in, so it can be inspected). Same return codes and
+ * error reporting as msprof_read. */
+int msprof_read_file(const char *path, const char *kernel_pat, struct msprof_capture *c,
+		     char *err, size_t errlen);
 
 /* msprof's --kernel-name rule: alternatives separated by '|', each
  * matched as a prefix of name, '*' matching any run of characters.

@@ -33,4 +33,32 @@ int report_format_parse(const char *name, enum report_format *out);
 int report_write(FILE *f, enum report_format fmt, const struct gate_findings *fs,
 		 const struct report_ctx *ctx);
 
+/* The name report_format_parse accepts for fmt ("text", "sarif", ...). */
+const char *report_format_name(enum report_format fmt);
+
+/* file relative to repo_root when it lies under it (the directory part is
+ * resolved with realpath() when it exists, so symlinked temp dirs and
+ * "./x" forms compare equal; a relative file is taken relative to the
+ * current directory), else file unchanged. repo_root NULL or "" returns
+ * file unchanged. Returns malloc'd, caller frees; NULL on allocation
+ * failure. */
+char *report_relpath(const char *repo_root, const char *file);
+
+/* The GitLab Code Quality fingerprint: 32 lowercase hex digits (two
+ * FNV-1a 64-bit hashes, not cryptographic) of rule, the repo-relative
+ * file, the message and occurrence (0 for the first finding with these
+ * three, 1 for the next identical one...). Line numbers are left out on
+ * purpose so a finding keeps its fingerprint when unrelated lines move;
+ * a message that itself quotes a line number changes with it. Writes
+ * out[0..32], NUL-terminated. */
+void report_fingerprint(const char *rule, const char *file, const char *message,
+			unsigned long occurrence, char out[33]);
+
+/* Writes s to f escaped for XML 1.0 character data (attr == 0) or a
+ * double-quoted attribute value (attr != 0; tab, CR and LF become
+ * character references). Invalid UTF-8 and characters XML 1.0 forbids
+ * (C0 controls other than tab/CR/LF, U+FFFE, U+FFFF) become U+FFFD, so the
+ * output is always well-formed. Returns 0, or -1 on a write error. */
+int report_xml_escape(FILE *f, const char *s, int attr);
+
 #endif

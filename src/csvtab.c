@@ -1,0 +1,295 @@
+/* csvtab.c: profiler CSV files into a table of strings, with libcsv. */
+#include "csvtab.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void csvtab_init(struct csvtab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+static void free_strs(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void csvtab_release(struct csvtab *t)
+{
+	free_strs(t->cols, t->ncols);
+	free_strs(t->cells, t->nrows * t->ncols);
+	free(t->lines);
+	free(t->path);
+	csvtab_init(t);
+}
+
+/* Parser state shared with the libcsv callbacks. */
+struct builder {
+	struct csvtab *t;
+	char **row;       /* fields of the row being read */
+	size_t nrow, caprow;
+	size_t caprows;   /* capacity of t->cells in rows */
+	long line;        /* physical line being fed */
+	long row_line;    /* line where the current row's first field ended */
+	int have_header;
+	int failed;       /* 1: out of memory; 2: too many fields */
+	long bad_line;
+};
+
+static char *trimmed_dup(const char *s, size_t len)
+{
+	/* libcsv trims unquoted spaces and TABs; a BOM or CR can remain. */
+	if (len >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+	    (unsigned char)s[2] == 0xBF) {
+		s += 3;
+		len -= 3;
+	}
+	while (len > 0 && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	while (len > 0 && (s[0] == ' ' || s[0] == '\t')) {
+		s++;
+		len--;
+	}
+	char *d = malloc(len + 1);
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct builder *b = data;
+	if (b->failed)
+		return;
+	if (b->nrow == 0)
+		b->row_line = b->line;
+	if (b->nrow == b->caprow) {
+		size_t nc = b->caprow ? b->caprow * 2 : 32;
+		char **nr = realloc(b->row, nc * sizeof(*nr));
+		if (!nr) {
+			b->failed = 1;
+			return;
+		}
+		b->row = nr;
+		b->caprow = nc;
+	}
+	char *d = trimmed_dup(s ? s : "", s ? len : 0);
+	if (!d) {
+		b->failed = 1;
+		return;
+	}
+	b->row[b->nrow++] = d;
+}
+
+static void drop_row(struct builder *b)
+{
+	for (size_t i = 0; i < b->nrow; i++)
+		free(b->row[i]);
+	b->nrow = 0;
+}
+
+static void on_row(int c, void *data)
+{
+	(void)c;
+	struct builder *b = data;
+	struct csvtab *t = b->t;
+	if (b->failed) {
+		drop_row(b);
+		return;
+	}
+	/* The profiler ends every line with a comma: one empty field too many. */
+	size_t n = b->nrow;
+	if (n > 0 && b->row[n - 1][0] == '\0' && (!b->have_header || n > t->ncols)) {
+		free(b->row[n - 1]);
+		b->nrow = --n;
+	}
+	if (n == 0 || (n == 1 && b->row[0][0] == '\0')) {
+		drop_row(b); /* blank line */
+		return;
+	}
+	if (!b->have_header) {
+		t->cols = b->row;
+		t->ncols = n;
+		b->row = NULL;
+		b->nrow = b->caprow = 0;
+		b->have_header = 1;
+		return;
+	}
+	if (n > t->ncols) {
+		/* Extra empty cells are harmless; extra values mean the columns
+		 * do not line up with the header. */
+		for (size_t i = t->ncols; i < n; i++)
+			if (b->row[i][0] != '\0') {
+				b->failed = 2;
+				b->bad_line = b->row_line;
+				drop_row(b);
+				return;
+			}
+	}
+	if (t->nrows == b->caprows) {
+		size_t nc = b->caprows ? b->caprows * 2 : 16;
+		char **cells = realloc(t->cells, nc * t->ncols * sizeof(*cells));
+		if (!cells) {
+			b->failed = 1;
+			drop_row(b);
+			return;
+		}
+		t->cells = cells;
+		long *lines = realloc(t->lines, nc * sizeof(*lines));
+		if (!lines) {
+			b->failed = 1;
+			drop_row(b);
+			return;
+		}
+		t->lines = lines;
+		b->caprows = nc;
+	}
+	char **dst = t->cells + t->nrows * t->ncols;
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (i < n) {
+			dst[i] = b->row[i];
+			b->row[i] = NULL;
+		} else {
+			dst[i] = calloc(1, 1);
+			if (!dst[i]) {
+				/* keep the table consistent: fill the rest with NULL-safe "" later */
+				b->failed = 1;
+				for (size_t j = i; j < t->ncols; j++)
+					dst[j] = NULL;
+				break;
+			}
+		}
+	}
+	for (size_t i = t->ncols; i < n; i++)
+		free(b->row[i]);
+	b->nrow = 0;
+	t->lines[t->nrows] = b->row_line;
+	t->nrows++;
+}
+
+int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen)
+{
+	struct csv_parser p;
+	struct builder b;
+	FILE *f = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = -1, parser_ok = 0;
+	struct stat st;
+
+	csvtab_init(t);
+	memset(&b, 0, sizeof(b));
+	b.t = t;
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
+		snprintf(err, errlen, "'%s' is larger than %ld MiB", path, CSVTAB_MAX_BYTES >> 20);
+		goto out;
+	}
+	t->path = strdup(path);
+	if (!t->path || csv_init(&p, CSV_APPEND_NULL) != 0) {
+		snprintf(err, errlen, "'%s': out of memory", path);
+		goto out;
+	}
+	parser_ok = 1;
+	ssize_t len;
+	errno = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		b.line++;
+		if (csv_parse(&p, line, (size_t)len, on_field, on_row, &b) != (size_t)len) {
+			snprintf(err, errlen, "%s:%ld: %s", path, b.line, csv_strerror(csv_error(&p)));
+			goto out;
+		}
+		if (b.failed)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (!b.failed && csv_fini(&p, on_field, on_row, &b) != 0) {
+		snprintf(err, errlen, "%s:%ld: unterminated quoted field", path, b.line);
+		goto out;
+	}
+	if (b.failed == 1) {
+		snprintf(err, errlen, "'%s': out of memory", path);
+		goto out;
+	}
+	if (b.failed == 2) {
+		snprintf(err, errlen, "%s:%ld: more fields than the header has columns", path,
+			 b.bad_line);
+		goto out;
+	}
+	if (!b.have_header) {
+		snprintf(err, errlen, "'%s' is empty (no header line)", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (parser_ok)
+		csv_free(&p);
+	drop_row(&b);
+	free(b.row);
+	free(line);
+	if (f)
+		fclose(f);
+	if (rc != 0)
+		csvtab_release(t);
+	return rc;
+}
+
+int csvtab_col(const struct csvtab *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *csvtab_cell(const struct csvtab *t, size_t r, int c)
+{
+	if (c < 0 || (size_t)c >= t->ncols || r >= t->nrows)
+		return "";
+	const char *s = t->cells[r * t->ncols + (size_t)c];
+	return s ? s : "";
+}
+
+int csvtab_number(const char *cell, double *out)
+{
+	while (*cell == ' ' || *cell == '\t')
+		cell++;
+	size_t n = strlen(cell);
+	while (n > 0 && (cell[n - 1] == ' ' || cell[n - 1] == '\t' || cell[n - 1] == '\r'))
+		n--;
+	if (n == 0 || (n == 2 && strncmp(cell, "NA", 2) == 0) ||
+	    (n == 3 && (strncmp(cell, "N/A", 3) == 0 || strncmp(cell, "NaN", 3) == 0 ||
+			strncmp(cell, "nan", 3) == 0)) ||
+	    (n == 1 && cell[0] == '-'))
+		return 0;
+	char buf[128];
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, cell, n);
+	buf[n] = '\0';
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(buf, &end);
+	if (end == buf || *end != '\0' || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 1;
+}
