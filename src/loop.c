@@ -360,7 +360,7 @@ static const char *contract_path(const struct ctx *c, const char *path, char *bu
 
 static int append_record(const struct ctx *c, const struct rec_in *in)
 {
-	char ts[32], sha[65], pbuf[4200], abuf[4200];
+	char ts[32], sha[65], pbuf[4200], abuf[4300];
 	int rc = -1;
 	now_iso(ts);
 	cJSON *o = cJSON_CreateObject();
@@ -720,7 +720,7 @@ struct ab_outcome {
 	double rel;         /* b_rel_change */
 	double p;           /* sign_test_p */
 	double a_us, b_us;  /* merged medians */
-	char json[600];     /* where the JSON is */
+	char json[1200];    /* where the JSON is */
 };
 
 /* Reads a tlab JSON file; returns 0 when it holds a verdict. */
