@@ -15,7 +15,7 @@ loop_setup() {
     REC=$OP/perf_opt/perf_records.jsonl
     LOG=$OP/perf_opt/opt_log.md
     (cd "$OP" && "$TLPERF" loop init --op demo_add --baseline demo_add.py \
-        --workload n1024@demo_add::small --workload n65536@demo_add::large \
+        --workload n1024@demo_add::small "${LARGE_FLAG:---workload}" n65536@demo_add::large \
         --bench-cmd "sh bench.sh $FK {impl} {workload}" --l0-cmd "sh l0.sh {impl}" \
         --msprof "$FM" --kernel-name demo_add --launch-count 5 --warm-up 1 \
         --ab-launch-count 5 --ab-warm-up 1 "$@") >/dev/null || fail "loop init failed"
