@@ -1,0 +1,142 @@
+/* reckeys.c: key set, incumbent and baseline lookups (reckeys.h). */
+#include "reckeys.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t key_hash(const char *d, const char *w)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)d; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	h = (h ^ 0xffu) * 1099511628211ULL; /* separator no UTF-8 text holds */
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
+void stats_keyset_release(struct stats_keyset *ks)
+{
+	if (!ks)
+		return;
+	free(ks->v);
+	free(ks->of);
+	free(ks->slot);
+	memset(ks, 0, sizeof(*ks));
+}
+
+size_t stats_keyset_find(const struct stats_keyset *ks, const char *dispatch,
+			 const char *workload)
+{
+	if (!ks->nslot)
+		return STATS_NOKEY;
+	size_t mask = ks->nslot - 1;
+	for (size_t i = (size_t)key_hash(dispatch, workload) & mask;; i = (i + 1) & mask) {
+		size_t s = ks->slot[i];
+		if (s == 0)
+			return STATS_NOKEY;
+		const struct stats_key *k = &ks->v[s - 1];
+		if (strcmp(k->dispatch, dispatch) == 0 && strcmp(k->workload, workload) == 0)
+			return s - 1;
+	}
+}
+
+int stats_keyset_build(const struct records *rs, struct stats_keyset *ks)
+{
+	memset(ks, 0, sizeof(*ks));
+	size_t n = rs->n;
+	size_t nslot = 16;
+	while (nslot < 2 * n + 2)
+		nslot *= 2;
+	ks->v = malloc((n ? n : 1) * sizeof(*ks->v));
+	ks->of = malloc((n ? n : 1) * sizeof(*ks->of));
+	ks->slot = calloc(nslot, sizeof(*ks->slot));
+	if (!ks->v || !ks->of || !ks->slot) {
+		stats_keyset_release(ks);
+		return -1;
+	}
+	ks->nslot = nslot;
+	ks->nrec = n;
+	size_t mask = nslot - 1;
+	for (size_t r = 0; r < n; r++) {
+		const char *d = rs->v[r].dispatch, *w = rs->v[r].workload;
+		size_t i = (size_t)key_hash(d, w) & mask;
+		for (;; i = (i + 1) & mask) {
+			size_t s = ks->slot[i];
+			if (s == 0) {
+				ks->v[ks->n].dispatch = d;
+				ks->v[ks->n].workload = w;
+				ks->slot[i] = ++ks->n;
+				ks->of[r] = ks->n - 1;
+				break;
+			}
+			const struct stats_key *k = &ks->v[s - 1];
+			if (strcmp(k->dispatch, d) == 0 && strcmp(k->workload, w) == 0) {
+				ks->of[r] = s - 1;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+int stats_key_matches(const struct stats_key *k, const char *text)
+{
+	if (strcmp(text, k->workload) == 0)
+		return 1;
+	size_t dl = strlen(k->dispatch);
+	return strncmp(text, k->dispatch, dl) == 0 && text[dl] == '/' &&
+	       strcmp(text + dl + 1, k->workload) == 0;
+}
+
+void stats_best_before(const struct records *rs, const struct stats_keyset *ks, long before,
+		       const char *only_candidate, const struct record **best)
+{
+	for (size_t k = 0; k < ks->n; k++)
+		best[k] = NULL;
+	for (size_t i = 0; i < rs->n && i < ks->nrec; i++) {
+		const struct record *r = &rs->v[i];
+		if (r->round >= before || !record_valid(r))
+			continue;
+		const struct record **b = &best[ks->of[i]];
+		if (only_candidate) {
+			if (strcmp(r->candidate_id, only_candidate) != 0)
+				continue;
+			if (!*b || r->round >= (*b)->round)
+				*b = r;
+		} else if (!*b || r->duration_us < (*b)->duration_us) {
+			*b = r;
+		}
+	}
+}
+
+void stats_baseline(const struct records *rs, const struct stats_keyset *ks,
+		    const struct record **base)
+{
+	for (size_t k = 0; k < ks->n; k++)
+		base[k] = NULL;
+	for (size_t i = 0; i < rs->n && i < ks->nrec; i++) {
+		const struct record *r = &rs->v[i];
+		if (r->round != 0 || !record_valid(r))
+			continue;
+		const struct record **b = &base[ks->of[i]];
+		int is_base = r->phase && strcmp(r->phase, "baseline") == 0;
+		int b_base = *b && (*b)->phase && strcmp((*b)->phase, "baseline") == 0;
+		if (!*b || (is_base && !b_base))
+			*b = r;
+	}
+}
+
+int stats_record_is_final(const struct record *r)
+{
+	return r->phase && strcmp(r->phase, "final") == 0;
+}
+
+double stats_rel_change(double d, double ref)
+{
+	if (!(d > 0.0) || !(ref > 0.0) || !isfinite(d) || !isfinite(ref))
+		return NAN;
+	return (d - ref) / ref;
+}

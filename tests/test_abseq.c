@@ -1,0 +1,312 @@
+/* test_abseq.c: the statistics behind `--protocol seq` against
+ * hand-computed values: Hodges-Lehmann, the exact sign-flip test, Fisher's
+ * exact test, the run-state clustering, and decisions of the protocol on
+ * small constructed inputs. */
+#include "testlib.h"
+#include "abseq.h"
+#include "fisher.h"
+#include "hl.h"
+
+static void test_hl(void **state)
+{
+	(void)state;
+	/* Walsh averages of {1,2,10}: 1 1.5 2 5.5 6 10 -> (2+5.5)/2 */
+	double a[] = { 1, 2, 10 };
+	assert_close(stats_hl_estimate(a, 3), 3.75, 1e-12);
+	/* {-1,3,4,8}: -1 1 1.5 3 3.5 3.5 4 5.5 6 8 -> 3.5 */
+	double b[] = { 8, -1, 4, 3 };
+	assert_close(stats_hl_estimate(b, 4), 3.5, 1e-12);
+	/* robust: {1,2,3,1000}: 1 1.5 2 2 2.5 3 500.5 501 501.5 1000 -> 2.75 */
+	double c[] = { 1, 2, 3, 1000 };
+	assert_close(stats_hl_estimate(c, 4), 2.75, 1e-12);
+	double one[] = { 7 };
+	assert_close(stats_hl_estimate(one, 1), 7, 0);
+	/* the caller's array is untouched */
+	assert_close(b[0], 8, 0);
+	assert_true(isnan(stats_hl_estimate(a, 0)));
+	double bad[] = { 1, NAN };
+	assert_true(isnan(stats_hl_estimate(bad, 2)));
+	/* large n takes the heap path: HL of 0..99 is 49.5 */
+	double big[100];
+	for (int i = 0; i < 100; i++)
+		big[i] = 99 - i;
+	assert_close(stats_hl_estimate(big, 100), 49.5, 1e-12);
+}
+
+static void test_signflip(void **state)
+{
+	(void)state;
+	/* {1,2,3}: only +++ reaches 6 -> 1/8 */
+	double a[] = { 1, 2, 3 };
+	assert_close(stats_signflip_p(a, 3), 0.125, 1e-15);
+	/* {1,-2,3}: observed 2; signed sums 6 0 2 -4 4 -2 0 -6 -> 6,2,4 -> 3/8 */
+	double b[] = { 1, -2, 3 };
+	assert_close(stats_signflip_p(b, 3), 0.375, 1e-15);
+	/* all negative: every assignment is >= the observed sum */
+	double c[] = { -1, -2, -3 };
+	assert_close(stats_signflip_p(c, 3), 1.0, 0);
+	/* ties count as >=: {1,1}: sums 2 0 0 -2 -> 1/4 */
+	double d[] = { 1, 1 };
+	assert_close(stats_signflip_p(d, 2), 0.25, 0);
+	/* six positive distinct values: 1/64, the smallest p at n = 6 */
+	double e[] = { 0.5, 1, 1.5, 2, 2.5, 3 };
+	assert_close(stats_signflip_p(e, 6), 1.0 / 64, 1e-15);
+	/* {3,-1,-1,-1,2}: observed 2 of a total 8; a sum is 8 - 2*(what is
+	 * negated) >= 2 when the negated values add up to <= 3: {} {3} {1}x3
+	 * {2} {1,1}x3 {1,2}x3 {1,1,1} = 13 of 32 */
+	double f[] = { 3, -1, -1, -1, 2 };
+	assert_close(stats_signflip_p(f, 5), 13.0 / 32, 1e-15);
+	assert_true(isnan(stats_signflip_p(a, 0)));
+}
+
+static void test_fisher(void **state)
+{
+	(void)state;
+	/* hypergeometric tables with margins 4/4 x 4/4:
+	 * P(a=k) = C(4,k)C(4,4-k)/C(8,4) = 1,16,36,16,1 over 70 */
+	assert_close(stats_fisher_exact_p(3, 1, 1, 3), 34.0 / 70, 1e-12);
+	assert_close(stats_fisher_exact_p(4, 0, 0, 4), 2.0 / 70, 1e-12);
+	assert_close(stats_fisher_exact_p(2, 2, 2, 2), 1.0, 1e-12);
+	/* 6/6 x 6/6, a = 1: (2*C(6,0)C(6,6)... ) = (1+36+36+1)/924 */
+	assert_close(stats_fisher_exact_p(1, 5, 5, 1), 74.0 / 924, 1e-12);
+	/* a zero margin says nothing */
+	assert_close(stats_fisher_exact_p(0, 0, 3, 4), 1.0, 0);
+	assert_close(stats_fisher_exact_p(3, 0, 4, 0), 1.0, 0);
+}
+
+static void logs(const double *x, double *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		y[i] = log(x[i]);
+}
+
+static void test_states_two_clusters_and_outlier(void **state)
+{
+	(void)state;
+	/* A: fast ~100, slow ~104 (4% gap); B: fast ~95, slow ~98.8, one run
+	 * 25% slower than fast: an outlier */
+	double a[] = { 100.0, 104.1, 100.2, 104.0, 99.9 };
+	double b[] = { 95.1, 95.0, 98.8, 118.9, 95.2 };
+	double ya[5], yb[5];
+	int sa[5], sb[5];
+	struct abseq_states st;
+	logs(a, ya, 5);
+	logs(b, yb, 5);
+	assert_int_equal(abseq_states(ya, yb, NULL, 5, 0.015, 0.09, sa, sb, &st), 0);
+	int want_a[] = { ABSEQ_FAST, ABSEQ_SLOW, ABSEQ_FAST, ABSEQ_SLOW, ABSEQ_FAST };
+	int want_b[] = { ABSEQ_FAST, ABSEQ_FAST, ABSEQ_SLOW, ABSEQ_OUTLIER, ABSEQ_FAST };
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(sa[i], want_a[i]);
+		assert_int_equal(sb[i], want_b[i]);
+	}
+	assert_int_equal(st.nclusters_a, 2);
+	assert_int_equal(st.nclusters_b, 2);
+	assert_false(st.ambiguous);
+	assert_int_equal(st.a_fast, 3);
+	assert_int_equal(st.a_slow, 2);
+	assert_int_equal(st.b_fast, 3);
+	assert_int_equal(st.b_slow, 1);
+	assert_int_equal(st.b_outlier, 1);
+	/* the gap is the slow cluster mean minus the fast cluster mean (log),
+	 * after removing a fitted drift that is close to zero here */
+	assert_close(st.gap_a, 0.5 * (log(104.1) + log(104.0)) -
+				       (log(100.0) + log(100.2) + log(99.9)) / 3, 2e-3);
+	assert_close(st.gap_b, log(98.8) - (log(95.1) + log(95.0) + log(95.2)) / 3, 2e-3);
+}
+
+static void test_states_quiet_is_one_cluster(void **state)
+{
+	(void)state;
+	double a[] = { 100.0, 100.3, 99.8, 100.1 };
+	double b[] = { 97.0, 97.2, 96.9, 97.1 };
+	double ya[4], yb[4];
+	int sa[4], sb[4];
+	struct abseq_states st;
+	logs(a, ya, 4);
+	logs(b, yb, 4);
+	assert_int_equal(abseq_states(ya, yb, NULL, 4, 0.015, 0.09, sa, sb, &st), 0);
+	assert_int_equal(st.nclusters_a, 1);
+	assert_int_equal(st.nclusters_b, 1);
+	assert_close(st.gap_a, 0, 0);
+	assert_int_equal(st.a_fast + st.b_fast, 8);
+}
+
+static void test_states_follow_drift(void **state)
+{
+	(void)state;
+	/* 0.4% drift per run: without detrending the late fast runs would sit
+	 * with the early slow ones. States: A F S F S F S, B S F F S F F */
+	int sa_want[] = { 0, 1, 0, 1, 0, 1 }, sb_want[] = { 1, 0, 0, 1, 0, 0 };
+	double ya[6], yb[6];
+	int bf[6] = { 0, 1, 0, 1, 0, 1 }, sa[6], sb[6];
+	struct abseq_states st;
+	for (int i = 0; i < 6; i++) {
+		double ta = 2 * i + bf[i], tb = 2 * i + 1 - bf[i];
+		ya[i] = log(100.0) + 0.004 * ta + 0.04 * sa_want[i];
+		yb[i] = log(100.0) + 0.004 * tb + 0.04 * sb_want[i];
+	}
+	assert_int_equal(abseq_states(ya, yb, bf, 6, 0.015, 0.09, sa, sb, &st), 0);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(sa[i], sa_want[i]);
+		assert_int_equal(sb[i], sb_want[i]);
+	}
+	assert_close(st.drift, 0.004, 1e-9);
+	assert_close(st.gap_a, 0.04, 1e-9);
+}
+
+static void test_states_bad_input(void **state)
+{
+	(void)state;
+	double y[] = { 1, NAN };
+	int s[2];
+	struct abseq_states st;
+	assert_int_equal(abseq_states(y, y, NULL, 2, 0.015, 0.09, s, s, &st), -1);
+	assert_int_equal(abseq_states(y, y, NULL, 0, 0.015, 0.09, s, s, &st), -1);
+}
+
+static void test_decide_quiet_gain(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result r;
+	abseq_params_default(&p);
+	/* B 5% faster, 0.2% noise, no states */
+	double a[] = { 100.0, 100.2, 99.8, 100.1 };
+	double b[] = { 95.0, 95.1, 94.9, 95.2 };
+	int bf[] = { 0, 1, 1, 0 };
+	assert_int_equal(abseq_decide(a, b, bf, 3, &p, NULL, NULL, &r), 0);
+	assert_int_equal(r.reason, ABSEQ_CONTINUE); /* before min_pairs */
+	assert_int_equal(abseq_decide(a, b, bf, 4, &p, NULL, NULL, &r), 0);
+	assert_int_equal(r.reason, ABSEQ_GAIN);
+	assert_int_equal(r.verdict, AB_B_BETTER);
+	assert_int_equal(r.pairs, 4);
+	/* log ratios .05129 .05232 .05129 .04829 (ln(a/b)); their HL is the
+	 * median of 10 Walsh averages = 0.0512933; gain = 1 - exp(-HL) */
+	double d[4];
+	for (int i = 0; i < 4; i++)
+		d[i] = log(a[i] / b[i]);
+	double hl = stats_hl_estimate(d, 4);
+	assert_close(r.within_log, hl, 1e-12);
+	assert_close(r.log_gain, hl, 1e-12); /* no states: mean gain = within */
+	assert_close(r.gain, 1 - exp(-hl), 1e-12);
+	assert_true(r.gain_lo > 0 && r.gain_lo < r.gain && r.gain < r.gain_hi);
+	assert_close(r.fisher_p, 1.0, 0);
+	assert_close(r.crit, p.crit_inf + p.crit_k / 4, 1e-12);
+}
+
+static void test_decide_tie_and_loss(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result r;
+	abseq_params_default(&p);
+	double a[] = { 100.0, 100.2, 99.8, 100.1 };
+	double same[] = { 100.1, 99.9, 100.0, 100.2 };
+	assert_int_equal(abseq_decide(a, same, NULL, 4, &p, NULL, NULL, &r), 0);
+	assert_int_equal(r.reason, ABSEQ_TIE);
+	assert_int_equal(r.verdict, AB_TIE);
+	double slow[] = { 104.0, 104.3, 103.9, 104.2 };
+	assert_int_equal(abseq_decide(a, slow, NULL, 4, &p, NULL, NULL, &r), 0);
+	assert_int_equal(r.reason, ABSEQ_LOSS);
+	assert_int_equal(r.verdict, AB_A_BETTER);
+	assert_true(r.gain < -0.03);
+}
+
+static void test_decide_within_state_tie(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result r;
+	int sa[6], sb[6];
+	abseq_params_default(&p);
+	/* both arms fast ~100 / slow ~104, same state counts, no real
+	 * difference: the mean-gain interval is wide (state counts), the
+	 * within-state one is narrow and the counts agree (Fisher p = 1) */
+	double a[] = { 100.0, 104.0, 100.1, 104.1, 99.9, 100.0 };
+	double b[] = { 104.1, 100.1, 99.9, 100.0, 104.0, 100.2 };
+	int bf[] = { 0, 1, 0, 1, 1, 0 };
+	assert_int_equal(abseq_decide(a, b, bf, 6, &p, sa, sb, &r), 0);
+	assert_int_equal(r.states.a_slow, 2);
+	assert_int_equal(r.states.b_slow, 2);
+	assert_int_equal(sa[1], ABSEQ_SLOW);
+	assert_int_equal(sb[0], ABSEQ_SLOW);
+	assert_close(r.fisher_p, 1.0, 1e-12);
+	assert_int_equal(r.verdict, AB_TIE);
+	assert_int_equal(r.reason, ABSEQ_TIE_WITHIN);
+	assert_true(fabs(r.within_gain) < 0.005);
+}
+
+static void test_decide_state_shift_is_not_adopted(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result r;
+	abseq_params_default(&p);
+	/* B is 2% faster within each state but lands slow 6 times of 8 where A
+	 * lands slow 2 times of 8: on average B is not faster. */
+	double a[] = { 100.0, 100.1, 104.0, 99.9, 100.2, 104.1, 100.0, 99.8 };
+	double b[] = { 102.0, 98.0, 101.9, 102.1, 98.1, 102.0, 101.8, 102.2 };
+	assert_int_equal(abseq_decide(a, b, NULL, 8, &p, NULL, NULL, &r), 0);
+	assert_true(r.within_gain > 0.015);        /* like with like: B 2% faster */
+	assert_true(r.gain < 0.01);                /* on average: about -0% */
+	assert_int_not_equal(r.verdict, AB_B_BETTER);
+	assert_true(r.fisher_p < 0.2);             /* 2/8 vs 6/8 slow: p = 0.1319 */
+	assert_close(r.fisher_p, stats_fisher_exact_p(6, 2, 2, 6), 1e-12);
+}
+
+static void test_decide_budget_and_errors(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result r;
+	const char *why = NULL;
+	abseq_params_default(&p);
+	p.max_pairs = 4;
+	/* wildly varying runs, no consistent difference: undecided at the budget */
+	double a[] = { 100, 150, 90, 130 };
+	double b[] = { 140, 95, 120, 100 };
+	assert_int_equal(abseq_decide(a, b, NULL, 4, &p, NULL, NULL, &r), 0);
+	assert_int_equal(r.reason, ABSEQ_BUDGET);
+	assert_int_equal(r.verdict, AB_INCONCLUSIVE);
+	/* more pairs than the budget, bad values, bad params */
+	double a5[] = { 1, 1, 1, 1, 1 };
+	assert_int_equal(abseq_decide(a5, a5, NULL, 5, &p, NULL, NULL, &r), -1);
+	double neg[] = { 1, -1, 1, 1 };
+	assert_int_equal(abseq_decide(neg, a, NULL, 4, &p, NULL, NULL, &r), -1);
+	p.min_pairs = 2;
+	assert_int_equal(abseq_params_check(&p, &why), -1);
+	assert_non_null(why);
+	abseq_params_default(&p);
+	p.min_gain = 0.05; /* above the tie margin */
+	assert_int_equal(abseq_params_check(&p, &why), -1);
+	abseq_params_default(&p);
+	assert_int_equal(abseq_params_check(&p, &why), 0);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(abseq_reason_name(ABSEQ_TIE_WITHIN), "tie_within_state");
+	assert_string_equal(abseq_reason_name(ABSEQ_BUDGET), "budget");
+	assert_string_equal(abseq_state_name(ABSEQ_OUTLIER), "outlier");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hl),
+		cmocka_unit_test(test_signflip),
+		cmocka_unit_test(test_fisher),
+		cmocka_unit_test(test_states_two_clusters_and_outlier),
+		cmocka_unit_test(test_states_quiet_is_one_cluster),
+		cmocka_unit_test(test_states_follow_drift),
+		cmocka_unit_test(test_states_bad_input),
+		cmocka_unit_test(test_decide_quiet_gain),
+		cmocka_unit_test(test_decide_tie_and_loss),
+		cmocka_unit_test(test_decide_within_state_tie),
+		cmocka_unit_test(test_decide_state_shift_is_not_adopted),
+		cmocka_unit_test(test_decide_budget_and_errors),
+		cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
