@@ -22,10 +22,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmptable.h"
 #include "msprof.h"
 #include "plateau.h"
 #include "recwrite.h"
 #include "run.h"
+#include "speedup.h"
 #include "stats.h"
 #include "winner.h"
 
@@ -813,44 +815,24 @@ out:
 	return rc;
 }
 
-/* The "candidate vs current best" table of round n. */
-static void round_table(const struct ctx *c, long n, const char *incumbent, struct sb *b)
+/* The "candidate vs current best" table of round n (stats/cmptable.h),
+ * with the adopted version as the incumbent. */
+static int round_table(const struct ctx *c, long n, const char *incumbent, struct sb *b)
 {
-	sb_add(b, "**候选 vs current best 对比表（round %ld）** — current best: `%s`\n\n", n,
-	       incumbent);
-	sb_add(b, "| candidate | dispatch | workload | Task Duration(us) | vs best | AICore util | "
-		  "memory (GB/s) | L0 |\n|---|---|---|---:|---:|---:|---:|---|\n");
-	for (size_t i = 0; i < c->plan.nworkloads; i++) {
-		const struct loop_workload *w = &c->plan.workloads[i];
-		const struct record *inc = loop_state_find(&c->st, &c->plan, incumbent, w, n - 1);
-		char u[32], m[32];
-		if (inc) {
-			fmt_num(u, sizeof(u), inc->aicore_util, "%.2f");
-			fmt_num(m, sizeof(m), inc->mem_bw_gbps, "%.1f");
-			sb_add(b, "| %s (current best) | %s | %s | %.3f | — | %s | %s | pass |\n", incumbent,
-			       w->dispatch, w->id, inc->duration_us, u, m);
-		}
-		for (size_t k = 0; k < c->st.rs.n; k++) {
-			const struct record *r = &c->st.rs.v[k];
-			if (r->round != n || strcmp(r->workload, w->id) || strcmp(r->dispatch, w->dispatch))
-				continue;
-			char vs[32];
-			if (!r->l0_pass || !inc)
-				snprintf(vs, sizeof(vs), "—");
-			else
-				snprintf(vs, sizeof(vs), "%+.1f%%",
-					 100.0 * (r->duration_us - inc->duration_us) / inc->duration_us);
-			fmt_num(u, sizeof(u), r->aicore_util, "%.2f");
-			fmt_num(m, sizeof(m), r->mem_bw_gbps, "%.1f");
-			if (r->l0_pass)
-				sb_add(b, "| %s | %s | %s | %.3f | %s | %s | %s | pass |\n", r->candidate_id,
-				       w->dispatch, w->id, r->duration_us, vs, u, m);
-			else
-				sb_add(b, "| %s | %s | %s | — | — | — | — | FAIL |\n", r->candidate_id,
-				       w->dispatch, w->id);
-		}
+	struct stats_cmptable t;
+	if (stats_cmptable_build(&c->st.rs, n, incumbent, &t) != 0) {
+		cli_error("comparison table of round %ld: %s", n, strerror(errno));
+		return -1;
 	}
-	sb_add(b, "\n");
+	char *md = stats_cmptable_markdown(&t);
+	stats_cmptable_release(&t);
+	if (!md) {
+		cli_error("out of memory");
+		return -1;
+	}
+	sb_add(b, "%s\n", md);
+	free(md);
+	return 0;
 }
 
 /* Termination state after round n with best `best`. */
@@ -965,7 +947,8 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		       r->l0_pass ? "pass" : "FAIL", l0log, r->l0_pass ? "" : ": not measured");
 	}
 	sb_add(&b, "\n");
-	round_table(c, n, incumbent, &b);
+	if (round_table(c, n, incumbent, &b) != 0)
+		goto out;
 
 	/* Non-regression check, per candidate, on the required keys. */
 	sb_add(&b, "Non-regression check on required workloads (noise %.1f%%):\n\n",
@@ -980,10 +963,10 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		for (size_t k = 0; k < w.nrequired; k++) {
 			const struct stats_winner_key *kk = &cd->keys[k];
 			const struct stats_key *key = &w.ks.v[kk->key];
-			sb_add(&b, "%s%s %s", k ? ", " : "", key->workload,
-			       stats_winner_keystate_name(kk->state));
+			sb_add(&b, "%s%s ", k ? ", " : "", key->workload);
 			if (!isnan(kk->change))
-				sb_add(&b, " (%+.1f%%)", 100 * kk->change);
+				sb_add(&b, "%+.1f%% ", 100 * kk->change);
+			sb_add(&b, "(%s)", stats_winner_keystate_name(kk->state));
 		}
 		sb_add(&b, "; gain %+.1f%%\n", isnan(cd->gain) ? 0.0 : 100 * cd->gain);
 	}
@@ -1014,9 +997,9 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 				goto out;
 			ran++;
 			sb_add(&b,
-			       "- %s: verdict **%s**, A %.3f us, B %.3f us, B change %+.2f%%, sign test "
+			       "- %s: verdict **%s**, A %.3f us, B %.3f us (B vs A %+.2f%%), sign test "
 			       "p %.4g (`%s`)\n",
-			       wl->id, ab.verdict, ab.a_us, ab.b_us, 100 * ab.rel, ab.p, ab.json);
+			       wl->id, ab.verdict, ab.a_us, ab.b_us, -100 * ab.rel, ab.p, ab.json);
 			if (strcmp(ab.verdict, "B_better") != 0)
 				all_b = 0;
 			if (strcmp(ab.verdict, "A_better") == 0)
@@ -1322,67 +1305,69 @@ static int same_content(const char *a, const char *b)
 	return loop_sha256_file(a, ha) == 0 && loop_sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
 }
 
-/* The Final Summary: every number comes from the records just written. */
+/* The final record of workload w: the best's record of round fr. */
+static const struct record *final_record(const struct ctx *c, long fr, const char *best,
+					 const struct loop_workload *w)
+{
+	const struct record *f = NULL;
+	for (size_t j = 0; j < c->st.rs.n; j++) {
+		const struct record *r = &c->st.rs.v[j];
+		if (r->round == fr && strcmp(r->candidate_id, best) == 0 &&
+		    strcmp(r->workload, w->id) == 0 && strcmp(r->dispatch, w->dispatch) == 0)
+			f = r;
+	}
+	return f;
+}
+
+/* The Final Summary: every number comes from the records just written;
+ * speedups and their geometric means from stats/speedup.h. */
 static int final_summary(struct ctx *c, long fr, const char *best, const char *final_file,
 			 const char *stop)
 {
 	struct sb b = { 0 };
+	struct stats_speedup sp;
+	int rc = -1, have_sp = 0;
 	size_t nw = c->plan.nworkloads;
-	double *speed = calloc(nw ? nw : 1, sizeof(double));
-	double *change = calloc(nw ? nw : 1, sizeof(double));
-	int rc = -1;
-	if (!speed || !change)
+	if (stats_speedup_compute(&c->st.rs, best, &sp) != 0) {
+		cli_error("speedups of '%s': %s", best, strerror(errno));
 		goto out;
+	}
+	have_sp = 1;
 	sb_add(&b, "\n## Final Summary\n\n");
 	sb_add(&b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
 	       candidate_file(c, best) ? candidate_file(c, best) : "?", final_file,
 	       strcmp(best, "baseline") == 0 ? " — nothing was adopted, the baseline stays" : "");
-	size_t k = 0;
 	for (size_t i = 0; i < nw; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
-		const struct record *f = NULL, *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
-		for (size_t j = 0; j < c->st.rs.n; j++) {
-			const struct record *r = &c->st.rs.v[j];
-			if (r->round == fr && strcmp(r->candidate_id, best) == 0 &&
-			    strcmp(r->workload, w->id) == 0 && strcmp(r->dispatch, w->dispatch) == 0)
-				f = r;
-		}
+		const struct record *f = final_record(c, fr, best, w);
+		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
 		if (!f || !b0) {
 			cli_error("final record of '%s' missing", w->id);
 			goto out;
 		}
 		sb_add(&b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
 		sb_add(&b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
-		speed[k] = b0->duration_us / f->duration_us;
-		change[k] = f->duration_us / b0->duration_us;
-		sb_add(&b, "- %s: improvement: %.1f%% (speedup %.3fx, dispatch %s)\n", w->id,
-		       100 * (b0->duration_us - f->duration_us) / b0->duration_us, speed[k], w->dispatch);
-		k++;
+		sb_add(&b, "- %s: improvement: %.1f%%\n", w->id,
+		       100 * (b0->duration_us - f->duration_us) / b0->duration_us);
 	}
-	/* Per-dispatch speedups: the geometric mean over the dispatch's
-	 * workloads; then across dispatches. */
 	sb_add(&b, "\nMulti-dispatch speedups (baseline / final, from perf_records.jsonl):\n\n");
-	sb_add(&b, "| dispatch | workloads | speedup |\n|---|---:|---:|\n");
-	for (size_t i = 0; i < nw; i++) {
-		const char *d = c->plan.workloads[i].dispatch;
-		int first = 1;
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(c->plan.workloads[j].dispatch, d) == 0)
-				first = 0;
-		if (!first)
+	sb_add(&b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
+		   "|---|---|---:|---:|---:|\n");
+	for (size_t i = 0; i < sp.nkeys; i++) {
+		const struct stats_speedup_key *k = &sp.keys[i];
+		if (!k->baseline || !k->final)
 			continue;
-		double sp[256];
-		size_t m = 0;
-		for (size_t j = i; j < nw && m < 256; j++)
-			if (strcmp(c->plan.workloads[j].dispatch, d) == 0)
-				sp[m++] = speed[j];
-		sb_add(&b, "| %s | %zu | %.3fx |\n", d, m, stats_geomean(sp, m));
+		sb_add(&b, "| %s | %s | %.3f | %.3f | %.3fx%s |\n", k->dispatch, k->workload,
+		       k->baseline->duration_us, k->final->duration_us, k->speedup,
+		       k->regression ? " (regression)" : "");
 	}
-	double g = stats_geomean(speed, k);
-	sb_add(&b, "| geomean | %zu | %.3fx |\n\n", k, g);
-	sb_add(&b, "- geomean speedup: %.3fx\n", g);
+	for (size_t g = 0; g < sp.ngroups; g++)
+		sb_add(&b, "| %s | geomean (%zu) | | | %.3fx |\n", sp.groups[g].dispatch,
+		       sp.groups[g].nused, sp.groups[g].geomean_speedup);
+	sb_add(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused, sp.geomean_speedup);
+	sb_add(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
 	sb_add(&b, "- improvement: %.1f%% (geometric mean of the latency change)\n",
-	       100 * (1 - stats_geomean(change, k)));
+	       -100 * sp.geomean_change);
 	sb_add(&b, "- stop_reason: %s\n", stop);
 	sb_add(&b, "- iterations: %ld\n", fr - 1);
 	if (c->plan.contract == 2) {
@@ -1392,22 +1377,23 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 		for (size_t i = 0; i < nw; i++) {
 			const struct loop_workload *w = &c->plan.workloads[i];
 			const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+			const struct record *f = final_record(c, fr, best, w);
 			sb_add(&b, "| %s | %s | %.3f | %.3f | %s |\n", w->dispatch, w->id,
-			       b0->duration_us, b0->duration_us / speed[i], best);
+			       b0->duration_us, f->duration_us, best);
 		}
 	}
 	sb_add(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best, stop);
 	rc = log_append(&b);
 	if (rc == 0) {
-		printf("final: best %s, geomean speedup %.3fx, stop_reason %s\n", best, g, stop);
-		for (size_t i = 0; i < nw; i++)
-			printf("  %s: %.3fx\n", c->plan.workloads[i].id, speed[i]);
+		printf("final: best %s, geomean speedup %.3fx, stop_reason %s\n", best,
+		       sp.geomean_speedup, stop);
+		for (size_t i = 0; i < sp.nkeys; i++)
+			printf("  %s %s: %.3fx\n", sp.keys[i].dispatch, sp.keys[i].workload,
+			       sp.keys[i].speedup);
 	}
 out:
-	if (!speed || !change)
-		cli_error("out of memory");
-	free(speed);
-	free(change);
+	if (have_sp)
+		stats_speedup_release(&sp);
 	sb_free(&b);
 	return rc;
 }

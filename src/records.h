@@ -39,6 +39,8 @@ struct record {
 	int l0_pass;            /* 0 or 1 */
 	double aicore_util;     /* NAN when absent */
 	double mem_bw_gbps;     /* NAN when absent */
+	int not_measured;       /* 1 when the line says "measured": false (no profile
+				   behind duration_us, e.g. an L0 failure); else 0 */
 };
 
 struct records {

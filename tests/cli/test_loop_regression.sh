@@ -10,7 +10,7 @@ kernel mixed 8.0 90.0
 expect_exit 0 loop round 1 --branch mixed=perf_opt/mixed.py
 expect_grep "current best baseline" "$OUT"
 expect_no_grep "decision adopt" "$OUT"
-expect_grep "n65536 regression (+" "$LOG"
+expect_grep "n65536 +12.5% (regression)" "$LOG"
 expect_grep "best=baseline" "$LOG"
 
 # the same measurements with n65536 optional: adopted
