@@ -499,6 +499,7 @@ static int measure_candidate(struct ctx *c, long round, const char *id, const ch
 				continue;
 		}
 		struct rec_in in;
+		struct meas m; /* in.m points here until the record is written */
 		memset(&in, 0, sizeof(in));
 		in.round = round;
 		in.id = id;
@@ -517,7 +518,6 @@ static int measure_candidate(struct ctx *c, long round, const char *id, const ch
 			in.l0_pass = 0;
 			in.measured = 0;
 		} else {
-			struct meas m;
 			loop_path_name(w->id, wbuf, sizeof(wbuf));
 			snprintf(profdir, sizeof(profdir), LOOP_DIR "/profiles/%s/%s/%s", rname, id, wbuf);
 			snprintf(blog, sizeof(blog), "%s/%s.%s.bench.log", logdir, id, wbuf);
