@@ -135,17 +135,48 @@ static char *utc_now(void)
 	return strdup(buf);
 }
 
+/* ---- sources: how a run is launched and where its durations come from.
+ * A new source adds a case to both functions. ---- */
+
+/* The shell line of one run. malloc'd, NULL when out of memory. */
+static char *source_command(const struct abrun_config *c, long pair, char arm)
+{
+	switch (c->source) {
+	case ABRUN_SOURCE_MSPROF:
+	default:
+		return abrun_command_line(c, pair, arm);
+	}
+}
+
+/* The launch durations of a finished run into a malloc'd array. Returns 0,
+ * or -1 with err saying what was missing. */
+static int source_read(const struct abrun_config *c, const char *profile, double **d, size_t *n,
+		       char *err, size_t errlen)
+{
+	switch (c->source) {
+	case ABRUN_SOURCE_MSPROF:
+	default: {
+		struct msprof_capture cap;
+		msprof_capture_init(&cap);
+		int r = msprof_read(profile, c->kernel_name, &cap, err, errlen);
+		*d = r == MSPROF_OK ? msprof_durations(&cap, n) : NULL;
+		if (r == MSPROF_OK && !*d)
+			snprintf(err, errlen, "no launch durations in '%s'", profile);
+		msprof_capture_release(&cap);
+		return *d ? 0 : -1;
+	}
+	}
+}
+
 int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		  struct abrun_run *out, char *err, size_t errlen)
 {
 	char profile[4096], log[4096], what[256], last[300];
 	char *line = NULL;
-	struct msprof_capture cap;
 	double *d = NULL;
 	int rc = ABRUN_FAILED;
 
 	memset(out, 0, sizeof(*out));
-	msprof_capture_init(&cap);
 	abrun_profile_path(c, pair, arm, profile, sizeof(profile));
 	abrun_log_path(c, pair, arm, log, sizeof(log));
 	if (move_aside(profile, "") != 0 || move_aside(log, ".log") != 0) {
@@ -153,7 +184,7 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 			 pair, arm, c->workdir, strerror(errno));
 		return ABRUN_ENV;
 	}
-	line = abrun_command_line(c, pair, arm);
+	line = source_command(c, pair, arm);
 	if (!line) {
 		snprintf(err, errlen, "out of memory");
 		return ABRUN_ENV;
@@ -183,17 +214,10 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		goto out;
 	}
 
-	char rerr[2048];
-	int r = msprof_read(profile, c->kernel_name, &cap, rerr, sizeof(rerr));
-	if (r != MSPROF_OK) {
-		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
-		goto out;
-	}
+	char rerr[6144];
 	size_t n = 0;
-	d = msprof_durations(&cap, &n);
-	if (!d) {
-		snprintf(err, errlen, "pair %ld %c: no launch durations in '%s'; see log '%s'", pair, arm,
-			 profile, log);
+	if (source_read(c, profile, &d, &n, rerr, sizeof(rerr)) != 0) {
+		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
 		goto out;
 	}
 	out->arm = arm;
@@ -221,7 +245,6 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 out:
 	free(d);
 	free(line);
-	msprof_capture_release(&cap);
 	return rc;
 }
 

@@ -23,6 +23,7 @@
 #include "ab_ci.h"
 #include "abrun.h"
 #include "run.h"
+#include "svg.h"
 
 const char cmd_ab_usage[] =
 	"usage: tlab --a-cmd CMD --b-cmd CMD [options]\n"
@@ -57,6 +58,8 @@ const char cmd_ab_usage[] =
 	"                      relative change (default 0.90; the achieved level is\n"
 	"                      reported, 3 pairs reach at most 0.75)\n"
 	"  --resume            continue the session recorded in WORKDIR/runs.jsonl\n"
+	"  --plot FILE         also write the runs as an SVG plot: run medians of A and\n"
+	"                      B in run order, pairs joined, the estimate and interval\n"
 	"\n"
 	"Verdict (ref): rel = (medA - medB) / medA over the medians of the run\n"
 	"medians; exact two-sided sign test over the non-zero pair differences\n"
@@ -87,6 +90,7 @@ struct ab_opts {
 	double noise;              /* tie margin */
 	double ci_level;           /* requested CI coverage */
 	int resume;
+	const char *plot;          /* --plot FILE.svg, NULL for none */
 };
 
 /* The runs of the session: recorded ones first (when resuming), then new. */
@@ -153,6 +157,16 @@ static int ab_decide(const struct ab_opts *o, const double *a, const double *b, 
 	}
 	d->have_ci = stats_ab_rel_ci(a, b, npairs, o->ci_level, &d->ci) == 0;
 	return 0;
+}
+
+/* Which arm runs first in pair p. Odd pairs A then B, even pairs B then A,
+ * so slow drift hits both arms alike. (A resumed pair keeps this order:
+ * it is a function of p alone.) */
+static void pair_order(const struct ab_opts *o, long p, char order[2])
+{
+	(void)o;
+	order[0] = p % 2 ? 'A' : 'B';
+	order[1] = p % 2 ? 'B' : 'A';
 }
 
 /* ---- environment ---- */
@@ -331,6 +345,25 @@ static void print_error_json(const struct ab_opts *o, const struct ab_session *s
 	cJSON_Delete(j);
 }
 
+/* --plot: the runs, the estimate with its interval, the verdict in the
+ * title (src/svg.h). Returns 0, or -1 with errno set. */
+static int write_plot(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
+		      const struct ab_decision *d)
+{
+	char title[160];
+	snprintf(title, sizeof(title), "tlab: %s (B %+.2f%% vs A, %zu pairs, sign test p = %.3g)",
+		 ab_verdict_name(d->verdict), 100.0 * d->ref.b_rel_change, npairs,
+		 d->ref.sign_test_p);
+	struct svg_ab p = {
+		.title = title, .a = s->a, .b = s->b, .npairs = npairs,
+		.a_median = d->ref.a_merged_median_us, .b_median = d->ref.b_merged_median_us,
+		.estimate = d->have_ci ? d->ci.estimate : d->ref.b_rel_change,
+		.lo = d->have_ci ? d->ci.lo : NAN, .hi = d->have_ci ? d->ci.hi : NAN,
+		.ci_level = d->have_ci ? d->ci.level : NAN, .noise = o->noise,
+	};
+	return svg_save_ab(o->plot, &p);
+}
+
 /* ---- resume ---- */
 
 /* Checks the recorded runs against this invocation and moves them into the
@@ -396,6 +429,7 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		{ "protocol", required_argument, NULL, 'P' },
 		{ "ci", required_argument, NULL, 'c' },
 		{ "resume", no_argument, NULL, 'r' },
+		{ "plot", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -412,6 +446,7 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		case 'M': o->run.msprof = optarg; break;
 		case 'P': o->protocol_name = optarg; break;
 		case 'r': o->resume = 1; break;
+		case 'G': o->plot = optarg; break;
 		case 'p':
 			if (cli_parse_long("--pairs", optarg, 3, 100000, &o->pairs) != 0)
 				return cli_usage_error("ab", "--pairs must be at least 3");
@@ -498,7 +533,8 @@ int cmd_ab(int argc, char **argv)
 		const char *env = getenv("TLAB_MSPROF");
 		o.run.msprof = env && *env ? env : "msprof";
 	}
-	if (find_program(o.run.msprof, found, sizeof(found)) != 0) {
+	/* Only the profiler source needs the profiler. */
+	if (o.run.source == ABRUN_SOURCE_MSPROF && find_program(o.run.msprof, found, sizeof(found)) != 0) {
 		snprintf(msg, sizeof(msg),
 			 "profiler '%s' not found or not executable (give --msprof PATH or set "
 			 "TLAB_MSPROF; scripts/fake-msprof stands in without an NPU)",
@@ -562,8 +598,8 @@ int cmd_ab(int argc, char **argv)
 	struct ab_decision d = { 0 };
 	size_t npairs = 0;
 	for (long p = 1; p <= o.pairs; p++) {
-		/* Odd pairs A then B, even pairs B then A: drift hits both arms. */
-		const char order[2] = { p % 2 ? 'A' : 'B', p % 2 ? 'B' : 'A' };
+		char order[2];
+		pair_order(&o, p, order);
 		for (int k = 0; k < 2; k++) {
 			char arm = order[k];
 			double *slot = arm == 'A' ? &s.a[p - 1] : &s.b[p - 1];
@@ -629,6 +665,10 @@ int cmd_ab(int argc, char **argv)
 		d.ref.direction_consistent ? "consistent" : "not consistent");
 	print_verdict(&o, &s, npairs, &d);
 	rc = CLI_OK;
+	if (o.plot && write_plot(&o, &s, npairs, &d) != 0) {
+		cli_error("cannot write plot '%s': %s", o.plot, strerror(errno));
+		rc = CLI_USAGE;
+	}
 out:
 	if (installed)
 		run_signals_restore();
