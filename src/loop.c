@@ -1006,6 +1006,8 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 				any_a = 1;
 			snprintf(verdicts + strlen(verdicts), sizeof(verdicts) - strlen(verdicts), "%s%s",
 				 *verdicts ? "," : "", ab.verdict);
+			printf("A/B %s on %s: %s (B vs A %+.2f%%, sign test p %.4g)\n", cd->candidate_id,
+			       wl->id, ab.verdict, -100 * ab.rel, ab.p);
 		}
 		if (ran > 0 && all_b) {
 			snprintf(decision, sizeof(decision), "adopt");
@@ -1369,6 +1371,8 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 	sb_add(&b, "- improvement: %.1f%% (geometric mean of the latency change)\n",
 	       -100 * sp.geomean_change);
 	sb_add(&b, "- stop_reason: %s\n", stop);
+	sb_add(&b, "- budgets: max_rounds: %ld, max_experiments: %ld; noise threshold: %.1f%%\n",
+	       c->plan.max_rounds, c->plan.max_experiments, 100 * c->plan.noise);
 	sb_add(&b, "- iterations: %ld\n", fr - 1);
 	if (c->plan.contract == 2) {
 		sb_add(&b, "\n## Final Performance Test Data\n\n");

@@ -25,7 +25,9 @@ expect_exit 2 loop round 3 --branch d=perf_opt/d.py
 expect_grep "budget exhausted: max_rounds is 2" "$ERR"
 expect_exit 0 loop status
 expect_grep "rounds: 2 of 2; branches: 3 of 3" "$OUT"
-expect_exit 0 loop finish --no-gate
+expect_exit 0 loop finish
+expect_grep "gate: passed" "$OUT"
+expect_exit 0 "$TLGATE" --strict "$OP/perf_opt"
 expect_grep "stop_reason: budget_exhausted" "$LOG"
 expect_grep "best: c" "$LOG"
 echo ok

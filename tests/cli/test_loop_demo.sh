@@ -46,10 +46,7 @@ expect_exit 0 loop status
 expect_grep "rounds: 3 of 10; branches: 4 of 30" "$OUT"
 expect_grep "state: blocked" "$OUT"
 
-# until the gate issue lands, tlgate is a placeholder: finish without it
-set +e; "$TLGATE" "$OP/perf_opt" >/dev/null 2>"$TMPDIR_TEST/g.err"; set -e
-if grep -q "not implemented" "$TMPDIR_TEST/g.err"; then NOGATE=--no-gate; else NOGATE=; fi
-expect_exit 0 loop finish $NOGATE
+expect_exit 0 loop finish
 best=$(sed -n 's/^- best: \([A-Za-z0-9_.-]*\) .*/\1/p' "$LOG")
 [ -n "$best" ] || fail "no best in the Final Summary"
 cmp -s "$OP/perf_opt/demo_add.py" "$OP/perf_opt/demo_add_opt_v$([ "$best" = dbuf ] && echo 2_dbuf || echo 1_tile).py" \
@@ -63,17 +60,15 @@ for wl in n1024 n65536; do
     [ -n "$claim" ] && [ "$claim" = "$(printf '%.3f' "$rec")" ] || fail "$wl: claim '$claim' vs record '$rec'"
 done
 expect_grep "geomean speedup:" "$LOG"
-if [ -z "$NOGATE" ]; then
-    expect_grep "gate: passed" "$OUT"
-    # the gate fails on a copy whose final_latency was edited
-    cp -R "$OP/perf_opt" "$TMPDIR_TEST/edited"
-    sed -i 's/^- n1024: final_latency: .*/- n1024: final_latency: 5.000 us/' "$TMPDIR_TEST/edited/opt_log.md"
-    expect_exit 1 "$TLGATE" "$TMPDIR_TEST/edited"
-    expect_grep "S4-PERF-RECORDS-RECON" "$OUT"
-fi
+expect_grep "gate: passed" "$OUT"
+# the gate fails on a copy whose final_latency was edited
+cp -R "$OP" "$TMPDIR_TEST/edited"
+sed -i 's/^- n1024: final_latency: .*/- n1024: final_latency: 5.000 us/' "$TMPDIR_TEST/edited/perf_opt/opt_log.md"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/edited/perf_opt"
+expect_grep "S4-PERF-RECORDS-RECON" "$OUT"
 # finishing twice changes nothing but runs the gate again
 cp "$REC" "$TMPDIR_TEST/rec.before"
-expect_exit 0 loop finish $NOGATE
+expect_exit 0 loop finish
 cmp -s "$REC" "$TMPDIR_TEST/rec.before" || fail "second finish wrote records"
 expect_exit 2 loop round 4 --branch x=perf_opt/demo_add_opt_v3_vec.py
 expect_grep "finished" "$ERR"

@@ -22,7 +22,9 @@ expect_grep "kind=round round=4 decision=rollback best=win state=plateau" "$LOG"
 expect_exit 0 loop status
 expect_grep "rounds without a gain above noise (3.0%): 3" "$OUT"
 expect_grep "plateau: run 'tlperf loop finish'" "$OUT"
-expect_exit 0 loop finish --no-gate
+expect_exit 0 loop finish
+expect_grep "gate: passed" "$OUT"
+expect_exit 0 "$TLGATE" --strict "$OP/perf_opt"
 expect_grep "stop_reason: plateau" "$LOG"
 expect_grep "best: win" "$LOG"
 echo ok
