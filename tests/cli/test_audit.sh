@@ -3,8 +3,6 @@
 # 50 us record; softmax: Final table final_us 40 vs the final record 44).
 . "$ROOT/tests/cli/lib.sh"
 set -e
-# until the gate's reconciliation API lands, audit is a placeholder
-if "$TLPERF" audit --help 2>&1 | grep -q "not implemented"; then skip "audit not implemented yet"; fi
 T=$TMPDIR_TEST
 cp -R "$TESTDATA/audit/repo" "$T/repo"
 cd "$T"
