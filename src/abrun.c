@@ -189,7 +189,9 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		snprintf(err, errlen, "out of memory");
 		return ABRUN_ENV;
 	}
-	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s };
+	/* A few seconds of grace: an NPU bench may need them to release the device. */
+	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s,
+				 .kill_grace_s = 5.0 };
 	struct run_result res;
 	run_command(&spec, &res);
 	run_describe(&res, what, sizeof(what));
