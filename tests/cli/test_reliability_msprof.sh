@@ -49,9 +49,12 @@ expect_grep "'$F' is empty (no header line)" "$ERR"
 tree; awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$F"; run 1
 expect_grep "$F" "$ERR"
 
-# a truncated last row (a profiler killed mid-write): the cells that are
-# there are read, the missing ones are empty
-tree; printf '%s\nmain_k,vector,8.5' "$H" >"$F"; run 0
+# a truncated last row (a profiler killed mid-write, a full disk): its last
+# number may be cut too, so the file is refused, naming the line
+tree; printf '%s\nmain_k,vector,8.5' "$H" >"$F"; run 1
+expect_grep "$F:2: last row cut short (3 of 9 fields, no newline at the end)" "$ERR"
+# a complete last row that only lacks its newline reads
+tree; printf '%s\n%s' "$H" "$OK" >"$F"; run 0
 expect_grep "median 8.500 us" "$OUT"
 
 # a 10 MB line: read in bounded time, messages stay short
