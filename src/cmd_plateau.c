@@ -102,7 +102,7 @@ static void print_markdown(const struct stats_plateau *p)
 	if (p->nrounds == 0) {
 		printf("No experiment round (round >= 1) in the records yet.\n\n");
 	} else {
-		printf("| round | branches (valid) | best gain | on | current best → round best (us) | improved |\n");
+		printf("| round | records (valid) | best gain | on | current best → round best (us) | improved |\n");
 		printf("|---:|---:|---:|---|---|---|\n");
 	}
 	for (size_t i = 0; i < p->nrounds; i++) {

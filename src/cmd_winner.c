@@ -43,7 +43,8 @@ const char cmd_winner_usage[] =
 	"  --strict           refuse RECORDS with invalid lines (exit 1)\n"
 	"\n"
 	"Exit: 0 a decision was printed (any decision), 1 invalid lines under\n"
-	"--strict, 2 usage error or unreadable RECORDS.\n";
+	"--strict, 2 usage error, unreadable RECORDS, an unknown --required key or\n"
+	"--incumbent, or a round with more than 4 million candidate x key pairs.\n";
 
 static cJSON *num_or_null(double v)
 {
@@ -58,7 +59,7 @@ static void add_key(cJSON *o, const struct stats_key *k)
 
 /* The tlab commands W needs, one per key marked needs_ab. Returns the
  * number produced; cmds[] gets malloc'd strings (NULL on failure). */
-static size_t ab_commands(const struct stats_winner *w, const char *tpl, char **cmds,
+static size_t ab_commands(struct stats_winner *w, const char *tpl, char **cmds,
 			  size_t *kidx)
 {
 	size_t n = 0, want = 0;
@@ -70,7 +71,7 @@ static size_t ab_commands(const struct stats_winner *w, const char *tpl, char **
 	for (size_t j = 0; j < w->nrequired; j++) {
 		if (!c->keys[j].needs_ab)
 			continue;
-		const char *suffix = want > 1 ? w->ks.v[c->keys[j].key].workload : NULL;
+		const char *suffix = want > 1 ? stats_winner_key_label(w, j) : NULL;
 		cmds[n] = stats_winner_ab_command(w, w->chosen, j, tpl, suffix);
 		kidx[n++] = j;
 	}

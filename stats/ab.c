@@ -2,6 +2,7 @@
 #include "ab.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -27,8 +28,18 @@ double stats_sign_test_p(size_t n, size_t k)
 	if (n == 0 || k > n)
 		return 1.0;
 	size_t tail = k < n - k ? k : n - k;
-	/* GSL takes unsigned int; n beyond that is not a number of pairs. */
-	double p = 2.0 * gsl_cdf_binomial_P((unsigned)tail, 0.5, (unsigned)n);
+	double p;
+	if (n <= 50) {
+		/* Exact: binomial coefficients below 2^53 are exact doubles, and
+		 * so is the division by 2^n, so n=3 gives 0.25, not 0.25+3e-16. */
+		double sum = 0.0;
+		for (size_t i = 0; i <= tail; i++)
+			sum += gsl_sf_choose((unsigned)n, (unsigned)i);
+		p = 2.0 * ldexp(sum, -(int)n);
+	} else {
+		/* GSL takes unsigned int; n beyond that is not a number of pairs. */
+		p = 2.0 * gsl_cdf_binomial_P((unsigned)tail, 0.5, (unsigned)n);
+	}
 	if (!isfinite(p) || p > 1.0)
 		p = 1.0;
 	return p;

@@ -1,16 +1,17 @@
 /* ab_ci.c: order-statistic confidence interval of the paired change. */
 #include "ab_ci.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "ab.h"
 #include "stats.h"
 
-/* Coverage of [x_(k), x_(n+1-k)] for the median: 1 - 2 P(X <= k-1). */
+/* Coverage of [x_(k), x_(n+1-k)] for the median: 1 - 2 P(X <= k-1), which
+ * is one minus the sign test's p for k-1 (k-1 < n/2, so never capped). */
 static double coverage(size_t n, size_t k)
 {
-	return 1.0 - 2.0 * gsl_cdf_binomial_P((unsigned)(k - 1), 0.5, (unsigned)n);
+	return 1.0 - stats_sign_test_p(n, k - 1);
 }
 
 int stats_median_ci(const double *x, size_t n, double conf, struct stats_ci *out)

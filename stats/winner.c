@@ -1,6 +1,7 @@
 /* winner.c: a round's winner under the non-regression and A/B rules
  * (winner.h). */
 #include "winner.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -54,6 +55,7 @@ void stats_winner_release(struct stats_winner *w)
 		free(w->cands[i].keys);
 	free(w->cands);
 	free(w->required);
+	free(w->shared_workload);
 	free(w->tied);
 	stats_keyset_release(&w->ks);
 	memset(w, 0, sizeof(*w));
@@ -82,13 +84,59 @@ static void name_keys(const struct stats_winner *w, const struct stats_winner_ca
 		if (c->keys[i].state != st)
 			continue;
 		const struct stats_key *k = &w->ks.v[c->keys[i].key];
-		int n = snprintf(buf + used, len - used, "%s%s (%+.1f%%)", first ? "" : ", ",
-				 k->workload, 100.0 * c->keys[i].change);
-		if (n < 0)
-			break;
-		used += (size_t)n < len - used ? (size_t)n : len - used - 1;
+		int n = snprintf(buf + used, len - used, "%s%s%s%s (%+.1f%%)", first ? "" : ", ",
+				 w->shared_workload[i] ? k->dispatch : "",
+				 w->shared_workload[i] ? "/" : "", k->workload,
+				 100.0 * c->keys[i].change);
+		if (n < 0 || (size_t)n >= len - used)
+			break; /* the reason is full: the JSON lists every key */
+		used += (size_t)n;
 		first = 0;
 	}
+}
+
+struct by_w {
+	const char *workload;   /* sort key */
+	size_t j;               /* required index */
+};
+
+static int by_workload(const void *a, const void *b)
+{
+	const struct by_w *x = a, *y = b;
+	return strcmp(x->workload, y->workload);
+}
+
+/* Marks required keys whose workload name another required key shares. */
+static int mark_shared(struct stats_winner *w)
+{
+	size_t n = w->nrequired;
+	struct by_w *v = malloc((n ? n : 1) * sizeof(*v));
+	w->shared_workload = calloc(n ? n : 1, 1);
+	if (!v || !w->shared_workload) {
+		free(v);
+		return -1;
+	}
+	for (size_t j = 0; j < n; j++) {
+		v[j].workload = w->ks.v[w->required[j]].workload;
+		v[j].j = j;
+	}
+	qsort(v, n, sizeof(*v), by_workload);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(v[i].workload, v[i - 1].workload) == 0)
+			w->shared_workload[v[i].j] = w->shared_workload[v[i - 1].j] = 1;
+	free(v);
+	return 0;
+}
+
+const char *stats_winner_key_label(struct stats_winner *w, size_t kidx)
+{
+	if (kidx >= w->nrequired)
+		return NULL;
+	const struct stats_key *k = &w->ks.v[w->required[kidx]];
+	if (!w->shared_workload || !w->shared_workload[kidx])
+		return k->workload;
+	snprintf(w->label, sizeof(w->label), "%s/%s", k->dispatch, k->workload);
+	return w->label;
 }
 
 /* Resolves the required key texts (or the default set) into w->required. */
@@ -247,6 +295,10 @@ static int collect_candidates(const struct records *rs, long round,
 		g[ng - 1].hi = i + 1;
 	}
 	qsort(g, ng, sizeof(*g), by_first);
+	if (w->nrequired && ng > STATS_WINNER_MAX_CELLS / w->nrequired) {
+		errno = E2BIG;
+		goto out;
+	}
 	w->cands = calloc(ng ? ng : 1, sizeof(*w->cands));
 	if (!w->cands)
 		goto out;
@@ -323,10 +375,30 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 	if (!inc)
 		goto oom;
 	stats_best_before(rs, &w->ks, round, o->incumbent_id, inc);
+	if (o->incumbent_id) {
+		size_t any = 0;
+		for (size_t k = 0; k < w->ks.n; k++)
+			any += inc[k] != NULL;
+		if (!any) {
+			fail_msg(err, errlen, "incumbent '%s' has no valid record before round %ld",
+				 o->incumbent_id, round);
+			errno = EINVAL;
+			goto out;
+		}
+	}
 	if (resolve_required(rs, round, o, inc, w, err, errlen) != 0)
 		goto out;
-	if (collect_candidates(rs, round, o, inc, w) != 0)
+	if (mark_shared(w) != 0)
 		goto oom;
+	if (collect_candidates(rs, round, o, inc, w) != 0) {
+		if (errno == E2BIG) {
+			fail_msg(err, errlen,
+				 "round %ld has too many candidates x required keys to compare (limit %lu)",
+				 round, (unsigned long)STATS_WINNER_MAX_CELLS);
+			goto out;
+		}
+		goto oom;
+	}
 	w->tied = malloc((w->ncands ? w->ncands : 1) * sizeof(*w->tied));
 	if (!w->tied)
 		goto oom;
@@ -429,74 +501,28 @@ out:
 	return rc;
 }
 
-/* A growable string; every append reports allocation failure. */
-struct sbuf {
-	char *s;
-	size_t n, cap;
-	int oom;
-};
-
-static void sb_add(struct sbuf *b, const char *p, size_t len)
-{
-	if (b->oom)
-		return;
-	if (b->n + len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 128;
-		while (cap < b->n + len + 1)
-			cap *= 2;
-		char *t = realloc(b->s, cap);
-		if (!t) {
-			b->oom = 1;
-			return;
-		}
-		b->s = t;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, p, len);
-	b->n += len;
-	b->s[b->n] = '\0';
-}
-
-static void sb_str(struct sbuf *b, const char *p)
-{
-	sb_add(b, p, strlen(p));
-}
-
-/* Appends text single-quoted for a POSIX shell. */
-static void sb_quoted(struct sbuf *b, const char *p)
-{
-	sb_add(b, "'", 1);
-	for (; *p; p++) {
-		if (*p == '\'')
-			sb_str(b, "'\\''");
-		else
-			sb_add(b, p, 1);
-	}
-	sb_add(b, "'", 1);
-}
-
-static void sb_slug(struct sbuf *b, const char *p)
+static void sb_slug(struct stats_sb *b, const char *p)
 {
 	for (; *p; p++) {
 		char ch = *p;
 		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 			 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
-		sb_add(b, ok ? &ch : "_", 1);
+		stats_sb_add(b, ok ? &ch : "_", 1);
 	}
 }
 
 /* The bench command of one side, unquoted. */
-static void bench_text(struct sbuf *b, const char *tpl, const struct record *r,
+static void bench_text(struct stats_sb *b, const char *tpl, const struct record *r,
 		       const char *impl)
 {
 	if (!tpl) {
-		sb_str(b, "<bench command: ");
-		sb_str(b, impl);
-		sb_str(b, " on ");
-		sb_str(b, r->dispatch);
-		sb_str(b, "/");
-		sb_str(b, r->workload);
-		sb_str(b, ">");
+		stats_sb_str(b, "<bench command: ");
+		stats_sb_str(b, impl);
+		stats_sb_str(b, " on ");
+		stats_sb_str(b, r->dispatch);
+		stats_sb_str(b, "/");
+		stats_sb_str(b, r->workload);
+		stats_sb_str(b, ">");
 		return;
 	}
 	char num[32];
@@ -512,7 +538,7 @@ static void bench_text(struct sbuf *b, const char *tpl, const struct record *r,
 			if (strncmp(p, ph[i].name, strlen(ph[i].name)) == 0)
 				break;
 		if (i == sizeof(ph) / sizeof(ph[0])) {
-			sb_add(b, p, 1);
+			stats_sb_add(b, p, 1);
 			p++;
 			continue;
 		}
@@ -521,7 +547,7 @@ static void bench_text(struct sbuf *b, const char *tpl, const struct record *r,
 			      : ph[i].which == 2 ? r->workload
 			      : ph[i].which == 3 ? (r->artifact_path ? r->artifact_path : impl)
 						 : num;
-		sb_str(b, v);
+		stats_sb_str(b, v);
 		p += strlen(ph[i].name);
 	}
 }
@@ -534,22 +560,24 @@ char *stats_winner_ab_command(const struct stats_winner *w, size_t c, size_t kid
 	const struct stats_winner_key *e = &w->cands[c].keys[kidx];
 	if (!e->incumbent || !e->candidate)
 		return NULL;
-	struct sbuf b = { 0 }, side = { 0 };
-	sb_str(&b, "tlab --a-cmd ");
+	struct stats_sb b = { 0 }, side = { 0 };
+	stats_sb_str(&b, "tlab --a-cmd ");
 	bench_text(&side, bench_template, e->incumbent, e->incumbent->candidate_id);
-	sb_quoted(&b, side.s ? side.s : "");
+	stats_sb_shell_quoted(&b, side.s ? side.s : "");
 	side.n = 0;
-	sb_str(&b, " --b-cmd ");
+	if (side.s)
+		side.s[0] = '\0';
+	stats_sb_str(&b, " --b-cmd ");
 	bench_text(&side, bench_template, e->candidate, w->cands[c].candidate_id);
-	sb_quoted(&b, side.s ? side.s : "");
+	stats_sb_shell_quoted(&b, side.s ? side.s : "");
 	char num[32];
 	snprintf(num, sizeof(num), "%ld", w->round);
-	sb_str(&b, " --workdir perf_opt/ab_r");
-	sb_str(&b, num);
-	sb_str(&b, "_");
+	stats_sb_str(&b, " --workdir perf_opt/ab_r");
+	stats_sb_str(&b, num);
+	stats_sb_str(&b, "_");
 	sb_slug(&b, w->cands[c].candidate_id);
 	if (workdir_suffix) {
-		sb_str(&b, "/");
+		stats_sb_str(&b, "/");
 		sb_slug(&b, workdir_suffix);
 	}
 	int oom = b.oom || side.oom;

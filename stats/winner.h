@@ -69,6 +69,10 @@
 #define STATS_WINNER_NOISE 0.03
 #define STATS_WINNER_AB_THRESHOLD 0.05
 #define STATS_WINNER_SMALL_US 20.0
+/* Candidates x required keys of one round compared at most (each cell is
+ * one struct stats_winner_key): a real round has tens of each; a file with
+ * tens of thousands of both is refused rather than exhausting memory. */
+#define STATS_WINNER_MAX_CELLS 4000000UL
 
 enum stats_winner_decision {
 	STATS_WINNER_NONE = 0,
@@ -132,6 +136,9 @@ struct stats_winner {
 	struct stats_keyset ks;         /* owned */
 	size_t *required;               /* key indexes, owned */
 	size_t nrequired;
+	unsigned char *shared_workload; /* per required key: 1 when another required
+					 * key has the same workload under another
+					 * dispatch (name it DISPATCH/WORKLOAD), owned */
 	struct stats_winner_candidate *cands; /* order of first appearance in round N */
 	size_t ncands;
 	enum stats_winner_decision decision;
@@ -141,13 +148,16 @@ struct stats_winner {
 	size_t *tied;                   /* cands indexes tied with W (W excluded), owned */
 	size_t ntied;
 	char reason[512];               /* one line, English, no trailing period */
+	char label[1024];               /* scratch of stats_winner_key_label */
 };
 
 /* Decides round `round` (>= 1) of rs. Returns 0 with *w filled (also for
  * decision none); -1 with a message in err when the arguments are wrong:
- * round < 1, noise/ab_threshold/small_us negative or not finite, or a
+ * round < 1, noise/ab_threshold/small_us negative or not finite, a
  * required key text matching no key of rs (a typo must not silently
- * narrow the check); errno ENOMEM with "out of memory" on allocation
+ * narrow the check), or an incumbent_id without a valid record before the
+ * round; errno E2BIG when the round has more than STATS_WINNER_MAX_CELLS
+ * candidate x required-key pairs; errno ENOMEM with "out of memory" on allocation
  * failure. *w owns its arrays (stats_winner_release) and borrows strings
  * and records from rs: keep rs alive. On failure *w is empty. */
 int stats_winner_choose(const struct records *rs, long round, const struct stats_winner_opts *o,
@@ -168,9 +178,17 @@ void stats_winner_release(struct stats_winner *w);
  * hand: "<bench command: IMPL on DISPATCH/WORKLOAD>". Both are single-quoted
  * for a POSIX shell (a ' inside becomes '\''). When workdir_suffix is set
  * (several keys of one candidate to arbitrate) the workdir becomes
- * perf_opt/ab_r<N>_<ID>/<suffix>. Characters of ID outside [A-Za-z0-9._-]
+ * perf_opt/ab_r<N>_<ID>/<suffix>; stats_winner_key_label gives a suffix
+ * that is unique among the required keys. Characters of ID outside [A-Za-z0-9._-]
  * become '_' in the workdir. Returns a malloc'd string (caller frees), or
  * NULL on allocation failure or a bad index. */
+/* A short unique name of required key kidx: its workload, or
+ * "DISPATCH/WORKLOAD" when another required key shares the workload.
+ * Returns a pointer into w (valid until stats_winner_release) -- the
+ * dispatch form is kept in a private buffer of the struct, so copy it before
+ * the next call. NULL for a bad index. */
+const char *stats_winner_key_label(struct stats_winner *w, size_t kidx);
+
 char *stats_winner_ab_command(const struct stats_winner *w, size_t c, size_t kidx,
 			      const char *bench_template, const char *workdir_suffix);
 

@@ -9,7 +9,7 @@
 #include "records.h"
 
 struct rb {
-	char buf[65536];
+	char buf[262144];
 	size_t n;
 };
 

@@ -307,6 +307,41 @@ static void test_v2_phases(void **state)
 	done(&f);
 }
 
+/* Same workload name under two dispatches: named with the dispatch. */
+static void test_shared_workload_names(void **state)
+{
+	(void)state;
+	struct fx f;
+	f.b.n = 0;
+	rb_v1(&f.b, 0, "baseline", "k::a", "w", 100.0, 1);
+	rb_v1(&f.b, 0, "baseline", "k::b", "w", 100.0, 1);
+	rb_v1(&f.b, 0, "baseline", "k::b", "solo", 100.0, 1);
+	rb_v1(&f.b, 1, "c", "k::a", "w", 120.0, 1);
+	rb_v1(&f.b, 1, "c", "k::b", "w", 110.0, 1);
+	rb_v1(&f.b, 1, "c", "k::b", "solo", 120.0, 1);
+	assert_int_equal(decide(&f, 1, NULL, 0), STATS_WINNER_ROLLBACK);
+	assert_non_null(strstr(f.w.reason, "k::a/w (+20.0%), k::b/w (+10.0%), solo (+20.0%)"));
+	assert_string_equal(stats_winner_key_label(&f.w, 0), "k::a/w");
+	assert_string_equal(stats_winner_key_label(&f.w, 2), "solo");
+	assert_null(stats_winner_key_label(&f.w, 3));
+	/* "w" alone names both keys; the full form one of them */
+	done(&f);
+	f.b.n = 0;
+	rb_v1(&f.b, 0, "baseline", "k::a", "w", 100.0, 1);
+	rb_v1(&f.b, 0, "baseline", "k::b", "w", 100.0, 1);
+	rb_v1(&f.b, 1, "c", "k::a", "w", 80.0, 1);
+	rb_v1(&f.b, 1, "c", "k::b", "w", 80.0, 1);
+	const char *one[] = { "w" };
+	assert_int_equal(decide(&f, 1, one, 1), STATS_WINNER_ADOPT);
+	assert_int_equal(f.w.nrequired, 2);
+	done(&f);
+	const char *full[] = { "k::b/w" };
+	assert_int_equal(decide(&f, 1, full, 1), STATS_WINNER_ADOPT);
+	assert_int_equal(f.w.nrequired, 1);
+	assert_string_equal(stats_winner_key_label(&f.w, 0), "w");
+	done(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_incumbent_id_and_errors),
 		cmocka_unit_test(test_v2_phases),
+		cmocka_unit_test(test_shared_workload_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

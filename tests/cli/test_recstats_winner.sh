@@ -76,3 +76,15 @@ expect_exit 2 "$TLPERF" winner "$V1" --round 1 --noise -1
 expect_exit 0 "$TLPERF" winner "$TMPDIR_TEST/bad.jsonl" --round 1
 expect_grep "$TMPDIR_TEST/bad.jsonl:5: warning:" "$ERR"
 expect_exit 1 "$TLPERF" winner "$TMPDIR_TEST/bad.jsonl" --round 1 --strict
+expect_exit 2 "$TLPERF" winner "$V1" --round 2 --incumbent v2_op1
+expect_grep "incumbent 'v2_op1' has no valid record before round 2" "$ERR"
+expect_exit 0 "$TLPERF" winner "$V1" --round 3 --incumbent v2_op1
+expect_grep "| ln_kernel::transit | smoke/fp16 | v2_op1 | 3.220 |" "$OUT"
+# a round of 2100 candidates x 2100 keys is refused, not a memory blow-up
+awk 'BEGIN { for (p = 0; p < 2; p++) for (k = 0; k < 2100; k++)
+    printf "{\"round\": %d, \"candidate_id\": \"%s%d\", \"parent_id\": null, \"dispatch_path\": \"d\", \"workload\": \"w%d\", \"duration_us\": 10, \"l0_pass\": true, \"timestamp\": \"2026-10-01T00:00:00Z\"}\n", p, p ? "c" : "base", p ? k : 0, k }' >"$TMPDIR_TEST/huge.jsonl"
+expect_exit 2 "$TLPERF" winner "$TMPDIR_TEST/huge.jsonl" --round 1
+expect_grep "too many candidates x required keys" "$ERR"
+# narrowing the required keys makes it decidable
+expect_exit 0 "$TLPERF" winner "$TMPDIR_TEST/huge.jsonl" --round 1 --required w7
+expect_grep "rollback — c7" "$OUT"

@@ -1,0 +1,109 @@
+/* abrun.h: the pieces of `tlab` (src/cmd_ab.c) that are not the command
+ * line: measuring one run, and the runs.jsonl journal that makes a session
+ * survive crashes, timeouts and Ctrl-C.
+ *
+ * A session lives in a work directory:
+ *   WORKDIR/runs.jsonl          one JSON object per finished run, appended
+ *                               as each run ends (O_APPEND, one write, fsync)
+ *   WORKDIR/pair<i><A|B>/       the profiler's --output for that run
+ *   WORKDIR/logs/pair<i><A|B>.log  the run's stdout and stderr
+ * A run that did not finish (failed, timed out, interrupted) is not in
+ * runs.jsonl; before it is measured again its directory and log are moved
+ * aside to <name>.unfinished-<k>, never deleted.
+ */
+#ifndef TLPERF_ABRUN_H
+#define TLPERF_ABRUN_H
+
+#include <stddef.h>
+
+/* Where the launch durations of a run come from. Only the profiler for now;
+ * other sources (a bench's stdout, a CSV column) slot in here. */
+enum abrun_source {
+	ABRUN_SOURCE_MSPROF = 0  /* msprof op ... <cmd>, Task Duration(us) of the OPPROF tree */
+};
+
+struct abrun_config {
+	const char *a_cmd;        /* baseline bench command (shell line) */
+	const char *b_cmd;        /* candidate bench command */
+	const char *workdir;      /* session directory */
+	const char *kernel_name;  /* --kernel-name for msprof and for reading */
+	const char *aic_metrics;  /* --aic-metrics LIST */
+	const char *msprof;       /* profiler executable (path or name on PATH) */
+	enum abrun_source source;
+	long launch_count;        /* --launch-count */
+	long warm_up;             /* --warm-up */
+	double timeout_s;         /* per run; <= 0 none */
+};
+
+/* One finished run. Strings are malloc'd and owned (abrun_run_release). */
+struct abrun_run {
+	char arm;            /* 'A' or 'B' */
+	long pair;           /* 1-based pair number */
+	int order;           /* 1 when the arm ran first in its pair, 2 second */
+	size_t launches;     /* durations read */
+	double median_us;    /* median launch duration: the run's figure */
+	double mad_us;       /* MAD of the launch durations */
+	double min_us, max_us;
+	double elapsed_s;    /* wall time of the run */
+	char *cmd;           /* the bench command of the arm */
+	char *kernel_name;   /* --kernel-name the run was measured with */
+	long launch_count;   /* --launch-count the run was measured with */
+	char *log;           /* WORKDIR/logs/pair<i><arm>.log */
+	char *profile;       /* WORKDIR/pair<i><arm> */
+	char *finished;      /* UTC time the run ended, ISO 8601 */
+};
+
+void abrun_run_release(struct abrun_run *r);
+
+/* "WORKDIR/pair<i><arm>" and "WORKDIR/logs/pair<i><arm>.log" into buf. */
+void abrun_profile_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len);
+void abrun_log_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len);
+
+/* The shell line of one run: the profiler wrapped around the arm's command,
+ * `'MSPROF' op --kernel-name='K' --output='DIR' --launch-count=N
+ * --warm-up=W --dump=off --aic-metrics='LIST' <cmd>` (the arguments quoted,
+ * the bench command inserted as written). Returns malloc'd, caller frees;
+ * NULL when out of memory. */
+char *abrun_command_line(const struct abrun_config *c, long pair, char arm);
+
+/* Outcome of abrun_measure. */
+enum abrun_rc {
+	ABRUN_OK = 0,
+	ABRUN_FAILED = 1,       /* the run failed: non-zero exit, timeout, no data */
+	ABRUN_ENV = 2,          /* environment: log/profile dir not writable, spawn failed */
+	ABRUN_INTERRUPTED = 3   /* SIGINT/SIGTERM reached us; the run was killed */
+};
+
+/* Measures one run: moves an unfinished earlier attempt aside, runs the
+ * command (run.h: new process group, log, timeout), reads the durations and
+ * fills *out (owned by the caller afterwards). order is 1 or 2.
+ * On failure err holds one line saying what failed, naming the log. */
+int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
+		  struct abrun_run *out, char *err, size_t errlen);
+
+/* Appends r to WORKDIR/runs.jsonl: one line, one write(2), then fsync.
+ * When the file does not end in a newline (a write cut short by a crash),
+ * the line starts with one, so the damage stays on its own line.
+ * Returns 0, or -1 with errno set. */
+int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r);
+
+/* Runs recorded in a journal, in file order. */
+struct abrun_journal {
+	struct abrun_run *v;
+	size_t n;
+	size_t damaged;       /* lines that are not JSON at all (a write cut short), skipped */
+	long first_damaged;   /* line number of the first of them, 0 if none */
+};
+
+void abrun_journal_release(struct abrun_journal *j);
+
+/* Loads WORKDIR/runs.jsonl (a missing file is an empty journal). Lines
+ * must be objects with arm "A"/"B", pair >= 1, order 1/2, launches >= 1,
+ * median_us > 0 and a cmd string. A line that is not JSON at all (what a
+ * crash mid-write leaves) is skipped and counted in damaged; valid JSON
+ * that is not such a run is an error naming file and line, since it means
+ * the file is not a tlab journal. Returns 0, or -1 with err set. */
+int abrun_journal_load(const struct abrun_config *c, struct abrun_journal *j, char *err,
+		       size_t errlen);
+
+#endif

@@ -1,0 +1,167 @@
+/* cmptable.c: the per-round "candidate vs current best" table
+ * (cmptable.h). */
+#include "cmptable.h"
+#include "strbuf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void stats_cmptable_release(struct stats_cmptable *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	stats_keyset_release(&t->ks);
+	memset(t, 0, sizeof(*t));
+}
+
+static int shown(const struct record *r, long round)
+{
+	return r->round == round && !(r->phase && strcmp(r->phase, "baseline") == 0);
+}
+
+struct member {
+	size_t key;     /* sort key: position of the key's first row */
+	size_t i;       /* record index, tie-break */
+};
+
+static int by_key_then_line(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->i < y->i ? -1 : (x->i > y->i);
+}
+
+int stats_cmptable_build(const struct records *rs, long round, const char *incumbent_id,
+			 struct stats_cmptable *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->round = round;
+	if (round < 1) {
+		errno = EINVAL;
+		return -1;
+	}
+	const struct record **inc = NULL;
+	size_t *order = NULL;
+	struct member *m = NULL;
+	int rc = -1;
+	errno = ENOMEM;
+	if (stats_keyset_build(rs, &t->ks) != 0)
+		goto out;
+	size_t nk = t->ks.n, n = rs->n;
+	inc = calloc(nk ? nk : 1, sizeof(*inc));
+	order = malloc((nk ? nk : 1) * sizeof(*order));
+	m = malloc((n ? n : 1) * sizeof(*m));
+	if (!inc || !order || !m)
+		goto out;
+	stats_best_before(rs, &t->ks, round, incumbent_id, inc);
+	if (incumbent_id) {
+		size_t any = 0;
+		for (size_t k = 0; k < nk; k++)
+			any += inc[k] != NULL;
+		if (!any) {
+			errno = EINVAL;
+			goto out;
+		}
+	}
+	/* Keys ordered by their first record in the round. */
+	for (size_t k = 0; k < nk; k++)
+		order[k] = STATS_NOKEY;
+	size_t nkr = 0, nm = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!shown(&rs->v[i], round))
+			continue;
+		size_t k = t->ks.of[i];
+		if (order[k] == STATS_NOKEY)
+			order[k] = nkr++;
+		m[nm].key = order[k];
+		m[nm++].i = i;
+	}
+	if (nm == 0) {
+		errno = ENOENT;
+		goto out;
+	}
+	qsort(m, nm, sizeof(*m), by_key_then_line);
+	t->rows = malloc((nm + nkr) * sizeof(*t->rows));
+	if (!t->rows)
+		goto out;
+	t->nround = nm;
+	for (size_t j = 0; j < nm; j++) {
+		const struct record *r = &rs->v[m[j].i];
+		size_t k = t->ks.of[m[j].i];
+		const struct record *b = inc[k];
+		if (j == 0 || m[j].key != m[j - 1].key) {
+			if (b) {
+				struct stats_cmprow *x = &t->rows[t->nrows++];
+				x->key = k;
+				x->rec = b;
+				x->current_best = 1;
+				x->vs_best = NAN;
+			} else {
+				t->nmissing_best++;
+			}
+		}
+		struct stats_cmprow *x = &t->rows[t->nrows++];
+		x->key = k;
+		x->rec = r;
+		x->current_best = 0;
+		x->vs_best = (b && record_valid(r)) ? stats_rel_change(r->duration_us, b->duration_us)
+						    : NAN;
+	}
+	rc = 0;
+out:
+	free(inc);
+	free(order);
+	free(m);
+	if (rc != 0) {
+		int e = errno;
+		stats_cmptable_release(t);
+		t->round = round;
+		errno = e;
+	}
+	return rc;
+}
+
+char *stats_cmptable_markdown(const struct stats_cmptable *t)
+{
+	struct stats_sb b = { 0 };
+	stats_sb_printf(&b, "**候选 vs current best 对比表（round %ld）**\n\n", t->round);
+	stats_sb_str(&b, "| candidate | dispatch | workload | Task Duration(us) | vs best | "
+			 "AICore util | memory | L0 |\n");
+	stats_sb_str(&b, "|---|---|---|---:|---:|---:|---:|---|\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct stats_cmprow *x = &t->rows[i];
+		const struct record *r = x->rec;
+		const struct stats_key *k = &t->ks.v[x->key];
+		stats_sb_str(&b, "| ");
+		stats_sb_md_cell(&b, r->candidate_id);
+		if (x->current_best)
+			stats_sb_str(&b, " (current best)");
+		else if (r->phase && strcmp(r->phase, "candidate") != 0)
+			stats_sb_printf(&b, " (%s)", r->phase);
+		stats_sb_str(&b, " | ");
+		stats_sb_md_cell(&b, k->dispatch);
+		stats_sb_str(&b, " | ");
+		stats_sb_md_cell(&b, k->workload);
+		stats_sb_printf(&b, " | %.3f | ", r->duration_us);
+		if (isfinite(x->vs_best))
+			stats_sb_printf(&b, "%+.1f%%", 100.0 * x->vs_best);
+		else
+			stats_sb_str(&b, "—");
+		stats_sb_str(&b, " | ");
+		if (isfinite(r->aicore_util))
+			stats_sb_printf(&b, "%.1f%%", 100.0 * r->aicore_util);
+		else
+			stats_sb_str(&b, "—");
+		stats_sb_str(&b, " | ");
+		if (isfinite(r->mem_bw_gbps))
+			stats_sb_printf(&b, "%.1f GB/s", r->mem_bw_gbps);
+		else
+			stats_sb_str(&b, "—");
+		stats_sb_str(&b, r->l0_pass ? " | pass |\n" : " | fail |\n");
+	}
+	return stats_sb_take(&b);
+}

@@ -1,0 +1,85 @@
+/* speedup.h: per-workload speedups from the round-0 baseline to the final
+ * version, and their geometric means per dispatch and overall (seeds,
+ * Phase 3 step 2, T-6: the Final Summary's multi-dispatch block).
+ *
+ * Per key (dispatch, workload):
+ *   baseline   the first valid record of round 0 (v2: phase "baseline"
+ *              preferred) -- see stats_baseline.
+ *   final      chosen in this order:
+ *              1. final_candidate given: that candidate's most recent valid
+ *                 record of the key (latest round, last line);
+ *              2. otherwise a v2 record of phase "final": the last valid one;
+ *              3. otherwise the current best: the smallest valid duration
+ *                 of the key over all rounds (the baseline included, so an
+ *                 untouched key has speedup 1).
+ *              With final_candidate, keys it never measured have no final
+ *              (no silent fallback to another candidate).
+ *   speedup    baseline / final; change = (final - baseline) / baseline.
+ *   regression speedup < 1 (shown, never hidden).
+ * Geometric means are exp(mean(log speedup)) over the keys that have both
+ * a baseline and a final; the geometric-mean latency change is
+ * 1 / geomean_speedup - 1 (the geomean of final/baseline, minus 1).
+ * Invalid records (l0_pass false) never count.
+ */
+#ifndef TLPERF_SPEEDUP_H
+#define TLPERF_SPEEDUP_H
+
+#include <stddef.h>
+
+#include "reckeys.h"
+#include "records.h"
+
+enum stats_final_source {
+	STATS_FINAL_NONE = 0,   /* no final for the key */
+	STATS_FINAL_NAMED,      /* the named final candidate's record */
+	STATS_FINAL_PHASE,      /* a v2 phase "final" record */
+	STATS_FINAL_BEST        /* the smallest valid duration (current best) */
+};
+
+/* "none", "named", "final", "best". */
+const char *stats_final_source_name(enum stats_final_source s);
+
+struct stats_speedup_key {
+	size_t key;                     /* index into ks.v */
+	const char *dispatch;           /* borrowed */
+	const char *workload;           /* borrowed */
+	const struct record *baseline;  /* NULL when the key has no valid round-0 record */
+	const struct record *final;     /* NULL when none */
+	enum stats_final_source source; /* how final was chosen */
+	double speedup;                 /* baseline / final, NAN when either is missing */
+	double change;                  /* (final - baseline) / baseline, NAN likewise */
+	int regression;                 /* speedup < 1 */
+};
+
+struct stats_speedup_group {
+	const char *dispatch;           /* borrowed */
+	size_t first;                   /* index of the dispatch's first key */
+	size_t nkeys;                   /* keys of the dispatch */
+	size_t nused;                   /* of which with a speedup */
+	size_t nregressions;
+	double geomean_speedup;         /* NAN when nused == 0 */
+	double geomean_change;          /* 1 / geomean_speedup - 1 */
+};
+
+struct stats_speedup {
+	struct stats_keyset ks;         /* owned */
+	struct stats_speedup_key *keys; /* one per key, order of first appearance */
+	size_t nkeys;
+	struct stats_speedup_group *groups; /* one per dispatch, order of first appearance */
+	size_t ngroups;
+	size_t nused;                   /* keys with a speedup */
+	size_t nregressions;
+	double geomean_speedup;         /* over every key with a speedup; NAN when none */
+	double geomean_change;          /* 1 / geomean_speedup - 1 */
+};
+
+/* Computes the speedups of rs. final_candidate may be NULL.
+ * Returns 0; -1 with errno ENOENT when final_candidate names no candidate
+ * with a valid record in rs, ENOMEM on allocation failure (then *out is
+ * empty and safe to release). *out owns its arrays (stats_speedup_release)
+ * and borrows strings and records from rs: keep rs alive. */
+int stats_speedup_compute(const struct records *rs, const char *final_candidate,
+			  struct stats_speedup *out);
+void stats_speedup_release(struct stats_speedup *s);
+
+#endif

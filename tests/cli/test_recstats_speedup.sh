@@ -1,0 +1,80 @@
+# tlperf speedup on the bundled v1/v2 records: per-workload speedups, the
+# geomean row, per-dispatch geometric means, --final, regressions, errors.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+R=$TESTDATA/records
+V1=$R/v1_layernorm.jsonl
+V2=$R/v2_argmax.jsonl
+
+# v2: the phase final records are the finals
+expect_exit 0 "$TLPERF" speedup "$V2"
+expect_grep "| argreduce.py::main | 3d-fp16 | 1632.018 | 12.523 | r4b_arange1n | 130.32x | -99.2% |" "$OUT"
+expect_grep "| argreduce.py::partial | lm-head-fp16 | 25.890 | 11.775 | r4b_arange1n | 2.20x | -54.5% |" "$OUT"
+expect_grep "| **geomean** | all (4) | | | | **8.12x** | **-87.7%** |" "$OUT"
+expect_grep "| argreduce.py::partial | 2 | 2.39x | -58.2% | 0 |" "$OUT"
+expect_grep "- geomean speedup: 8.12x over 4 workload(s) (geometric-mean latency change -87.7%)" "$OUT"
+expect_grep "- regressions (speedup < 1): none" "$OUT"
+# exactly one line carries "geomean" with a speedup: the overall one
+[ "$(grep -c 'geomean.*[0-9]x' "$OUT")" = 2 ] || fail "geomean appears on other lines"
+expect_exit 0 "$TLPERF" speedup --json "$V2"
+expect_grep '"final_source":	"final"' "$OUT"
+expect_grep '"workloads":	4' "$OUT"
+# geomean = exp(mean(log)) of the four speedups, recomputed here with awk
+awk -F'\t' '/"speedup":/ { gsub(/[",]/, "", $NF); s += log($NF); n++ }
+            /"geomean_speedup":/ { g = $NF }
+            END { gsub(/[",]/, "", g); want = exp(s / n); if (n < 4 || (g - want) > 1e-9 || (want - g) > 1e-9) { print "geomean " g " != " want; exit 1 } }' "$OUT" \
+    || fail "geomean is not the exp-mean-log of the per-key speedups"
+
+# v1: without --final, each workload's current best
+expect_exit 0 "$TLPERF" speedup "$V1"
+expect_grep "| ln_kernel::transit | dit/fp16 | 34.830 | 8.710 | v6_bm6 | 4.00x | -75.0% |" "$OUT"
+expect_grep "| ln_kernel::direct | 1 | 1.20x | -16.8% | 0 |" "$OUT"
+# --final names the candidate; its smoke run is slower than the baseline:
+# a regression, shown
+expect_exit 0 "$TLPERF" speedup --final v2_op1 "$V1"
+expect_grep "| ln_kernel::transit | smoke/fp16 | 3.210 | 3.220 | v2_op1 | 1.00x | +0.3% (regression) |" "$OUT"
+expect_grep "- regressions (speedup < 1): ln_kernel::transit/smoke/fp16 (1.00x, +0.3%)" "$OUT"
+expect_exit 0 "$TLPERF" speedup --final v2_op1 --json "$V1"
+expect_grep '"regressions":	1' "$OUT"
+expect_grep '"final_candidate":	"v2_op1"' "$OUT"
+# a candidate that measured only some workloads: the others are not counted
+line() { printf '{"round": %s, "candidate_id": "%s", "parent_id": null, "dispatch_path": "%s", "workload": "%s", "duration_us": %s, "l0_pass": true, "timestamp": "2026-10-01T00:00:00Z"}\n' "$1" "$2" "$3" "$4" "$5"; }
+{ line 0 baseline k::a w1 100; line 0 baseline k::b w2 80; line 1 c k::a w1 50; line 1 d k::b w2 10; } >"$TMPDIR_TEST/two.jsonl"
+expect_exit 0 "$TLPERF" speedup "$TMPDIR_TEST/two.jsonl"
+expect_grep "**4.00x**" "$OUT"
+expect_exit 0 "$TLPERF" speedup --final c "$TMPDIR_TEST/two.jsonl"
+expect_grep "- not counted (1): k::b/w2 (no final)" "$OUT"
+expect_grep "**2.00x**" "$OUT"
+
+# errors
+expect_exit 2 "$TLPERF" speedup --final nosuch "$V1"
+expect_grep "final candidate 'nosuch' has no valid record" "$ERR"
+expect_exit 2 "$TLPERF" speedup "$TMPDIR_TEST/none.jsonl"
+expect_grep "cannot read records '$TMPDIR_TEST/none.jsonl'" "$ERR"
+{ line 1 c k::a w1 50; } >"$TMPDIR_TEST/nobase.jsonl"
+expect_exit 1 "$TLPERF" speedup "$TMPDIR_TEST/nobase.jsonl"
+expect_grep "no workload of" "$ERR"
+expect_grep "(no valid round-0 baseline)" "$OUT"
+{ line 0 baseline k::a w1 100; echo '{oops'; line 1 c k::a w1 50; } >"$TMPDIR_TEST/bad.jsonl"
+expect_exit 0 "$TLPERF" speedup "$TMPDIR_TEST/bad.jsonl"
+expect_grep "$TMPDIR_TEST/bad.jsonl:2: warning:" "$ERR"
+expect_exit 1 "$TLPERF" speedup --strict "$TMPDIR_TEST/bad.jsonl"
+expect_exit 2 "$TLPERF" speedup "$V1" "$V2"
+expect_exit 2 "$TLPERF" speedup --frobnicate "$V1"
+
+# The shared reference fixtures, when present: v2-multi claims 120 -> 90
+# and 60 -> 48 us (1.33x and 1.25x, geomean 1.29x); v1 claims 120.5 -> 100.
+if [ -n "$SHARED" ] && [ -d "$SHARED/reference-fixtures" ]; then
+    F=$SHARED/reference-fixtures
+    expect_exit 0 "$TLPERF" speedup "$F/v2-multi/perf_opt/perf_records.jsonl"
+    expect_grep "| kernels/mish.py::main | yolo-p3-f16 | 120.000 | 90.000 | merged-best | 1.33x | -25.0% |" "$OUT"
+    expect_grep "**1.29x**" "$OUT"
+    expect_exit 0 "$TLPERF" speedup "$F/v1/perf_opt/perf_records.jsonl"
+    expect_grep "| t_kernel::main | w1 | 120.500 | 100.000 | v2 | 1.21x | -17.0% |" "$OUT"
+    expect_exit 0 "$TLPERF" table "$F/v1/perf_opt/perf_records.jsonl" --round 1
+    expect_grep "| baseline (current best) | t_kernel::main | w1 | 120.500 | — | — | — | pass |" "$OUT"
+    expect_exit 0 "$TLPERF" plateau --json "$F/v1/perf_opt/perf_records.jsonl"
+    expect_grep '"plateau":	false' "$OUT"
+else
+    echo "../shared absent: reference fixture checks skipped"
+fi

@@ -1,0 +1,99 @@
+/* test_cmptable.c: the per-round "candidate vs current best" table on
+ * hand-computed records, and its Markdown. */
+#include "testlib.h"
+#include "recbuild.h"
+#include "cmptable.h"
+
+#include <errno.h>
+
+#define K "k::main"
+
+static void test_rows_and_vs_best(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_cmptable t;
+	rb_v2(&b, 0, "baseline", K, "w1", "baseline", 100.0, 1, 0.41, 78.0);
+	rb_v2(&b, 0, "baseline", K, "w2", "baseline", 10.0, 1, NAN, NAN);
+	rb_v2(&b, 1, "a", K, "w1", "candidate", 90.0, 1, NAN, NAN);
+	rb_v2(&b, 2, "b", K, "w2", "candidate", 10.5, 1, 0.5, NAN);  /* w2 first in round 2 */
+	rb_v2(&b, 2, "b", K, "w1", "candidate", 72.0, 1, 0.675, 123.45);
+	rb_v2(&b, 2, "c", K, "w1", "candidate", 50.0, 0, NAN, NAN);  /* L0 failure */
+	rb_v2(&b, 2, "c", K, "w3", "candidate", 5.0, 1, NAN, NAN);   /* new workload */
+	rb_load(&b, &rs);
+	assert_int_equal(stats_cmptable_build(&rs, 2, NULL, &t), 0);
+	assert_int_equal(t.nround, 4);
+	assert_int_equal(t.nmissing_best, 1);
+	assert_int_equal(t.nrows, 6);
+	/* w2: incumbent (baseline 10) then b */
+	assert_true(t.rows[0].current_best);
+	assert_string_equal(t.rows[0].rec->candidate_id, "baseline");
+	assert_string_equal(t.ks.v[t.rows[0].key].workload, "w2");
+	assert_close(t.rows[1].vs_best, 0.05, 1e-12);
+	/* w1: incumbent is a (90, round 1), then b (-20%), then c (invalid) */
+	assert_true(t.rows[2].current_best);
+	assert_string_equal(t.rows[2].rec->candidate_id, "a");
+	assert_close(t.rows[3].vs_best, -0.2, 1e-12);
+	assert_true(isnan(t.rows[4].vs_best));
+	/* w3: no incumbent row */
+	assert_false(t.rows[5].current_best);
+	assert_true(isnan(t.rows[5].vs_best));
+
+	char *md = stats_cmptable_markdown(&t);
+	assert_non_null(md);
+	const char *want =
+		"**候选 vs current best 对比表（round 2）**\n"
+		"\n"
+		"| candidate | dispatch | workload | Task Duration(us) | vs best | AICore util | memory | L0 |\n"
+		"|---|---|---|---:|---:|---:|---:|---|\n"
+		"| baseline (current best) | k::main | w2 | 10.000 | — | — | — | pass |\n"
+		"| b | k::main | w2 | 10.500 | +5.0% | 50.0% | — | pass |\n"
+		"| a (current best) | k::main | w1 | 90.000 | — | — | — | pass |\n"
+		"| b | k::main | w1 | 72.000 | -20.0% | 67.5% | 123.5 GB/s | pass |\n"
+		"| c | k::main | w1 | 50.000 | — | — | — | fail |\n"
+		"| c | k::main | w3 | 5.000 | — | — | — | pass |\n";
+	assert_string_equal(md, want);
+	free(md);
+	stats_cmptable_release(&t);
+
+	/* --incumbent baseline: the adopted version, not the per-key best */
+	assert_int_equal(stats_cmptable_build(&rs, 2, "baseline", &t), 0);
+	assert_string_equal(t.rows[2].rec->candidate_id, "baseline");
+	assert_close(t.rows[3].vs_best, -0.28, 1e-12);
+	stats_cmptable_release(&t);
+	records_release(&rs);
+}
+
+static void test_escaping_and_errors(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_cmptable t;
+	rb_v1(&b, 0, "baseline", "k|x", "w\\\\1", 100.0, 1);
+	rb_v1(&b, 1, "v|2", "k|x", "w\\\\1", 99.0, 1);
+	rb_load(&b, &rs);
+	assert_int_equal(stats_cmptable_build(&rs, 1, NULL, &t), 0);
+	char *md = stats_cmptable_markdown(&t);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "| v\\|2 | k\\|x | w\\\\1 | 99.000 | -1.0% |"));
+	free(md);
+	stats_cmptable_release(&t);
+	errno = 0;
+	assert_int_equal(stats_cmptable_build(&rs, 2, NULL, &t), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(stats_cmptable_build(&rs, 0, NULL, &t), -1);
+	assert_int_equal(errno, EINVAL);
+	stats_cmptable_release(&t);
+	records_release(&rs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_and_vs_best),
+		cmocka_unit_test(test_escaping_and_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,143 @@
+/* test_speedup.c: baseline-to-final speedups and geometric means on
+ * hand-computed records. */
+#include "testlib.h"
+#include "recbuild.h"
+#include "speedup.h"
+
+#include <errno.h>
+
+static void compute(struct rb *b, const char *final, struct records *rs, struct stats_speedup *s)
+{
+	rb_load(b, rs);
+	assert_int_equal(stats_speedup_compute(rs, final, s), 0);
+}
+
+/* The case: speedups 2 and 8 have a geometric mean of 4. */
+static void test_geomean_of_2_and_8_is_4(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	rb_v1(&b, 0, "baseline", "k::a", "w1", 100.0, 1);
+	rb_v1(&b, 0, "baseline", "k::b", "w2", 80.0, 1);
+	rb_v1(&b, 1, "c", "k::a", "w1", 50.0, 1); /* x2 */
+	rb_v1(&b, 1, "c", "k::b", "w2", 10.0, 1); /* x8 */
+	compute(&b, NULL, &rs, &s);
+	assert_int_equal(s.nkeys, 2);
+	assert_close(s.keys[0].speedup, 2.0, 1e-12);
+	assert_close(s.keys[1].speedup, 8.0, 1e-12);
+	assert_close(s.geomean_speedup, 4.0, 1e-12);
+	assert_close(s.geomean_change, -0.75, 1e-12); /* sqrt(1/2 * 1/8) - 1 */
+	assert_close(s.keys[0].change, -0.5, 1e-12);
+	assert_int_equal(s.ngroups, 2);
+	assert_string_equal(s.groups[0].dispatch, "k::a");
+	assert_close(s.groups[0].geomean_speedup, 2.0, 1e-12);
+	assert_close(s.groups[1].geomean_speedup, 8.0, 1e-12);
+	assert_int_equal(s.nregressions, 0);
+	assert_int_equal(s.keys[0].source, STATS_FINAL_BEST);
+	stats_speedup_release(&s);
+	records_release(&rs);
+}
+
+/* Dispatch groups and a regression that is shown, not hidden. */
+static void test_groups_and_regression(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	rb_v1(&b, 0, "baseline", "k::x", "w1", 90.0, 1);
+	rb_v1(&b, 0, "baseline", "k::y", "w2", 10.0, 1);
+	rb_v1(&b, 0, "baseline", "k::x", "w3", 40.0, 1);
+	rb_v1(&b, 2, "v2", "k::x", "w1", 10.0, 1);  /* x9 */
+	rb_v1(&b, 2, "v2", "k::y", "w2", 12.5, 1);  /* x0.8: regression */
+	rb_v1(&b, 2, "v2", "k::x", "w3", 40.0, 1);  /* x1 */
+	compute(&b, "v2", &rs, &s);
+	assert_int_equal(s.ngroups, 2);
+	assert_string_equal(s.groups[0].dispatch, "k::x"); /* first appearance order */
+	assert_int_equal(s.groups[0].nkeys, 2);
+	assert_close(s.groups[0].geomean_speedup, 3.0, 1e-12); /* sqrt(9 * 1) */
+	assert_close(s.groups[1].geomean_speedup, 0.8, 1e-12);
+	assert_int_equal(s.groups[1].nregressions, 1);
+	assert_true(s.keys[1].regression);
+	assert_close(s.keys[1].change, 0.25, 1e-12);
+	assert_int_equal(s.nregressions, 1);
+	assert_close(s.geomean_speedup, cbrt(9.0 * 0.8), 1e-12);
+	assert_int_equal(s.keys[0].source, STATS_FINAL_NAMED);
+	stats_speedup_release(&s);
+	records_release(&rs);
+}
+
+/* Which record is the final one. */
+static void test_final_selection(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	rb_v2(&b, 0, "baseline", "k.py::main", "a", "baseline", 120.0, 1, NAN, NAN);
+	rb_v2(&b, 0, "baseline", "k.py::main", "b", "baseline", 60.0, 1, NAN, NAN);
+	rb_v2(&b, 1, "fast", "k.py::main", "a", "candidate", 40.0, 1, NAN, NAN);
+	rb_v2(&b, 1, "fast", "k.py::main", "b", "candidate", 20.0, 0, NAN, NAN); /* L0 fail */
+	rb_v2(&b, 2, "merged", "k.py::main", "a", "final", 60.0, 1, NAN, NAN);
+	/* v2: the final record wins over a faster candidate */
+	compute(&b, NULL, &rs, &s);
+	assert_int_equal(s.keys[0].source, STATS_FINAL_PHASE);
+	assert_close(s.keys[0].speedup, 2.0, 1e-12);
+	/* no final for b: the current best, here the baseline itself (the
+	 * failed 20 us never counts) */
+	assert_int_equal(s.keys[1].source, STATS_FINAL_BEST);
+	assert_close(s.keys[1].speedup, 1.0, 1e-12);
+	assert_false(s.keys[1].regression);
+	stats_speedup_release(&s);
+	/* a named final overrides the final phase; keys it lacks are missing */
+	assert_int_equal(stats_speedup_compute(&rs, "fast", &s), 0);
+	assert_close(s.keys[0].speedup, 3.0, 1e-12);
+	assert_int_equal(s.keys[1].source, STATS_FINAL_NONE);
+	assert_true(isnan(s.keys[1].speedup));
+	assert_int_equal(s.nused, 1);
+	assert_close(s.geomean_speedup, 3.0, 1e-12);
+	stats_speedup_release(&s);
+	/* an unknown candidate is an error, not an empty table */
+	errno = 0;
+	assert_int_equal(stats_speedup_compute(&rs, "nope", &s), -1);
+	assert_int_equal(errno, ENOENT);
+	stats_speedup_release(&s);
+	records_release(&rs);
+}
+
+static void test_missing_baseline_and_empty(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	rb_v1(&b, 0, "baseline", "k", "w1", 100.0, 0); /* failed baseline */
+	rb_v1(&b, 1, "c", "k", "w1", 50.0, 1);
+	rb_v1(&b, 1, "c", "k", "new", 5.0, 1);         /* never had a baseline */
+	compute(&b, NULL, &rs, &s);
+	assert_int_equal(s.nused, 0);
+	assert_null(s.keys[0].baseline);
+	assert_true(isnan(s.geomean_speedup));
+	stats_speedup_release(&s);
+	records_release(&rs);
+
+	records_init(&rs);
+	assert_int_equal(stats_speedup_compute(&rs, NULL, &s), 0);
+	assert_int_equal(s.nkeys, 0);
+	assert_true(isnan(s.geomean_speedup));
+	stats_speedup_release(&s);
+	records_release(&rs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_geomean_of_2_and_8_is_4),
+		cmocka_unit_test(test_groups_and_regression),
+		cmocka_unit_test(test_final_selection),
+		cmocka_unit_test(test_missing_baseline_and_empty),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
