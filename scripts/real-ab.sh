@@ -34,7 +34,7 @@ field() { # field NAME FILE: a top-level scalar of tlab's JSON output (cJSON_Pri
 }
 
 fails=0
-row() { # row NAME A B WANT_PATTERN
+row() { # row NAME A B WANT_PATTERN WANT_TEXT
     name=$1 a=$2 b=$3 want=$4
     start=$(date +%s)
     "$TLAB" --protocol "$PROTO" --source stdout --seed "$SEED" --workdir "$work/$name" \
@@ -48,7 +48,8 @@ row() { # row NAME A B WANT_PATTERN
     why=$(field stop_reason "$work/$name.json")
     ok=PASS
     if [ $rc -ne 0 ] || ! echo "$v" | grep -Eq "^($want)\$"; then ok=FAIL; fails=$((fails + 1)); fi
-    printf '| %s | %s | %s | %s | %s | %s | %s s | %s |\n' "$name" "$want" "${v:-error (exit $rc)}" \
+    [ -n "$gain" ] && gain=$(awk -v g="$gain" 'BEGIN { printf "%+.2f%%", 100 * g }')
+    printf '| %s | %s | %s | %s | %s | %s | %s s | %s |\n' "$name" "$5" "${v:-error (exit $rc)}" \
         "${gain:--}" "${pairs:--}" "${why:--}" "$secs" "$ok"
     if [ $ok = FAIL ]; then sed 's/^/    /' "$work/$name.err" | tail -n 5 >&2; fi
 }
@@ -61,7 +62,7 @@ echo "spin-b2 is spin-b built again. $(nproc) cores shared with other work, so t
 echo
 echo "| comparison | expected | verdict | B gain (estimate) | pairs | stop reason | time | |"
 echo "|---|---|---|---|---|---|---|---|"
-row spin-a_vs_spin-b "$B/bin/spin-a" "$B/bin/spin-b" "B_better"
-row spin-b_vs_spin-b2 "$B/bin/spin-b" "$B/bin/spin-b2" "tie|A_better|inconclusive"
+row spin-a_vs_spin-b "$B/bin/spin-a" "$B/bin/spin-b" "B_better" "B_better"
+row spin-b_vs_spin-b2 "$B/bin/spin-b" "$B/bin/spin-b2" "tie|A_better|inconclusive" "not B_better"
 echo
 [ $fails -eq 0 ]

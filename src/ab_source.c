@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "csvtab.h"
 
@@ -289,4 +290,30 @@ out:
 	free(d.v);
 	globfree(&g);
 	return rc;
+}
+
+int absource_prepare_run(const char *run_dir, char arm, long pair, long launch_count,
+			 long warm_up, char *outfile, size_t outlen, char *err, size_t errlen)
+{
+	char num[32], a[2] = { arm, '\0' };
+	if (mkdir(run_dir, 0755) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create '%s': %s", run_dir, strerror(errno));
+		return -1;
+	}
+	if ((size_t)snprintf(outfile, outlen, "%s/stdout.txt", run_dir) >= outlen) {
+		snprintf(err, errlen, "path too long: '%s'", run_dir);
+		return -1;
+	}
+	int bad = setenv("TLAB_OUTPUT", run_dir, 1) != 0 || setenv("TLAB_ARM", a, 1) != 0;
+	snprintf(num, sizeof(num), "%ld", launch_count);
+	bad |= setenv("TLAB_LAUNCH_COUNT", num, 1) != 0;
+	snprintf(num, sizeof(num), "%ld", warm_up);
+	bad |= setenv("TLAB_WARM_UP", num, 1) != 0;
+	snprintf(num, sizeof(num), "%ld", pair);
+	bad |= setenv("TLAB_PAIR", num, 1) != 0;
+	if (bad) {
+		snprintf(err, errlen, "cannot set the bench's environment: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }

@@ -62,4 +62,13 @@ int absource_read_stdout(const char *path, double **out, size_t *n, char *err, s
 int absource_read_csv(const char *dir, const char *glob, const char *column, double **out,
 		      size_t *n, char *err, size_t errlen);
 
+/* Before a run of a non-profiler source: creates the run's directory
+ * run_dir (its parent must exist; an existing one is reused), writes
+ * "run_dir/stdout.txt" (where the stdout source captures the bench's
+ * stdout) into outfile, and exports TLAB_OUTPUT=run_dir,
+ * TLAB_LAUNCH_COUNT, TLAB_WARM_UP, TLAB_ARM and TLAB_PAIR into our
+ * environment, which the bench inherits. Returns 0, or -1 with a message. */
+int absource_prepare_run(const char *run_dir, char arm, long pair, long launch_count,
+			 long warm_up, char *outfile, size_t outlen, char *err, size_t errlen);
+
 #endif

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ab_source.h"
 #include "lineio.h"
 #include "msprof.h"
 #include "run.h"
@@ -67,6 +68,13 @@ char *abrun_command_line(const struct abrun_config *c, long pair, char arm)
 	char *qm = sh_quote(c->msprof), *qk = sh_quote(c->kernel_name), *qo = sh_quote(profile),
 	     *ql = sh_quote(c->aic_metrics), *line = NULL;
 	const char *cmd = arm == 'A' ? c->a_cmd : c->b_cmd;
+	if (c->source != ABRUN_SOURCE_MSPROF) {
+		free(qm);
+		free(qk);
+		free(qo);
+		free(ql);
+		return strdup(cmd);
+	}
 	if (qm && qk && qo && ql) {
 		size_t n = strlen(qm) + strlen(qk) + strlen(qo) + strlen(ql) + strlen(cmd) + 160;
 		line = malloc(n);
@@ -160,6 +168,17 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 	}
 	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s };
 	struct run_result res;
+	char outfile[4200];
+	if (c->source != ABRUN_SOURCE_MSPROF) {
+		/* the bench runs alone: give it its directory and settings */
+		if (absource_prepare_run(profile, arm, pair, c->launch_count, c->warm_up, outfile,
+					 sizeof(outfile), err, errlen) != 0) {
+			rc = ABRUN_ENV;
+			goto out;
+		}
+		if (c->source == ABRUN_SOURCE_STDOUT)
+			spec.out_path = outfile;
+	}
 	run_command(&spec, &res);
 	run_describe(&res, what, sizeof(what));
 	switch (res.status) {
@@ -184,13 +203,24 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 	}
 
 	char rerr[2048];
-	int r = msprof_read(profile, c->kernel_name, &cap, rerr, sizeof(rerr));
-	if (r != MSPROF_OK) {
-		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
-		goto out;
-	}
 	size_t n = 0;
-	d = msprof_durations(&cap, &n);
+	if (c->source != ABRUN_SOURCE_MSPROF) {
+		int sr = c->source == ABRUN_SOURCE_STDOUT
+				 ? absource_read_stdout(outfile, &d, &n, rerr, sizeof(rerr))
+				 : absource_read_csv(profile, c->csv_glob, c->csv_column, &d, &n, rerr,
+						     sizeof(rerr));
+		if (sr != 0) {
+			snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
+			goto out;
+		}
+	} else {
+		int r = msprof_read(profile, c->kernel_name, &cap, rerr, sizeof(rerr));
+		if (r != MSPROF_OK) {
+			snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
+			goto out;
+		}
+		d = msprof_durations(&cap, &n);
+	}
 	if (!d) {
 		snprintf(err, errlen, "pair %ld %c: no launch durations in '%s'; see log '%s'", pair, arm,
 			 profile, log);
