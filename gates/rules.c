@@ -4,6 +4,15 @@
 #include <string.h>
 
 const struct gate_rule_info gate_rules[] = {
+	{ "PT-DB", GATE_ERROR, GATE_ERROR, "perf_tuning: a double-buffer change has its own [DB-ANALYSIS] (Q1-Q3) before it" },
+	{ "PT-ITERATION", GATE_ERROR, GATE_ERROR, "perf_tuning: perf_log improvements match their times; adopted ones improve or say why" },
+	{ "PT-JSON", GATE_ERROR, GATE_ERROR, "perf_tuning: bench JSON parses and its aggregates match its rows" },
+	{ "PT-PLAN", GATE_ERROR, GATE_ERROR, "perf_tuning: Part A verdicts, [ORDER-PLAN] items and dependencies, reuse precheck" },
+	{ "PT-PRECISION", GATE_ERROR, GATE_ERROR, "perf_tuning: no performance change while precision fails" },
+	{ "PT-REPORT", GATE_ERROR, GATE_ERROR, "perf_tuning: the report's numbers match the latest JSON and iteration (not stale)" },
+	{ "PT-RESULT", GATE_ERROR, GATE_ERROR, "perf_tuning: each [RESULT] states precision, performance and a matching comparison" },
+	{ "PT-SEQUENCE", GATE_ERROR, GATE_ERROR, "perf_tuning: ORDER-CHECK, IMPL, SELF-CHECK, RESULT in order, plan order and prerequisites kept" },
+	{ "PT-STOP", GATE_WARNING, GATE_ERROR, "perf_tuning: 3 attempts without improvement stop the log or say why it goes on" },
 	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR, "perf_opt/ holds files that belong in logs/, or a record names a missing profile" },
 	{ "S4-OPTLOG", GATE_ERROR, GATE_ERROR, "opt_log.md exists, is not empty and has a Skill Retrospective" },
 	{ "S4-OPTLOG-COMPTABLE", GATE_ERROR, GATE_ERROR, "every candidate round has a 'candidate vs current best' table" },

@@ -15,15 +15,16 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_DIR     ?= build-fuzz
 
-# A harness is built only once the parser it exercises exists on main.
+# A harness is built only once every file of the parser it exercises exists.
 FUZZ_NEEDS_records := src/records.h
 FUZZ_NEEDS_lineio  := src/lineio.h
-FUZZ_NEEDS_optlog  := src/optlog.h
-FUZZ_NEEDS_msprof  := src/msprof.h
-FUZZ_NEEDS_plan    := src/loop.h
+FUZZ_NEEDS_optlog  := src/optlog.c
+FUZZ_NEEDS_msprof  := src/msprof.c src/csvtab.c
+FUZZ_NEEDS_plan    := src/loopplan.c
 
 FUZZ_ALL   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_NAMES := $(foreach n,$(FUZZ_ALL),$(if $(wildcard $(FUZZ_NEEDS_$(n))),$(n)))
+fuzz_missing = $(filter-out $(wildcard $(FUZZ_NEEDS_$(1))),$(FUZZ_NEEDS_$(1)))
+FUZZ_NAMES := $(foreach n,$(FUZZ_ALL),$(if $(call fuzz_missing,$(n)),,$(n)))
 FUZZ_ONLY  ?= $(FUZZ_NAMES)
 
 EXTRA_BINS += $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%)

@@ -10,8 +10,10 @@
 #include "lineio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void lineio_init(struct lineio *l, FILE *f, size_t limit)
 {
@@ -22,9 +24,25 @@ void lineio_init(struct lineio *l, FILE *f, size_t limit)
 
 int lineio_open(struct lineio *l, const char *path, size_t limit)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* O_NONBLOCK for the open only: a FIFO with no writer (a bad input a
+	 * tree can hold) then reads as empty instead of blocking forever. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	/* lineio does its own buffering: skip stdio's copy. */
 	setvbuf(f, NULL, _IONBF, 0);
 	lineio_init(l, f, limit);

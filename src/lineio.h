@@ -29,7 +29,8 @@ struct lineio {
 	int eof;          /* 1 once the stream returned end of file */
 };
 
-/* Opens path for reading. Returns 0, or -1 with errno set. */
+/* Opens path for reading. Returns 0, or -1 with errno set. Never blocks
+ * in open: a FIFO without a writer reads as an empty file. */
 int lineio_open(struct lineio *l, const char *path, size_t limit);
 /* Wraps an open stream (not closed by lineio_close). lineio reads the
  * stream ahead in LINEIO_CHUNK blocks, so after lineio_close its position

@@ -12,7 +12,9 @@ BUILD=${BUILD:-build}
 case "$BUILD" in /*) B=$BUILD ;; *) B=$ROOT/$BUILD ;; esac
 export ROOT TLPERF="$B/bin/tlperf" TLAB="$B/bin/tlab" TLGATE="$B/bin/tlgate"
 export TESTDATA="$ROOT/testdata" BUILD_DIR="$B"
-if [ -d "$ROOT/../shared" ]; then SHARED=$(cd "$ROOT/../shared" && pwd); else SHARED=""; fi
+# ../shared beside the project; a worktree elsewhere may point at it with SHARED=...
+if [ -n "${SHARED:-}" ] && [ -d "$SHARED" ]; then SHARED=$(cd "$SHARED" && pwd)
+elif [ -d "$ROOT/../shared" ]; then SHARED=$(cd "$ROOT/../shared" && pwd); else SHARED=""; fi
 export SHARED
 pass=0 fail=0 skip=0 failed=""
 only=${CLI_ONLY:-}

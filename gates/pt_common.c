@@ -1,0 +1,332 @@
+/* pt_common.c: helpers the perf_tuning rules share (pt_rules.h). */
+#include "pt_rules.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int pt_close(double a, double b, double rel)
+{
+	if (!isfinite(a) || !isfinite(b))
+		return 0;
+	double m = fabs(b) > fabs(a) ? fabs(b) : fabs(a);
+	return fabs(a - b) <= rel * m + 1e-12;
+}
+
+int pt_is_na(const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '*' || *s == '`')) {
+		s++;
+		len--;
+	}
+	if (len == 0)
+		return 1;
+	static const char *const na[] = { "N/A", "n/a", "NA", "none", "None", "null", "-", "\xE2\x80\x94",
+					   "\xE6\x97\xA0" /* 无 */, "TBD", NULL };
+	for (size_t i = 0; na[i]; i++) {
+		size_t l = strlen(na[i]);
+		/* "N/A (first iter)" is N/A, "无变化" (no change) is a reason */
+		if (len >= l && strncmp(s, na[i], l) == 0 &&
+		    (len == l || ((unsigned char)s[l] < 0x80 && !isalnum((unsigned char)s[l]))))
+			return 1;
+	}
+	return 0;
+}
+
+int pt_adopted(const char *s)
+{
+	if (!s)
+		return -1;
+	while (*s == ' ' || *s == '*')
+		s++;
+	static const char *const yes[] = { "yes", "true", "adopted", "kept", "\xE6\x98\xAF" /* 是 */,
+					   "\xE9\x87\x87\xE7\xBA\xB3" /* 采纳 */, "\xE2\x9C\x85", NULL };
+	static const char *const no[] = { "no", "false", "rolled", "rollback", "reverted",
+					  "\xE5\x90\xA6" /* 否 */, "\xE4\xB8\x8D" /* 不 */, "\xE5\x9B\x9E\xE6\xBB\x9A" /* 回滚 */,
+					  "\xE2\x9D\x8C", NULL };
+	for (size_t i = 0; no[i]; i++) {
+		size_t l = strlen(no[i]);
+		if (strncasecmp(s, no[i], l) == 0 && !isalpha((unsigned char)s[l]))
+			return 0;
+	}
+	for (size_t i = 0; yes[i]; i++) {
+		size_t l = strlen(yes[i]);
+		if (strncasecmp(s, yes[i], l) == 0 && !isalpha((unsigned char)s[l]))
+			return 1;
+	}
+	return -1;
+}
+
+static int unit_kind(enum ptlog_unit u)
+{
+	switch (u) {
+	case PTLOG_MS:
+	case PTLOG_US:
+	case PTLOG_NS:
+	case PTLOG_S:
+		return -1;
+	case PTLOG_X:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int pt_figure(const char *s, size_t len, double *v, int *kind)
+{
+	char buf[1024];
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*kind = 0;
+	if (pt_is_na(buf, len))
+		return 0;
+	struct ptlog_num nums[32];
+	size_t n = ptlog_numbers(buf, nums, 32);
+	if (!n)
+		return 0;
+	size_t pick = 0;
+	/* "0.2431 (run1), 0.2385 (run2); avg=0.2408": the average is the figure */
+	const char *avg = NULL;
+	static const char *const labels[] = { "avg=", "avg =", "mean=", "mean =", "average=", NULL };
+	for (size_t i = 0; labels[i] && !avg; i++)
+		avg = ptlog_stristr(buf, labels[i]);
+	if (avg) {
+		for (size_t i = 0; i < n; i++)
+			if (buf + nums[i].pos > avg) {
+				pick = i;
+				break;
+			}
+	}
+	*v = nums[pick].v;
+	*kind = unit_kind(nums[pick].unit);
+	if (ptlog_stristr(buf, "speedup") || ptlog_stristr(buf, "\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94" /* 加速比 */))
+		*kind = 1;
+	return 1;
+}
+
+/* Splits a value at " / " outside parentheses. */
+static size_t split_parts(const char *s, const char **start, size_t *len, size_t max)
+{
+	size_t n = 0;
+	int depth = 0;
+	const char *b = s;
+	for (const char *p = s;; p++) {
+		if (*p == '(' || strncmp(p, "\xEF\xBC\x88", 3) == 0)
+			depth++;
+		else if ((*p == ')' || strncmp(p, "\xEF\xBC\x89", 3) == 0) && depth > 0)
+			depth--;
+		if (*p == '\0' || (depth == 0 && strncmp(p, " / ", 3) == 0)) {
+			if (n < max) {
+				start[n] = b;
+				len[n] = (size_t)(p - b);
+				n++;
+			}
+			if (*p == '\0')
+				break;
+			b = p + 3;
+			p += 2;
+		}
+	}
+	return n;
+}
+
+static int pct_figure(const char *s, size_t len, double *v)
+{
+	char buf[1024];
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (pt_is_na(buf, len))
+		return 0;
+	struct ptlog_num nums[32];
+	size_t n = ptlog_numbers(buf, nums, 32);
+	for (size_t i = 0; i < n; i++)
+		if (nums[i].unit == PTLOG_PCT) {
+			*v = nums[i].v;
+			return 1;
+		}
+	return 0;
+}
+
+void pt_eval_meas(const struct ptperf_meas *m, struct pt_eval *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->gain = NAN;
+	const char *bs[PT_MAXPAIRS], *cs[PT_MAXPAIRS], *is[PT_MAXPAIRS];
+	size_t bl[PT_MAXPAIRS], cl[PT_MAXPAIRS], il[PT_MAXPAIRS];
+	size_t nb = m->base.value ? split_parts(m->base.value, bs, bl, PT_MAXPAIRS) : 0;
+	size_t nc = m->cand.value ? split_parts(m->cand.value, cs, cl, PT_MAXPAIRS) : 0;
+	size_t ni = m->impr.value ? split_parts(m->impr.value, is, il, PT_MAXPAIRS) : 0;
+	size_t n = nb > nc ? nb : nc;
+	if (ni > n)
+		n = ni;
+	/* pair figures only when the fields split alike; else the first of each */
+	int aligned = (nb == nc) && (ni == nb || ni <= 1);
+	if (!aligned)
+		n = 1;
+	e->npairs = n;
+	for (size_t k = 0; k < n; k++) {
+		int kb = 0, kc = 0;
+		e->base[k] = e->cand[k] = e->stated[k] = NAN;
+		if (k < nb && !pt_figure(bs[k], bl[k], &e->base[k], &kb))
+			e->base[k] = NAN;
+		if (k < nc && !pt_figure(cs[k], cl[k], &e->cand[k], &kc))
+			e->cand[k] = NAN;
+		size_t ik = ni == 1 ? 0 : k;
+		if (ik < ni && !pct_figure(is[ik], il[ik], &e->stated[k]))
+			e->stated[k] = NAN;
+		if (ni == 1 && k > 0)
+			e->stated[k] = NAN; /* one improvement for several figures: it belongs to the first */
+		e->kind[k] = kb ? kb : kc;
+		if (isfinite(e->base[k]) && isfinite(e->cand[k]) && e->base[k] != 0) {
+			e->attempt = 1;
+			double ch = ptlog_pct(e->base[k], e->cand[k]);
+			double g = e->kind[k] < 0 ? -ch : e->kind[k] > 0 ? ch : NAN;
+			if (isfinite(g) && (!isfinite(e->gain) || g > e->gain))
+				e->gain = g;
+		}
+	}
+}
+
+int pt_convention(const struct pt_folder *f)
+{
+	if (!f->has_perf)
+		return 1;
+	for (size_t i = 0; i < f->perf.nit; i++) {
+		const struct ptperf_iter *it = &f->perf.it[i];
+		for (size_t k = 0; k < it->nm; k++) {
+			struct pt_eval e;
+			pt_eval_meas(&it->m[k], &e);
+			for (size_t p = 0; p < e.npairs; p++) {
+				if (!isfinite(e.stated[p]) || !isfinite(e.base[p]) || !isfinite(e.cand[p]) ||
+				    e.base[p] == 0)
+					continue;
+				double ch = ptlog_pct(e.base[p], e.cand[p]);
+				if (fabs(ch) < 1.0)
+					continue; /* too small to tell a sign */
+				if (fabs(e.stated[p] - ch) <= 1.0)
+					return 1;
+				if (fabs(e.stated[p] + ch) <= 1.0)
+					return -1;
+			}
+		}
+	}
+	return 1;
+}
+
+/* Name order: baseline < iterN < roundR_dirX < roundR_final; -1 unknown. */
+static long name_order(const char *name)
+{
+	char low[256];
+	size_t n = 0;
+	for (; name[n] && n + 1 < sizeof(low); n++)
+		low[n] = (char)tolower((unsigned char)name[n]);
+	low[n] = '\0';
+	long round = -1, step = 0;
+	const char *p;
+	if ((p = strstr(low, "round")) && isdigit((unsigned char)p[5]))
+		round = strtol(p + 5, NULL, 10);
+	if ((p = strstr(low, "iter")) && isdigit((unsigned char)p[4])) {
+		step = strtol(p + 4, NULL, 10);
+		if (round < 0)
+			round = 1;
+	}
+	if ((p = strstr(low, "dir")) && p[3]) {
+		if (isdigit((unsigned char)p[3]))
+			step = strtol(p + 3, NULL, 10);
+		else if (isalpha((unsigned char)p[3]))
+			step = p[3] - 'a' + 1;
+	}
+	if (strstr(low, "final"))
+		step = 1000;
+	if (round < 0)
+		return strncmp(low, "baseline", 8) == 0 ? 0 : -1;
+	return round * 10000 + step;
+}
+
+/* 2 when value matches an aggregate of a table owner, 1 a row value, 0 none. */
+static int json_has_value(const struct ptjson *j, double v)
+{
+	struct ptjson_table t[16];
+	size_t nt = ptjson_tables(j, t, 16);
+	int best = 0;
+	for (size_t i = 0; i < nt; i++) {
+		const cJSON *m;
+		cJSON_ArrayForEach(m, t[i].owner)
+			if (cJSON_IsNumber(m) && pt_close(m->valuedouble, v, 0.001))
+				return 2;
+		for (size_t r = 0; r < t[i].n && best < 1; r++) {
+			cJSON_ArrayForEach(m, ptjson_row(&t[i], r))
+				if (cJSON_IsNumber(m) && pt_close(m->valuedouble, v, 0.001))
+					best = 1;
+		}
+	}
+	return best;
+}
+
+long pt_latest_json(const struct pt_folder *f, long *iter)
+{
+	*iter = -1;
+	if (f->has_perf) {
+		for (size_t ii = f->perf.nit; ii-- > 0;) {
+			const struct ptperf_iter *it = &f->perf.it[ii];
+			/* a rolled-back iteration's results are not the folder's state */
+			int rolled = it->nm > 0;
+			for (size_t k = 0; k < it->nm; k++)
+				if (!it->m[k].adopted.value || pt_adopted(it->m[k].adopted.value) != 0)
+					rolled = 0;
+			if (rolled)
+				continue;
+			long best = -1;
+			int best_score = 0;
+			int any_fig = 0;
+			for (size_t k = 0; k < it->nm; k++) {
+				struct pt_eval e;
+				pt_eval_meas(&it->m[k], &e);
+				for (size_t p = 0; p < e.npairs; p++) {
+					if (!isfinite(e.cand[p]) || e.cand[p] == 0)
+						continue;
+					any_fig = 1;
+					for (size_t j = 0; j < f->njson; j++) {
+						if (!f->json[j].j.root)
+							continue;
+						int s = json_has_value(&f->json[j].j, e.cand[p]);
+						if (!s)
+							continue;
+						/* the candidate's own file beats a baseline file quoting it */
+						int score = s * 2 + (strncmp(f->json[j].name, "baseline", 8) != 0);
+						if (score > best_score ||
+						    (score == best_score && best >= 0 &&
+						     name_order(f->json[j].name) > name_order(f->json[best].name))) {
+							best_score = score;
+							best = (long)j;
+						}
+					}
+				}
+			}
+			if (best >= 0) {
+				*iter = (long)ii;
+				return best;
+			}
+			(void)any_fig; /* no JSON for it: an earlier iteration's may be the state */
+		}
+	}
+	long best = -1, bestkey = -2;
+	for (size_t j = 0; j < f->njson; j++) {
+		struct ptjson_table t[4];
+		if (!f->json[j].j.root || ptjson_tables(&f->json[j].j, t, 4) == 0)
+			continue;
+		long key = name_order(f->json[j].name);
+		if (key > bestkey || (key == bestkey && best >= 0 &&
+				      strcmp(f->json[j].name, f->json[best].name) > 0)) {
+			bestkey = key;
+			best = (long)j;
+		}
+	}
+	return best;
+}

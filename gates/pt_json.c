@@ -1,0 +1,254 @@
+/* pt_json.c: PT-JSON, every bench JSON parses and its aggregates agree
+ * with its own rows (0.5%): a mean is the arithmetic mean of the rows'
+ * speedups, anything labelled geometric mean is the geometric one, counts
+ * match, sums and means of a row field match that field. */
+#include "pt_rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define RULE "PT-JSON"
+#define TOL 0.005
+
+enum agg { AGG_NONE, AGG_COUNT, AGG_VALID, AGG_MEAN, AGG_GEO, AGG_SUM };
+
+static int has(const char *s, const char *w)
+{
+	return strstr(s, w) != NULL;
+}
+
+/* Classifies an aggregate key; *field gets the row key it aggregates
+ * (NULL for the speedup column). */
+static enum agg classify(const char *k, const struct ptjson_table *t, const char **field)
+{
+	*field = NULL;
+	char nkey[160];
+	static const char *const counts[] = { "n_cases", "num_cases", "n_rows", "case_count", "count",
+					      "n", "total_cases", "cases_count", NULL };
+	for (size_t i = 0; counts[i]; i++)
+		if (strcmp(k, counts[i]) == 0)
+			return AGG_COUNT;
+	snprintf(nkey, sizeof(nkey), "n_%s", t->name);
+	if (strcmp(k, nkey) == 0)
+		return AGG_COUNT;
+	snprintf(nkey, sizeof(nkey), "num_%s", t->name);
+	if (strcmp(k, nkey) == 0)
+		return AGG_COUNT;
+	if (strcmp(k, "n_valid") == 0 || strcmp(k, "valid_cases") == 0 || strcmp(k, "n_ok") == 0)
+		return t->speedup ? AGG_VALID : AGG_NONE;
+	if (has(k, "speedup") && t->speedup && strcmp(k, t->speedup) != 0) {
+		if (has(k, "geo") || has(k, "gmean"))
+			return AGG_GEO;
+		if (has(k, "avg") || has(k, "mean") || has(k, "average"))
+			return AGG_MEAN;
+		return AGG_NONE;
+	}
+	if ((has(k, "geo") || has(k, "gmean")) && t->speedup)
+		return AGG_GEO;
+	/* avg_<field>, mean_<field>, sum_<field>, total_<field> and suffix forms */
+	static const struct {
+		const char *w;
+		enum agg a;
+		int prefix;
+	} affix[] = { { "avg_", AGG_MEAN, 1 },   { "mean_", AGG_MEAN, 1 }, { "average_", AGG_MEAN, 1 },
+		      { "sum_", AGG_SUM, 1 },    { "total_", AGG_SUM, 1 }, { "_avg", AGG_MEAN, 0 },
+		      { "_mean", AGG_MEAN, 0 },  { "_sum", AGG_SUM, 0 },   { "_total", AGG_SUM, 0 } };
+	const cJSON *row = ptjson_row(t, 0), *m;
+	for (size_t i = 0; i < sizeof(affix) / sizeof(affix[0]); i++) {
+		size_t wl = strlen(affix[i].w), kl = strlen(k);
+		if (kl <= wl)
+			continue;
+		const char *rest = NULL;
+		size_t rl = 0;
+		if (affix[i].prefix && strncmp(k, affix[i].w, wl) == 0) {
+			rest = k + wl;
+			rl = kl - wl;
+		} else if (!affix[i].prefix && strcmp(k + kl - wl, affix[i].w) == 0) {
+			rest = k;
+			rl = kl - wl;
+		}
+		if (!rest)
+			continue;
+		cJSON_ArrayForEach(m, row) {
+			if (m->string && cJSON_IsNumber(m) && strlen(m->string) == rl &&
+			    strncmp(m->string, rest, rl) == 0) {
+				*field = m->string;
+				return affix[i].a;
+			}
+		}
+	}
+	return AGG_NONE;
+}
+
+static int check_table(const struct pt_jsonfile *jf, const struct ptjson_table *t,
+		       const cJSON *aggs, struct gate_findings *fs)
+{
+	double mean, geo;
+	size_t nvalid;
+	ptjson_speedup_means(t, &mean, &geo, &nvalid);
+	const cJSON *m;
+	cJSON_ArrayForEach(m, aggs) {
+		if (!m->string || !cJSON_IsNumber(m))
+			continue;
+		const char *field;
+		enum agg a = classify(m->string, t, &field);
+		if (a == AGG_NONE)
+			continue;
+		double v = m->valuedouble;
+		long line = ptjson_key_line(&jf->j, m->string, 0);
+		int rc = 0;
+		switch (a) {
+		case AGG_COUNT:
+			if (v != (double)t->n)
+				rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+					      "\"%s\" is %g but \"%s\" holds %zu rows", m->string, v, t->name, t->n);
+			break;
+		case AGG_VALID:
+			if (v != (double)nvalid)
+				rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+					      "\"%s\" is %g but %zu rows of \"%s\" have a finite \"%s\" > 0",
+					      m->string, v, nvalid, t->name, t->speedup);
+			break;
+		case AGG_MEAN:
+		case AGG_SUM:
+			if (!field) {
+				if (!nvalid)
+					break;
+				if (!pt_close(v, mean, TOL)) {
+					if (pt_close(v, geo, TOL))
+						rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+							      "\"%s\" %.6g is the geometric mean of the %zu rows' \"%s\", not their arithmetic mean %.6g",
+							      m->string, v, nvalid, t->speedup, mean);
+					else
+						rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+							      "\"%s\" %.6g is not the mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
+							      m->string, v, nvalid, t->speedup, mean, ptlog_pct(mean, v));
+				}
+			} else {
+				double sum = 0;
+				size_t k = 0;
+				for (size_t r = 0; r < t->n; r++) {
+					double x = ptjson_num(ptjson_row(t, r), field);
+					if (isfinite(x)) {
+						sum += x;
+						k++;
+					}
+				}
+				if (!k)
+					break;
+				double want = a == AGG_SUM ? sum : sum / (double)k;
+				if (!pt_close(v, want, TOL))
+					rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+						      "\"%s\" %.6g is not the %s of the rows' \"%s\" (%.6g over %zu rows, %+.2f%%)",
+						      m->string, v, a == AGG_SUM ? "sum" : "mean", field, want, k,
+						      ptlog_pct(want, v));
+			}
+			break;
+		case AGG_GEO:
+			if (!nvalid)
+				break;
+			if (!pt_close(v, geo, TOL)) {
+				if (pt_close(v, mean, TOL))
+					rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+						      "\"%s\" %.6g is labelled a geometric mean but is the arithmetic mean of the %zu rows' \"%s\" (geometric mean %.6g)",
+						      m->string, v, nvalid, t->speedup, geo);
+				else
+					rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+						      "\"%s\" %.6g is not the geometric mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
+						      m->string, v, nvalid, t->speedup, geo, ptlog_pct(geo, v));
+			}
+			break;
+		default:
+			break;
+		}
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static const struct pt_jsonfile *find_file(const struct pt_folder *f, const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	for (size_t i = 0; i < f->njson; i++)
+		if (strcmp(f->json[i].name, base) == 0)
+			return &f->json[i];
+	return NULL;
+}
+
+/* {"avg_speedup": 0.2429, "source": "round2_dir2.json"}: a figure quoted
+ * from another file must be that file's figure. */
+static int check_sources(const struct pt_folder *f, const struct pt_jsonfile *jf, const cJSON *o,
+			 struct gate_findings *fs)
+{
+	if (!cJSON_IsObject(o) && !cJSON_IsArray(o))
+		return 0;
+	const cJSON *src = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, "source") : NULL;
+	if (cJSON_IsString(src) && src->valuestring && strstr(src->valuestring, ".json")) {
+		const struct pt_jsonfile *ref = find_file(f, src->valuestring);
+		const cJSON *m;
+		if (ref && ref->j.root && ref != jf) {
+			cJSON_ArrayForEach(m, o) {
+				if (!m->string || !cJSON_IsNumber(m))
+					continue;
+				const cJSON *r = cJSON_GetObjectItemCaseSensitive(ref->j.root, m->string);
+				if (!cJSON_IsNumber(r) || pt_close(m->valuedouble, r->valuedouble, TOL))
+					continue;
+				if (gate_add(fs, RULE, GATE_ERROR, jf->shown, ptjson_key_line(&jf->j, "source", 0),
+					     "\"%s\" %.6g quoted from %s differs from its \"%s\" %.6g",
+					     m->string, m->valuedouble, ref->name, m->string, r->valuedouble))
+					return -1;
+			}
+		}
+	}
+	const cJSON *c;
+	cJSON_ArrayForEach(c, o)
+		if (check_sources(f, jf, c, fs))
+			return -1;
+	return 0;
+}
+
+int pt_rule_json(const struct pt_folder *f, struct gate_findings *fs)
+{
+	if (f->njson == 0)
+		return gate_add(fs, RULE, GATE_WARNING, f->shown, 0,
+				"no bench JSON (baseline*.json, iterN.json, ...) in the folder: nothing to reconcile the logs with");
+	for (size_t i = 0; i < f->njson; i++) {
+		const struct pt_jsonfile *jf = &f->json[i];
+		if (jf->empty) {
+			if (gate_add(fs, RULE, GATE_ERROR, jf->shown, 0, "empty file"))
+				return -1;
+			continue;
+		}
+		if (!jf->j.root) {
+			if (gate_add(fs, RULE, GATE_ERROR, jf->shown, jf->j.err_line,
+				     "not valid JSON (Infinity, -Infinity and NaN are accepted)"))
+				return -1;
+			continue;
+		}
+		struct ptjson_table t[32];
+		size_t nt = ptjson_tables(&jf->j, t, 32);
+		for (size_t k = 0; k < nt; k++) {
+			/* aggregates beside the rows, or in a summary object there */
+			int speedup_tables = 0;
+			for (size_t q = 0; q < nt; q++)
+				if (t[q].owner == t[k].owner && t[q].speedup)
+					speedup_tables++;
+			if (t[k].speedup && speedup_tables > 1)
+				continue; /* which table a mean belongs to is not said */
+			if (check_table(jf, &t[k], t[k].owner, fs))
+				return -1;
+			static const char *const subs[] = { "summary", "aggregate", "aggregates", "stats", "overall", NULL };
+			for (size_t s = 0; subs[s]; s++) {
+				const cJSON *o = cJSON_GetObjectItemCaseSensitive(t[k].owner, subs[s]);
+				if (cJSON_IsObject(o) && o != t[k].rows && check_table(jf, &t[k], o, fs))
+					return -1;
+			}
+		}
+		if (check_sources(f, jf, jf->j.root, fs))
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,448 @@
+/* pt_report.c: PT-REPORT, the report's headline numbers reconcile (1%)
+ * with the latest JSON and perf_log iteration:
+ *   - a mean / geometric-mean speedup it claims is that of the latest JSON
+ *     (a claim matching an older JSON is a stale report);
+ *   - an AVG / SUM row of a per-case table is the mean / sum of the rows
+ *     above it and of the JSON those rows come from;
+ *   - the latest iteration the report quotes (by its candidate figure) is
+ *     not older than the last adopted perf_log iteration (stale report). */
+#include "pt_rules.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RULE "PT-REPORT"
+#define TOL 0.01
+
+static int decimals_match(const struct ptlog_num *n, const char *line, double v)
+{
+	/* a printed figure matches when it is v rounded to the digits shown */
+	int d = 0;
+	const char *dot = memchr(line + n->pos, '.', n->end - n->pos);
+	if (dot)
+		for (const char *p = dot + 1; p < line + n->end && isdigit((unsigned char)*p); p++)
+			d++;
+	double half = 0.5 * pow(10.0, -d);
+	return fabs(fabs(n->v) - fabs(v)) <= half * 1.0001 + 1e-12 || pt_close(n->v, v, 0.001);
+}
+
+/* Significant digits of a printed figure. */
+static int sig_digits(const char *line, const struct ptlog_num *n)
+{
+	int d = 0, lead = 1;
+	for (size_t i = n->pos; i < n->end; i++) {
+		if (!isdigit((unsigned char)line[i]))
+			continue;
+		if (lead && line[i] == '0')
+			continue;
+		lead = 0;
+		d++;
+	}
+	return d;
+}
+
+/* First line of the report quoting v, a candidate figure of the log: the
+ * same figure printed with at least 3 significant digits (0.243 in a
+ * per-case table is no quote of 0.2429), 0 when none. */
+static long quoted(const struct ptlog_text *r, double v)
+{
+	for (size_t l = 0; l < r->nlines; l++) {
+		struct ptlog_num nums[64];
+		size_t n = ptlog_numbers(r->lines[l], nums, 64);
+		for (size_t k = 0; k < n; k++)
+			if (nums[k].decimal && nums[k].unit != PTLOG_PCT &&
+			    sig_digits(r->lines[l], &nums[k]) >= 3 && pt_close(nums[k].v, v, 0.0002))
+				return (long)l + 1;
+	}
+	return 0;
+}
+
+static int iter_adopted(const struct ptperf_iter *it)
+{
+	for (size_t k = 0; k < it->nm; k++)
+		if (it->m[k].adopted.value && pt_adopted(it->m[k].adopted.value) == 1)
+			return 1;
+	return 0;
+}
+
+static double iter_figure(const struct ptperf_iter *it)
+{
+	for (size_t k = 0; k < it->nm; k++) {
+		struct pt_eval e;
+		pt_eval_meas(&it->m[k], &e);
+		for (size_t p = 0; p < e.npairs; p++)
+			if (isfinite(e.cand[p]) && e.cand[p] != 0)
+				return e.cand[p];
+	}
+	return NAN;
+}
+
+struct staleness {
+	long report_iter;   /* latest iteration quoted, -1 none */
+	long quote_line;    /* where the report quotes it */
+	long adopted_iter;  /* last adopted iteration with a figure, -1 none */
+	int any_figure;
+};
+
+static void find_staleness(const struct pt_folder *f, struct staleness *s)
+{
+	s->report_iter = s->adopted_iter = -1;
+	s->quote_line = 0;
+	s->any_figure = 0;
+	if (!f->has_perf)
+		return;
+	for (size_t i = 0; i < f->perf.nit; i++) {
+		const struct ptperf_iter *it = &f->perf.it[i];
+		int found = 0, has = 0;
+		for (size_t k = 0; k < it->nm && !found; k++) {
+			struct pt_eval e;
+			pt_eval_meas(&it->m[k], &e);
+			for (size_t p = 0; p < e.npairs && !found; p++) {
+				if (!isfinite(e.cand[p]) || e.cand[p] == 0)
+					continue;
+				has = 1;
+				long l = quoted(&f->report, e.cand[p]);
+				if (l) {
+					found = 1;
+					s->report_iter = (long)i;
+					s->quote_line = l;
+				}
+			}
+		}
+		if (has) {
+			s->any_figure = 1;
+			if (iter_adopted(it))
+				s->adopted_iter = (long)i;
+		}
+	}
+}
+
+static const struct ptjson_table *speedup_table(const struct pt_jsonfile *jf, struct ptjson_table *buf, size_t max)
+{
+	size_t n = ptjson_tables(&jf->j, buf, max);
+	for (size_t i = 0; i < n; i++)
+		if (buf[i].speedup)
+			return &buf[i];
+	return NULL;
+}
+
+static int claim_kind(const char *line)
+{
+	static const char *const geo[] = { "\xE5\x87\xA0\xE4\xBD\x95\xE5\xB9\xB3\xE5\x9D\x87" /* 几何平均 */,
+					   "geomean", "geo_mean", "geometric mean", "gmean", NULL };
+	static const char *const mean[] = { "\xE5\xB9\xB3\xE5\x9D\x87\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94" /* 平均加速比 */,
+					    "avg_speedup", "mean_speedup", "average speedup", "mean speedup",
+					    "avg speedup", NULL };
+	static const char *const skip[] = { "\xE7\x9B\xAE\xE6\xA0\x87" /* 目标 */, "target", "\xE2\x89\xA5", ">=",
+					    "\xE7\x90\x86\xE8\xAE\xBA" /* 理论 */, "theoretical", NULL };
+	if (ptlog_contains_any(line, (size_t)-1, skip))
+		return 0;
+	if (ptlog_contains_any(line, (size_t)-1, geo))
+		return 2;
+	if (ptlog_contains_any(line, (size_t)-1, mean))
+		return 1;
+	return 0;
+}
+
+static const char *label_end(const char *line)
+{
+	static const char *const labels[] = { "\xE5\x87\xA0\xE4\xBD\x95\xE5\xB9\xB3\xE5\x9D\x87", "geomean",
+					      "geo_mean", "geometric mean", "gmean",
+					      "\xE5\xB9\xB3\xE5\x9D\x87\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94",
+					      "avg_speedup", "mean_speedup", "average speedup", "mean speedup",
+					      "avg speedup", NULL };
+	for (size_t i = 0; labels[i]; i++) {
+		const char *p = ptlog_stristr(line, labels[i]);
+		if (p)
+			return p + strlen(labels[i]);
+	}
+	return line;
+}
+
+static int check_claims(const struct pt_folder *f, long lj, const struct staleness *st,
+			int *stale_reported, struct gate_findings *fs)
+{
+	const struct ptlog_text *r = &f->report;
+	struct ptjson_table tb[16];
+	const struct ptjson_table *lt = lj >= 0 ? speedup_table(&f->json[lj], tb, 16) : NULL;
+	double lmean = NAN, lgeo = NAN;
+	size_t lvalid = 0;
+	if (lt)
+		ptjson_speedup_means(lt, &lmean, &lgeo, &lvalid);
+	for (size_t l = 0; l < r->nlines; l++) {
+		const char *line = r->lines[l];
+		int kind = claim_kind(line);
+		if (!kind)
+			continue;
+		const char *after = label_end(line);
+		struct ptlog_num nums[16];
+		size_t n = ptlog_numbers(after, nums, 16);
+		size_t k = 0;
+		while (k < n && (!nums[k].decimal || nums[k].unit == PTLOG_PCT))
+			k++;
+		if (k == n)
+			continue;
+		double v = nums[k].v;
+		const char *what = kind == 2 ? "geometric-mean speedup" : "average speedup";
+		if (!lt) {
+			if (gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)l + 1,
+				     "claims a%s %s %g but no bench JSON with per-case speedups to check it against",
+				     kind == 2 ? "" : "n", what, v))
+				return -1;
+			continue;
+		}
+		double want = kind == 2 ? lgeo : lmean;
+		if (pt_close(v, want, TOL))
+			continue;
+		if (kind == 2 && pt_close(v, lmean, TOL)) {
+			if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+				     "claims a geometric-mean speedup %g, but that is the arithmetic mean of %s's %zu speedups (geometric mean %.4g)",
+				     v, f->json[lj].name, lvalid, lgeo))
+				return -1;
+			continue;
+		}
+		/* does it match an older file? the closest one */
+		const char *older = NULL;
+		double olddiff = INFINITY;
+		for (size_t j = 0; j < f->njson; j++) {
+			struct ptjson_table ob[16];
+			const struct ptjson_table *ot = (long)j != lj && f->json[j].j.root ?
+				speedup_table(&f->json[j], ob, 16) : NULL;
+			if (!ot)
+				continue;
+			double m, g;
+			size_t nv;
+			ptjson_speedup_means(ot, &m, &g, &nv);
+			double x = kind == 2 ? g : m;
+			if (pt_close(v, x, TOL) && fabs(v - x) < olddiff) {
+				older = f->json[j].name;
+				olddiff = fabs(v - x);
+			}
+		}
+		char tail[600] = "";
+		if (st->adopted_iter >= 0 && st->report_iter >= 0 && st->report_iter < st->adopted_iter) {
+			const struct ptperf_iter *ri = &f->perf.it[st->report_iter];
+			const struct ptperf_iter *ai = &f->perf.it[st->adopted_iter];
+			const struct ptperf_iter *last = &f->perf.it[f->perf.nit - 1];
+			snprintf(tail, sizeof(tail),
+				 "; it reports '%s' while %s goes on to '%s' (line %ld, adopted)%s%s%s",
+				 ri->title, f->perf_shown, ai->title, ai->line,
+				 last != ai ? " and '" : "", last != ai ? last->title : "", last != ai ? "'" : "");
+			*stale_reported = 1;
+		}
+		int rc = older ?
+			gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+				 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s",
+				 what, v, older, f->json[lj].name, want, lvalid, tail) :
+			gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+				 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s", what, v,
+				 f->json[lj].name, want, lvalid, ptlog_pct(want, v), tail);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- per-case tables ---------------------------------------------- */
+
+#define MAXCOLS 24
+
+static size_t cells(const char *line, char out[][96], size_t max)
+{
+	const char *p = strchr(line, '|');
+	size_t n = 0;
+	if (!p)
+		return 0;
+	p++;
+	while (*p && n < max) {
+		const char *e = strchr(p, '|');
+		if (!e)
+			break;
+		const char *a = p, *b = e;
+		while (a < b && (*a == ' ' || *a == '*' || *a == '`'))
+			a++;
+		while (b > a && (b[-1] == ' ' || b[-1] == '*' || b[-1] == '`'))
+			b--;
+		size_t l = (size_t)(b - a) < 95 ? (size_t)(b - a) : 95;
+		memcpy(out[n], a, l);
+		out[n][l] = '\0';
+		n++;
+		p = e + 1;
+	}
+	return n;
+}
+
+static int is_sep(const char *line)
+{
+	int dash = 0;
+	for (const char *p = line; *p; p++) {
+		if (*p == '-')
+			dash = 1;
+		else if (*p != '|' && *p != ':' && *p != ' ')
+			return 0;
+	}
+	return dash;
+}
+
+static int cell_num(const char *c, double *v)
+{
+	struct ptlog_num n[2];
+	if (ptlog_numbers(c, n, 2) != 1)
+		return 0;
+	*v = n[0].v;
+	return 1;
+}
+
+/* 1 mean row, 2 sum row, 0 data. */
+static int agg_row(const char *first)
+{
+	static const char *const mean[] = { "avg", "mean", "average", "\xE5\xB9\xB3\xE5\x9D\x87", "\xE5\x9D\x87\xE5\x80\xBC", NULL };
+	static const char *const sum[] = { "sum", "total", "\xE5\x90\x88\xE8\xAE\xA1", "\xE6\x80\xBB\xE8\xAE\xA1", NULL };
+	if (ptlog_contains_any(first, (size_t)-1, mean))
+		return 1;
+	if (ptlog_contains_any(first, (size_t)-1, sum))
+		return 2;
+	return 0;
+}
+
+static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct gate_findings *fs)
+{
+	const struct ptlog_text *r = &f->report;
+	char head[MAXCOLS][96];
+	size_t nc = cells(r->lines[hl], head, MAXCOLS);
+	/* the JSON table whose row keys name these columns and whose rows match best */
+	long bestj = -1;
+	struct ptjson_table bestt;
+	size_t best_hits = 0;
+	int col_of[MAXCOLS];
+	for (size_t j = 0; j < f->njson; j++) {
+		struct ptjson_table tb[16];
+		size_t nt = f->json[j].j.root ? ptjson_tables(&f->json[j].j, tb, 16) : 0;
+		for (size_t t = 0; t < nt; t++) {
+			const cJSON *row0 = ptjson_row(&tb[t], 0);
+			size_t named = 0;
+			for (size_t c = 0; c < nc; c++)
+				if (isfinite(ptjson_num(row0, head[c])))
+					named++;
+			if (named < 2)
+				continue;
+			size_t hits = 0, ri = 0;
+			for (size_t l = hl + 2; l < end && ri < tb[t].n; l++) {
+				char cl[MAXCOLS][96];
+				size_t n = cells(r->lines[l], cl, MAXCOLS);
+				if (n && agg_row(cl[0]))
+					continue;
+				const cJSON *row = ptjson_row(&tb[t], ri++);
+				for (size_t c = 0; c < n && c < nc; c++) {
+					double v, x = ptjson_num(row, head[c]);
+					struct ptlog_num num[2];
+					if (isfinite(x) && ptlog_numbers(cl[c], num, 2) == 1 &&
+					    decimals_match(&num[0], cl[c], x) && cell_num(cl[c], &v))
+						hits++;
+				}
+			}
+			if (hits > best_hits) {
+				best_hits = hits;
+				bestj = (long)j;
+				bestt = tb[t];
+			}
+		}
+	}
+	if (bestj < 0)
+		return 0;
+	for (size_t c = 0; c < nc; c++)
+		col_of[c] = isfinite(ptjson_num(ptjson_row(&bestt, 0), head[c]));
+	/* the aggregate rows */
+	for (size_t l = hl + 2; l < end; l++) {
+		char cl[MAXCOLS][96];
+		size_t n = cells(r->lines[l], cl, MAXCOLS);
+		int kind = n ? agg_row(cl[0]) : 0;
+		if (!kind)
+			continue;
+		for (size_t c = 1; c < n && c < nc; c++) {
+			double v;
+			if (!col_of[c] || !cell_num(cl[c], &v))
+				continue;
+			double tsum = 0, jsum = 0;
+			size_t tn = 0, jn = 0;
+			for (size_t q = hl + 2; q < end; q++) {
+				char dc[MAXCOLS][96];
+				size_t m = cells(r->lines[q], dc, MAXCOLS);
+				double x;
+				if (m > c && !agg_row(dc[0]) && cell_num(dc[c], &x)) {
+					tsum += x;
+					tn++;
+				}
+			}
+			for (size_t q = 0; q < bestt.n; q++) {
+				double x = ptjson_num(ptjson_row(&bestt, q), head[c]);
+				if (isfinite(x)) {
+					jsum += x;
+					jn++;
+				}
+			}
+			if (!tn || !jn)
+				continue;
+			double tw = kind == 1 ? tsum / (double)tn : tsum;
+			double jw = kind == 1 ? jsum / (double)jn : jsum;
+			if (pt_close(v, tw, TOL) && pt_close(v, jw, TOL))
+				continue;
+			if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+				     "%s row: %s %g is not the %s of the %zu rows above (%.4g) nor of %s (%.4g, %+.1f%%)",
+				     cl[0], head[c], v, kind == 1 ? "mean" : "sum", tn, tw, f->json[bestj].name, jw,
+				     ptlog_pct(jw, v)))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
+{
+	const struct ptlog_text *r = &f->report;
+	for (size_t l = 0; l + 1 < r->nlines; l++) {
+		if (!strchr(r->lines[l], '|') || !is_sep(r->lines[l + 1]))
+			continue;
+		size_t end = l + 2;
+		while (end < r->nlines && strchr(r->lines[end], '|'))
+			end++;
+		if (check_table(f, l, end, fs))
+			return -1;
+		l = end - 1;
+	}
+	return 0;
+}
+
+int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs)
+{
+	if (!f->has_report)
+		return gate_add(fs, RULE, GATE_WARNING, f->shown, 0,
+				"no final_report.md or perf_report.md in the folder or beside it: nothing to reconcile");
+	long li;
+	long lj = pt_latest_json(f, &li);
+	struct staleness st;
+	find_staleness(f, &st);
+	int stale_reported = 0;
+	if (check_claims(f, lj, &st, &stale_reported, fs))
+		return -1;
+	if (check_tables(f, fs))
+		return -1;
+	if (!f->has_perf)
+		return 0;
+	if (st.any_figure && st.report_iter < 0)
+		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, 0,
+				"quotes no candidate figure of any %s iteration: cannot tell which iteration it reports",
+				f->perf_shown);
+	if (!stale_reported && st.report_iter >= 0 && st.report_iter < st.adopted_iter) {
+		const struct ptperf_iter *ri = &f->perf.it[st.report_iter];
+		const struct ptperf_iter *ai = &f->perf.it[st.adopted_iter];
+		double fig = iter_figure(ai);
+		return gate_add(fs, RULE, GATE_ERROR, f->report_shown, st.quote_line,
+				"stale report: it quotes '%s' (line %ld of the report) but %s goes on to '%s' (line %ld, adopted, candidate %g), which the report does not mention",
+				ri->title, st.quote_line, f->perf_shown, ai->title, ai->line, fig);
+	}
+	return 0;
+}

@@ -1,0 +1,109 @@
+/* pt_rules.h: gate rules for first-generation perf_tuning/ folders.
+ *
+ * src/ptune.c reads a folder into a struct pt_folder (every file parsed,
+ * nothing else touched) and calls each rule; a rule looks at the parsed
+ * folder and appends findings (rule ids PT-*, default severities from
+ * gates/rules.c: errors for inconsistencies, warnings when the rule cannot
+ * find what it needs). Rules never read files, print or exit.
+ *
+ * Conventions the rules share (documented in README, "tlgate on
+ * perf_tuning/ folders"):
+ *   - improvement = (candidate - baseline) / baseline * 100 of the quantity
+ *     quoted, the convention both public folders follow: for a time,
+ *     negative is faster; for a speedup, positive is better. A folder
+ *     whose figures consistently use the opposite sign is read with it.
+ *   - the noise threshold is 3% unless the folder states another
+ *     ("noise_threshold_pct", "噪声阈值: 5%", "5% noise threshold").
+ */
+#ifndef TLPERF_PT_RULES_H
+#define TLPERF_PT_RULES_H
+
+#include <stddef.h>
+
+#include "finding.h"
+#include "ptjson.h"
+#include "ptlog.h"
+
+struct pt_jsonfile {
+	char *name;          /* file name inside the folder */
+	char *shown;         /* path used in findings */
+	struct ptjson j;     /* parsed (j.root NULL when it did not parse) */
+	int unreadable;      /* 1 when the file could not be read */
+	int empty;           /* 1 when the file has no content */
+};
+
+struct pt_logfile {
+	char *shown;         /* path used in findings */
+	struct ptlog log;
+};
+
+struct pt_folder {
+	char *shown;                 /* the folder as the user sees it */
+	struct pt_jsonfile *json;    /* sorted by file name */
+	size_t njson;
+	struct pt_logfile *logs;     /* optimization_log.md, optimization_log_*.md */
+	size_t nlogs;
+	int has_perf;
+	char *perf_shown;
+	struct ptperf perf;          /* perf_log.md */
+	int has_report;
+	char *report_shown;
+	struct ptlog_text report;    /* final_report.md / perf_report.md */
+	double noise_pct;            /* noise threshold in percent */
+};
+
+/* Each rule appends its findings; returns 0, -1 on allocation failure. */
+int pt_rule_json(const struct pt_folder *f, struct gate_findings *fs);      /* PT-JSON */
+int pt_rule_plan(const struct pt_folder *f, struct gate_findings *fs);      /* PT-PLAN */
+int pt_rule_sequence(const struct pt_folder *f, struct gate_findings *fs);  /* PT-SEQUENCE */
+int pt_rule_precision(const struct pt_folder *f, struct gate_findings *fs); /* PT-PRECISION */
+int pt_rule_result(const struct pt_folder *f, struct gate_findings *fs);    /* PT-RESULT */
+int pt_rule_iteration(const struct pt_folder *f, struct gate_findings *fs); /* PT-ITERATION */
+int pt_rule_stop(const struct pt_folder *f, struct gate_findings *fs);      /* PT-STOP */
+int pt_rule_db(const struct pt_folder *f, struct gate_findings *fs);        /* PT-DB */
+int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs);    /* PT-REPORT */
+
+/* ---- shared by the rules (gates/pt_common.c) ------------------------ */
+
+/* What one baseline/candidate/improvement group says, pair by pair (a
+ * field may hold several figures separated by " / ", e.g. a bench time
+ * and an msprof time). */
+#define PT_MAXPAIRS 4
+struct pt_eval {
+	size_t npairs;
+	double base[PT_MAXPAIRS], cand[PT_MAXPAIRS]; /* NAN when not stated (N/A) */
+	double stated[PT_MAXPAIRS];                  /* stated improvement %, NAN if none */
+	int kind[PT_MAXPAIRS];                       /* -1 lower is better (time), +1 higher (speedup), 0 unknown */
+	double gain;       /* best improvement in the better direction, %, NAN if none computable */
+	int attempt;       /* 1 when baseline and candidate figures exist */
+};
+
+void pt_eval_meas(const struct ptperf_meas *m, struct pt_eval *e);
+
+/* Primary figure of a field value: the number after "avg=" when several
+ * are given, else the first; returns 0 when the value is N/A or has no
+ * number. *kind as in pt_eval. */
+int pt_figure(const char *s, size_t len, double *v, int *kind);
+
+/* The sign convention of the folder's perf_log: +1 when improvement =
+ * (candidate - baseline) / baseline (the default), -1 when its figures
+ * use the opposite sign throughout. */
+int pt_convention(const struct pt_folder *f);
+
+/* 1 when a, b agree within rel (relative, e.g. 0.005). */
+int pt_close(double a, double b, double rel);
+
+/* Index of the JSON holding the folder's current results: the one
+ * matching the candidate figure of the latest perf_log iteration that has
+ * one and was not rolled back (*iter gets that iteration, else -1), else
+ * the last by name order (baseline < iterN < roundR_dirX < roundR_final).
+ * -1 when no JSON has rows. */
+long pt_latest_json(const struct pt_folder *f, long *iter);
+
+/* 1 when s (len bytes) starts with N/A, none, 无, '-' or '—'. */
+int pt_is_na(const char *s, size_t len);
+
+/* Adopted / rolled back as the adopted field says: 1 yes, 0 no, -1 unknown. */
+int pt_adopted(const char *s);
+
+#endif
