@@ -68,13 +68,6 @@ char *abrun_command_line(const struct abrun_config *c, long pair, char arm)
 	char *qm = sh_quote(c->msprof), *qk = sh_quote(c->kernel_name), *qo = sh_quote(profile),
 	     *ql = sh_quote(c->aic_metrics), *line = NULL;
 	const char *cmd = arm == 'A' ? c->a_cmd : c->b_cmd;
-	if (c->source != ABRUN_SOURCE_MSPROF) {
-		free(qm);
-		free(qk);
-		free(qo);
-		free(ql);
-		return strdup(cmd);
-	}
 	if (qm && qk && qo && ql) {
 		size_t n = strlen(qm) + strlen(qk) + strlen(qo) + strlen(ql) + strlen(cmd) + 160;
 		line = malloc(n);
@@ -143,17 +136,75 @@ static char *utc_now(void)
 	return strdup(buf);
 }
 
+/* ---- sources: how a run is launched and where its durations come from.
+ * A new source adds a case to both functions. ---- */
+
+/* The shell line of one run. malloc'd, NULL when out of memory. */
+static char *source_command(const struct abrun_config *c, long pair, char arm)
+{
+	switch (c->source) {
+	case ABRUN_SOURCE_STDOUT:
+	case ABRUN_SOURCE_CSV:
+		return strdup(arm == 'A' ? c->a_cmd : c->b_cmd);
+	case ABRUN_SOURCE_MSPROF:
+	default:
+		return abrun_command_line(c, pair, arm);
+	}
+}
+
+/* Before the run: without the profiler the bench runs alone, so it gets its
+ * directory and settings in the environment, and the stdout source
+ * captures its stdout in PROFILE/stdout.txt (outfile). Returns 0, or -1
+ * with err set (environment). */
+static int source_prepare(const struct abrun_config *c, const char *profile, char arm,
+			  long pair, struct run_spec *spec, char *outfile, size_t outlen,
+			  char *err, size_t errlen)
+{
+	if (c->source == ABRUN_SOURCE_MSPROF)
+		return 0;
+	if (absource_prepare_run(profile, arm, pair, c->launch_count, c->warm_up, outfile, outlen,
+				 err, errlen) != 0)
+		return -1;
+	if (c->source == ABRUN_SOURCE_STDOUT)
+		spec->out_path = outfile;
+	return 0;
+}
+
+/* The launch durations of a finished run into a malloc'd array. Returns 0,
+ * or -1 with err saying what was missing. */
+static int source_read(const struct abrun_config *c, const char *profile, double **d, size_t *n,
+		       char *err, size_t errlen)
+{
+	char outfile[4200];
+	switch (c->source) {
+	case ABRUN_SOURCE_STDOUT:
+		snprintf(outfile, sizeof(outfile), "%s/stdout.txt", profile);
+		return absource_read_stdout(outfile, d, n, err, errlen);
+	case ABRUN_SOURCE_CSV:
+		return absource_read_csv(profile, c->csv_glob, c->csv_column, d, n, err, errlen);
+	case ABRUN_SOURCE_MSPROF:
+	default: {
+		struct msprof_capture cap;
+		msprof_capture_init(&cap);
+		int r = msprof_read(profile, c->kernel_name, &cap, err, errlen);
+		*d = r == MSPROF_OK ? msprof_durations(&cap, n) : NULL;
+		if (r == MSPROF_OK && !*d)
+			snprintf(err, errlen, "no launch durations in '%s'", profile);
+		msprof_capture_release(&cap);
+		return *d ? 0 : -1;
+	}
+	}
+}
+
 int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		  struct abrun_run *out, char *err, size_t errlen)
 {
 	char profile[4096], log[4096], what[256], last[300];
 	char *line = NULL;
-	struct msprof_capture cap;
 	double *d = NULL;
 	int rc = ABRUN_FAILED;
 
 	memset(out, 0, sizeof(*out));
-	msprof_capture_init(&cap);
 	abrun_profile_path(c, pair, arm, profile, sizeof(profile));
 	abrun_log_path(c, pair, arm, log, sizeof(log));
 	if (move_aside(profile, "") != 0 || move_aside(log, ".log") != 0) {
@@ -161,7 +212,7 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 			 pair, arm, c->workdir, strerror(errno));
 		return ABRUN_ENV;
 	}
-	line = abrun_command_line(c, pair, arm);
+	line = source_command(c, pair, arm);
 	if (!line) {
 		snprintf(err, errlen, "out of memory");
 		return ABRUN_ENV;
@@ -169,15 +220,9 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s };
 	struct run_result res;
 	char outfile[4200];
-	if (c->source != ABRUN_SOURCE_MSPROF) {
-		/* the bench runs alone: give it its directory and settings */
-		if (absource_prepare_run(profile, arm, pair, c->launch_count, c->warm_up, outfile,
-					 sizeof(outfile), err, errlen) != 0) {
-			rc = ABRUN_ENV;
-			goto out;
-		}
-		if (c->source == ABRUN_SOURCE_STDOUT)
-			spec.out_path = outfile;
+	if (source_prepare(c, profile, arm, pair, &spec, outfile, sizeof(outfile), err, errlen) != 0) {
+		rc = ABRUN_ENV;
+		goto out;
 	}
 	run_command(&spec, &res);
 	run_describe(&res, what, sizeof(what));
@@ -202,28 +247,10 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		goto out;
 	}
 
-	char rerr[2048];
+	char rerr[6144];
 	size_t n = 0;
-	if (c->source != ABRUN_SOURCE_MSPROF) {
-		int sr = c->source == ABRUN_SOURCE_STDOUT
-				 ? absource_read_stdout(outfile, &d, &n, rerr, sizeof(rerr))
-				 : absource_read_csv(profile, c->csv_glob, c->csv_column, &d, &n, rerr,
-						     sizeof(rerr));
-		if (sr != 0) {
-			snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
-			goto out;
-		}
-	} else {
-		int r = msprof_read(profile, c->kernel_name, &cap, rerr, sizeof(rerr));
-		if (r != MSPROF_OK) {
-			snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
-			goto out;
-		}
-		d = msprof_durations(&cap, &n);
-	}
-	if (!d) {
-		snprintf(err, errlen, "pair %ld %c: no launch durations in '%s'; see log '%s'", pair, arm,
-			 profile, log);
+	if (source_read(c, profile, &d, &n, rerr, sizeof(rerr)) != 0) {
+		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
 		goto out;
 	}
 	out->arm = arm;
@@ -251,7 +278,6 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 out:
 	free(d);
 	free(line);
-	msprof_capture_release(&cap);
 	return rc;
 }
 

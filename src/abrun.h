@@ -17,7 +17,10 @@
 #include <stddef.h>
 
 /* Where the launch durations of a run come from (--source; the readers of
- * the non-profiler sources are in src/ab_source.h). */
+ * the non-profiler sources are in src/ab_source.h). Without the profiler
+ * the arm's command runs as written, with $TLAB_OUTPUT = the run's
+ * directory, $TLAB_LAUNCH_COUNT, $TLAB_WARM_UP, $TLAB_ARM and $TLAB_PAIR in
+ * its environment. */
 enum abrun_source {
 	ABRUN_SOURCE_MSPROF = 0,  /* msprof op ... <cmd>, Task Duration(us) of the OPPROF tree */
 	ABRUN_SOURCE_STDOUT = 1,  /* <cmd> alone; its stdout (WORKDIR/pair<i><arm>/stdout.txt) */
@@ -63,10 +66,7 @@ void abrun_run_release(struct abrun_run *r);
 void abrun_profile_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len);
 void abrun_log_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len);
 
-/* The shell line of one run. With --source stdout or csv the arm's command
- * as written (it runs with $TLAB_OUTPUT = the run's directory,
- * $TLAB_LAUNCH_COUNT, $TLAB_WARM_UP, $TLAB_ARM, $TLAB_PAIR in its
- * environment); with msprof the profiler wrapped around the arm's command,
+/* The shell line of one run: the profiler wrapped around the arm's command,
  * `'MSPROF' op --kernel-name='K' --output='DIR' --launch-count=N
  * --warm-up=W --dump=off --aic-metrics='LIST' <cmd>` (the arguments quoted,
  * the bench command inserted as written). Returns malloc'd, caller frees;

@@ -201,6 +201,26 @@ static int ab_decide(const struct ab_opts *o, const double *a, const double *b,
 	return 0;
 }
 
+/* Which arm runs first in pair p. ref: odd pairs A then B, even pairs B
+ * then A, so slow drift hits both arms alike. seq: a seeded coin per pair
+ * (ab_seq_b_first), so neither drift nor a penalty for running second can
+ * favour one arm, and swapping A and B within a pair is an exact
+ * randomisation. A pair half done before a --resume keeps the order it
+ * started with (from the recorded run). */
+static void pair_order(const struct ab_opts *o, const struct ab_session *s, long p,
+		       char order[2])
+{
+	int bf;
+	if (!isnan(s->a[p - 1]) || !isnan(s->b[p - 1]))
+		bf = s->b_first[p - 1];
+	else if (o->protocol == AB_PROTOCOL_SEQ)
+		bf = ab_seq_b_first(o->seed, p);
+	else
+		bf = p % 2 == 0;
+	order[0] = bf ? 'B' : 'A';
+	order[1] = bf ? 'A' : 'B';
+}
+
 /* ---- environment ---- */
 
 /* Resolves the profiler like the shell would; 0 when it is executable. */
@@ -605,6 +625,7 @@ int cmd_ab(int argc, char **argv)
 		const char *env = getenv("TLAB_MSPROF");
 		o.run.msprof = env && *env ? env : "msprof";
 	}
+	/* Only the profiler source needs the profiler. */
 	if (o.run.source == ABRUN_SOURCE_MSPROF && find_program(o.run.msprof, found, sizeof(found)) != 0) {
 		snprintf(msg, sizeof(msg),
 			 "profiler '%s' not found or not executable (give --msprof PATH or set "
@@ -671,18 +692,8 @@ int cmd_ab(int argc, char **argv)
 	struct ab_decision d = { 0 };
 	size_t npairs = 0;
 	for (long p = 1; p <= o.pairs; p++) {
-		/* ref: odd pairs A then B, even pairs B then A: drift hits both
-		 * arms. seq: a seeded coin per pair, so neither drift nor a
-		 * penalty for running second can favour one arm. A pair half done
-		 * before a --resume keeps the order it started with. */
-		int bf;
-		if (!isnan(s.a[p - 1]) || !isnan(s.b[p - 1]))
-			bf = s.b_first[p - 1];
-		else if (o.protocol == AB_PROTOCOL_SEQ)
-			bf = ab_seq_b_first(o.seed, p);
-		else
-			bf = p % 2 == 0;
-		const char order[2] = { bf ? 'B' : 'A', bf ? 'A' : 'B' };
+		char order[2];
+		pair_order(&o, &s, p, order);
 		for (int k = 0; k < 2; k++) {
 			char arm = order[k];
 			double *slot = arm == 'A' ? &s.a[p - 1] : &s.b[p - 1];

@@ -1,0 +1,135 @@
+/* test_abrun.c: tlab's command line and its runs.jsonl journal. */
+#include "testlib.h"
+#include "abrun.h"
+
+#include <sys/stat.h>
+
+static char dir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/tlperf-test-abrun.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char p[400];
+	snprintf(p, sizeof(p), "%s/runs.jsonl", dir);
+	remove(p);
+	return rmdir(dir);
+}
+
+static void test_command_line_quoting(void **state)
+{
+	(void)state;
+	struct abrun_config c = {
+		.a_cmd = "python3 bench.py --impl a", .b_cmd = "./b",
+		.workdir = "my dir/it's", .kernel_name = "main*|add",
+		.aic_metrics = "BasicInfo,Memory", .msprof = "/opt/ms prof",
+		.launch_count = 15, .warm_up = 5,
+	};
+	char *line = abrun_command_line(&c, 2, 'A');
+	assert_non_null(line);
+	assert_string_equal(line,
+			    "'/opt/ms prof' op --kernel-name='main*|add' "
+			    "--output='my dir/it'\\''s/pair2A' --launch-count=15 --warm-up=5 "
+			    "--dump=off --aic-metrics='BasicInfo,Memory' python3 bench.py --impl a");
+	free(line);
+	char buf[256];
+	abrun_log_path(&c, 3, 'B', buf, sizeof(buf));
+	assert_string_equal(buf, "my dir/it's/logs/pair3B.log");
+	abrun_profile_path(&c, 3, 'B', buf, sizeof(buf));
+	assert_string_equal(buf, "my dir/it's/pair3B");
+}
+
+static void write_file(const char *name, const char *text, const char *mode)
+{
+	char p[400];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	FILE *f = fopen(p, mode);
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_journal_roundtrip(void **state)
+{
+	(void)state;
+	struct abrun_config c = { .workdir = dir };
+	struct abrun_journal j;
+	char err[512];
+	/* no journal yet: empty */
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.n, 0);
+	abrun_journal_release(&j);
+
+	struct abrun_run r = {
+		.arm = 'B', .pair = 2, .order = 1, .launches = 15, .median_us = 8.412,
+		.mad_us = 0.02, .min_us = 8.3, .max_us = 8.6, .elapsed_s = 1.5,
+		.cmd = "./bench \"q\"", .kernel_name = "main", .launch_count = 15,
+		.log = "w/logs/pair2B.log", .profile = "w/pair2B", .finished = "2026-01-01T00:00:00Z",
+	};
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	r.arm = 'A';
+	r.order = 2;
+	r.median_us = 9.5;
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.n, 2);
+	assert_int_equal(j.v[0].arm, 'B');
+	assert_int_equal(j.v[0].pair, 2);
+	assert_int_equal(j.v[0].order, 1);
+	assert_int_equal(j.v[0].launches, 15);
+	assert_close(j.v[0].median_us, 8.412, 0);
+	assert_string_equal(j.v[0].cmd, "./bench \"q\"");
+	assert_string_equal(j.v[0].kernel_name, "main");
+	assert_int_equal(j.v[0].launch_count, 15);
+	assert_string_equal(j.v[1].log, "w/logs/pair2B.log");
+	assert_close(j.v[1].median_us, 9.5, 0);
+	assert_int_equal(j.damaged, 0);
+	abrun_journal_release(&j);
+
+	/* a write cut short: skipped on load; the next append starts a new line */
+	write_file("runs.jsonl", "{\"v\":1,\"arm\":\"A\",\"pa", "a");
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.n, 2);
+	assert_int_equal(j.damaged, 1);
+	assert_int_equal(j.first_damaged, 3);
+	abrun_journal_release(&j);
+	r.pair = 3;
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.n, 3);
+	assert_int_equal(j.v[2].pair, 3);
+	assert_int_equal(j.damaged, 1);
+	abrun_journal_release(&j);
+
+	/* JSON that is not a run: an error with the line */
+	write_file("runs.jsonl", "\n{\"arm\":\"A\",\"pair\":0,\"order\":1,\"launches\":1,"
+				 "\"median_us\":1,\"cmd\":\"x\"}\n", "w");
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "runs.jsonl:2: \"pair\" must be"));
+	write_file("runs.jsonl", "[1,2]\n", "w");
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":1: not a JSON object"));
+	write_file("runs.jsonl", "{\"arm\":\"A\",\"pair\":1,\"order\":3,\"launches\":1,"
+				 "\"median_us\":1,\"cmd\":\"x\"}\n", "w");
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "\"order\" must be 1 or 2"));
+	write_file("runs.jsonl", "{\"arm\":\"A\",\"pair\":1,\"order\":1,\"launches\":1,"
+				 "\"median_us\":-1,\"cmd\":\"x\"}\n", "w");
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "\"median_us\" must be a number > 0"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command_line_quoting),
+		cmocka_unit_test(test_journal_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
