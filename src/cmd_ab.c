@@ -26,6 +26,7 @@
 #include "abrun.h"
 #include "abseq.h"
 #include "run.h"
+#include "svg.h"
 
 const char cmd_ab_usage[] =
 	"usage: tlab --a-cmd CMD --b-cmd CMD [options]\n"
@@ -77,6 +78,8 @@ const char cmd_ab_usage[] =
 	"                      relative change (default 0.90; the achieved level is\n"
 	"                      reported, 3 pairs reach at most 0.75)\n"
 	"  --resume            continue the session recorded in WORKDIR/runs.jsonl\n"
+	"  --plot FILE         also write the runs as an SVG plot: run medians of A and\n"
+	"                      B in run order, pairs joined, the estimate and interval\n"
 	"\n"
 	"Verdict (seq): after each pair from --min-pairs on, the run medians are\n"
 	"split into fast/slow run states per arm; B's mean gain (within-state gain\n"
@@ -120,6 +123,7 @@ struct ab_opts {
 	int seed_given;
 	int pairs_given;           /* --pairs on the command line */
 	struct absource source;    /* --source (owned) */
+	const char *plot;          /* --plot FILE.svg, NULL for none */
 };
 
 /* The runs of the session: recorded ones first (when resuming), then new. */
@@ -402,6 +406,37 @@ static void print_error_json(const struct ab_opts *o, const struct ab_session *s
 	cJSON_Delete(j);
 }
 
+/* --plot: the runs, the estimate with its interval, the verdict in the
+ * title (src/svg.h). Returns 0, or -1 with errno set. */
+static int write_plot(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
+		      const struct ab_decision *d)
+{
+	char title[160];
+	snprintf(title, sizeof(title), "tlab: %s (B %+.2f%% vs A, %zu pairs, sign test p = %.3g)",
+		 ab_verdict_name(d->verdict), 100.0 * d->ref.b_rel_change, npairs,
+		 d->ref.sign_test_p);
+	struct svg_ab p = {
+		.title = title, .a = s->a, .b = s->b, .npairs = npairs,
+		.a_median = d->ref.a_merged_median_us, .b_median = d->ref.b_merged_median_us,
+		.estimate = d->have_ci ? d->ci.estimate : d->ref.b_rel_change,
+		.lo = d->have_ci ? d->ci.lo : NAN, .hi = d->have_ci ? d->ci.hi : NAN,
+		.ci_level = d->have_ci ? d->ci.level : NAN, .noise = o->noise,
+	};
+	if (o->protocol == AB_PROTOCOL_SEQ) {
+		/* seq's own figures: mean gain, its interval, the run states it found */
+		snprintf(title, sizeof(title), "tlab: %s (B %+.2f%% vs A, %zu pairs, stop: %s)",
+			 ab_verdict_name(d->verdict), 100.0 * d->seq.gain, npairs,
+			 abseq_reason_name(d->seq.reason));
+		p.estimate = d->seq.gain;
+		p.lo = d->seq.gain_lo;
+		p.hi = d->seq.gain_hi;
+		p.ci_level = NAN; /* sequential interval: no fixed coverage to print */
+		p.a_state = d->state_a; /* enum abseq_state matches enum svg_state */
+		p.b_state = d->state_b;
+	}
+	return svg_save_ab(o->plot, &p);
+}
+
 /* ---- resume ---- */
 
 /* Checks the recorded runs against this invocation and moves them into the
@@ -472,6 +507,7 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		{ "min-gain", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "source", required_argument, NULL, 's' },
+		{ "plot", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -490,6 +526,7 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		case 'M': o->run.msprof = optarg; break;
 		case 'P': o->protocol_name = optarg; break;
 		case 'r': o->resume = 1; break;
+		case 'G': o->plot = optarg; break;
 		case 'p':
 			if (cli_parse_long("--pairs", optarg, 3, 100000, &o->pairs) != 0)
 				return cli_usage_error("ab", "--pairs must be at least 3");
@@ -764,6 +801,10 @@ int cmd_ab(int argc, char **argv)
 			d.ref.direction_consistent ? "consistent" : "not consistent");
 	print_verdict(&o, &s, npairs, &d);
 	rc = CLI_OK;
+	if (o.plot && write_plot(&o, &s, npairs, &d) != 0) {
+		cli_error("cannot write plot '%s': %s", o.plot, strerror(errno));
+		rc = CLI_USAGE;
+	}
 out:
 	if (installed)
 		run_signals_restore();

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "recargs.h"
 #include "speedup.h"
+#include "svg.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -26,6 +27,7 @@ const char cmd_speedup_usage[] =
 	"  --final ID   take the final durations from candidate ID\n"
 	"  --json       machine output\n"
 	"  --strict     refuse RECORDS with invalid lines (exit 1)\n"
+	"  --plot FILE  also write per-workload speedup bars with the geomean line (SVG)\n"
 	"\n"
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
 	"(or invalid lines under --strict), 2 usage error, unreadable RECORDS or\n"
@@ -206,16 +208,54 @@ static void print_markdown(const struct stats_speedup *s)
 	}
 }
 
+/* --plot: one bar per key, log scale, the overall geomean as a line.
+ * Returns 0, or -1 with errno set. */
+static int write_plot(const struct stats_speedup *s, const char *path)
+{
+	const char **labels = calloc(s->nkeys ? s->nkeys : 1, sizeof(*labels));
+	char **owned = calloc(s->nkeys ? s->nkeys : 1, sizeof(*owned));
+	double *v = malloc((s->nkeys ? s->nkeys : 1) * sizeof(*v));
+	char title[160];
+	int rc = -1;
+	if (!labels || !owned || !v)
+		goto out;
+	for (size_t k = 0; k < s->nkeys; k++) {
+		const struct stats_speedup_key *e = &s->keys[k];
+		size_t n = strlen(e->dispatch) + strlen(e->workload) + 4;
+		if (s->ngroups > 1 && !(owned[k] = malloc(n)))
+			goto out;
+		if (owned[k])
+			snprintf(owned[k], n, "%s / %s", e->dispatch, e->workload);
+		labels[k] = owned[k] ? owned[k] : e->workload;
+		v[k] = e->speedup;
+	}
+	snprintf(title, sizeof(title), "speedup baseline \xe2\x86\x92 final: geomean %.2fx over %zu workload%s",
+		 s->geomean_speedup, s->nused, s->nused == 1 ? "" : "s");
+	struct svg_bars bars = { title, "speedup = baseline_us / final_us (log scale)", labels, v,
+				 NULL, s->nkeys, s->geomean_speedup, 0 };
+	rc = svg_save_bars(path, &bars);
+out:
+	if (rc != 0 && !errno)
+		errno = ENOMEM;
+	for (size_t k = 0; owned && k < s->nkeys; k++)
+		free(owned[k]);
+	free(owned);
+	free(labels);
+	free(v);
+	return rc;
+}
+
 int cmd_speedup(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "final", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "plot", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *final = NULL;
+	const char *final = NULL, *plot = NULL;
 	int json = 0, strict = 0, ch;
 	struct records rs;
 	struct stats_speedup s = { 0 };
@@ -227,6 +267,7 @@ int cmd_speedup(int argc, char **argv)
 		case 'f': final = optarg; break;
 		case 'j': json = 1; break;
 		case 's': strict = 1; break;
+		case 'P': plot = optarg; break;
 		case 'h':
 			fputs(cmd_speedup_usage, stdout);
 			return cli_finish_stdout(CLI_OK);
@@ -259,6 +300,10 @@ int cmd_speedup(int argc, char **argv)
 		cli_error("no workload of '%s' has both a valid round-0 baseline and a final record",
 			  path);
 		rc = CLI_FAIL;
+	}
+	if (plot && s.nused > 0 && write_plot(&s, plot) != 0) {
+		cli_error("cannot write plot '%s': %s", plot, strerror(errno));
+		rc = CLI_USAGE;
 	}
 	rc = cli_finish_stdout(rc);
 out:

@@ -10,6 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report.h"
 
@@ -36,6 +38,21 @@ static const char *num(char *buf, size_t n, double v)
 		snprintf(buf, n, "%.3g", v);
 	else
 		snprintf(buf, n, "%.4g", v);
+	return buf;
+}
+
+/* A relative change as a signed percentage, at most 2 decimals: "+2.76%". */
+static const char *pct(char *buf, size_t n, double frac)
+{
+	snprintf(buf, n, "%+.2f", 100 * frac);
+	size_t len = strlen(buf);
+	while (len > 0 && buf[len - 1] == '0')
+		buf[--len] = '\0';
+	if (len > 0 && buf[len - 1] == '.')
+		buf[--len] = '\0';
+	if (strcmp(buf, "+0") == 0 || strcmp(buf, "-0") == 0)
+		snprintf(buf, n, "0");
+	snprintf(buf + strlen(buf), n - strlen(buf), "%%");
 	return buf;
 }
 
@@ -148,7 +165,7 @@ static void legend_item(FILE *f, double *x, double y, char arm, int state, const
 {
 	marker(f, arm, state, *x, y - 4, 0, 0, 1);
 	text(f, *x + 9, y, "start", NULL, label);
-	*x += 18 + 7.0 * (double)strlen(label);
+	*x += 28 + 7.0 * (double)strlen(label);
 }
 
 int svg_write_ab(FILE *f, const struct svg_ab *p)
@@ -257,29 +274,30 @@ int svg_write_ab(FILE *f, const struct svg_ab *p)
 			marker(f, 'b', sb[i], xc + dx, YM(p->b[i]), i, p->b[i], 0);
 	}
 
-	/* legend: arms and the states present */
-	int seen[4] = { 0, 0, 0, 0 }; /* one, fast, slow, outlier */
+	/* legend: per arm, the states present */
+	int seen[2][4] = { { 0 } }; /* [arm][one, fast, slow, outlier] */
 	for (size_t i = 0; i < n; i++) {
-		seen[(sa[i] >= -1 && sa[i] <= 2) ? sa[i] + 1 : 0] = 1;
-		seen[(sb[i] >= -1 && sb[i] <= 2) ? sb[i] + 1 : 0] = 1;
+		if (usable(p->a[i]))
+			seen[0][(sa[i] >= -1 && sa[i] <= 2) ? sa[i] + 1 : 0] = 1;
+		if (usable(p->b[i]))
+			seen[1][(sb[i] >= -1 && sb[i] <= 2) ? sb[i] + 1 : 0] = 1;
 	}
 	fputs("<g class=\"legend\">\n", f);
 	double lx = L, ly = B + 62;
-	legend_item(f, &lx, ly, 'a', seen[1] ? SVG_STATE_FAST : SVG_STATE_ONE,
-		    seen[1] ? "A fast" : "A");
-	if (seen[2])
-		legend_item(f, &lx, ly, 'a', SVG_STATE_SLOW, "A slow");
-	legend_item(f, &lx, ly, 'b', seen[1] ? SVG_STATE_FAST : SVG_STATE_ONE,
-		    seen[1] ? "B fast" : "B");
-	if (seen[2])
-		legend_item(f, &lx, ly, 'b', SVG_STATE_SLOW, "B slow");
-	if (seen[3])
-		legend_item(f, &lx, ly, 'a', SVG_STATE_OUTLIER, "outlier");
+	static const char *const lab[2][4] = { { "A", "A fast", "A slow", "A outlier" },
+					       { "B", "B fast", "B slow", "B outlier" } };
+	int split = 0;
+	for (int arm = 0; arm < 2; arm++)
+		for (int k = 0; k < 4; k++)
+			if (seen[arm][k]) {
+				legend_item(f, &lx, ly, arm ? 'b' : 'a', k - 1, lab[arm][k]);
+				split |= k == 2;
+			}
 	fputs("</g>\n", f);
 	text(f, L, B + 84, "start", "font-size=\"11\" fill=\"#555555\"",
-	     seen[2] ? "filled = fast state, hollow = slow state (run medians split at the "
-		       "largest gap unless the caller classified them)"
-		     : "one state: no gap over 3% between run medians");
+	     split ? "filled = fast state, hollow = slow state (each arm's run medians split at "
+		     "their largest gap over 3%, unless classified by the caller)"
+		   : "one state per arm: no gap over 3% between run medians");
 
 	/* estimate panel: relative change of B vs A, in % */
 	int has_est = isfinite(p->estimate), has_ci = isfinite(p->lo) && isfinite(p->hi);
@@ -295,14 +313,14 @@ int svg_write_ab(FILE *f, const struct svg_ab *p)
 	pad = 0.1 * (ehi - elo);
 	elo -= pad, ehi += pad;
 #define YE(v) (B - ((v) - elo) / (ehi - elo) * (B - T))
-	double cx = (PL + PR) / 2 + 10;
+	double cx = PL + 40;
 	text(f, (PL + PR) / 2 + 10, T - 10, "middle", "font-weight=\"bold\"", "B vs A");
 	if (noise > 0) {
 		fprintf(f, "<rect class=\"tie-band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 			   "height=\"%.1f\" fill=\"#eeeeee\"/>\n",
 			PL + 10, YE(noise), PR - PL - 10, YE(-noise) - YE(noise));
 		snprintf(buf, sizeof(buf), "tie \xC2\xB1%s%%", num(b1, sizeof(b1), 100 * noise));
-		text(f, PR - 2, YE(noise) - 3, "end", "font-size=\"10\" fill=\"#777777\"", buf);
+		text(f, PR - 2, YE(-noise) - 4, "end", "font-size=\"10\" fill=\"#777777\"", buf);
 	}
 	st = nice_step(100 * (ehi - elo), 5);
 	for (double t = ceil(100 * elo / st) * st; t <= 100 * ehi + 1e-9 * st; t += st) {
@@ -321,31 +339,27 @@ int svg_write_ab(FILE *f, const struct svg_ab *p)
 			   "M%.1f %.1fL%.1f %.1f\" stroke=\"#333333\" stroke-width=\"2\" fill=\"none\">",
 			cx, YE(p->lo), cx, YE(p->hi), cx - 8, YE(p->lo), cx + 8, YE(p->lo), cx - 8,
 			YE(p->hi), cx + 8, YE(p->hi));
-		fprintf(f, "<title>interval %s%% to %s%%</title></path>\n",
-			num(b1, sizeof(b1), 100 * p->lo), num(b2, sizeof(b2), 100 * p->hi));
+		fprintf(f, "<title>interval %s to %s</title></path>\n", pct(b1, sizeof(b1), p->lo),
+			pct(b2, sizeof(b2), p->hi));
 	}
 	if (has_est) {
 		double y = YE(p->estimate);
 		fprintf(f, "<path class=\"estimate\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" "
-			   "fill=\"#333333\"><title>estimate %s%%</title></path>\n",
-			cx, y - 6, cx + 6, y, cx, y + 6, cx - 6, y,
-			num(b1, sizeof(b1), 100 * p->estimate));
-		snprintf(buf, sizeof(buf), "%s%s%%", p->estimate > 0 ? "+" : "",
-			 num(b1, sizeof(b1), 100 * p->estimate));
-		text(f, cx + 10, y + 4, "start", "font-weight=\"bold\"", buf);
+			   "fill=\"#333333\"><title>estimate %s</title></path>\n",
+			cx, y - 6, cx + 6, y, cx, y + 6, cx - 6, y, pct(b1, sizeof(b1), p->estimate));
+		text(f, cx + 12, y + 4, "start", "font-weight=\"bold\"",
+		     pct(b1, sizeof(b1), p->estimate));
 	}
 	text(f, (PL + PR) / 2 + 10, B + 16, "middle", "font-size=\"11\"", "+ = B faster");
 	if (has_ci) {
 		if (isfinite(p->ci_level))
-			snprintf(buf, sizeof(buf), "%s%% CI %s%s%% to %s%s%%",
-				 num(b3, sizeof(b3), 100 * p->ci_level), p->lo > 0 ? "+" : "",
-				 num(b1, sizeof(b1), 100 * p->lo), p->hi > 0 ? "+" : "",
-				 num(b2, sizeof(b2), 100 * p->hi));
+			snprintf(buf, sizeof(buf), "%s%% interval", num(b3, sizeof(b3), 100 * p->ci_level));
 		else
-			snprintf(buf, sizeof(buf), "interval %s%s%% to %s%s%%", p->lo > 0 ? "+" : "",
-				 num(b1, sizeof(b1), 100 * p->lo), p->hi > 0 ? "+" : "",
-				 num(b2, sizeof(b2), 100 * p->hi));
+			snprintf(buf, sizeof(buf), "interval");
 		text(f, (PL + PR) / 2 + 10, B + 30, "middle", "font-size=\"11\"", buf);
+		snprintf(buf, sizeof(buf), "%s to %s", pct(b1, sizeof(b1), p->lo),
+			 pct(b2, sizeof(b2), p->hi));
+		text(f, (PL + PR) / 2 + 10, B + 44, "middle", "font-size=\"11\"", buf);
 	}
 	fputs("</svg>\n", f);
 #undef YM
@@ -532,4 +546,62 @@ int svg_write_bars(FILE *f, const struct svg_bars *p)
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+static int save(const char *path, int (*write)(FILE *, const void *), const void *p)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = malloc(n);
+	FILE *f = NULL;
+	int fd = -1, err = 0;
+	if (!tmp) {
+		errno = ENOMEM;
+		return -1;
+	}
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		err = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		errno = err;
+		return -1;
+	}
+	errno = 0;
+	if (write(f, p) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (!err && (chmod(tmp, 0644) != 0 || rename(tmp, path) != 0))
+		err = errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+static int write_ab_v(FILE *f, const void *p)
+{
+	return svg_write_ab(f, p);
+}
+
+static int write_bars_v(FILE *f, const void *p)
+{
+	return svg_write_bars(f, p);
+}
+
+int svg_save_ab(const char *path, const struct svg_ab *p)
+{
+	return save(path, write_ab_v, p);
+}
+
+int svg_save_bars(const char *path, const struct svg_bars *p)
+{
+	return save(path, write_bars_v, p);
 }

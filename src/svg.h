@@ -70,4 +70,10 @@ struct svg_bars {
  * writes an empty chart that says so. */
 int svg_write_bars(FILE *f, const struct svg_bars *p);
 
+/* Write the plot to the file path: into a temporary file beside it, renamed
+ * over path only when complete (a failed write never leaves half a plot).
+ * Return 0, or -1 with errno set (the temporary file is removed). */
+int svg_save_ab(const char *path, const struct svg_ab *p);
+int svg_save_bars(const char *path, const struct svg_bars *p);
+
 #endif

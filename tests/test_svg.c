@@ -123,8 +123,9 @@ static void test_ab_marks(void **state)
 	assert_int_equal(m.tie, 1);
 	assert_true(m.legend >= 4);
 	assert_non_null(strstr(svg, "tlab: B_better &lt;&amp;&gt; \"x\""));
-	assert_non_null(strstr(svg, "+4.8%"));
-	assert_non_null(strstr(svg, "92.97% CI +2% to +7%"));
+	assert_non_null(strstr(svg, ">+4.8%<"));
+	assert_non_null(strstr(svg, ">+2% to +7%<"));
+	assert_non_null(strstr(svg, "92.97% interval"));
 	free(svg);
 }
 

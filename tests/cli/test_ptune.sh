@@ -1,0 +1,47 @@
+#!/bin/sh
+# tlgate on perf_tuning/ folders: a passing folder, a broken one, and the
+# two public folders of ../shared (copied under <op>/perf_tuning/, the name
+# the gate looks for). Skips until `tlgate` itself is implemented.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+
+mkdir -p "$TMPDIR_TEST/probe"
+set +e
+"$TLGATE" "$TMPDIR_TEST/probe" >/dev/null 2>"$TMPDIR_TEST/probe.err"
+set -e
+if grep -q "not implemented" "$TMPDIR_TEST/probe.err"; then
+    skip "tlgate is not implemented yet (the perf_tuning checks are tested through the C API)"
+fi
+
+# a passing folder: no finding, exit 0
+mkdir -p "$TMPDIR_TEST/ok/gelu"
+cp -r "$TESTDATA/ptune/good" "$TMPDIR_TEST/ok/gelu/perf_tuning"
+expect_exit 0 "$TLGATE" "$TMPDIR_TEST/ok"
+expect_no_grep "[PT-" "$OUT"
+
+# a stale report: exit 1, named at its line
+mkdir -p "$TMPDIR_TEST/stale/gelu"
+cp -r "$TESTDATA/ptune/report_stale" "$TMPDIR_TEST/stale/gelu/perf_tuning"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/stale"
+expect_grep "perf_tuning/final_report.md:8: error: [PT-REPORT] stale report" "$OUT"
+
+[ -n "$SHARED" ] || exit 0
+real="$SHARED/real-logs/perf_tuning"
+mkdir -p "$TMPDIR_TEST/real/foreach_norm" "$TMPDIR_TEST/real/sigmoid"
+cp -r "$real/tile-ai__foreach_norm" "$TMPDIR_TEST/real/foreach_norm/perf_tuning"
+cp -r "$real/tile-ai__sigmoid" "$TMPDIR_TEST/real/sigmoid/perf_tuning"
+chmod -R u+w "$TMPDIR_TEST/real"
+
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/foreach_norm"
+expect_grep "perf_tuning/perf_report.md:8: error: [PT-REPORT] stale report: average speedup 0.2095 matches ours_iter7.json" "$OUT"
+expect_grep "perf_tuning/perf_report.md:40: error: [PT-REPORT] AVG row: baseline_us 83.1" "$OUT"
+expect_grep "perf_tuning/perf_report.md:40: error: [PT-REPORT] AVG row: ours_us 414.2" "$OUT"
+expect_grep "perf_tuning/perf_log.md:56: error: [PT-DB]" "$OUT"
+expect_grep "perf_tuning/perf_log.md:403: error: [PT-DB]" "$OUT"
+expect_no_grep "[PT-JSON]" "$OUT"
+expect_no_grep "[PT-ITERATION]" "$OUT"
+
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/sigmoid"
+expect_grep "perf_tuning/optimization_log.md:42: error: [PT-SEQUENCE]" "$OUT"
+expect_grep "perf_tuning/optimization_log.md:43: error: [PT-SEQUENCE]" "$OUT"
+expect_no_grep "[PT-REPORT]" "$OUT"
