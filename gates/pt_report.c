@@ -400,6 +400,51 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 	return 0;
 }
 
+/* Column index whose header contains one of words, -1 when none. */
+static int find_col(char head[][96], size_t nc, const char *const *words)
+{
+	for (size_t c = 0; c < nc; c++)
+		if (ptlog_contains_any(head[c], (size_t)-1, words))
+			return (int)c;
+	return -1;
+}
+
+/* A before / after / change table (| 指标 | before | after | 变化 |): each
+ * row's change is (after - before) / before within 1 point. */
+static int check_change_table(const struct pt_folder *f, size_t hl, size_t end,
+			      struct gate_findings *fs)
+{
+	const struct ptlog_text *r = &f->report;
+	char head[MAXCOLS][96];
+	size_t nc = cells(r->lines[hl], head, MAXCOLS);
+	static const char *const before[] = { "before", "\xE4\xBC\x98\xE5\x8C\x96\xE5\x89\x8D" /* 优化前 */, NULL };
+	static const char *const after[] = { "after", "\xE4\xBC\x98\xE5\x8C\x96\xE5\x90\x8E" /* 优化后 */, NULL };
+	static const char *const change[] = { "\xE5\x8F\x98\xE5\x8C\x96" /* 变化 */, "change", "delta",
+					      "\xCE\x94" /* Δ */, NULL };
+	int b = find_col(head, nc, before), a = find_col(head, nc, after), c = find_col(head, nc, change);
+	if (b < 0 || a < 0 || c < 0 || a == b || c == a || c == b)
+		return 0;
+	for (size_t l = hl + 2; l < end; l++) {
+		char cl[MAXCOLS][96];
+		size_t n = cells(r->lines[l], cl, MAXCOLS);
+		if ((size_t)b >= n || (size_t)a >= n || (size_t)c >= n)
+			continue;
+		struct ptlog_num nb[2], na[2], nch[2];
+		if (ptlog_numbers(cl[b], nb, 2) != 1 || ptlog_numbers(cl[a], na, 2) != 1 ||
+		    ptlog_numbers(cl[c], nch, 2) != 1 || nch[0].unit != PTLOG_PCT || nb[0].v == 0 ||
+		    nb[0].unit != na[0].unit)
+			continue;
+		double want = ptlog_pct(nb[0].v, na[0].v);
+		if (fabs(want - nch[0].v) <= 1.0)
+			continue;
+		if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+			     "'%s': %s %g -> %s %g is %+.1f%%, not %+g%%", cl[0], head[b], nb[0].v, head[a],
+			     na[0].v, want, nch[0].v))
+			return -1;
+	}
+	return 0;
+}
+
 static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
 {
 	const struct ptlog_text *r = &f->report;
@@ -409,7 +454,7 @@ static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
 		size_t end = l + 2;
 		while (end < r->nlines && strchr(r->lines[end], '|'))
 			end++;
-		if (check_table(f, l, end, fs))
+		if (check_table(f, l, end, fs) || check_change_table(f, l, end, fs))
 			return -1;
 		l = end - 1;
 	}

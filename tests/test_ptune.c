@@ -261,8 +261,9 @@ static void test_report(void **state)
 	const struct want s[] = {
 		{ "final_report.md", 9, "geometric-mean speedup 1, but that is the arithmetic mean of iter2.json" },
 		{ "final_report.md", 22, "AVG row: ours_us 70 is not the mean of the 4 rows above" },
+		{ "final_report.md", 37, "'Task Duration': before 80 -> after 62 is -22.5%, not -12.5%" },
 	};
-	expect_rule(&fs, "PT-REPORT", GATE_ERROR, s, 2);
+	expect_rule(&fs, "PT-REPORT", GATE_ERROR, s, 3);
 	gate_findings_release(&fs);
 
 	/* a report left behind by a later, adopted iteration */
