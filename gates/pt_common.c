@@ -27,9 +27,15 @@ int pt_is_na(const char *s, size_t len)
 					   "\xE6\x97\xA0" /* 无 */, "TBD", NULL };
 	for (size_t i = 0; na[i]; i++) {
 		size_t l = strlen(na[i]);
-		/* "N/A (first iter)" is N/A, "无变化" (no change) is a reason */
-		if (len >= l && strncmp(s, na[i], l) == 0 &&
-		    (len == l || ((unsigned char)s[l] < 0x80 && !isalnum((unsigned char)s[l]))))
+		if (len < l || strncmp(s, na[i], l) != 0)
+			continue;
+		/* "N/A (first iter)" is N/A; "无变化" and "None of the attempts
+		 * helped" are reasons */
+		size_t k = l;
+		while (k < len && s[k] == ' ')
+			k++;
+		if (k == len || s[k] == '(' || s[k] == ',' || s[k] == ';' || s[k] == '.' ||
+		    (len - k >= 3 && (strncmp(s + k, "\xEF\xBC\x88", 3) == 0 || strncmp(s + k, "\xEF\xBC\x8C", 3) == 0)))
 			return 1;
 	}
 	return 0;

@@ -137,9 +137,8 @@ size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 		/* digits must not continue an identifier or another number */
 		if (!sign && start > 0) {
 			unsigned char p = (unsigned char)s[start - 1];
-			/* a preceding non-ASCII byte is punctuation like '（' or '→':
-			 * accept it unless it is a letter-like CJK? numbers glued to
-			 * CJK text ("共768KB") are still numbers */
+			/* a preceding non-ASCII byte ('（', '→', CJK text) does not
+			 * make the digits part of an identifier */
 			if (p < 0x80 && is_word(p)) {
 				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_'))
 					i++;
@@ -162,8 +161,7 @@ size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 				d++;
 			decimal = 1;
 		}
-		char *endp = NULL;
-		double v = strtod(s + (sign ? start + 1 : start), &endp);
+		double v = strtod(s + (sign ? start + 1 : start), NULL);
 		if (sign < 0)
 			v = -v;
 		/* unit */
@@ -228,7 +226,6 @@ size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 		}
 		n++;
 		i = after > d ? after : d;
-		(void)endp;
 	}
 	return n < max ? n : max;
 }

@@ -1,0 +1,452 @@
+/* s4_recon.c: S4-PERF-RECORDS-RECON, the claimed final result against the
+ * winner's recorded measurement (s4.h). */
+#include "s4.h"
+#include "s4_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RULE "S4-PERF-RECORDS-RECON"
+
+static const char *stop_text(enum optlog_stop s)
+{
+	switch (s) {
+	case OPTLOG_STOP_PLATEAU: return "plateau";
+	case OPTLOG_STOP_BUDGET: return "budget_exhausted";
+	case OPTLOG_STOP_SUCCESS: return "success";
+	case OPTLOG_STOP_BLOCKED: return "blocked";
+	case OPTLOG_STOP_USER: return "user_stop";
+	case OPTLOG_STOP_OTHER: return "other";
+	default: return "";
+	}
+}
+
+/* The row of (dispatch, workload), added when absent; NULL on failure. */
+static struct s4_recon_row *row_of(struct s4_recon *rc, const char *dispatch, const char *workload,
+				   enum records_contract c)
+{
+	for (size_t i = 0; i < rc->n; i++)
+		if (strcmp(rc->v[i].dispatch, dispatch) == 0 && strcmp(rc->v[i].workload, workload) == 0)
+			return &rc->v[i];
+	if (rc->n == rc->cap) {
+		size_t cap = rc->cap ? rc->cap * 2 : 8;
+		struct s4_recon_row *v = realloc(rc->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		rc->v = v;
+		rc->cap = cap;
+	}
+	struct s4_recon_row *r = &rc->v[rc->n];
+	memset(r, 0, sizeof(*r));
+	r->dispatch = strdup(dispatch);
+	r->workload = strdup(workload);
+	if (!r->dispatch || !r->workload) {
+		free(r->dispatch);
+		free(r->workload);
+		return NULL;
+	}
+	r->contract = c;
+	r->baseline_us = r->claimed_us = r->winner_us = r->deviation = NAN;
+	rc->n++;
+	return r;
+}
+
+static int set_winner(struct s4_recon_row *row, const struct record *r)
+{
+	free(row->winner);
+	row->winner = strdup(r->candidate_id);
+	if (!row->winner)
+		return -1;
+	row->winner_us = r->duration_us;
+	row->winner_line = r->line;
+	return 0;
+}
+
+/* Rows for every key in file order, with the baseline measurement. */
+static int build_rows(const struct s4_input *in, struct s4_recon *rc)
+{
+	const struct records *rs = in->recs;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		struct s4_recon_row *row = row_of(rc, r->dispatch, r->workload, in->contract);
+		if (!row)
+			return -1;
+		if (isnan(row->baseline_us) && s4_is_baseline(r) && r->round == 0)
+			row->baseline_us = r->duration_us;
+	}
+	return 0;
+}
+
+/* candidate_id equal to name, or to name's file stem (perf_opt/mish.py -> mish). */
+static int names_candidate(const char *cand, const char *name)
+{
+	if (strcmp(cand, name) == 0)
+		return 1;
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	size_t n = strlen(b);
+	if (n > 3 && strcmp(b + n - 3, ".py") == 0)
+		n -= 3;
+	return strlen(cand) == n && strncmp(cand, b, n) == 0;
+}
+
+static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	const char *lf = in->optlog_file;
+	const char *best = lg->best;
+	int known = 0;
+	if (best)
+		for (size_t i = 0; i < rs->n && !known; i++)
+			if (names_candidate(rs->v[i].candidate_id, best))
+				known = 1;
+	size_t nvalid = 0;
+	for (size_t i = 0; i < rs->n; i++)
+		if (record_valid(&rs->v[i]))
+			nvalid++;
+	if (lg->summary_line == 0 || lg->n_claims == 0) {
+		if (nvalid == 0)
+			return 0;
+		return gate_add(fs, RULE, GATE_ERROR, lf, lg->summary_line,
+				lg->summary_line
+					? "the last Final Summary claims no 'final_latency: N us' although perf_records.jsonl holds %zu valid records"
+					: "no 'Final Summary' with a 'final_latency: N us' claim although perf_records.jsonl holds %zu valid records",
+				nvalid);
+	}
+	if (best && !known && !lg->nothing_adopted &&
+	    gate_add(fs, RULE, GATE_WARNING, lf, lg->best_line,
+		     "the Final Summary names best '%s', which is not a recorded candidate_id: claims are checked against any valid non-baseline record",
+		     best))
+		return -1;
+	if (!best && gate_add(fs, RULE, GATE_WARNING, lf, lg->summary_line,
+			      "the Final Summary names no best candidate: claims are checked against any valid non-baseline record"))
+		return -1;
+
+	for (size_t c = 0; c < lg->n_claims; c++) {
+		const struct optlog_claim *cl = &lg->claims[c];
+		const struct record *hit = NULL, *base_hit = NULL;
+		double hit_dev = INFINITY;
+		int any_workload = 0, any_winner = 0;
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct record *r = &rs->v[i];
+			if (cl->workload && !s4_same_workload(r->workload, cl->workload))
+				continue;
+			any_workload = 1;
+			if (!record_valid(r))
+				continue;
+			double d = s4_deviation(cl->final_us, r->duration_us);
+			if (s4_is_baseline(r) && !lg->nothing_adopted) {
+				if (d <= S4_TOLERANCE)
+					base_hit = r;
+				continue;
+			}
+			if (known && !names_candidate(r->candidate_id, best))
+				continue;
+			any_winner = 1;
+			if (d < hit_dev) {
+				hit_dev = d;
+				hit = r;
+			}
+		}
+		const char *wl = cl->workload ? cl->workload : "";
+		if (cl->workload && !any_workload) {
+			if (gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+				     "the claim names workload '%s', which has no record", cl->workload))
+				return -1;
+			continue;
+		}
+		if (!any_winner) {
+			if (gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+				     "no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with",
+				     known ? "the winner '" : "a non-baseline candidate", known ? best : "",
+				     known ? "'" : "", cl->workload ? " for workload " : "", wl,
+				     cl->final_us))
+				return -1;
+			continue;
+		}
+		struct s4_recon_row *row = row_of(rc, hit->dispatch, hit->workload, in->contract);
+		if (!row)
+			return -1;
+		row->claimed_us = cl->final_us;
+		row->claim_line = cl->line;
+		row->deviation = hit_dev;
+		row->ok = hit_dev <= S4_TOLERANCE;
+		if (set_winner(row, hit))
+			return -1;
+		if (hit_dev > S4_TOLERANCE &&
+		    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+			     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
+			     cl->final_us, cl->workload ? " for " : "", wl, hit->duration_us,
+			     hit->candidate_id, hit->line, hit_dev * 100,
+			     base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
+			return -1;
+		if (!isnan(cl->baseline_us) && !isnan(row->baseline_us)) {
+			double bd = s4_deviation(cl->baseline_us, row->baseline_us);
+			if (bd > S4_TOLERANCE &&
+			    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+				     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
+				     cl->baseline_us, cl->workload ? " for " : "", wl, row->baseline_us,
+				     bd * 100))
+				return -1;
+		}
+	}
+	/* the final measurement of workloads without a claim (for the speedup) */
+	for (size_t k = 0; k < rc->n; k++) {
+		struct s4_recon_row *row = &rc->v[k];
+		if (row->claim_line)
+			continue;
+		const struct record *last = NULL;
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct record *r = &rs->v[i];
+			if (!record_valid(r) || s4_is_baseline(r) || strcmp(r->dispatch, row->dispatch) ||
+			    strcmp(r->workload, row->workload))
+				continue;
+			if (known && !names_candidate(r->candidate_id, best))
+				continue;
+			if (!last || r->round >= last->round)
+				last = r;
+		}
+		if (last && set_winner(row, last))
+			return -1;
+	}
+	return 0;
+}
+
+static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	const char *lf = in->optlog_file, *rf = in->records_file;
+	struct s4_item *items = NULL;
+	size_t nitems = 0;
+	struct s4_map kernels;
+	int err = -1;
+	s4_map_init(&kernels);
+	if (s4_inventory_items(in->inventory, &items, &nitems))
+		return -1;
+	/* the tune workloads: from the inventory, else from the records */
+	if (items) {
+		for (size_t i = 0; i < nitems; i++)
+			if (items[i].kernel_id && items[i].workload_id && items[i].kind &&
+			    strcmp(items[i].kind, "tune") == 0 &&
+			    !row_of(rc, items[i].kernel_id, items[i].workload_id, RECORDS_V2))
+				goto out;
+	} else {
+		for (size_t i = 0; i < rs->n; i++)
+			if (!row_of(rc, rs->v[i].dispatch, rs->v[i].workload, RECORDS_V2))
+				goto out;
+	}
+	if (rc->n == 0) {
+		err = 0;
+		goto out;
+	}
+	if (in->optlog_state != S4_FILE_OK) {
+		err = 0;
+		goto out;
+	}
+	int table = lg->final_table_line != 0;
+	if (lg->final_heading_line == 0) {
+		if (gate_add(fs, RULE, GATE_ERROR, lf, 0,
+			     "no '## Final Performance Test Data' section (H2 or H3) with the final table"))
+			goto out;
+	} else if (!table) {
+		if (gate_add(fs, RULE, GATE_ERROR, lf, lg->final_heading_line,
+			     "the Final Performance Test Data section has no table with the columns kernel_id, workload_id, baseline_us, final_us, final_candidate_id"))
+			goto out;
+	}
+	for (size_t j = 0; table && j < lg->n_final_rows; j++) {
+		const struct optlog_final_row *fr = &lg->final_rows[j];
+		for (size_t k = 0; k < j; k++)
+			if (strcmp(lg->final_rows[k].kernel_id, fr->kernel_id) == 0 &&
+			    strcmp(lg->final_rows[k].workload_id, fr->workload_id) == 0 &&
+			    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+				     "the Final table lists '%s' / '%s' twice (first at line %ld)",
+				     fr->kernel_id, fr->workload_id, lg->final_rows[k].line))
+				goto out;
+		if ((isnan(fr->baseline_us) || isnan(fr->final_us)) &&
+		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+			     "the Final table row for '%s' / '%s' has a baseline_us or final_us that is not a number",
+			     fr->kernel_id, fr->workload_id))
+			goto out;
+		int tune = 0;
+		for (size_t k = 0; k < rc->n; k++)
+			if (strcmp(rc->v[k].dispatch, fr->kernel_id) == 0 &&
+			    strcmp(rc->v[k].workload, fr->workload_id) == 0)
+				tune = 1;
+		if (!tune && gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+				      "the Final table lists '%s' / '%s', which is not a tune workload",
+				      fr->kernel_id, fr->workload_id))
+			goto out;
+	}
+	for (size_t k = 0; k < rc->n; k++) {
+		struct s4_recon_row *row = &rc->v[k];
+		const struct record *fin = NULL;
+		size_t nfinal = 0, nbase = 0;
+		int base_ok = 0, fin_ok = 0;
+		const struct optlog_final_row *fr = NULL;
+		for (size_t j = 0; j < lg->n_final_rows; j++)
+			if (strcmp(lg->final_rows[j].kernel_id, row->dispatch) == 0 &&
+			    strcmp(lg->final_rows[j].workload_id, row->workload) == 0 && !fr)
+				fr = &lg->final_rows[j];
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct record *r = &rs->v[i];
+			if (strcmp(r->dispatch, row->dispatch) || strcmp(r->workload, row->workload) || !r->phase)
+				continue;
+			if (strcmp(r->phase, "baseline") == 0) {
+				nbase++;
+				if (isnan(row->baseline_us))
+					row->baseline_us = r->duration_us;
+				if (fr && s4_deviation(fr->baseline_us, r->duration_us) <= S4_TOLERANCE)
+					base_ok = 1;
+			} else if (strcmp(r->phase, "final") == 0) {
+				nfinal++;
+				fin = r;
+				if (fr && s4_deviation(fr->final_us, r->duration_us) <= S4_TOLERANCE)
+					fin_ok = 1;
+			}
+		}
+		if (fin && set_winner(row, fin))
+			goto out;
+		if (nfinal > 1 && gate_add(fs, RULE, GATE_ERROR, rf, fin->line,
+					   "'%s' / '%s' has %zu final records; exactly one is allowed",
+					   row->dispatch, row->workload, nfinal))
+			goto out;
+		if (fin) {
+			int created;
+			char *kk = s4_key3(row->dispatch, fin->candidate_id, NULL);
+			if (!kk)
+				goto out;
+			long *slot = s4_map_put(&kernels, kk, fin->line, &created);
+			free(kk);
+			if (!slot)
+				goto out;
+		}
+		if (!table)
+			continue;
+		if (!fr) {
+			if (gate_add(fs, RULE, GATE_ERROR, lf, lg->final_table_line,
+				     "the Final table has no row for tune workload '%s' / '%s'", row->dispatch,
+				     row->workload))
+				goto out;
+			continue;
+		}
+		row->claimed_us = fr->final_us;
+		row->claim_line = fr->line;
+		if (fin) {
+			row->deviation = s4_deviation(fr->final_us, fin->duration_us);
+			row->ok = fin_ok && nfinal == 1;
+		}
+		if (nbase && !isnan(fr->baseline_us) && !base_ok &&
+		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+			     "baseline_us %g for '%s' / '%s' does not match the baseline record %g us within 1%%",
+			     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
+			goto out;
+		if (nfinal && !isnan(fr->final_us) && !fin_ok &&
+		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+			     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
+			     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))
+			goto out;
+		if (nfinal == 1 && strcmp(fr->final_candidate_id, fin->candidate_id) != 0 &&
+		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+			     "final_candidate_id '%s' for '%s' / '%s' is not the final record's candidate '%s'",
+			     fr->final_candidate_id, row->dispatch, row->workload, fin->candidate_id))
+			goto out;
+	}
+	/* one final candidate per kernel */
+	for (size_t k = 0; k < rc->n; k++) {
+		size_t ncand = 0;
+		for (size_t i = 0; i < kernels.cap; i++) {
+			if (!kernels.keys[i])
+				continue;
+			size_t dl = strlen(rc->v[k].dispatch);
+			if (strncmp(kernels.keys[i], rc->v[k].dispatch, dl) == 0 && kernels.keys[i][dl] == '\x1f')
+				ncand++;
+		}
+		int first = 1;
+		for (size_t j = 0; j < k; j++)
+			if (strcmp(rc->v[j].dispatch, rc->v[k].dispatch) == 0)
+				first = 0;
+		if (first && ncand > 1 &&
+		    gate_add(fs, RULE, GATE_ERROR, rf, 0,
+			     "kernel '%s' has final records of %zu different candidates; one final candidate per kernel",
+			     rc->v[k].dispatch, ncand))
+			goto out;
+	}
+	/* the artifact measured is the one delivered */
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		char hex[65];
+		if (!r->phase || strcmp(r->phase, "final") || !r->artifact_path || !in->artifact_sha256)
+			continue;
+		if (in->artifact_sha256(r->artifact_path, hex, in->artifact_ctx) != 0) {
+			if (gate_add(fs, RULE, GATE_ERROR, rf, r->line,
+				     "the final record names artifact '%s', which cannot be read", r->artifact_path))
+				goto out;
+			continue;
+		}
+		if (!r->artifact_sha256 || strcasecmp(hex, r->artifact_sha256) != 0) {
+			if (gate_add(fs, RULE, GATE_ERROR, rf, r->line,
+				     "'%s' changed after it was measured: its sha256 is %s, the final record says %s",
+				     r->artifact_path, hex, r->artifact_sha256 ? r->artifact_sha256 : "nothing"))
+				goto out;
+		}
+	}
+	/* final_latency claims, when the summary makes them */
+	for (size_t c = 0; c < lg->n_claims; c++) {
+		const struct optlog_claim *cl = &lg->claims[c];
+		int any = 0, ok = 0;
+		double near = NAN;
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct record *r = &rs->v[i];
+			if (!r->phase || strcmp(r->phase, "final") ||
+			    (cl->workload && !s4_same_workload(r->workload, cl->workload)))
+				continue;
+			any = 1;
+			near = r->duration_us;
+			if (s4_deviation(cl->final_us, r->duration_us) <= S4_TOLERANCE)
+				ok = 1;
+		}
+		if (any && !ok &&
+		    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+			     "claimed final_latency %g us does not match the final record (%g us) within 1%%",
+			     cl->final_us, near))
+			goto out;
+	}
+	err = 0;
+out:
+	free(items);
+	s4_map_release(&kernels);
+	return err;
+}
+
+int s4_rule_recon(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+{
+	struct s4_recon local;
+	struct s4_recon *r = rc ? rc : &local;
+	int err = 0;
+	if (!rc)
+		s4_recon_init(&local);
+	const struct optlog *lg = in->log;
+	r->stop_reason = stop_text(lg->stop);
+	r->claimed_geomean = lg->n_geomeans ? lg->geomeans[0].value : NAN;
+	if (in->optlog_state == S4_FILE_OK)
+		for (size_t i = 0; i < lg->n_superseded && err == 0; i++)
+			err = gate_add(fs, RULE, GATE_NOTE, in->optlog_file, lg->superseded[i],
+				       "an earlier Final Summary, superseded by the one at line %ld, is not checked",
+				       lg->summary_line);
+	if (err == 0) {
+		if (in->contract == RECORDS_V2)
+			err = recon_v2(in, fs, r);
+		else if (in->records_state == S4_FILE_OK && in->optlog_state == S4_FILE_OK) {
+			err = build_rows(in, r);
+			if (err == 0)
+				err = recon_v1(in, fs, r);
+		}
+	}
+	if (!rc)
+		s4_recon_release(&local);
+	return err;
+}

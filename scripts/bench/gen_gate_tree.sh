@@ -1,0 +1,42 @@
+#!/bin/sh
+# gen_gate_tree.sh DIR NDIRS NRECORDS: writes DIR/opNNN/perf_opt/ trees
+# that pass gate 4: v1 records (10 workloads, a baseline round and one new
+# candidate per round), an opt_log.md with a comparison table per round and
+# a Final Summary whose claims match the last round.
+set -eu
+root=$1 ndirs=$2 nrec=$3
+mkdir -p "$root"
+i=0
+while [ "$i" -lt "$ndirs" ]; do
+    d=$root/op$(printf '%03d' "$i")/perf_opt
+    mkdir -p "$d"
+    awk -v nrec="$nrec" -v seed="$i" -v lg="$d/opt_log.md" -v recs="$d/perf_records.jsonl" '
+    BEGIN {
+        nw = 10; rounds = int((nrec - nw) / nw)
+        printf "# tuning log %d\n\n## Baseline\n\nround 0 in perf_records.jsonl\n\n", seed > lg
+        for (w = 0; w < nw; w++) {
+            base[w] = 100 + w * 7 + seed % 5
+            printf "{\"round\": 0, \"candidate_id\": \"baseline\", \"parent_id\": null, \"dispatch_path\": \"k%d::main\", \"workload\": \"w%d\", \"duration_us\": %.3f, \"l0_pass\": true, \"msprof_raw_path\": \"profiles\", \"timestamp\": \"2026-10-01T00:00:00Z\"}\n", w % 3, w, base[w] > recs
+            cur[w] = base[w]
+        }
+        for (r = 1; r <= rounds; r++) {
+            printf "## Iteration %d（round %d）\n\n**候选 vs current best 对比表（round %d）**\n\n| candidate | workload | Task Duration(us) | L0 |\n|---|---|---:|---|\n", r, r, r > lg
+            for (w = 0; w < nw; w++) {
+                d = cur[w] * 0.995
+                printf "| c%d（best） | w%d | %.3f | pass |\n| c%d | w%d | %.3f | pass |\n", r - 1, w, cur[w], r, w, d > lg
+                printf "{\"round\": %d, \"candidate_id\": \"c%d\", \"parent_id\": \"%s\", \"dispatch_path\": \"k%d::main\", \"workload\": \"w%d\", \"duration_us\": %.3f, \"l0_pass\": true, \"msprof_raw_path\": \"profiles\", \"timestamp\": \"2026-10-01T00:%02d:00Z\"}\n", r, r, (r == 1 ? "baseline" : "c" (r - 1)), w % 3, w, d, r % 60 > recs
+                cur[w] = d
+            }
+            printf "\n" > lg
+        }
+        printf "## Final Summary\n\nbest: c%d\n", rounds > lg
+        g = 0
+        for (w = 0; w < nw; w++) {
+            printf "- w%d: final_latency: %.3f us\n", w, cur[w] > lg
+            g += log(base[w] / cur[w])
+        }
+        printf "- geomean speedup: %.4fx\n中止原因: success\n\n## Skill Retrospective\n\nnone\n", exp(g / nw) > lg
+    }'
+    mkdir -p "$d/profiles"
+    i=$((i + 1))
+done

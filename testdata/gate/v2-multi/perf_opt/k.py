@@ -1,0 +1,2 @@
+# Fixture kernel for tlgate tests: only its bytes matter (sha256).
+TILE = 128

@@ -1,0 +1,642 @@
+/* test_gate.c: gate 4 verdicts on the project's fixtures (testdata/gate),
+ * one test per row of the reference EXPECTED.md tables, then the rules the
+ * old gates lacked. */
+#include "gatelib.h"
+
+static char *scratch;
+static char po[4096];   /* the perf_opt directory of the current copy */
+static char path[4096];
+
+/* Copies testdata/gate/NAME into a fresh scratch dir; po = its perf_opt. */
+static const char *fx(const char *name)
+{
+	char src[4096], dst[4096];
+	if (scratch) {
+		gl_remove_tree(scratch);
+		free(scratch);
+	}
+	scratch = gl_scratch();
+	snprintf(src, sizeof(src), "%s/gate/%s", testlib_testdata(), name);
+	snprintf(dst, sizeof(dst), "%s/%s", scratch, name);
+	gl_copy_tree(src, dst);
+	snprintf(po, sizeof(po), "%s/perf_opt", dst);
+	return po;
+}
+
+static const char *f(const char *file)
+{
+	snprintf(path, sizeof(path), "%s/%s", po, file);
+	return path;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (scratch) {
+		gl_remove_tree(scratch);
+		free(scratch);
+		scratch = NULL;
+	}
+	return 0;
+}
+
+/* ---- EXPECTED.md, v1 table ---- */
+
+static void v1_as_is(void **s)
+{
+	(void)s;
+	gl_expect(fx("v1"), NULL, "v1 as is");
+}
+
+static void v1_within_1pct(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_replace(f("opt_log.md"), "final_latency: 64.0 us", "final_latency: 64.6 us");
+	gl_expect(po, NULL, "claim 0.9% off");
+}
+
+static void v1_claim_off(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_replace(f("opt_log.md"), "final_latency: 64.0 us", "final_latency: 32.0 us");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "claim 50% off");
+}
+
+static void v1_claim_removed(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_delete_line(f("opt_log.md"), "final_latency:");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "no claim");
+}
+
+static void v1_records_removed(void **s)
+{
+	(void)s;
+	fx("v1");
+	unlink(f("perf_records.jsonl"));
+	gl_expect_warning(po, "S4-PERF-RECORDS", "records removed");
+}
+
+static void v1_records_newline(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_write(f("perf_records.jsonl"), "\n");
+	gl_expect(po, "S4-PERF-RECORDS", "records only a newline");
+}
+
+static void v1_not_json(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_append(f("perf_records.jsonl"), "not-json\n");
+	gl_expect(po, "S4-PERF-RECORDS-SCHEMA", "not-json line");
+}
+
+static void v1_two_fields(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_append(f("perf_records.jsonl"), "{\"round\": 2, \"candidate_id\": \"r2\"}\n");
+	gl_expect(po, "S4-PERF-RECORDS-SCHEMA", "only round and candidate_id");
+}
+
+static void v1_duration_text(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_replace(f("perf_records.jsonl"), "\"duration_us\": 64.0", "\"duration_us\": \"fast\"");
+	gl_expect(po, "S4-PERF-RECORDS-SCHEMA", "duration_us fast");
+}
+
+static void v1_table_broken(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_delete_line(f("opt_log.md"), "| candidate | Task Duration(us)");
+	gl_replace(f("opt_log.md"), "current best (baseline)", "基线");
+	gl_expect(po, "S4-OPTLOG-COMPTABLE", "header row removed, current best renamed");
+}
+
+static void v1_optlog_missing(void **s)
+{
+	(void)s;
+	fx("v1");
+	unlink(f("opt_log.md"));
+	gl_expect(po, "S4-OPTLOG", "opt_log.md missing");
+}
+
+static void v1_optlog_empty(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_write(f("opt_log.md"), "");
+	gl_expect(po, "S4-OPTLOG", "opt_log.md empty");
+}
+
+static void v1_no_retrospective(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_replace(f("opt_log.md"), "## Skill Retrospective", "## Closing notes");
+	gl_expect_warning(po, "S4-OPTLOG", "no Skill Retrospective");
+}
+
+/* ---- EXPECTED.md, v2 table ---- */
+
+static void v2_as_is(void **s)
+{
+	(void)s;
+	gl_expect(fx("v2-single"), NULL, "v2-single as is");
+	gl_expect(fx("v2-multi"), NULL, "v2-multi as is");
+}
+
+static void v2_within_1pct(void **s)
+{
+	(void)s;
+	fx("v2-single");
+	gl_replace(f("opt_log.md"), "| 80.0 | 64.0 |", "| 80.0 | 64.5 |");
+	gl_expect(po, NULL, "final_us 0.8% off");
+}
+
+static void v2_final_off(void **s)
+{
+	(void)s;
+	fx("v2-single");
+	gl_replace(f("opt_log.md"), "| 80.0 | 64.0 |", "| 80.0 | 32.0 |");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "final_us 50% off");
+}
+
+static void v2_heading_renamed(void **s)
+{
+	(void)s;
+	fx("v2-single");
+	gl_replace(f("opt_log.md"), "## Final Performance Test Data", "## Final numbers");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "Final heading renamed");
+}
+
+static void v2_records_removed(void **s)
+{
+	(void)s;
+	fx("v2-single");
+	unlink(f("perf_records.jsonl"));
+	gl_expect(po, "S4-PERF-RECORDS-COVERAGE", "v2 records removed");
+}
+
+static void v2_records_newline(void **s)
+{
+	(void)s;
+	fx("v2-single");
+	gl_write(f("perf_records.jsonl"), "\n");
+	gl_expect(po, "S4-PERF-RECORDS-COVERAGE", "v2 records only a newline");
+}
+
+static void v2_baseline_only(void **s)
+{
+	(void)s;
+	fx("v2-single");
+	gl_replace(f("opt_log.md"), "current best", "baseline only");
+	gl_expect(po, "S4-OPTLOG-COMPTABLE", "current best -> baseline only");
+}
+
+static void v2_inventory_removed(void **s)
+{
+	(void)s;
+	fx("v2-single");
+	unlink(f("workload_inventory.json"));
+	gl_expect(po, "S4-WORKLOAD-INVENTORY", "inventory removed");
+}
+
+static void v2m_final_dropped(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	gl_delete_line(f("perf_records.jsonl"), "\"profiles/final/mid-f16\"");
+	gl_expect(po, "S4-PERF-RECORDS-COVERAGE", "a final record dropped");
+}
+
+static void v2m_final_candidate_changed(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	gl_replace(f("perf_records.jsonl"),
+		   "\"candidate_id\": \"merged-final\", \"parent_id\": \"baseline\", \"kernel_id\": \"ops/gelu.py::main\", \"workload_id\": \"mid-f16\"",
+		   "\"candidate_id\": \"other-final\", \"parent_id\": \"baseline\", \"kernel_id\": \"ops/gelu.py::main\", \"workload_id\": \"mid-f16\"");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "final candidate changed");
+}
+
+static void v2m_smoke_precision(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	gl_replace(f("workload_inventory.json"), "\"precision_pass\": true", "\"precision_pass\": false");
+	gl_expect(po, "S4-WORKLOAD-INVENTORY", "smoke precision_pass false");
+}
+
+static void v2m_smoke_record(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	size_t n;
+	char *b = gl_read(f("perf_records.jsonl"), &n);
+	char *line = strndup(b, (size_t)(strchr(b, '\n') - b));
+	gl_write(f("extra"), line);
+	gl_replace(f("extra"), "\"workload_id\": \"big-f16\"", "\"workload_id\": \"tiny-f16\"");
+	char *x = gl_read(f("extra"), NULL);
+	gl_append(f("perf_records.jsonl"), x);
+	gl_append(f("perf_records.jsonl"), "\n");
+	unlink(f("extra"));
+	free(x);
+	free(line);
+	free(b);
+	gl_expect(po, "S4-PERF-RECORDS-COVERAGE", "a record for a smoke workload");
+}
+
+static void v2m_smoke_declared_tune(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	gl_replace(f("workload_inventory.json"),
+		   "\"marks\": [\"smoke\"], \"shape\": [64], \"dtype\": \"float16\", \"params\": {}, \"kind\": \"smoke\"",
+		   "\"marks\": [\"smoke\"], \"shape\": [64], \"dtype\": \"float16\", \"params\": {}, \"kind\": \"tune\"");
+	gl_expect(po, "S4-WORKLOAD-INVENTORY", "smoke declared tune");
+}
+
+static void v2m_kernel_edited(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	gl_append(f("k.py"), "TILE = 256\n");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "kernel edited after hashing");
+}
+
+static void v2m_tuning_status_removed(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	gl_replace(f("workload_inventory.json"), ", \"tuning_status\": \"winner_merged\"", "");
+	gl_expect(po, "S4-WORKLOAD-INVENTORY", "tuning_status removed");
+}
+
+static void v2m_smoke_in_final_table(void **s)
+{
+	(void)s;
+	fx("v2-multi");
+	gl_replace(f("opt_log.md"), "| ops/gelu.py::main | mid-f16 | 90.0 | 72.0 | merged-final |",
+		   "| ops/gelu.py::main | mid-f16 | 90.0 | 72.0 | merged-final |\n"
+		   "| ops/gelu.py::main | tiny-f16 | 1.0 | 1.0 | merged-final |");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "smoke workload in the Final table");
+}
+
+/* ---- what the old gates missed ---- */
+
+static const char *MULTI_LOG =
+	"# log\n\n## Iteration 1（round 1）：tiles\n\n"
+	"**候选 vs current best 对比表（round 1）**\n\n"
+	"| candidate | Task Duration(us) | L0 |\n|---|---:|---|\n| baseline（best） | 100 | pass |\n| c1 | 80 | pass |\n\n"
+	"## Iteration 2（round 2）\n\nwe tried c2.\n\n"
+	"| candidate | Task Duration(us) |\n|---|---:|\n| c2 | 70 |\n\n"
+	"### Round 3 — c3\n\n- 候选 vs current_best（c2）对比表：\n\n"
+	"| workload | c2 (us) | c3 (us) |\n|---|---:|---:|\n| w | 70 | 65 |\n\n"
+	"## Final Summary\n\nbest: c3\nfinal_latency: **65.0** µs\n几何平均加速比：1.54x\n中止原因: success\n\n"
+	"## Skill Retrospective\n\nnone\n";
+
+static void write_multi(void)
+{
+	fx("v1");
+	gl_write(f("opt_log.md"), MULTI_LOG);
+	gl_write(f("perf_records.jsonl"),
+		 "{\"round\": 0, \"candidate_id\": \"baseline\", \"parent_id\": null, \"dispatch_path\": \"k\", \"workload\": \"w\", \"duration_us\": 100, \"l0_pass\": true, \"timestamp\": \"2026-10-01T00:00:00Z\"}\n"
+		 "{\"round\": 1, \"candidate_id\": \"c1\", \"parent_id\": \"baseline\", \"dispatch_path\": \"k\", \"workload\": \"w\", \"duration_us\": 80, \"l0_pass\": true, \"timestamp\": \"2026-10-01T00:01:00Z\"}\n"
+		 "{\"round\": 2, \"candidate_id\": \"c2\", \"parent_id\": \"c1\", \"dispatch_path\": \"k\", \"workload\": \"w\", \"duration_us\": 70, \"l0_pass\": true, \"timestamp\": \"2026-10-01T00:02:00Z\"}\n"
+		 "{\"round\": 3, \"candidate_id\": \"c3\", \"parent_id\": \"c2\", \"dispatch_path\": \"k\", \"workload\": \"w\", \"duration_us\": 65, \"l0_pass\": true, \"timestamp\": \"2026-10-01T00:03:00Z\"}\n");
+}
+
+static void comptable_per_round(void **s)
+{
+	(void)s;
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	write_multi();
+	gl_run(po, &fs, &res);
+	assert_true(gl_has(&fs, "S4-OPTLOG-COMPTABLE", GATE_ERROR));
+	const char *m = gl_message(&fs, "S4-OPTLOG-COMPTABLE");
+	/* round 2 only: round 1 has a captioned table, round 3 uses current_best */
+	assert_non_null(strstr(m, "round 2,"));
+	assert_null(strstr(m, "round 1"));
+	assert_null(strstr(m, "3"));
+	assert_int_equal(gate_count(&fs, GATE_ERROR), 1);
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	/* with the incumbent shown, round 2 passes too */
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| c1（best） | 80 |\n| c2 | 70 |");
+	gl_expect(po, NULL, "every round has its table");
+}
+
+static void speedup_claim(void **s)
+{
+	(void)s;
+	write_multi();
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| current best c1 | 80 |\n| c2 | 70 |");
+	gl_expect(po, NULL, "geomean 100/65 = 1.54");
+	gl_replace(f("opt_log.md"), "1.54x", "1.62x");
+	gl_expect(po, "S4-SPEEDUP", "geomean 5% off");
+}
+
+static void recon_not_baseline(void **s)
+{
+	(void)s;
+	write_multi();
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| current best c1 | 80 |\n| c2 | 70 |");
+	gl_replace(f("opt_log.md"), "final_latency: **65.0** µs", "final_latency: 100 us");
+	gl_replace(f("opt_log.md"), "1.54x", "1.0x");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_true(gl_has(&fs, "S4-PERF-RECORDS-RECON", GATE_ERROR));
+	assert_non_null(strstr(gl_message(&fs, "S4-PERF-RECORDS-RECON"), "baseline"));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void recon_last_summary_wins(void **s)
+{
+	(void)s;
+	write_multi();
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| current best c1 | 80 |\n| c2 | 70 |");
+	/* an older, superseded summary claiming the round-1 result comes first */
+	gl_replace(f("opt_log.md"), "## Iteration 2", "## Final Summary\n\nbest: c1\nfinal_latency: 50 us\n\n## Iteration 2");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_int_equal(gate_count(&fs, GATE_ERROR), 0);
+	assert_true(gl_has(&fs, "S4-PERF-RECORDS-RECON", GATE_NOTE));
+	assert_int_equal(res.recon.n, 1);
+	assert_close(res.recon.v[0].claimed_us, 65.0, 0);
+	assert_close(res.recon.v[0].winner_us, 65.0, 0);
+	assert_close(res.recon.v[0].baseline_us, 100.0, 0);
+	assert_string_equal(res.recon.v[0].winner, "c3");
+	assert_string_equal(res.recon.stop_reason, "success");
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void order_rules(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_append(f("perf_records.jsonl"),
+		  "{\"round\": 0, \"candidate_id\": \"late\", \"parent_id\": \"nobody\", \"dispatch_path\": \"k_kernel::main\", \"workload\": \"wa\", \"duration_us\": 60, \"l0_pass\": true, \"timestamp\": \"2026-10-01T09:00:00Z\"}\n");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	size_t order = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		if (!strcmp(fs.v[i].rule, "S4-PERF-RECORDS-ORDER") && fs.v[i].severity == GATE_ERROR)
+			order++;
+	assert_int_equal(order, 2); /* round goes back; unknown parent */
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+
+	fx("v1");
+	gl_replace(f("perf_records.jsonl"), "\"round\": 0, \"candidate_id\": \"baseline\"", "\"round\": 1, \"candidate_id\": \"baseline\"");
+	gl_expect(po, "S4-PERF-RECORDS-ORDER", "first record not round 0");
+}
+
+static void order_duplicate(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_append(f("perf_records.jsonl"),
+		  "{\"round\": 1, \"candidate_id\": \"r1_tile_swap\", \"parent_id\": \"baseline\", \"dispatch_path\": \"k_kernel::main\", \"workload\": \"wa\", \"duration_us\": 64.2, \"l0_pass\": true, \"timestamp\": \"2026-10-01T08:06:00Z\"}\n");
+	gl_expect_warning(po, "S4-PERF-RECORDS-ORDER", "duplicate measurement");
+	gl_replace(f("opt_log.md"), "### Round 1\n", "### Round 1\n\nr1_tile_swap 复测 twice.\n");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_false(gl_has(&fs, "S4-PERF-RECORDS-ORDER", GATE_WARNING));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void stop_reason_rules(void **s)
+{
+	(void)s;
+	write_multi();
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| current best c1 | 80 |\n| c2 | 70 |");
+	gl_replace(f("opt_log.md"), "中止原因: success", "中止原因: plateau");
+	gl_expect_warning(po, "S4-STOP-REASON", "plateau while round 3 improved");
+	gl_replace(f("opt_log.md"), "中止原因: plateau", "中止原因: budget_exhausted");
+	gl_expect_warning(po, "S4-STOP-REASON", "budget with 3 rounds");
+	gl_replace(f("opt_log.md"), "# log\n", "# log\n\nbudget: max_rounds=3\n");
+	gl_expect(po, NULL, "budget of 3 rounds reached");
+}
+
+static void plateau_holds(void **s)
+{
+	(void)s;
+	write_multi();
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| current best c1 | 80 |\n| c2 | 70 |");
+	gl_replace(f("opt_log.md"), "中止原因: success", "中止原因: plateau");
+	/* rounds 4..6 re-measure c3 without gain: plateau holds */
+	for (int r = 4; r <= 6; r++) {
+		char line[512];
+		snprintf(line, sizeof(line),
+			 "{\"round\": %d, \"candidate_id\": \"c3\", \"parent_id\": \"c2\", \"dispatch_path\": \"k\", \"workload\": \"w\", \"duration_us\": %s, \"l0_pass\": true, \"timestamp\": \"2026-10-01T00:0%d:00Z\"}\n",
+			 r, r == 5 ? "63.5" : "65.2", r);
+		gl_append(f("perf_records.jsonl"), line);
+	}
+	gl_expect(po, NULL, "plateau after three flat rounds (63.5 is within 3%)");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_false(gl_has(&fs, "S4-STOP-REASON", GATE_WARNING));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void layout_rule(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_write(f("probe_tiles.log"), "x\n");
+	gl_write(f("debug_log.md"), "x\n");
+	gl_expect_warning(po, "S4-LAYOUT", "stray logs");
+	fx("v1");
+	gl_replace(f("perf_records.jsonl"), "perf_opt/profiles/r1/", "perf_opt/profiles/gone/");
+	gl_expect_warning(po, "S4-LAYOUT", "missing profile");
+}
+
+static void feedback_rules(void **s)
+{
+	(void)s;
+	char src[4096];
+	fx("v1");
+	snprintf(src, sizeof(src), "%s/gate/v1/perf_feedback.example.md", testlib_testdata());
+	gl_copy_tree(src, f("perf_feedback.md"));
+	gl_expect(po, NULL, "valid feedback");
+	gl_replace(f("perf_feedback.md"), "建议路由", "路由");
+	gl_expect(po, "S4-PERF-FEEDBACK-ROUTE", "no 建议路由");
+	gl_copy_tree(src, f("perf_feedback.md"));
+	gl_replace(f("perf_feedback.md"), "## 影响面", "## 其他");
+	gl_expect(po, "S4-PERF-FEEDBACK-SCHEMA", "section missing");
+	gl_copy_tree(src, f("perf_feedback.md"));
+	gl_replace(f("perf_feedback.md"), "2.6x", "1.6x");
+	gl_expect(po, "S4-PERF-FEEDBACK-TRIGGER", "no estimate above 2x");
+	gl_copy_tree(src, f("perf_feedback.md"));
+	gl_replace(f("perf_feedback.md"), "msprof op", "profiler");
+	gl_expect(po, "S4-PERF-FEEDBACK-METRIC", "no msprof");
+	gl_copy_tree(src, f("perf_feedback.md"));
+	gl_replace(f("perf_feedback.md"), "未找到参照 in", "examples/none/ref.py in");
+	gl_replace(f("perf_feedback.md"), "- 不可移植论证: none needed (no reference found).", "- see above");
+	gl_expect(po, "S4-PERF-FEEDBACK-ANCHOR", "reference without argument");
+	gl_copy_tree(src, f("perf_feedback.md"));
+	gl_append(f("perf_feedback.md"), "\nSee docs/not/there.md and <填写算子名>. TODO\n");
+	gl_expect(po, "S4-PERF-FEEDBACK-REF", "cited path missing");
+	gl_expect(po, "S4-PERF-FEEDBACK-PLACEHOLDER", "placeholders");
+}
+
+static void suppressions(void **s)
+{
+	(void)s;
+	write_multi();
+	gl_append(f("opt_log.md"), "\n<!-- tlgate-disable S4-OPTLOG-COMPTABLE -- round 2 table lost in a rebase -->\n");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_int_equal(gate_count(&fs, GATE_ERROR), 0);
+	assert_false(gl_has(&fs, "TLGATE-SUPPRESSION", GATE_WARNING));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+
+	gl_append(f("opt_log.md"), "<!-- tlgate-disable S4-SPEEDUP -- quoted from a paper -->\n<!-- tlgate-disable S4-LAYOUT -->\n");
+	gl_run(po, &fs, &res);
+	size_t sup = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		if (!strcmp(fs.v[i].rule, "TLGATE-SUPPRESSION"))
+			sup++;
+	assert_int_equal(sup, 2); /* unused S4-SPEEDUP, S4-LAYOUT without a reason */
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void config_severities(void **s)
+{
+	(void)s;
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	struct gatecheck_config cfg;
+	char err[256];
+	fx("v1");
+	gl_write(f("../.tlgate.json"), "{\"rules\": {\"S4-STOP-REASON\": \"off\", \"S4-PERF-RECORDS-RECON\": \"error\"}}");
+	char *found = gatecheck_config_find(po);
+	assert_non_null(found);
+	gatecheck_config_init(&cfg);
+	assert_int_equal(gatecheck_config_load(found, &cfg, err, sizeof(err)), 0);
+	gate_findings_init(&fs);
+	gatecheck_result_init(&res);
+	assert_int_equal(gatecheck_dir(po, po, NULL, &fs, &res), 0);
+	gatecheck_config_apply(&cfg, &fs);
+	assert_false(gl_has(&fs, "S4-STOP-REASON", GATE_WARNING));
+	assert_true(gl_has(&fs, "S4-PERF-RECORDS-RECON", GATE_ERROR)); /* unknown best, promoted */
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	gatecheck_config_release(&cfg);
+	free(found);
+
+	/* --strict promotes S4-STOP-REASON */
+	gatecheck_config_init(&cfg);
+	cfg.strict = 1;
+	gate_findings_init(&fs);
+	gatecheck_result_init(&res);
+	assert_int_equal(gatecheck_dir(po, po, NULL, &fs, &res), 0);
+	gatecheck_config_apply(&cfg, &fs);
+	assert_true(gl_has(&fs, "S4-STOP-REASON", GATE_ERROR));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	gatecheck_config_release(&cfg);
+
+	gl_write(f("../.tlgate.json"), "{\"rules\": {\"S4-NOPE\": \"off\"}}");
+	gatecheck_config_init(&cfg);
+	assert_int_equal(gatecheck_config_load(f("../.tlgate.json"), &cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "S4-NOPE"));
+	gatecheck_config_release(&cfg);
+}
+
+static void bad_input(void **s)
+{
+	(void)s;
+	fx("v1");
+	/* invalid UTF-8, NUL, CRLF and a BOM are findings, never a crash */
+	static const char bad[] = "bad \xff\xfe byte\nnul \0 here\r\n";
+	static const char badrec[] = "{\"round\": \xff}\n";
+	FILE *o = fopen(f("opt_log.md"), "ab");
+	fwrite(bad, 1, sizeof(bad) - 1, o);
+	fclose(o);
+	gl_expect(po, "S4-OPTLOG", "invalid UTF-8 and NUL in the log");
+	fx("v1");
+	o = fopen(f("perf_records.jsonl"), "ab");
+	fwrite(badrec, 1, sizeof(badrec) - 1, o);
+	fclose(o);
+	gl_expect(po, "S4-PERF-RECORDS-SCHEMA", "invalid UTF-8 in a record");
+	/* a line over 1 MiB */
+	fx("v1");
+	o = fopen(f("perf_records.jsonl"), "ab");
+	for (int i = 0; i < (1 << 20) + 10; i++)
+		fputc('x', o);
+	fputc('\n', o);
+	fclose(o);
+	gl_expect(po, "S4-PERF-RECORDS-SCHEMA", "a line over 1 MiB");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(v1_as_is, teardown),
+		cmocka_unit_test_teardown(v1_within_1pct, teardown),
+		cmocka_unit_test_teardown(v1_claim_off, teardown),
+		cmocka_unit_test_teardown(v1_claim_removed, teardown),
+		cmocka_unit_test_teardown(v1_records_removed, teardown),
+		cmocka_unit_test_teardown(v1_records_newline, teardown),
+		cmocka_unit_test_teardown(v1_not_json, teardown),
+		cmocka_unit_test_teardown(v1_two_fields, teardown),
+		cmocka_unit_test_teardown(v1_duration_text, teardown),
+		cmocka_unit_test_teardown(v1_table_broken, teardown),
+		cmocka_unit_test_teardown(v1_optlog_missing, teardown),
+		cmocka_unit_test_teardown(v1_optlog_empty, teardown),
+		cmocka_unit_test_teardown(v1_no_retrospective, teardown),
+		cmocka_unit_test_teardown(v2_as_is, teardown),
+		cmocka_unit_test_teardown(v2_within_1pct, teardown),
+		cmocka_unit_test_teardown(v2_final_off, teardown),
+		cmocka_unit_test_teardown(v2_heading_renamed, teardown),
+		cmocka_unit_test_teardown(v2_records_removed, teardown),
+		cmocka_unit_test_teardown(v2_records_newline, teardown),
+		cmocka_unit_test_teardown(v2_baseline_only, teardown),
+		cmocka_unit_test_teardown(v2_inventory_removed, teardown),
+		cmocka_unit_test_teardown(v2m_final_dropped, teardown),
+		cmocka_unit_test_teardown(v2m_final_candidate_changed, teardown),
+		cmocka_unit_test_teardown(v2m_smoke_precision, teardown),
+		cmocka_unit_test_teardown(v2m_smoke_record, teardown),
+		cmocka_unit_test_teardown(v2m_smoke_declared_tune, teardown),
+		cmocka_unit_test_teardown(v2m_kernel_edited, teardown),
+		cmocka_unit_test_teardown(v2m_tuning_status_removed, teardown),
+		cmocka_unit_test_teardown(v2m_smoke_in_final_table, teardown),
+		cmocka_unit_test_teardown(comptable_per_round, teardown),
+		cmocka_unit_test_teardown(speedup_claim, teardown),
+		cmocka_unit_test_teardown(recon_not_baseline, teardown),
+		cmocka_unit_test_teardown(recon_last_summary_wins, teardown),
+		cmocka_unit_test_teardown(order_rules, teardown),
+		cmocka_unit_test_teardown(order_duplicate, teardown),
+		cmocka_unit_test_teardown(stop_reason_rules, teardown),
+		cmocka_unit_test_teardown(plateau_holds, teardown),
+		cmocka_unit_test_teardown(layout_rule, teardown),
+		cmocka_unit_test_teardown(feedback_rules, teardown),
+		cmocka_unit_test_teardown(suppressions, teardown),
+		cmocka_unit_test_teardown(config_severities, teardown),
+		cmocka_unit_test_teardown(bad_input, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

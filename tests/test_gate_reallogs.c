@@ -1,0 +1,389 @@
+/* test_gate_reallogs.c: the three real opt_log.md files of
+ * ../shared/real-logs, each with perf_records.jsonl written here to agree
+ * with the log's claims (no records were published with them). The gate
+ * must pass; changing one claimed number by 5% must fail with the right
+ * rule; removing one round's comparison table must fail
+ * S4-OPTLOG-COMPTABLE naming that round. Skipped without ../shared. */
+#include "gatelib.h"
+#include "sha256.h"
+
+static char *scratch;
+static char po[4096];
+static char path[4096];
+
+static const char *f(const char *file)
+{
+	snprintf(path, sizeof(path), "%s/%s", po, file);
+	return path;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (scratch) {
+		gl_remove_tree(scratch);
+		free(scratch);
+		scratch = NULL;
+	}
+	return 0;
+}
+
+/* Copies real-logs/NAME/opt_log.md into a fresh op/perf_opt; skips without ../shared. */
+static int setup_log(const char *name)
+{
+	const char *shared = testlib_shared();
+	char src[4096];
+	if (!shared)
+		return -1;
+	snprintf(src, sizeof(src), "%s/real-logs/%s/opt_log.md", shared, name);
+	if (access(src, R_OK) != 0)
+		return -1;
+	teardown(NULL);
+	scratch = gl_scratch();
+	snprintf(po, sizeof(po), "%s/op", scratch);
+	mkdir(po, 0755);
+	snprintf(po, sizeof(po), "%s/op/perf_opt", scratch);
+	mkdir(po, 0755);
+	gl_copy_tree(src, f("opt_log.md"));
+	return 0;
+}
+
+static FILE *recs;
+static int minute;
+
+static void v1(long round, const char *cand, const char *parent, const char *dispatch,
+	       const char *workload, double us)
+{
+	fprintf(recs,
+		"{\"round\": %ld, \"candidate_id\": \"%s\", \"parent_id\": %s%s%s, \"dispatch_path\": \"%s\", "
+		"\"workload\": \"%s\", \"duration_us\": %.3f, \"l0_pass\": true, \"timestamp\": \"2026-09-10T%02d:%02d:00Z\"}\n",
+		round, cand, parent ? "\"" : "", parent ? parent : "null", parent ? "\"" : "", dispatch,
+		workload, us, 10 + minute / 60, minute % 60);
+	minute++;
+}
+
+static char sha[65];
+
+static void v2(long round, const char *cand, const char *parent, const char *phase,
+	       const char *workload, double us)
+{
+	fprintf(recs,
+		"{\"round\": %ld, \"candidate_id\": \"%s\", \"parent_id\": %s%s%s, \"kernel_id\": \"_argreduce_kernel::main\", "
+		"\"workload_id\": \"%s\", \"phase\": \"%s\", \"artifact_path\": \"_argreduce_kernel.py\", "
+		"\"artifact_sha256\": \"%s\", \"duration_us\": %.3f, \"l0_pass\": true, "
+		"\"msprof_raw_path\": \"profiles/stage4\", \"timestamp\": \"2026-09-28T%02d:%02d:00Z\"}\n",
+		round, cand, parent ? "\"" : "", parent ? parent : "null", parent ? "\"" : "", workload,
+		phase, sha, us, 1 + minute / 60, minute % 60);
+	minute++;
+}
+
+/* Deletes the caption line holding `caption` and the table after it. */
+static void delete_captioned_table(const char *file, const char *caption)
+{
+	size_t n;
+	char *b = gl_read(file, &n);
+	char *p = strstr(b, caption);
+	assert_non_null(p);
+	while (p > b && p[-1] != '\n')
+		p--;
+	char *e = strchr(p, '\n') + 1;
+	while (*e == '\n')
+		e++;
+	while (*e == '|') {
+		char *nl = strchr(e, '\n');
+		e = nl ? nl + 1 : e + strlen(e);
+	}
+	FILE *o = fopen(file, "wb");
+	fwrite(b, 1, (size_t)(p - b), o);
+	fputs(e, o);
+	fclose(o);
+	free(b);
+}
+
+static void expect_round_named(const char *rule, const char *needle)
+{
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	const char *m = gl_message(&fs, rule);
+	int ok = gl_has(&fs, rule, GATE_ERROR) && m && strstr(m, needle);
+	if (!ok) {
+		print_error("wanted %s naming '%s', got:\n", rule, needle);
+		gl_dump(&fs);
+	}
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	assert_true(ok);
+}
+
+/* ---- ada_layer_norm: v1, one final_latency per workload, geomean, plateau ---- */
+
+static void ada_records(void)
+{
+	static const struct { const char *w; const char *d; double base; } W[] = {
+		{ "smoke-dit/fp32", "fp32_direct", 5.48 }, { "smoke-dit/fp16", "fp32_transit", 5.49 },
+		{ "smoke-dit/bf16", "fp32_transit", 5.43 }, { "dit-xl-2/fp16", "fp32_transit", 34.831 },
+		{ "dit-xl-2/bf16", "fp32_transit", 34.961 }, { "llama-prefill/fp16", "fp32_transit", 90.514 },
+		{ "llama-prefill/bf16", "fp32_transit", 91.224 }, { "llama-decode/bf16", "fp32_transit", 3.16 },
+	};
+	/* round 1: block_m sweep; round 2: v2_op1; round 3: bm 7 and v3_op2;
+	 * round 5: final confirmation; round 6: smoke bm=4 re-measured */
+	static const double r1[] = { 3.09, 3.16, 3.16, 10.91, 10.76, 58.27, 58.85, 3.44 };
+	static const char *const c1[] = { "v1_bm4", "v1_bm4", "v1_bm4", "v1_bm8", "v1_bm8", "v1_bm2", "v1_bm2", "v1_bm2" };
+	static const double r2[] = { 3.22, 3.25, 0, 9.55, 9.72, 39.81, 40.63, 2.65 };
+	static const char *const c2[] = { "v2_op1_bm4", "v2_op1_bm4", NULL, "v2_op1_bm8", "v2_op1_bm8", "v2_op1_bm2", "v2_op1_bm2", "v2_op1_bm1" };
+	static const double r5[] = { 3.12, 3.16, 3.26, 8.94, 9.28, 40.522, 40.822, 2.66 };
+	static const char *const c5[] = { "v2_op1_bm4", "v2_op1_bm4", "v2_op1_bm4", "v2_op1_bm7", "v2_op1_bm7", "v2_op1_bm2", "v2_op1_bm2", "v2_op1_bm1" };
+	recs = fopen(f("perf_records.jsonl"), "w");
+	assert_non_null(recs);
+	minute = 0;
+	for (int i = 0; i < 8; i++)
+		v1(0, "baseline", NULL, W[i].d, W[i].w, W[i].base);
+	for (int i = 0; i < 8; i++)
+		v1(1, c1[i], "baseline", W[i].d, W[i].w, r1[i]);
+	for (int i = 0; i < 8; i++)
+		if (c2[i])
+			v1(2, c2[i], i == 7 ? "baseline" : c1[i], W[i].d, W[i].w, r2[i]);
+	v1(3, "v3_op2_bm2", "v2_op1_bm2", W[5].d, W[5].w, 41.12);
+	v1(3, "v3_op2_bm2", "v2_op1_bm2", W[6].d, W[6].w, 41.24);
+	v1(3, "v2_op1_bm7", "v2_op1_bm8", W[3].d, W[3].w, 8.76);
+	v1(3, "v2_op1_bm7", "v2_op1_bm8", W[4].d, W[4].w, 9.11);
+	for (int i = 0; i < 8; i++)
+		v1(5, c5[i], i == 7 ? "baseline" : c1[i], W[i].d, W[i].w, r5[i]);
+	v1(6, "v2_op1_bm4", "v1_bm4", W[0].d, W[0].w, 3.12);
+	v1(6, "v2_op1_bm4", "v1_bm4", W[1].d, W[1].w, 3.16);
+	v1(6, "v2_op1_bm4", "v1_bm4", W[2].d, W[2].w, 3.16);
+	assert_int_equal(fclose(recs), 0);
+}
+
+static void ada(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__ada_layer_norm"))
+		skip();
+	ada_records();
+	gl_expect(po, NULL, "ada_layer_norm with consistent records");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_int_equal(res.recon.n, 8);
+	for (size_t i = 0; i < res.recon.n; i++)
+		assert_true(res.recon.v[i].ok);
+	assert_close(res.recon.records_geomean, 2.14, 0.01);
+	assert_string_equal(res.recon.stop_reason, "plateau");
+	assert_false(gl_has(&fs, "S4-STOP-REASON", GATE_WARNING)); /* rounds 4-6 are flat */
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void ada_claim_5pct(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__ada_layer_norm"))
+		skip();
+	ada_records();
+	gl_replace(f("opt_log.md"), "dit-xl-2/fp16: final_latency: 8.94 us", "dit-xl-2/fp16: final_latency: 9.39 us");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "ada final_latency +5%");
+	setup_log("grandliu__ada_layer_norm");
+	ada_records();
+	gl_replace(f("opt_log.md"), "几何平均加速比：2.14x", "几何平均加速比：2.25x");
+	gl_expect(po, "S4-SPEEDUP", "ada geomean +5%");
+}
+
+static void ada_table_removed(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__ada_layer_norm"))
+		skip();
+	ada_records();
+	delete_captioned_table(f("opt_log.md"), "**候选 vs current best 对比表（round 2）**");
+	expect_round_named("S4-OPTLOG-COMPTABLE", "round 2,");
+}
+
+/* Recording round 6's new bm=3/bm=5 candidates shows what the log lacks:
+ * round 6 has no table with the incumbent. */
+static void ada_round6_candidates(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__ada_layer_norm"))
+		skip();
+	ada_records();
+	recs = fopen(f("perf_records.jsonl"), "a");
+	v1(6, "v2_op1_bm3", "v2_op1_bm4", "fp32_direct", "smoke-dit/fp32", 3.12);
+	fclose(recs);
+	expect_round_named("S4-OPTLOG-COMPTABLE", "round 6,");
+}
+
+/* ---- argmax: v2 with inventory, Final table, sha256 ---- */
+
+static const char *const AW[] = { "lm-head-argmax-float16", "lm-head-argmax-bfloat16",
+				  "hidden-state-argmax-float16", "hidden-state-argmax-bfloat16",
+				  "3d-non-last-axis-argmax-float16" };
+
+static void argmax_files(void)
+{
+	gl_write(f("_argreduce_kernel.py"), "# stand-in for the tuned argmax kernel\nBLOCK_M = 2\n");
+	assert_int_equal(sha256_file(f("_argreduce_kernel.py"), sha), 0);
+	mkdir(f("profiles"), 0755);
+	mkdir(f("profiles/stage4"), 0755);
+	char inv[8192];
+	size_t n = (size_t)snprintf(inv, sizeof(inv), "{\"workloads\": [");
+	static const char *const smoke[] = { "smoke-argmax-float16", "smoke-argmax-bfloat16", "smoke-argmax-float32" };
+	for (int i = 0; i < 3; i++)
+		n += (size_t)snprintf(inv + n, sizeof(inv) - n,
+				      "{\"benchmark_source\": \"bench_argmax.py\", \"kernel_id\": \"_argreduce_kernel::main\", \"workload_id\": \"%s\", \"label\": \"%s\", \"marks\": [\"smoke\"], \"shape\": [32, 256], \"dtype\": \"float16\", \"params\": {}, \"kind\": \"smoke\", \"reason\": \"precision only\", \"precision_pass\": true}, ",
+				      smoke[i], smoke[i]);
+	for (int i = 0; i < 5; i++)
+		n += (size_t)snprintf(inv + n, sizeof(inv) - n,
+				      "{\"benchmark_source\": \"bench_argmax.py\", \"kernel_id\": \"_argreduce_kernel::main\", \"workload_id\": \"%s\", \"label\": \"%s\", \"marks\": [], \"shape\": [4, 102400], \"dtype\": \"float16\", \"params\": {}, \"kind\": \"tune\", \"reason\": \"\", \"tuning_status\": \"winner_merged\"}%s",
+				      AW[i], AW[i], i < 4 ? ", " : "");
+	snprintf(inv + n, sizeof(inv) - n, "]}\n");
+	gl_write(f("workload_inventory.json"), inv);
+
+	static const double base[] = { 25.890, 30.610, 222.367, 242.104, 1632.018 };
+	static const double r1[] = { 25.937, 30.766, 47.127, 54.402, 1486.838 };
+	static const double r2[] = { 25.898, 30.691, 47.112, 54.689, 12.381 };
+	static const double r3[] = { 11.994, 11.851, 46.968, 54.347, 12.434 };
+	static const double fin[] = { 11.775, 11.748, 38.218, 54.829, 12.523 };
+	recs = fopen(f("perf_records.jsonl"), "w");
+	minute = 0;
+	for (int i = 0; i < 5; i++)
+		v2(0, "baseline", NULL, "baseline", AW[i], base[i]);
+	for (int i = 0; i < 5; i++)
+		v2(1, "r1a_chain", "baseline", "candidate", AW[i], r1[i]);
+	v2(1, "r1a_bm1", "baseline", "candidate", AW[2], 48.979);
+	v2(1, "r1a_bm256", "baseline", "candidate", AW[4], 1469.307);
+	for (int i = 0; i < 5; i++)
+		v2(2, "r2a_deint", "r1a_chain", "candidate", AW[i], r2[i]);
+	for (int i = 0; i < 5; i++)
+		v2(2, "r2a2", "r2a_deint", "merged", AW[i], r2[i]);
+	v2(3, "r3a_chain_tn1280", "r2a2", "candidate", AW[0], 26.580);
+	v2(3, "r3e_perrow_tn2560", "r2a2", "candidate", AW[0], 11.923);
+	v2(3, "r3e_perrow_tn2560", "r2a2", "candidate", AW[1], 11.830);
+	for (int i = 0; i < 5; i++)
+		v2(3, "r3f_nsplit_merged", "r3e_perrow_tn2560", "merged", AW[i], r3[i]);
+	v2(4, "r4a_semifused", "r3f_nsplit_merged", "candidate", AW[2], 222.093);
+	v2(4, "r4a_semifused", "r3f_nsplit_merged", "candidate", AW[3], 242.446);
+	v2(4, "r4b_arange1n", "r3f_nsplit_merged", "candidate", AW[2], 38.406);
+	v2(4, "r4b_arange1n", "r3f_nsplit_merged", "candidate", AW[3], 54.561);
+	for (int i = 0; i < 5; i++)
+		v2(5, "r4b_arange1n", "r3f_nsplit_merged", "final", AW[i], fin[i]);
+	assert_int_equal(fclose(recs), 0);
+}
+
+static void argmax(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__argmax"))
+		skip();
+	argmax_files();
+	gl_expect(po, NULL, "argmax with consistent records");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_int_equal(res.contract, RECORDS_V2);
+	assert_int_equal(res.recon.n, 5);
+	for (size_t i = 0; i < res.recon.n; i++) {
+		assert_true(res.recon.v[i].ok);
+		assert_string_equal(res.recon.v[i].winner, "r4b_arange1n");
+	}
+	assert_string_equal(res.recon.stop_reason, "success");
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void argmax_claim_5pct(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__argmax"))
+		skip();
+	argmax_files();
+	gl_replace(f("opt_log.md"), "| 25.890 | 11.775 |", "| 25.890 | 12.364 |");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "argmax final_us +5%");
+}
+
+static void argmax_table_removed(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__argmax"))
+		skip();
+	argmax_files();
+	delete_captioned_table(f("opt_log.md"), "- 候选 vs current best（r1a_chain）对比表：");
+	expect_round_named("S4-OPTLOG-COMPTABLE", "round 2,");
+}
+
+/* ---- mish: v1, three sessions, arrow claims, current_best_us ---- */
+
+static void mish_records(void)
+{
+	static const char *const W[] = { "yolo_p3_fp16", "yolo_p3_bf16", "yolo_p4_fp16", "yolo_p4_bf16" };
+	static const double base[] = { 103.42, 105.90, 53.84, 55.18 };
+	static const double fin[] = { 98.80, 101.80, 51.32, 52.50 };
+	recs = fopen(f("perf_records.jsonl"), "w");
+	minute = 0;
+	for (int i = 0; i < 4; i++)
+		v1(0, "baseline", NULL, "cast_path", W[i], base[i]);
+	v1(1, "v5_op1", "baseline", "cast_path", W[0], 103.36);
+	v1(1, "v5_op2", "baseline", "cast_path", W[0], 101.78);
+	v1(1, "v5_op6", "v5_op2", "cast_path", W[0], 105.08);
+	for (int i = 0; i < 4; i++)
+		v1(1, "v5_op8", "v5_op2", "cast_path", W[i], fin[i]);
+	assert_int_equal(fclose(recs), 0);
+}
+
+static void mish(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__mish"))
+		skip();
+	mish_records();
+	gl_expect(po, NULL, "mish with consistent records");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_true(gl_has(&fs, "S4-PERF-RECORDS-RECON", GATE_NOTE)); /* the superseded summary */
+	assert_int_equal(res.recon.n, 4);
+	for (size_t i = 0; i < res.recon.n; i++)
+		assert_true(res.recon.v[i].ok);
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
+static void mish_claim_5pct(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__mish"))
+		skip();
+	mish_records();
+	/* the best is named by file, so any non-baseline record may match:
+	 * change a workload whose other records are far from +5% */
+	gl_replace(f("opt_log.md"), "yolo-p4 fp16: 53.84 → 51.32 us", "yolo-p4 fp16: 53.84 → 53.89 us");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "mish final +5%");
+}
+
+static void mish_table_removed(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__mish"))
+		skip();
+	mish_records();
+	delete_captioned_table(f("opt_log.md"), "### 必测 Dispatch 检查\n");
+	expect_round_named("S4-OPTLOG-COMPTABLE", "round 1,");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(ada, teardown),
+		cmocka_unit_test_teardown(ada_claim_5pct, teardown),
+		cmocka_unit_test_teardown(ada_table_removed, teardown),
+		cmocka_unit_test_teardown(ada_round6_candidates, teardown),
+		cmocka_unit_test_teardown(argmax, teardown),
+		cmocka_unit_test_teardown(argmax_claim_5pct, teardown),
+		cmocka_unit_test_teardown(argmax_table_removed, teardown),
+		cmocka_unit_test_teardown(mish, teardown),
+		cmocka_unit_test_teardown(mish_claim_5pct, teardown),
+		cmocka_unit_test_teardown(mish_table_removed, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
