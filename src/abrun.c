@@ -217,7 +217,9 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		snprintf(err, errlen, "out of memory");
 		return ABRUN_ENV;
 	}
-	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s };
+	/* A few seconds of grace: an NPU bench may need them to release the device. */
+	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s,
+				 .kill_grace_s = 5.0 };
 	struct run_result res;
 	char outfile[4200];
 	if (source_prepare(c, profile, arm, pair, &spec, outfile, sizeof(outfile), err, errlen) != 0) {

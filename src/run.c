@@ -136,8 +136,9 @@ static int reap(pid_t pid, int *status)
 	}
 }
 
-/* SIGTERM to the group, up to grace seconds for the leader to go, then
- * SIGKILL to whatever is left of the group. Reaps the leader. */
+/* SIGTERM to the group, up to grace seconds for every member to go (a
+ * bench may need a moment to release its device), then SIGKILL to whatever
+ * is left. Reaps the leader. */
 static void kill_group(pid_t pid, double grace, int *status)
 {
 	kill(-pid, SIGTERM);
@@ -145,14 +146,13 @@ static void kill_group(pid_t pid, double grace, int *status)
 	double end = now_s() + grace;
 	int done = 0;
 	while (now_s() < end) {
-		int r = reap(pid, status);
-		if (r != 0) {
+		if (!done && reap(pid, status) != 0)
 			done = 1;
+		if (done && !run_group_alive((long)pid))
 			break;
-		}
 		sleep_s(0.01);
 	}
-	/* Even when the leader went, its children may still be in the group. */
+	/* Whatever is still in the group ignored or outlived the TERM. */
 	kill(-pid, SIGKILL);
 	if (!done) {
 		while (waitpid(pid, status, 0) < 0 && errno == EINTR)

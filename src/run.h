@@ -2,8 +2,9 @@
  *
  * Every command is `/bin/sh -c LINE`, spawned with posix_spawn in a new
  * process group, stdin from /dev/null, stdout and stderr to a log file. A
- * timeout kills the whole group (SIGTERM, then SIGKILL after a grace
- * period), so a bench that forks helpers leaves nothing behind. SIGINT and
+ * timeout kills the whole group (SIGTERM; SIGKILL to what is left once the
+ * group is empty or the grace period is over), so a bench that forks
+ * helpers leaves nothing behind. SIGINT and
  * SIGTERM sent to us (Ctrl-C) are caught by run_signals_install(): the
  * running child group is killed, run_command() returns RUN_INTERRUPTED and
  * the caller can record what finished before exiting 128+N. The terminal's
@@ -24,7 +25,7 @@ struct run_spec {
 	const char *out_path;  /* when non-NULL, stdout goes here instead of the log */
 	int append;            /* 1: append to log/out files; 0: truncate them */
 	double timeout_s;      /* wall-clock limit; <= 0 means none */
-	double kill_grace_s;   /* SIGTERM -> SIGKILL delay on timeout/interrupt; <= 0: 1 s */
+	double kill_grace_s;   /* longest SIGTERM -> SIGKILL delay on timeout/interrupt; <= 0: 1 s */
 	char *const *envp;     /* the child's environment; NULL inherits ours */
 };
 

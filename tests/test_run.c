@@ -193,6 +193,27 @@ static void test_timeout_ignoring_sigterm(void **state)
 	assert_false(pid_alive(read_pid("stubborn.pid")));
 }
 
+static void test_timeout_grace_lets_children_clean_up(void **state)
+{
+	(void)state;
+	char cmd[800], flag[300];
+	path_in(flag, sizeof(flag), "cleaned");
+	/* the leader dies at once on TERM; its child needs a moment to clean up
+	 * and gets it, because the group is given the grace period, not the leader */
+	snprintf(cmd, sizeof(cmd),
+		 "sh -c 'trap \"sleep 0.2; echo cleaned > %s; exit 0\" TERM; "
+		 "while :; do sleep 0.05; done' & wait",
+		 flag);
+	struct run_spec s = { .command = cmd, .timeout_s = 0.3, .kill_grace_s = 10 };
+	struct run_result r;
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_TIMED_OUT);
+	assert_int_equal(run_group_alive(r.pid), 0);
+	char *text = slurp(flag);
+	assert_non_null(text);
+	assert_string_equal(text, "cleaned\n");
+}
+
 static void test_sigint_interrupts_child(void **state)
 {
 	(void)state;
@@ -224,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_log_not_writable),
 		cmocka_unit_test(test_timeout_kills_tree),
 		cmocka_unit_test(test_timeout_ignoring_sigterm),
+		cmocka_unit_test(test_timeout_grace_lets_children_clean_up),
 		cmocka_unit_test(test_sigint_interrupts_child),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
