@@ -168,6 +168,79 @@ static int check_table(const struct pt_jsonfile *jf, const struct ptjson_table *
 	return 0;
 }
 
+/* Role of a time key: 1 reference (torch, baseline), 2 ours (tilelang,
+ * kernel, candidate), 0 neither or not a time. */
+static int time_role(const char *k)
+{
+	size_t n = strlen(k);
+	int unit = (n > 3 && (strcmp(k + n - 3, "_us") == 0 || strcmp(k + n - 3, "_ms") == 0 ||
+			      strcmp(k + n - 3, "_ns") == 0)) ||
+		   (n > 2 && strcmp(k + n - 2, "_s") == 0);
+	if (!unit)
+		return 0;
+	static const char *const ref[] = { "baseline", "torch", "pt_", "ref", "cann", "native", NULL };
+	static const char *const ours[] = { "ours", "tl_", "tilelang", "kernel", "cand", NULL };
+	for (size_t i = 0; ref[i]; i++)
+		if (strncmp(k, ref[i], strlen(ref[i])) == 0)
+			return 1;
+	for (size_t i = 0; ours[i]; i++)
+		if (strncmp(k, ours[i], strlen(ours[i])) == 0)
+			return 2;
+	return 0;
+}
+
+static const char *unit_of(const char *k)
+{
+	return strrchr(k, '_');
+}
+
+/* A row's speedup is its reference time over its own (or the inverse,
+ * for a file defining it the other way), for some pair of times in the
+ * same unit. */
+static int check_rows(const struct pt_jsonfile *jf, const struct ptjson_table *t,
+		      struct gate_findings *fs)
+{
+	if (!t->speedup)
+		return 0;
+	for (size_t r = 0; r < t->n; r++) {
+		const cJSON *row = ptjson_row(t, r), *a, *b;
+		double sp = ptjson_num(row, t->speedup);
+		/* rows hold the key once each, in order */
+		long line = ptjson_key_line_nth(&jf->j, t->speedup, r);
+		if (!isfinite(sp) || sp <= 0)
+			continue;
+		int pairs = 0, ok = 0;
+		double ref = NAN, own = NAN;
+		cJSON_ArrayForEach(a, row) {
+			if (!a->string || !cJSON_IsNumber(a) || time_role(a->string) != 1)
+				continue;
+			cJSON_ArrayForEach(b, row) {
+				if (!b->string || !cJSON_IsNumber(b) || time_role(b->string) != 2 ||
+				    strcmp(unit_of(a->string), unit_of(b->string)) != 0 || b->valuedouble <= 0 ||
+				    a->valuedouble <= 0)
+					continue;
+				if (!pairs) {
+					ref = a->valuedouble;
+					own = b->valuedouble;
+				}
+				pairs++;
+				if (pt_close(sp, a->valuedouble / b->valuedouble, TOL) ||
+				    pt_close(sp, b->valuedouble / a->valuedouble, TOL))
+					ok = 1;
+			}
+		}
+		if (!pairs || ok)
+			continue;
+		char label[64];
+		ptjson_row_label(t, r, label, sizeof(label));
+		if (gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
+			     "%s: \"%s\" %.6g does not match its times (%.6g / %.6g = %.6g)", label, t->speedup, sp,
+			     ref, own, ref / own))
+			return -1;
+	}
+	return 0;
+}
+
 static const struct pt_jsonfile *find_file(const struct pt_folder *f, const char *name)
 {
 	const char *base = strrchr(name, '/');
@@ -238,7 +311,7 @@ int pt_rule_json(const struct pt_folder *f, struct gate_findings *fs)
 					speedup_tables++;
 			if (t[k].speedup && speedup_tables > 1)
 				continue; /* which table a mean belongs to is not said */
-			if (check_table(jf, &t[k], t[k].owner, fs))
+			if (check_rows(jf, &t[k], fs) || check_table(jf, &t[k], t[k].owner, fs))
 				return -1;
 			static const char *const subs[] = { "summary", "aggregate", "aggregates", "stats", "overall", NULL };
 			for (size_t s = 0; subs[s]; s++) {

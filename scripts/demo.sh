@@ -1,37 +1,82 @@
 #!/bin/sh
-# make demo: the main job on bundled data. For now: one tlab session against
-# the fake profiler (scripts/fake-msprof + build/bin/fake-kernel), so it runs
-# on any machine. The candidate B is ~4.8% faster than the incumbent A, and
-# every run lands in a fast or a slow state (+-2%), as on a real NPU.
-# The session directory is scratch: build/demo/ab is replaced on each run.
+# make demo: the whole Stage 4 loop on the bundled demo operator
+# (testdata/demo-op), with the fake profiler (scripts/fake-msprof) and the
+# fake kernel (build/bin/fake-kernel) standing in for msprof op and the NPU:
+#   1. one tlab session (interleaved A/B/A/B arbitration), as a warm-up;
+#   2. tlperf loop: init, baseline, three rounds (a clear winner; a gain
+#      under 5% that goes to tlab; a branch that fails L0), status, finish,
+#      which runs the gate;
+#   3. the gate failing on a copy whose final_latency was edited.
+# Everything goes to demo-out/ (scratch, replaced on each run).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-build}
 case $B in /*) ;; *) B=$ROOT/$B ;; esac
+T=$B/bin/tlperf
 FK=$B/bin/fake-kernel
-W=$B/demo/ab
-[ -x "$FK" ] || { echo "demo: $FK is missing; run make" >&2; exit 2; }
-rm -rf "$W"
-mkdir -p "$B/demo"
+FM=$ROOT/scripts/fake-msprof
+OUT=$ROOT/demo-out
+[ -x "$FK" ] && [ -x "$T" ] || { echo "demo: build first (make)" >&2; exit 2; }
+rm -rf "$OUT"
+mkdir -p "$OUT"
+say() { printf '\n== %s\n' "$*"; }
+run() { # echo the command as a user would type it, then run it
+    line=
+    for a in "$@"; do case $a in *" "*) line="$line '$a'" ;; *) line="$line $a" ;; esac; done
+    printf '$%s\n' "$line" | sed "s|$T|tlperf|; s|$B/bin/tlab|tlab|; s|$B/bin/tlgate|tlgate|; s|$OUT/||g; s|$ROOT/||g"
+    "$@"
+}
 
-echo "== tlab: A = incumbent (8.40 us), B = candidate (8.00 us), 5 interleaved pairs"
-echo "   profiler: scripts/fake-msprof (stands in for 'msprof op')"
+say "1. tlab: incumbent A (8.40 us) vs candidate B (8.00 us), 5 interleaved pairs"
+W=$OUT/ab
+run "$B/bin/tlab" --msprof "$FM" --workdir "$W" --pairs 5 --launch-count 15 --warm-up 5 \
+    --kernel-name main --a-cmd "$FK --mean 8.40 --seed 42" --b-cmd "$FK --mean 8.00 --seed 42" \
+    >"$W.json" 2>"$OUT/ab.log"
+sed -n 's/^[[:space:]]*"\(verdict\|b_rel_change\|sign_test_p\)":[[:space:]]*\(.*\),*$/   \1: \2/p' "$W.json"
+
+say "2. tlperf loop on the demo operator demo_add (two workloads, two dispatch paths)"
+OP=$OUT/demo_add
+mkdir -p "$OP"
+cp "$ROOT"/testdata/demo-op/* "$OP"/
+cd "$OP"
+run "$T" loop init --op demo_add --baseline demo_add.py \
+    --workload n1024@demo_add::small --workload n65536@demo_add::large \
+    --bench-cmd "sh bench.sh $FK {impl} {workload}" --l0-cmd "sh l0.sh {impl}" \
+    --msprof "$FM" --kernel-name demo_add
+# the engineer writes candidate kernels next to the log, as the seeds say
+mv demo_add_opt_v*.py perf_opt/
+run "$T" loop baseline 2>>"$OUT/loop.log"
+say "round 1: tile (larger tiles) and ub (UB reuse), both derived from the baseline"
+run "$T" loop round 1 --branch tile=perf_opt/demo_add_opt_v1_tile.py \
+    --branch ub=perf_opt/demo_add_opt_v1_ub.py 2>>"$OUT/loop.log"
+say "round 2: dbuf (double buffering on tile), a gain under 5%: tlab arbitrates"
+run "$T" loop round 2 --branch dbuf=perf_opt/demo_add_opt_v2_dbuf.py 2>>"$OUT/loop.log"
+say "round 3: vec (another vectorisation axis), which fails L0"
+run "$T" loop round 3 --branch vec=perf_opt/demo_add_opt_v3_vec.py 2>>"$OUT/loop.log"
+run "$T" loop status
+say "finish: perf_opt/demo_add.py, the final measurement, the Final Summary, the gate"
+run "$T" loop finish 2>>"$OUT/loop.log"
+sed -n '/^## Final Summary/,/^<!--/p' perf_opt/opt_log.md | grep -v '^<!--'
+
+say "3. the gate on a copy whose final_latency was edited by hand"
+cp -R "$OP" "$OUT/edited"
+sed -i 's/^- n1024: final_latency: .*/- n1024: final_latency: 7.000 us/' "$OUT/edited/perf_opt/opt_log.md"
 set +e
-"$B/bin/tlab" --msprof "$ROOT/scripts/fake-msprof" --workdir "$W" --pairs 5 \
-    --launch-count 15 --warm-up 5 --kernel-name main \
-    --a-cmd "$FK --mean 8.40 --seed 42" --b-cmd "$FK --mean 8.00 --seed 42" >"$W.json"
+run "$B/bin/tlgate" "$OUT/edited/perf_opt"
 rc=$?
 set -e
-cat "$W.json"
-[ "$rc" -eq 0 ] || { echo "demo: tlab exited $rc" >&2; exit "$rc"; }
+[ "$rc" -eq 1 ] || { echo "demo: the gate should have failed on the edited copy (exit $rc)" >&2; exit 1; }
+echo "   (exit 1, as it must)"
 
-echo
-echo "== one run's profile, read back: tlperf msprof $W/pair1B"
-"$B/bin/tlperf" msprof "$W/pair1B" | tail -n 4
-echo
-echo "where to look:"
-echo "  verdict JSON        $W.json"
-echo "  one line per run    $W/runs.jsonl"
-echo "  run logs            $W/logs/pair<i><A|B>.log"
-echo "  msprof output       $W/pair<i><A|B>/OPPROF_*/"
-echo "  try it on your NPU  tlab --a-cmd 'python3 bench.py --impl base' --b-cmd 'python3 bench.py --impl cand'"
+cat <<EOF
+
+where to look (demo-out/):
+  the tuning log          demo_add/perf_opt/opt_log.md   (baseline, rounds with their tables, Final Summary)
+  the records             demo_add/perf_opt/perf_records.jsonl
+  the plan                demo_add/perf_opt/loop.json    (edit it; 'tlperf help loop')
+  L0 and bench logs       demo_add/perf_opt/logs/round<N>/
+  raw profiles            demo_add/perf_opt/profiles/round<N>/<branch>/<workload>/OPPROF_*/
+  tlab of round 2         demo_add/perf_opt/ab_r2_dbuf/
+  the tuned kernel        demo_add/perf_opt/demo_add.py
+  progress messages       loop.log; the warm-up tlab session: ab.json, ab/
+EOF

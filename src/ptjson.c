@@ -115,6 +115,23 @@ long ptjson_key_line(const struct ptjson *j, const char *key, size_t from)
 	return p ? line_of(j->text, (size_t)(p - j->text)) : 0;
 }
 
+long ptjson_key_line_nth(const struct ptjson *j, const char *key, size_t n)
+{
+	char pat[256];
+	int k = snprintf(pat, sizeof(pat), "\"%s\"", key);
+	if (k < 0 || (size_t)k >= sizeof(pat) || !j->text)
+		return 0;
+	const char *p = j->text;
+	for (size_t i = 0;; i++) {
+		p = strstr(p, pat);
+		if (!p)
+			return 0;
+		if (i == n)
+			return line_of(j->text, (size_t)(p - j->text));
+		p += k;
+	}
+}
+
 static int has_number_member(const cJSON *o)
 {
 	const cJSON *m;

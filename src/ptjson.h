@@ -35,6 +35,9 @@ void ptjson_release(struct ptjson *j);
  * text at or after byte offset from; 0 when absent. */
 long ptjson_key_line(const struct ptjson *j, const char *key, size_t from);
 
+/* 1-based line of the n-th (0-based) occurrence of "key"; 0 when absent. */
+long ptjson_key_line_nth(const struct ptjson *j, const char *key, size_t n);
+
 /* A set of per-case rows found in a file. */
 struct ptjson_table {
 	const cJSON *owner;   /* object holding the rows member (aggregates live here) */

@@ -249,6 +249,8 @@ int record_parse(const char *text, size_t len, long line, struct record *out,
 				 out->phase);
 			goto out;
 		}
+	} else if (get_string(o, "artifact_path", 0, 1, &out->artifact_path, err, errlen)) {
+		goto out; /* optional in v1 (the loop driver writes it) */
 	}
 	if (get_string(o, "msprof_raw_path", v2, 1, &out->msprof_raw_path, err, errlen))
 		goto out;
@@ -286,6 +288,7 @@ int record_parse(const char *text, size_t len, long line, struct record *out,
 		snprintf(err, errlen, "field 'timestamp' is not ISO 8601: '%.40s'", out->timestamp);
 		goto out;
 	}
+	out->not_measured = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "measured"));
 	out->aicore_util = optional_number(o, "aicore_util");
 	out->mem_bw_gbps = optional_number(o, "mem_bw_gbps");
 	rc = 0;

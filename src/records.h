@@ -31,7 +31,7 @@ struct record {
 	char *dispatch;         /* v1 dispatch_path, v2 kernel_id */
 	char *workload;         /* v1 workload, v2 workload_id */
 	char *phase;            /* v2 phase, NULL in v1 */
-	char *artifact_path;    /* v2, may be NULL */
+	char *artifact_path;    /* v2; optional in v1 (NULL when absent) */
 	char *artifact_sha256;  /* v2, may be NULL */
 	char *msprof_raw_path;  /* may be NULL */
 	char *timestamp;        /* ISO 8601 text */
@@ -39,6 +39,8 @@ struct record {
 	int l0_pass;            /* 0 or 1 */
 	double aicore_util;     /* NAN when absent */
 	double mem_bw_gbps;     /* NAN when absent */
+	int not_measured;       /* 1 when the line says "measured": false (no profile
+				   behind duration_us, e.g. an L0 failure); else 0 */
 };
 
 struct records {

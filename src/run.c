@@ -227,7 +227,12 @@ int run_command(const struct run_spec *spec, struct run_result *res)
 	}
 	char *argv[] = { "sh", "-c", (char *)spec->command, NULL };
 	double t0 = now_s();
-	err = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, spec->envp ? spec->envp : environ);
+	if (spec->argv)
+		err = posix_spawnp(&pid, spec->argv[0], &fa, &attr, spec->argv,
+				   spec->envp ? spec->envp : environ);
+	else
+		err = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv,
+				  spec->envp ? spec->envp : environ);
 	if (err != 0) {
 		pid = 0;
 		goto out;

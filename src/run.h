@@ -1,6 +1,7 @@
 /* run.h: running one shell command the way measurements need it.
  *
- * Every command is `/bin/sh -c LINE`, spawned with posix_spawn in a new
+ * Every command is `/bin/sh -c LINE` (or an argv run without a shell, see
+ * run_spec.argv), spawned with posix_spawn in a new
  * process group, stdin from /dev/null, stdout and stderr to a log file. A
  * timeout kills the whole group (SIGTERM; SIGKILL to what is left once the
  * group is empty or the grace period is over), so a bench that forks
@@ -27,6 +28,9 @@ struct run_spec {
 	double timeout_s;      /* wall-clock limit; <= 0 means none */
 	double kill_grace_s;   /* longest SIGTERM -> SIGKILL delay on timeout/interrupt; <= 0: 1 s */
 	char *const *envp;     /* the child's environment; NULL inherits ours */
+	char *const *argv;     /* when non-NULL: run argv[0] (PATH lookup when it has
+				  no '/') with these arguments and NO shell; command
+				  is then only used in messages and may be NULL */
 };
 
 enum run_status {

@@ -146,7 +146,10 @@ char *stats_cmptable_markdown(const struct stats_cmptable *t)
 		stats_sb_md_cell(&b, k->dispatch);
 		stats_sb_str(&b, " | ");
 		stats_sb_md_cell(&b, k->workload);
-		stats_sb_printf(&b, " | %.3f | ", r->duration_us);
+		if (!r->not_measured)
+			stats_sb_printf(&b, " | %.3f | ", r->duration_us);
+		else
+			stats_sb_str(&b, " | — (not measured) | ");
 		if (isfinite(x->vs_best))
 			stats_sb_printf(&b, "%+.1f%%", 100.0 * x->vs_best);
 		else

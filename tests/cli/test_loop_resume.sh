@@ -1,0 +1,59 @@
+#!/bin/sh
+# A round interrupted between two branches (Ctrl-C while the second one's
+# bench runs): what finished is recorded, the bench's process group is
+# gone, and the same command run again adds only the missing records.
+. "$ROOT/tests/cli/lib.sh"
+. "$ROOT/tests/cli/loop_lib.sh"
+set -e
+loop_setup
+expect_exit 0 loop baseline
+kernel a 9.0 60.0
+kernel b 9.5 62.0 "bench hang"
+
+"$TLPERF" loop -C "$OP" round 1 --branch a=perf_opt/a.py --branch b=perf_opt/b.py >"$TMPDIR_TEST/r1.out" 2>"$TMPDIR_TEST/r1.err" &
+pid=$!
+# wait (bounded) until branch a is recorded and b's bench is running
+i=0
+while [ "$(nrec 1 a 2>/dev/null || echo 0)" != 2 ] || [ ! -e "$OP/perf_opt/logs/round1/b.n1024.bench.log" ]; do
+    i=$((i + 1)); [ $i -lt 600 ] || { kill -9 $pid; fail "round 1 never reached branch b"; }
+    sleep 0.1
+done
+sleep 0.3
+kill -INT $pid
+i=0
+while kill -0 $pid 2>/dev/null; do
+    i=$((i + 1)); [ $i -lt 300 ] || { kill -9 $pid; fail "SIGINT did not stop the loop"; }
+    sleep 0.1
+done
+set +e; wait $pid; rc=$?; set -e
+[ $rc = 130 ] || { cat "$TMPDIR_TEST/r1.err"; fail "interrupted round exited $rc, wanted 130"; }
+grep -q "run the same command again" "$TMPDIR_TEST/r1.err" || fail "no resume hint"
+[ "$(nrec 1 a)" = 2 ] || fail "branch a records lost"
+[ "$(nrec 1 b)" = 0 ] || fail "branch b recorded although interrupted"
+! pgrep -f "bench.sh $FK perf_opt/b.py" >/dev/null || fail "the interrupted bench is still running"
+expect_no_grep "kind=round" "$LOG"
+
+expect_exit 0 loop status
+expect_grep "round 1 was interrupted" "$OUT"
+cp "$REC" "$TMPDIR_TEST/rec.before"
+expect_exit 2 loop finish
+expect_grep "measured but not decided" "$ERR"
+
+# resume: the hang is fixed; a is not measured again
+kernel b 9.5 62.0
+expect_exit 0 loop round 1 --branch a=perf_opt/a.py --branch b=perf_opt/b.py
+[ "$(nrec 1 a)" = 2 ] || fail "branch a measured twice"
+[ "$(nrec 1 b)" = 2 ] || fail "branch b not completed"
+expect_no_grep "a: measuring" "$ERR"
+expect_no_grep "a: L0" "$ERR"
+# what was there is a byte prefix of what is there
+n=$(wc -c <"$TMPDIR_TEST/rec.before")
+head -c "$n" "$REC" | cmp -s - "$TMPDIR_TEST/rec.before" || fail "records rewritten"
+[ "$(grep -c 'kind=round round=1 ' "$LOG")" = 1 ] || fail "round 1 decided twice"
+# the interrupted profile of b was kept aside, not mixed into the new one
+ls -d "$OP"/perf_opt/profiles/round1/b/n1024.interrupted-1 >/dev/null || fail "partial profile not set aside"
+# and once more: nothing to do
+expect_exit 0 loop round 1 --branch a=perf_opt/a.py --branch b=perf_opt/b.py
+expect_grep "decided already" "$ERR"
+[ "$(nrec 1)" = 4 ] || fail "records added by a no-op"
+echo ok

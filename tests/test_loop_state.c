@@ -1,0 +1,124 @@
+/* test_loop_state.c: the loop's state comes from records and log markers. */
+#include "testlib.h"
+
+#include "loop.h"
+
+static void test_markers(void **state)
+{
+	(void)state;
+	struct loop_state st;
+	loop_state_init(&st);
+	assert_string_equal(st.best, "baseline");
+	assert_int_equal(loop_state_marker(&st, "## Round 1"), 0);
+	assert_int_equal(loop_state_marker(&st, "<!-- tlperf-loop: kind=baseline -->"), 1);
+	assert_true(st.baseline_logged);
+	assert_int_equal(loop_state_marker(&st, "<!-- tlperf-loop: kind=round round=1 "
+						"decision=adopt best=tile state=continue -->"),
+			 1);
+	assert_int_equal(loop_state_marker(&st, "<!-- tlperf-loop: kind=round round=2 "
+						"decision=rollback best=tile state=plateau -->"),
+			 1);
+	assert_int_equal(st.last_decided, 2);
+	assert_string_equal(st.best, "tile");
+	assert_string_equal(st.rounds[1].decision, "rollback");
+	assert_string_equal(st.stop_reason, "plateau");
+	/* malformed markers change nothing */
+	assert_int_equal(loop_state_marker(&st, "<!-- tlperf-loop: kind=round round=x best=y -->"), 0);
+	assert_int_equal(loop_state_marker(&st, "<!-- tlperf-loop: kind=round round=3 best=z"), 0);
+	assert_int_equal(st.last_decided, 2);
+	assert_false(st.finishing);
+	assert_int_equal(loop_state_marker(&st, "<!-- tlperf-loop: kind=finishing round=3 best=tile -->"), 1);
+	assert_true(st.finishing);
+	assert_false(st.finished);
+	assert_int_equal(loop_state_marker(&st, "<!-- tlperf-loop: kind=final round=3 best=tile stop=plateau -->"), 1);
+	assert_true(st.finished);
+	assert_int_equal(st.final_round, 3);
+	loop_state_release(&st);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+#define R(round, id, wl, d, l0)                                                                \
+	"{\"round\":" #round ",\"candidate_id\":\"" id "\",\"parent_id\":null,"                    \
+	"\"dispatch_path\":\"k\",\"workload\":\"" wl "\",\"duration_us\":" #d ",\"l0_pass\":" l0 \
+	",\"msprof_raw_path\":null,\"timestamp\":\"2026-01-01T00:00:00Z\"}\n"
+
+/* Branches used, the record that counts, a torn line ignored. */
+static void test_load(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/loopstate.XXXXXX", rec[256], log[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(rec, sizeof(rec), "%s/perf_records.jsonl", dir);
+	snprintf(log, sizeof(log), "%s/opt_log.md", dir);
+	write_file(rec, R(0, "baseline", "w", 10, "true") R(1, "a", "w", 8, "true")
+				R(1, "b", "w", 9, "false") R(2, "c", "w", 7.5, "true")
+				R(2, "c", "w", 7.0, "true") "{\"round\":3,\"cand");
+	write_file(log, "# log\n<!-- tlperf-loop: kind=baseline -->\n"
+			"<!-- tlperf-loop: kind=round round=1 decision=adopt best=a state=continue -->\n");
+	struct loop_state st;
+	char err[256];
+	loop_state_init(&st);
+	assert_int_equal(loop_state_load(&st, rec, log, err, sizeof(err)), 0);
+	assert_int_equal(st.rs.n, 5);
+	assert_int_equal(st.bad_lines, 1);
+	assert_int_equal(st.experiments, 3); /* a, b, c; baseline not counted */
+	assert_int_equal(st.last_decided, 1);
+	assert_string_equal(st.best, "a");
+	struct loop_workload w = { "w", "k", 1, NAN };
+	const struct record *r = loop_state_find(&st, NULL, "c", &w, 2);
+	assert_non_null(r);
+	assert_close(r->duration_us, 7.0, 0);
+	assert_null(loop_state_find(&st, NULL, "c", &w, 1));
+	assert_true(loop_state_has_candidate(&st, "b", 1));
+	assert_false(loop_state_has_candidate(&st, "b", 2));
+	loop_state_release(&st);
+
+	/* missing files: an empty state, not an error */
+	loop_state_init(&st);
+	assert_int_equal(loop_state_load(&st, "/nonexistent/r", "/nonexistent/l", err, sizeof(err)), 0);
+	assert_int_equal(st.rs.n, 0);
+	loop_state_release(&st);
+	unlink(rec);
+	unlink(log);
+	rmdir(dir);
+}
+
+static void test_sha256(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/loopsha.XXXXXX", hex[65];
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(loop_sha256_file(path, hex), 0);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	write_file(path, "abc");
+	assert_int_equal(loop_sha256_file(path, hex), 0);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	/* 1000 bytes: several blocks and a padding block of its own */
+	FILE *f = fopen(path, "w");
+	for (int i = 0; i < 1000; i++)
+		fputc('a', f);
+	fclose(f);
+	assert_int_equal(loop_sha256_file(path, hex), 0);
+	assert_string_equal(hex, "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+	unlink(path);
+	assert_int_equal(loop_sha256_file(path, hex), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_sha256),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
