@@ -43,7 +43,7 @@ mkdir -p "$(dirname "$OUTPNG")"
 rm -f "$OUTPNG"
 timeout 120 "$CHR" --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
-    --user-data-dir="$WORK/profile" --window-size=1280,760 \
+    --user-data-dir="$WORK/profile" --window-size=1440,700 \
     --screenshot="$OUTPNG" "file://$WORK/audit.html" >"$WORK/chromium.log" 2>&1 || true
 if [ ! -s "$OUTPNG" ]; then
     echo "check-audit-html: chromium wrote no screenshot; its output:" >&2

@@ -177,7 +177,7 @@ set +e
 "$TLGATE" --changed-since "$base" --base "$base" --format "$fmt" \
     --report "sarif:$out_dir/tlgate.sarif" \
     --report "junit:$out_dir/tlgate-junit.xml" \
-    --report "markdown:$summary" "$@" .
+    --report "markdown:$summary" "$@"
 rc=$?
 set -e
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$summary" ]; then

@@ -143,7 +143,7 @@ static int discover(const char *dir, struct dirlist *dl, int depth)
 		n++;
 	}
 	closedir(d);
-	if (rc == 0)
+	if (rc == 0 && n > 0) /* qsort(NULL, 0) is undefined */
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *p = join2(dir, names[i]);
