@@ -121,6 +121,7 @@ if [ -z "$base" ]; then
         die "no base given: usage: ci-gate.sh BASE_REF [-- TLGATE_OPTION...]"
     fi
 fi
+case "$base" in -*) die "base '$base' looks like an option, not a git revision" ;; esac
 cd "$top"
 remote=${TLGATE_REMOTE:-origin}
 

@@ -90,7 +90,11 @@ static int add_op(struct audit *a, const char *path)
 	size_t cut = len >= 8 && strncmp(path + len - 8, "perf_opt", 8) == 0 ? len - 8 : len;
 	while (cut > 1 && path[cut - 1] == '/')
 		cut--;
-	op->name = cut == 0 ? strdup(".") : strndup(path, cut);
+	/* "./ops/x" (a walk from ".") reads better as "ops/x" */
+	size_t skip = 0;
+	while (cut - skip > 2 && path[skip] == '.' && path[skip + 1] == '/')
+		skip += 2;
+	op->name = cut == skip ? strdup(".") : strndup(path + skip, cut - skip);
 	gatecheck_result_init(&op->res);
 	if (!op->perf_opt || !op->name) {
 		free(op->perf_opt);

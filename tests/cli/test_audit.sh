@@ -70,6 +70,20 @@ for f in "$T"/audit.html.tmp*; do [ ! -e "$f" ] || fail "temporary file left beh
 expect_exit 0 "$TLPERF" audit repo/ops/layer_norm repo/ops/mish/perf_opt
 expect_grep "2 operators checked: 2 reconciled, 0 unreconcilable" "$OUT"
 
+# .git, node_modules and symlinked directories are not searched
+mkdir -p repo/.git/objects repo/node_modules/pkg
+cp -R repo/ops/argmax/perf_opt repo/.git/objects/perf_opt
+cp -R repo/ops/argmax/perf_opt repo/node_modules/pkg/perf_opt
+ln -s "$T/repo/ops" repo/ops-link
+expect_exit 1 "$TLPERF" audit repo
+expect_grep "4 operators checked" "$OUT"
+rm -rf repo/.git repo/node_modules repo/ops-link
+
+# from inside the tree: names relative to it
+(cd repo && expect_exit 1 "$TLPERF" audit --format csv)
+grep -q '^ops/argmax,v1,vocab-32k,' "$OUT" || fail "audit of '.' should name ops/argmax"
+expect_no_grep "./ops" "$OUT"
+
 # a claim moved within 1% still reconciles; 5% off does not
 sed -i 's/dit-small: final_latency: 30.0 us/dit-small: final_latency: 30.2 us/' repo/ops/layer_norm/perf_opt/opt_log.md
 expect_exit 0 "$TLPERF" audit repo/ops/layer_norm

@@ -87,6 +87,8 @@ expect_exit 0 env CI_MERGE_REQUEST_DIFF_BASE_SHA="$BASE" TLGATE_OUT_DIR="$T/rep"
 grep -qx "$BASE" "$T/args" || fail "CI_MERGE_REQUEST_DIFF_BASE_SHA not used"
 expect_exit 2 sh "$CI"
 expect_grep "no base given" "$ERR"
+expect_exit 2 sh "$CI" --upload-pack=touch
+expect_grep "looks like an option" "$ERR"
 expect_exit 2 sh "$CI" no-such-ref
 expect_grep "is not in this clone and there is no remote 'origin'" "$ERR"
 expect_grep "fetch-depth: 0" "$ERR"
