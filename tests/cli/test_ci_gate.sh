@@ -83,6 +83,20 @@ expect_grep "::error file=ops/layer_norm/perf_opt/opt_log.md,line=$CLAIM_LINE,ti
 expect_grep "deviation 10.0%25" "$OUT"
 [ "$(grep -c '^::' "$OUT")" = 2 ] || fail "github: want exactly 2 commands"
 
+# a shallow clone of the pull request (as CI checks it out by default):
+# the base commit and the history down to the merge base are fetched, the
+# findings are the same
+git clone -q --depth 1 --branch pr "file://$TMPDIR_TEST/repo" "$TMPDIR_TEST/shallow"
+(
+    cd "$TMPDIR_TEST/shallow"
+    expect_exit 1 env TLGATE_OUT_DIR="$R/shallow" sh "$CI" "$BASE"
+    expect_grep "fetching it from 'origin'" "$ERR"
+    [ "$(grep -c ': error: ' "$OUT")" = 2 ] || fail "shallow: want exactly 2 errors"
+    expect_grep "[S4-PERF-RECORDS-APPEND]" "$OUT"
+    expect_grep "[S4-PERF-RECORDS-RECON]" "$OUT"
+    expect_no_grep "mish" "$OUT"
+)
+
 # the base branch moved on (another directory changed there): still only
 # the pull request's directory is checked
 git checkout -q main
