@@ -187,6 +187,25 @@ static int ctx_load(struct ctx *c, int lock)
 	return CLI_OK;
 }
 
+/* A record's artifact_path as a path from the operator directory: v1
+ * records hold it so, v2 records relative to perf_opt/ (as that contract's
+ * fixtures do). Returns a rotating static buffer (4 live at a time). */
+static const char *record_file(const struct ctx *c, const struct record *r)
+{
+	static char buf[4][4200];
+	static int at;
+	if (!r->artifact_path)
+		return NULL;
+	if (c->plan.contract != 2)
+		return r->artifact_path;
+	char *b = buf[at++ % 4];
+	if (strncmp(r->artifact_path, "../", 3) == 0)
+		snprintf(b, sizeof(buf[0]), "%s", r->artifact_path + 3);
+	else
+		snprintf(b, sizeof(buf[0]), LOOP_DIR "/%s", r->artifact_path);
+	return b;
+}
+
 /* The file of a candidate: the plan's baseline, else its records'
  * artifact_path. */
 static const char *candidate_file(const struct ctx *c, const char *id)
@@ -195,7 +214,7 @@ static const char *candidate_file(const struct ctx *c, const char *id)
 		return c->plan.baseline;
 	for (size_t i = 0; i < c->st.rs.n; i++)
 		if (strcmp(c->st.rs.v[i].candidate_id, id) == 0 && c->st.rs.v[i].artifact_path)
-			return c->st.rs.v[i].artifact_path;
+			return record_file(c, &c->st.rs.v[i]);
 	return NULL;
 }
 
@@ -943,7 +962,7 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		char l0log[512];
 		snprintf(l0log, sizeof(l0log), LOOP_DIR "/logs/round%ld/%s.log", n, r->candidate_id);
 		sb_add(&b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n", r->candidate_id,
-		       r->artifact_path ? r->artifact_path : "?", r->parent_id ? r->parent_id : "—",
+		       record_file(c, r) ? record_file(c, r) : "?", r->parent_id ? r->parent_id : "—",
 		       r->l0_pass ? "pass" : "FAIL", l0log, r->l0_pass ? "" : ": not measured");
 	}
 	sb_add(&b, "\n");
@@ -1402,6 +1421,65 @@ out:
 	return rc;
 }
 
+/* v2: perf_opt/workload_inventory.json, when no earlier stage wrote one:
+ * every plan workload as a tune item whose tuning_status is the loop's
+ * result (winner_merged when the final version beats the baseline by more
+ * than noise, else no_gain with the reason). An existing inventory is never
+ * touched. */
+static int write_inventory(const struct ctx *c, long fr, const char *best)
+{
+	const char *path = LOOP_DIR "/workload_inventory.json";
+	if (access(path, F_OK) == 0)
+		return 0;
+	cJSON *o = cJSON_CreateObject();
+	cJSON *ws = o ? cJSON_AddArrayToObject(o, "workloads") : NULL;
+	int rc = -1;
+	if (!ws)
+		goto out;
+	for (size_t i = 0; i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+		const struct record *f = final_record(c, fr, best, w);
+		int gain = b0 && f && f->duration_us < b0->duration_us * (1 - c->plan.noise);
+		cJSON *it = cJSON_CreateObject();
+		if (!it)
+			goto out;
+		cJSON_AddItemToArray(ws, it);
+		cJSON_AddStringToObject(it, "benchmark_source", "tlperf loop plan (perf_opt/loop.json)");
+		cJSON_AddStringToObject(it, "kernel_id", w->dispatch);
+		cJSON_AddStringToObject(it, "workload_id", w->id);
+		cJSON_AddStringToObject(it, "label", w->id);
+		cJSON_AddArrayToObject(it, "marks");
+		cJSON_AddArrayToObject(it, "shape");
+		cJSON_AddStringToObject(it, "dtype", "");
+		cJSON_AddObjectToObject(it, "params");
+		cJSON_AddStringToObject(it, "kind", "tune");
+		cJSON_AddStringToObject(it, "reason",
+					gain ? "" : "no gain above the noise threshold over the baseline");
+		cJSON_AddStringToObject(it, "tuning_status", gain ? "winner_merged" : "no_gain");
+	}
+	char *text = cJSON_Print(o);
+	if (!text)
+		goto out;
+	size_t n = strlen(text);
+	text[n] = '\0';
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ssize_t w = write(fd, text, n);
+		ssize_t w2 = write(fd, "\n", 1);
+		rc = (w == (ssize_t)n && w2 == 1 && fsync(fd) == 0) ? 0 : -1;
+		close(fd);
+	}
+	if (rc)
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+	else
+		cli_note("wrote '%s' from the plan (shape, dtype, params left empty)", path);
+	cJSON_free(text);
+out:
+	cJSON_Delete(o);
+	return rc;
+}
+
 static int run_gate(const struct loop_opts *o)
 {
 	char err[256];
@@ -1484,6 +1562,10 @@ int loop_cmd_finish(const struct loop_opts *o)
 		if (rc)
 			goto out;
 		if (final_summary(&c, fr, best, final_file, stop) != 0) {
+			rc = CLI_USAGE;
+			goto out;
+		}
+		if (c.plan.contract == 2 && write_inventory(&c, fr, best) != 0) {
 			rc = CLI_USAGE;
 			goto out;
 		}
