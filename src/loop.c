@@ -459,6 +459,19 @@ static int reload(struct ctx *c)
 	return 0;
 }
 
+/* The record of candidate id for workload w in round `round`, or NULL. */
+static const struct record *recorded(const struct ctx *c, long round, const char *id,
+				     const struct loop_workload *w)
+{
+	for (size_t k = 0; k < c->st.rs.n; k++) {
+		const struct record *r = &c->st.rs.v[k];
+		if (r->round == round && strcmp(r->candidate_id, id) == 0 &&
+		    strcmp(r->workload, w->id) == 0 && strcmp(r->dispatch, w->dispatch) == 0)
+			return r;
+	}
+	return NULL;
+}
+
 /* Measures every workload of one candidate that has no record in `round`
  * yet. l0: run L0 first (when no record of the candidate in the round says
  * how L0 went). Returns a CLI code. */
@@ -482,18 +495,12 @@ static int measure_candidate(struct ctx *c, long round, const char *id, const ch
 	int l0_known = 0, l0_ok = 1;
 	size_t missing = 0;
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
-		const struct loop_workload *w = &c->plan.workloads[i];
-		int have = 0;
-		for (size_t k = 0; k < c->st.rs.n; k++) {
-			const struct record *r = &c->st.rs.v[k];
-			if (r->round == round && strcmp(r->candidate_id, id) == 0 &&
-			    strcmp(r->workload, w->id) == 0 && strcmp(r->dispatch, w->dispatch) == 0) {
-				have = 1;
-				l0_known = 1;
-				l0_ok = r->l0_pass;
-			}
+		const struct record *r = recorded(c, round, id, &c->plan.workloads[i]);
+		if (r) {
+			l0_known = 1;
+			l0_ok = r->l0_pass;
 		}
-		missing += !have;
+		missing += !r;
 	}
 	if (missing == 0)
 		return CLI_OK;
@@ -506,17 +513,8 @@ static int measure_candidate(struct ctx *c, long round, const char *id, const ch
 	}
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
-		if (loop_state_has_candidate(&c->st, id, round)) {
-			int have = 0;
-			for (size_t k = 0; k < c->st.rs.n && !have; k++) {
-				const struct record *r = &c->st.rs.v[k];
-				have = r->round == round && strcmp(r->candidate_id, id) == 0 &&
-				       strcmp(r->workload, w->id) == 0 &&
-				       strcmp(r->dispatch, w->dispatch) == 0;
-			}
-			if (have)
-				continue;
-		}
+		if (recorded(c, round, id, w))
+			continue;
 		struct rec_in in;
 		struct meas m; /* in.m points here until the record is written */
 		memset(&in, 0, sizeof(in));

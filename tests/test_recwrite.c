@@ -2,6 +2,8 @@
 #include "testlib.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "recwrite.h"
@@ -184,6 +186,36 @@ static void test_lock_excludes(void **state)
 	unlink(p);
 }
 
+/* A write cut short (here by a file size limit, as a full disk would) is
+ * undone: the file keeps exactly its earlier bytes, no half line. */
+static void test_short_write_undone(void **state)
+{
+	(void)state;
+	char *p = tmpfile_path();
+	assert_int_equal(recwrite_append(p, "{\"a\":1}", 7, RECWRITE_LINE), 0);
+	pid_t c = fork();
+	assert_true(c >= 0);
+	if (c == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit rl = { 20, 20 };
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(3);
+		char line[100];
+		memset(line, 'x', sizeof(line));
+		int rc = recwrite_append(p, line, sizeof(line), RECWRITE_LINE);
+		_exit(rc == -1 ? 0 : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(c, &st, 0), c);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	size_t n;
+	char *s = slurp(p, &n);
+	assert_string_equal(s, "{\"a\":1}\n");
+	free(s);
+	unlink(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_block_written_as_is),
 		cmocka_unit_test(test_two_processes_never_interleave),
 		cmocka_unit_test(test_lock_excludes),
+		cmocka_unit_test(test_short_write_undone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

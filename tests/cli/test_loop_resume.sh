@@ -52,6 +52,16 @@ head -c "$n" "$REC" | cmp -s - "$TMPDIR_TEST/rec.before" || fail "records rewrit
 [ "$(grep -c 'kind=round round=1 ' "$LOG")" = 1 ] || fail "round 1 decided twice"
 # the interrupted profile of b was kept aside, not mixed into the new one
 ls -d "$OP"/perf_opt/profiles/round1/b/n1024.interrupted-1 >/dev/null || fail "partial profile not set aside"
+# a bench that fails: exit 1 naming its log, nothing recorded for it, the
+# round stays open; fixed, the same command completes it
+kernel c 8.0 55.0 "bench fail"
+expect_exit 1 loop round 2 --branch c=perf_opt/c.py
+expect_grep "perf_opt/logs/round2/c.n1024.bench.log" "$ERR"
+[ "$(nrec 2 c 2>/dev/null || true)" = 0 ] || fail "a failed measurement was recorded"
+expect_no_grep "kind=round round=2 " "$LOG"
+kernel c 8.0 55.0
+expect_exit 0 loop round 2 --branch c=perf_opt/c.py
+[ "$(nrec 2 c)" = 2 ] || fail "round 2 not completed"
 # and once more: nothing to do
 expect_exit 0 loop round 1 --branch a=perf_opt/a.py --branch b=perf_opt/b.py
 expect_grep "decided already" "$ERR"
