@@ -41,8 +41,11 @@ struct builder {
 	long line;        /* physical line being fed */
 	long row_line;    /* line where the current row's first field ended */
 	int have_header;
-	int failed;       /* 1: out of memory; 2: too many fields */
+	int failed;       /* 1: out of memory; 2: too many fields; 3: the callback stopped */
 	long bad_line;
+	csvtab_row_fn fn; /* streaming: called per row instead of storing it */
+	void *ctx;
+	int stop_rc;      /* what the callback returned when it stopped */
 };
 
 static char *trimmed_dup(const char *s, size_t len)
@@ -137,6 +140,27 @@ static void on_row(int c, void *data)
 				return;
 			}
 	}
+	if (b->fn) {
+		static char empty[] = "";
+		char *stack[64];
+		char **fields = t->ncols <= 64 ? stack : malloc(t->ncols * sizeof(*fields));
+		if (!fields) {
+			b->failed = 1;
+			drop_row(b);
+			return;
+		}
+		for (size_t i = 0; i < t->ncols; i++)
+			fields[i] = i < n ? b->row[i] : empty;
+		int r = b->fn(b->ctx, t, fields, b->row_line);
+		if (fields != stack)
+			free(fields);
+		drop_row(b);
+		if (r != 0) {
+			b->failed = 3;
+			b->stop_rc = r;
+		}
+		return;
+	}
 	if (t->nrows == b->caprows) {
 		size_t nc = b->caprows ? b->caprows * 2 : 16;
 		char **cells = realloc(t->cells, nc * t->ncols * sizeof(*cells));
@@ -178,7 +202,22 @@ static void on_row(int c, void *data)
 	t->nrows++;
 }
 
+static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void *ctx, char *err,
+		      size_t errlen);
+
 int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen)
+{
+	return parse_file(path, t, NULL, NULL, err, errlen);
+}
+
+int csvtab_stream(const char *path, struct csvtab *header, csvtab_row_fn fn, void *ctx, char *err,
+		  size_t errlen)
+{
+	return parse_file(path, header, fn, ctx, err, errlen);
+}
+
+static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void *ctx, char *err,
+		      size_t errlen)
 {
 	struct csv_parser p;
 	struct builder b;
@@ -191,12 +230,14 @@ int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen)
 	csvtab_init(t);
 	memset(&b, 0, sizeof(b));
 	b.t = t;
+	b.fn = fn;
+	b.ctx = ctx;
 	f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	if (fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
+	if (!fn && fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
 		snprintf(err, errlen, "'%s' is larger than %ld MiB", path, CSVTAB_MAX_BYTES >> 20);
 		goto out;
 	}
@@ -234,12 +275,19 @@ int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen)
 			 b.bad_line);
 		goto out;
 	}
+	if (b.failed == 3) {
+		rc = b.stop_rc; /* the callback's own error; it wrote err */
+		goto out_keep;
+	}
 	if (!b.have_header) {
 		snprintf(err, errlen, "'%s' is empty (no header line)", path);
 		goto out;
 	}
 	rc = 0;
+	goto out_keep;
 out:
+	rc = -1;
+out_keep:
 	if (parser_ok)
 		csv_free(&p);
 	drop_row(&b);

@@ -5,7 +5,8 @@
  * values as `NA`, `N/A` or empty, RFC-4180 quoting with doubled quotes, a
  * TAB after some numbers, CRLF line ends and a UTF-8 BOM in files that
  * went through other tools. Columns are found by header name, never by
- * position. Bounded: files over CSVTAB_MAX_BYTES are refused.
+ * position. Bounded: csvtab_read refuses files over CSVTAB_MAX_BYTES;
+ * csvtab_stream reads any size in constant memory.
  */
 #ifndef TLPERF_CSVTAB_H
 #define TLPERF_CSVTAB_H
@@ -32,6 +33,21 @@ void csvtab_release(struct csvtab *t);
  * unbalanced quotes, over the size limit), with a message naming the file
  * (and line when known) in err[0..errlen-1]. On error *t is released. */
 int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen);
+
+/* Streaming: called for every data row with its cells in header order
+ * (fields[0..header->ncols), "" for cells a short row lacks; valid only
+ * during the call) and the line it starts on. Return 0 to go on; anything
+ * else stops the read and becomes csvtab_stream's result. */
+typedef int (*csvtab_row_fn)(void *ctx, const struct csvtab *header, char *const *fields,
+			     long line);
+
+/* Like csvtab_read, but rows are handed to fn one at a time and not kept,
+ * so memory stays bounded whatever the file's size (no size limit applies).
+ * *header gets the header (nrows stays 0); the caller releases it.
+ * Returns 0, -1 on a read or CSV error (err set, *header released), or
+ * the non-zero value fn returned (fn sets err itself; *header released). */
+int csvtab_stream(const char *path, struct csvtab *header, csvtab_row_fn fn, void *ctx, char *err,
+		  size_t errlen);
 
 /* Index of the column whose header equals name exactly, or -1. */
 int csvtab_col(const struct csvtab *t, const char *name);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -647,79 +648,150 @@ static int read_opprof_root(struct reader *r, const char *root)
 
 /* ---- op_summary ---- */
 
+/* Launch counts per (Op Name, device) of one op_summary file: an open
+ * hash table, since a file may hold a million rows of a few hundred ops. */
+struct name_count {
+	char *name;
+	int device;
+	long count;
+};
+
+struct summary_ctx {
+	struct reader *r;
+	const char *path;
+	int cdur, cname, ctype, cblock, cdev, caic, caiv;
+	struct name_count *slots;
+	size_t nslots, used;
+	int rc;
+};
+
+static uint64_t fnv1a(const char *s, int device)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(unsigned)device;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* The next launch index of (name, device); -1 when out of memory. */
+static long next_index(struct summary_ctx *x, const char *name, int device)
+{
+	if (x->used * 2 >= x->nslots) {
+		size_t nn = x->nslots ? x->nslots * 2 : 64;
+		struct name_count *ns = calloc(nn, sizeof(*ns));
+		if (!ns)
+			return -1;
+		for (size_t i = 0; i < x->nslots; i++) {
+			if (!x->slots[i].name)
+				continue;
+			size_t k = fnv1a(x->slots[i].name, x->slots[i].device) & (nn - 1);
+			while (ns[k].name)
+				k = (k + 1) & (nn - 1);
+			ns[k] = x->slots[i];
+		}
+		free(x->slots);
+		x->slots = ns;
+		x->nslots = nn;
+	}
+	size_t k = fnv1a(name, device) & (x->nslots - 1);
+	while (x->slots[k].name &&
+	       (x->slots[k].device != device || strcmp(x->slots[k].name, name) != 0))
+		k = (k + 1) & (x->nslots - 1);
+	if (!x->slots[k].name) {
+		if (!(x->slots[k].name = strdup(name)))
+			return -1;
+		x->slots[k].device = device;
+		x->used++;
+	}
+	return x->slots[k].count++;
+}
+
+static double field_num(char *const *f, int col)
+{
+	double v;
+	return col >= 0 && csvtab_number(f[col], &v) == 1 ? v : NAN;
+}
+
+static int summary_row(void *ctx, const struct csvtab *h, char *const *f, long line)
+{
+	struct summary_ctx *x = ctx;
+	struct reader *r = x->r;
+	if (x->cdur == -2) {
+		/* First row: find the columns once. */
+		x->cdur = csvtab_col(h, "Task Duration(us)");
+		x->cname = csvtab_col(h, "Op Name");
+		first_col_name(h, TYPE_COLS, &x->ctype);
+		first_col_name(h, BLOCK_COLS, &x->cblock);
+		first_col_name(h, DEV_COLS, &x->cdev);
+		x->caic = csvtab_col(h, "aicore_time(us)");
+		x->caiv = csvtab_col(h, "aiv_time(us)");
+		if (x->cdur < 0 || x->cname < 0) {
+			set_err(r->err, r->errlen, "%s:1: no '%s' column in the header", x->path,
+				x->cdur < 0 ? "Task Duration(us)" : "Op Name");
+			return x->rc = MSPROF_EFORMAT;
+		}
+	}
+	const char *op = f[x->cname];
+	if (!msprof_kernel_match(r->pat, op)) {
+		r->c->n_filtered++;
+		return 0;
+	}
+	double d = NAN;
+	int k = csvtab_number(f[x->cdur], &d);
+	if (k < 0) {
+		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a number: '%s'", x->path,
+			line, f[x->cdur]);
+		return x->rc = MSPROF_EFORMAT;
+	}
+	struct msprof_launch *l = new_launch(r->c, &r->cap);
+	if (!l) {
+		set_err(r->err, r->errlen, "out of memory");
+		return x->rc = MSPROF_EIO;
+	}
+	r->c->n++;
+	l->duration_us = k == 1 ? d : NAN;
+	if (k != 1)
+		r->c->n_missing++;
+	double dev = field_num(f, x->cdev);
+	l->device = isnan(dev) ? -1 : (int)dev;
+	l->kernel = strdup(op);
+	l->op_name = strdup(op);
+	l->op_type = x->ctype >= 0 ? strdup(f[x->ctype]) : NULL;
+	l->block_dim = field_num(f, x->cblock);
+	l->source = strdup(x->path);
+	l->line = line;
+	l->index = next_index(x, op, l->device);
+	/* op_summary's own PMU columns, when present */
+	l->aic_time_us = field_num(f, x->caic);
+	l->aiv_time_us = field_num(f, x->caiv);
+	if (!l->kernel || !l->op_name || !l->source || l->index < 0) {
+		set_err(r->err, r->errlen, "out of memory");
+		return x->rc = MSPROF_EIO;
+	}
+	return 0;
+}
+
+/* One op_summary file, streamed: memory grows with the matching launches,
+ * not with the file. */
 static int read_op_summary(struct reader *r, const char *path)
 {
-	struct csvtab t;
+	struct csvtab h;
+	struct summary_ctx x = { .r = r, .path = path, .cdur = -2, .rc = MSPROF_OK };
 	char e[1024];
-	if (csvtab_read(path, &t, e, sizeof(e)) != 0) {
+	int s = csvtab_stream(path, &h, summary_row, &x, e, sizeof(e));
+	if (s == -1) {
 		set_err(r->err, r->errlen, "%s", e);
-		return MSPROF_EFORMAT;
+		x.rc = MSPROF_EFORMAT;
+	} else if (s == 0) {
+		r->layouts |= 1 << MSPROF_LAYOUT_OP_SUMMARY;
+		csvtab_release(&h);
 	}
-	int rc = MSPROF_OK;
-	int cdur = csvtab_col(&t, "Task Duration(us)"), cname = csvtab_col(&t, "Op Name"), ctype,
-	    cblock, cdev;
-	first_col_name(&t, TYPE_COLS, &ctype);
-	first_col_name(&t, BLOCK_COLS, &cblock);
-	first_col_name(&t, DEV_COLS, &cdev);
-	if (cdur < 0 || cname < 0) {
-		set_err(r->err, r->errlen, "%s:1: no '%s' column in the header", path,
-			cdur < 0 ? "Task Duration(us)" : "Op Name");
-		rc = MSPROF_EFORMAT;
-		goto out;
-	}
-	r->layouts |= 1 << MSPROF_LAYOUT_OP_SUMMARY;
-	size_t first = r->c->n;
-	for (size_t row = 0; row < t.nrows; row++) {
-		const char *op = csvtab_cell(&t, row, cname);
-		if (!msprof_kernel_match(r->pat, op)) {
-			r->c->n_filtered++;
-			continue;
-		}
-		const char *dur = csvtab_cell(&t, row, cdur);
-		double d = NAN;
-		int k = csvtab_number(dur, &d);
-		if (k < 0) {
-			set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a number: '%s'", path,
-				t.lines[row], dur);
-			rc = MSPROF_EFORMAT;
-			goto out;
-		}
-		struct msprof_launch *l = new_launch(r->c, &r->cap);
-		if (!l) {
-			set_err(r->err, r->errlen, "out of memory");
-			rc = MSPROF_EIO;
-			goto out;
-		}
-		r->c->n++;
-		l->duration_us = k == 1 ? d : NAN;
-		if (k != 1)
-			r->c->n_missing++;
-		l->kernel = strdup(op);
-		l->op_name = strdup(op);
-		l->op_type = ctype >= 0 ? strdup(csvtab_cell(&t, row, ctype)) : NULL;
-		l->block_dim = cell_num(&t, row, cblock);
-		double dev = cell_num(&t, row, cdev);
-		l->device = isnan(dev) ? -1 : (int)dev;
-		l->source = strdup(path);
-		l->line = t.lines[row];
-		/* index: this row's count among earlier rows of the same name */
-		l->index = 0;
-		for (size_t j = first; j + 1 < r->c->n; j++)
-			if (r->c->v[j].op_name && strcmp(r->c->v[j].op_name, op) == 0 &&
-			    r->c->v[j].device == l->device)
-				l->index++;
-		if (!l->kernel || !l->op_name || !l->source) {
-			set_err(r->err, r->errlen, "out of memory");
-			rc = MSPROF_EIO;
-			goto out;
-		}
-		/* op_summary's own PMU columns, when present */
-		l->aic_time_us = cell_num(&t, row, csvtab_col(&t, "aicore_time(us)"));
-		l->aiv_time_us = cell_num(&t, row, csvtab_col(&t, "aiv_time(us)"));
-	}
-out:
-	csvtab_release(&t);
-	return rc;
+	for (size_t i = 0; i < x.nslots; i++)
+		free(x.slots[i].name);
+	free(x.slots);
+	return x.rc;
 }
 
 static int is_op_summary_name(const char *name)
@@ -877,36 +949,61 @@ int msprof_read(const char *dir, const char *kernel_pat, struct msprof_capture *
 	return finish(&r, rc, LOOKED_FOR);
 }
 
+/* What a CSV is, from its header. */
+struct file_kind {
+	int is_summary, is_basic, is_metric;
+};
+
+static int kind_of(void *ctx, const struct csvtab *t, char *const *fields, long line)
+{
+	struct file_kind *k = ctx;
+	(void)fields;
+	(void)line;
+	k->is_summary = csvtab_col(t, "Task ID") >= 0 || csvtab_col(t, "Task Start Time(us)") >= 0 ||
+			csvtab_col(t, "Task Start Time") >= 0;
+	k->is_basic = !k->is_summary && csvtab_col(t, "Task Duration(us)") >= 0;
+	k->is_metric = csvtab_col(t, "aic_time(us)") >= 0 || csvtab_col(t, "aiv_time(us)") >= 0 ||
+		       csvtab_col(t, "block_id") >= 0;
+	return 1; /* the header is all we need */
+}
+
 int msprof_read_file(const char *path, const char *kernel_pat, struct msprof_capture *c,
 		     char *err, size_t errlen)
 {
 	struct reader r = { .c = c, .pat = (kernel_pat && *kernel_pat) ? kernel_pat : NULL,
 			    .err = err, .errlen = errlen };
 	struct csvtab t;
+	struct file_kind k = { 0 };
 	int rc;
 	if (!c->dir && !(c->dir = strdup(path)))
 		return MSPROF_EIO;
-	if (csvtab_read(path, &t, err, errlen) != 0)
-		return errno == ENOENT || errno == EACCES ? MSPROF_EIO : MSPROF_EFORMAT;
-	int is_summary = csvtab_col(&t, "Task ID") >= 0 || csvtab_col(&t, "Task Start Time(us)") >= 0 ||
-			 csvtab_col(&t, "Task Start Time") >= 0;
-	int is_basic = !is_summary && csvtab_col(&t, "Task Duration(us)") >= 0;
-	int is_metric = csvtab_col(&t, "aic_time(us)") >= 0 || csvtab_col(&t, "aiv_time(us)") >= 0 ||
-			csvtab_col(&t, "block_id") >= 0;
-	if (is_summary) {
+	/* The header decides; an op_summary may be huge, so stop at row one. */
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return MSPROF_EIO;
+	}
+	rc = csvtab_stream(path, &t, kind_of, &k, err, errlen);
+	if (rc == -1)
+		return MSPROF_EFORMAT;
+	if (rc == 0) {
+		kind_of(&k, &t, NULL, 0);
 		csvtab_release(&t);
+	}
+	if (k.is_summary) {
 		rc = read_op_summary(&r, path);
 		return finish(&r, rc, "op_summary rows");
 	}
-	if (is_basic) {
-		csvtab_release(&t);
+	if (k.is_basic) {
 		/* A lone file: its neighbours are not read as its metrics, the
 		 * directory may hold CSVs of other captures. */
 		rc = read_basic_info(&r, path, NULL, NULL, -1, -1, MSPROF_LAYOUT_FLAT);
 		return finish(&r, rc, "OpBasicInfo rows");
 	}
-	if (is_metric) {
+	if (k.is_metric) {
 		char stem[128];
+		if (csvtab_read(path, &t, err, errlen) != 0)
+			return MSPROF_EFORMAT;
 		const char *b = base_name(path);
 		/* sample names like 03_PipeUtilization_mix.csv: find the metric word */
 		const char *known[] = { "PipeUtilization", "ArithmeticUtilization", "Memory",

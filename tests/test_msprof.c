@@ -286,6 +286,65 @@ static void test_errors(void **state)
 	expect_rc("no/such/dir", MSPROF_EIO, "No such file");
 }
 
+static int count_rows(void *ctx, const struct csvtab *h, char *const *f, long line)
+{
+	long *n = ctx;
+	(void)h;
+	(void)line;
+	if (strcmp(f[0], "stop") == 0)
+		return 7;
+	(*n)++;
+	return 0;
+}
+
+/* A big op_summary is streamed: indices per (op, device) stay right and a
+ * callback can stop the read. */
+static void test_op_summary_streamed(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/tlperf-opsum.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char p[256];
+	snprintf(p, sizeof(p), "%s/op_summary_20260101000000.csv", dir);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("Device_id,Task ID,Op Name,Task Start Time(us),Task Duration(us)\n", f);
+	const char *ops[] = { "main_kernel", "Cast", "Add" };
+	for (int i = 0; i < 30000; i++)
+		fprintf(f, "%d,%d,%s,%d.000\t,%d.5\n", i % 2, i, ops[i % 3], 1000 + i, 10 + i % 7);
+	fclose(f);
+
+	struct msprof_capture c;
+	char err[1024];
+	msprof_capture_init(&c);
+	assert_int_equal(msprof_read_file(p, "main", &c, err, sizeof(err)), MSPROF_OK);
+	/* main_kernel is every third row: 10000 launches, 5000 per device */
+	assert_int_equal(c.n, 10000);
+	assert_int_equal(c.n_filtered, 20000);
+	assert_int_equal(c.v[9999].index, 4999);
+	assert_int_equal(c.v[9998].device, 0);
+	assert_int_equal(c.v[9998].index, 4999);
+	assert_int_equal(c.v[9999].line, 29999);
+	msprof_capture_release(&c);
+
+	struct csvtab h;
+	long n = 0;
+	assert_int_equal(csvtab_stream(p, &h, count_rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 30000);
+	assert_int_equal(h.ncols, 5);
+	assert_int_equal(h.nrows, 0);
+	csvtab_release(&h);
+	f = fopen(p, "a");
+	assert_non_null(f);
+	fputs("stop,x,y,z,w\n", f);
+	fclose(f);
+	n = 0;
+	assert_int_equal(csvtab_stream(p, &h, count_rows, &n, err, sizeof(err)), 7);
+	assert_int_equal(n, 30000);
+	remove(p);
+	rmdir(dir);
+}
+
 /* The ten real CSVs of ../shared/msprof-samples, read by header. */
 static void test_shared_samples(void **state)
 {
@@ -367,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_op_summary),
 		cmocka_unit_test(test_variants),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_op_summary_streamed),
 		cmocka_unit_test(test_shared_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,7 +166,8 @@ static void test_timeout_kills_tree(void **state)
 	char cmd[600];
 	/* a grandchild in the background, a child in the foreground */
 	snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s/bg.pid'; sleep 60", dir);
-	struct run_spec s = { .command = cmd, .timeout_s = 0.3 };
+	/* 1 s: long enough for a loaded machine to start the shells */
+	struct run_spec s = { .command = cmd, .timeout_s = 1.0 };
 	struct run_result r;
 	char buf[128];
 	assert_int_equal(run_command(&s, &r), 1);
@@ -185,7 +186,7 @@ static void test_timeout_ignoring_sigterm(void **state)
 	/* SIGTERM ignored by the shell and inherited by its child: only the
 	 * SIGKILL after the grace period ends them */
 	snprintf(cmd, sizeof(cmd), "trap '' TERM; sleep 60 & echo $! > '%s/stubborn.pid'; wait", dir);
-	struct run_spec s = { .command = cmd, .timeout_s = 0.3, .kill_grace_s = 0.2 };
+	struct run_spec s = { .command = cmd, .timeout_s = 1.0, .kill_grace_s = 0.2 };
 	struct run_result r;
 	assert_int_equal(run_command(&s, &r), 1);
 	assert_int_equal(r.status, RUN_TIMED_OUT);
@@ -204,7 +205,7 @@ static void test_timeout_grace_lets_children_clean_up(void **state)
 		 "sh -c 'trap \"sleep 0.2; echo cleaned > %s; exit 0\" TERM; "
 		 "while :; do sleep 0.05; done' & wait",
 		 flag);
-	struct run_spec s = { .command = cmd, .timeout_s = 0.3, .kill_grace_s = 10 };
+	struct run_spec s = { .command = cmd, .timeout_s = 1.0, .kill_grace_s = 10 };
 	struct run_result r;
 	assert_int_equal(run_command(&s, &r), 1);
 	assert_int_equal(r.status, RUN_TIMED_OUT);

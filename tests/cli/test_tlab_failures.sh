@@ -28,11 +28,12 @@ echo \$! > "$TMPDIR_TEST/bg.pid"
 wait
 EOS
 chmod +x hang.sh
-expect_exit 1 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir slow --timeout 0.5 \
+expect_exit 1 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir slow --timeout 2 \
     --a-cmd "$TMPDIR_TEST/hang.sh" --b-cmd "$FK --mean 9"
 expect_grep "pair 1 A: the run timed out after" "$OUT"
 expect_grep "process group killed" "$OUT"
 expect_grep '"log":	"slow/logs/pair1A.log"' "$OUT"
+[ -s hang.pid ] && [ -s bg.pid ] || fail "the hanging bench did not start within the timeout"
 for p in "$(cat hang.pid)" "$(cat bg.pid)"; do
     ! alive "$p" || fail "process $p of the timed-out run is still alive"
 done

@@ -7,15 +7,27 @@ FK=$BUILD_DIR/bin/fake-kernel
 FAKE=$ROOT/scripts/fake-msprof
 cd "$TMPDIR_TEST"
 alive() { [ -r "/proc/$1/stat" ] && ! sed 's/.*) //' "/proc/$1/stat" | grep -q '^[ZX]'; }
-A="$FK --mean 10 --seed 7 --sleep-ms 300"
-B="$FK --mean 9 --seed 7 --sleep-ms 300"
+# The bench of pairs 2 and 3 waits for a "go" file: the session is
+# interrupted while pair 2's first run is running, whatever the machine's load.
+cat >gated.sh <<EOS
+#!/bin/sh
+case \$FAKE_MSPROF_OUTPUT in
+    */pair1?) ;;
+    *) echo started >"$TMPDIR_TEST/started"
+       while [ ! -e "$TMPDIR_TEST/go" ]; do sleep 0.05; done ;;
+esac
+exec "$FK" "\$@"
+EOS
+chmod +x gated.sh
+A="$TMPDIR_TEST/gated.sh --mean 10 --seed 7"
+B="$TMPDIR_TEST/gated.sh --mean 9 --seed 7"
 
 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w --a-cmd "$A" --b-cmd "$B" >int.out 2>int.err &
 pid=$!
-# wait (bounded) until two runs are recorded, then Ctrl-C
+# wait (bounded) until pair 1 is recorded and pair 2 has started, then Ctrl-C
 i=0
-while [ "$(cat w/runs.jsonl 2>/dev/null | wc -l)" -lt 2 ]; do
-    i=$((i + 1)); [ $i -lt 600 ] || { kill "$pid"; fail "runs never recorded"; }
+while [ ! -e started ] || [ "$(cat w/runs.jsonl 2>/dev/null | wc -l)" -lt 2 ]; do
+    i=$((i + 1)); [ $i -lt 1200 ] || { kill "$pid"; fail "pair 2 never started"; }
     sleep 0.05
 done
 kill -INT "$pid"
@@ -25,7 +37,8 @@ expect_grep "interrupted by signal 2" int.err
 expect_grep "rerun with --resume" int.err
 expect_grep '"error":' int.out
 kept=$(wc -l <w/runs.jsonl)
-[ "$kept" -ge 2 ] && [ "$kept" -lt 6 ] || fail "expected 2..5 recorded runs, got $kept"
+[ "$kept" -eq 2 ] || fail "expected the 2 runs of pair 1 recorded, got $kept"
+[ -d w/pair2B ] || fail "pair 2 B (running when interrupted) should have its directory"
 # no fake-kernel of this session survives
 for p in $(ps -eo pid=,args= | awk -v w="$TMPDIR_TEST/w/" 'index($0, "fake-msprof") && index($0, w) {print $1}'); do
     ! alive "$p" || fail "profiler process $p survived the interrupt"
@@ -45,6 +58,7 @@ cksum w/runs.jsonl >after
 cmp -s before after || fail "refused invocations modified runs.jsonl"
 
 # --resume runs only what is missing and reaches the verdict
+: >go
 expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w --resume --a-cmd "$A" --b-cmd "$B"
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep "\"resumed_runs\":	$kept" "$OUT"
@@ -53,6 +67,9 @@ expect_grep "(recorded)" "$ERR"
 # the first lines are untouched (append only)
 head -c "$(wc -c <before_copy)" w/runs.jsonl | cmp -s - before_copy || fail "recorded runs were rewritten"
 [ "$(ls -d w/pair[1-3][AB] | wc -l)" -eq 6 ] || fail "six run directories expected"
+# the interrupted attempt was moved aside, not deleted
+[ -d w/pair2B.unfinished-1 ] || fail "w/pair2B.unfinished-1 expected"
+[ -f w/logs/pair2B.unfinished-1.log ] || fail "w/logs/pair2B.unfinished-1.log expected"
 
 # an unrecorded earlier attempt (its directory and log) is moved aside, not deleted
 mkdir -p w4/pair1A w4/logs
