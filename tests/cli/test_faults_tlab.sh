@@ -52,7 +52,7 @@ A="$D/bench.sh --mean 10 --seed 5"
 B="$D/bench.sh --mean 9 --seed 5"
 # (a function: run it in the foreground only; "$TLAB" itself when it must be
 # signalled, else $! would be a subshell's pid)
-tlab() { "$TLAB" --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" --a-cmd "$A" --b-cmd "$B" "$@"; }
+tlab() { "$TLAB" --protocol ref --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" --a-cmd "$A" --b-cmd "$B" "$@"; }
 # session NAME: a fresh workdir, both modes cleared
 session() { W=$D/$1; echo ok >profmode; echo ok >benchmode; rm -f started go; }
 # journal N: runs.jsonl has exactly N complete lines, each a JSON object
@@ -97,7 +97,7 @@ done
 # a bench that floods stdout and stderr with binary garbage: it goes to the
 # log, the measurement is unaffected
 session flood
-expect_exit 0 "$TLAB" --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" \
+expect_exit 0 "$TLAB" --protocol ref --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" \
     --a-cmd "sh -c 'head -c 200000 /dev/urandom; head -c 200000 /dev/urandom >&2; exec $FK --mean 10 --seed 5'" \
     --b-cmd "$B"
 expect_grep '"verdict":	"B_better"' "$OUT"
@@ -105,7 +105,7 @@ journal 6
 
 # SIGTERM while pair 2's first run is running: exit 143, pair 1 kept
 session term; echo gate >benchmode
-"$TLAB" --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" --a-cmd "$A" --b-cmd "$B" >"$D/t.out" 2>"$D/t.err" &
+"$TLAB" --protocol ref --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" --a-cmd "$A" --b-cmd "$B" >"$D/t.out" 2>"$D/t.err" &
 pid=$!
 i=0
 while [ ! -e started ]; do
@@ -122,7 +122,7 @@ journal 2; resumes
 # runs.jsonl (root only). The append fails with ENOSPC: exit 2 naming the
 # journal; the file underneath still holds pair 1 intact; --resume finishes.
 session full; echo gate >benchmode
-"$TLAB" --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" --a-cmd "$A" --b-cmd "$B" >"$D/f.out" 2>"$D/f.err" &
+"$TLAB" --protocol ref --msprof "$D/prof.sh" --launch-count 3 --workdir "$W" --a-cmd "$A" --b-cmd "$B" >"$D/f.out" 2>"$D/f.err" &
 pid=$!
 i=0
 while [ ! -e started ] || [ "$(grep -c . "$W/runs.jsonl" 2>/dev/null || echo 0)" -lt 2 ]; do
