@@ -80,7 +80,30 @@ static int unit_kind(enum ptlog_unit u)
 	}
 }
 
+static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_unit *unit);
+
 int pt_figure(const char *s, size_t len, double *v, int *kind)
+{
+	enum ptlog_unit u;
+	return figure(s, len, v, kind, &u);
+}
+
+/* Times in microseconds, so "120 us" and "0.1 ms" compare. */
+static double to_us(double v, enum ptlog_unit u)
+{
+	switch (u) {
+	case PTLOG_MS:
+		return v * 1e3;
+	case PTLOG_NS:
+		return v * 1e-3;
+	case PTLOG_S:
+		return v * 1e6;
+	default:
+		return v;
+	}
+}
+
+static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_unit *unit)
 {
 	char buf[1024];
 	if (len >= sizeof(buf))
@@ -88,6 +111,7 @@ int pt_figure(const char *s, size_t len, double *v, int *kind)
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	*kind = 0;
+	*unit = PTLOG_NOUNIT;
 	if (pt_is_na(buf, len))
 		return 0;
 	struct ptlog_num nums[32];
@@ -108,6 +132,7 @@ int pt_figure(const char *s, size_t len, double *v, int *kind)
 			}
 	}
 	*v = nums[pick].v;
+	*unit = nums[pick].unit;
 	*kind = unit_kind(nums[pick].unit);
 	if (ptlog_stristr(buf, "speedup") || ptlog_stristr(buf, "\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94" /* 加速比 */))
 		*kind = 1;
@@ -178,11 +203,22 @@ void pt_eval_meas(const struct ptperf_meas *m, struct pt_eval *e)
 	e->npairs = n;
 	for (size_t k = 0; k < n; k++) {
 		int kb = 0, kc = 0;
+		enum ptlog_unit ub = PTLOG_NOUNIT, uc = PTLOG_NOUNIT;
 		e->base[k] = e->cand[k] = e->stated[k] = NAN;
-		if (k < nb && !pt_figure(bs[k], bl[k], &e->base[k], &kb))
+		if (k < nb && !figure(bs[k], bl[k], &e->base[k], &kb, &ub))
 			e->base[k] = NAN;
-		if (k < nc && !pt_figure(cs[k], cl[k], &e->cand[k], &kc))
+		if (k < nc && !figure(cs[k], cl[k], &e->cand[k], &kc, &uc))
 			e->cand[k] = NAN;
+		e->base_raw[k] = e->base[k];
+		e->cand_raw[k] = e->cand[k];
+		if (kb < 0 && kc < 0) {
+			e->base[k] = to_us(e->base[k], ub);
+			e->cand[k] = to_us(e->cand[k], uc);
+		} else if (kb && kc && kb != kc) {
+			e->base[k] = e->cand[k] = NAN; /* a time against a speedup: no change to compute */
+		}
+		if (k >= nc)
+			e->cand_raw[k] = NAN;
 		size_t ik = ni == 1 ? 0 : k;
 		if (ik < ni && !pct_figure(is[ik], il[ik], &e->stated[k]))
 			e->stated[k] = NAN;
@@ -295,13 +331,13 @@ long pt_latest_json(const struct pt_folder *f, long *iter)
 				struct pt_eval e;
 				pt_eval_meas(&it->m[k], &e);
 				for (size_t p = 0; p < e.npairs; p++) {
-					if (!isfinite(e.cand[p]) || e.cand[p] == 0)
+					if (!isfinite(e.cand_raw[p]) || e.cand_raw[p] == 0)
 						continue;
 					any_fig = 1;
 					for (size_t j = 0; j < f->njson; j++) {
 						if (!f->json[j].j.root)
 							continue;
-						int s = json_has_value(&f->json[j].j, e.cand[p]);
+						int s = json_has_value(&f->json[j].j, e.cand_raw[p]);
 						if (!s)
 							continue;
 						/* the candidate's own file beats a baseline file quoting it */

@@ -70,11 +70,11 @@ static int check_meas(const struct pt_folder *f, const struct ptperf_iter *it,
 		if (fabs(e.stated[p] + want) <= PP)
 			rc = gate_add(fs, "PT-ITERATION", GATE_ERROR, sh, m->impr.line,
 				      "'%s': improvement %+g%% has the opposite sign of the folder's convention ((candidate - baseline) / baseline: %g -> %g is %+.2f%%)",
-				      it->title, e.stated[p], e.base[p], e.cand[p], want);
+				      it->title, e.stated[p], e.base_raw[p], e.cand_raw[p], want);
 		else
 			rc = gate_add(fs, "PT-ITERATION", GATE_ERROR, sh, m->impr.line,
 				      "'%s': improvement %+g%% does not match baseline_time %g and candidate_time %g (%+.2f%%)",
-				      it->title, e.stated[p], e.base[p], e.cand[p], want);
+				      it->title, e.stated[p], e.base_raw[p], e.cand_raw[p], want);
 		if (rc)
 			return -1;
 	}

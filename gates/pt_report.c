@@ -74,8 +74,8 @@ static double iter_figure(const struct ptperf_iter *it)
 		struct pt_eval e;
 		pt_eval_meas(&it->m[k], &e);
 		for (size_t p = 0; p < e.npairs; p++)
-			if (isfinite(e.cand[p]) && e.cand[p] != 0)
-				return e.cand[p];
+			if (isfinite(e.cand_raw[p]) && e.cand_raw[p] != 0)
+				return e.cand_raw[p];
 	}
 	return NAN;
 }
@@ -101,10 +101,10 @@ static void find_staleness(const struct pt_folder *f, struct staleness *s)
 			struct pt_eval e;
 			pt_eval_meas(&it->m[k], &e);
 			for (size_t p = 0; p < e.npairs && !found; p++) {
-				if (!isfinite(e.cand[p]) || e.cand[p] == 0)
+				if (!isfinite(e.cand_raw[p]) || e.cand_raw[p] == 0)
 					continue;
 				has = 1;
-				long l = quoted(&f->report, e.cand[p]);
+				long l = quoted(&f->report, e.cand_raw[p]);
 				if (l) {
 					found = 1;
 					s->report_iter = (long)i;

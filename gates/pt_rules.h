@@ -71,7 +71,8 @@ int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs);    /* P
 #define PT_MAXPAIRS 4
 struct pt_eval {
 	size_t npairs;
-	double base[PT_MAXPAIRS], cand[PT_MAXPAIRS]; /* NAN when not stated (N/A) */
+	double base[PT_MAXPAIRS], cand[PT_MAXPAIRS]; /* NAN when not stated (N/A); times in us */
+	double base_raw[PT_MAXPAIRS], cand_raw[PT_MAXPAIRS]; /* as written, in their own unit */
 	double stated[PT_MAXPAIRS];                  /* stated improvement %, NAN if none */
 	int kind[PT_MAXPAIRS];                       /* -1 lower is better (time), +1 higher (speedup), 0 unknown */
 	double gain;       /* best improvement in the better direction, %, NAN if none computable */

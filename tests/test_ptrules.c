@@ -54,6 +54,13 @@ static void test_eval(void **state)
 	assert_int_equal(e.npairs, 1);
 	assert_close(e.gain, (0.1360 - 0.1713) / 0.1713 * 100, 1e-9);
 
+	/* times in different units compare */
+	char b4[] = "0.120 ms", c4[] = "90 us", i4[] = "-25%";
+	meas(&m, b4, c4, i4, NULL);
+	pt_eval_meas(&m, &e);
+	assert_close(e.base[0], 120, 1e-9);
+	assert_close(e.gain, 25, 1e-9);
+
 	char b3[] = "N/A (correctness fix)", c3[] = "N/A", i3[] = "0% (correctness fix)";
 	meas(&m, b3, c3, i3, NULL);
 	pt_eval_meas(&m, &e);
