@@ -371,6 +371,63 @@ static void free_paths(char **v, size_t n)
 	free(v);
 }
 
+/* Orders findings by (rule, path, message when by_msg, index) without a
+ * context argument to qsort: the comparator reads these. */
+static const struct gate_findings *sort_fs;
+static char **sort_rel;
+static int sort_by_msg;
+
+static int cmp_finding(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, k = *(const size_t *)y;
+	int c = strcmp(sort_fs->v[i].rule, sort_fs->v[k].rule);
+	if (!c)
+		c = strcmp(sort_rel[i], sort_rel[k]);
+	if (!c && sort_by_msg)
+		c = strcmp(sort_fs->v[i].message, sort_fs->v[k].message);
+	return c ? c : (i > k) - (i < k);
+}
+
+/* Indices of the findings that are not GATE_OFF, sorted as above; *n gets
+ * their count. Malloc'd, NULL on allocation failure. */
+static size_t *sorted_findings(const struct gate_findings *fs, char **rel, int by_msg, size_t *n)
+{
+	size_t *ix = malloc((fs->n ? fs->n : 1) * sizeof(*ix)), m = 0;
+	if (!ix)
+		return NULL;
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->v[i].severity != GATE_OFF)
+			ix[m++] = i;
+	sort_fs = fs;
+	sort_rel = rel;
+	sort_by_msg = by_msg;
+	qsort(ix, m, sizeof(*ix), cmp_finding);
+	*n = m;
+	return ix;
+}
+
+/* occ[i]: how many findings before i (in report order) share its rule,
+ * path and message: the fingerprint's rank. O(n log n). Malloc'd. */
+static unsigned long *occurrences(const struct gate_findings *fs, char **rel)
+{
+	size_t m;
+	size_t *ix = sorted_findings(fs, rel, 1, &m);
+	unsigned long *occ = calloc(fs->n ? fs->n : 1, sizeof(*occ));
+	if (!ix || !occ) {
+		free(ix);
+		free(occ);
+		return NULL;
+	}
+	for (size_t j = 1; j < m; j++) {
+		size_t a = ix[j - 1], b = ix[j];
+		if (strcmp(fs->v[a].rule, fs->v[b].rule) == 0 && strcmp(rel[a], rel[b]) == 0 &&
+		    strcmp(fs->v[a].message, fs->v[b].message) == 0)
+			occ[b] = occ[a] + 1;
+	}
+	free(ix);
+	return occ;
+}
+
 /* ---- text ----------------------------------------------------------------- */
 
 static int write_text(FILE *f, const struct gate_findings *fs)
@@ -505,12 +562,14 @@ static int write_sarif(FILE *f, const struct gate_findings *fs, const struct rep
 	int oom = 0;
 	const char **ids = NULL;
 	char **rel = NULL;
+	unsigned long *occ = NULL;
 	size_t nids = sarif_rule_ids(fs, &ids);
 	if (nids == (size_t)-1)
 		return emit_json(f, NULL, 1);
 	rel = rel_paths(fs, ctx);
+	occ = rel ? occurrences(fs, rel) : NULL;
 	cJSON *doc = cJSON_CreateObject(), *runs, *run, *tool, *driver, *rules, *results;
-	if (!doc || !rel) {
+	if (!doc || !rel || !occ) {
 		oom = 1;
 		goto out;
 	}
@@ -548,13 +607,9 @@ static int write_sarif(FILE *f, const struct gate_findings *fs, const struct rep
 		const struct gate_finding *g = &fs->v[i];
 		if (g->severity == GATE_OFF)
 			continue;
-		size_t idx = 0, occ = 0;
+		size_t idx = 0;
 		while (idx < nids && strcmp(ids[idx], g->rule) != 0)
 			idx++;
-		for (size_t k = 0; k < i; k++)
-			occ += fs->v[k].severity != GATE_OFF && strcmp(fs->v[k].rule, g->rule) == 0 &&
-			       strcmp(rel[k], rel[i]) == 0 &&
-			       strcmp(fs->v[k].message, g->message) == 0;
 		cJSON *r = new_obj_in(results, &oom), *m, *locs, *loc, *phys, *art, *pf;
 		if (!r)
 			break;
@@ -587,13 +642,14 @@ static int write_sarif(FILE *f, const struct gate_findings *fs, const struct rep
 				add_num(region, "startLine", (double)g->line, &oom);
 		}
 		char fp[33];
-		report_fingerprint(g->rule, rel[i], g->message, (unsigned long)occ, fp);
+		report_fingerprint(g->rule, rel[i], g->message, occ[i], fp);
 		pf = add_obj(r, "partialFingerprints", &oom);
 		if (pf)
 			add_str(pf, "tlgateFingerprint/v1", fp, &oom);
 	}
 out:
 	free(ids);
+	free(occ);
 	free_paths(rel, fs->n);
 	return emit_json(f, doc, oom);
 }
@@ -683,107 +739,129 @@ int report_xml_escape(FILE *f, const char *str, int attr)
 	return ferror(f) ? -1 : 0;
 }
 
-/* One testcase per (rule, file) pair with findings, plus one passing
- * testcase per registry rule that reported nothing, so the suite lists
- * every check that ran. A testcase fails when one of its findings fails
- * the run (errors, or warnings under --warnings-as-errors); its other
- * findings go to system-out. */
+/* One testcase per (rule, file) pair with findings, in order of first
+ * appearance, plus one passing testcase per registry rule that reported
+ * nothing, so the suite lists every check that ran. A testcase fails when
+ * one of its findings fails the run (errors, or warnings under
+ * --warnings-as-errors); the first such finding is the failure message,
+ * all of its findings are listed in the body. */
+struct junit_group {
+	size_t start, len;   /* slice of the sorted index array */
+	size_t first_fail;   /* finding index, (size_t)-1 when none fails */
+};
+
+static const size_t *group_ix; /* for cmp_group: the sorted indices */
+
+static int cmp_group(const void *x, const void *y)
+{
+	size_t a = group_ix[((const struct junit_group *)x)->start];
+	size_t b = group_ix[((const struct junit_group *)y)->start];
+	return (a > b) - (a < b);
+}
+
 static int write_junit(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
 {
 	char **rel = rel_paths(fs, ctx);
-	char *done = calloc(fs->n ? fs->n : 1, 1);
 	const char *tool = ctx->tool_name ? ctx->tool_name : "tlgate";
-	size_t ncases = 0, nfail = 0;
+	size_t m = 0, ng = 0, ncases, nfail = 0, nsilent = 0, *ix = NULL;
+	struct junit_group *gr = NULL;
+	char *silent = NULL; /* registry rules without findings */
 	int rc = -1;
-	if (!rel || !done) {
+	if (rel)
+		ix = sorted_findings(fs, rel, 0, &m);
+	if (ix)
+		gr = malloc((m ? m : 1) * sizeof(*gr));
+	if (!gr) {
 		errno = ENOMEM;
 		goto out;
 	}
-	/* First pass counts, second pass writes. */
-	for (int pass = 0; pass < 2; pass++) {
-		memset(done, 0, fs->n ? fs->n : 1);
-		if (pass == 1) {
-			fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", f);
-			report_xml_escape(f, tool, 1);
-			fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", ncases, nfail);
-			fputs("  <testsuite name=\"", f);
-			report_xml_escape(f, tool, 1);
-			fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
-				ncases, nfail);
+	for (size_t j = 0; j < m; j++) {
+		size_t i = ix[j];
+		if (ng == 0 || strcmp(fs->v[ix[j - 1]].rule, fs->v[i].rule) != 0 ||
+		    strcmp(rel[ix[j - 1]], rel[i]) != 0) {
+			gr[ng].start = j;
+			gr[ng].len = 0;
+			gr[ng].first_fail = (size_t)-1;
+			ng++;
 		}
-		for (size_t i = 0; i < fs->n; i++) {
-			if (done[i] || fs->v[i].severity == GATE_OFF)
-				continue;
-			const struct gate_finding *g = &fs->v[i];
-			size_t first_fail = (size_t)-1;
-			for (size_t k = i; k < fs->n; k++) {
-				if (fs->v[k].severity == GATE_OFF ||
-				    strcmp(fs->v[k].rule, g->rule) != 0 || strcmp(rel[k], rel[i]) != 0)
-					continue;
-				done[k] = 1;
-				if (first_fail == (size_t)-1 && failing(&fs->v[k], ctx))
-					first_fail = k;
-			}
-			if (pass == 0) {
-				ncases++;
-				nfail += first_fail != (size_t)-1;
-				continue;
-			}
-			fputs("    <testcase classname=\"", f);
-			report_xml_escape(f, g->rule, 1);
-			fputs("\" name=\"", f);
-			report_xml_escape(f, g->rule, 1);
-			fputc(' ', f);
-			report_xml_escape(f, rel[i], 1);
-			fputs("\" file=\"", f);
-			report_xml_escape(f, rel[i], 1);
-			fputs("\">\n", f);
-			if (first_fail != (size_t)-1) {
-				fputs("      <failure type=\"", f);
-				report_xml_escape(f, g->rule, 1);
-				fputs("\" message=\"", f);
-				report_xml_escape(f, fs->v[first_fail].message, 1);
-				fputs("\">", f);
-			} else {
-				fputs("      <system-out>", f);
-			}
-			for (size_t k = i; k < fs->n; k++) {
-				const struct gate_finding *h = &fs->v[k];
-				if (h->severity == GATE_OFF || strcmp(h->rule, g->rule) != 0 ||
-				    strcmp(rel[k], rel[i]) != 0)
-					continue;
-				report_xml_escape(f, rel[k], 0);
-				if (h->line > 0)
-					fprintf(f, ":%ld", h->line);
-				fprintf(f, ": %s: ", gate_severity_name(h->severity));
-				report_xml_escape(f, h->message, 0);
-				fputc('\n', f);
-			}
-			fputs(first_fail != (size_t)-1 ? "</failure>\n" : "</system-out>\n", f);
-			fputs("    </testcase>\n", f);
+		struct junit_group *g = &gr[ng - 1];
+		g->len++;
+		if (g->first_fail == (size_t)-1 && failing(&fs->v[i], ctx))
+			g->first_fail = i;
+	}
+	group_ix = ix;
+	qsort(gr, ng, sizeof(*gr), cmp_group);
+	silent = calloc(gate_nrules ? gate_nrules : 1, sizeof(*silent));
+	if (!silent) {
+		errno = ENOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < gate_nrules; r++) {
+		int seen = 0;
+		for (size_t g = 0; g < ng && !seen; g++)
+			seen = strcmp(fs->v[ix[gr[g].start]].rule, gate_rules[r].id) == 0;
+		silent[r] = !seen;
+		nsilent += !seen;
+	}
+	for (size_t g = 0; g < ng; g++)
+		nfail += gr[g].first_fail != (size_t)-1;
+	ncases = ng + nsilent;
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", f);
+	report_xml_escape(f, tool, 1);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", ncases, nfail);
+	fputs("  <testsuite name=\"", f);
+	report_xml_escape(f, tool, 1);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", ncases,
+		nfail);
+	for (size_t g = 0; g < ng; g++) {
+		size_t i0 = ix[gr[g].start], ff = gr[g].first_fail;
+		const struct gate_finding *g0 = &fs->v[i0];
+		fputs("    <testcase classname=\"", f);
+		report_xml_escape(f, g0->rule, 1);
+		fputs("\" name=\"", f);
+		report_xml_escape(f, g0->rule, 1);
+		fputc(' ', f);
+		report_xml_escape(f, rel[i0], 1);
+		fputs("\" file=\"", f);
+		report_xml_escape(f, rel[i0], 1);
+		fputs("\">\n", f);
+		if (ff != (size_t)-1) {
+			fputs("      <failure type=\"", f);
+			report_xml_escape(f, g0->rule, 1);
+			fputs("\" message=\"", f);
+			report_xml_escape(f, fs->v[ff].message, 1);
+			fputs("\">", f);
+		} else {
+			fputs("      <system-out>", f);
 		}
-		for (size_t r = 0; r < gate_nrules; r++) {
-			int seen = 0;
-			for (size_t i = 0; i < fs->n && !seen; i++)
-				seen = fs->v[i].severity != GATE_OFF &&
-				       strcmp(fs->v[i].rule, gate_rules[r].id) == 0;
-			if (seen)
-				continue;
-			if (pass == 0) {
-				ncases++;
-				continue;
-			}
-			fputs("    <testcase classname=\"", f);
-			report_xml_escape(f, gate_rules[r].id, 1);
-			fputs("\" name=\"", f);
-			report_xml_escape(f, gate_rules[r].id, 1);
-			fputs("\"/>\n", f);
+		for (size_t j = gr[g].start; j < gr[g].start + gr[g].len; j++) {
+			const struct gate_finding *h = &fs->v[ix[j]];
+			report_xml_escape(f, rel[ix[j]], 0);
+			if (h->line > 0)
+				fprintf(f, ":%ld", h->line);
+			fprintf(f, ": %s: ", gate_severity_name(h->severity));
+			report_xml_escape(f, h->message, 0);
+			fputc('\n', f);
 		}
+		fputs(ff != (size_t)-1 ? "</failure>\n" : "</system-out>\n", f);
+		fputs("    </testcase>\n", f);
+	}
+	for (size_t r = 0; r < gate_nrules; r++) {
+		if (!silent[r])
+			continue;
+		fputs("    <testcase classname=\"", f);
+		report_xml_escape(f, gate_rules[r].id, 1);
+		fputs("\" name=\"", f);
+		report_xml_escape(f, gate_rules[r].id, 1);
+		fputs("\"/>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	rc = 0;
 out:
-	free(done);
+	free(silent);
+	free(gr);
+	free(ix);
 	free_paths(rel, fs->n);
 	return rc;
 }
@@ -872,9 +950,11 @@ static int write_gitlab(FILE *f, const struct gate_findings *fs, const struct re
 {
 	int oom = 0;
 	char **rel = rel_paths(fs, ctx);
+	unsigned long *occ = rel ? occurrences(fs, rel) : NULL;
 	cJSON *doc = cJSON_CreateArray();
-	if (!rel || !doc) {
+	if (!rel || !occ || !doc) {
 		free_paths(rel, fs->n);
+		free(occ);
 		cJSON_Delete(doc);
 		return emit_json(f, NULL, 1);
 	}
@@ -882,13 +962,8 @@ static int write_gitlab(FILE *f, const struct gate_findings *fs, const struct re
 		const struct gate_finding *g = &fs->v[i];
 		if (g->severity == GATE_OFF)
 			continue;
-		unsigned long occ = 0;
-		for (size_t k = 0; k < i; k++)
-			occ += fs->v[k].severity != GATE_OFF && strcmp(fs->v[k].rule, g->rule) == 0 &&
-			       strcmp(rel[k], rel[i]) == 0 &&
-			       strcmp(fs->v[k].message, g->message) == 0;
 		char fp[33], *desc;
-		report_fingerprint(g->rule, rel[i], g->message, occ, fp);
+		report_fingerprint(g->rule, rel[i], g->message, occ[i], fp);
 		cJSON *o = new_obj_in(doc, &oom), *loc, *lines;
 		if (!o)
 			break;
@@ -913,6 +988,7 @@ static int write_gitlab(FILE *f, const struct gate_findings *fs, const struct re
 		}
 	}
 	free_paths(rel, fs->n);
+	free(occ);
 	return emit_json(f, doc, oom);
 }
 

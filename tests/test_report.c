@@ -320,6 +320,27 @@ static void test_junit(void **state)
 	free(out);
 	gate_findings_release(&fs);
 
+	/* interleaved findings: one testcase per (rule, file) in order of first
+	 * appearance, each listing all of its findings */
+	gate_findings_init(&fs);
+	gate_add(&fs, "S4-SPEEDUP", GATE_ERROR, "/r/b.md", 9, "second rule");
+	gate_add(&fs, "S4-OPTLOG", GATE_WARNING, "/r/a.md", 1, "first of two");
+	gate_add(&fs, "S4-SPEEDUP", GATE_ERROR, "/r/a.md", 2, "other file");
+	gate_add(&fs, "S4-OPTLOG", GATE_ERROR, "/r/a.md", 3, "second of two");
+	c.warnings_as_errors = 0;
+	out = render(REPORT_JUNIT, &fs, &c);
+	memset(&jc, 0, sizeof(jc));
+	check_xml(out, junit_start, &jc);
+	assert_int_equal(jc.testcases, 3 + gate_nrules - 2);
+	assert_int_equal(jc.failures, 3);
+	const char *p1 = strstr(out, "name=\"S4-SPEEDUP b.md\""), *p2 = strstr(out, "name=\"S4-OPTLOG a.md\""),
+		   *p3 = strstr(out, "name=\"S4-SPEEDUP a.md\"");
+	assert_true(p1 && p2 && p3 && p1 < p2 && p2 < p3);
+	/* the failure message is the first failing finding; both are listed */
+	assert_non_null(strstr(p2, "message=\"second of two\">a.md:1: warning: first of two\na.md:3: error: second of two\n</failure>"));
+	free(out);
+	gate_findings_release(&fs);
+
 	/* no findings: every rule passes */
 	gate_findings_init(&fs);
 	out = render(REPORT_JUNIT, &fs, &c);
