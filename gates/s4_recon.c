@@ -130,10 +130,22 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 		const struct record *hit = NULL, *base_hit = NULL;
 		double hit_dev = INFINITY;
 		int any_workload = 0, any_winner = 0;
+		struct s4_map same; /* workload -> 1 when it is the claim's */
+		s4_map_init(&same);
 		for (size_t i = 0; i < rs->n; i++) {
 			const struct record *r = &rs->v[i];
-			if (cl->workload && !s4_same_workload(r->workload, cl->workload))
-				continue;
+			if (cl->workload) {
+				int created;
+				long *m = s4_map_put(&same, r->workload, 0, &created);
+				if (!m) {
+					s4_map_release(&same);
+					return -1;
+				}
+				if (created)
+					*m = s4_same_workload(r->workload, cl->workload);
+				if (!*m)
+					continue;
+			}
 			any_workload = 1;
 			if (!record_valid(r))
 				continue;
@@ -151,6 +163,7 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 				hit = r;
 			}
 		}
+		s4_map_release(&same);
 		const char *wl = cl->workload ? cl->workload : "";
 		if (cl->workload && !any_workload) {
 			if (gate_add(fs, RULE, GATE_ERROR, lf, cl->line,

@@ -64,11 +64,11 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 	s4_map_init(&seen);
 	for (size_t i = 0; i < rs->n && rc == 0; i++) {
 		const struct record *r = &rs->v[i];
-		char *key = s4_key3(r->dispatch, r->workload, NULL);
-		char *dup = key ? s4_key3(key, r->candidate_id, NULL) : NULL;
 		char rbuf[32];
 		snprintf(rbuf, sizeof(rbuf), "%ld", r->round);
-		char *dkey = dup ? s4_key3(dup, rbuf, NULL) : NULL;
+		char *key = s4_key3(r->dispatch, r->workload, NULL);
+		char *dup = NULL;
+		char *dkey = key ? s4_key3(key, r->candidate_id, rbuf) : NULL;
 		int created;
 		long *last = key ? s4_map_put(&keys, key, r->round, &created) : NULL;
 		if (!dkey || !last) {

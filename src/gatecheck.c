@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,248 @@ struct loaded {
 	unsigned long long bytes;
 };
 
+/* ---- a fast path for the common record line ----
+ *
+ * Most lines are flat objects of known keys with plain strings (no
+ * escapes), numbers, booleans and nulls. fast_record() reads exactly those
+ * and applies the same checks as record_parse(); anything else (escapes,
+ * nesting, unknown or repeated keys, any invalid field) returns 1 so the
+ * caller falls back to record_parse(), which also words every error. The
+ * result for a line is therefore the same either way, only faster. */
+
+enum fk { FK_ROUND, FK_CAND, FK_PARENT, FK_DISPATCH, FK_WORKLOAD, FK_KERNEL, FK_WORKLOAD_ID,
+	  FK_PHASE, FK_APATH, FK_ASHA, FK_DURATION, FK_L0, FK_MSPROF, FK_TS, FK_AICORE, FK_MEMBW,
+	  FK_N };
+static const char *const fk_names[FK_N] = {
+	"round", "candidate_id", "parent_id", "dispatch_path", "workload", "kernel_id", "workload_id",
+	"phase", "artifact_path", "artifact_sha256", "duration_us", "l0_pass", "msprof_raw_path",
+	"timestamp", "aicore_util", "mem_bw_gbps"
+};
+
+enum fv { FV_NONE = 0, FV_STR, FV_NUM, FV_TRUE, FV_FALSE, FV_NULL };
+
+struct fval {
+	enum fv t;
+	const char *p;  /* string start (FV_STR) or number start (FV_NUM) */
+	size_t n;       /* string length */
+};
+
+static const char *fws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	return p;
+}
+
+/* A JSON number at p; returns its end, NULL when not one. */
+static const char *fnum(const char *p, const char *e)
+{
+	if (p < e && *p == '-')
+		p++;
+	if (p >= e || *p < '0' || *p > '9')
+		return NULL;
+	if (*p == '0')
+		p++;
+	else
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	if (p < e && *p == '.') {
+		p++;
+		if (p >= e || *p < '0' || *p > '9')
+			return NULL;
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= e || *p < '0' || *p > '9')
+			return NULL;
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	return p;
+}
+
+static char *fdup(const struct fval *v)
+{
+	return strndup(v->p, v->n);
+}
+
+/* 0: *out holds the record; 1: use record_parse; -1: out of memory. */
+static int fast_record(const char *s, size_t n, long line, struct record *out)
+{
+	struct fval v[FK_N];
+	const char *p = s, *e = s + n;
+	memset(v, 0, sizeof(v));
+	if (memchr(s, '\0', n) || utf8_invalid_at(s, n) != (size_t)-1)
+		return 1;
+	p = fws(p, e);
+	if (p >= e || *p++ != '{')
+		return 1;
+	p = fws(p, e);
+	if (p < e && *p == '}')
+		return 1;
+	for (;;) {
+		if (p >= e || *p++ != '"')
+			return 1;
+		const char *k = p;
+		while (p < e && *p != '"' && *p != '\\')
+			p++;
+		if (p >= e || *p != '"')
+			return 1;
+		size_t kl = (size_t)(p - k);
+		p = fws(p + 1, e);
+		if (p >= e || *p++ != ':')
+			return 1;
+		p = fws(p, e);
+		static size_t fk_len[FK_N];
+		if (fk_len[0] == 0)
+			for (int i = 0; i < FK_N; i++)
+				fk_len[i] = strlen(fk_names[i]);
+		int key = -1;
+		for (int i = 0; i < FK_N; i++)
+			if (fk_len[i] == kl && k[0] == fk_names[i][0] && memcmp(fk_names[i], k, kl) == 0) {
+				key = i;
+				break;
+			}
+		if (key < 0 || v[key].t != FV_NONE)
+			return 1;
+		struct fval *fv = &v[key];
+		if (p >= e)
+			return 1;
+		if (*p == '"') {
+			const char *b = ++p;
+			while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+				p++;
+			if (p >= e || *p != '"')
+				return 1;
+			fv->t = FV_STR;
+			fv->p = b;
+			fv->n = (size_t)(p - b);
+			p++;
+		} else if (e - p >= 4 && memcmp(p, "null", 4) == 0) {
+			fv->t = FV_NULL;
+			p += 4;
+		} else if (e - p >= 4 && memcmp(p, "true", 4) == 0) {
+			fv->t = FV_TRUE;
+			p += 4;
+		} else if (e - p >= 5 && memcmp(p, "false", 5) == 0) {
+			fv->t = FV_FALSE;
+			p += 5;
+		} else {
+			const char *q = fnum(p, e);
+			if (!q)
+				return 1;
+			fv->t = FV_NUM;
+			fv->p = p;
+			p = q;
+		}
+		p = fws(p, e);
+		if (p < e && *p == ',') {
+			p = fws(p + 1, e);
+			continue;
+		}
+		if (p < e && *p == '}') {
+			p = fws(p + 1, e);
+			break;
+		}
+		return 1;
+	}
+	if (p != e)
+		return 1;
+
+	int v2 = v[FK_KERNEL].t || v[FK_WORKLOAD_ID].t || v[FK_PHASE].t;
+	double round, dur;
+	if (v[FK_ROUND].t != FV_NUM || v[FK_DURATION].t != FV_NUM)
+		return 1;
+	round = strtod(v[FK_ROUND].p, NULL);
+	dur = strtod(v[FK_DURATION].p, NULL);
+	if (!isfinite(round) || round != floor(round) || round < 0 || round > 1e9 || !isfinite(dur) ||
+	    !(dur > 0))
+		return 1;
+	int kd = v2 ? FK_KERNEL : FK_DISPATCH, kw = v2 ? FK_WORKLOAD_ID : FK_WORKLOAD;
+	if (v[FK_CAND].t != FV_STR || v[kd].t != FV_STR || v[kw].t != FV_STR)
+		return 1;
+	if (v[FK_PARENT].t != FV_STR && v[FK_PARENT].t != FV_NULL && !(v[FK_PARENT].t == FV_NONE && !v2))
+		return 1;
+	if (v[FK_MSPROF].t != FV_STR && v[FK_MSPROF].t != FV_NULL && !(v[FK_MSPROF].t == FV_NONE && !v2))
+		return 1;
+	if (v2) {
+		if (v[FK_PHASE].t != FV_STR || v[FK_APATH].t != FV_STR || v[FK_ASHA].t != FV_STR)
+			return 1;
+		const struct fval *ph = &v[FK_PHASE];
+		if (!((ph->n == 8 && !memcmp(ph->p, "baseline", 8)) || (ph->n == 9 && !memcmp(ph->p, "candidate", 9)) ||
+		      (ph->n == 6 && !memcmp(ph->p, "merged", 6)) || (ph->n == 5 && !memcmp(ph->p, "final", 5))))
+			return 1;
+	}
+	if (v[FK_L0].t != FV_TRUE && v[FK_L0].t != FV_FALSE)
+		return 1;
+	if (v[FK_TS].t != FV_STR || v[FK_TS].n > 64)
+		return 1;
+	char ts[65];
+	memcpy(ts, v[FK_TS].p, v[FK_TS].n);
+	ts[v[FK_TS].n] = '\0';
+	if (!records_is_iso8601(ts))
+		return 1;
+
+	memset(out, 0, sizeof(*out));
+	out->line = line;
+	out->contract = v2 ? RECORDS_V2 : RECORDS_V1;
+	out->round = (long)round;
+	out->duration_us = dur;
+	out->l0_pass = v[FK_L0].t == FV_TRUE;
+	out->aicore_util = NAN;
+	out->mem_bw_gbps = NAN;
+	if (v[FK_AICORE].t == FV_NUM) {
+		double a = strtod(v[FK_AICORE].p, NULL);
+		out->aicore_util = isfinite(a) ? a : NAN;
+	}
+	if (v[FK_MEMBW].t == FV_NUM) {
+		double b = strtod(v[FK_MEMBW].p, NULL);
+		out->mem_bw_gbps = isfinite(b) ? b : NAN;
+	}
+	int oom = !(out->candidate_id = fdup(&v[FK_CAND])) || !(out->dispatch = fdup(&v[kd])) ||
+		  !(out->workload = fdup(&v[kw])) || !(out->timestamp = strdup(ts)) ||
+		  (v[FK_PARENT].t == FV_STR && !(out->parent_id = fdup(&v[FK_PARENT]))) ||
+		  (v[FK_MSPROF].t == FV_STR && !(out->msprof_raw_path = fdup(&v[FK_MSPROF]))) ||
+		  (v2 && (!(out->phase = fdup(&v[FK_PHASE])) || !(out->artifact_path = fdup(&v[FK_APATH])) ||
+			  !(out->artifact_sha256 = fdup(&v[FK_ASHA]))));
+	if (oom) {
+		record_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+int gatecheck_parse_record(const char *text, size_t len, long line, struct record *out,
+			   char *err, size_t errlen)
+{
+	int fr = fast_record(text, len, line, out);
+	if (fr < 0)
+		return -2;
+	if (fr == 0)
+		return 0;
+	return record_parse(text, len, line, out, err, errlen) == 0 ? 0 : -1;
+}
+
+/* Appends r to rs taking over its strings (records_push would copy them). */
+static int push_move(struct records *rs, struct record *r)
+{
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 64;
+		struct record *v = realloc(rs->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		rs->v = v;
+		rs->cap = cap;
+	}
+	rs->v[rs->n++] = *r;
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+
 static int load_records(const char *path, struct loaded *ld)
 {
 	struct lineio l;
@@ -158,7 +401,10 @@ static int load_records(const char *path, struct loaded *ld)
 		if (l.truncated || blank)
 			continue;
 		struct record r;
-		if (record_parse(s, n, l.lineno, &r, err, sizeof(err)) != 0) {
+		int pr = gatecheck_parse_record(s, n, l.lineno, &r, err, sizeof(err));
+		if (pr == -2)
+			goto oom;
+		if (pr != 0) {
 			if (ld->probs.n < MAX_PROBLEMS) {
 				if (records_problems_add(&ld->probs, l.lineno, "%s", err))
 					goto oom;
@@ -171,10 +417,10 @@ static int load_records(const char *path, struct loaded *ld)
 			record_release(&r);
 			continue;
 		}
-		int prc = records_push(&ld->recs, &r);
-		record_release(&r);
-		if (prc)
+		if (push_move(&ld->recs, &r)) {
+			record_release(&r);
 			goto oom;
+		}
 	}
 	if (rc < 0)
 		ld->state = S4_FILE_UNREADABLE;

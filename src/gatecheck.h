@@ -57,6 +57,14 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
  * suppressions. Returns 0, -1 on allocation failure. */
 int gatecheck_apply_suppressions(struct gate_findings *fs, struct gatecheck_result *res);
 
+/* Parses one perf_records.jsonl line exactly like record_parse() (same
+ * verdict, same fields, same error text), with a fast path for plain flat
+ * lines. Returns 0 with *out filled (release with record_release), -1 with
+ * a message in err when the line is invalid, -2 when memory ran out.
+ * text[0..len) must be followed by a NUL (as lineio lines are). */
+int gatecheck_parse_record(const char *text, size_t len, long line, struct record *out,
+			   char *err, size_t errlen);
+
 /* Rule severities from --strict and a .tlgate.json. */
 struct gatecheck_config {
 	char **rule;                  /* rule ids (or prefixes ending in '*') */

@@ -55,8 +55,10 @@ static const char *find_ci(const char *h, const char *n)
 	size_t nl = strlen(n);
 	if (nl == 0)
 		return h;
+	int c0 = lc((unsigned char)*n), c1 = (c0 >= 'a' && c0 <= 'z') ? c0 - 32 : c0;
 	for (; *h; h++) {
-		if (lc((unsigned char)*h) != lc((unsigned char)*n))
+		int hc = (unsigned char)*h;
+		if (hc != c0 && hc != c1)
 			continue;
 		size_t i = 1;
 		while (i < nl && h[i] && lc((unsigned char)h[i]) == lc((unsigned char)n[i]))
@@ -710,8 +712,10 @@ static void scan_budgets(struct optlog *lg, const char *s, long line)
 	static const char *const keys[] = { "max_rounds", "max_experiments" };
 	for (int i = 0; i < 2; i++) {
 		long *dst = i == 0 ? &lg->max_rounds : &lg->max_experiments;
+		if (*dst >= 0)
+			continue;
 		const char *k = find_ci(s, keys[i]);
-		if (!k || *dst >= 0)
+		if (!k)
 			continue;
 		const char *p = skip_ws(k + strlen(keys[i]));
 		size_t c = colon_at(p);
@@ -957,16 +961,31 @@ static int table_row(struct ctx *cx, char *line, long lineno)
 	char *cells[64];
 	if (cx->table == (size_t)-1)
 		return 0;
+	struct optlog_table *t = &lg->tables[cx->table];
+	t->rows++;
+	if (!t->has_incumbent) {
+		/* the first cell only: between the leading '|' and the next one */
+		const char *a = skip_ws(line);
+		if (*a == '|')
+			a++;
+		const char *b = a;
+		while (*b && *b != '|')
+			b++;
+		char first[512];
+		size_t n = (size_t)(b - a) < sizeof(first) - 1 ? (size_t)(b - a) : sizeof(first) - 1;
+		memcpy(first, a, n);
+		first[n] = '\0';
+		if (shows_incumbent(first))
+			t->has_incumbent = 1;
+	}
+	if (!cx->table_final || lg->n_final_rows >= MAX_ROWS)
+		return 0;
 	char *dup = strdup(line);
 	if (!dup)
 		return -1;
 	int nc = split_cells(dup, cells, 64);
-	struct optlog_table *t = &lg->tables[cx->table];
-	t->rows++;
-	if (nc > 0 && shows_incumbent(cells[0]))
-		t->has_incumbent = 1;
 	int rc = 0;
-	if (cx->table_final && lg->n_final_rows < MAX_ROWS) {
+	{
 		int need = 0;
 		for (int j = 0; j < 5; j++)
 			if (cx->col[j] > need)
