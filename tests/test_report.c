@@ -9,6 +9,7 @@
 
 #include "report.h"
 #include "rules.h"
+#include "synth.h"
 #include "utf8.h"
 
 /* A message quoting a hostile line from a pull request. */
@@ -530,6 +531,71 @@ static void test_write_error(void **state)
 	gate_findings_release(&fs);
 }
 
+/* Random bytes (NUL excepted) in rules, paths and messages: every format
+ * stays parseable, one record per finding. Seeded, so reproducible. */
+static void test_random_bytes(void **state)
+{
+	(void)state;
+	struct stats_rng rng;
+	stats_rng_seed(&rng, 20261129);
+	for (int round = 0; round < 20; round++) {
+		struct gate_findings fs;
+		gate_findings_init(&fs);
+		size_t n = 1 + stats_rng_next(&rng) % 30;
+		for (size_t i = 0; i < n; i++) {
+			char parts[3][40];
+			for (int k = 0; k < 3; k++) {
+				size_t len = stats_rng_next(&rng) % 39;
+				for (size_t j = 0; j < len; j++)
+					parts[k][j] = (char)(1 + stats_rng_next(&rng) % 255);
+				parts[k][len] = '\0';
+			}
+			char path[64];
+			snprintf(path, sizeof(path), "/r/%s", parts[1]);
+			gate_add(&fs, parts[0], (enum gate_severity)(1 + stats_rng_next(&rng) % 3), path,
+				 (long)(stats_rng_next(&rng) % 5), "%s", parts[2]);
+		}
+		struct report_ctx c = ctx_for("/r");
+		char *out = render(REPORT_JUNIT, &fs, &c);
+		check_xml(out, NULL, NULL);
+		free(out);
+		enum report_format js[] = { REPORT_JSON, REPORT_SARIF, REPORT_GITLAB };
+		for (size_t k = 0; k < 3; k++) {
+			out = render(js[k], &fs, &c);
+			cJSON *doc = cJSON_Parse(out);
+			assert_non_null(doc);
+			cJSON *arr = js[k] == REPORT_JSON ? cJSON_GetObjectItem(doc, "findings")
+				     : js[k] == REPORT_SARIF ? item_at(doc, "runs.0.results")
+							     : doc;
+			assert_int_equal(cJSON_GetArraySize(arr), (int)n);
+			cJSON_Delete(doc);
+			free(out);
+		}
+		out = render(REPORT_GITHUB, &fs, &c);
+		size_t lines = 0;
+		for (const char *q = out; *q; q++) {
+			assert_true(*q != '\r');
+			lines += *q == '\n';
+		}
+		assert_int_equal(lines, n);
+		free(out);
+		out = render(REPORT_MARKDOWN, &fs, &c);
+		size_t rows = 0;
+		for (const char *q = out; *q;) {
+			const char *e = strchr(q, '\n');
+			size_t len = e ? (size_t)(e - q) : strlen(q);
+			if (len && q[0] == '|') {
+				assert_int_equal(cell_bars(q, len), 5);
+				rows++;
+			}
+			q += len + (e != NULL);
+		}
+		assert_int_equal(rows, n + 2);
+		free(out);
+		gate_findings_release(&fs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -539,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_junit),	     cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_gitlab),	     cmocka_unit_test(test_fingerprint),
 		cmocka_unit_test(test_relpath),	     cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_random_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
