@@ -23,7 +23,7 @@ int s4_rule_layout(const struct s4_input *in, struct gate_findings *fs)
 		const struct s4_missing_path *m = &in->missing_paths[0];
 		if (gate_add(fs, "S4-LAYOUT", GATE_WARNING, in->records_file, m->line,
 			     "msprof_raw_path '%s' does not exist%s", m->path,
-			     in->n_missing_paths > 1 ? " (and other records name missing profiles too)" : ""))
+			     in->n_missing_paths > 1 ? " (other records name missing profiles too)" : ""))
 			return -1;
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #define MAX_PROBLEMS 20
 #define MAX_ROWS 100000   /* final table rows kept (bounded memory) */
 #define MAX_TABLES 200000
+#define MAX_ITEMS 100000  /* rounds, claims, numbers, suppressions kept */
 
 enum kind { K_BLANK, K_TEXT, K_HEADING, K_ROW };
 
@@ -497,7 +498,7 @@ static double baseline_after(const char *s)
 
 static int add_claim(struct optlog *lg, long line, char *label, double final_us, double base)
 {
-	if (PUSH(lg, claims)) {
+	if (lg->n_claims >= MAX_ITEMS || PUSH(lg, claims)) {
 		free(label);
 		return -1;
 	}
@@ -643,6 +644,8 @@ static int scan_geomean(struct optlog *lg, const char *s, long line)
 		q = skip_ws(q);
 		if (((*q == 'x' || *q == 'X') && !is_alpha((unsigned char)q[1])) ||
 		    strncmp(q, "×", strlen("×")) == 0 || strncmp(q, "倍", strlen("倍")) == 0) {
+			if (lg->n_geomeans >= MAX_ITEMS)
+				return 0;
 			if (PUSH(lg, geomeans))
 				return -1;
 			lg->geomeans[lg->n_geomeans].line = line;
@@ -793,6 +796,8 @@ static int scan_sup(const char *text, long line, struct optlog *lg)
 		/* a rule id never ends with '-': "S4-X --" must not eat the separator */
 		while (r > q && r[-1] == '-')
 			r--;
+		if (lg->n_suppressions >= MAX_ITEMS)
+			return 0;
 		if (PUSH(lg, suppressions))
 			return -1;
 		struct optlog_suppression *sp = &lg->suppressions[lg->n_suppressions++];
@@ -1031,7 +1036,7 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		cx->hidx[l] = -1;
 	}
 	long r = heading_round(text);
-	if (r >= 0) {
+	if (r >= 0 && lg->n_rounds < MAX_ITEMS) {
 		if (PUSH(lg, rounds))
 			return -1;
 		lg->rounds[lg->n_rounds].round = r;
@@ -1049,7 +1054,7 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 	if (find_ci(text, "skill retrospective") && lg->retrospective_line == 0)
 		lg->retrospective_line = line;
 	if (starts_ci(t, "final summary")) {
-		if (lg->summary_line) {
+		if (lg->summary_line && lg->n_superseded < MAX_ITEMS) {
 			if (PUSH(lg, superseded))
 				return -1;
 			lg->superseded[lg->n_superseded++] = lg->summary_line;
