@@ -136,6 +136,8 @@ static int is_file(const char *path)
 
 /* ---------------------------------------------------------------- setup */
 
+static int runnable(const char *prog);
+
 struct ctx {
 	struct loop_plan plan;
 	struct loop_state st;
@@ -163,6 +165,11 @@ static int ctx_load(struct ctx *c, int lock)
 	}
 	if (loop_plan_load(LOOP_PLAN, &c->plan, err, sizeof(err)) != 0) {
 		cli_error("%s", err);
+		return CLI_USAGE;
+	}
+	if (lock && !runnable(c->plan.msprof)) {
+		cli_error("field 'msprof': '%s' not found%s", c->plan.msprof,
+			  strchr(c->plan.msprof, '/') ? "" : " on PATH");
 		return CLI_USAGE;
 	}
 	if (lock) {
@@ -253,7 +260,30 @@ static int run_one(const char *line, char *const *argv, const char *log, const c
 	snprintf(err, errlen, "%s", why);
 	if (res.status == RUN_INTERRUPTED)
 		return CLI_SIGNAL + res.signal;
+	if (res.status == RUN_SPAWN_FAILED)
+		return CLI_USAGE; /* environment: a program or log that is not there */
 	return 1;
+}
+
+/* 1 when prog can be run: a path that is executable, or a name found on
+ * PATH. */
+static int runnable(const char *prog)
+{
+	char buf[4096];
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		const char *e = strchr(path, ':');
+		size_t n = e ? (size_t)(e - path) : strlen(path);
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? path : ".", prog);
+		if (access(buf, X_OK) == 0)
+			return 1;
+		path += n + (e ? 1 : 0);
+	}
+	return 0;
 }
 
 /* L0 of one branch. Returns 0 pass, 1 fail, 2 could not start, 128+N. */

@@ -45,6 +45,9 @@ expect_grep "L0: FAIL" "$OP/perf_opt/logs/round3/vec.log"
 expect_exit 0 loop status
 expect_grep "rounds: 3 of 10; branches: 4 of 30" "$OUT"
 expect_grep "state: blocked" "$OUT"
+expect_exit 0 loop status --json
+expect_grep '"experiments":	4' "$OUT"
+expect_grep '"state":	"blocked"' "$OUT"
 
 expect_exit 0 loop finish
 best=$(sed -n 's/^- best: \([A-Za-z0-9_.-]*\) .*/\1/p' "$LOG")

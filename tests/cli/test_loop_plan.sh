@@ -21,6 +21,7 @@ bad 's/"target_us":\tnull/"target_us":\t"fast"/' "field 'workloads[0].target_us'
 bad 's/"contract":\t"v1"/"contract":\t"v3"/' "field 'contract'"
 bad 's/"id":\t"n65536"/"id":\t"n1024"/' "listed twice"
 bad 's/"baseline":\t"demo_add.py"/"baseline":\t"nope.py"/' "field 'baseline': file 'nope.py' does not exist"
+bad 's|"msprof":\t"[^"]*"|"msprof":\t"/nonexistent/msprof"|' "field 'msprof': '/nonexistent/msprof' not found"
 cp "$TMPDIR_TEST/good.json" "$P"
 
 # init refuses an unknown workload in --target and a template without {impl}
