@@ -564,15 +564,19 @@ static void check_append(const char *records, const char *ref, struct s4_append 
 {
 	memset(a, 0, sizeof(*a));
 	a->ref = ref;
-	char real[PATH_MAX];
-	if (!realpath(records, real))
+	/* the directory's real path: the file itself may be gone */
+	char real[PATH_MAX], dirbuf[PATH_MAX];
+	const char *slash = strrchr(records, '/');
+	size_t dl = slash ? (size_t)(slash - records) : 0;
+	if (dl >= sizeof(dirbuf))
 		return;
-	char *dir = strdup(real);
-	if (!dir)
+	memcpy(dirbuf, records, dl);
+	dirbuf[dl] = '\0';
+	char rd[PATH_MAX];
+	if (!realpath(dl ? dirbuf : ".", rd) ||
+	    (size_t)snprintf(real, sizeof(real), "%s/perf_records.jsonl", rd) >= sizeof(real))
 		return;
-	*strrchr(dir, '/') = '\0';
-	char *root = find_repo_root(dir);
-	free(dir);
+	char *root = find_repo_root(dl ? dirbuf : ".");
 	if (!root)
 		return;
 	size_t rl = strlen(root);
@@ -595,9 +599,9 @@ static void check_append(const char *records, const char *ref, struct s4_append 
 	FILE *cur = fopen(records, "rb");
 	long line = 1;
 	int differ = 0, co, cn;
-	if (old && cur) {
+	if (old) {
 		while ((co = getc(old)) != EOF) {
-			cn = getc(cur);
+			cn = cur ? getc(cur) : EOF;
 			if (cn != co) {
 				differ = 1;
 				break;
@@ -616,7 +620,7 @@ static void check_append(const char *records, const char *ref, struct s4_append 
 	if (cur)
 		fclose(cur);
 	int st = wait_child(pid);
-	if (st == 0 && old && cur) {
+	if (st == 0 && old) {
 		a->checked = 1;
 		a->prefix = !differ;
 		a->first_changed = line;
@@ -834,7 +838,7 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	in.artifact_sha256 = artifact_sha;
 	in.artifact_ctx = &sc;
 
-	if (opts && opts->base_ref && in.records_state != S4_FILE_MISSING)
+	if (opts && opts->base_ref)
 		check_append(f_rec, opts->base_ref, &in.append);
 
 	if (s4_run_all(&in, fs, &R->recon) != 0)

@@ -99,4 +99,10 @@ sed -i '1s/"duration_us": 80.0/"duration_us": 70.0/' opA/perf_opt/perf_records.j
 expect_exit 1 "$TLGATE" --base base opA
 expect_grep "perf_records.jsonl:1: error: [S4-PERF-RECORDS-APPEND]" "$OUT"
 expect_exit 2 "$TLGATE" --base no-such-ref opA
+# deleting the records is the same as removing every line
+rm opA/perf_opt/perf_records.jsonl
+expect_exit 1 "$TLGATE" --base base opA
+expect_grep "perf_records.jsonl:1: error: [S4-PERF-RECORDS-APPEND]" "$OUT"
+# an untouched records file passes
+expect_exit 0 "$TLGATE" --base base opB
 exit 0
