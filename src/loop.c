@@ -27,6 +27,7 @@
 #include "plateau.h"
 #include "recwrite.h"
 #include "run.h"
+#include "sha256.h"
 #include "speedup.h"
 #include "stats.h"
 #include "winner.h"
@@ -429,7 +430,7 @@ static int append_record(const struct ctx *c, const struct rec_in *in)
 		cJSON_AddStringToObject(o, "phase", in->phase);
 		cJSON_AddStringToObject(o, "artifact_path",
 					contract_path(c, in->impl, abuf, sizeof(abuf)));
-		if (loop_sha256_file(in->impl, sha) != 0) {
+		if (sha256_file(in->impl, sha) != 0) {
 			cli_error("cannot hash '%s': %s", in->impl, strerror(errno));
 			goto out;
 		}
@@ -1351,7 +1352,7 @@ done:
 static int same_content(const char *a, const char *b)
 {
 	char ha[65], hb[65];
-	return loop_sha256_file(a, ha) == 0 && loop_sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
+	return sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
 }
 
 /* The final record of workload w: the best's record of round fr. */
