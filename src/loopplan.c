@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
+
 #define PLAN_MAX_BYTES (4u * 1024u * 1024u)
 
 void loop_plan_init(struct loop_plan *p)
@@ -509,54 +511,13 @@ out:
 
 /* ---- templates ---- */
 
-struct buf {
-	char *s;
-	size_t n, cap;
-	int oom;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *t = realloc(b->s, cap);
-		if (!t) {
-			b->oom = 1;
-			return;
-		}
-		b->s = t;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-/* 'value' with every ' written as '\'' : one shell word, nothing expanded. */
-static void put_quoted(struct buf *b, const char *v)
-{
-	put(b, "'", 1);
-	for (const char *s = v; *s; s++) {
-		if (*s == '\'')
-			put(b, "'\\''", 4);
-		else
-			put(b, s, 1);
-	}
-	put(b, "'", 1);
-}
-
 char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 		       const char *dispatch, char *err, size_t errlen)
 {
-	struct buf b = { 0 };
-	put(&b, "", 0);
+	struct stats_sb b = { 0 };
 	for (const char *s = tmpl; *s; s++) {
 		if (s[0] == '{' && s[1] == '{') {
-			put(&b, "{", 1);
+			stats_sb_add(&b, "{", 1);
 			s++;
 			continue;
 		}
@@ -573,7 +534,7 @@ char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 			}
 		}
 		if (!is_ph) {
-			put(&b, s, 1);
+			stats_sb_add(&b, s, 1);
 			continue;
 		}
 		if (!v) {
@@ -581,13 +542,12 @@ char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 			fail(err, errlen, "placeholder '%.*s' has no value here", (int)n, s);
 			return NULL;
 		}
-		put_quoted(&b, v);
+		/* one shell word, nothing expanded */
+		stats_sb_shell_quoted(&b, v);
 		s += n - 1;
 	}
-	if (b.oom) {
-		free(b.s);
+	char *text = stats_sb_take(&b);
+	if (!text)
 		fail(err, errlen, "out of memory");
-		return NULL;
-	}
-	return b.s;
+	return text;
 }
