@@ -101,12 +101,15 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Scans a template for placeholders. Sets bits: 1 impl, 2 workload,
- * 4 dispatch. Returns 0, or -1 with the unknown/unclosed one in err. */
-static int scan_placeholders(const char *field, const char *t, int *found, char *err,
-			     size_t errlen)
+/* Checks the command template of field: present, only known placeholders,
+ * {impl} among them. Sets bits in found: 1 impl, 2 workload, 4 dispatch.
+ * Returns 0, or -1 with what is wrong in err. */
+static int check_template(const char *field, const char *t, int *found, char *err,
+			  size_t errlen)
 {
 	*found = 0;
+	if (!t || !*t)
+		return fail(err, errlen, "field '%s': missing or empty", field);
 	for (const char *s = t; *s; s++) {
 		if (*s != '{')
 			continue;
@@ -136,6 +139,8 @@ static int scan_placeholders(const char *field, const char *t, int *found, char 
 				    field, (int)n, s + 1);
 		s = e;
 	}
+	if (!(*found & 1))
+		return fail(err, errlen, "field '%s': missing placeholder {impl}", field);
 	return 0;
 }
 
@@ -178,23 +183,15 @@ int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
 		}
 	}
 	int found;
-	if (!p->bench_cmd || !*p->bench_cmd)
-		return fail(err, errlen, "field 'bench_cmd': missing or empty");
-	if (scan_placeholders("bench_cmd", p->bench_cmd, &found, err, errlen))
+	if (check_template("bench_cmd", p->bench_cmd, &found, err, errlen))
 		return -1;
-	if (!(found & 1))
-		return fail(err, errlen, "field 'bench_cmd': missing placeholder {impl}");
 	if (p->nworkloads > 1 && !(found & 2))
 		return fail(err, errlen,
 			    "field 'bench_cmd': missing placeholder {workload} (the plan has %zu "
 			    "workloads)",
 			    p->nworkloads);
-	if (!p->l0_cmd || !*p->l0_cmd)
-		return fail(err, errlen, "field 'l0_cmd': missing or empty");
-	if (scan_placeholders("l0_cmd", p->l0_cmd, &found, err, errlen))
+	if (check_template("l0_cmd", p->l0_cmd, &found, err, errlen))
 		return -1;
-	if (!(found & 1))
-		return fail(err, errlen, "field 'l0_cmd': missing placeholder {impl}");
 	if (found & 6)
 		return fail(err, errlen,
 			    "field 'l0_cmd': {workload} and {dispatch} are not available (L0 runs "
