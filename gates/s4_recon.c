@@ -127,14 +127,19 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 
 	for (size_t c = 0; c < lg->n_claims; c++) {
 		const struct optlog_claim *cl = &lg->claims[c];
-		const struct record *hit = NULL, *base_hit = NULL;
-		double hit_dev = INFINITY;
-		int any_workload = 0, any_winner = 0;
+		const char *label = cl->workload;
+		const struct record *hit, *base_hit;
+		double hit_dev;
+		int any_workload, any_winner;
 		struct s4_map same; /* workload -> 1 when it is the claim's */
+again:
+		hit = base_hit = NULL;
+		hit_dev = INFINITY;
+		any_workload = any_winner = 0;
 		s4_map_init(&same);
 		for (size_t i = 0; i < rs->n; i++) {
 			const struct record *r = &rs->v[i];
-			if (cl->workload) {
+			if (label) {
 				int created;
 				long *m = s4_map_put(&same, r->workload, 0, &created);
 				if (!m) {
@@ -164,18 +169,22 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 			}
 		}
 		s4_map_release(&same);
-		const char *wl = cl->workload ? cl->workload : "";
-		if (cl->workload && !any_workload) {
-			if (gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-				     "the claim names workload '%s', which has no record", cl->workload))
+		if (label && !any_workload) {
+			/* prose before final_latency, or a misspelt workload: the
+			 * number is still checked, against every workload */
+			if (gate_add(fs, RULE, GATE_WARNING, lf, cl->line,
+				     "the claim's label '%s' names no recorded workload: checked against every workload",
+				     label))
 				return -1;
-			continue;
+			label = NULL;
+			goto again;
 		}
+		const char *wl = label ? label : "";
 		if (!any_winner) {
 			if (gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
 				     "no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with",
 				     known ? "the winner '" : "a non-baseline candidate", known ? best : "",
-				     known ? "'" : "", cl->workload ? " for workload " : "", wl,
+				     known ? "'" : "", label ? " for workload " : "", wl,
 				     cl->final_us))
 				return -1;
 			continue;
@@ -192,7 +201,7 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 		if (hit_dev > S4_TOLERANCE &&
 		    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
 			     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
-			     cl->final_us, cl->workload ? " for " : "", wl, hit->duration_us,
+			     cl->final_us, label ? " for " : "", wl, hit->duration_us,
 			     hit->candidate_id, hit->line, hit_dev * 100,
 			     base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
 			return -1;
@@ -201,7 +210,7 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 			if (bd > S4_TOLERANCE &&
 			    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
 				     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
-				     cl->baseline_us, cl->workload ? " for " : "", wl, row->baseline_us,
+				     cl->baseline_us, label ? " for " : "", wl, row->baseline_us,
 				     bd * 100))
 				return -1;
 		}

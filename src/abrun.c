@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ab_source.h"
 #include "lineio.h"
 #include "msprof.h"
 #include "run.h"
@@ -142,10 +143,31 @@ static char *utc_now(void)
 static char *source_command(const struct abrun_config *c, long pair, char arm)
 {
 	switch (c->source) {
+	case ABRUN_SOURCE_STDOUT:
+	case ABRUN_SOURCE_CSV:
+		return strdup(arm == 'A' ? c->a_cmd : c->b_cmd);
 	case ABRUN_SOURCE_MSPROF:
 	default:
 		return abrun_command_line(c, pair, arm);
 	}
+}
+
+/* Before the run: without the profiler the bench runs alone, so it gets its
+ * directory and settings in the environment, and the stdout source
+ * captures its stdout in PROFILE/stdout.txt (outfile). Returns 0, or -1
+ * with err set (environment). */
+static int source_prepare(const struct abrun_config *c, const char *profile, char arm,
+			  long pair, struct run_spec *spec, char *outfile, size_t outlen,
+			  char *err, size_t errlen)
+{
+	if (c->source == ABRUN_SOURCE_MSPROF)
+		return 0;
+	if (absource_prepare_run(profile, arm, pair, c->launch_count, c->warm_up, outfile, outlen,
+				 err, errlen) != 0)
+		return -1;
+	if (c->source == ABRUN_SOURCE_STDOUT)
+		spec->out_path = outfile;
+	return 0;
 }
 
 /* The launch durations of a finished run into a malloc'd array. Returns 0,
@@ -153,7 +175,13 @@ static char *source_command(const struct abrun_config *c, long pair, char arm)
 static int source_read(const struct abrun_config *c, const char *profile, double **d, size_t *n,
 		       char *err, size_t errlen)
 {
+	char outfile[4200];
 	switch (c->source) {
+	case ABRUN_SOURCE_STDOUT:
+		snprintf(outfile, sizeof(outfile), "%s/stdout.txt", profile);
+		return absource_read_stdout(outfile, d, n, err, errlen);
+	case ABRUN_SOURCE_CSV:
+		return absource_read_csv(profile, c->csv_glob, c->csv_column, d, n, err, errlen);
 	case ABRUN_SOURCE_MSPROF:
 	default: {
 		struct msprof_capture cap;
@@ -193,6 +221,11 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s,
 				 .kill_grace_s = 5.0 };
 	struct run_result res;
+	char outfile[4200];
+	if (source_prepare(c, profile, arm, pair, &spec, outfile, sizeof(outfile), err, errlen) != 0) {
+		rc = ABRUN_ENV;
+		goto out;
+	}
 	run_command(&spec, &res);
 	run_describe(&res, what, sizeof(what));
 	switch (res.status) {

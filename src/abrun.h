@@ -16,10 +16,15 @@
 
 #include <stddef.h>
 
-/* Where the launch durations of a run come from. Only the profiler for now;
- * other sources (a bench's stdout, a CSV column) slot in here. */
+/* Where the launch durations of a run come from (--source; the readers of
+ * the non-profiler sources are in src/ab_source.h). Without the profiler
+ * the arm's command runs as written, with $TLAB_OUTPUT = the run's
+ * directory, $TLAB_LAUNCH_COUNT, $TLAB_WARM_UP, $TLAB_ARM and $TLAB_PAIR in
+ * its environment. */
 enum abrun_source {
-	ABRUN_SOURCE_MSPROF = 0  /* msprof op ... <cmd>, Task Duration(us) of the OPPROF tree */
+	ABRUN_SOURCE_MSPROF = 0,  /* msprof op ... <cmd>, Task Duration(us) of the OPPROF tree */
+	ABRUN_SOURCE_STDOUT = 1,  /* <cmd> alone; its stdout (WORKDIR/pair<i><arm>/stdout.txt) */
+	ABRUN_SOURCE_CSV = 2      /* <cmd> alone; column csv_column of the files matching csv_glob */
 };
 
 struct abrun_config {
@@ -30,6 +35,8 @@ struct abrun_config {
 	const char *aic_metrics;  /* --aic-metrics LIST */
 	const char *msprof;       /* profiler executable (path or name on PATH) */
 	enum abrun_source source;
+	const char *csv_glob;     /* ABRUN_SOURCE_CSV: files (relative: inside the run's directory) */
+	const char *csv_column;   /* ABRUN_SOURCE_CSV: header of the duration column (us) */
 	long launch_count;        /* --launch-count */
 	long warm_up;             /* --warm-up */
 	double timeout_s;         /* per run; <= 0 none */

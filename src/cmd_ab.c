@@ -21,7 +21,10 @@
 
 #include "ab.h"
 #include "ab_ci.h"
+#include "ab_seq.h"
+#include "ab_source.h"
 #include "abrun.h"
+#include "abseq.h"
 #include "run.h"
 #include "svg.h"
 
@@ -30,8 +33,11 @@ const char cmd_ab_usage[] =
 	"       tlperf ab --a-cmd CMD --b-cmd CMD [options]\n"
 	"\n"
 	"Arbitrates a small performance difference between the incumbent A and\n"
-	"a candidate B by interleaved profiler runs: pair i runs A then B when i\n"
-	"is odd, B then A when even. Each run is\n"
+	"a candidate B by interleaved profiler runs. With --protocol seq (the\n"
+	"default) the order within each pair is drawn at random (seeded, recorded\n"
+	"in runs.jsonl) and the session stops as soon as the verdict is clear;\n"
+	"with --protocol ref pair i runs A then B when i is odd, B then A when\n"
+	"even, for exactly --pairs pairs. Each run is\n"
 	"  MSPROF op --kernel-name=K --output=WORKDIR/pair<i><A|B> --launch-count=N\n"
 	"     --warm-up=W --dump=off --aic-metrics=LIST <CMD>\n"
 	"through /bin/sh -c, in its own process group, stdout and stderr in\n"
@@ -42,7 +48,7 @@ const char cmd_ab_usage[] =
 	"                      msprof line as written)\n"
 	"  --b-cmd CMD         candidate bench command\n"
 	"  --workdir DIR       session directory (default perf_opt/ab_test)\n"
-	"  --pairs N           A/B pairs, at least 3 (default 3)\n"
+	"  --pairs N           ref: A/B pairs, at least 3 (default 3); seq ignores it\n"
 	"  --launch-count N    launches profiled per run (default 15)\n"
 	"  --warm-up N         msprof warm-up replays per launch (default 5)\n"
 	"  --kernel-name K     kernel name pattern, for msprof and for reading (main)\n"
@@ -53,13 +59,34 @@ const char cmd_ab_usage[] =
 	"                      ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,\n"
 	"                      ResourceConflictRatio)\n"
 	"  --msprof PATH       profiler to run (default $TLAB_MSPROF, else msprof on PATH)\n"
-	"  --protocol ref      decision rule: ref = the reference ab_test.py rule (default)\n"
+	"  --protocol P        decision rule: seq = sequential, state-aware (default;\n"
+	"                      see README \"tlperf sim\"), ref = the ab_test.py rule\n"
+	"  --min-pairs N       seq: first look after N pairs (default 4, at least 3)\n"
+	"  --max-pairs N       seq: budget; inconclusive only here (default 16, <= 128)\n"
+	"  --min-gain F        seq: smallest gain of B worth adopting (default 0.01)\n"
+	"  --seed S            seq: seed of the A/B order draws (default: from the clock;\n"
+	"                      printed as order_seed)\n"
+	"  --source SRC        where launch durations come from: msprof (default),\n"
+	"                      stdout (the command itself is run and prints one\n"
+	"                      duration in us per line, or a JSON array), or\n"
+	"                      csv:GLOB:COLUMN (column COLUMN, in us, of the CSV files\n"
+	"                      matching GLOB, relative GLOBs inside the run's directory\n"
+	"                      $TLAB_OUTPUT). Without msprof the command gets\n"
+	"                      $TLAB_OUTPUT, $TLAB_LAUNCH_COUNT, $TLAB_WARM_UP,\n"
+	"                      $TLAB_ARM and $TLAB_PAIR in its environment\n"
 	"  --ci LEVEL          requested coverage of the interval of the paired\n"
 	"                      relative change (default 0.90; the achieved level is\n"
 	"                      reported, 3 pairs reach at most 0.75)\n"
 	"  --resume            continue the session recorded in WORKDIR/runs.jsonl\n"
 	"  --plot FILE         also write the runs as an SVG plot: run medians of A and\n"
 	"                      B in run order, pairs joined, the estimate and interval\n"
+	"\n"
+	"Verdict (seq): after each pair from --min-pairs on, the run medians are\n"
+	"split into fast/slow run states per arm; B's mean gain (within-state gain\n"
+	"plus the effect of how often each arm lands slow) with its interval gives\n"
+	"B_better (interval above 0, estimate >= --min-gain), A_better (mirror) or\n"
+	"tie (interval, or the within-state interval when the state counts agree,\n"
+	"inside +-noise); inconclusive only at --max-pairs. stop_reason says which.\n"
 	"\n"
 	"Verdict (ref): rel = (medA - medB) / medA over the medians of the run\n"
 	"medians; exact two-sided sign test over the non-zero pair differences\n"
@@ -79,7 +106,8 @@ const char cmd_ab_usage[] =
 	"ResourceConflictRatio"
 
 enum ab_protocol {
-	AB_PROTOCOL_REF = 0  /* the reference rule over a fixed number of pairs */
+	AB_PROTOCOL_REF = 0,  /* the reference rule over a fixed number of pairs */
+	AB_PROTOCOL_SEQ = 1   /* sequential, state-aware (stats/abseq.h) */
 };
 
 struct ab_opts {
@@ -90,6 +118,11 @@ struct ab_opts {
 	double noise;              /* tie margin */
 	double ci_level;           /* requested CI coverage */
 	int resume;
+	struct abseq_params seq;   /* seq: looks, budget, min gain (noise copied in) */
+	uint64_t seed;             /* seq: order draws */
+	int seed_given;
+	int pairs_given;           /* --pairs on the command line */
+	struct absource source;    /* --source (owned) */
 	const char *plot;          /* --plot FILE.svg, NULL for none */
 };
 
@@ -99,6 +132,7 @@ struct ab_session {
 	size_t n, cap;
 	size_t resumed;      /* how many came from runs.jsonl */
 	double *a, *b;       /* run medians by pair index (pair - 1); NAN = missing */
+	int *b_first;        /* by pair index: 1 when B ran first (from the runs' order) */
 };
 
 struct ab_decision {
@@ -107,6 +141,8 @@ struct ab_decision {
 	struct ab_ref_result ref;   /* the reference rule's figures */
 	struct stats_ci ci;         /* interval of the paired relative change */
 	int have_ci;
+	struct abseq_result seq;    /* seq: the protocol's figures */
+	int state_a[ABSEQ_MAX_PAIRS], state_b[ABSEQ_MAX_PAIRS]; /* seq: each run's state */
 };
 
 static void session_release(struct ab_session *s)
@@ -116,6 +152,7 @@ static void session_release(struct ab_session *s)
 	free(s->v);
 	free(s->a);
 	free(s->b);
+	free(s->b_first);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -135,6 +172,7 @@ static int session_add(struct ab_session *s, struct abrun_run *r)
 	s->v[s->n++] = *r;
 	double *slot = r->arm == 'A' ? s->a : s->b;
 	slot[r->pair - 1] = r->median_us;
+	s->b_first[r->pair - 1] = (r->arm == 'B') == (r->order == 1);
 	memset(r, 0, sizeof(*r));
 	return 0;
 }
@@ -142,11 +180,19 @@ static int session_add(struct ab_session *s, struct abrun_run *r)
 /* The decision over pairs 1..npairs (all complete). The reference protocol
  * decides once, after the last pair; a sequential protocol would set done
  * earlier. Returns 0, or -1 when the inputs are unusable. */
-static int ab_decide(const struct ab_opts *o, const double *a, const double *b, size_t npairs,
-		     struct ab_decision *d)
+static int ab_decide(const struct ab_opts *o, const double *a, const double *b,
+		     const int *b_first, size_t npairs, struct ab_decision *d)
 {
 	memset(d, 0, sizeof(*d));
 	switch (o->protocol) {
+	case AB_PROTOCOL_SEQ:
+		/* the reference figures are reported too (same field names) */
+		if (stats_ab_ref(a, b, npairs, o->noise, &d->ref) != 0 ||
+		    abseq_decide(a, b, b_first, npairs, &o->seq, d->state_a, d->state_b, &d->seq) != 0)
+			return -1;
+		d->verdict = d->seq.verdict;
+		d->done = d->seq.reason != ABSEQ_CONTINUE;
+		break;
 	case AB_PROTOCOL_REF:
 	default:
 		if (stats_ab_ref(a, b, npairs, o->noise, &d->ref) != 0)
@@ -159,14 +205,24 @@ static int ab_decide(const struct ab_opts *o, const double *a, const double *b, 
 	return 0;
 }
 
-/* Which arm runs first in pair p. Odd pairs A then B, even pairs B then A,
- * so slow drift hits both arms alike. (A resumed pair keeps this order:
- * it is a function of p alone.) */
-static void pair_order(const struct ab_opts *o, long p, char order[2])
+/* Which arm runs first in pair p. ref: odd pairs A then B, even pairs B
+ * then A, so slow drift hits both arms alike. seq: a seeded coin per pair
+ * (ab_seq_b_first), so neither drift nor a penalty for running second can
+ * favour one arm, and swapping A and B within a pair is an exact
+ * randomisation. A pair half done before a --resume keeps the order it
+ * started with (from the recorded run). */
+static void pair_order(const struct ab_opts *o, const struct ab_session *s, long p,
+		       char order[2])
 {
-	(void)o;
-	order[0] = p % 2 ? 'A' : 'B';
-	order[1] = p % 2 ? 'B' : 'A';
+	int bf;
+	if (!isnan(s->a[p - 1]) || !isnan(s->b[p - 1]))
+		bf = s->b_first[p - 1];
+	else if (o->protocol == AB_PROTOCOL_SEQ)
+		bf = ab_seq_b_first(o->seed, p);
+	else
+		bf = p % 2 == 0;
+	order[0] = bf ? 'B' : 'A';
+	order[1] = bf ? 'A' : 'B';
 }
 
 /* ---- environment ---- */
@@ -307,6 +363,9 @@ static void print_verdict(const struct ab_opts *o, const struct ab_session *s, s
 			cJSON_AddNumberToObject(ci, "requested_level", d->ci.requested);
 		}
 	}
+	if (o->protocol == AB_PROTOCOL_SEQ)
+		ab_seq_add_json(j, &d->seq, &o->seq, o->seed);
+	cJSON_AddStringToObject(j, "source", absource_name(&o->source));
 	cJSON_AddStringToObject(j, "kernel_name", o->run.kernel_name);
 	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
 	cJSON_AddNumberToObject(j, "resumed_runs", (double)s->resumed);
@@ -317,6 +376,8 @@ static void print_verdict(const struct ab_opts *o, const struct ab_session *s, s
 			for (size_t i = 0; i < s->n; i++)
 				if (s->v[i].pair == p && s->v[i].order == ord)
 					cJSON_AddItemToArray(runs, run_json(&s->v[i]));
+	if (runs && o->protocol == AB_PROTOCOL_SEQ)
+		ab_seq_add_run_states(runs, d->state_a, d->state_b, npairs);
 	print_json(j);
 out:
 	cJSON_Delete(j);
@@ -361,6 +422,18 @@ static int write_plot(const struct ab_opts *o, const struct ab_session *s, size_
 		.lo = d->have_ci ? d->ci.lo : NAN, .hi = d->have_ci ? d->ci.hi : NAN,
 		.ci_level = d->have_ci ? d->ci.level : NAN, .noise = o->noise,
 	};
+	if (o->protocol == AB_PROTOCOL_SEQ) {
+		/* seq's own figures: mean gain, its interval, the run states it found */
+		snprintf(title, sizeof(title), "tlab: %s (B %+.2f%% vs A, %zu pairs, stop: %s)",
+			 ab_verdict_name(d->verdict), 100.0 * d->seq.gain, npairs,
+			 abseq_reason_name(d->seq.reason));
+		p.estimate = d->seq.gain;
+		p.lo = d->seq.gain_lo;
+		p.hi = d->seq.gain_hi;
+		p.ci_level = NAN; /* sequential interval: no fixed coverage to print */
+		p.a_state = d->state_a; /* enum abseq_state matches enum svg_state */
+		p.b_state = d->state_b;
+	}
 	return svg_save_ab(o->plot, &p);
 }
 
@@ -429,11 +502,18 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		{ "protocol", required_argument, NULL, 'P' },
 		{ "ci", required_argument, NULL, 'c' },
 		{ "resume", no_argument, NULL, 'r' },
+		{ "min-pairs", required_argument, NULL, 'N' },
+		{ "max-pairs", required_argument, NULL, 'X' },
+		{ "min-gain", required_argument, NULL, 'g' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "source", required_argument, NULL, 's' },
 		{ "plot", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
+	long v;
+	char serr[512];
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -450,6 +530,32 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		case 'p':
 			if (cli_parse_long("--pairs", optarg, 3, 100000, &o->pairs) != 0)
 				return cli_usage_error("ab", "--pairs must be at least 3");
+			o->pairs_given = 1;
+			break;
+		case 'N':
+			if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+				return cli_usage_error("ab", "--min-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+			o->seq.min_pairs = (size_t)v;
+			break;
+		case 'X':
+			if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+				return cli_usage_error("ab", "--max-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+			o->seq.max_pairs = (size_t)v;
+			break;
+		case 'g':
+			if (cli_parse_double("--min-gain", optarg, &o->seq.min_gain) != 0)
+				return cli_usage_error("ab", "--min-gain must be a number");
+			break;
+		case 'S':
+			if (cli_parse_long("--seed", optarg, 0, 9007199254740991L, &v) != 0)
+				return cli_usage_error("ab", "--seed must be 0..2^53-1");
+			o->seed = (uint64_t)v;
+			o->seed_given = 1;
+			break;
+		case 's':
+			absource_release(&o->source);
+			if (absource_parse(optarg, &o->source, serr, sizeof(serr)) != 0)
+				return cli_usage_error("ab", "%s", serr);
 			break;
 		case 'l':
 			if (cli_parse_long("--launch-count", optarg, 1, 5000, &o->run.launch_count) != 0)
@@ -495,8 +601,30 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		return cli_usage_error("ab", "--workdir must not be empty");
 	if (strcmp(o->protocol_name, "ref") == 0)
 		o->protocol = AB_PROTOCOL_REF;
+	else if (strcmp(o->protocol_name, "seq") == 0)
+		o->protocol = AB_PROTOCOL_SEQ;
 	else
-		return cli_usage_error("ab", "unknown --protocol '%s' (known: ref)", o->protocol_name);
+		return cli_usage_error("ab", "unknown --protocol '%s' (known: seq, ref)",
+				       o->protocol_name);
+	if (o->protocol == AB_PROTOCOL_SEQ) {
+		const char *why = NULL;
+		o->seq.noise = o->noise;
+		o->seq.signflip = 1; /* exact, reported beside the verdict */
+		if (abseq_params_check(&o->seq, &why) != 0)
+			return cli_usage_error("ab", "%s", why);
+		if (o->pairs_given)
+			cli_note("--pairs applies to --protocol ref; seq stops between --min-pairs %zu "
+				 "and --max-pairs %zu",
+				 o->seq.min_pairs, o->seq.max_pairs);
+		o->pairs = (long)o->seq.max_pairs;
+		if (!o->seed_given)
+			o->seed = ab_seq_default_seed();
+	}
+	o->run.source = o->source.kind == ABSOURCE_STDOUT ? ABRUN_SOURCE_STDOUT
+			: o->source.kind == ABSOURCE_CSV  ? ABRUN_SOURCE_CSV
+							  : ABRUN_SOURCE_MSPROF;
+	o->run.csv_glob = o->source.glob;
+	o->run.csv_column = o->source.column;
 	return 0;
 }
 
@@ -513,8 +641,8 @@ int cmd_ab(int argc, char **argv)
 			.warm_up = 5,
 			.timeout_s = 900,
 		},
-		.protocol = AB_PROTOCOL_REF,
-		.protocol_name = "ref",
+		.protocol = AB_PROTOCOL_SEQ,
+		.protocol_name = "seq",
 		.pairs = 3,
 		.noise = 0.03,
 		.ci_level = 0.90,
@@ -524,11 +652,12 @@ int cmd_ab(int argc, char **argv)
 	char msg[8192], found[4096], path[4200];
 	int rc = CLI_OK, installed = 0;
 
+	abseq_params_default(&o.seq);
 	int prc = parse_args(argc, argv, &o);
-	if (prc == -1)
-		return CLI_OK; /* --help */
-	if (prc != 0)
-		return prc;
+	if (prc == -1 || prc != 0) {
+		absource_release(&o.source);
+		return prc == -1 ? CLI_OK : prc; /* -1: --help */
+	}
 	if (!o.run.msprof) {
 		const char *env = getenv("TLAB_MSPROF");
 		o.run.msprof = env && *env ? env : "msprof";
@@ -540,12 +669,14 @@ int cmd_ab(int argc, char **argv)
 			 "TLAB_MSPROF; scripts/fake-msprof stands in without an NPU)",
 			 o.run.msprof);
 		print_error_json(&o, NULL, msg, NULL);
+		absource_release(&o.source);
 		return cli_finish_stdout(CLI_USAGE);
 	}
 
 	s.a = malloc((size_t)o.pairs * sizeof(*s.a));
 	s.b = malloc((size_t)o.pairs * sizeof(*s.b));
-	if (!s.a || !s.b) {
+	s.b_first = calloc((size_t)o.pairs, sizeof(*s.b_first));
+	if (!s.a || !s.b || !s.b_first) {
 		cli_error("out of memory");
 		rc = CLI_USAGE;
 		goto out;
@@ -599,7 +730,7 @@ int cmd_ab(int argc, char **argv)
 	size_t npairs = 0;
 	for (long p = 1; p <= o.pairs; p++) {
 		char order[2];
-		pair_order(&o, p, order);
+		pair_order(&o, &s, p, order);
 		for (int k = 0; k < 2; k++) {
 			char arm = order[k];
 			double *slot = arm == 'A' ? &s.a[p - 1] : &s.b[p - 1];
@@ -651,7 +782,7 @@ int cmd_ab(int argc, char **argv)
 			goto out;
 		}
 		npairs = (size_t)p;
-		if (ab_decide(&o, s.a, s.b, npairs, &d) != 0) {
+		if (ab_decide(&o, s.a, s.b, s.b_first, npairs, &d) != 0) {
 			snprintf(msg, sizeof(msg), "pair %ld: run medians unusable for a verdict", p);
 			print_error_json(&o, &s, msg, NULL);
 			rc = CLI_FAIL;
@@ -660,9 +791,14 @@ int cmd_ab(int argc, char **argv)
 		if (d.done)
 			break;
 	}
-	fprintf(stderr, "verdict: %s (B %+.2f%% vs A, sign test p = %.4g, %s)\n",
-		ab_verdict_name(d.verdict), 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
-		d.ref.direction_consistent ? "consistent" : "not consistent");
+	if (o.protocol == AB_PROTOCOL_SEQ)
+		fprintf(stderr, "verdict: %s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)\n",
+			ab_verdict_name(d.verdict), 100.0 * d.seq.gain, 100.0 * d.seq.gain_lo,
+			100.0 * d.seq.gain_hi, npairs, abseq_reason_name(d.seq.reason));
+	else
+		fprintf(stderr, "verdict: %s (B %+.2f%% vs A, sign test p = %.4g, %s)\n",
+			ab_verdict_name(d.verdict), 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
+			d.ref.direction_consistent ? "consistent" : "not consistent");
 	print_verdict(&o, &s, npairs, &d);
 	rc = CLI_OK;
 	if (o.plot && write_plot(&o, &s, npairs, &d) != 0) {
@@ -674,5 +810,6 @@ out:
 		run_signals_restore();
 	abrun_journal_release(&jr);
 	session_release(&s);
+	absource_release(&o.source);
 	return cli_finish_stdout(rc);
 }

@@ -72,6 +72,17 @@ static void v1_claim_removed(void **s)
 	gl_expect(po, "S4-PERF-RECORDS-RECON", "no claim");
 }
 
+/* a label that is no workload (prose) still gets its number checked */
+static void v1_claim_label_prose(void **s)
+{
+	(void)s;
+	fx("v1");
+	gl_replace(f("opt_log.md"), "final_latency: 64.0 us", "最终 final_latency: 64.0 us");
+	gl_expect_warning(po, "S4-PERF-RECORDS-RECON", "prose label");
+	gl_replace(f("opt_log.md"), "final_latency: 64.0 us", "final_latency: 70.0 us");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "prose label, number off");
+}
+
 static void v1_records_removed(void **s)
 {
 	(void)s;
@@ -599,6 +610,7 @@ int main(void)
 		cmocka_unit_test_teardown(v1_within_1pct, teardown),
 		cmocka_unit_test_teardown(v1_claim_off, teardown),
 		cmocka_unit_test_teardown(v1_claim_removed, teardown),
+		cmocka_unit_test_teardown(v1_claim_label_prose, teardown),
 		cmocka_unit_test_teardown(v1_records_removed, teardown),
 		cmocka_unit_test_teardown(v1_records_newline, teardown),
 		cmocka_unit_test_teardown(v1_not_json, teardown),

@@ -8,7 +8,7 @@ FAKE=$ROOT/scripts/fake-msprof
 cd "$TMPDIR_TEST"
 
 # B 10% faster, runs bimodal (+-2% per process): B_better
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir faster \
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir faster \
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9 --seed 11"
 expect_grep '"verdict":	"B_better"' "$OUT"
 for f in protocol pairs launch_count a_medians_us b_medians_us a_merged_median_us \
@@ -37,19 +37,19 @@ expect_exit 0 "$TLPERF" msprof faster/pair2B
 expect_grep "per-launch layout, 5 launches" "$OUT"
 
 # identical arms, quiet machine (no run-state bimodality): tie
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir same \
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir same \
     --a-cmd "$FK --mean 10 --half-gap 0 --seed 5" --b-cmd "$FK --mean 10 --half-gap 0 --seed 5"
 expect_grep '"verdict":	"tie"' "$OUT"
 
 # B 10% slower: A_better; the profiler also comes from TLAB_MSPROF
-TLAB_MSPROF=$FAKE expect_exit 0 "$TLAB" --launch-count 5 --warm-up 0 --workdir slower --pairs 4 \
+TLAB_MSPROF=$FAKE expect_exit 0 "$TLAB" --protocol ref --launch-count 5 --warm-up 0 --workdir slower --pairs 4 \
     --a-cmd "$FK --mean 10 --seed 3" --b-cmd "$FK --mean 11 --seed 3"
 expect_grep '"verdict":	"A_better"' "$OUT"
 expect_grep '"pairs":	4' "$OUT"
 [ "$(wc -l <slower/runs.jsonl)" -eq 8 ] || fail "4 pairs should give 8 runs"
 
 # one launch per run: the flat OPPROF layout is read too
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 1 --workdir flat \
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 1 --workdir flat \
     --a-cmd "$FK --mean 10 --seed 2" --b-cmd "$FK --mean 9 --seed 2"
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep "pair 3/3 B: median" "$ERR"
@@ -58,10 +58,10 @@ expect_exit 0 "$TLPERF" msprof flat/pair1A
 expect_grep "flat layout, 1 launch" "$OUT"
 
 # the same seeds give the same medians (the fake kernel is deterministic)
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir again \
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir again \
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9 --seed 11"
 cp "$OUT" again.json
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir faster2 \
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir faster2 \
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9 --seed 11"
 grep '_medians_us' again.json >m1
 grep '_medians_us' "$OUT" >m2

@@ -9,7 +9,7 @@ cd "$TMPDIR_TEST"
 alive() { [ -r "/proc/$1/stat" ] && ! sed 's/.*) //' "/proc/$1/stat" | grep -q '^[ZX]'; }
 
 # a bench that exits non-zero: exit 1, the JSON error names the run's log
-expect_exit 1 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir failing \
+expect_exit 1 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir failing \
     --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9 --exit 3"
 expect_grep '"error":	"pair 1 B: the run exited with status 3; see log '"'"'failing/logs/pair1B.log'"'"'' "$OUT"
 expect_grep '"log":	"failing/logs/pair1B.log"' "$OUT"
@@ -28,7 +28,7 @@ echo \$! > "$TMPDIR_TEST/bg.pid"
 wait
 EOS
 chmod +x hang.sh
-expect_exit 1 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir slow --timeout 2 \
+expect_exit 1 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir slow --timeout 2 \
     --a-cmd "$TMPDIR_TEST/hang.sh" --b-cmd "$FK --mean 9"
 expect_grep "pair 1 A: the run timed out after" "$OUT"
 expect_grep "process group killed" "$OUT"
@@ -40,38 +40,38 @@ done
 [ ! -s slow/runs.jsonl ] || fail "a timed-out run must not be recorded"
 
 # no profiler: exit 2, from --msprof, from TLAB_MSPROF, or from PATH
-expect_exit 2 "$TLAB" --msprof "$TMPDIR_TEST/no-msprof" --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
+expect_exit 2 "$TLAB" --protocol ref --msprof "$TMPDIR_TEST/no-msprof" --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
 expect_grep "profiler '$TMPDIR_TEST/no-msprof' not found" "$ERR"
 expect_grep '"error":' "$OUT"
-TLAB_MSPROF=/nonexistent/msprof expect_exit 2 "$TLAB" --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
+TLAB_MSPROF=/nonexistent/msprof expect_exit 2 "$TLAB" --protocol ref --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
 expect_grep "profiler '/nonexistent/msprof' not found" "$ERR"
 mkdir emptybin
-PATH=$TMPDIR_TEST/emptybin expect_exit 2 "$TLAB" --a-cmd x --b-cmd y
+PATH=$TMPDIR_TEST/emptybin expect_exit 2 "$TLAB" --protocol ref --a-cmd x --b-cmd y
 expect_grep "profiler 'msprof' not found" "$ERR"
 [ ! -e perf_opt ] || fail "nothing may be created when the profiler is missing"
 
 # a workdir that cannot be created
 : >afile
-expect_exit 2 "$TLAB" --msprof "$FAKE" --workdir afile/sub --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --workdir afile/sub --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
 expect_grep "work directory 'afile/sub' is not writable" "$ERR"
 
 # the profiler runs but captures nothing of that kernel: exit 1 naming the log
-expect_exit 1 "$TLAB" --msprof "$FAKE" --kernel-name other_kernel --workdir nodata \
+expect_exit 1 "$TLAB" --protocol ref --msprof "$FAKE" --kernel-name other_kernel --workdir nodata \
     --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
 expect_grep "pair 1 A: no profiler data in 'nodata/pair1A'" "$OUT"
 expect_grep "see log 'nodata/logs/pair1A.log'" "$OUT"
 
 # usage errors: exit 2 before anything runs
-expect_exit 2 "$TLAB" --msprof "$FAKE" --a-cmd x
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x
 expect_grep "--b-cmd is required" "$ERR"
-expect_exit 2 "$TLAB" --msprof "$FAKE" --a-cmd x --b-cmd y --pairs 2
-expect_exit 2 "$TLAB" --msprof "$FAKE" --a-cmd x --b-cmd y --noise 2
-expect_exit 2 "$TLAB" --msprof "$FAKE" --a-cmd x --b-cmd y --timeout 0
-expect_exit 2 "$TLAB" --msprof "$FAKE" --a-cmd x --b-cmd y --launch-count 0
-expect_exit 2 "$TLAB" --msprof "$FAKE" --a-cmd x --b-cmd y --protocol bayes
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --pairs 2
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --noise 2
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --timeout 0
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --launch-count 0
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --protocol bayes
 expect_grep "unknown --protocol 'bayes'" "$ERR"
-expect_exit 2 "$TLAB" --msprof "$FAKE" --a-cmd x --b-cmd y --frobnicate
-expect_exit 0 "$TLAB" --help
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --frobnicate
+expect_exit 0 "$TLAB" --protocol ref --help
 expect_grep "--launch-count N" "$OUT"
 expect_exit 0 "$TLPERF" help ab
 expect_grep "usage: tlab" "$OUT"

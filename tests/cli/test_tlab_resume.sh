@@ -22,7 +22,7 @@ chmod +x gated.sh
 A="$TMPDIR_TEST/gated.sh --mean 10 --seed 7"
 B="$TMPDIR_TEST/gated.sh --mean 9 --seed 7"
 
-"$TLAB" --msprof "$FAKE" --launch-count 3 --workdir w --a-cmd "$A" --b-cmd "$B" >int.out 2>int.err &
+"$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w --a-cmd "$A" --b-cmd "$B" >int.out 2>int.err &
 pid=$!
 # wait (bounded) until pair 1 is recorded and pair 2 has started, then Ctrl-C
 i=0
@@ -47,19 +47,19 @@ done
 # without --resume an existing journal is refused and left as it was
 cksum w/runs.jsonl >before
 cp w/runs.jsonl before_copy
-expect_exit 2 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir w --a-cmd "$A" --b-cmd "$B"
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w --a-cmd "$A" --b-cmd "$B"
 expect_grep "already holds $kept runs: continue them with --resume" "$ERR"
 # a resume of another comparison is refused too
-expect_exit 2 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir w --resume --a-cmd "$A" --b-cmd "$FK --mean 8"
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w --resume --a-cmd "$A" --b-cmd "$FK --mean 8"
 expect_grep "was measured with --b-cmd" "$ERR"
-expect_exit 2 "$TLAB" --msprof "$FAKE" --launch-count 4 --workdir w --resume --a-cmd "$A" --b-cmd "$B"
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 4 --workdir w --resume --a-cmd "$A" --b-cmd "$B"
 expect_grep "resume with the same settings" "$ERR"
 cksum w/runs.jsonl >after
 cmp -s before after || fail "refused invocations modified runs.jsonl"
 
 # --resume runs only what is missing and reaches the verdict
 : >go
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir w --resume --a-cmd "$A" --b-cmd "$B"
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w --resume --a-cmd "$A" --b-cmd "$B"
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep "\"resumed_runs\":	$kept" "$OUT"
 expect_grep "(recorded)" "$ERR"
@@ -75,7 +75,7 @@ head -c "$(wc -c <before_copy)" w/runs.jsonl | cmp -s - before_copy || fail "rec
 mkdir -p w4/pair1A w4/logs
 echo old >w4/pair1A/marker
 echo old-log >w4/logs/pair1A.log
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir w4 --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w4 --a-cmd "$FK --mean 10" --b-cmd "$FK --mean 9"
 expect_grep old w4/pair1A.unfinished-1/marker
 expect_grep old-log w4/logs/pair1A.unfinished-1.log
 expect_grep "Profiling results saved" w4/logs/pair1A.log
@@ -85,18 +85,18 @@ expect_grep "Profiling results saved" w4/logs/pair1A.log
 mkdir w2
 head -n 5 w/runs.jsonl >w2/runs.jsonl
 printf '{"v":1,"arm":"B","pair":3,"ord' >>w2/runs.jsonl
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir w2 --resume --a-cmd "$A" --b-cmd "$B"
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w2 --resume --a-cmd "$A" --b-cmd "$B"
 expect_grep "w2/runs.jsonl:6: 1 damaged line" "$ERR"
 expect_grep '"resumed_runs":	5' "$OUT"
 [ "$(wc -l <w2/runs.jsonl)" -eq 7 ] || fail "the new run goes on a line of its own"
 sed -n 7p w2/runs.jsonl | grep -q '^{"v":1,"arm":"B","pair":3,"order":2' || fail "line 7 should be the new run"
 # and the next resume reads it all back: nothing left to run
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 3 --workdir w2 --resume --a-cmd "$A" --b-cmd "$B"
+expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 3 --workdir w2 --resume --a-cmd "$A" --b-cmd "$B"
 expect_grep '"resumed_runs":	6' "$OUT"
 [ "$(wc -l <w2/runs.jsonl)" -eq 7 ] || fail "a complete session appends nothing"
 
 # valid JSON that is not a run: an error naming the line, exit 2
 mkdir w3
 printf '{"arm":"C","pair":1}\n' >w3/runs.jsonl
-expect_exit 2 "$TLAB" --msprof "$FAKE" --workdir w3 --resume --a-cmd "$A" --b-cmd "$B"
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --workdir w3 --resume --a-cmd "$A" --b-cmd "$B"
 expect_grep 'w3/runs.jsonl:1: "arm" must be "A" or "B"' "$ERR"

@@ -1,0 +1,5 @@
+#!/bin/sh
+# Benchmark: scripts/real-ab.sh (tlab --source stdout on two CPU programs of
+# known relative speed). Its Markdown goes to docs/benchmarks.md; a failed
+# expectation is reported in the table (FAIL) without stopping make bench.
+sh "$(dirname "$0")/../real-ab.sh" || echo "(real-ab.sh: an expectation failed, see the table)"
