@@ -522,6 +522,17 @@ int cmd_gate(int argc, char **argv)
 				gate_findings_release(&one);
 				goto out;
 			}
+			/* inline suppressions of the folder's Markdown files */
+			struct gatecheck_result pres;
+			gatecheck_result_init(&pres);
+			int sr = ptune_suppressions(dirs.path[i], dirs.path[i], &pres);
+			if (sr == 0)
+				sr = gatecheck_apply_suppressions(&one, &pres);
+			gatecheck_result_release(&pres);
+			if (sr) {
+				gate_findings_release(&one);
+				goto oom;
+			}
 		} else {
 			struct gatecheck_result res;
 			gatecheck_result_init(&res);

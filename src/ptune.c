@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gatecheck.h"
+#include "optlog.h"
 #include "pt_rules.h"
 
 /* A log or JSON larger than this is not a tuning artifact: it is reported,
@@ -367,6 +369,68 @@ int ptune_check_dir(const char *path, const char *shown, struct gate_findings *f
 	int rc = 0;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]) && rc == 0; i++)
 		rc = rules[i](&f, fs);
+	folder_release(&f);
+	if (rc)
+		errno = ENOMEM;
+	return rc;
+}
+
+static int add_suppression(struct gatecheck_result *res, const char *file,
+			   const struct optlog_suppression *s)
+{
+	if (res->n_sup == res->cap_sup) {
+		size_t cap = res->cap_sup ? res->cap_sup * 2 : 8;
+		struct gatecheck_suppression *v = realloc(res->sup, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		res->sup = v;
+		res->cap_sup = cap;
+	}
+	struct gatecheck_suppression *g = &res->sup[res->n_sup];
+	memset(g, 0, sizeof(*g));
+	g->file = strdup(file);
+	g->line = s->line;
+	g->rule = s->rule ? strdup(s->rule) : NULL;
+	g->reason = s->reason ? strdup(s->reason) : NULL;
+	if (!g->file || (s->rule && !g->rule) || (s->reason && !g->reason)) {
+		free(g->file);
+		free(g->rule);
+		free(g->reason);
+		return -1;
+	}
+	res->n_sup++;
+	return 0;
+}
+
+static int scan_text(const struct ptlog_text *t, const char *file, struct gatecheck_result *res)
+{
+	struct optlog tmp;
+	optlog_init(&tmp);
+	int rc = 0;
+	for (size_t l = 0; l < t->nlines && rc == 0; l++)
+		if (strstr(t->lines[l], "tlgate-disable"))
+			rc = optlog_scan_suppressions(t->lines[l], strlen(t->lines[l]), (long)l + 1, &tmp);
+	for (size_t i = 0; i < tmp.n_suppressions && rc == 0; i++)
+		rc = add_suppression(res, file, &tmp.suppressions[i]);
+	optlog_release(&tmp);
+	return rc;
+}
+
+int ptune_suppressions(const char *path, const char *shown, struct gatecheck_result *res)
+{
+	struct gate_findings ignored;
+	gate_findings_init(&ignored);
+	struct pt_folder f;
+	int rc = folder_load(path, shown, &f, &ignored);
+	gate_findings_release(&ignored);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < f.nlogs && rc == 0; i++)
+		rc = scan_text(&f.logs[i].log.text, f.logs[i].shown, res);
+	if (rc == 0 && f.has_perf)
+		rc = scan_text(&f.perf.text, f.perf_shown, res);
+	if (rc == 0 && f.has_report)
+		rc = scan_text(&f.report, f.report_shown, res);
 	folder_release(&f);
 	if (rc)
 		errno = ENOMEM;

@@ -14,6 +14,15 @@
  * directory itself cannot be read (errno set). */
 int ptune_check_dir(const char *path, const char *shown, struct gate_findings *fs);
 
+struct gatecheck_result;
+
+/* Collects the inline suppressions (`<!-- tlgate-disable RULE -- reason -->`)
+ * of the folder's Markdown files (optimization logs, perf_log.md, the
+ * report) into res->sup, so cmd_gate applies them with
+ * gatecheck_apply_suppressions as for perf_opt/. Returns 0, -1 when the
+ * directory cannot be read or memory runs out (errno set). */
+int ptune_suppressions(const char *path, const char *shown, struct gatecheck_result *res);
+
 /* Per-case speedups of a perf_tuning folder, read from its latest bench
  * JSON (the one holding the latest perf_log iteration's candidate figures,
  * else the last by name: baseline < iterN < roundR_dirX < roundR_final),

@@ -4,6 +4,7 @@
 #include "testlib.h"
 #include "ptune.h"
 #include "rules.h"
+#include "gatecheck.h"
 
 struct want {
 	const char *file;   /* file name the finding names (suffix of its path) */
@@ -310,6 +311,36 @@ static void test_missing_files_warn(void **state)
 	gate_findings_release(&fs);
 }
 
+static void test_suppressions(void **state)
+{
+	(void)state;
+	struct gate_findings fs;
+	run(base, "suppressed", &fs);
+	assert_int_equal(count_rule(&fs, "PT-DB"), 2);
+	char dir[4200];
+	snprintf(dir, sizeof(dir), "%s/suppressed", base);
+	struct gatecheck_result res;
+	gatecheck_result_init(&res);
+	assert_int_equal(ptune_suppressions(dir, "suppressed", &res), 0);
+	assert_int_equal(res.n_sup, 1);
+	assert_string_equal(res.sup[0].rule, "PT-DB");
+	assert_string_equal(res.sup[0].file, "suppressed/optimization_log.md");
+	assert_int_equal(res.sup[0].line, 29);
+	assert_int_equal(gatecheck_apply_suppressions(&fs, &res), 0);
+	assert_int_equal(fs.n, 0);
+	gatecheck_result_release(&res);
+	gate_findings_release(&fs);
+
+	/* the good folder has none, and nothing is reported unused */
+	run(base, "good", &fs);
+	snprintf(dir, sizeof(dir), "%s/good", base);
+	gatecheck_result_init(&res);
+	assert_int_equal(ptune_suppressions(dir, "good", &res), 0);
+	assert_int_equal(res.n_sup, 0);
+	gatecheck_result_release(&res);
+	gate_findings_release(&fs);
+}
+
 static void test_unreadable_dir(void **state)
 {
 	(void)state;
@@ -437,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_report_beside_folder),
 		cmocka_unit_test(test_missing_files_warn),
+		cmocka_unit_test(test_suppressions),
 		cmocka_unit_test(test_unreadable_dir),
 		cmocka_unit_test(test_speedups),
 		cmocka_unit_test(test_real_sigmoid),

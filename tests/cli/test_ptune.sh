@@ -25,6 +25,17 @@ cp -r "$TESTDATA/ptune/report_stale" "$TMPDIR_TEST/stale/gelu/perf_tuning"
 expect_exit 1 "$TLGATE" "$TMPDIR_TEST/stale"
 expect_grep "perf_tuning/final_report.md:8: error: [PT-REPORT] stale report" "$OUT"
 
+# an inline suppression with a reason silences its rule in the folder
+mkdir -p "$TMPDIR_TEST/sup/gelu"
+cp -r "$TESTDATA/ptune/suppressed" "$TMPDIR_TEST/sup/gelu/perf_tuning"
+expect_exit 0 "$TLGATE" "$TMPDIR_TEST/sup"
+expect_no_grep "[PT-DB]" "$OUT"
+sed 's/tlgate-disable PT-DB/tlgate-disable PT-PLAN/' "$TESTDATA/ptune/suppressed/optimization_log.md" \
+    >"$TMPDIR_TEST/sup/gelu/perf_tuning/optimization_log.md"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/sup"
+expect_grep "perf_tuning/optimization_log.md:37: error: [PT-DB]" "$OUT"
+expect_grep "perf_tuning/optimization_log.md:29: warning: [TLGATE-SUPPRESSION] unused suppression of PT-PLAN" "$OUT"
+
 [ -n "$SHARED" ] || exit 0
 real="$SHARED/real-logs/perf_tuning"
 mkdir -p "$TMPDIR_TEST/real/foreach_norm" "$TMPDIR_TEST/real/sigmoid"
