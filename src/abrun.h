@@ -60,6 +60,7 @@ struct abrun_run {
 	char *finished;      /* UTC time the run ended, ISO 8601 */
 };
 
+/* Frees the strings r owns and zeroes it (safe on a zeroed run). */
 void abrun_run_release(struct abrun_run *r);
 
 /* "WORKDIR/pair<i><arm>" and "WORKDIR/logs/pair<i><arm>.log" into buf. */
@@ -102,6 +103,7 @@ struct abrun_journal {
 	long first_damaged;   /* line number of the first of them, 0 if none */
 };
 
+/* Frees every run j holds and zeroes it (safe on a zeroed journal). */
 void abrun_journal_release(struct abrun_journal *j);
 
 /* Loads WORKDIR/runs.jsonl (a missing file is an empty journal). Lines

@@ -24,6 +24,7 @@ struct csvtab {
 	char *path;      /* the file read (copy) */
 };
 
+/* Zeroes t: an empty table (safe to release). */
 void csvtab_init(struct csvtab *t);
 /* Frees everything the table owns and re-initialises it. */
 void csvtab_release(struct csvtab *t);

@@ -73,6 +73,7 @@ struct msprof_capture {
 	char *first_problem;       /* the first such problem, file and reason; NULL if none */
 };
 
+/* Zeroes c: an empty capture, ready for msprof_read. */
 void msprof_capture_init(struct msprof_capture *c);
 /* Frees everything the capture owns and re-initialises it. */
 void msprof_capture_release(struct msprof_capture *c);
