@@ -721,7 +721,8 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	}
 	closedir(d);
 	d = NULL;
-	qsort(top, ntop, sizeof(*top), cmp_str);
+	if (ntop > 1) /* qsort(NULL, 0) is undefined */
+		qsort(top, ntop, sizeof(*top), cmp_str);
 
 	f_log = join(path, "opt_log.md");
 	f_rec = join(path, "perf_records.jsonl");

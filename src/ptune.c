@@ -210,7 +210,8 @@ static int folder_load(const char *path, const char *shown, struct pt_folder *f,
 	closedir(d);
 	if (rc)
 		goto out;
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
 	const char *report = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *nm = names[i];

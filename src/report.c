@@ -401,7 +401,8 @@ static size_t *sorted_findings(const struct gate_findings *fs, char **rel, int b
 	sort_fs = fs;
 	sort_rel = rel;
 	sort_by_msg = by_msg;
-	qsort(ix, m, sizeof(*ix), cmp_finding);
+	if (m > 1)
+		qsort(ix, m, sizeof(*ix), cmp_finding);
 	*n = m;
 	return ix;
 }
@@ -790,7 +791,8 @@ static int write_junit(FILE *f, const struct gate_findings *fs, const struct rep
 			g->first_fail = i;
 	}
 	group_ix = ix;
-	qsort(gr, ng, sizeof(*gr), cmp_group);
+	if (ng > 1)
+		qsort(gr, ng, sizeof(*gr), cmp_group);
 	silent = calloc(gate_nrules ? gate_nrules : 1, sizeof(*silent));
 	if (!silent) {
 		errno = ENOMEM;

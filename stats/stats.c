@@ -16,6 +16,8 @@ int stats_sorted_copy(const double *x, size_t n, double *out)
 	for (size_t i = 0; i < n; i++)
 		if (isnan(x[i]))
 			return -1;
+	if (n == 0) /* memcpy/qsort on NULL are undefined even for 0 bytes */
+		return 0;
 	memcpy(out, x, n * sizeof(*x));
 	qsort(out, n, sizeof(*out), cmp_double);
 	return 0;
