@@ -6,8 +6,6 @@
 
 #include <cjson/cJSON.h>
 #include <getopt.h>
-#include <math.h>
-#include <stdlib.h>
 
 const char cmd_plateau_usage[] =
 	"usage: tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]\n"
@@ -28,11 +26,6 @@ const char cmd_plateau_usage[] =
 	"\n"
 	"Exit: 0 analysis printed (plateau or not), 1 invalid lines under --strict,\n"
 	"2 usage error or unreadable RECORDS.\n";
-
-static cJSON *num_or_null(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
 
 static cJSON *str_or_null(const char *s)
 {
@@ -55,12 +48,12 @@ static int print_json(const struct stats_plateau *p, const char *path, enum reco
 		cJSON_AddNumberToObject(o, "records", (double)r->nrecords);
 		cJSON_AddNumberToObject(o, "valid", (double)r->nvalid);
 		cJSON_AddBoolToObject(o, "blocked", r->blocked);
-		cJSON_AddItemToObject(o, "improvement", num_or_null(r->improvement));
+		cJSON_AddItemToObject(o, "improvement", recargs_num_or_null(r->improvement));
 		cJSON_AddBoolToObject(o, "improved", r->improved);
 		if (r->improvement_key != STATS_NOKEY) {
-			cJSON *k = cJSON_AddObjectToObject(o, "improvement_key");
-			cJSON_AddStringToObject(k, "dispatch", p->ks.v[r->improvement_key].dispatch);
-			cJSON_AddStringToObject(k, "workload", p->ks.v[r->improvement_key].workload);
+			const struct stats_key *key = &p->ks.v[r->improvement_key];
+			recargs_json_key(cJSON_AddObjectToObject(o, "improvement_key"), key->dispatch,
+					 key->workload);
 		} else {
 			cJSON_AddNullToObject(o, "improvement_key");
 		}
@@ -69,13 +62,12 @@ static int print_json(const struct stats_plateau *p, const char *path, enum reco
 			const struct stats_plateau_key *e = &r->keys[j];
 			cJSON *k = cJSON_CreateObject();
 			cJSON_AddItemToArray(keys, k);
-			cJSON_AddStringToObject(k, "dispatch", p->ks.v[e->key].dispatch);
-			cJSON_AddStringToObject(k, "workload", p->ks.v[e->key].workload);
-			cJSON_AddItemToObject(k, "incumbent_us", num_or_null(e->incumbent_us));
+			recargs_json_key(k, p->ks.v[e->key].dispatch, p->ks.v[e->key].workload);
+			cJSON_AddItemToObject(k, "incumbent_us", recargs_num_or_null(e->incumbent_us));
 			cJSON_AddItemToObject(k, "incumbent_candidate", str_or_null(e->incumbent_id));
-			cJSON_AddItemToObject(k, "best_us", num_or_null(e->best_us));
+			cJSON_AddItemToObject(k, "best_us", recargs_num_or_null(e->best_us));
 			cJSON_AddItemToObject(k, "best_candidate", str_or_null(e->best_id));
-			cJSON_AddItemToObject(k, "gain", num_or_null(e->gain));
+			cJSON_AddItemToObject(k, "gain", recargs_num_or_null(e->gain));
 		}
 	}
 	cJSON_AddNumberToObject(root, "consecutive_no_improvement",
@@ -85,15 +77,7 @@ static int print_json(const struct stats_plateau *p, const char *path, enum reco
 	else
 		cJSON_AddNullToObject(root, "last_improvement");
 	cJSON_AddBoolToObject(root, "plateau", p->plateau);
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text) {
-		cli_error("out of memory");
-		return CLI_USAGE;
-	}
-	puts(text);
-	free(text);
-	return CLI_OK;
+	return recargs_print_json(root);
 }
 
 static void print_markdown(const struct stats_plateau *p)
@@ -108,19 +92,15 @@ static void print_markdown(const struct stats_plateau *p)
 	for (size_t i = 0; i < p->nrounds; i++) {
 		const struct stats_plateau_round *r = &p->rounds[i];
 		printf("| %ld | %zu (%zu) | ", r->round, r->nrecords, r->nvalid);
-		if (isfinite(r->improvement))
-			printf("%+.1f%% | ", 100.0 * r->improvement);
-		else
-			printf("— | ");
+		recargs_md_pct(stdout, r->improvement);
+		fputs(" | ", stdout);
 		if (r->improvement_key != STATS_NOKEY) {
 			const struct stats_key *k = &p->ks.v[r->improvement_key];
 			const struct stats_plateau_key *e = NULL;
 			for (size_t j = 0; j < r->nkeys; j++)
 				if (r->keys[j].key == r->improvement_key)
 					e = &r->keys[j];
-			recargs_md_cell(stdout, k->dispatch);
-			fputs(" / ", stdout);
-			recargs_md_cell(stdout, k->workload);
+			recargs_md_key(stdout, k->dispatch, " / ", k->workload);
 			printf(" | %.3f (", e->incumbent_us);
 			recargs_md_cell(stdout, e->incumbent_id);
 			printf(") → %.3f (", e->best_us);
@@ -146,14 +126,12 @@ int cmd_plateau(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "noise", required_argument, NULL, 'n' },
 		{ "window", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		RECARGS_OPTIONS,
 	};
+	struct recargs a = { .name = "plateau", .usage = cmd_plateau_usage };
 	double noise = STATS_PLATEAU_NOISE;
 	long window = STATS_PLATEAU_WINDOW;
-	int json = 0, strict = 0, ch;
+	int ch, rc;
 	struct records rs;
 	struct stats_plateau p = { 0 };
 	records_init(&rs);
@@ -172,31 +150,21 @@ int cmd_plateau(int argc, char **argv)
 			if (cli_parse_long("--window", optarg, 1, 1000000, &window) != 0)
 				return CLI_USAGE;
 			break;
-		case 'j': json = 1; break;
-		case 's': strict = 1; break;
-		case 'h':
-			fputs(cmd_plateau_usage, stdout);
-			return cli_finish_stdout(CLI_OK);
-		case ':':
-			return cli_usage_error("plateau", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("plateau", "unknown option '%s'", argv[optind - 1]);
+			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
+				return rc;
 		}
 	}
-	if (argc - optind != 1)
-		return cli_usage_error("plateau", "expected one RECORDS file, got %d arguments",
-				       argc - optind);
-	const char *path = argv[optind];
-	int rc = recargs_load(path, strict, &rs);
+	rc = recargs_load_operand(&a, argc, argv, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	if (stats_plateau_compute(&rs, noise, window, &p) != 0) {
-		cli_error("out of memory analysing '%s'", path);
+		cli_error("out of memory analysing '%s'", a.path);
 		rc = CLI_USAGE;
 		goto out;
 	}
-	if (json)
-		rc = print_json(&p, path, rs.contract);
+	if (a.json)
+		rc = print_json(&p, a.path, rs.contract);
 	else
 		print_markdown(&p);
 	rc = cli_finish_stdout(rc);

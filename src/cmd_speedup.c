@@ -33,11 +33,6 @@ const char cmd_speedup_usage[] =
 	"(or invalid lines under --strict), 2 usage error, unreadable RECORDS or\n"
 	"an unknown --final candidate.\n";
 
-static cJSON *num_or_null(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
 static int print_json(const struct stats_speedup *s, const char *path, const char *final,
 		      enum records_contract c)
 {
@@ -53,11 +48,10 @@ static int print_json(const struct stats_speedup *s, const char *path, const cha
 		const struct stats_speedup_key *e = &s->keys[k];
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddItemToArray(keys, o);
-		cJSON_AddStringToObject(o, "dispatch", e->dispatch);
-		cJSON_AddStringToObject(o, "workload", e->workload);
+		recargs_json_key(o, e->dispatch, e->workload);
 		cJSON_AddItemToObject(o, "baseline_us",
-				      num_or_null(e->baseline ? e->baseline->duration_us : NAN));
-		cJSON_AddItemToObject(o, "final_us", num_or_null(e->final ? e->final->duration_us : NAN));
+				      recargs_num_or_null(e->baseline ? e->baseline->duration_us : NAN));
+		cJSON_AddItemToObject(o, "final_us", recargs_num_or_null(e->final ? e->final->duration_us : NAN));
 		if (e->final) {
 			cJSON_AddStringToObject(o, "final_candidate", e->final->candidate_id);
 			cJSON_AddNumberToObject(o, "final_round", (double)e->final->round);
@@ -66,8 +60,8 @@ static int print_json(const struct stats_speedup *s, const char *path, const cha
 			cJSON_AddNullToObject(o, "final_round");
 		}
 		cJSON_AddStringToObject(o, "final_source", stats_final_source_name(e->source));
-		cJSON_AddItemToObject(o, "speedup", num_or_null(e->speedup));
-		cJSON_AddItemToObject(o, "change_pct", num_or_null(100.0 * e->change));
+		cJSON_AddItemToObject(o, "speedup", recargs_num_or_null(e->speedup));
+		cJSON_AddItemToObject(o, "change_pct", recargs_num_or_null(100.0 * e->change));
 		cJSON_AddBoolToObject(o, "regression", e->regression);
 	}
 	cJSON *groups = cJSON_AddArrayToObject(root, "dispatches");
@@ -77,38 +71,22 @@ static int print_json(const struct stats_speedup *s, const char *path, const cha
 		cJSON_AddItemToArray(groups, o);
 		cJSON_AddStringToObject(o, "dispatch", x->dispatch);
 		cJSON_AddNumberToObject(o, "workloads", (double)x->nused);
-		cJSON_AddItemToObject(o, "geomean_speedup", num_or_null(x->geomean_speedup));
-		cJSON_AddItemToObject(o, "geomean_change_pct", num_or_null(100.0 * x->geomean_change));
+		cJSON_AddItemToObject(o, "geomean_speedup", recargs_num_or_null(x->geomean_speedup));
+		cJSON_AddItemToObject(o, "geomean_change_pct", recargs_num_or_null(100.0 * x->geomean_change));
 		cJSON_AddNumberToObject(o, "regressions", (double)x->nregressions);
 	}
 	cJSON_AddNumberToObject(root, "workloads", (double)s->nused);
 	cJSON_AddNumberToObject(root, "missing", (double)(s->nkeys - s->nused));
-	cJSON_AddItemToObject(root, "geomean_speedup", num_or_null(s->geomean_speedup));
-	cJSON_AddItemToObject(root, "geomean_change_pct", num_or_null(100.0 * s->geomean_change));
+	cJSON_AddItemToObject(root, "geomean_speedup", recargs_num_or_null(s->geomean_speedup));
+	cJSON_AddItemToObject(root, "geomean_change_pct", recargs_num_or_null(100.0 * s->geomean_change));
 	cJSON_AddNumberToObject(root, "regressions", (double)s->nregressions);
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text) {
-		cli_error("out of memory");
-		return CLI_USAGE;
-	}
-	puts(text);
-	free(text);
-	return CLI_OK;
+	return recargs_print_json(root);
 }
 
 static void print_speedup(double x)
 {
 	if (isfinite(x))
 		printf("%.2fx", x);
-	else
-		fputs("—", stdout);
-}
-
-static void print_pct(double frac)
-{
-	if (isfinite(frac))
-		printf("%+.1f%%", 100.0 * frac);
 	else
 		fputs("—", stdout);
 }
@@ -124,9 +102,7 @@ static void print_markdown(const struct stats_speedup *s)
 	for (size_t k = 0; k < s->nkeys; k++) {
 		const struct stats_speedup_key *e = &s->keys[k];
 		fputs("| ", stdout);
-		recargs_md_cell(stdout, e->dispatch);
-		fputs(" | ", stdout);
-		recargs_md_cell(stdout, e->workload);
+		recargs_md_key(stdout, e->dispatch, " | ", e->workload);
 		if (e->baseline)
 			printf(" | %.3f | ", e->baseline->duration_us);
 		else
@@ -140,13 +116,13 @@ static void print_markdown(const struct stats_speedup *s)
 		}
 		print_speedup(e->speedup);
 		fputs(" | ", stdout);
-		print_pct(e->change);
+		recargs_md_pct(stdout, e->change);
 		puts(e->regression ? " (regression) |" : " |");
 	}
 	printf("| **geomean** | all (%zu) | | | | **", s->nused);
 	print_speedup(s->geomean_speedup);
 	fputs("** | **", stdout);
-	print_pct(s->geomean_change);
+	recargs_md_pct(stdout, s->geomean_change);
 	puts("** |\n");
 
 	printf("| dispatch path | workloads | speedup (geometric mean) | latency change | regressions |\n");
@@ -158,14 +134,14 @@ static void print_markdown(const struct stats_speedup *s)
 		printf(" | %zu | ", x->nused);
 		print_speedup(x->geomean_speedup);
 		fputs(" | ", stdout);
-		print_pct(x->geomean_change);
+		recargs_md_pct(stdout, x->geomean_change);
 		printf(" | %zu |\n", x->nregressions);
 	}
 	putchar('\n');
 	fputs("- geomean speedup: ", stdout);
 	print_speedup(s->geomean_speedup);
 	printf(" over %zu workload(s) (geometric-mean latency change ", s->nused);
-	print_pct(s->geomean_change);
+	recargs_md_pct(stdout, s->geomean_change);
 	puts(")");
 	if (s->nregressions == 0) {
 		puts("- regressions (speedup < 1): none");
@@ -177,13 +153,11 @@ static void print_markdown(const struct stats_speedup *s)
 			if (!e->regression)
 				continue;
 			fputs(first ? " " : ", ", stdout);
-			recargs_md_cell(stdout, e->dispatch);
-			fputs("/", stdout);
-			recargs_md_cell(stdout, e->workload);
+			recargs_md_key(stdout, e->dispatch, "/", e->workload);
 			fputs(" (", stdout);
 			print_speedup(e->speedup);
 			fputs(", ", stdout);
-			print_pct(e->change);
+			recargs_md_pct(stdout, e->change);
 			fputs(")", stdout);
 			first = 0;
 		}
@@ -198,9 +172,7 @@ static void print_markdown(const struct stats_speedup *s)
 			if (!isnan(e->speedup))
 				continue;
 			fputs(first ? "" : ", ", stdout);
-			recargs_md_cell(stdout, e->dispatch);
-			fputs("/", stdout);
-			recargs_md_cell(stdout, e->workload);
+			recargs_md_key(stdout, e->dispatch, "/", e->workload);
 			fputs(!e->baseline ? " (no valid round-0 baseline)" : " (no final)", stdout);
 			first = 0;
 		}
@@ -249,14 +221,12 @@ int cmd_speedup(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "final", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "strict", no_argument, NULL, 's' },
 		{ "plot", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		RECARGS_OPTIONS,
 	};
+	struct recargs a = { .name = "speedup", .usage = cmd_speedup_usage };
 	const char *final = NULL, *plot = NULL;
-	int json = 0, strict = 0, ch;
+	int ch, rc;
 	struct records rs;
 	struct stats_speedup s = { 0 };
 	records_init(&rs);
@@ -265,25 +235,16 @@ int cmd_speedup(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'f': final = optarg; break;
-		case 'j': json = 1; break;
-		case 's': strict = 1; break;
 		case 'P': plot = optarg; break;
-		case 'h':
-			fputs(cmd_speedup_usage, stdout);
-			return cli_finish_stdout(CLI_OK);
-		case ':':
-			return cli_usage_error("speedup", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("speedup", "unknown option '%s'", argv[optind - 1]);
+			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
+				return rc;
 		}
 	}
-	if (argc - optind != 1)
-		return cli_usage_error("speedup", "expected one RECORDS file, got %d arguments",
-				       argc - optind);
-	const char *path = argv[optind];
-	int rc = recargs_load(path, strict, &rs);
+	rc = recargs_load_operand(&a, argc, argv, &rs);
 	if (rc != CLI_OK)
 		goto out;
+	const char *path = a.path;
 	if (stats_speedup_compute(&rs, final, &s) != 0) {
 		if (errno == ENOENT)
 			cli_error("final candidate '%s' has no valid record in '%s'", final, path);
@@ -292,7 +253,7 @@ int cmd_speedup(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out;
 	}
-	if (json)
+	if (a.json)
 		rc = print_json(&s, path, final, rs.contract);
 	else
 		print_markdown(&s);

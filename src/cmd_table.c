@@ -8,7 +8,6 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 
 const char cmd_table_usage[] =
@@ -32,11 +31,6 @@ const char cmd_table_usage[] =
 	"Exit: 0 table printed, 1 round N has no record (or invalid lines under\n"
 	"--strict), 2 usage error or unreadable RECORDS.\n";
 
-static cJSON *num_or_null(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
 static int print_json(const struct stats_cmptable *t, const char *path, const char *md)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -50,29 +44,20 @@ static int print_json(const struct stats_cmptable *t, const char *path, const ch
 		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "candidate_id", r->candidate_id);
 		cJSON_AddBoolToObject(o, "current_best", x->current_best);
-		cJSON_AddStringToObject(o, "dispatch", t->ks.v[x->key].dispatch);
-		cJSON_AddStringToObject(o, "workload", t->ks.v[x->key].workload);
+		recargs_json_key(o, t->ks.v[x->key].dispatch, t->ks.v[x->key].workload);
 		cJSON_AddNumberToObject(o, "round", (double)r->round);
 		cJSON_AddNumberToObject(o, "line", (double)r->line);
 		if (r->phase)
 			cJSON_AddStringToObject(o, "phase", r->phase);
 		cJSON_AddNumberToObject(o, "duration_us", r->duration_us);
-		cJSON_AddItemToObject(o, "vs_best", num_or_null(x->vs_best));
-		cJSON_AddItemToObject(o, "aicore_util", num_or_null(r->aicore_util));
-		cJSON_AddItemToObject(o, "mem_bw_gbps", num_or_null(r->mem_bw_gbps));
+		cJSON_AddItemToObject(o, "vs_best", recargs_num_or_null(x->vs_best));
+		cJSON_AddItemToObject(o, "aicore_util", recargs_num_or_null(r->aicore_util));
+		cJSON_AddItemToObject(o, "mem_bw_gbps", recargs_num_or_null(r->mem_bw_gbps));
 		cJSON_AddBoolToObject(o, "l0_pass", r->l0_pass);
 	}
 	cJSON_AddNumberToObject(root, "keys_without_current_best", (double)t->nmissing_best);
 	cJSON_AddStringToObject(root, "markdown", md);
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text) {
-		cli_error("out of memory");
-		return CLI_USAGE;
-	}
-	puts(text);
-	free(text);
-	return CLI_OK;
+	return recargs_print_json(root);
 }
 
 int cmd_table(int argc, char **argv)
@@ -80,14 +65,12 @@ int cmd_table(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "round", required_argument, NULL, 'r' },
 		{ "incumbent", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		RECARGS_OPTIONS,
 	};
+	struct recargs a = { .name = "table", .usage = cmd_table_usage };
 	long round = -1;
 	const char *incumbent = NULL;
-	int json = 0, strict = 0, ch;
+	int ch, rc;
 	struct records rs;
 	struct stats_cmptable t = { 0 };
 	char *md = NULL;
@@ -101,26 +84,17 @@ int cmd_table(int argc, char **argv)
 				return CLI_USAGE;
 			break;
 		case 'i': incumbent = optarg; break;
-		case 'j': json = 1; break;
-		case 's': strict = 1; break;
-		case 'h':
-			fputs(cmd_table_usage, stdout);
-			return cli_finish_stdout(CLI_OK);
-		case ':':
-			return cli_usage_error("table", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("table", "unknown option '%s'", argv[optind - 1]);
+			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
+				return rc;
 		}
 	}
 	if (round < 0)
 		return cli_usage_error("table", "--round N is required");
-	if (argc - optind != 1)
-		return cli_usage_error("table", "expected one RECORDS file, got %d arguments",
-				       argc - optind);
-	const char *path = argv[optind];
-	int rc = recargs_load(path, strict, &rs);
+	rc = recargs_load_operand(&a, argc, argv, &rs);
 	if (rc != CLI_OK)
 		goto out;
+	const char *path = a.path;
 	if (stats_cmptable_build(&rs, round, incumbent, &t) != 0) {
 		if (errno == ENOENT) {
 			cli_error("round %ld has no record in '%s'", round, path);
@@ -144,7 +118,7 @@ int cmd_table(int argc, char **argv)
 	if (t.nmissing_best)
 		cli_note("%zu workload(s) of round %ld have no current best before it", t.nmissing_best,
 			 round);
-	if (json)
+	if (a.json)
 		rc = print_json(&t, path, md);
 	else
 		fputs(md, stdout);

@@ -9,7 +9,6 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 const char cmd_winner_usage[] =
 	"usage: tlperf winner RECORDS --round N [--required KEY]... [--noise 0.03]\n"
@@ -46,15 +45,9 @@ const char cmd_winner_usage[] =
 	"--strict, 2 usage error, unreadable RECORDS, an unknown --required key or\n"
 	"--incumbent, or a round with more than 4 million candidate x key pairs.\n";
 
-static cJSON *num_or_null(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
 static void add_key(cJSON *o, const struct stats_key *k)
 {
-	cJSON_AddStringToObject(o, "dispatch", k->dispatch);
-	cJSON_AddStringToObject(o, "workload", k->workload);
+	recargs_json_key(o, k->dispatch, k->workload);
 }
 
 /* The tlab commands W needs, one per key marked needs_ab. Returns the
@@ -125,7 +118,7 @@ static int print_json(const struct stats_winner *w, const char *path, char **cmd
 		cJSON_AddItemToArray(cands, o);
 		cJSON_AddStringToObject(o, "candidate_id", c->candidate_id);
 		cJSON_AddBoolToObject(o, "complete", c->complete);
-		cJSON_AddItemToObject(o, "gain", num_or_null(c->gain));
+		cJSON_AddItemToObject(o, "gain", recargs_num_or_null(c->gain));
 		cJSON_AddNumberToObject(o, "regressions", (double)c->nregressions);
 		cJSON_AddNumberToObject(o, "soft_regressions", (double)c->nsoft);
 		cJSON *keys = cJSON_AddArrayToObject(o, "keys");
@@ -142,21 +135,13 @@ static int print_json(const struct stats_winner *w, const char *path, char **cmd
 				cJSON_AddNullToObject(k, "incumbent_us");
 			}
 			cJSON_AddItemToObject(k, "candidate_us",
-					      num_or_null(e->candidate ? e->candidate->duration_us : NAN));
-			cJSON_AddItemToObject(k, "change", num_or_null(e->change));
+					      recargs_num_or_null(e->candidate ? e->candidate->duration_us : NAN));
+			cJSON_AddItemToObject(k, "change", recargs_num_or_null(e->change));
 			cJSON_AddStringToObject(k, "state", stats_winner_keystate_name(e->state));
 			cJSON_AddBoolToObject(k, "needs_ab", e->needs_ab);
 		}
 	}
-	char *text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text) {
-		cli_error("out of memory");
-		return CLI_USAGE;
-	}
-	puts(text);
-	free(text);
-	return CLI_OK;
+	return recargs_print_json(root);
 }
 
 static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncmds)
@@ -179,10 +164,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 			if (i == w->chosen)
 				fputs(" (chosen)", stdout);
 			printf(" | %s | ", c->complete ? "yes" : "no");
-			if (isfinite(c->gain))
-				printf("%+.1f%%", 100.0 * c->gain);
-			else
-				fputs("—", stdout);
+			recargs_md_pct(stdout, c->gain);
 			printf(" | %zu | %zu | %zu |\n", c->ngains, c->nregressions, c->nsoft);
 		}
 		printf("\n");
@@ -196,9 +178,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 			const struct stats_winner_key *e = &c->keys[j];
 			const struct stats_key *k = &w->ks.v[e->key];
 			fputs("| ", stdout);
-			recargs_md_cell(stdout, k->dispatch);
-			fputs(" | ", stdout);
-			recargs_md_cell(stdout, k->workload);
+			recargs_md_key(stdout, k->dispatch, " | ", k->workload);
 			fputs(" | ", stdout);
 			if (e->incumbent) {
 				recargs_md_cell(stdout, e->incumbent->candidate_id);
@@ -210,10 +190,8 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 				printf("%.3f | ", e->candidate->duration_us);
 			else
 				fputs("— | ", stdout);
-			if (isfinite(e->change))
-				printf("%+.1f%% | ", 100.0 * e->change);
-			else
-				fputs("— | ", stdout);
+			recargs_md_pct(stdout, e->change);
+			fputs(" | ", stdout);
 			printf("%s%s |\n", stats_winner_keystate_name(e->state),
 			       e->needs_ab ? ", A/B" : "");
 		}
@@ -237,11 +215,9 @@ int cmd_winner(int argc, char **argv)
 		{ "small-us", required_argument, NULL, 'u' },
 		{ "incumbent", required_argument, NULL, 'i' },
 		{ "bench-cmd", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		RECARGS_OPTIONS,
 	};
+	struct recargs a = { .name = "winner", .usage = cmd_winner_usage };
 	struct stats_winner_opts o;
 	struct stats_winner w = { 0 };
 	struct records rs;
@@ -250,7 +226,7 @@ int cmd_winner(int argc, char **argv)
 	size_t *kidx = NULL, ncmds = 0;
 	const char *tpl = NULL;
 	long round = -1;
-	int json = 0, strict = 0, ch, rc = CLI_USAGE;
+	int ch, rc = CLI_USAGE;
 	char err[512];
 	stats_winner_opts_init(&o);
 	records_init(&rs);
@@ -285,18 +261,9 @@ int cmd_winner(int argc, char **argv)
 			break;
 		case 'i': o.incumbent_id = optarg; break;
 		case 'b': tpl = optarg; break;
-		case 'j': json = 1; break;
-		case 's': strict = 1; break;
-		case 'h':
-			fputs(cmd_winner_usage, stdout);
-			rc = cli_finish_stdout(CLI_OK);
-			goto out;
-		case ':':
-			rc = cli_usage_error("winner", "option '%s' needs a value", argv[optind - 1]);
-			goto out;
 		default:
-			rc = cli_usage_error("winner", "unknown option '%s'", argv[optind - 1]);
-			goto out;
+			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
+				goto out;
 		}
 	}
 	o.required = req;
@@ -308,15 +275,10 @@ int cmd_winner(int argc, char **argv)
 		rc = cli_usage_error("winner", "--round N is required");
 		goto out;
 	}
-	if (argc - optind != 1) {
-		rc = cli_usage_error("winner", "expected one RECORDS file, got %d arguments",
-				     argc - optind);
-		goto out;
-	}
-	const char *path = argv[optind];
-	rc = recargs_load(path, strict, &rs);
+	rc = recargs_load_operand(&a, argc, argv, &rs);
 	if (rc != CLI_OK)
 		goto out;
+	const char *path = a.path;
 	if (stats_winner_choose(&rs, round, &o, &w, err, sizeof(err)) != 0) {
 		cli_error("%s in '%s'", err, path);
 		rc = CLI_USAGE;
@@ -337,7 +299,7 @@ int cmd_winner(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (json)
+	if (a.json)
 		rc = print_json(&w, path, cmds, kidx, ncmds);
 	else
 		print_markdown(&w, cmds, ncmds);

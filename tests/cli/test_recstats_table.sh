@@ -41,7 +41,6 @@ expect_grep "cannot read records '$TMPDIR_TEST/x.jsonl'" "$ERR"
 
 # An opt_log.md whose rounds carry these tables (v1: rounds 1-6) passes the
 # gate's S4-OPTLOG-COMPTABLE; without round 4's table it names round 4.
-# Checked only once the gate is implemented.
 mk_log() {  # mk_log DIR SKIP_ROUND
     mkdir -p "$1"
     cp "$V1" "$1/perf_records.jsonl"
@@ -59,16 +58,14 @@ mk_log() {  # mk_log DIR SKIP_ROUND
 }
 mk_log "$TMPDIR_TEST/good/perf_opt" none
 mk_log "$TMPDIR_TEST/bad/perf_opt" 4
-set +e
-"$TLGATE" "$TMPDIR_TEST/good/perf_opt" >"$TMPDIR_TEST/gate_good" 2>&1
-"$TLGATE" "$TMPDIR_TEST/bad/perf_opt" >"$TMPDIR_TEST/gate_bad" 2>&1
-set -e
-if grep -q "not implemented" "$TMPDIR_TEST/gate_good"; then
-    echo "gate not implemented yet: S4-OPTLOG-COMPTABLE check skipped"
-else
-    expect_no_grep "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_good"
-    expect_grep "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_bad"
-    grep "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_bad" | grep -q "4" || fail "the finding does not name round 4"
-fi
+expect_exit 0 "$TLGATE" "$TMPDIR_TEST/good/perf_opt"
+cat "$OUT" "$ERR" >"$TMPDIR_TEST/gate_good"
+expect_no_grep "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_good"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/bad/perf_opt"
+cat "$OUT" "$ERR" >"$TMPDIR_TEST/gate_bad"
+grep -F "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_bad" >"$TMPDIR_TEST/gate_bad_rule" ||
+    fail "no S4-OPTLOG-COMPTABLE finding without round 4's table"
+expect_grep "round 4" "$TMPDIR_TEST/gate_bad_rule"
+expect_no_grep "round 3" "$TMPDIR_TEST/gate_bad_rule"
 expect_exit 2 "$TLPERF" table "$V1" --round 2 --incumbent nosuch
 expect_grep "incumbent 'nosuch' has no valid record before round 2" "$ERR"
