@@ -158,6 +158,11 @@ static void kill_group(pid_t pid, double grace, int *status)
 		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* SIGKILL is asynchronous: wait (bounded) until the members are gone,
+	 * so a caller that returns finds nothing of the run left running. */
+	end = now_s() + 5.0;
+	while (run_group_alive((long)pid) && now_s() < end)
+		sleep_s(0.005);
 }
 
 static int open_out(const char *path, int append)
