@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +26,10 @@
 #include "plateau.h"
 #include "recwrite.h"
 #include "run.h"
+#include "sha256.h"
 #include "speedup.h"
 #include "stats.h"
+#include "strbuf.h"
 #include "winner.h"
 
 #define AIC_METRICS                                                                        \
@@ -37,52 +38,8 @@
 
 /* ---------------------------------------------------------------- text */
 
-struct sb {
-	char *s;
-	size_t n, cap;
-	int oom;
-};
-
-static void sb_add(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(struct sb *b, const char *fmt, ...)
-{
-	if (b->oom)
-		return;
-	for (;;) {
-		va_list ap;
-		va_start(ap, fmt);
-		int n = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = 1;
-			return;
-		}
-		if (b->s && b->n + (size_t)n < b->cap) {
-			b->n += (size_t)n;
-			return;
-		}
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		while (cap < b->n + (size_t)n + 1)
-			cap *= 2;
-		char *t = realloc(b->s, cap);
-		if (!t) {
-			b->oom = 1;
-			return;
-		}
-		b->s = t;
-		b->cap = cap;
-		b->s[b->n] = '\0';
-	}
-}
-
-static void sb_free(struct sb *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof(*b));
-}
-
 /* Appends a block to opt_log.md in one locked write. */
-static int log_append(const struct sb *b)
+static int log_append(const struct stats_sb *b)
 {
 	if (b->oom) {
 		cli_error("out of memory");
@@ -429,7 +386,7 @@ static int append_record(const struct ctx *c, const struct rec_in *in)
 		cJSON_AddStringToObject(o, "phase", in->phase);
 		cJSON_AddStringToObject(o, "artifact_path",
 					contract_path(c, in->impl, abuf, sizeof(abuf)));
-		if (loop_sha256_file(in->impl, sha) != 0) {
+		if (sha256_file(in->impl, sha) != 0) {
 			cli_error("cannot hash '%s': %s", in->impl, strerror(errno));
 			goto out;
 		}
@@ -601,15 +558,17 @@ static void fmt_num(char *buf, size_t len, double v, const char *fmt)
 }
 
 /* The baseline table (Performance Test Data). */
-static void baseline_section(const struct ctx *c, struct sb *b)
+static void baseline_section(const struct ctx *c, struct stats_sb *b)
 {
-	sb_add(b, "\n## Performance Test Data\n\n");
-	sb_add(b,
-	       "Baseline `%s` (round 0, candidate `baseline`): msprof op Task Duration, median of "
-	       "%ld launches after %ld warm-up.\n\n",
-	       c->plan.baseline, c->plan.launch_count, c->plan.warm_up);
-	sb_add(b, "| dispatch | workload | target kernel | Task Duration(us) | AICore util | "
-		  "memory (GB/s) | raw profile |\n|---|---|---|---:|---:|---:|---|\n");
+	stats_sb_printf(b, "\n## Performance Test Data\n\n");
+	stats_sb_printf(
+		b,
+		"Baseline `%s` (round 0, candidate `baseline`): msprof op Task Duration, median of "
+		"%ld launches after %ld warm-up.\n\n",
+		c->plan.baseline, c->plan.launch_count, c->plan.warm_up);
+	stats_sb_printf(b,
+			"| dispatch | workload | target kernel | Task Duration(us) | AICore util | "
+			"memory (GB/s) | raw profile |\n|---|---|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
 		const struct record *r = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
@@ -618,11 +577,11 @@ static void baseline_section(const struct ctx *c, struct sb *b)
 			continue;
 		fmt_num(u, sizeof(u), r->aicore_util, "%.2f");
 		fmt_num(m, sizeof(m), r->mem_bw_gbps, "%.1f");
-		sb_add(b, "| %s | %s | %s | %.3f | %s | %s | %s |\n", w->dispatch, w->id,
-		       c->plan.kernel_name, r->duration_us, u, m,
-		       r->msprof_raw_path ? r->msprof_raw_path : "—");
+		stats_sb_printf(b, "| %s | %s | %s | %.3f | %s | %s | %s |\n", w->dispatch, w->id,
+				c->plan.kernel_name, r->duration_us, u, m,
+				r->msprof_raw_path ? r->msprof_raw_path : "—");
 	}
-	sb_add(b, "\n" LOOP_MARKER "kind=baseline -->\n");
+	stats_sb_printf(b, "\n" LOOP_MARKER "kind=baseline -->\n");
 }
 
 /* ---------------------------------------------------------------- commands */
@@ -667,10 +626,10 @@ int loop_cmd_baseline(const struct loop_opts *o)
 			goto out;
 	}
 	if (!c.st.baseline_logged) {
-		struct sb b = { 0 };
+		struct stats_sb b = { 0 };
 		baseline_section(&c, &b);
 		rc = log_append(&b) ? CLI_USAGE : CLI_OK;
-		sb_free(&b);
+		free(b.s);
 		if (rc)
 			goto out;
 	} else {
@@ -864,7 +823,7 @@ out:
 
 /* The "candidate vs current best" table of round n (stats/cmptable.h),
  * with the adopted version as the incumbent. */
-static int round_table(const struct ctx *c, long n, const char *incumbent, struct sb *b)
+static int round_table(const struct ctx *c, long n, const char *incumbent, struct stats_sb *b)
 {
 	struct stats_cmptable t;
 	if (stats_cmptable_build(&c->st.rs, n, incumbent, &t) != 0) {
@@ -877,7 +836,7 @@ static int round_table(const struct ctx *c, long n, const char *incumbent, struc
 		cli_error("out of memory");
 		return -1;
 	}
-	sb_add(b, "%s\n", md);
+	stats_sb_printf(b, "%s\n", md);
 	free(md);
 	return 0;
 }
@@ -935,7 +894,7 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 	char **reqbuf = NULL;
 	size_t nreq = 0;
 	struct stats_winner w;
-	struct sb b = { 0 };
+	struct stats_sb b = { 0 };
 	int rc = CLI_USAGE, have_w = 0;
 	char incumbent[128], best[128], decision[32];
 	snprintf(incumbent, sizeof(incumbent), "%s", c->st.best);
@@ -972,10 +931,10 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 	snprintf(decision, sizeof(decision), "%s", stats_winner_decision_name(w.decision));
 
 	if (n == 1)
-		sb_add(&b, "\n## Iteration Log\n");
-	sb_add(&b, "\n### Round %ld\n\n", n);
-	sb_add(&b, "Base: current best `%s` (`%s`). Branches:\n\n", incumbent,
-	       candidate_file(c, incumbent) ? candidate_file(c, incumbent) : "?");
+		stats_sb_printf(&b, "\n## Iteration Log\n");
+	stats_sb_printf(&b, "\n### Round %ld\n\n", n);
+	stats_sb_printf(&b, "Base: current best `%s` (`%s`). Branches:\n\n", incumbent,
+			candidate_file(c, incumbent) ? candidate_file(c, incumbent) : "?");
 	for (size_t i = 0; i < c->st.rs.n; i++) {
 		const struct record *r = &c->st.rs.v[i];
 		int first = 1;
@@ -989,35 +948,38 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 			continue;
 		char l0log[512];
 		snprintf(l0log, sizeof(l0log), LOOP_DIR "/logs/round%ld/%s.log", n, r->candidate_id);
-		sb_add(&b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n", r->candidate_id,
-		       record_file(c, r) ? record_file(c, r) : "?", r->parent_id ? r->parent_id : "—",
-		       r->l0_pass ? "pass" : "FAIL", l0log, r->l0_pass ? "" : ": not measured");
+		stats_sb_printf(&b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n",
+				r->candidate_id, record_file(c, r) ? record_file(c, r) : "?",
+				r->parent_id ? r->parent_id : "—", r->l0_pass ? "pass" : "FAIL",
+				l0log, r->l0_pass ? "" : ": not measured");
 	}
-	sb_add(&b, "\n");
+	stats_sb_printf(&b, "\n");
 	if (round_table(c, n, incumbent, &b) != 0)
 		goto out;
 
 	/* Non-regression check, per candidate, on the required keys. */
-	sb_add(&b, "Non-regression check on required workloads (noise %.1f%%):\n\n",
-	       100 * c->plan.noise);
+	stats_sb_printf(&b, "Non-regression check on required workloads (noise %.1f%%):\n\n",
+			100 * c->plan.noise);
 	for (size_t ci = 0; ci < w.ncands; ci++) {
 		const struct stats_winner_candidate *cd = &w.cands[ci];
-		sb_add(&b, "- `%s`: ", cd->candidate_id);
+		stats_sb_printf(&b, "- `%s`: ", cd->candidate_id);
 		if (!cd->complete) {
-			sb_add(&b, "not comparable (L0 failed or a required workload is missing)\n");
+			stats_sb_printf(
+				&b,
+				"not comparable (L0 failed or a required workload is missing)\n");
 			continue;
 		}
 		for (size_t k = 0; k < w.nrequired; k++) {
 			const struct stats_winner_key *kk = &cd->keys[k];
 			const struct stats_key *key = &w.ks.v[kk->key];
-			sb_add(&b, "%s%s ", k ? ", " : "", key->workload);
+			stats_sb_printf(&b, "%s%s ", k ? ", " : "", key->workload);
 			if (!isnan(kk->change))
-				sb_add(&b, "%+.1f%% ", 100 * kk->change);
-			sb_add(&b, "(%s)", stats_winner_keystate_name(kk->state));
+				stats_sb_printf(&b, "%+.1f%% ", 100 * kk->change);
+			stats_sb_printf(&b, "(%s)", stats_winner_keystate_name(kk->state));
 		}
-		sb_add(&b, "; gain %+.1f%%\n", isnan(cd->gain) ? 0.0 : 100 * cd->gain);
+		stats_sb_printf(&b, "; gain %+.1f%%\n", isnan(cd->gain) ? 0.0 : 100 * cd->gain);
 	}
-	sb_add(&b, "\nWinner rule: **%s** — %s.\n", decision, w.reason);
+	stats_sb_printf(&b, "\nWinner rule: **%s** — %s.\n", decision, w.reason);
 
 	if (w.decision == STATS_WINNER_ADOPT) {
 		snprintf(best, sizeof(best), "%s", w.cands[w.chosen].candidate_id);
@@ -1027,9 +989,11 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		const char *b_impl = candidate_file(c, cd->candidate_id);
 		int all_b = 1, any_a = 0, ran = 0;
 		char verdicts[128] = "";
-		sb_add(&b, "\nA/B arbitration (tlab, %ld pairs, interleaved A/B/A/B), `%s` (A) vs `%s` "
-			   "(B):\n\n",
-		       c->plan.tlab_pairs, incumbent, cd->candidate_id);
+		stats_sb_printf(
+			&b,
+			"\nA/B arbitration (tlab, %ld pairs, interleaved A/B/A/B), `%s` (A) vs `%s` "
+			"(B):\n\n",
+			c->plan.tlab_pairs, incumbent, cd->candidate_id);
 		for (size_t k = 0; k < w.nrequired; k++) {
 			if (!cd->keys[k].needs_ab)
 				continue;
@@ -1043,10 +1007,11 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 			if (rc)
 				goto out;
 			ran++;
-			sb_add(&b,
-			       "- %s: verdict **%s**, A %.3f us, B %.3f us (B vs A %+.2f%%), sign test "
-			       "p %.4g (`%s`)\n",
-			       wl->id, ab.verdict, ab.a_us, ab.b_us, -100 * ab.rel, ab.p, ab.json);
+			stats_sb_printf(
+				&b,
+				"- %s: verdict **%s**, A %.3f us, B %.3f us (B vs A %+.2f%%), sign test "
+				"p %.4g (`%s`)\n",
+				wl->id, ab.verdict, ab.a_us, ab.b_us, -100 * ab.rel, ab.p, ab.json);
 			if (strcmp(ab.verdict, "B_better") != 0)
 				all_b = 0;
 			if (strcmp(ab.verdict, "A_better") == 0)
@@ -1059,36 +1024,45 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		if (ran > 0 && all_b) {
 			snprintf(decision, sizeof(decision), "adopt");
 			snprintf(best, sizeof(best), "%s", cd->candidate_id);
-			sb_add(&b, "\nA/B confirms the gain: `%s` is adopted.\n", cd->candidate_id);
+			stats_sb_printf(&b, "\nA/B confirms the gain: `%s` is adopted.\n",
+					cd->candidate_id);
 		} else if (any_a) {
 			snprintf(decision, sizeof(decision), "rollback");
-			sb_add(&b, "\nA/B says the current best is faster: rollback, `%s` stays.\n",
-			       incumbent);
+			stats_sb_printf(
+				&b,
+				"\nA/B says the current best is faster: rollback, `%s` stays.\n",
+				incumbent);
 		} else {
 			snprintf(decision, sizeof(decision), "keep");
-			sb_add(&b,
-			       "\nA/B did not confirm the gain (%s): not adopted, `%s` stays (a gain "
-			       "under %.0f%% that fails the protocol is never a winner).\n",
-			       ran ? verdicts : "not run", incumbent, 100 * c->plan.ab_threshold);
+			stats_sb_printf(
+				&b,
+				"\nA/B did not confirm the gain (%s): not adopted, `%s` stays (a gain "
+				"under %.0f%% that fails the protocol is never a winner).\n",
+				ran ? verdicts : "not run", incumbent, 100 * c->plan.ab_threshold);
 		}
 	} else if (w.decision == STATS_WINNER_TIE) {
-		sb_add(&b, "\nTie within noise: the current best `%s` stays; the seeds settle ties by "
-			   "load balance, resource use and simplicity, which the records do not "
-			   "hold: the engineer decides (re-run the tied branch in a later round to "
-			   "adopt it).\n",
-		       incumbent);
+		stats_sb_printf(
+			&b,
+			"\nTie within noise: the current best `%s` stays; the seeds settle ties by "
+			"load balance, resource use and simplicity, which the records do not "
+			"hold: the engineer decides (re-run the tied branch in a later round to "
+			"adopt it).\n",
+			incumbent);
 	} else {
-		sb_add(&b, "\nThe current best `%s` stays.\n", incumbent);
+		stats_sb_printf(&b, "\nThe current best `%s` stays.\n", incumbent);
 	}
 
 	/* The state counts the round's own records (already loaded). */
 	long flat = 0;
 	const char *state = termination(c, n, best, &flat);
-	sb_add(&b, "\nCurrent best after round %ld: `%s`. Rounds without a gain above noise: %ld. "
-		   "State: **%s**.\n",
-	       n, best, flat, state);
-	sb_add(&b, "\n" LOOP_MARKER "kind=round round=%ld decision=%s best=%s state=%s -->\n", n,
-	       decision, best, state);
+	stats_sb_printf(
+		&b,
+		"\nCurrent best after round %ld: `%s`. Rounds without a gain above noise: %ld. "
+		"State: **%s**.\n",
+		n, best, flat, state);
+	stats_sb_printf(&b,
+			"\n" LOOP_MARKER "kind=round round=%ld decision=%s best=%s state=%s -->\n",
+			n, decision, best, state);
 	if (log_append(&b) != 0)
 		goto out;
 
@@ -1105,7 +1079,7 @@ out:
 		free(reqbuf[i]);
 	free(reqbuf);
 	free(req);
-	sb_free(&b);
+	free(b.s);
 	return rc;
 }
 
@@ -1351,7 +1325,7 @@ done:
 static int same_content(const char *a, const char *b)
 {
 	char ha[65], hb[65];
-	return loop_sha256_file(a, ha) == 0 && loop_sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
+	return sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
 }
 
 /* The final record of workload w: the best's record of round fr. */
@@ -1373,7 +1347,7 @@ static const struct record *final_record(const struct ctx *c, long fr, const cha
 static int final_summary(struct ctx *c, long fr, const char *best, const char *final_file,
 			 const char *stop)
 {
-	struct sb b = { 0 };
+	struct stats_sb b = { 0 };
 	struct stats_speedup sp;
 	int rc = -1, have_sp = 0;
 	size_t nw = c->plan.nworkloads;
@@ -1382,10 +1356,11 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 		goto out;
 	}
 	have_sp = 1;
-	sb_add(&b, "\n## Final Summary\n\n");
-	sb_add(&b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
-	       candidate_file(c, best) ? candidate_file(c, best) : "?", final_file,
-	       strcmp(best, "baseline") == 0 ? " — nothing was adopted, the baseline stays" : "");
+	stats_sb_printf(&b, "\n## Final Summary\n\n");
+	stats_sb_printf(&b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
+			candidate_file(c, best) ? candidate_file(c, best) : "?", final_file,
+			strcmp(best, "baseline") == 0 ? " — nothing was adopted, the baseline stays"
+						      : "");
 	for (size_t i = 0; i < nw; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
 		const struct record *f = final_record(c, fr, best, w);
@@ -1394,46 +1369,52 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 			cli_error("final record of '%s' missing", w->id);
 			goto out;
 		}
-		sb_add(&b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
-		sb_add(&b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
-		sb_add(&b, "- %s: improvement: %.1f%%\n", w->id,
-		       100 * (b0->duration_us - f->duration_us) / b0->duration_us);
+		stats_sb_printf(&b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
+		stats_sb_printf(&b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
+		stats_sb_printf(&b, "- %s: improvement: %.1f%%\n", w->id,
+				100 * (b0->duration_us - f->duration_us) / b0->duration_us);
 	}
-	sb_add(&b, "\nMulti-dispatch speedups (baseline / final, from perf_records.jsonl):\n\n");
-	sb_add(&b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
-		   "|---|---|---:|---:|---:|\n");
+	stats_sb_printf(
+		&b, "\nMulti-dispatch speedups (baseline / final, from perf_records.jsonl):\n\n");
+	stats_sb_printf(&b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
+			    "|---|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < sp.nkeys; i++) {
 		const struct stats_speedup_key *k = &sp.keys[i];
 		if (!k->baseline || !k->final)
 			continue;
-		sb_add(&b, "| %s | %s | %.3f | %.3f | %.3fx%s |\n", k->dispatch, k->workload,
-		       k->baseline->duration_us, k->final->duration_us, k->speedup,
-		       k->regression ? " (regression)" : "");
+		stats_sb_printf(&b, "| %s | %s | %.3f | %.3f | %.3fx%s |\n", k->dispatch,
+				k->workload, k->baseline->duration_us, k->final->duration_us,
+				k->speedup, k->regression ? " (regression)" : "");
 	}
 	for (size_t g = 0; g < sp.ngroups; g++)
-		sb_add(&b, "| %s | geomean (%zu) | | | %.3fx |\n", sp.groups[g].dispatch,
-		       sp.groups[g].nused, sp.groups[g].geomean_speedup);
-	sb_add(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused, sp.geomean_speedup);
-	sb_add(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
-	sb_add(&b, "- improvement: %.1f%% (geometric mean of the latency change)\n",
-	       -100 * sp.geomean_change);
-	sb_add(&b, "- stop_reason: %s\n", stop);
-	sb_add(&b, "- budgets: max_rounds: %ld, max_experiments: %ld; noise threshold: %.1f%%\n",
-	       c->plan.max_rounds, c->plan.max_experiments, 100 * c->plan.noise);
-	sb_add(&b, "- iterations: %ld\n", fr - 1);
+		stats_sb_printf(&b, "| %s | geomean (%zu) | | | %.3fx |\n", sp.groups[g].dispatch,
+				sp.groups[g].nused, sp.groups[g].geomean_speedup);
+	stats_sb_printf(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused,
+			sp.geomean_speedup);
+	stats_sb_printf(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
+	stats_sb_printf(&b, "- improvement: %.1f%% (geometric mean of the latency change)\n",
+			-100 * sp.geomean_change);
+	stats_sb_printf(&b, "- stop_reason: %s\n", stop);
+	stats_sb_printf(
+		&b, "- budgets: max_rounds: %ld, max_experiments: %ld; noise threshold: %.1f%%\n",
+		c->plan.max_rounds, c->plan.max_experiments, 100 * c->plan.noise);
+	stats_sb_printf(&b, "- iterations: %ld\n", fr - 1);
 	if (c->plan.contract == 2) {
-		sb_add(&b, "\n## Final Performance Test Data\n\n");
-		sb_add(&b, "| kernel_id | workload_id | baseline_us | final_us | final_candidate_id |\n"
-			   "|---|---|---:|---:|---|\n");
+		stats_sb_printf(&b, "\n## Final Performance Test Data\n\n");
+		stats_sb_printf(
+			&b,
+			"| kernel_id | workload_id | baseline_us | final_us | final_candidate_id |\n"
+			"|---|---|---:|---:|---|\n");
 		for (size_t i = 0; i < nw; i++) {
 			const struct loop_workload *w = &c->plan.workloads[i];
 			const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
 			const struct record *f = final_record(c, fr, best, w);
-			sb_add(&b, "| %s | %s | %.3f | %.3f | %s |\n", w->dispatch, w->id,
-			       b0->duration_us, f->duration_us, best);
+			stats_sb_printf(&b, "| %s | %s | %.3f | %.3f | %s |\n", w->dispatch, w->id,
+					b0->duration_us, f->duration_us, best);
 		}
 	}
-	sb_add(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best, stop);
+	stats_sb_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
+			stop);
 	rc = log_append(&b);
 	if (rc == 0) {
 		printf("final: best %s, geomean speedup %.3fx, stop_reason %s\n", best,
@@ -1445,7 +1426,7 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 out:
 	if (have_sp)
 		stats_speedup_release(&sp);
-	sb_free(&b);
+	free(b.s);
 	return rc;
 }
 
@@ -1570,10 +1551,12 @@ int loop_cmd_finish(const struct loop_opts *o)
 			goto out;
 		}
 		if (!c.st.finishing) {
-			struct sb b = { 0 };
-			sb_add(&b, "\n" LOOP_MARKER "kind=finishing round=%ld best=%s -->\n", fr, best);
+			struct stats_sb b = { 0 };
+			stats_sb_printf(&b,
+					"\n" LOOP_MARKER "kind=finishing round=%ld best=%s -->\n",
+					fr, best);
 			int lr = log_append(&b);
-			sb_free(&b);
+			free(b.s);
 			if (lr || reload(&c)) {
 				rc = CLI_USAGE;
 				goto out;

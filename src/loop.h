@@ -100,8 +100,4 @@ int loop_cmd_round(const struct loop_opts *o);
 int loop_cmd_status(const struct loop_opts *o);
 int loop_cmd_finish(const struct loop_opts *o);
 
-/* sha256 of a file as 64 lowercase hex digits in out[65]. Returns 0, or -1
- * with errno set. */
-int loop_sha256_file(const char *path, char out[65]);
-
 #endif

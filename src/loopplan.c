@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strbuf.h"
+
 #define PLAN_MAX_BYTES (4u * 1024u * 1024u)
 
 void loop_plan_init(struct loop_plan *p)
@@ -99,12 +101,15 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Scans a template for placeholders. Sets bits: 1 impl, 2 workload,
- * 4 dispatch. Returns 0, or -1 with the unknown/unclosed one in err. */
-static int scan_placeholders(const char *field, const char *t, int *found, char *err,
-			     size_t errlen)
+/* Checks the command template of field: present, only known placeholders,
+ * {impl} among them. Sets bits in found: 1 impl, 2 workload, 4 dispatch.
+ * Returns 0, or -1 with what is wrong in err. */
+static int check_template(const char *field, const char *t, int *found, char *err,
+			  size_t errlen)
 {
 	*found = 0;
+	if (!t || !*t)
+		return fail(err, errlen, "field '%s': missing or empty", field);
 	for (const char *s = t; *s; s++) {
 		if (*s != '{')
 			continue;
@@ -134,6 +139,8 @@ static int scan_placeholders(const char *field, const char *t, int *found, char 
 				    field, (int)n, s + 1);
 		s = e;
 	}
+	if (!(*found & 1))
+		return fail(err, errlen, "field '%s': missing placeholder {impl}", field);
 	return 0;
 }
 
@@ -176,23 +183,15 @@ int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
 		}
 	}
 	int found;
-	if (!p->bench_cmd || !*p->bench_cmd)
-		return fail(err, errlen, "field 'bench_cmd': missing or empty");
-	if (scan_placeholders("bench_cmd", p->bench_cmd, &found, err, errlen))
+	if (check_template("bench_cmd", p->bench_cmd, &found, err, errlen))
 		return -1;
-	if (!(found & 1))
-		return fail(err, errlen, "field 'bench_cmd': missing placeholder {impl}");
 	if (p->nworkloads > 1 && !(found & 2))
 		return fail(err, errlen,
 			    "field 'bench_cmd': missing placeholder {workload} (the plan has %zu "
 			    "workloads)",
 			    p->nworkloads);
-	if (!p->l0_cmd || !*p->l0_cmd)
-		return fail(err, errlen, "field 'l0_cmd': missing or empty");
-	if (scan_placeholders("l0_cmd", p->l0_cmd, &found, err, errlen))
+	if (check_template("l0_cmd", p->l0_cmd, &found, err, errlen))
 		return -1;
-	if (!(found & 1))
-		return fail(err, errlen, "field 'l0_cmd': missing placeholder {impl}");
 	if (found & 6)
 		return fail(err, errlen,
 			    "field 'l0_cmd': {workload} and {dispatch} are not available (L0 runs "
@@ -509,54 +508,13 @@ out:
 
 /* ---- templates ---- */
 
-struct buf {
-	char *s;
-	size_t n, cap;
-	int oom;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *t = realloc(b->s, cap);
-		if (!t) {
-			b->oom = 1;
-			return;
-		}
-		b->s = t;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-/* 'value' with every ' written as '\'' : one shell word, nothing expanded. */
-static void put_quoted(struct buf *b, const char *v)
-{
-	put(b, "'", 1);
-	for (const char *s = v; *s; s++) {
-		if (*s == '\'')
-			put(b, "'\\''", 4);
-		else
-			put(b, s, 1);
-	}
-	put(b, "'", 1);
-}
-
 char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 		       const char *dispatch, char *err, size_t errlen)
 {
-	struct buf b = { 0 };
-	put(&b, "", 0);
+	struct stats_sb b = { 0 };
 	for (const char *s = tmpl; *s; s++) {
 		if (s[0] == '{' && s[1] == '{') {
-			put(&b, "{", 1);
+			stats_sb_add(&b, "{", 1);
 			s++;
 			continue;
 		}
@@ -573,7 +531,7 @@ char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 			}
 		}
 		if (!is_ph) {
-			put(&b, s, 1);
+			stats_sb_add(&b, s, 1);
 			continue;
 		}
 		if (!v) {
@@ -581,13 +539,12 @@ char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 			fail(err, errlen, "placeholder '%.*s' has no value here", (int)n, s);
 			return NULL;
 		}
-		put_quoted(&b, v);
+		/* one shell word, nothing expanded */
+		stats_sb_shell_quoted(&b, v);
 		s += n - 1;
 	}
-	if (b.oom) {
-		free(b.s);
+	char *text = stats_sb_take(&b);
+	if (!text)
 		fail(err, errlen, "out of memory");
-		return NULL;
-	}
-	return b.s;
+	return text;
 }

@@ -19,7 +19,7 @@ echo "## tlab overhead per run"
 echo
 for i in 1 2 3; do
     rm -rf "$work/ab" "$work/direct"
-    if ! "$work/runstat" "$work/t" "$B/bin/tlab" --a-cmd true --b-cmd true --pairs "$PAIRS" \
+    if ! "$work/runstat" "$work/t" "$B/bin/tlab" --protocol ref --a-cmd true --b-cmd true --pairs "$PAIRS" \
         --launch-count 1 --warm-up 0 --kernel-name main --msprof "$work/nullprof" \
         --workdir "$work/ab" >"$work/out" 2>"$work/err"; then
         echo "\`tlab\` failed:"; echo; sed 's/^/    /' "$work/err" | tail -n 20; exit 0
@@ -37,7 +37,7 @@ awk -v n="$runs" -v tf="$work/t" -v df="$work/d" 'BEGIN {
   t = 1e9; d = 1e9; r = 0
   while ((getline line < tf) > 0) { split(line, a, " "); if (a[1] < t) t = a[1]; if (a[2] > r) r = a[2] }
   while ((getline line < df) > 0) { split(line, a, " "); if (a[1] < d) d = a[1] }
-  printf "| `tlab --pairs %d --launch-count 1 --msprof nullprof` | %.3f | %.2f | %d KB |\n", n / 2, t, 1000 * t / n, r
+  printf "| `tlab --protocol ref --pairs %d --launch-count 1 --msprof nullprof` | %.3f | %.2f | %d KB |\n", n / 2, t, 1000 * t / n, r
   printf "| the same profiler command spawned directly (/bin/sh -c) | %.3f | %.2f | |\n", d, 1000 * d / n
   printf "\ntlab overhead: %.2f ms per run (%.2fx the direct spawn time).\n\n", 1000 * (t - d) / n, t / d }'
 echo "Command: \`sh scripts/bench/bench_tlab_overhead.sh\` (BUILD=$B, PAIRS=$PAIRS)."
