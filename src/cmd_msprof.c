@@ -233,7 +233,7 @@ int cmd_msprof(int argc, char **argv)
 			 cap.n_metric_problems, cap.n_metric_problems == 1 ? "" : "s", cap.first_problem);
 	const char *names[2] = { NULL, NULL };
 	if (!pat && distinct_kernels(&cap, names) > 1)
-		cli_note("several kernels ('%s', '%s', ...): the summary mixes them; choose one with "
+		cli_note("several kernels ('%.60s', '%.60s', ...): the summary mixes them; choose one with "
 			 "--kernel-name", names[0], names[1]);
 	msprof_summarize(&cap, &sum);
 	if (json) {

@@ -3,11 +3,13 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void csvtab_init(struct csvtab *t)
 {
@@ -41,11 +43,15 @@ struct builder {
 	long line;        /* physical line being fed */
 	long row_line;    /* line where the current row's first field ended */
 	int have_header;
-	int failed;       /* 1: out of memory; 2: too many fields; 3: the callback stopped */
+	int failed;       /* 1: out of memory; 2: too many fields; 3: the callback stopped;
+			     4: the last row is cut short (truncated file) */
 	long bad_line;
 	csvtab_row_fn fn; /* streaming: called per row instead of storing it */
 	void *ctx;
 	int stop_rc;      /* what the callback returned when it stopped */
+	int no_final_nl;  /* the file's last line has no '\n' */
+	int at_fini;      /* csv_fini is delivering the last row */
+	size_t short_n;   /* failed 4: fields the cut row had */
 };
 
 static char *trimmed_dup(const char *s, size_t len)
@@ -127,6 +133,18 @@ static void on_row(int c, void *data)
 		b->row = NULL;
 		b->nrow = b->caprow = 0;
 		b->have_header = 1;
+		return;
+	}
+	/* The profilers end every line, the last included, with '\n' and
+	 * write every column. A last row without its newline and with fewer
+	 * fields than the header is a file cut short (a writer killed, a full
+	 * disk): its last number may be cut too ("86824.7" for "86824.726562"),
+	 * so it is refused rather than read. */
+	if (b->at_fini && b->no_final_nl && n < t->ncols) {
+		b->failed = 4;
+		b->bad_line = b->row_line;
+		b->short_n = n;
+		drop_row(b);
 		return;
 	}
 	if (n > t->ncols) {
@@ -232,9 +250,27 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 	b.t = t;
 	b.fn = fn;
 	b.ctx = ctx;
-	f = fopen(path, "rb");
+	/* O_NONBLOCK for the open: a FIFO without a writer then reads as
+	 * empty instead of blocking forever (docs/reliability.md). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		/* a directory, or a device such as /dev/zero that never ends */
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		close(fd);
+		goto out;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		close(fd);
 		goto out;
 	}
 	if (!fn && fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
@@ -247,6 +283,9 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 		goto out;
 	}
 	parser_ok = 1;
+	/* libcsv grows a field 128 bytes at a time: a 10 MB cell meant 80,000
+	 * reallocs, quadratic where realloc copies (ASan took minutes). */
+	csv_set_blk_size(&p, 64 * 1024);
 	ssize_t len;
 	errno = 0;
 	while ((len = getline(&line, &cap, f)) >= 0) {
@@ -255,6 +294,7 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 			snprintf(err, errlen, "%s:%ld: %s", path, b.line, csv_strerror(csv_error(&p)));
 			goto out;
 		}
+		b.no_final_nl = line[len - 1] != '\n';
 		if (b.failed)
 			break;
 	}
@@ -262,6 +302,7 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
 		goto out;
 	}
+	b.at_fini = 1;
 	if (!b.failed && csv_fini(&p, on_field, on_row, &b) != 0) {
 		snprintf(err, errlen, "%s:%ld: unterminated quoted field", path, b.line);
 		goto out;
@@ -273,6 +314,12 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 	if (b.failed == 2) {
 		snprintf(err, errlen, "%s:%ld: more fields than the header has columns", path,
 			 b.bad_line);
+		goto out;
+	}
+	if (b.failed == 4) {
+		snprintf(err, errlen,
+			 "%s:%ld: last row cut short (%zu of %zu fields, no newline at the end): "
+			 "the file looks truncated", path, b.bad_line, b.short_n, t->ncols);
 		goto out;
 	}
 	if (b.failed == 3) {

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void lineio_init(struct lineio *l, FILE *f, size_t limit)
@@ -29,6 +30,15 @@ int lineio_open(struct lineio *l, const char *path, size_t limit)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	/* A device (a symlink to /dev/zero in a pull request) never ends:
+	 * only regular files and FIFOs are read. */
+	struct stat st;
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = ENODEV;
+		return -1;
+	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
 		int e = errno;

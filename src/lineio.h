@@ -30,7 +30,10 @@ struct lineio {
 };
 
 /* Opens path for reading. Returns 0, or -1 with errno set. Never blocks
- * in open: a FIFO without a writer reads as an empty file. */
+ * in open: a FIFO without a writer reads as an empty file. A device
+ * (character, block, socket) is refused with ENODEV ("No such device"):
+ * /dev/zero would never end. A directory opens and fails on the first
+ * read with EISDIR. */
 int lineio_open(struct lineio *l, const char *path, size_t limit);
 /* Wraps an open stream (not closed by lineio_close). lineio reads the
  * stream ahead in LINEIO_CHUNK blocks, so after lineio_close its position

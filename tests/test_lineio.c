@@ -3,6 +3,7 @@
 #include "lineio.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 
 struct want {
 	const char *text;
@@ -101,6 +102,20 @@ static void test_errors(void **state)
 	assert_int_equal(lineio_next(&l), -1);
 	assert_int_equal(errno, EISDIR);
 	lineio_close(&l);
+	/* a device never ends: refused */
+	assert_int_equal(lineio_open(&l, "/dev/zero", 0), -1);
+	assert_int_equal(errno, ENODEV);
+	/* a FIFO with no writer reads as empty instead of blocking */
+	char fifo[] = "/tmp/tlperf-lineio-fifo.XXXXXX";
+	int fd = mkstemp(fifo);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(fifo);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(lineio_open(&l, fifo, 0), 0);
+	assert_int_equal(lineio_next(&l), 0);
+	lineio_close(&l);
+	unlink(fifo);
 	assert_true(lineio_has_bom("\xef\xbb\xbfx", 4));
 	assert_false(lineio_has_bom("\xef\xbb", 2));
 }

@@ -2,7 +2,8 @@
  * the benchmarks (no dependency on /usr/bin/time).
  *
  *   runstat OUT CMD [ARG...]
- * Appends "wall_seconds maxrss_kb exit_code" to OUT and exits with the
+ * Appends "wall_seconds maxrss_kb exit_code cpu_seconds" (cpu = user +
+ * system time of the command and its waited-for children) to OUT and exits with the
  * command's exit code (128+N when killed by signal N). The child's
  * stdout and stderr are the caller's.
  */
@@ -44,8 +45,10 @@ int main(int argc, char **argv)
 		perror("runstat: output");
 		return 2;
 	}
-	fprintf(f, "%.6f %ld %d\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-		ru.ru_maxrss, rc);
+	double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+		     ru.ru_stime.tv_usec / 1e6;
+	fprintf(f, "%.6f %ld %d %.6f\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+		ru.ru_maxrss, rc, cpu);
 	fclose(f);
 	return rc;
 }

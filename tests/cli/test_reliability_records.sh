@@ -71,6 +71,11 @@ mkdir "$D/perf_records.jsonl"
 expect_exit 2 timeout 60 "$TLPERF" plateau "$D/perf_records.jsonl"
 expect_grep "'$D/perf_records.jsonl': Is a directory" "$ERR"
 
+# a symlink to a device that never ends (/dev/zero): refused, no hang
+ln -s /dev/zero "$D/zero.jsonl"
+expect_exit 2 timeout 20 "$TLPERF" plateau "$D/zero.jsonl"
+expect_grep "'$D/zero.jsonl': No such device" "$ERR"
+
 # a FIFO with no writer: read as empty, no hang
 mkfifo "$D/fifo.jsonl"
 expect_exit 0 timeout 20 "$TLPERF" plateau "$D/fifo.jsonl" --strict
