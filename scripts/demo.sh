@@ -27,12 +27,12 @@ run() { # echo the command as a user would type it, then run it
     "$@"
 }
 
-say "1. tlab: incumbent A (8.40 us) vs candidate B (8.00 us), 5 interleaved pairs"
+say "1. tlab: incumbent A (8.40 us) vs candidate B (8.00 us), sequential protocol (4 to 16 interleaved pairs)"
 W=$OUT/ab
-run "$B/bin/tlab" --msprof "$FM" --workdir "$W" --pairs 5 --launch-count 15 --warm-up 5 \
+run "$B/bin/tlab" --msprof "$FM" --workdir "$W" --launch-count 15 --warm-up 5 \
     --kernel-name main --a-cmd "$FK --mean 8.40 --seed 42" --b-cmd "$FK --mean 8.00 --seed 42" \
     >"$W.json" 2>"$OUT/ab.log"
-sed -n 's/^[[:space:]]*"\(verdict\|b_rel_change\|sign_test_p\)":[[:space:]]*\(.*\),*$/   \1: \2/p' "$W.json"
+sed -n 's/^[[:space:]]*"\(verdict\|pairs\|stop_reason\|gain\|b_rel_change\)":[[:space:]]*\(.*\),*$/   \1: \2/p' "$W.json"
 
 say "2. tlperf loop on the demo operator demo_add (two workloads, two dispatch paths)"
 OP=$OUT/demo_add

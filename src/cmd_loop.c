@@ -44,7 +44,8 @@ const char cmd_loop_usage[] =
 	"  --ab-threshold F         gains under this go to tlab (0.05)\n"
 	"  --launch-count N         msprof launches per measurement (15)\n"
 	"  --warm-up N              msprof warm-up launches (5)\n"
-	"  --pairs N, --ab-launch-count N, --ab-warm-up N   tlab settings (3, 15, 5)\n"
+	"  --ab-protocol seq|ref    tlab's protocol (seq: it picks the pairs it needs)\n"
+	"  --pairs N, --ab-launch-count N, --ab-warm-up N   tlab settings (3, 15, 5); --pairs is ref's\n"
 	"  --msprof PATH            msprof program (msprof)\n"
 	"  --timeout S              limit per command (900)\n"
 	"  --force                  replace an existing plan when no record exists yet\n"
@@ -79,7 +80,7 @@ static int cmd_init(int argc, char **argv)
 	size_t ntargets = 0;
 	loop_plan_init(&p);
 	enum { O_OP = 256, O_BASE, O_WL, O_OPT, O_TARGET, O_BENCH, O_L0, O_KN, O_CONTRACT,
-	       O_NOISE, O_MR, O_ME, O_SMALL, O_ABT, O_LC, O_WU, O_PAIRS, O_ALC, O_AWU, O_MSPROF,
+	       O_NOISE, O_MR, O_ME, O_SMALL, O_ABT, O_LC, O_WU, O_PAIRS, O_APROTO, O_ALC, O_AWU, O_MSPROF,
 	       O_TMO, O_FORCE };
 	static const struct option opts[] = {
 		{ "op", required_argument, 0, O_OP },
@@ -99,6 +100,7 @@ static int cmd_init(int argc, char **argv)
 		{ "launch-count", required_argument, 0, O_LC },
 		{ "warm-up", required_argument, 0, O_WU },
 		{ "pairs", required_argument, 0, O_PAIRS },
+		{ "ab-protocol", required_argument, 0, O_APROTO },
 		{ "ab-launch-count", required_argument, 0, O_ALC },
 		{ "ab-warm-up", required_argument, 0, O_AWU },
 		{ "msprof", required_argument, 0, O_MSPROF },
@@ -167,6 +169,13 @@ static int cmd_init(int argc, char **argv)
 		case O_LC: if (cli_parse_long("--launch-count", optarg, 1, 100000, &p.launch_count)) goto out; break;
 		case O_WU: if (cli_parse_long("--warm-up", optarg, 0, 100000, &p.warm_up)) goto out; break;
 		case O_PAIRS: if (cli_parse_long("--pairs", optarg, 3, 100000, &p.tlab_pairs)) goto out; break;
+		case O_APROTO:
+			if (strcmp(optarg, "seq") != 0 && strcmp(optarg, "ref") != 0) {
+				rc = usage_err("--ab-protocol '%s': want seq or ref", optarg);
+				goto out;
+			}
+			p.tlab_ref = strcmp(optarg, "ref") == 0;
+			break;
 		case O_ALC: if (cli_parse_long("--ab-launch-count", optarg, 1, 100000, &p.tlab_launch_count)) goto out; break;
 		case O_AWU: if (cli_parse_long("--ab-warm-up", optarg, 0, 100000, &p.tlab_warm_up)) goto out; break;
 		case O_TMO: if (cli_parse_long("--timeout", optarg, 1, 10000000, &p.timeout_s)) goto out; break;

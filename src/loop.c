@@ -799,12 +799,23 @@ static int run_tlab(const struct ctx *c, const struct loop_opts *o, long n, cons
 	snprintf(noise, sizeof(noise), "%g", c->plan.noise);
 	snprintf(tmo, sizeof(tmo), "%ld", c->plan.timeout_s);
 	int resume = access(wd, F_OK) == 0;
-	char *argv[] = { (char *)o->self, "ab", "--a-cmd", a, "--b-cmd", b, "--workdir", wd,
-			 "--pairs", pairs, "--launch-count", lc, "--warm-up", wu, "--kernel-name",
-			 c->plan.kernel_name, "--noise", noise, "--timeout", tmo, "--msprof",
-			 c->plan.msprof, resume ? "--resume" : NULL, NULL };
-	fprintf(stderr, "%s: A/B against the current best on %s (tlab, %s pairs) ...\n", id, w->id,
-		pairs);
+	/* seq chooses how many pairs it needs; --pairs is ref's fixed count */
+	char *argv[32] = { (char *)o->self, "ab", "--a-cmd", a, "--b-cmd", b, "--workdir", wd,
+			   "--launch-count", lc, "--warm-up", wu, "--kernel-name",
+			   c->plan.kernel_name, "--noise", noise, "--timeout", tmo, "--msprof",
+			   c->plan.msprof, "--protocol", c->plan.tlab_ref ? "ref" : "seq" };
+	size_t na = 0;
+	while (argv[na])
+		na++;
+	if (c->plan.tlab_ref) {
+		argv[na++] = "--pairs";
+		argv[na++] = pairs;
+	}
+	if (resume)
+		argv[na++] = "--resume";
+	argv[na] = NULL;
+	fprintf(stderr, "%s: A/B against the current best on %s (tlab --protocol %s) ...\n", id,
+		w->id, c->plan.tlab_ref ? "ref" : "seq");
 	rc = run_one("tlab", argv, log, ab->json, 0, err, sizeof(err));
 	if (rc >= CLI_SIGNAL)
 		goto out;
@@ -991,9 +1002,9 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		char verdicts[128] = "";
 		stats_sb_printf(
 			&b,
-			"\nA/B arbitration (tlab, %ld pairs, interleaved A/B/A/B), `%s` (A) vs `%s` "
-			"(B):\n\n",
-			c->plan.tlab_pairs, incumbent, cd->candidate_id);
+			"\nA/B arbitration (tlab --protocol %s, interleaved A/B pairs), `%s` (A) vs "
+			"`%s` (B):\n\n",
+			c->plan.tlab_ref ? "ref" : "seq", incumbent, cd->candidate_id);
 		for (size_t k = 0; k < w.nrequired; k++) {
 			if (!cd->keys[k].needs_ab)
 				continue;

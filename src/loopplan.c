@@ -295,7 +295,7 @@ static const char *const top_keys[] = {
 	"launch_count", "warm_up", "tlab", "msprof", "timeout_s", NULL
 };
 static const char *const wl_keys[] = { "id", "dispatch", "required", "target_us", NULL };
-static const char *const tlab_keys[] = { "pairs", "launch_count", "warm_up", NULL };
+static const char *const tlab_keys[] = { "protocol", "pairs", "launch_count", "warm_up", NULL };
 
 static int parse_obj(const cJSON *o, struct loop_plan *p, char *err, size_t errlen)
 {
@@ -342,6 +342,16 @@ static int parse_obj(const cJSON *o, struct loop_plan *p, char *err, size_t errl
 			      errlen) ||
 		    want_long(t, "warm_up", "tlab.warm_up", &p->tlab_warm_up, err, errlen))
 			return -1;
+		char *proto = NULL;
+		if (want_string(t, "protocol", "tlab.protocol", 0, &proto, err, errlen))
+			return -1;
+		if (proto) {
+			int ok = strcmp(proto, "seq") == 0 || strcmp(proto, "ref") == 0;
+			p->tlab_ref = strcmp(proto, "ref") == 0;
+			free(proto);
+			if (!ok)
+				return fail(err, errlen, "field 'tlab.protocol': must be \"seq\" or \"ref\"");
+		}
 	}
 	const cJSON *ws = cJSON_GetObjectItemCaseSensitive(o, "workloads");
 	if (!ws)
@@ -484,6 +494,7 @@ char *loop_plan_to_json(const struct loop_plan *p)
 	cJSON_AddNumberToObject(o, "warm_up", (double)p->warm_up);
 	t = cJSON_AddObjectToObject(o, "tlab");
 	if (t) {
+		cJSON_AddStringToObject(t, "protocol", p->tlab_ref ? "ref" : "seq");
 		cJSON_AddNumberToObject(t, "pairs", (double)p->tlab_pairs);
 		cJSON_AddNumberToObject(t, "launch_count", (double)p->tlab_launch_count);
 		cJSON_AddNumberToObject(t, "warm_up", (double)p->tlab_warm_up);

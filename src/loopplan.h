@@ -18,7 +18,8 @@
  *     "noise": 0.03, "max_rounds": 10, "max_experiments": 30,
  *     "small_us": 20, "ab_threshold": 0.05,
  *     "launch_count": 15, "warm_up": 5,    one msprof measurement
- *     "tlab": { "pairs": 3, "launch_count": 15, "warm_up": 5 },
+ *     "tlab": { "protocol": "seq", "pairs": 3, "launch_count": 15, "warm_up": 5 },
+ *                                      protocol seq (default) or ref; pairs is ref's
  *     "msprof": "msprof", "timeout_s": 900
  *   }
  *
@@ -57,7 +58,8 @@ struct loop_plan {
 	double ab_threshold;   /* gains under this go to tlab (0.05) */
 	long launch_count;     /* msprof launches per measurement (15) */
 	long warm_up;          /* msprof warm-up launches (5) */
-	long tlab_pairs;       /* tlab --pairs (3) */
+	int tlab_ref;          /* 1: tlab --protocol ref; 0: seq, the default */
+	long tlab_pairs;       /* tlab --pairs under ref (3); seq picks its own */
 	long tlab_launch_count;/* tlab --launch-count (15) */
 	long tlab_warm_up;     /* tlab --warm-up (5) */
 	char *msprof;          /* msprof program ("msprof": looked up on PATH) */
