@@ -9,9 +9,19 @@
  * measurement; an operator reconciles when all its workloads do. Exit 1
  * when any claim does not reconcile, whatever the other gate rules say
  * (their verdict is a column).
+ *
+ * First-generation perf_tuning/ folders found under the roots (as tlgate
+ * finds them) get one row each: contract "perf_tuning", speedup = the
+ * geometric mean of the per-case speedups of the folder's latest bench
+ * JSON (ptune_speedups), gate verdict from ptune_check_dir with the
+ * folder's .tlgate.json and inline suppressions. Such a folder has no
+ * claimed-vs-recorded pair, so the gate's errors (PT-JSON, PT-REPORT, ...)
+ * stand for its reconciliation: errors fail the row and count it as
+ * unreconcilable (exit 1).
  */
 #include "cli.h"
 #include "gatecheck.h"
+#include "ptune.h"
 #include "report.h"
 #include "stats.h"
 #include "svg.h"
@@ -36,7 +46,9 @@ const char cmd_audit_usage[] =
 	"one row per operator and workload with the contract, the baseline record,\n"
 	"the claimed final (opt_log.md), the recorded winner, the deviation, the\n"
 	"speedup, the operator's geometric mean, the stop reason and the gate\n"
-	"verdict; then totals.\n"
+	"verdict; then totals. Every perf_tuning/ folder (first-generation workflow)\n"
+	"adds one row: contract perf_tuning, speedup = geometric mean of the per-case\n"
+	"speedups of its latest bench JSON, and gate errors fail it.\n"
 	"\n"
 	"  --format FMT     markdown (default), csv, json, html (one self-contained\n"
 	"                   file with the table and a speedup chart)\n"
@@ -46,7 +58,8 @@ const char cmd_audit_usage[] =
 	"\n"
 	"Speedup is baseline_us / winner_us from the records; the operator and\n"
 	"overall geometric means are over workloads. Exit: 0 every claim reconciles,\n"
-	"1 some claim does not, 2 usage error or unreadable ROOT.\n";
+	"1 some claim does not (or a perf_tuning/ folder has gate errors), 2 usage\n"
+	"error or unreadable ROOT.\n";
 
 enum audit_format { AUDIT_MARKDOWN, AUDIT_CSV, AUDIT_JSON, AUDIT_HTML };
 
@@ -58,6 +71,9 @@ struct audit_op {
 	double geomean;               /* of the rows' speedups, NAN when none */
 	int reconciled;               /* every row ok (and there is one) */
 	int failed_to_read;           /* gatecheck_dir could not read it */
+	int ptune;                    /* a perf_tuning/ folder (perf_opt holds its path) */
+	struct ptune_speedups sp;     /* ptune only: per-case speedups */
+	int has_sp;                   /* ptune only: sp was read (ptune_speedups returned 0) */
 };
 
 struct audit {
@@ -70,7 +86,7 @@ struct audit {
 
 /* ---- finding the directories --------------------------------------------- */
 
-static int add_op(struct audit *a, const char *path)
+static int add_op(struct audit *a, const char *path, int ptune)
 {
 	if (a->n == a->cap) {
 		size_t c = a->cap ? 2 * a->cap : 16;
@@ -82,12 +98,17 @@ static int add_op(struct audit *a, const char *path)
 	}
 	struct audit_op *op = &a->v[a->n];
 	memset(op, 0, sizeof(*op));
+	op->ptune = ptune;
+	op->sp.mean = op->sp.geomean = op->sp.stated_mean = NAN;
 	op->perf_opt = strdup(path);
 	size_t len = strlen(path);
 	while (len > 1 && path[len - 1] == '/')
 		len--;
-	/* operator name: the path without its final "perf_opt" component */
-	size_t cut = len >= 8 && strncmp(path + len - 8, "perf_opt", 8) == 0 ? len - 8 : len;
+	/* operator name: the path without its final "perf_opt" (or
+	 * "perf_tuning") component */
+	const char *kind = ptune ? "perf_tuning" : "perf_opt";
+	size_t kl = strlen(kind);
+	size_t cut = len >= kl && strncmp(path + len - kl, kind, kl) == 0 ? len - kl : len;
 	while (cut > 1 && path[cut - 1] == '/')
 		cut--;
 	/* "./ops/x" (a walk from ".") reads better as "ops/x" */
@@ -117,7 +138,7 @@ static int skip_name(const char *n)
 	       strcmp(n, "node_modules") == 0;
 }
 
-/* Collects perf_opt directories under dir in name order, not following
+/* Collects perf_opt (and perf_tuning) directories under dir in name order, not following
  * symlinks. Returns 0, -1 on allocation failure. Unreadable subdirectories
  * are warned about and skipped. */
 static int walk(struct audit *a, const char *dir, int depth)
@@ -137,7 +158,9 @@ static int walk(struct audit *a, const char *dir, int depth)
 				     dir[strlen(dir) - 1] == '/' ? "" : "/", nm) < sizeof(path) &&
 		    lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (strcmp(nm, "perf_opt") == 0)
-				rc = add_op(a, path);
+				rc = add_op(a, path, 0);
+			else if (strcmp(nm, "perf_tuning") == 0)
+				rc = add_op(a, path, 1);
 			else if (depth < 64)
 				rc = walk(a, path, depth + 1);
 		}
@@ -165,8 +188,64 @@ static double row_deviation_pct(const struct s4_recon_row *r)
 	return NAN;
 }
 
+/* A perf_tuning/ folder: gate findings (config, suppressions) and the
+ * per-case speedups. Returns 0, -1 on allocation failure. */
+static int check_ptune(struct audit_op *op, int strict)
+{
+	struct gate_findings fs;
+	struct gatecheck_config cfg;
+	char err[512];
+	char *cfg_path = NULL;
+	int rc = -1;
+	gate_findings_init(&fs);
+	gatecheck_config_init(&cfg);
+	errno = 0;
+	if (ptune_check_dir(op->perf_opt, op->perf_opt, &fs) != 0) {
+		if (errno == ENOMEM)
+			goto out;
+		cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
+		op->failed_to_read = 1;
+		rc = 0;
+		goto out;
+	}
+	struct gatecheck_result pres;
+	gatecheck_result_init(&pres);
+	int sr = ptune_suppressions(op->perf_opt, op->perf_opt, &pres);
+	if (sr == 0)
+		sr = gatecheck_apply_suppressions(&fs, &pres);
+	gatecheck_result_release(&pres);
+	if (sr)
+		goto out;
+	cfg_path = gatecheck_config_find(op->perf_opt);
+	if (cfg_path && gatecheck_config_load(cfg_path, &cfg, err, sizeof(err)) != 0) {
+		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
+		gatecheck_config_release(&cfg);
+		gatecheck_config_init(&cfg);
+	}
+	cfg.strict = strict;
+	gatecheck_config_apply(&cfg, &fs);
+	op->errors = gate_count(&fs, GATE_ERROR);
+	op->warnings = gate_count(&fs, GATE_WARNING);
+	int r = ptune_speedups(op->perf_opt, &op->sp, err, sizeof(err));
+	if (r < 0 && errno == ENOMEM)
+		goto out;
+	if (r != 0)
+		cli_warn("%s", err);
+	op->has_sp = r == 0;
+	op->geomean = op->has_sp ? op->sp.geomean : NAN;
+	op->reconciled = op->errors == 0 && isfinite(op->geomean);
+	rc = 0;
+out:
+	free(cfg_path);
+	gatecheck_config_release(&cfg);
+	gate_findings_release(&fs);
+	return rc;
+}
+
 static int check_op(struct audit_op *op, int strict)
 {
+	if (op->ptune)
+		return check_ptune(op, strict);
 	struct gate_findings fs;
 	struct gatecheck_config cfg;
 	struct gatecheck_opts opts = { NULL, NULL };
@@ -223,12 +302,25 @@ static int totals(struct audit *a)
 {
 	size_t nrows = 0, k = 0;
 	for (size_t i = 0; i < a->n; i++)
-		nrows += a->v[i].res.recon.n;
+		nrows += a->v[i].ptune ? 1 : a->v[i].res.recon.n;
 	double *sp = malloc((nrows ? nrows : 1) * sizeof(*sp));
 	if (!sp)
 		return -1;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct audit_op *op = &a->v[i];
+		if (op->ptune) {
+			/* gate errors fail the folder; no speedup and no error:
+			 * nothing to reconcile */
+			if (op->failed_to_read || op->errors)
+				a->unreconcilable++;
+			else if (op->reconciled)
+				a->reconciled++;
+			else
+				a->without_claims++;
+			if (isfinite(op->geomean))
+				sp[k++] = op->geomean;
+			continue;
+		}
 		if (op->res.recon.n == 0 && !op->failed_to_read)
 			a->without_claims++;
 		else if (op->reconciled)
@@ -252,6 +344,36 @@ static int totals(struct audit *a)
 static const char *contract_name(enum records_contract c)
 {
 	return c == RECORDS_V1 ? "v1" : c == RECORDS_V2 ? "v2" : "?";
+}
+
+/* ptune rows: the workload cell names the cases and the JSON read. */
+static const char *pt_workload(char *buf, size_t n, const struct audit_op *op)
+{
+	if (op->has_sp)
+		snprintf(buf, n, "%zu case%s (%s)", op->sp.nvalid, op->sp.nvalid == 1 ? "" : "s",
+			 op->sp.json);
+	else
+		snprintf(buf, n, "%s", "");
+	return buf;
+}
+
+static const char *pt_status(const struct audit_op *op)
+{
+	if (op->failed_to_read)
+		return "unreadable";
+	if (op->errors)
+		return "GATE ERRORS";
+	if (!isfinite(op->geomean))
+		return "no speedups";
+	return "reconciled";
+}
+
+/* The row is drawn red / counted unreconcilable. */
+static int op_failing(const struct audit_op *op)
+{
+	if (op->ptune)
+		return op->failed_to_read || op->errors;
+	return !op->reconciled && (op->res.recon.n || op->failed_to_read);
 }
 
 /* "%.4g" or "" for NAN. */
@@ -356,6 +478,17 @@ static void write_markdown(FILE *f, const struct audit *a)
 		const struct s4_recon *r = &op->res.recon;
 		char v[96];
 		verdict(v, sizeof(v), op);
+		if (op->ptune) {
+			char wl[320];
+			fputs("| ", f);
+			md_text(f, op->name);
+			fputs(" | perf\\_tuning | ", f);
+			md_text(f, pt_workload(wl, sizeof(wl), op));
+			fprintf(f, " |  |  |  |  |  | %s | %s |  | %s | %s |\n",
+				fmt_num(b[4], 64, op->geomean, "%.3fx"), fmt_num(b[5], 64, op->geomean, "%.3fx"),
+				op->reconciled ? "yes" : pt_status(op), v);
+			continue;
+		}
 		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
 			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
 			fputs("| ", f);
@@ -414,6 +547,22 @@ static void write_csv(FILE *f, const struct audit *a)
 		verdict(v, sizeof(v), op);
 		snprintf(b[6], 64, "%zu", op->errors);
 		snprintf(b[7], 64, "%zu", op->warnings);
+		if (op->ptune) {
+			char wl[320];
+			csv_field(f, op->name, 0);
+			csv_field(f, "perf_tuning", 0);
+			csv_field(f, pt_workload(wl, sizeof(wl), op), 0);
+			for (int e = 0; e < 5; e++)
+				csv_field(f, "", 0);
+			csv_field(f, fmt_num(b[4], 64, op->geomean, "%.6g"), 0);
+			csv_field(f, fmt_num(b[5], 64, op->geomean, "%.6g"), 0);
+			csv_field(f, "", 0);
+			csv_field(f, pt_status(op), 0);
+			csv_field(f, v, 0);
+			csv_field(f, b[6], 0);
+			csv_field(f, b[7], 1);
+			continue;
+		}
 		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
 			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
 			csv_field(f, op->name, 0);
@@ -477,6 +626,32 @@ static int write_json(FILE *f, const struct audit *a)
 			break;
 		}
 		bad |= json_str(o, "operator", op->name);
+		if (op->ptune) {
+			bad |= json_str(o, "perf_tuning", op->perf_opt);
+			bad |= json_str(o, "contract", "perf_tuning");
+			bad |= json_num(o, "geomean_speedup", op->geomean);
+			bad |= json_num(o, "mean_speedup", op->sp.mean);
+			bad |= json_num(o, "stated_mean_speedup", op->sp.stated_mean);
+			bad |= json_str(o, "json", op->has_sp ? op->sp.json : NULL);
+			bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
+			bad |= json_str(o, "status", pt_status(op));
+			bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
+			bad |= json_num(o, "gate_errors", (double)op->errors);
+			bad |= json_num(o, "gate_warnings", (double)op->warnings);
+			rows = cJSON_AddArrayToObject(o, "cases");
+			bad |= !rows;
+			for (size_t j = 0; rows && j < op->sp.n && !bad; j++) {
+				cJSON *x = cJSON_CreateObject();
+				if (!x || !cJSON_AddItemToArray(rows, x)) {
+					cJSON_Delete(x);
+					bad = 1;
+					break;
+				}
+				bad |= json_str(x, "case", op->sp.v[j].label);
+				bad |= json_num(x, "speedup", op->sp.v[j].speedup);
+			}
+			continue;
+		}
 		bad |= json_str(o, "perf_opt", op->perf_opt);
 		bad |= json_str(o, "contract", contract_name(op->res.contract));
 		bad |= json_num(o, "geomean_speedup", op->geomean);
@@ -587,7 +762,7 @@ static int write_html(FILE *f, const struct audit *a)
 	for (size_t i = 0; i < a->n; i++) {
 		labels[i] = a->v[i].name;
 		vals[i] = a->v[i].geomean;
-		failing[i] = !a->v[i].reconciled && (a->v[i].res.recon.n || a->v[i].failed_to_read);
+		failing[i] = op_failing(&a->v[i]);
 	}
 	struct svg_bars bars = { "speedup per operator (geometric mean over its workloads)",
 				 "speedup = baseline_us / winner_us (log scale); red: claim does not reconcile",
@@ -609,6 +784,23 @@ static int write_html(FILE *f, const struct audit *a)
 		const struct s4_recon *r = &op->res.recon;
 		char v[96];
 		verdict(v, sizeof(v), op);
+		if (op->ptune) {
+			char wl[320];
+			fprintf(f, "<tr%s><td>", op_failing(op) ? " class=\"fail\"" : "");
+			h(f, op->name);
+			fputs("</td><td>perf_tuning</td><td>", f);
+			h(f, pt_workload(wl, sizeof(wl), op));
+			fprintf(f, "</td><td class=\"n\"></td><td class=\"n\"></td><td></td>"
+				   "<td class=\"n\"></td><td class=\"n\"></td><td class=\"n\">%s</td>"
+				   "<td class=\"n\">%s</td><td></td><td class=\"status\">",
+				fmt_num(b[4], 64, op->geomean, "%.3f&#215;"),
+				fmt_num(b[5], 64, op->geomean, "%.3f&#215;"));
+			h(f, op->reconciled ? "yes" : pt_status(op));
+			fputs("</td><td>", f);
+			h(f, v);
+			fputs("</td></tr>\n", f);
+			continue;
+		}
 		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
 			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
 			int fail = w ? !w->ok : op->failed_to_read;
@@ -649,6 +841,7 @@ static void audit_release(struct audit *a)
 		free(a->v[i].perf_opt);
 		free(a->v[i].name);
 		gatecheck_result_release(&a->v[i].res);
+		ptune_speedups_release(&a->v[i].sp);
 	}
 	free(a->v);
 	memset(a, 0, sizeof(*a));
@@ -718,15 +911,17 @@ int cmd_audit(int argc, char **argv)
 			cli_error("'%s' is not a directory", roots[i]);
 			goto out;
 		}
-		int r = strcmp(base_name(roots[i]), "perf_opt") == 0 ? add_op(&a, roots[i])
-								       : walk(&a, roots[i], 0);
+		const char *bn = base_name(roots[i]);
+		int r = strcmp(bn, "perf_opt") == 0      ? add_op(&a, roots[i], 0)
+			: strcmp(bn, "perf_tuning") == 0 ? add_op(&a, roots[i], 1)
+							 : walk(&a, roots[i], 0);
 		if (r != 0) {
 			cli_error("out of memory");
 			goto out;
 		}
 	}
 	if (a.n == 0)
-		cli_warn("no perf_opt/ directory found");
+		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
 	for (size_t i = 0; i < a.n; i++)
 		if (check_op(&a.v[i], strict) != 0) {
 			cli_error("out of memory");

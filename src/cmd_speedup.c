@@ -2,6 +2,7 @@
  * baseline to the final version and their geometric means (stats/speedup.h
  * does the work; struct stats_speedup holds every number a plot needs). */
 #include "cli.h"
+#include "ptune.h"
 #include "recargs.h"
 #include "speedup.h"
 #include "svg.h"
@@ -12,9 +13,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char cmd_speedup_usage[] =
 	"usage: tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
+	"       tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]\n"
 	"\n"
 	"Per (dispatch, workload): the round-0 baseline duration, the final\n"
 	"duration, speedup = baseline/final and the change in %. The final is the\n"
@@ -29,9 +32,16 @@ const char cmd_speedup_usage[] =
 	"  --strict     refuse RECORDS with invalid lines (exit 1)\n"
 	"  --plot FILE  also write per-workload speedup bars with the geomean line (SVG)\n"
 	"\n"
+	"When the operand is a directory, it is read as a first-generation\n"
+	"perf_tuning/ folder (or an operator directory holding one): per case, the\n"
+	"speedup its latest bench JSON states, the latency change 1/speedup - 1,\n"
+	"and the geometric mean over the cases with a finite speedup > 0. --strict\n"
+	"then refuses a case without one (exit 1); --final does not apply.\n"
+	"\n"
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
-	"(or invalid lines under --strict), 2 usage error, unreadable RECORDS or\n"
-	"an unknown --final candidate.\n";
+	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
+	"2 usage error, unreadable RECORDS or folder, or an unknown --final\n"
+	"candidate.\n";
 
 static int print_json(const struct stats_speedup *s, const char *path, const char *final,
 		      enum records_contract c)
@@ -217,6 +227,188 @@ out:
 	return rc;
 }
 
+/* ---- a perf_tuning/ folder (first-generation workflow) ---------------------- */
+
+static double pt_change(double speedup)
+{
+	return isfinite(speedup) && speedup > 0 ? 1.0 / speedup - 1.0 : NAN;
+}
+
+static int pt_valid(double speedup)
+{
+	return isfinite(speedup) && speedup > 0;
+}
+
+static size_t pt_regressions(const struct ptune_speedups *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		n += pt_valid(p->v[i].speedup) && p->v[i].speedup < 1.0;
+	return n;
+}
+
+static int pt_print_json(const struct ptune_speedups *p, const char *path)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "perf_tuning", path);
+	cJSON_AddStringToObject(root, "json", p->json);
+	cJSON_AddStringToObject(root, "speedup_key", p->key);
+	cJSON *cases = cJSON_AddArrayToObject(root, "cases");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ptune_case *c = &p->v[i];
+		int ok = pt_valid(c->speedup);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(cases, o);
+		cJSON_AddStringToObject(o, "case", c->label);
+		cJSON_AddItemToObject(o, "speedup", recargs_num_or_null(ok ? c->speedup : NAN));
+		cJSON_AddItemToObject(o, "change_pct", recargs_num_or_null(100.0 * pt_change(c->speedup)));
+		cJSON_AddBoolToObject(o, "regression", ok && c->speedup < 1.0);
+	}
+	cJSON_AddNumberToObject(root, "cases_counted", (double)p->nvalid);
+	cJSON_AddNumberToObject(root, "missing", (double)(p->n - p->nvalid));
+	cJSON_AddItemToObject(root, "geomean_speedup", recargs_num_or_null(p->geomean));
+	cJSON_AddItemToObject(root, "geomean_change_pct", recargs_num_or_null(100.0 * pt_change(p->geomean)));
+	cJSON_AddItemToObject(root, "mean_speedup", recargs_num_or_null(p->mean));
+	cJSON_AddItemToObject(root, "stated_mean_speedup", recargs_num_or_null(p->stated_mean));
+	cJSON_AddNumberToObject(root, "regressions", (double)pt_regressions(p));
+	return recargs_print_json(root);
+}
+
+/* Markdown, with the conventions of the records output: one "geomean" row
+ * and one "geomean speedup" bullet carrying the overall figure. */
+static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
+{
+	fputs("**Per-case speedup (perf_tuning: ", stdout);
+	recargs_md_cell(stdout, path);
+	fputs(", ", stdout);
+	recargs_md_cell(stdout, p->json);
+	fputs(")**\n\n", stdout);
+	printf("| case | speedup | change |\n");
+	printf("|---|---:|---:|\n");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ptune_case *c = &p->v[i];
+		int ok = pt_valid(c->speedup);
+		fputs("| ", stdout);
+		recargs_md_cell(stdout, c->label);
+		fputs(" | ", stdout);
+		print_speedup(ok ? c->speedup : NAN);
+		fputs(" | ", stdout);
+		recargs_md_pct(stdout, pt_change(c->speedup));
+		puts(ok && c->speedup < 1.0 ? " (regression) |" : " |");
+	}
+	printf("| **geomean** (all %zu) | **", p->nvalid);
+	print_speedup(p->geomean);
+	fputs("** | **", stdout);
+	recargs_md_pct(stdout, pt_change(p->geomean));
+	puts("** |\n");
+	fputs("- geomean speedup: ", stdout);
+	print_speedup(p->geomean);
+	printf(" over %zu case(s) (geometric-mean latency change ", p->nvalid);
+	recargs_md_pct(stdout, pt_change(p->geomean));
+	puts(")");
+	fputs("- arithmetic mean: ", stdout);
+	print_speedup(p->mean);
+	if (isfinite(p->stated_mean)) {
+		fputs("; the JSON states ", stdout);
+		print_speedup(p->stated_mean);
+	}
+	printf(" (key \"");
+	recargs_md_cell(stdout, p->key);
+	puts("\")");
+	size_t nreg = pt_regressions(p);
+	if (nreg == 0) {
+		puts("- regressions (speedup < 1): none");
+	} else {
+		fputs("- regressions (speedup < 1):", stdout);
+		int first = 1;
+		for (size_t i = 0; i < p->n; i++) {
+			const struct ptune_case *c = &p->v[i];
+			if (!pt_valid(c->speedup) || c->speedup >= 1.0)
+				continue;
+			fputs(first ? " " : ", ", stdout);
+			recargs_md_cell(stdout, c->label);
+			fputs(" (", stdout);
+			print_speedup(c->speedup);
+			fputs(")", stdout);
+			first = 0;
+		}
+		putchar('\n');
+	}
+	if (p->n > p->nvalid) {
+		printf("- not counted (%zu): ", p->n - p->nvalid);
+		int first = 1;
+		for (size_t i = 0; i < p->n; i++) {
+			if (pt_valid(p->v[i].speedup))
+				continue;
+			fputs(first ? "" : ", ", stdout);
+			recargs_md_cell(stdout, p->v[i].label);
+			fputs(" (no finite speedup > 0)", stdout);
+			first = 0;
+		}
+		putchar('\n');
+	}
+}
+
+static int pt_write_plot(const struct ptune_speedups *p, const char *path, const char *shown)
+{
+	size_t n = p->n ? p->n : 1;
+	const char **labels = calloc(n, sizeof(*labels));
+	double *v = malloc(n * sizeof(*v));
+	char title[256];
+	int rc = -1;
+	if (!labels || !v) {
+		errno = ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		labels[i] = p->v[i].label;
+		v[i] = p->v[i].speedup;
+	}
+	snprintf(title, sizeof(title), "speedup per case (%s, %s): geomean %.2fx over %zu case%s", shown,
+		 p->json, p->geomean, p->nvalid, p->nvalid == 1 ? "" : "s");
+	struct svg_bars bars = { title, "speedup as the bench JSON states it (log scale)", labels, v,
+				 NULL, p->n, p->geomean, 0 };
+	rc = svg_save_bars(path, &bars);
+out:
+	free(labels);
+	free(v);
+	return rc;
+}
+
+static int speedup_folder(const char *path, int json, int strict, const char *plot)
+{
+	struct ptune_speedups p;
+	char err[512];
+	int r = ptune_speedups(path, &p, err, sizeof(err)), rc = CLI_OK;
+	if (r != 0) {
+		cli_error("%s", err);
+		rc = r < 0 ? CLI_USAGE : CLI_FAIL;
+		goto out;
+	}
+	if (strict && p.nvalid < p.n) {
+		cli_error("%zu case(s) of '%s/%s' have no finite speedup > 0 (--strict)", p.n - p.nvalid,
+			  path, p.json);
+		rc = CLI_FAIL;
+		goto out;
+	}
+	if (json)
+		rc = pt_print_json(&p, path);
+	else
+		pt_print_markdown(&p, path);
+	if (rc == CLI_OK && p.nvalid == 0) {
+		cli_error("no case of '%s/%s' has a finite speedup > 0", path, p.json);
+		rc = CLI_FAIL;
+	}
+	if (plot && p.nvalid > 0 && pt_write_plot(&p, plot, path) != 0) {
+		cli_error("cannot write plot '%s': %s", plot, strerror(errno));
+		rc = CLI_USAGE;
+	}
+	rc = cli_finish_stdout(rc);
+out:
+	ptune_speedups_release(&p);
+	return rc;
+}
+
 int cmd_speedup(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -240,6 +432,13 @@ int cmd_speedup(int argc, char **argv)
 			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
 				return rc;
 		}
+	}
+	struct stat st;
+	if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (final)
+			return cli_usage_error("speedup", "--final does not apply to a perf_tuning folder ('%s')",
+					       argv[optind]);
+		return speedup_folder(argv[optind], a.json, a.strict, plot);
 	}
 	rc = recargs_load_operand(&a, argc, argv, &rs);
 	if (rc != CLI_OK)
