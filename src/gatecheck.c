@@ -631,7 +631,8 @@ static void check_append(const char *records, const char *ref, struct s4_append 
 
 /* ---- the directory ---- */
 
-static int add_sup(struct gatecheck_result *res, const char *file, const struct optlog_suppression *s)
+int gatecheck_add_suppression(struct gatecheck_result *res, const char *file,
+			       const struct optlog_suppression *s)
 {
 	if (res->n_sup == res->cap_sup) {
 		size_t cap = res->cap_sup ? res->cap_sup * 2 : 8;
@@ -847,7 +848,7 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 
 	/* suppressions: opt_log.md and perf_feedback.md */
 	for (size_t i = 0; i < lg.n_suppressions; i++)
-		if (add_sup(R, s_log, &lg.suppressions[i]))
+		if (gatecheck_add_suppression(R, s_log, &lg.suppressions[i]))
 			goto oom;
 	if (fb_text) {
 		struct optlog tmp;
@@ -866,7 +867,7 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 			line++;
 		}
 		for (size_t i = 0; i < tmp.n_suppressions && !bad; i++)
-			bad = add_sup(R, s_fb, &tmp.suppressions[i]);
+			bad = gatecheck_add_suppression(R, s_fb, &tmp.suppressions[i]);
 		optlog_release(&tmp);
 		if (bad)
 			goto oom;

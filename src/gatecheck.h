@@ -57,6 +57,11 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
  * suppressions. Returns 0, -1 on allocation failure. */
 int gatecheck_apply_suppressions(struct gate_findings *fs, struct gatecheck_result *res);
 
+/* Records one inline suppression s found in file (a copy: res owns it and
+ * frees it with the result). Returns 0, or -1 when out of memory. */
+int gatecheck_add_suppression(struct gatecheck_result *res, const char *file,
+			      const struct optlog_suppression *s);
+
 /* Parses one perf_records.jsonl line exactly like record_parse() (same
  * verdict, same fields, same error text), with a fast path for plain flat
  * lines. Returns 0 with *out filled (release with record_release), -1 with

@@ -376,33 +376,6 @@ int ptune_check_dir(const char *path, const char *shown, struct gate_findings *f
 	return rc;
 }
 
-static int add_suppression(struct gatecheck_result *res, const char *file,
-			   const struct optlog_suppression *s)
-{
-	if (res->n_sup == res->cap_sup) {
-		size_t cap = res->cap_sup ? res->cap_sup * 2 : 8;
-		struct gatecheck_suppression *v = realloc(res->sup, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		res->sup = v;
-		res->cap_sup = cap;
-	}
-	struct gatecheck_suppression *g = &res->sup[res->n_sup];
-	memset(g, 0, sizeof(*g));
-	g->file = strdup(file);
-	g->line = s->line;
-	g->rule = s->rule ? strdup(s->rule) : NULL;
-	g->reason = s->reason ? strdup(s->reason) : NULL;
-	if (!g->file || (s->rule && !g->rule) || (s->reason && !g->reason)) {
-		free(g->file);
-		free(g->rule);
-		free(g->reason);
-		return -1;
-	}
-	res->n_sup++;
-	return 0;
-}
-
 static int scan_text(const struct ptlog_text *t, const char *file, struct gatecheck_result *res)
 {
 	struct optlog tmp;
@@ -412,7 +385,7 @@ static int scan_text(const struct ptlog_text *t, const char *file, struct gatech
 		if (strstr(t->lines[l], "tlgate-disable"))
 			rc = optlog_scan_suppressions(t->lines[l], strlen(t->lines[l]), (long)l + 1, &tmp);
 	for (size_t i = 0; i < tmp.n_suppressions && rc == 0; i++)
-		rc = add_suppression(res, file, &tmp.suppressions[i]);
+		rc = gatecheck_add_suppression(res, file, &tmp.suppressions[i]);
 	optlog_release(&tmp);
 	return rc;
 }
