@@ -2,6 +2,7 @@
 #include "stats/abseq.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <string.h>
 
@@ -372,15 +373,165 @@ static double sample_sd(const double *d, size_t m)
 	return sqrt(ss / (double)(m - 1));
 }
 
-/* The mean gain of B on the log scale and how far below (*lo_w) and above
- * (*hi_w) it may be at critical z crit. Each arm's log mean duration is its level
-	 * plus mix_log(p_slow, gap). The levels' difference comes from the
-	 * paired differences with every run brought to its arm's fast level,
-	 * an arm with one cluster staying at its observed level (md[]). */
-static int mean_interval(const double *ya, const double *yb, const int *sa, const int *sb,
-			 size_t n, size_t m, const struct abseq_states *stp,
-			 const struct abseq_params *p, double crit, double *lg_out, double *lo_out,
-			 double *hi_out)
+/* One arm's second state for the exact test: k of n runs in a state off
+ * (log) away from the arm's level; its mean is level + log(1 + p(e^off - 1)). */
+struct arm_term {
+	unsigned n, k;
+	double off;
+};
+
+static double term_mean(const struct arm_term *t, double p)
+{
+	return log1p(p * expm1(t->off));
+}
+
+#define EXACT_GRID 64
+
+/* Exact unconditional p-value of "B's mean is not below A's" given the
+ * state counts: the largest probability, over every pair (pA, pB) with
+ * dlo + mA(pA) - mB(pB) = 0 (the boundary of the null; dlo is the lower
+ * bound of the level difference), that the counts alone show a mean gain
+ * of at least what was observed. pA runs over a grid of EXACT_GRID + 1
+ * points; pB follows from the boundary. The binomial tails of 4 to 16 runs
+ * are too heavy for the normal approximations when both arms' fractions
+ * are off at once (0.05 -> 0.4 in A while 0.95 -> 0.8 in B). */
+static double exact_gain_p(const struct arm_term *A, const struct arm_term *B, double dlo)
+{
+	double pa_row[ABSEQ_MAX_PAIRS + 1], pb_row[ABSEQ_MAX_PAIRS + 1];
+	double ua[ABSEQ_MAX_PAIRS + 1], ub[ABSEQ_MAX_PAIRS + 1];
+	for (unsigned k = 0; k <= A->n; k++)
+		ua[k] = term_mean(A, (double)k / A->n);
+	for (unsigned k = 0; k <= B->n; k++)
+		ub[k] = term_mean(B, (double)k / B->n);
+	double u_obs = ua[A->k] - ub[B->k] - 1e-12;
+	double worst = 0.0;
+	for (int g = 0; g <= EXACT_GRID; g++) {
+		double pa = (double)g / EXACT_GRID;
+		double target = term_mean(A, pa) + dlo; /* mB(pB) on the boundary */
+		double pb;
+		if (B->off == 0.0)
+			continue;
+		pb = expm1(target) / expm1(B->off);
+		/* the null region is mB(pB) >= target; the probability is largest
+		 * at its edge: the smallest pB when mB rises with pB, else the largest */
+		if (B->off > 0) {
+			if (pb > 1.0)
+				continue;
+			if (pb < 0.0)
+				pb = 0.0;
+		} else {
+			if (pb < 0.0)
+				continue;
+			if (pb > 1.0)
+				pb = 1.0;
+		}
+		for (unsigned k = 0; k <= A->n; k++)
+			pa_row[k] = gsl_ran_binomial_pdf(k, pa, A->n);
+		for (unsigned k = 0; k <= B->n; k++)
+			pb_row[k] = gsl_ran_binomial_pdf(k, pb, B->n);
+		double prob = 0.0;
+		for (unsigned i = 0; i <= A->n; i++) {
+			if (pa_row[i] == 0.0)
+				continue;
+			for (unsigned j = 0; j <= B->n; j++)
+				if (ua[i] - ub[j] >= u_obs)
+					prob += pa_row[i] * pb_row[j];
+		}
+		if (prob > worst)
+			worst = prob;
+	}
+	return worst;
+}
+
+/* Exact lower confidence bound at level alpha of the counts' term
+ * mA(pA) - mB(pB): the smallest Delta whose boundary mA - mB = Delta still
+ * explains the observed counts with probability above alpha (the p-value
+ * grows with Delta; bisection to 1e-5). */
+static double exact_count_lower(const struct arm_term *A, const struct arm_term *B, double alpha)
+{
+	double u_obs = term_mean(A, (double)A->k / A->n) - term_mean(B, (double)B->k / B->n);
+	double lo = u_obs - 0.6, hi = u_obs;
+	if (exact_gain_p(A, B, -lo) > alpha)
+		return lo;
+	while (hi - lo > 1e-5) {
+		double mid = 0.5 * (lo + hi);
+		if (exact_gain_p(A, B, -mid) > alpha)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return lo;
+}
+
+/* What step 3 yields under one reading of the states. */
+struct mean_view {
+	double lg;        /* estimated mean gain (log), outlier runs left out */
+	double lg_up;     /* the estimate the gain test uses (B's outliers counted slow) */
+	double lg_dn;     /* the estimate the loss test uses (A's outliers counted slow) */
+	double t_lo;      /* lower bound of the mean gain, for adoption */
+	double t_hi;      /* upper bound, for A_better */
+	double p_gain, p_loss; /* unused: kept 1 */
+};
+
+/* One arm's mean term (log, relative to its level) and how far it may be
+ * below (*dlo) or above (*dhi), with its term for the exact test.
+ * ncl, k, nn: clusters, slow runs, runs in a state; outl: outlier runs,
+ * counted as slow-state runs when count_outliers (a run far above the
+ * others may be the slow state: the side it would hurt must assume so);
+ * g: the arm's gap, gu: the gap of a state it has not shown; below: an
+ * unseen state is assumed below the arm (the incumbent's side). */
+static void arm_mean(int ncl, unsigned k, unsigned nn, unsigned outl, int count_outliers,
+		     double g, double gu, double gc, int below, double crit, double *est,
+		     double *dlo, double *dhi, struct arm_term *t)
+{
+	double lo, hi;
+	if (ncl == 1)
+		g = gu;
+	if (count_outliers && outl > 0) {
+		/* counted as slow runs; two or more at their own height: a
+		 * state beyond the outlier gap (a jittering gap can put it
+		 * there) must not make the arm look faster than it is */
+		k += outl;
+		nn += outl;
+		if (outl >= 2)
+			g = fmax(g, gc);
+	}
+	if (nn == 0) {
+		*est = *dlo = *dhi = 0.0;
+		*t = (struct arm_term){ 0, 0, 0.0 };
+		return;
+	}
+	if (ncl == 2 || k > 0) {
+		fraction_bounds(k, nn, crit, &lo, &hi);
+		*est = mix_log((double)k / nn, g);
+		*dlo = *est - mix_log(lo, g);
+		*dhi = mix_log(hi, g) - *est;
+		*t = (struct arm_term){ nn, k, g };
+		return;
+	}
+	/* one cluster, nothing above it: a state it has not shown may sit
+	 * above or below, as often as the exact bound for 0 of nn runs */
+	fraction_bounds(0, nn, crit, &lo, &hi);
+	*est = 0.0;
+	*dhi = mix_log(hi, g);
+	*dlo = -log1p(hi * expm1(-g));
+	*t = (struct arm_term){ nn, 0, below ? -g : g };
+}
+
+/* Step 3 under the reading (sa, sb, st): each arm's log mean duration is
+ * its level plus log(1 + p (e^gap - 1)). The levels' difference comes from
+ * the paired differences with every run brought to its arm's fast level
+ * (an arm with one cluster stays at its observed level), its interval from
+ * Student's t. Each arm's term gets exact (Clopper-Pearson) bounds of its
+ * slow fraction at the look's critical z; an arm with one cluster may hold
+ * an unseen state (its gap: the other arm's, or prior_gap when neither
+ * shows two). The bounds combine by square-and-add (Newcombe), and an
+ * exact unconditional test of the state counts must agree before a
+ * verdict. Returns -1 when fewer than 3 pairs are free of outliers (or m
+ * is given and differs). */
+static int mean_view(const double *ya, const double *yb, const int *b_first, const int *sa,
+		     const int *sb, size_t n, size_t m, const struct abseq_states *stp,
+		     const struct abseq_params *p, double crit, struct mean_view *v)
 {
 	struct abseq_states st = *stp;
 	double md[ABSEQ_MAX_PAIRS];
@@ -394,42 +545,76 @@ static int mean_interval(const double *ya, const double *yb, const int *sa, cons
 	if (lsd < 5e-4)
 		lsd = 5e-4;
 	double lw = t_quantile(crit, (double)(m - 1)) * lsd / sqrt((double)m);
-	/* Each arm's term with the exact bounds of its slow fraction at the
-	 * look's critical z. An arm with one cluster may hold an unseen state
-	 * above or below it: its fraction is at most the upper bound for 0 of
-	 * n runs, its gap that of the other arm, or prior_gap when neither arm
-	 * shows two states. The bounds combine like independent errors
-	 * (Newcombe's square-and-add), so an unseen state always costs. */
-	double est[2], dlo[2], dhi[2];
+	double ga = st.gap_a, gb = st.gap_b;
+	/* an unseen state may be as far as the other arm's gap or prior_gap,
+	 * whichever is larger: the other arm's second cluster may itself be an
+	 * outlier run near its only state */
+	double gua = st.nclusters_b == 2 ? fmax(gb, p->prior_gap) : p->prior_gap;
+	double gub = st.nclusters_a == 2 ? fmax(ga, p->prior_gap) : p->prior_gap;
+	unsigned na = st.a_fast + st.a_slow, nb = st.b_fast + st.b_slow;
+	unsigned ka = st.nclusters_a == 2 ? st.a_slow : 0, kb = st.nclusters_b == 2 ? st.b_slow : 0;
+	/* height of slow and outlier runs together above the fast level, on
+	 * the drift-corrected scale */
+	double gc[2];
 	for (int arm = 0; arm < 2; arm++) {
-		int ncl = arm ? st.nclusters_b : st.nclusters_a;
-		int oth = arm ? st.nclusters_a : st.nclusters_b;
-		unsigned k = arm ? st.b_slow : st.a_slow;
-		unsigned nn = arm ? st.b_fast + st.b_slow : st.a_fast + st.a_slow;
-		double g = arm ? st.gap_b : st.gap_a, lo, hi;
-		if (nn == 0) { /* cannot happen with m >= 3, kept for safety */
-			est[arm] = dlo[arm] = dhi[arm] = 0.0;
-			continue;
+		const double *y = arm ? yb : ya;
+		const int *sx = arm ? sb : sa;
+		double f = 0, u = 0;
+		unsigned nf = 0, nu = 0;
+		for (size_t i = 0; i < n; i++) {
+			int bf = b_first ? (b_first[i] != 0) : 0;
+			double tt = (double)(2 * i + (size_t)(arm ? 1 - bf : bf));
+			double z = y[i] - st.drift * tt;
+			if (sx[i] == ABSEQ_FAST) {
+				f += z;
+				nf++;
+			} else {
+				u += z;
+				nu++;
+			}
 		}
-		if (ncl == 2) {
-			fraction_bounds(k, nn, crit, &lo, &hi);
-			est[arm] = mix_log((double)k / nn, g);
-			dlo[arm] = est[arm] - mix_log(lo, g);
-			dhi[arm] = mix_log(hi, g) - est[arm];
-		} else {
-			double gu = oth == 2 ? g : p->prior_gap;
-			fraction_bounds(0, nn, crit, &lo, &hi);
-			est[arm] = 0.0;
-			dhi[arm] = mix_log(hi, gu);
-			dlo[arm] = -log1p(hi * expm1(-gu));
-		}
+		gc[arm] = nf && nu ? u / nu - f / nf : 0.0;
 	}
-	double lg = level + est[0] - est[1];
-	double lo_w = sqrt(lw * lw + dlo[0] * dlo[0] + dhi[1] * dhi[1]);
-	double hi_w = sqrt(lw * lw + dhi[0] * dhi[0] + dlo[1] * dlo[1]);
-	*lg_out = lg;
-	*lo_out = lo_w;
-	*hi_out = hi_w;
+	/* [arm][counted]: est, dlo, dhi, term; A below / B above for the gain
+	 * test, mirrored for the loss test */
+	double e[2][2], lo[2][2], hi[2][2];
+	struct arm_term t[2][2];
+	for (int c = 0; c < 2; c++) {
+		arm_mean(st.nclusters_a, ka, na, st.a_outlier, c, ga, gua, gc[0], !c, crit, &e[0][c],
+			 &lo[0][c], &hi[0][c], &t[0][c]);
+		arm_mean(st.nclusters_b, kb, nb, st.b_outlier, c, gb, gub, gc[1], !c, crit, &e[1][c],
+			 &lo[1][c], &hi[1][c], &t[1][c]);
+	}
+	/* gain: A's outliers left out, B's counted; loss: the other way */
+	v->lg = level + e[0][0] - e[1][0];
+	v->lg_up = level + e[0][0] - e[1][1];
+	v->lg_dn = level + e[0][1] - e[1][0];
+	v->t_lo = v->lg_up - sqrt(lw * lw + lo[0][0] * lo[0][0] + hi[1][1] * hi[1][1]);
+	v->t_hi = v->lg_dn + sqrt(lw * lw + hi[0][1] * hi[0][1] + lo[1][0] * lo[1][0]);
+	/* The counts of both arms together: where the bounds above suggest a
+	 * verdict, the exact bound of the counts' term replaces the two
+	 * per-arm bounds (their square-and-add is too kind when both arms'
+	 * fractions are off at once, e.g. 0.05 -> 0.4 in A while 0.95 -> 0.8
+	 * in B), and the verdict must hold under both. */
+	double alpha = gsl_cdf_ugaussian_Q(crit);
+	v->p_gain = v->p_loss = 1.0;
+	if (v->t_lo > 0) {
+		double u = e[0][0] - e[1][1];
+		double lu = exact_count_lower(&t[0][0], &t[1][1], alpha);
+		v->t_lo = fmin(v->t_lo, v->lg_up - sqrt(lw * lw + (u - lu) * (u - lu)));
+	}
+	if (v->t_hi < 0) {
+		/* mirror: B is the incumbent, A the candidate; B's unseen state
+		 * below it, A's above */
+		struct arm_term tb = t[1][0], ta = t[0][1];
+		if (tb.k == 0 && st.nclusters_b == 1)
+			tb.off = -fabs(tb.off);
+		if (ta.k == 0 && st.nclusters_a == 1)
+			ta.off = fabs(ta.off);
+		double u = e[1][0] - e[0][1];
+		double lu = exact_count_lower(&tb, &ta, alpha);
+		v->t_hi = fmax(v->t_hi, v->lg_dn + sqrt(lw * lw + (u - lu) * (u - lu)));
+	}
 	return 0;
 }
 
@@ -506,19 +691,20 @@ int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
 	/* step 3: the mean gain, under the primary reading of the states and,
 	 * when the arms' gaps disagree, the other one too: a decision must
 	 * hold under both. */
-	double lg, lo_w, hi_w;
-	mean_interval(ya, yb, sa, sb, n, m, &st, p, crit, &lg, &lo_w, &hi_w);
-	double t_lo = lg - lo_w, t_hi = lg + hi_w, lg_min = lg, lg_max = lg;
+	struct mean_view v;
+	mean_view(ya, yb, b_first, sa, sb, n, m, &st, p, crit, &v);
+	double lg = v.lg, t_lo = v.t_lo, t_hi = v.t_hi;
+	double lg_min = v.lg_up, lg_max = v.lg_dn;
 	if (st.conflict) {
 		int sa2[ABSEQ_MAX_PAIRS], sb2[ABSEQ_MAX_PAIRS];
 		struct abseq_states st2;
-		double lg2, lo2, hi2;
+		struct mean_view v2;
 		if (states_impl(ya, yb, b_first, n, p->state_gap, p->outlier_gap, 1, sa2, sb2, &st2) == 0 &&
-		    mean_interval(ya, yb, sa2, sb2, n, 0, &st2, p, crit, &lg2, &lo2, &hi2) == 0) {
-			t_lo = fmin(t_lo, lg2 - lo2);
-			t_hi = fmax(t_hi, lg2 + hi2);
-			lg_min = fmin(lg_min, lg2);
-			lg_max = fmax(lg_max, lg2);
+		    mean_view(ya, yb, b_first, sa2, sb2, n, 0, &st2, p, crit, &v2) == 0) {
+			t_lo = fmin(t_lo, v2.t_lo);
+			t_hi = fmax(t_hi, v2.t_hi);
+			lg_min = fmin(lg_min, v2.lg_up);
+			lg_max = fmax(lg_max, v2.lg_dn);
 		}
 	}
 	double lse = (t_hi - t_lo) / (2.0 * crit);

@@ -1,5 +1,6 @@
 /* plateau.c: per-round improvement and plateau detection (plateau.h). */
 #include "stats/plateau.h"
+#include "stats/winner.h"
 
 #include <errno.h>
 #include <math.h>
@@ -153,6 +154,36 @@ int stats_plateau_compute(const struct records *rs, double noise, long window,
 				inc[k] = x;
 		}
 		lo = hi;
+	}
+	/* The winner rule's non-regression check: a gain on one key does not
+	 * make an improvement when the candidate regresses on another. */
+	for (size_t i = 0; i < out->nrounds; i++) {
+		struct stats_plateau_round *x = &out->rounds[i];
+		struct stats_winner_opts o;
+		struct stats_winner w;
+		char err[256];
+		if (x->blocked)
+			continue;
+		stats_winner_opts_init(&o);
+		o.noise = noise;
+		if (stats_winner_choose(rs, x->round, &o, &w, err, sizeof(err)) != 0) {
+			if (errno == ENOMEM)
+				goto out;
+			x->improved = 0; /* no check possible: not an improvement */
+			continue;
+		}
+		x->winner_decision = (int)w.decision;
+		int has_winner = w.decision == STATS_WINNER_ADOPT ||
+				 w.decision == STATS_WINNER_NEEDS_AB || w.decision == STATS_WINNER_TIE;
+		if (has_winner && w.chosen != STATS_NOKEY) {
+			const struct stats_winner_candidate *c = &w.cands[w.chosen];
+			x->winner_id = c->candidate_id;
+			if (c->ngains == 0)
+				x->improved = 0;
+		} else {
+			x->improved = 0;
+		}
+		stats_winner_release(&w);
 	}
 	for (size_t i = 0; i < out->nrounds; i++) {
 		if (out->rounds[i].improved) {

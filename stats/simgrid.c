@@ -46,7 +46,7 @@ static const struct simgrid_variant eval_variants[] = {
 static const struct simgrid_variant cal_variants[] = {
 	{ "near-c", 0.04, 1, 0.01, 0.05, 0.001, 0.0, 0.0, 0.0 },
 	{ "far-c", 0.04, 0, 0.08, 0.25, -0.0005, 0.0, 0.0, 0.0 },
-	{ "walk-c", 0.03, 0, 0.03, 0.10, 0.0, 0.003, 0.25, 0.005 },
+	{ "walk-c", 0.03, 0, 0.03, 0.10, 0.0, 0.003, 0.20, 0.005 },
 };
 #define NVAR 3
 

@@ -15,6 +15,7 @@ const char *stats_final_source_name(enum stats_final_source s)
 	case STATS_FINAL_NAMED: return "named";
 	case STATS_FINAL_PHASE: return "final";
 	case STATS_FINAL_BEST: return "best";
+	case STATS_FINAL_ADOPTED: return "adopted";
 	case STATS_FINAL_NONE: break;
 	}
 	return "none";
@@ -68,6 +69,35 @@ static int by_first_key(const void *a, const void *b)
 	return x->first < y->first ? -1 : (x->first > y->first);
 }
 
+/* 1 when cand has a valid record in a round before `before`. */
+static int has_valid_before(const struct records *rs, const char *cand, long before)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (r->round < before && record_valid(r) && strcmp(r->candidate_id, cand) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+const char *stats_last_adopted(const struct records *rs)
+{
+	const char *best = NULL;
+	long best_round = -1;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (!r->parent_id || strcmp(r->parent_id, r->candidate_id) == 0)
+			continue;
+		if (r->round < best_round)
+			continue;
+		if (!has_valid_before(rs, r->parent_id, r->round))
+			continue;
+		best = r->parent_id; /* the latest round wins, then the later line */
+		best_round = r->round;
+	}
+	return best;
+}
+
 int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 			  struct stats_speedup *out)
 {
@@ -96,6 +126,21 @@ int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 		goto out;
 	stats_baseline(rs, &out->ks, base);
 	stats_best_before(rs, &out->ks, LONG_MAX, NULL, best);
+	int any_phase = 0;
+	for (size_t i = 0; i < rs->n; i++)
+		any_phase |= stats_record_is_final(&rs->v[i]) && record_valid(&rs->v[i]);
+	enum stats_final_source named_source = STATS_FINAL_NAMED;
+	if (!final_candidate && !any_phase && nk > 0) {
+		/* never the per-key minimum over candidates (a kernel no one
+		 * has): the candidate the records show adopted last */
+		final_candidate = stats_last_adopted(rs);
+		named_source = STATS_FINAL_ADOPTED;
+		if (!final_candidate) {
+			errno = ESRCH;
+			goto out;
+		}
+		out->final_candidate = final_candidate;
+	}
 	if (final_candidate) {
 		stats_best_before(rs, &out->ks, LONG_MAX, final_candidate, named);
 		size_t any = 0;
@@ -119,13 +164,11 @@ int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 		e->baseline = base[k];
 		if (final_candidate) {
 			e->final = named[k];
-			e->source = named[k] ? STATS_FINAL_NAMED : STATS_FINAL_NONE;
-		} else if (phase[k]) {
-			e->final = phase[k];
-			e->source = STATS_FINAL_PHASE;
+			e->source = named[k] ? named_source : STATS_FINAL_NONE;
 		} else {
-			e->final = best[k];
-			e->source = best[k] ? STATS_FINAL_BEST : STATS_FINAL_NONE;
+			/* phase "final" records: keys without one have no final */
+			e->final = phase[k];
+			e->source = phase[k] ? STATS_FINAL_PHASE : STATS_FINAL_NONE;
 		}
 		e->speedup = NAN;
 		e->change = NAN;

@@ -8,11 +8,16 @@
  *   final      chosen in this order:
  *              1. final_candidate given: that candidate's most recent valid
  *                 record of the key (latest round, last line);
- *              2. otherwise a v2 record of phase "final": the last valid one;
- *              3. otherwise the current best: the smallest valid duration
- *                 of the key over all rounds (the baseline included, so an
- *                 untouched key has speedup 1).
- *              With final_candidate, keys it never measured have no final
+ *              2. otherwise v2 records of phase "final": the last valid one
+ *                 of the key (keys without one have no final);
+ *              3. otherwise the candidate the records show adopted last
+ *                 (stats_last_adopted), as in 1;
+ *              4. otherwise no answer: -1 with errno ESRCH (the caller asks
+ *                 for --final). Never the smallest duration over all
+ *                 candidates: a geometric mean of per-key minima from
+ *                 different kernels is a result no single kernel achieves
+ *                 and can never show a regression.
+ *              Keys the final candidate never measured have no final
  *              (no silent fallback to another candidate).
  *   speedup    baseline / final; change = (final - baseline) / baseline.
  *   regression speedup < 1 (shown, never hidden).
@@ -33,10 +38,11 @@ enum stats_final_source {
 	STATS_FINAL_NONE = 0,   /* no final for the key */
 	STATS_FINAL_NAMED,      /* the named final candidate's record */
 	STATS_FINAL_PHASE,      /* a v2 phase "final" record */
-	STATS_FINAL_BEST        /* the smallest valid duration (current best) */
+	STATS_FINAL_BEST,       /* unused since the final is one candidate's (kept for JSON names) */
+	STATS_FINAL_ADOPTED     /* the candidate the records show adopted last */
 };
 
-/* "none", "named", "final", "best". */
+/* "none", "named", "final", "best", "adopted". */
 const char *stats_final_source_name(enum stats_final_source s);
 
 struct stats_speedup_key {
@@ -71,11 +77,21 @@ struct stats_speedup {
 	size_t nregressions;
 	double geomean_speedup;         /* over every key with a speedup; NAN when none */
 	double geomean_change;          /* 1 / geomean_speedup - 1 */
+	const char *final_candidate;    /* borrowed: set when the final was inferred
+					   (STATS_FINAL_ADOPTED), else NULL */
 };
+
+/* The candidate the records show adopted last: the parent_id of a record
+ * of the latest round whose parent has a valid record in an earlier round
+ * (a round builds on the version adopted before it; the later line wins a
+ * tie). NULL when no record names such a parent. Borrowed from rs. */
+const char *stats_last_adopted(const struct records *rs);
 
 /* Computes the speedups of rs. final_candidate may be NULL.
  * Returns 0; -1 with errno ENOENT when final_candidate names no candidate
- * with a valid record in rs, ENOMEM on allocation failure (then *out is
+ * with a valid record in rs, ESRCH when final_candidate is NULL and the
+ * final cannot be told (no phase "final" record, no adoption in the
+ * lineage), ENOMEM on allocation failure (then *out is
  * empty and safe to release). *out owns its arrays (stats_speedup_release)
  * and borrows strings and records from rs: keep rs alive. */
 int stats_speedup_compute(const struct records *rs, const char *final_candidate,

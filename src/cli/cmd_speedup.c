@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "run/gate_perf_tuning.h"
 #include "cli/recargs.h"
+#include "model/optlog.h"
 #include "stats/speedup.h"
 #include "report/svg.h"
 
@@ -16,18 +17,24 @@
 #include <sys/stat.h>
 
 const char cmd_speedup_usage[] =
-	"usage: tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
+	"usage: tlperf speedup RECORDS [--final CANDIDATE | --opt-log FILE] [--json] [--strict]\n"
 	"       tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]\n"
 	"\n"
 	"Per (dispatch, workload): the round-0 baseline duration, the final\n"
 	"duration, speedup = baseline/final and the change in %. The final is the\n"
-	"--final candidate's latest valid record, else (v2) the phase 'final'\n"
-	"record, else the current best (the smallest valid duration). Per dispatch\n"
+	"--final candidate's latest valid record; else the winner of the last\n"
+	"Final Summary of --opt-log FILE (default: opt_log.md next to RECORDS,\n"
+	"when it exists); else (v2) the phase 'final' records; else the candidate\n"
+	"the records show adopted last (the parent of the latest round). When none\n"
+	"of these tells the final, the command refuses (exit 2) and asks for\n"
+	"--final: it never takes each workload's best over different candidates,\n"
+	"a result no single kernel achieves. Per dispatch\n"
 	"and overall: the geometric mean of the speedups (through logarithms) and\n"
 	"the geometric-mean latency change. Regressions (speedup < 1) are listed.\n"
 	"The Markdown output is the multi-dispatch block of the Final Summary.\n"
 	"\n"
 	"  --final ID   take the final durations from candidate ID\n"
+	"  --opt-log F  take the final candidate from F's last Final Summary\n"
 	"  --json       machine output\n"
 	"  --strict     refuse RECORDS with invalid lines (exit 1)\n"
 	"  --plot FILE  also write per-workload speedup bars with the geomean line (SVG)\n"
@@ -40,8 +47,58 @@ const char cmd_speedup_usage[] =
 	"\n"
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
 	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
-	"2 usage error, unreadable RECORDS or folder, or an unknown --final\n"
-	"candidate.\n";
+	"2 usage error, unreadable RECORDS, folder or opt_log, an unknown --final\n"
+	"candidate, or a final candidate that cannot be told.\n";
+
+/* The winner of the last Final Summary of the opt_log at opt_path, or of
+ * opt_log.md next to records_path when opt_path is NULL (absent: *out
+ * stays NULL). "Nothing adopted" names the round-0 candidate. Returns 0
+ * with *out malloc'd or NULL, or CLI_USAGE after an error message. */
+static int final_from_optlog(const char *opt_path, const char *records_path,
+			     const struct records *rs, char **out)
+{
+	char buf[4096];
+	const char *path = opt_path;
+	struct optlog lg;
+	struct stat st;
+	*out = NULL;
+	if (!path) {
+		const char *slash = strrchr(records_path, '/');
+		int dl = slash ? (int)(slash - records_path) : 1;
+		const char *dir = slash ? records_path : ".";
+		if (snprintf(buf, sizeof(buf), "%.*s/opt_log.md", dl, dir) >= (int)sizeof(buf))
+			return 0;
+		if (stat(buf, &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+		path = buf;
+	}
+	optlog_init(&lg);
+	if (optlog_load(path, &lg) != 0) {
+		cli_error("cannot read opt_log '%s': %s", path, strerror(errno));
+		optlog_release(&lg);
+		return CLI_USAGE;
+	}
+	const char *name = lg.best;
+	if (!name && lg.nothing_adopted) {
+		for (size_t i = 0; i < rs->n && !name; i++)
+			if (rs->v[i].round == 0 && rs->v[i].l0_pass)
+				name = rs->v[i].candidate_id;
+	}
+	if (name) {
+		*out = strdup(name);
+		if (!*out) {
+			cli_error("out of memory");
+			optlog_release(&lg);
+			return CLI_USAGE;
+		}
+	} else if (opt_path) {
+		cli_error("'%s' names no winner in a Final Summary: pass --final CANDIDATE", path);
+		optlog_release(&lg);
+		return CLI_USAGE;
+	}
+	optlog_release(&lg);
+	return 0;
+}
 
 static int print_json(const struct stats_speedup *s, const char *path, const char *final,
 		      enum records_contract c)
@@ -413,11 +470,13 @@ int cmd_speedup(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "final", required_argument, NULL, 'f' },
+		{ "opt-log", required_argument, NULL, 'O' },
 		{ "plot", required_argument, NULL, 'P' },
 		RECARGS_OPTIONS,
 	};
 	struct recargs a = { .name = "speedup", .usage = cmd_speedup_usage };
-	const char *final = NULL, *plot = NULL;
+	const char *final = NULL, *plot = NULL, *opt_log = NULL;
+	char *from_log = NULL;
 	int ch, rc;
 	struct records rs;
 	struct stats_speedup s = { 0 };
@@ -427,6 +486,7 @@ int cmd_speedup(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'f': final = optarg; break;
+		case 'O': opt_log = optarg; break;
 		case 'P': plot = optarg; break;
 		default:
 			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
@@ -435,8 +495,8 @@ int cmd_speedup(int argc, char **argv)
 	}
 	struct stat st;
 	if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (final)
-			return cli_usage_error("speedup", "--final does not apply to a perf_tuning folder ('%s')",
+		if (final || opt_log)
+			return cli_usage_error("speedup", "--final and --opt-log do not apply to a perf_tuning folder ('%s')",
 					       argv[optind]);
 		return speedup_folder(argv[optind], a.json, a.strict, plot);
 	}
@@ -444,14 +504,31 @@ int cmd_speedup(int argc, char **argv)
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;
+	if (final && opt_log) {
+		rc = cli_usage_error("speedup", "--final and --opt-log exclude each other");
+		goto out;
+	}
+	if (!final) {
+		if ((rc = final_from_optlog(opt_log, path, &rs, &from_log)) != 0)
+			goto out;
+		final = from_log;
+	}
 	if (stats_speedup_compute(&rs, final, &s) != 0) {
 		if (errno == ENOENT)
-			cli_error("final candidate '%s' has no valid record in '%s'", final, path);
+			cli_error("final candidate '%s'%s has no valid record in '%s'", final,
+				  from_log ? " (the opt_log's Final Summary winner)" : "", path);
+		else if (errno == ESRCH)
+			cli_error("cannot tell the final candidate of '%s': no opt_log winner, no phase "
+				  "'final' record and no adopted candidate (parent_id) in the records; "
+				  "pass --final CANDIDATE",
+				  path);
 		else
 			cli_error("out of memory analysing '%s'", path);
 		rc = CLI_USAGE;
 		goto out;
 	}
+	if (!final && s.final_candidate)
+		final = s.final_candidate;
 	if (a.json)
 		rc = print_json(&s, path, final, rs.contract);
 	else
@@ -467,6 +544,7 @@ int cmd_speedup(int argc, char **argv)
 	}
 	rc = cli_finish_stdout(rc);
 out:
+	free(from_log);
 	stats_speedup_release(&s);
 	records_release(&rs);
 	return rc;
