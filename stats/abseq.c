@@ -28,7 +28,7 @@ void abseq_params_default(struct abseq_params *p)
 	p->noise = 0.03;
 	p->crit_inf = CRIT_INF;
 	p->crit_k = CRIT_K;
-	p->tie_z = 2.326;
+	p->tie_z = 3.0;
 	p->state_gap = 0.015;
 	p->outlier_gap = OUTLIER_GAP;
 	p->prior_gap = PRIOR_GAP;
@@ -546,11 +546,11 @@ static int mean_view(const double *ya, const double *yb, const int *b_first, con
 		lsd = 5e-4;
 	double lw = t_quantile(crit, (double)(m - 1)) * lsd / sqrt((double)m);
 	double ga = st.gap_a, gb = st.gap_b;
-	/* an unseen state may be as far as the other arm's gap or prior_gap,
-	 * whichever is larger: the other arm's second cluster may itself be an
-	 * outlier run near its only state */
-	double gua = st.nclusters_b == 2 ? fmax(gb, p->prior_gap) : p->prior_gap;
-	double gub = st.nclusters_a == 2 ? fmax(ga, p->prior_gap) : p->prior_gap;
+	/* an unseen state sits at the other arm's gap when that arm shows its
+	 * second state in two runs or more; a second cluster of one run may be
+	 * an outlier just above the arm's only state, so then prior_gap */
+	double gua = st.nclusters_b == 2 && st.b_slow >= 2 ? gb : p->prior_gap;
+	double gub = st.nclusters_a == 2 && st.a_slow >= 2 ? ga : p->prior_gap;
 	unsigned na = st.a_fast + st.a_slow, nb = st.b_fast + st.b_slow;
 	unsigned ka = st.nclusters_a == 2 ? st.a_slow : 0, kb = st.nclusters_b == 2 ? st.b_slow : 0;
 	/* height of slow and outlier runs together above the fast level, on
