@@ -3,6 +3,8 @@
  * exact test, the run-state clustering, and decisions of the protocol on
  * small constructed inputs. */
 #include "testlib.h"
+#include <gsl/gsl_cdf.h>
+
 #include "stats/abseq.h"
 #include "stats/fisher.h"
 #include "stats/hl.h"
@@ -206,6 +208,34 @@ static void test_decide_quiet_gain(void **state)
 	assert_close(r.crit, p.crit_inf + p.crit_k / 16, 1e-12);
 }
 
+/* The within-state interval uses Student's t from GSL: at 3 pairs (2
+ * degrees of freedom) the old three-term Cornish-Fisher value was far off. */
+static void test_t_quantile_is_exact(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result r;
+	abseq_params_default(&p);
+	double a[] = { 100.0, 100.4, 99.7 }, b[] = { 95.0, 95.1, 95.3 };
+	assert_int_equal(abseq_decide(a, b, NULL, 3, &p, NULL, NULL, &r), 0);
+	double d[3], mean = 0, ss = 0;
+	for (int i = 0; i < 3; i++) {
+		d[i] = log(a[i] / b[i]);
+		mean += d[i] / 3;
+	}
+	for (int i = 0; i < 3; i++)
+		ss += (d[i] - mean) * (d[i] - mean);
+	double se = sqrt(ss / 2) / sqrt(3.0);
+	double t = r.within_se * p.tie_z / se;
+	double exact = gsl_cdf_tdist_Pinv(gsl_cdf_ugaussian_P(p.tie_z), 2.0);
+	assert_close(t, exact, 1e-9 * exact);
+	double z = p.tie_z, z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z, nu = 2;
+	double cf = z + (z3 + z) / (4 * nu) + (5 * z5 + 16 * z3 + 3 * z) / (96 * nu * nu) +
+		    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * nu * nu * nu);
+	assert_true(fabs(cf - exact) / exact > 0.05);
+	assert_close(r.within_hi, 1 - exp(-(r.within_log + t * se)), 1e-12);
+}
+
 static void test_decide_unseen_state_costs(void **state)
 {
 	(void)state;
@@ -368,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_states_follow_drift),
 		cmocka_unit_test(test_states_bad_input),
 		cmocka_unit_test(test_decide_quiet_gain),
+		cmocka_unit_test(test_t_quantile_is_exact),
 		cmocka_unit_test(test_decide_unseen_state_costs),
 		cmocka_unit_test(test_decide_outlier_above_one_state),
 		cmocka_unit_test(test_decide_tie_and_loss),
