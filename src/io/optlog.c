@@ -640,6 +640,7 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 	c->workload = label;
 	c->final_us = final_us;
 	c->baseline_us = base;
+	c->soft = 0;
 	return 0;
 }
 
@@ -700,7 +701,16 @@ static int scan_claim(struct optlog *lg, const char *s, long line)
 		p += 2;
 	else if (strncmp(p, "⟶", strlen("⟶")) == 0)
 		p += strlen("⟶");
-	else
+	else if (mb != 0) {
+		/* `- smoke: 30.75 us（1.01×）`: a claim when the label is a workload */
+		char *label = clean_label(lead, (size_t)(colon - lead));
+		if (!label)
+			return 0;
+		if (add_claim(lg, line, label, b * mb, NAN))
+			return -1;
+		lg->claims[lg->n_claims - 1].soft = 1;
+		return 0;
+	} else
 		return 0;
 	p = skip_ws(p);
 	n = optlog_read_number(p, &f);
@@ -755,6 +765,36 @@ static int scan_best(struct optlog *lg, const char *s, long line)
 	return 0;
 }
 
+/* The number of workloads a geomean claim is scoped to, read before the
+ * claimed value at end: an integer followed (within a few words, no digit
+ * or closing bracket between) by workload(s), shape(s), dispatch, case(s)
+ * or 组合 — `几何平均（3 真实 workload）2.93×`, `geomean over 5 workloads`.
+ * -1 when none. */
+static long geomean_scope(const char *s, const char *end)
+{
+	static const char *const nouns[] = { "workload", "shape", "dispatch", "case", "组合", "个算例", NULL };
+	for (const char *p = s; p < end; p++) {
+		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.' ||
+							       is_alpha((unsigned char)p[-1]) || p[-1] == '_')))
+			continue;
+		char *e;
+		long n = strtol(p, &e, 10);
+		if (*e == '.' || n <= 0)
+			continue;
+		const char *q = e;
+		for (int k = 0; q < end && k < 40; q++, k++) {
+			if (is_digit((unsigned char)*q) || *q == ')' || *q == ',' || *q == '=' || *q == ':' ||
+			    strncmp(q, "）", strlen("）")) == 0 || strncmp(q, "，", strlen("，")) == 0 ||
+			    strncmp(q, "：", strlen("：")) == 0)
+				break;
+			for (int i = 0; nouns[i]; i++)
+				if (starts_ci(q, nouns[i]))
+					return n;
+		}
+	}
+	return -1;
+}
+
 static int scan_geomean(struct optlog *lg, const char *s, long line)
 {
 	static const char *const keys[] = { "几何平均", "geomean", "geometric mean", "geo-mean",
@@ -783,6 +823,7 @@ static int scan_geomean(struct optlog *lg, const char *s, long line)
 				return -1;
 			lg->geomeans[lg->n_geomeans].line = line;
 			lg->geomeans[lg->n_geomeans].value = v;
+			lg->geomeans[lg->n_geomeans].scope = geomean_scope(s, p);
 			lg->n_geomeans++;
 			return 0;
 		}
