@@ -131,9 +131,9 @@ fail:
  * kernel and needs no comparison table: 1 its own section says so
  * (`## Final Confirmation（round 5）`, `## Round 9（final 全配置复采）`), 2 the
  * last Final Summary cites the records of round r as its source, 3 an
- * unnumbered confirmation section (`### Final 全组合验证`) outside any round
- * section, assumed to be this round because r comes after every round the
- * log numbers (*line gets the heading); 0 none. */
+ * unnumbered confirmation section (`### Final 全组合验证`), assumed to be
+ * this round because r has no section and comes after every round the log
+ * numbers (*line gets the heading); 0 none. */
 static int confirm_round(const struct optlog *lg, long r, long *line)
 {
 	long run = log_run(lg);
@@ -148,7 +148,7 @@ static int confirm_round(const struct optlog *lg, long r, long *line)
 			*line = e->line;
 			return 1;
 		}
-		if (e->confirm && !e->numbered && e->parent < 0 && !loose)
+		if (e->confirm && !e->numbered && !loose)
 			loose = e->line;
 		if (!e->confirm && e->round > maxr)
 			maxr = e->round;

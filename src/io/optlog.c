@@ -1303,7 +1303,8 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 	const char *t = skip_numbering(text);
 	int word = 0;
 	long r = heading_round_w(t, &word);
-	int confirm = is_confirm_heading(t);
+	/* a title (H1) is not a confirmation section */
+	int confirm = level > 1 && is_confirm_heading(t);
 	if ((r >= 0 || confirm) && lg->n_rounds < MAX_ITEMS) {
 		if (PUSH(lg, rounds))
 			return -1;
