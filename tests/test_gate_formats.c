@@ -253,6 +253,18 @@ static void claims_list_5pct(void **s)
 	expect_error("S4-PERF-RECORDS-RECON", "61.76");
 }
 
+/* the same claims as a table in the Final Summary */
+static void claims_table(void **s)
+{
+	(void)s;
+	fx("claims");
+	gl_replace(f("opt_log.md"), "- 每个 workload 的最终时延：\n  - real-a: 40.00 us（2.50×）\n  - real-b: 58.82 us（3.40×）\n",
+		   "\n| workload | baseline (us) | final (us) | speedup |\n|---|---:|---:|---:|\n| real-a | 100.00 | 40.00 | 2.50× |\n| real-b | 200.00 | 58.82 | 3.40× |\n\n");
+	expect_clean("claims in a Final Summary table");
+	gl_replace(f("opt_log.md"), "| real-b | 200.00 | 58.82 |", "| real-b | 200.00 | 61.76 |");
+	expect_error("S4-PERF-RECORDS-RECON", "61.76");
+}
+
 static void claims_subset_geomean_wrong(void **s)
 {
 	(void)s;
@@ -357,6 +369,7 @@ int main(void)
 		cmocka_unit_test_teardown(confirm_experiment_table_removed, teardown),
 		cmocka_unit_test_teardown(claims, teardown),
 		cmocka_unit_test_teardown(claims_list_5pct, teardown),
+		cmocka_unit_test_teardown(claims_table, teardown),
 		cmocka_unit_test_teardown(claims_subset_geomean_wrong, teardown),
 		cmocka_unit_test_teardown(claims_all_geomean_wrong, teardown),
 		cmocka_unit_test_teardown(runs, teardown),

@@ -43,6 +43,8 @@ struct ctx {
 	int crlf_seen;
 	int stop_seen;
 	int sect_unit;         /* prose since the last heading names a duration unit */
+	int sum_col;           /* final column of a table in the Final Summary, -1 */
+	double sum_mul;        /* its unit, microseconds per unit */
 };
 
 /* ---- small string helpers (ASCII case folding only; UTF-8 bytes pass) ---- */
@@ -655,6 +657,8 @@ static int scan_claim(struct optlog *lg, const char *s, long line)
 			p++;
 		p = skip_ws(p);
 		size_t c = colon_at(p);
+		if (!c && *p == '=')
+			c = 1;
 		if (!c)
 			return 0;
 		p = skip_ws(p + c);
@@ -1144,6 +1148,25 @@ static int open_table(struct ctx *cx, long line)
 	cx->table = lg->n_tables++;
 	cx->in_table = 1;
 	cx->table_final = 0;
+	/* a table in the Final Summary: its final column gives claims */
+	cx->sum_col = -1;
+	cx->sum_mul = 1;
+	if (cx->in_summary && nc >= 2) {
+		hdr = strdup(cx->prev);
+		if (!hdr)
+			return -1;
+		nc = split_cells(hdr, cells, 64);
+		for (int i = 1; i < nc && cx->sum_col < 0; i++) {
+			const char *c = cells[i];
+			if ((find_ci(c, "final") && !find_ci(c, "candidate") && !find_ci(c, "_id")) ||
+			    strstr(c, "最终") || strstr(c, "优化后") || strstr(c, "调优后") ||
+			    (find_ci(c, "after") && !find_ci(c, "vs"))) {
+				cx->sum_col = i;
+				cx->sum_mul = (find_ci(c, "ms") && !find_ci(c, "msprof")) ? 1000 : 1;
+			}
+		}
+		free(hdr);
+	}
 	if (cx->in_fptd) {
 		int all = 1;
 		for (int j = 0; j < 5; j++)
@@ -1227,6 +1250,23 @@ static int table_row(struct ctx *cx, char *line, long lineno)
 		first[n] = '\0';
 		if (shows_incumbent(first))
 			t->has_incumbent = 1;
+	}
+	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS) {
+		char *d = strdup(line);
+		if (!d)
+			return -1;
+		int n = split_cells(d, cells, 64);
+		double v = n > cx->sum_col ? cell_number(cells[cx->sum_col]) : NAN;
+		if (!isnan(v) && n > 0) {
+			char *label = clean_label(cells[0], strlen(cells[0]));
+			if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN)) {
+				free(d);
+				return -1;
+			}
+			if (label)
+				lg->claims[lg->n_claims - 1].soft = 1;
+		}
+		free(d);
 	}
 	if (!cx->table_final || lg->n_final_rows >= MAX_ROWS)
 		return 0;
