@@ -1,6 +1,6 @@
 /* rules.c: the rule registry (rules.h). Add a row per new rule id and fill
  * every field: `tlperf explain`, SARIF and docs/rules.md are made from it. */
-#include "rules.h"
+#include "gates/rules.h"
 
 #include <string.h>
 
