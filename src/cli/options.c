@@ -61,6 +61,16 @@ static const struct cli_option *find_key(const struct cli_parser *p, int key)
 	return NULL;
 }
 
+static int short_key(const struct cli_parser *p, int letter)
+{
+	const struct cli_option *tables[] = { p->spec->options, cli_common_options };
+	for (size_t i = 0; i < 2; i++)
+		for (const struct cli_option *t = tables[i]; t && t->key; t++)
+			if (t->short_name == letter)
+				return t->key;
+	return letter;
+}
+
 /* The option as the user wrote it, for messages: "--name" (from the table
  * when known) or "-c". */
 static void option_label(const struct cli_parser *p, int key, char *buf, size_t len)
@@ -90,7 +100,8 @@ static int usage_mistake(struct cli_parser *p, const char *fmt, const char *labe
 int cli_parser_next(struct cli_parser *p)
 {
 	char label[256];
-	int c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
+	int longindex = -1;
+	int c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &longindex);
 	p->arg = NULL;
 	if (c == -1) {
 		p->next = optind;
@@ -115,6 +126,8 @@ int cli_parser_next(struct cli_parser *p)
 		return usage_mistake(p, "unknown option '%s'", label);
 	}
 	p->arg = optarg;
+	if (longindex < 0) /* a short option: getopt returns its letter */
+		c = short_key(p, c);
 	if (c == CLI_KEY_HELP) {
 		cli_usage_print(stdout, p->spec);
 		p->rc = cli_finish_stdout(CLI_OK);
@@ -176,7 +189,7 @@ static void print_rows(FILE *f, const struct cli_option *t, size_t w)
 			continue;
 		size_t n = left_part(t, buf, sizeof(buf));
 		fputs(buf, f);
-		if (n > w)
+		if (n + 2 > w)
 			fprintf(f, "\n%*s", (int)w, "");
 		else
 			fprintf(f, "%*s", (int)(w - n), "");
@@ -192,7 +205,8 @@ static void print_rows(FILE *f, const struct cli_option *t, size_t w)
 
 void cli_options_print(FILE *f, const struct cli_option *table)
 {
-	print_rows(f, table, table_width(table, 0) + 2);
+	size_t w = table_width(table, 0);
+	print_rows(f, table, (w ? w : USAGE_MAX_LEFT) + 2);
 }
 
 void cli_usage_print(FILE *f, const struct cli_spec *spec)
