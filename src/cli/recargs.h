@@ -20,6 +20,7 @@
 
 #include "cli/options.h"
 #include "model/records.h"
+#include "util/escape.h"
 
 /* The rows of --json and --strict, for a command's option table (keys 'j'
  * and 's', taken by recargs_option()). */
@@ -64,10 +65,6 @@ int recargs_print_json(cJSON *root);
 
 /* Writes 100 * frac as "%+.1f%", or "—" when frac is not finite. */
 void recargs_md_pct(FILE *f, double frac);
-
-/* Writes s as one Markdown table cell: '|' escaped, control characters
- * and newlines as spaces, backslashes doubled. */
-void recargs_md_cell(FILE *f, const char *s);
 
 /* Writes a key as DISPATCH SEP WORKLOAD, both as Markdown cells (sep is
  * written as is). */
