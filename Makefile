@@ -14,7 +14,7 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 SAN     ?= 0
 
-CPPFLAGS += -Isrc -Istats -Igates -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CPPFLAGS += -Isrc -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations
 LDLIBS   += -lcjson -lcsv -lgsl -lgslcblas -lm
@@ -26,7 +26,7 @@ endif
 
 BIN      := $(BUILD)/bin
 OBJ      := $(BUILD)/obj
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c stats/*.c gates/*.c))
+LIB_SRC  := $(wildcard src/*/*.c stats/*.c gates/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(OBJ)/%.o)
 MAIN_OBJ := $(OBJ)/src/main.o
 TEST_SRC := $(wildcard tests/test_*.c)

@@ -1,6 +1,6 @@
 /* s4_util.c: helpers shared by the gate 4 rules (s4.h, s4_util.h). */
-#include "s4.h"
-#include "s4_util.h"
+#include "gates/s4.h"
+#include "gates/s4_util.h"
 
 #include <math.h>
 #include <stdint.h>

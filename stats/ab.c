@@ -1,12 +1,12 @@
 /* ab.c: the reference A/B rule of ab_test.py and the exact sign test. */
-#include "ab.h"
+#include "stats/ab.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 const char *ab_verdict_name(enum ab_verdict v)
 {
