@@ -248,7 +248,7 @@ static int check_op(struct audit_op *op, int strict)
 		return check_ptune(op, strict);
 	struct gate_findings fs;
 	struct gatecheck_config cfg;
-	struct gatecheck_opts opts = { NULL, NULL };
+	struct gatecheck_opts opts = { .base_ref = NULL };
 	char err[512];
 	char *cfg_path = NULL;
 	int rc = -1;
