@@ -21,6 +21,7 @@ const char cmd_loop_usage[] =
 	"       tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ...\n"
 	"       tlperf loop [-C DIR] status [--json]\n"
 	"       tlperf loop [-C DIR] finish [--no-gate]\n"
+	"       tlperf loop [-C DIR] report [--json]\n"
 	"\n"
 	"Drives the Stage 4 tuning loop of the operator in DIR (default: the current\n"
 	"directory, which holds perf_opt/). Everything is derived from perf_opt/loop.json,\n"
@@ -53,6 +54,10 @@ const char cmd_loop_usage[] =
 	"round: --branch ID=FILE[@PARENT] (repeat): a candidate kernel file; PARENT defaults to\n"
 	"the current best. Prints the decision and the state: continue, success,\n"
 	"budget_exhausted, plateau or blocked.\n"
+	"report: the seed's '## Stage Result' block of a finished loop (every field in the\n"
+	"seed's order, values from the records; what the loop cannot know is 'none' for you\n"
+	"to fill), also printed at the end of finish; a copy goes to\n"
+	"perf_opt/logs/stage_result.md (written once, never replaced).\n"
 	"Exit: 0 done, 1 a measurement or the gate failed, 2 bad plan or usage, 128+N signal.\n";
 
 static int usage_err(const char *fmt, const char *arg)
@@ -324,7 +329,7 @@ int cmd_loop(int argc, char **argv)
 		i += 2;
 	}
 	if (i >= argc)
-		return usage_err("%s", "missing subcommand: init, baseline, round, status or finish");
+		return usage_err("%s", "missing subcommand: init, baseline, round, status, finish or report");
 	const char *sub = argv[i];
 	int sargc = argc - i;
 	char **sargv = argv + i;
@@ -335,9 +340,10 @@ int cmd_loop(int argc, char **argv)
 	if (strcmp(sub, "init") == 0)
 		return cmd_init(sargc, sargv);
 	if (strcmp(sub, "baseline") == 0 || strcmp(sub, "status") == 0 ||
-	    strcmp(sub, "finish") == 0) {
+	    strcmp(sub, "finish") == 0 || strcmp(sub, "report") == 0) {
 		for (int k = 1; k < sargc; k++) {
-			if (strcmp(sub, "status") == 0 && strcmp(sargv[k], "--json") == 0)
+			if ((strcmp(sub, "status") == 0 || strcmp(sub, "report") == 0) &&
+			    strcmp(sargv[k], "--json") == 0)
 				o.json = 1;
 			else if (strcmp(sub, "finish") == 0 && strcmp(sargv[k], "--no-gate") == 0)
 				o.no_gate = 1;
@@ -348,6 +354,8 @@ int cmd_loop(int argc, char **argv)
 			return loop_cmd_baseline(&o);
 		if (strcmp(sub, "status") == 0)
 			return loop_cmd_status(&o);
+		if (strcmp(sub, "report") == 0)
+			return loop_cmd_report(&o);
 		return loop_cmd_finish(&o);
 	}
 	if (strcmp(sub, "round") != 0)
