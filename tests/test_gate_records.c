@@ -3,6 +3,7 @@
  * hands back to record_parse(). */
 #include "testlib.h"
 #include "run/gate_perf_opt.h"
+#include "io/records.h"
 
 static void same_str(const char *a, const char *b)
 {

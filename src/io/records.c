@@ -1,5 +1,5 @@
 /* records.c: perf_records.jsonl reader and schema validation (records.h). */
-#include "model/records.h"
+#include "io/records.h"
 #include "io/lineio.h"
 #include "util/utf8.h"
 
