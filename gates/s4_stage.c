@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,61 @@ struct st {
 		if (gate_add((S)->fs, RULE, SEV, (S)->f, LINE, __VA_ARGS__))           \
 			(S)->err = -1;                                                 \
 	} while (0)
+
+void s4_stage_claims_init(struct s4_stage_claims *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void s4_stage_claims_release(struct s4_stage_claims *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->v[i].workload);
+		free(c->v[i].claimed);
+		free(c->v[i].recorded);
+	}
+	free(c->v);
+	s4_stage_claims_init(c);
+}
+
+/* Notes what the records say about entry e (printf-formatted). */
+static void claim(struct st *s, const struct sr_entry *e, const char *workload, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void claim(struct st *s, const struct sr_entry *e, const char *workload, const char *fmt, ...)
+{
+	struct s4_stage_claims *c = s->sc->claims;
+	if (!c || s->err)
+		return;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		struct s4_stage_claim *v = realloc(c->v, cap * sizeof(*v));
+		if (!v) {
+			s->err = -1;
+			return;
+		}
+		c->v = v;
+		c->cap = cap;
+	}
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	struct s4_stage_claim *x = &c->v[c->n];
+	x->line = e->line;
+	x->field = e->field;
+	x->workload = workload ? strdup(workload) : NULL;
+	x->claimed = strdup(e->value);
+	x->recorded = strdup(buf);
+	if ((workload && !x->workload) || !x->claimed || !x->recorded) {
+		free(x->workload);
+		free(x->claimed);
+		free(x->recorded);
+		s->err = -1;
+		return;
+	}
+	c->n++;
+}
 
 static const struct sr_entry *first(const struct st *s, enum sr_field f)
 {
@@ -401,6 +457,8 @@ static void check_design(struct st *s)
 	int exists = s->in->feedback_state != S4_FILE_MISSING;
 	const struct sr_entry *sig = first(s, SR_DESIGN_LIMIT_SIGNAL);
 	const struct sr_entry *fb = first(s, SR_PERF_FEEDBACK);
+	if (sig)
+		claim(s, sig, NULL, "perf_feedback.md %s", exists ? "present" : "absent");
 	if (sig && !has_placeholder(sig->value) && *sig->value) {
 		int none = stage_result_is_none(sig->value);
 		int dl = strstr(sig->value, "DESIGN_LIMIT") != NULL;
@@ -542,6 +600,10 @@ static void check_latencies(struct st *s)
 				}
 			}
 			if (nhit)
+				claim(s, e, hit->workload, "%g us", wl_value(hit, e->field));
+			else
+				claim(s, e, NULL, "none of %zu workloads", s->nw);
+			if (nhit)
 				ADD(s, R_LATENCY, GATE_WARNING, e->line,
 				    "'%s' names no workload, and there are %zu: it matches the %s record of '%s' (assumed that one; write one line per workload)",
 				    e->raw, s->nw, what, hit->workload);
@@ -552,6 +614,10 @@ static void check_latencies(struct st *s)
 			continue;
 		}
 		double rec = wl_value(w, e->field);
+		if (isnan(rec))
+			claim(s, e, w->workload, "no %s record", what);
+		else
+			claim(s, e, w->workload, "%g us", rec);
 		if (isnan(rec)) {
 			ADD(s, R_LATENCY, GATE_WARNING, e->line,
 			    "no %s record of '%s' to reconcile '%s' with", what, w->workload, e->raw);
@@ -656,6 +722,7 @@ static void check_improvement(struct st *s)
 				    e->raw);
 			continue;
 		}
+		claim(s, e, w ? w->workload : NULL, "%.1f%%", want);
 		double tol = S4_STAGE_IMPROVEMENT_POINTS + 1e-9;
 		if (fabs(stated - want) <= tol)
 			continue;
@@ -747,6 +814,7 @@ static void check_iterations(struct st *s)
 	long stated = (long)e->number;
 	if (s->sc->loop_finished) {
 		long want = s->sc->loop_final_round - 1;
+		claim(s, e, NULL, "%ld", want);
 		if (stated != want)
 			ADD(s, R_ITERATIONS, GATE_ERROR, e->line,
 			    "iterations %ld, but the loop ran %ld round%s (its final measurement is round %ld in %s)",
@@ -759,6 +827,7 @@ static void check_iterations(struct st *s)
 	int final_only;
 	long maxr = max_round(s->in->recs, &final_only);
 	long want = final_only ? maxr - 1 : maxr;
+	claim(s, e, NULL, "%ld", want);
 	if (stated == want)
 		return;
 	if (!final_only && stated == maxr - 1 && maxr >= 1)
@@ -811,6 +880,12 @@ static void check_stop(struct st *s)
 		    "stop_reason %s, but the loop stopped with %s (its final marker in %s)", w,
 		    s->sc->loop_stop, s->in->optlog_file);
 	const char *fs_stop = s->in->optlog_state == S4_FILE_OK ? optlog_stop_text(lg->stop) : NULL;
+	if (s->sc->loop_stop && *s->sc->loop_stop)
+		claim(s, e, NULL, "%s (loop)", s->sc->loop_stop);
+	else if (fs_stop)
+		claim(s, e, NULL, "%s (Final Summary)", fs_stop);
+	else
+		claim(s, e, NULL, "not stated");
 	if (fs_stop && strcmp(fs_stop, w) != 0)
 		ADD(s, R_STOP, GATE_ERROR, e->line,
 		    "stop_reason %s, but the Final Summary says %s (%s line %ld)", w, fs_stop,

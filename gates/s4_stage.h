@@ -38,7 +38,26 @@ struct s4_stage_target {
 	int required;           /* 0: optional workload */
 };
 
+/* One claim of the block next to what the records say (for `tlperf
+ * audit`). */
+struct s4_stage_claim {
+	long line;              /* of the claim in the block */
+	enum sr_field field;
+	char *workload;         /* label, NULL when none; malloc'd */
+	char *claimed;          /* the value as written; malloc'd */
+	char *recorded;         /* what the records / tree say; malloc'd */
+};
+
+struct s4_stage_claims {
+	struct s4_stage_claim *v;
+	size_t n, cap;
+};
+
+void s4_stage_claims_init(struct s4_stage_claims *c);
+void s4_stage_claims_release(struct s4_stage_claims *c);
+
 struct s4_stage_ctx {
+	struct s4_stage_claims *claims; /* filled when not NULL */
 	const struct stage_result *sr;
 	const char *file;           /* the block's file as shown ("<stdin>" for -) */
 	const char *op_dir;         /* absolute operator directory (perf_opt's parent) */

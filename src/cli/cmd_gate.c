@@ -422,7 +422,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 		goto out;
 	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
 	errno = 0;
-	if (gate_stage_result_check(perf_opt, perf_opt, &sr, shown, &fs, &res) != 0) {
+	if (gate_stage_result_check(perf_opt, perf_opt, &sr, shown, &fs, &res, NULL) != 0) {
 		if (errno == ENOMEM)
 			goto oom;
 		cli_error("cannot read '%s': %s", perf_opt, strerror(errno));

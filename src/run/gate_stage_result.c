@@ -49,7 +49,7 @@ static int run_rules(const struct s4_input *in, const struct s4_recon *rc,
 
 int gate_stage_result_check(const char *path, const char *shown, const struct stage_result *sr,
 			    const char *block_file, struct gate_findings *fs,
-			    struct gatecheck_result *res)
+			    struct gatecheck_result *res, struct s4_stage_claims *claims)
 {
 	struct opdir od;
 	struct extra x;
@@ -75,6 +75,7 @@ int gate_stage_result_check(const char *path, const char *shown, const struct st
 	if (!realpath(parent, od.real))
 		goto out;
 	x.sc.sr = sr;
+	x.sc.claims = claims;
 	x.sc.file = block_file;
 	x.sc.op_dir = od.real;
 	x.sc.noise = NAN;

@@ -12,15 +12,17 @@
 
 #include "model/finding.h"
 #include "model/stage_result.h"
+#include "gates/s4_stage.h"
 #include "run/gate_perf_opt.h"
 
 /* Checks sr (shown as block_file in findings) against the perf_opt
  * directory at path (shown as shown). Only the S4-STAGE-RESULT-* findings
  * are appended to fs; res (may be NULL) receives the gate's summary (the
- * reconciliation rows). Returns 0, or -1 when the directory cannot be read
+ * reconciliation rows); claims (may be NULL) each claim of the block next
+ * to what the records say. Returns 0, or -1 when the directory cannot be read
  * or memory ran out (errno set). */
 int gate_stage_result_check(const char *path, const char *shown, const struct stage_result *sr,
 			    const char *block_file, struct gate_findings *fs,
-			    struct gatecheck_result *res);
+			    struct gatecheck_result *res, struct s4_stage_claims *claims);
 
 #endif
