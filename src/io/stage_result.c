@@ -242,9 +242,11 @@ static int entry_line(struct parser *ps, long lineno, const char *raw, char *s, 
 	if (folded && stage_result_problem(sr, lineno, 0, "key '%s' in '%s' read as '%s'", key,
 					   raw, stage_result_fields[f]))
 		goto out;
-	if (!stage_result_add(sr, lineno, f, f == SR_UNKNOWN ? key : stage_result_fields[f], label,
-			      value, raw))
+	struct sr_entry *e = stage_result_add(sr, lineno, f, f == SR_UNKNOWN ? key : stage_result_fields[f],
+					      label, value, raw);
+	if (!e)
 		goto out;
+	e->fullwidth = fullwidth;
 	if (fullwidth && stage_result_problem(sr, lineno, 0,
 					      "full-width punctuation in '%s': read as ASCII ':' / '%%'",
 					      raw))
