@@ -374,10 +374,10 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 		cli_error("'%s' is not a directory", dir);
 		goto out;
 	}
-	if (is_named(dir, "perf_opt")) {
+	if (path_base_is(dir, "perf_opt")) {
 		perf_opt = strdup(dir);
 	} else {
-		perf_opt = join2(dir, "perf_opt");
+		perf_opt = path_join(dir, "perf_opt");
 		if (perf_opt && (stat(perf_opt, &st) != 0 || !S_ISDIR(st.st_mode))) {
 			cli_error("'%s' holds no perf_opt/ directory: give the operator directory of the Stage Result",
 				  dir);
