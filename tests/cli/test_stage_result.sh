@@ -139,4 +139,7 @@ expect_grep '"stage_result":' "$OUT"
 cp "$TMPDIR_TEST/e.md" "$SR"
 expect_exit 1 "$TLPERF" audit "$OP"
 expect_grep "error: \\[S4-STAGE-RESULT-LATENCY\\]" "$OUT"
+expect_exit 1 "$TLPERF" audit --format html "$OP"
+expect_grep "<h2>Stage Result claims</h2>" "$OUT"
+expect_grep '<tr class="bad"><td>' "$OUT"
 echo ok
