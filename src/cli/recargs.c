@@ -2,6 +2,7 @@
  * records-statistics commands (recargs.h). */
 #include "cli/recargs.h"
 #include "cli/cli.h"
+#include "io/records.h"
 
 #include <errno.h>
 #include <math.h>
