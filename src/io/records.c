@@ -837,6 +837,7 @@ enum records_next records_reader_next(struct records_reader *rd, struct record *
 		n -= 3;
 	}
 	rd->err[0] = '\0';
+	rd->bare_cr = memchr(s, '\r', n) != NULL;
 	if (rd->truncated) {
 		/* a CR-only file is one long line: say so rather than "too long" */
 		if (!memchr(s, '\r', n) || check_bytes(s, n, rd->err, sizeof(rd->err)) == 0)
