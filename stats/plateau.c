@@ -173,7 +173,7 @@ static int fill_round(const struct stats_plateau_cell *c, size_t n, const double
  * >= 1), then its minima become incumbents for the rounds after it. */
 static int walk_rounds(struct stats_plateau_acc *a, struct stats_plateau *out)
 {
-	size_t nk = a->ks.n ? a->ks.n : 1;
+	size_t nk = out->ks.n ? out->ks.n : 1;
 	double *inc_us = malloc(nk * sizeof(*inc_us));
 	const char **inc_id = calloc(nk, sizeof(*inc_id));
 	size_t nr = 0;
