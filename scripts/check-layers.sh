@@ -7,7 +7,7 @@
 #    "stats/plateau.h"), and a layer includes only the layers below it:
 #
 #      util    <- model <- stats <- gates
-#                       <- io
+#                       <- io (may also use stats/)
 #                       <- report (may also use stats/ and gates/ tables)
 #      run  (everything but cli)      cli (everything)      main.c (cli)
 #
@@ -46,7 +46,7 @@ BEGIN {
 	ok["model"] = "util model"
 	ok["stats"] = "util model stats"
 	ok["gates"] = "util model stats gates"
-	ok["io"] = "util model io"
+	ok["io"] = "util model stats io"
 	ok["report"] = "util model stats gates report"
 	ok["run"] = "util model stats gates io report run"
 	ok["cli"] = "util model stats gates io report run cli"

@@ -9,34 +9,11 @@
 #ifndef TLPERF_CLI_H
 #define TLPERF_CLI_H
 
-#include <stdarg.h>
 #include <stdio.h>
-
-enum cli_exit {
-	CLI_OK = 0,       /* success */
-	CLI_FAIL = 1,     /* findings, failed measurement, unreconciled claim */
-	CLI_USAGE = 2,    /* usage or environment error */
-	CLI_SIGNAL = 128  /* + signal number */
-};
 
 #define TLPERF_VERSION "0.1.0"
 
-/* The program name used in messages ("tlperf", "tlab", "tlgate"). */
-extern const char *cli_prog;
-
-/* Messages on stderr: "<prog>: error: <text>\n". Lowercase, the subject in
- * quotes, strerror(errno) last. Never exit. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* cli_error for a usage problem, then a pointer to `tlperf help CMD`;
- * returns CLI_USAGE so callers can `return cli_usage_error(...)`. */
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Flush stdout and report a write error (full disk must not look like
- * success). Returns rc unchanged when stdout is fine, else CLI_USAGE. */
-int cli_finish_stdout(int rc);
+#include "util/cli_msg.h"
 
 /* Strict number parsing for option values: the whole string must be a
  * number. Return 0 on success, -1 (and an error message naming opt) on

@@ -2,12 +2,13 @@
  * (gatecheck.h). */
 #include "run/gate_perf_opt.h"
 #include "io/lineio.h"
+#include "io/optlog.h"
 #include "io/records.h"
-#include "model/optlog.h"
 #include "gates/rules.h"
 #include "gates/s4_util.h"
 #include "util/sha256.h"
 #include "util/utf8.h"
+#include "io/records.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

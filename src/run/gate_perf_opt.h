@@ -14,7 +14,7 @@
 #define TLPERF_GATECHECK_H
 
 #include "model/finding.h"
-#include "model/records.h"
+#include "io/records.h"
 #include "gates/s4.h"
 
 struct gatecheck_opts {

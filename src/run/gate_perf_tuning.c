@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 
 #include "run/gate_perf_opt.h"
-#include "model/optlog.h"
+#include "io/optlog.h"
 #include "gates/pt_rules.h"
+#include "io/ptlog.h"
+#include "io/ptjson.h"
 
 /* A log or JSON larger than this is not a tuning artifact: it is reported,
  * never read into memory. */

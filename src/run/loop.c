@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "util/cli_msg.h"
 #include "stats/cmptable.h"
 #include "io/msprof.h"
 #include "stats/plateau.h"

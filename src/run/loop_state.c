@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "io/lineio.h"
+#include "io/records.h"
 
 void loop_state_init(struct loop_state *st)
 {
