@@ -1,6 +1,7 @@
 /* main.c: the command table and argv[0] alias dispatch.
  * `tlab` is `tlperf ab`, `tlgate` is `tlperf gate` (hard links). */
 #include "cli/cli.h"
+#include "util/path.h"
 
 #include <gsl/gsl_errno.h>
 #include <string.h>
@@ -55,16 +56,10 @@ static int cmd_help(int argc, char **argv)
 	return cli_finish_stdout(CLI_OK);
 }
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
-	const char *self = argc > 0 ? base_name(argv[0]) : "tlperf";
+	const char *self = argc > 0 ? path_base(argv[0], NULL) : "tlperf";
 
 	/* Alias dispatch: the link name selects the subcommand. */
 	const char *alias = NULL;

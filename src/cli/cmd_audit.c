@@ -26,6 +26,7 @@
 #include "stats/stats.h"
 #include "report/svg.h"
 #include "util/utf8.h"
+#include "util/path.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -124,12 +125,6 @@ static int add_op(struct audit *a, const char *path, int ptune)
 	}
 	a->n++;
 	return 0;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
 }
 
 static int skip_name(const char *n)
@@ -911,9 +906,8 @@ int cmd_audit(int argc, char **argv)
 			cli_error("'%s' is not a directory", roots[i]);
 			goto out;
 		}
-		const char *bn = base_name(roots[i]);
-		int r = strcmp(bn, "perf_opt") == 0      ? add_op(&a, roots[i], 0)
-			: strcmp(bn, "perf_tuning") == 0 ? add_op(&a, roots[i], 1)
+		int r = path_base_is(roots[i], "perf_opt")      ? add_op(&a, roots[i], 0)
+			: path_base_is(roots[i], "perf_tuning") ? add_op(&a, roots[i], 1)
 							 : walk(&a, roots[i], 0);
 		if (r != 0) {
 			cli_error("out of memory");

@@ -4,6 +4,7 @@
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
 #include "report/report.h"
+#include "util/path.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -75,35 +76,6 @@ static void dl_release(struct dirlist *dl)
 	memset(dl, 0, sizeof(*dl));
 }
 
-static char *join2(const char *a, const char *b)
-{
-	size_t la = strlen(a);
-	int slash = la > 0 && a[la - 1] == '/';
-	size_t n = la + strlen(b) + 2;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s%s%s", a, slash ? "" : "/", b);
-	return p;
-}
-
-static const char *base_name(const char *p)
-{
-	size_t n = strlen(p);
-	while (n > 1 && p[n - 1] == '/')
-		n--;
-	const char *s = p + n;
-	while (s > p && s[-1] != '/')
-		s--;
-	return s;
-}
-
-static int is_named(const char *p, const char *name)
-{
-	const char *b = base_name(p);
-	size_t n = strlen(name);
-	return strncmp(b, name, n) == 0 && (b[n] == '\0' || b[n] == '/');
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -146,7 +118,7 @@ static int discover(const char *dir, struct dirlist *dl, int depth)
 	if (rc == 0 && n > 0) /* qsort(NULL, 0) is undefined */
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *p = join2(dir, names[i]);
+		char *p = path_join(dir, names[i]);
 		struct stat st;
 		if (!p) {
 			rc = -1;
@@ -298,7 +270,7 @@ static int changed_dirs(const char *ref, struct dirlist *out)
 				continue;
 			size_t dl = (size_t)(hit - name) + kl;
 			char *rel = strndup(name, dl);
-			char *abs = rel ? join2(top, rel) : NULL;
+			char *abs = rel ? path_join(top, rel) : NULL;
 			char real[PATH_MAX];
 			if (!abs)
 				rc = -1;
@@ -467,10 +439,10 @@ int cmd_gate(int argc, char **argv)
 			cli_error("cannot read '%s': %s", paths[i], strerror(errno));
 			goto out;
 		}
-		if (is_named(paths[i], "perf_opt")) {
+		if (path_base_is(paths[i], "perf_opt")) {
 			if (dl_add(&dirs, paths[i], 0))
 				goto oom;
-		} else if (is_named(paths[i], "perf_tuning")) {
+		} else if (path_base_is(paths[i], "perf_tuning")) {
 			if (dl_add(&dirs, paths[i], 1))
 				goto oom;
 		} else if (discover(paths[i], &dirs, 0)) {

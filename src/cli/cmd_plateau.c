@@ -102,9 +102,9 @@ static void print_markdown(const struct stats_plateau *p)
 					e = &r->keys[j];
 			recargs_md_key(stdout, k->dispatch, " / ", k->workload);
 			printf(" | %.3f (", e->incumbent_us);
-			recargs_md_cell(stdout, e->incumbent_id);
+			escape_md_cell(stdout, e->incumbent_id, MD_CELL_PLAIN);
 			printf(") → %.3f (", e->best_us);
-			recargs_md_cell(stdout, e->best_id);
+			escape_md_cell(stdout, e->best_id, MD_CELL_PLAIN);
 			fputs(") | ", stdout);
 		} else {
 			fputs("— | — | ", stdout);

@@ -119,7 +119,7 @@ static void print_markdown(const struct stats_speedup *s)
 			fputs(" | — | ", stdout);
 		if (e->final) {
 			printf("%.3f | ", e->final->duration_us);
-			recargs_md_cell(stdout, e->final->candidate_id);
+			escape_md_cell(stdout, e->final->candidate_id, MD_CELL_PLAIN);
 			fputs(" | ", stdout);
 		} else {
 			fputs("— | — | ", stdout);
@@ -140,7 +140,7 @@ static void print_markdown(const struct stats_speedup *s)
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct stats_speedup_group *x = &s->groups[g];
 		fputs("| ", stdout);
-		recargs_md_cell(stdout, x->dispatch);
+		escape_md_cell(stdout, x->dispatch, MD_CELL_PLAIN);
 		printf(" | %zu | ", x->nused);
 		print_speedup(x->geomean_speedup);
 		fputs(" | ", stdout);
@@ -279,9 +279,9 @@ static int pt_print_json(const struct ptune_speedups *p, const char *path)
 static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 {
 	fputs("**Per-case speedup (perf_tuning: ", stdout);
-	recargs_md_cell(stdout, path);
+	escape_md_cell(stdout, path, MD_CELL_PLAIN);
 	fputs(", ", stdout);
-	recargs_md_cell(stdout, p->json);
+	escape_md_cell(stdout, p->json, MD_CELL_PLAIN);
 	fputs(")**\n\n", stdout);
 	printf("| case | speedup | change |\n");
 	printf("|---|---:|---:|\n");
@@ -289,7 +289,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 		const struct ptune_case *c = &p->v[i];
 		int ok = pt_valid(c->speedup);
 		fputs("| ", stdout);
-		recargs_md_cell(stdout, c->label);
+		escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
 		fputs(" | ", stdout);
 		print_speedup(ok ? c->speedup : NAN);
 		fputs(" | ", stdout);
@@ -313,7 +313,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 		print_speedup(p->stated_mean);
 	}
 	printf(" (key \"");
-	recargs_md_cell(stdout, p->key);
+	escape_md_cell(stdout, p->key, MD_CELL_PLAIN);
 	puts("\")");
 	size_t nreg = pt_regressions(p);
 	if (nreg == 0) {
@@ -326,7 +326,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 			if (!pt_valid(c->speedup) || c->speedup >= 1.0)
 				continue;
 			fputs(first ? " " : ", ", stdout);
-			recargs_md_cell(stdout, c->label);
+			escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
 			fputs(" (", stdout);
 			print_speedup(c->speedup);
 			fputs(")", stdout);
@@ -341,7 +341,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 			if (pt_valid(p->v[i].speedup))
 				continue;
 			fputs(first ? "" : ", ", stdout);
-			recargs_md_cell(stdout, p->v[i].label);
+			escape_md_cell(stdout, p->v[i].label, MD_CELL_PLAIN);
 			fputs(" (no finite speedup > 0)", stdout);
 			first = 0;
 		}

@@ -149,10 +149,10 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 	printf("**Winner（round %ld）: %s", w->round, stats_winner_decision_name(w->decision));
 	if (w->chosen != STATS_NOKEY) {
 		fputs(" — ", stdout);
-		recargs_md_cell(stdout, w->cands[w->chosen].candidate_id);
+		escape_md_cell(stdout, w->cands[w->chosen].candidate_id, MD_CELL_PLAIN);
 	}
 	printf("**\n\n");
-	recargs_md_cell(stdout, w->reason);
+	escape_md_cell(stdout, w->reason, MD_CELL_PLAIN);
 	printf("\n\n");
 	if (w->ncands) {
 		printf("| candidate | valid on all required keys | geomean gain | gains | regressions | soft (A/B) |\n");
@@ -160,7 +160,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 		for (size_t i = 0; i < w->ncands; i++) {
 			const struct stats_winner_candidate *c = &w->cands[i];
 			fputs("| ", stdout);
-			recargs_md_cell(stdout, c->candidate_id);
+			escape_md_cell(stdout, c->candidate_id, MD_CELL_PLAIN);
 			if (i == w->chosen)
 				fputs(" (chosen)", stdout);
 			printf(" | %s | ", c->complete ? "yes" : "no");
@@ -172,7 +172,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 	if (w->chosen != STATS_NOKEY) {
 		const struct stats_winner_candidate *c = &w->cands[w->chosen];
 		printf("| dispatch | workload | current best | current best (us) | ");
-		recargs_md_cell(stdout, c->candidate_id);
+		escape_md_cell(stdout, c->candidate_id, MD_CELL_PLAIN);
 		printf(" (us) | change | check |\n|---|---|---|---:|---:|---:|---|\n");
 		for (size_t j = 0; j < w->nrequired; j++) {
 			const struct stats_winner_key *e = &c->keys[j];
@@ -181,7 +181,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 			recargs_md_key(stdout, k->dispatch, " | ", k->workload);
 			fputs(" | ", stdout);
 			if (e->incumbent) {
-				recargs_md_cell(stdout, e->incumbent->candidate_id);
+				escape_md_cell(stdout, e->incumbent->candidate_id, MD_CELL_PLAIN);
 				printf(" | %.3f | ", e->incumbent->duration_us);
 			} else {
 				fputs("— | — | ", stdout);

@@ -3,6 +3,7 @@
 #include "cli/recargs.h"
 #include "cli/cli.h"
 #include "io/records.h"
+#include "util/escape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -146,26 +147,11 @@ void recargs_md_pct(FILE *f, double frac)
 		fputs("—", f);
 }
 
-void recargs_md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '|')
-			fputs("\\|", f);
-		else if (c == '\\')
-			fputs("\\\\", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc(' ', f);
-		else
-			fputc(c, f);
-	}
-}
-
 void recargs_md_key(FILE *f, const char *dispatch, const char *sep, const char *workload)
 {
-	recargs_md_cell(f, dispatch);
+	escape_md_cell(f, dispatch, MD_CELL_PLAIN);
 	fputs(sep, f);
-	recargs_md_cell(f, workload);
+	escape_md_cell(f, workload, MD_CELL_PLAIN);
 }
 
 const char *recargs_contract_name(enum records_contract c)

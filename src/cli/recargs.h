@@ -23,6 +23,7 @@
 #include <cjson/cJSON.h>
 
 #include "model/records.h"
+#include "util/escape.h"
 #include "util/strpool.h"
 
 /* The options every records command takes; ends a struct option table. */
@@ -89,10 +90,6 @@ int recargs_print_json(cJSON *root);
 
 /* Writes 100 * frac as "%+.1f%", or "—" when frac is not finite. */
 void recargs_md_pct(FILE *f, double frac);
-
-/* Writes s as one Markdown table cell: '|' escaped, control characters
- * and newlines as spaces, backslashes doubled. */
-void recargs_md_cell(FILE *f, const char *s);
 
 /* Writes a key as DISPATCH SEP WORKLOAD, both as Markdown cells (sep is
  * written as is). */

@@ -557,6 +557,19 @@ static void fmt_num(char *buf, size_t len, double v, const char *fmt)
 		snprintf(buf, len, fmt, v);
 }
 
+/* Starts a Markdown table row with up to three id cells (NULL ends the
+ * list), each escaped as the one cell escaper does: "| a | b | c |". */
+static void md_cells(struct stats_sb *b, const char *a, const char *c2, const char *c3)
+{
+	const char *cells[] = { a, c2, c3 };
+	stats_sb_str(b, "|");
+	for (size_t i = 0; i < 3 && cells[i]; i++) {
+		stats_sb_str(b, " ");
+		stats_sb_md_cell(b, cells[i]);
+		stats_sb_str(b, " |");
+	}
+}
+
 /* The baseline table (Performance Test Data). */
 static void baseline_section(const struct ctx *c, struct stats_sb *b)
 {
@@ -577,9 +590,10 @@ static void baseline_section(const struct ctx *c, struct stats_sb *b)
 			continue;
 		fmt_num(u, sizeof(u), r->aicore_util, "%.2f");
 		fmt_num(m, sizeof(m), r->mem_bw_gbps, "%.1f");
-		stats_sb_printf(b, "| %s | %s | %s | %.3f | %s | %s | %s |\n", w->dispatch, w->id,
-				c->plan.kernel_name, r->duration_us, u, m,
-				r->msprof_raw_path ? r->msprof_raw_path : "—");
+		md_cells(b, w->dispatch, w->id, c->plan.kernel_name);
+		stats_sb_printf(b, " %.3f | %s | %s | ", r->duration_us, u, m);
+		stats_sb_md_cell(b, r->msprof_raw_path ? r->msprof_raw_path : "—");
+		stats_sb_str(b, " |\n");
 	}
 	stats_sb_printf(b, "\n" LOOP_MARKER "kind=baseline -->\n");
 }
@@ -1393,13 +1407,17 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 		const struct stats_speedup_key *k = &sp.keys[i];
 		if (!k->baseline || !k->final)
 			continue;
-		stats_sb_printf(&b, "| %s | %s | %.3f | %.3f | %.3fx%s |\n", k->dispatch,
-				k->workload, k->baseline->duration_us, k->final->duration_us,
-				k->speedup, k->regression ? " (regression)" : "");
+		md_cells(&b, k->dispatch, k->workload, NULL);
+		stats_sb_printf(&b, " %.3f | %.3f | %.3fx%s |\n", k->baseline->duration_us,
+				k->final->duration_us, k->speedup,
+				k->regression ? " (regression)" : "");
 	}
 	for (size_t g = 0; g < sp.ngroups; g++)
-		stats_sb_printf(&b, "| %s | geomean (%zu) | | | %.3fx |\n", sp.groups[g].dispatch,
-				sp.groups[g].nused, sp.groups[g].geomean_speedup);
+	{
+		md_cells(&b, sp.groups[g].dispatch, NULL, NULL);
+		stats_sb_printf(&b, " geomean (%zu) | | | %.3fx |\n", sp.groups[g].nused,
+				sp.groups[g].geomean_speedup);
+	}
 	stats_sb_printf(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused,
 			sp.geomean_speedup);
 	stats_sb_printf(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
@@ -1420,8 +1438,10 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 			const struct loop_workload *w = &c->plan.workloads[i];
 			const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
 			const struct record *f = final_record(c, fr, best, w);
-			stats_sb_printf(&b, "| %s | %s | %.3f | %.3f | %s |\n", w->dispatch, w->id,
-					b0->duration_us, f->duration_us, best);
+			md_cells(&b, w->dispatch, w->id, NULL);
+			stats_sb_printf(&b, " %.3f | %.3f | ", b0->duration_us, f->duration_us);
+			stats_sb_md_cell(&b, best);
+			stats_sb_str(&b, " |\n");
 		}
 	}
 	stats_sb_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
