@@ -20,6 +20,7 @@
  * unreconcilable (exit 1).
  */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
 #include "report/report.h"
@@ -31,7 +32,6 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,9 +39,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cmd_audit_usage[] =
-	"usage: tlperf audit [options] [ROOT...]\n"
-	"\n"
+static const struct cli_option audit_options[] = {
+	{ 'f', 0, "format", "FMT", "markdown (default), csv, json, html (one self-contained\n"
+				   "file with the table and a speedup chart)" },
+	{ 'o', 'o', "output", "F", "write to F instead of stdout (replaced only when complete)" },
+	{ 's', 0, "strict", NULL, "gate verdict with --strict severities" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_audit_spec = {
+	"audit",
+	"tlperf audit [options] [ROOT...]",
 	"Reconciles claimed final latencies across every perf_opt/ directory under\n"
 	"each ROOT (default: the current directory; .git and node_modules skipped):\n"
 	"one row per operator and workload with the contract, the baseline record,\n"
@@ -49,18 +57,14 @@ const char cmd_audit_usage[] =
 	"speedup, the operator's geometric mean, the stop reason and the gate\n"
 	"verdict; then totals. Every perf_tuning/ folder (first-generation workflow)\n"
 	"adds one row: contract perf_tuning, speedup = geometric mean of the per-case\n"
-	"speedups of its latest bench JSON, and gate errors fail it.\n"
-	"\n"
-	"  --format FMT     markdown (default), csv, json, html (one self-contained\n"
-	"                   file with the table and a speedup chart)\n"
-	"  -o, --output F   write to F instead of stdout (replaced only when complete)\n"
-	"  --strict         gate verdict with --strict severities\n"
-	"  -h, --help       this text\n"
-	"\n"
+	"speedups of its latest bench JSON, and gate errors fail it.\n",
+	audit_options,
 	"Speedup is baseline_us / winner_us from the records; the operator and\n"
 	"overall geometric means are over workloads. Exit: 0 every claim reconciles,\n"
 	"1 some claim does not (or a perf_tuning/ folder has gate errors), 2 usage\n"
-	"error or unreadable ROOT.\n";
+	"error or unreadable ROOT.\n",
+	0, NULL,
+};
 
 enum audit_format { AUDIT_MARKDOWN, AUDIT_CSV, AUDIT_JSON, AUDIT_HTML };
 
@@ -855,22 +859,16 @@ static int emit(FILE *f, enum audit_format fmt, const struct audit *a)
 
 int cmd_audit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum audit_format fmt = AUDIT_MARKDOWN;
 	const char *output = NULL;
 	int strict = 0, c, rc = CLI_USAGE;
 	struct audit a;
 	char *tmp = NULL;
 	FILE *f = NULL;
+	struct cli_parser cp;
 	memset(&a, 0, sizeof(a));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_audit_spec, argc, argv);
+	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "markdown") == 0 || strcmp(optarg, "md") == 0)
@@ -887,13 +885,13 @@ int cmd_audit(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case 's': strict = 1; break;
-		case 'h': fputs(cmd_audit_usage, stdout); return cli_finish_stdout(CLI_OK);
-		default: return cli_usage_error("audit", "bad option");
 		}
 	}
-	int nroots = argc - optind;
+	if (c == CLI_PARSE_STOP)
+		return cp.rc;
+	int nroots = argc - cp.next;
 	char *dot[] = { "." };
-	char **roots = nroots ? argv + optind : dot;
+	char **roots = nroots ? argv + cp.next : dot;
 	if (!nroots)
 		nroots = 1;
 	for (int i = 0; i < nroots; i++) {

@@ -1,6 +1,7 @@
 /* cmd_gate.c: `tlperf gate` / `tlgate`, gate 4 over perf_opt/ (and
  * perf_tuning/) directories for CI. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
 #include "report/report.h"
@@ -9,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -21,25 +21,29 @@
 
 extern char **environ;
 
-const char cmd_gate_usage[] =
-	"usage: tlgate [options] [PATH...]\n"
-	"       tlperf gate [options] [PATH...]\n"
-	"\n"
+static const struct cli_option gate_options[] = {
+	{ 'c', 0, "changed-since", "REF", "only directories holding a file changed in REF...HEAD\n"
+					  "(REF..HEAD when there is no merge base; deletions ignored)" },
+	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF" },
+	{ 'C', 0, "config", "FILE", "rule severities (default: nearest .tlgate.json upwards)" },
+	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
+	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
+	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
+	{ 'r', 0, "report", "FMT:PATH", "also write FMT to PATH (repeatable)" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_gate_spec = {
+	"gate",
+	"tlgate [options] [PATH...]\n"
+	"tlperf gate [options] [PATH...]",
 	"Checks every perf_opt/ directory (gate 4) and perf_tuning/ directory found\n"
 	"under each PATH (a perf_opt/ directory, an operator directory, or any tree;\n"
-	".git and node_modules are skipped). No PATH means the current directory.\n"
-	"\n"
-	"  --changed-since REF   only directories holding a file changed in REF...HEAD\n"
-	"                        (REF..HEAD when there is no merge base; deletions ignored)\n"
-	"  --base REF            perf_records.jsonl must only have grown since REF\n"
-	"  --config FILE         rule severities (default: nearest .tlgate.json upwards)\n"
-	"  --strict              S4-STOP-REASON and S4-LAYOUT findings become errors\n"
-	"  --warnings-as-errors  any warning fails the gate\n"
-	"  --format FMT          text (default), json, sarif, github, junit, markdown, gitlab\n"
-	"  --report FMT:PATH     also write FMT to PATH (repeatable)\n"
-	"  -h, --help            this text\n"
-	"\n"
-	"Exit: 0 no errors, 1 errors found, 2 usage error or unreadable PATH.\n";
+	".git and node_modules are skipped). No PATH means the current directory.\n",
+	gate_options,
+	"Exit: 0 no errors, 1 errors found, 2 usage error or unreadable PATH.\n",
+	0, NULL,
+};
 
 struct dirlist {
 	char **path;   /* as found (joined from the PATH given) */
@@ -347,17 +351,6 @@ struct report_out {
 
 int cmd_gate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "changed-since", required_argument, NULL, 'c' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "warnings-as-errors", no_argument, NULL, 'w' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *changed = NULL, *base = NULL, *config = NULL;
 	int strict = 0, wae = 0, opt, rc = CLI_USAGE;
 	enum report_format fmt = REPORT_TEXT;
@@ -370,9 +363,9 @@ int cmd_gate(int argc, char **argv)
 	gate_findings_init(&all);
 	gatecheck_config_init(&cfg);
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	struct cli_parser cp;
+	cli_parser_init(&cp, &cmd_gate_spec, argc, argv);
+	while ((opt = cli_parser_next(&cp)) > 0) {
 		switch (opt) {
 		case 'c': changed = optarg; break;
 		case 'b': base = optarg; break;
@@ -410,21 +403,18 @@ int cmd_gate(int argc, char **argv)
 			nreports++;
 			break;
 		}
-		case 'h':
-			fputs(cmd_gate_usage, stdout);
-			rc = cli_finish_stdout(CLI_OK);
-			goto out;
-		default:
-			rc = cli_usage_error("gate", "unknown or incomplete option '%s'", argv[optind - 1]);
-			goto out;
 		}
+	}
+	if (opt == CLI_PARSE_STOP) {
+		rc = cp.rc;
+		goto out;
 	}
 	if (config && access(config, R_OK) != 0) {
 		cli_error("cannot read config '%s': %s", config, strerror(errno));
 		goto out;
 	}
 	const char *const dot[] = { ".", NULL };
-	const char *const *paths = optind < argc ? (const char *const *)argv + optind : dot;
+	const char *const *paths = cp.next < argc ? (const char *const *)argv + cp.next : dot;
 	for (size_t i = 0; paths[i]; i++) {
 		struct stat st;
 		if (stat(paths[i], &st) != 0) {

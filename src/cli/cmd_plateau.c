@@ -5,27 +5,30 @@
 #include "cli/recargs.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 
-const char cmd_plateau_usage[] =
-	"usage: tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]\n"
-	"\n"
+static const struct cli_option plateau_options[] = {
+	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default 0.03 = 3%)" },
+	{ 'w', 0, "window", "N", "rounds without improvement that make a plateau (default 3)" },
+	RECARGS_JSON_OPTION("machine output: rounds[], consecutive_no_improvement,\n"
+			    "last_improvement (null when none), plateau"),
+	RECARGS_STRICT_OPTION,
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_plateau_spec = {
+	"plateau",
+	"tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]",
 	"For each round r >= 1 of RECORDS (perf_records.jsonl, v1 or v2): the best\n"
 	"valid duration per (dispatch, workload) before r (the incumbent), the best\n"
 	"in r, and the round's improvement = the largest relative gain across keys.\n"
 	"A round improves when that gain exceeds --noise; a round with no valid\n"
 	"branch is 'blocked'. plateau = the last --window rounds did not improve.\n"
-	"Records with l0_pass false never count; v2 'final' records are not rounds.\n"
-	"\n"
-	"  --noise F    noise threshold as a fraction (default 0.03 = 3%)\n"
-	"  --window N   rounds without improvement that make a plateau (default 3)\n"
-	"  --json       machine output: rounds[], consecutive_no_improvement,\n"
-	"               last_improvement (null when none), plateau\n"
-	"  --strict     refuse RECORDS with invalid lines (exit 1) instead of\n"
-	"               skipping them with a warning\n"
-	"\n"
+	"Records with l0_pass false never count; v2 'final' records are not rounds.\n",
+	plateau_options,
 	"Exit: 0 analysis printed (plateau or not), 1 invalid lines under --strict,\n"
-	"2 usage error or unreadable RECORDS.\n";
+	"2 usage error or unreadable RECORDS.\n",
+	0, NULL,
+};
 
 static cJSON *str_or_null(const char *s)
 {
@@ -128,12 +131,8 @@ static int add_record(void *acc, const struct record *r)
 
 int cmd_plateau(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "noise", required_argument, NULL, 'n' },
-		{ "window", required_argument, NULL, 'w' },
-		RECARGS_OPTIONS,
-	};
-	struct recargs a = { .name = "plateau", .usage = cmd_plateau_usage };
+	struct recargs a = { .name = "plateau" };
+	struct cli_parser cp;
 	double noise = STATS_PLATEAU_NOISE;
 	long window = STATS_PLATEAU_WINDOW;
 	int ch, rc;
@@ -143,9 +142,8 @@ int cmd_plateau(int argc, char **argv)
 	enum records_contract contract;
 	strpool_init(&ids);
 	stats_plateau_begin(&acc);
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_plateau_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'n':
 			if (cli_parse_double("--noise", optarg, &noise) != 0)
@@ -159,11 +157,12 @@ int cmd_plateau(int argc, char **argv)
 				return CLI_USAGE;
 			break;
 		default:
-			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
-				return rc;
+			recargs_option(&a, ch);
 		}
 	}
-	rc = recargs_stream_operand(&a, argc, argv, &ids, add_record, &acc, &contract);
+	if (ch == CLI_PARSE_STOP)
+		return cp.rc; /* ids and acc allocate nothing until used */
+	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
 	if (rc != CLI_OK)
 		goto out;
 	if (stats_plateau_finish(&acc, noise, window, &p) != 0) {

@@ -9,16 +9,24 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-const char cmd_speedup_usage[] =
-	"usage: tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
-	"       tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]\n"
-	"\n"
+static const struct cli_option speedup_options[] = {
+	{ 'f', 0, "final", "ID", "take the final durations from candidate ID" },
+	RECARGS_JSON_OPTION("machine output"),
+	RECARGS_STRICT_OPTION,
+	{ 'P', 0, "plot", "FILE", "also write per-workload speedup bars with the geomean\n"
+				  "line (SVG)" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_speedup_spec = {
+	"speedup",
+	"tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
+	"tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]",
 	"Per (dispatch, workload): the round-0 baseline duration, the final\n"
 	"duration, speedup = baseline/final and the change in %. The final is the\n"
 	"--final candidate's latest valid record, else (v2) the phase 'final'\n"
@@ -27,21 +35,18 @@ const char cmd_speedup_usage[] =
 	"the geometric-mean latency change. Regressions (speedup < 1) are listed.\n"
 	"The Markdown output is the multi-dispatch block of the Final Summary.\n"
 	"\n"
-	"  --final ID   take the final durations from candidate ID\n"
-	"  --json       machine output\n"
-	"  --strict     refuse RECORDS with invalid lines (exit 1)\n"
-	"  --plot FILE  also write per-workload speedup bars with the geomean line (SVG)\n"
-	"\n"
 	"When the operand is a directory, it is read as a first-generation\n"
 	"perf_tuning/ folder (or an operator directory holding one): per case, the\n"
 	"speedup its latest bench JSON states, the latency change 1/speedup - 1,\n"
 	"and the geometric mean over the cases with a finite speedup > 0. --strict\n"
-	"then refuses a case without one (exit 1); --final does not apply.\n"
-	"\n"
+	"then refuses a case without one (exit 1); --final does not apply.\n",
+	speedup_options,
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
 	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
 	"2 usage error, unreadable RECORDS or folder, or an unknown --final\n"
-	"candidate.\n";
+	"candidate.\n",
+	0, NULL,
+};
 
 static int print_json(const struct stats_speedup *s, const char *path, const char *final,
 		      enum records_contract c)
@@ -416,39 +421,35 @@ static int add_record(void *acc, const struct record *r)
 
 int cmd_speedup(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "final", required_argument, NULL, 'f' },
-		{ "plot", required_argument, NULL, 'P' },
-		RECARGS_OPTIONS,
-	};
-	struct recargs a = { .name = "speedup", .usage = cmd_speedup_usage };
+	struct recargs a = { .name = "speedup" };
+	struct cli_parser cp;
 	const char *final = NULL, *plot = NULL;
 	int ch, rc;
 	struct strpool ids;
 	struct stats_speedup_acc acc;
 	struct stats_speedup s = { 0 };
 	enum records_contract contract;
-	strpool_init(&ids);
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	strpool_init(&ids); /* allocates nothing until used */
+	cli_parser_init(&cp, &cmd_speedup_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'f': final = optarg; break;
 		case 'P': plot = optarg; break;
 		default:
-			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
-				return rc;
+			recargs_option(&a, ch);
 		}
 	}
+	if (ch == CLI_PARSE_STOP)
+		return cp.rc;
 	struct stat st;
-	if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (argc - cp.next == 1 && stat(argv[cp.next], &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (final)
 			return cli_usage_error("speedup", "--final does not apply to a perf_tuning folder ('%s')",
-					       argv[optind]);
-		return speedup_folder(argv[optind], a.json, a.strict, plot);
+					       argv[cp.next]);
+		return speedup_folder(argv[cp.next], a.json, a.strict, plot);
 	}
 	stats_speedup_begin(&acc, final);
-	rc = recargs_stream_operand(&a, argc, argv, &ids, add_record, &acc, &contract);
+	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;

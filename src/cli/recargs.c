@@ -10,32 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-int recargs_option(struct recargs *a, int ch, char **argv)
+int recargs_option(struct recargs *a, int key)
 {
-	switch (ch) {
-	case 'j':
+	if (key == 'j')
 		a->json = 1;
-		return RECARGS_CONTINUE;
-	case 's':
+	else if (key == 's')
 		a->strict = 1;
-		return RECARGS_CONTINUE;
-	case 'h':
-		fputs(a->usage, stdout);
-		return cli_finish_stdout(CLI_OK);
-	case ':':
-		return cli_usage_error(a->name, "option '%s' needs a value", argv[optind - 1]);
-	default:
-		return cli_usage_error(a->name, "unknown option '%s'", argv[optind - 1]);
-	}
+	else
+		return 0;
+	return 1;
 }
 
-int recargs_load_operand(struct recargs *a, int argc, char **argv, struct records *rs)
+int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct records *rs)
 {
 	records_init(rs);
-	if (argc - optind != 1)
+	if (p->argc - p->next != 1)
 		return cli_usage_error(a->name, "expected one RECORDS file, got %d arguments",
-				       argc - optind);
-	a->path = argv[optind];
+				       p->argc - p->next);
+	a->path = p->argv[p->next];
 	return recargs_load(a->path, a->strict, rs);
 }
 
@@ -90,14 +82,14 @@ int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_si
 	return rc;
 }
 
-int recargs_stream_operand(struct recargs *a, int argc, char **argv, struct strpool *ids,
+int recargs_stream_operand(struct recargs *a, const struct cli_parser *p, struct strpool *ids,
 			   recargs_sink add, void *ctx, enum records_contract *contract)
 {
 	*contract = RECORDS_UNKNOWN;
-	if (argc - optind != 1)
+	if (p->argc - p->next != 1)
 		return cli_usage_error(a->name, "expected one RECORDS file, got %d arguments",
-				       argc - optind);
-	a->path = argv[optind];
+				       p->argc - p->next);
+	a->path = p->argv[p->next];
 	return recargs_stream(a->path, a->strict, ids, add, ctx, contract);
 }
 
