@@ -284,6 +284,130 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  opt_log.md:22: error: [S4-SPEEDUP] claimed geometric-mean speedup 2.50x, the\n"
 	  "  records give 2.14x" },
+	{ "S4-STAGE-RESULT-DESIGN-LIMIT", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: design_limit_signal and perf_feedback agree with perf_feedback.md's presence",
+	  "The [DESIGN_LIMIT] signal sends the operator back to the design stage. The seed allows "
+	  "it only together with perf_opt/perf_feedback.md, so a signal without the file (or a "
+	  "file the report keeps quiet about) misroutes the conductor.",
+	  "design_limit_signal is [DESIGN_LIMIT] while perf_opt/perf_feedback.md does not exist, "
+	  "or none while it exists, or neither word; perf_feedback names a file while there is "
+	  "none, or is none while there is one.",
+	  "Report [DESIGN_LIMIT] and the path of perf_opt/perf_feedback.md exactly when that file "
+	  "was produced under the seed's two conditions; otherwise write none in both fields.",
+	  "stage_result.md:\n"
+	  "  - design_limit_signal: [DESIGN_LIMIT]\n"
+	  "finding (no perf_opt/perf_feedback.md):\n"
+	  "  stage_result.md:10: error: [S4-STAGE-RESULT-DESIGN-LIMIT] design_limit_signal\n"
+	  "  [DESIGN_LIMIT], but there is no perf_opt/perf_feedback.md (the signal comes with that file)" },
+	{ "S4-STAGE-RESULT-FORMAT", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: one block, every seed field once, numbers with their units",
+	  "The conductor reads the Stage Result mechanically. A missing field, a field given twice, "
+	  "two blocks or a number without its unit make it read something else than what was meant.",
+	  "No `Stage Result` heading with `key: value` lines (error); two blocks (error, the last "
+	  "one is checked); a seed field missing (error; `issues`: warning) or given twice, a "
+	  "template placeholder such as {v} left in, an empty value, a latency or improvement "
+	  "that is not a number (errors). Warnings, which say what was assumed: a latency without "
+	  "a unit (us) or in ms/ns (converted), an improvement without % or as a speedup (1 - 1/x), "
+	  "full-width punctuation (：, ％), a key written another way (`Final latency`), an unknown field.",
+	  "Write one `## Stage Result` block with the seed's fields in the seed's order, one "
+	  "`- key: value` line each (one line per workload for the latencies), ASCII colons, "
+	  "latencies as `N us` and the improvement as `N%`. `tlperf loop report` prints such a block.",
+	  "stage_result.md:\n"
+	  "  - iterations：3\n"
+	  "finding:\n"
+	  "  stage_result.md:12: warning: [S4-STAGE-RESULT-FORMAT] full-width punctuation in\n"
+	  "  '- iterations：3': read as ASCII ':' / '%'" },
+	{ "S4-STAGE-RESULT-IMPROVEMENT", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: improvement matches the records and the block's latencies (0.1 point)",
+	  "The improvement is the figure a summary quotes first. It must be the records' figure, "
+	  "and it must follow from the latencies the same block states.",
+	  "improvement more than 0.1 point from the records' latency reduction, "
+	  "100 * (1 - geomean(final / baseline)) over the workloads (per workload for a labelled "
+	  "line), or from the one the block's own baseline_latency and final_latency give (allowing "
+	  "for how they were rounded). The speedup form (baseline/final - 1) or an arithmetic mean "
+	  "over the workloads: warning, assumed.",
+	  "Take the improvement from the records (`tlperf loop report`, or the Final Summary's "
+	  "geometric-mean line) and state it to one decimal.",
+	  "stage_result.md:\n"
+	  "  - improvement: 35.0%   (records: 27.9%)\n"
+	  "finding:\n"
+	  "  stage_result.md:18: error: [S4-STAGE-RESULT-IMPROVEMENT] improvement 35.0% does not\n"
+	  "  match the records' 27.9% (geometric mean over the workloads) (more than 0.1 point apart)" },
+	{ "S4-STAGE-RESULT-ITERATIONS", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: iterations is the number of rounds recorded",
+	  "The number of rounds tells the conductor how much search backs the result; a larger "
+	  "number than was run overstates it.",
+	  "iterations differs from the rounds run: the loop's final marker in opt_log.md (its "
+	  "round minus one) when the loop wrote the log, else the highest round in "
+	  "perf_records.jsonl (a v2 round holding only final records does not count). One less "
+	  "than the highest round: warning, assumed that round was the final re-measurement.",
+	  "Count the rounds with experiment branches; the final re-measurement is not a round.",
+	  "stage_result.md:\n"
+	  "  - iterations: 7   (the loop ran 3)\n"
+	  "finding:\n"
+	  "  stage_result.md:12: error: [S4-STAGE-RESULT-ITERATIONS] iterations 7, but the loop\n"
+	  "  ran 3 rounds (its final measurement is round 4 in perf_opt/opt_log.md)" },
+	{ "S4-STAGE-RESULT-LATENCY", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: baseline_latency and final_latency are the records' (1%, per workload)",
+	  "A Stage Result that claims a latency the records do not hold goes straight into a "
+	  "summary. Like the Final Summary's final_latency (S4-PERF-RECORDS-RECON), its numbers "
+	  "must be the recorded measurements.",
+	  "baseline_latency more than 1% from the round-0 (v2: phase baseline) record, or "
+	  "final_latency more than 1% from the winner's record, of the workload the line names "
+	  "(or the only workload). An unlabelled line among several workloads: warning naming the "
+	  "workload it matches, error when it matches none; a workload without its line: warning.",
+	  "Copy the numbers from perf_records.jsonl (or `tlperf loop report`), one line per "
+	  "workload when there are several: `- WORKLOAD: final_latency: N us`.",
+	  "stage_result.md:\n"
+	  "  - n1024: final_latency: 7.000 us   (record: 8.608 us)\n"
+	  "finding:\n"
+	  "  stage_result.md:16: error: [S4-STAGE-RESULT-LATENCY] final_latency 7 us for 'n1024'\n"
+	  "  does not match the final (winner) record 8.608 us (deviation 18.7% > 1%, perf_records.jsonl line 7)" },
+	{ "S4-STAGE-RESULT-LITERAL", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: stage 4, verdict TUNING_COMPLETED, primary_metric msprof_task_duration",
+	  "The conductor dispatches on these literals; another word is another protocol.",
+	  "stage is not 4, verdict not TUNING_COMPLETED, primary_metric not msprof_task_duration "
+	  "(the right word in another case: warning); operator differs from `op` in "
+	  "perf_opt/loop.json (warning).",
+	  "Write the seed's literals as they are.",
+	  "stage_result.md:\n"
+	  "  - verdict: DONE\n"
+	  "finding:\n"
+	  "  stage_result.md:9: error: [S4-STAGE-RESULT-LITERAL] field 'verdict' must be\n"
+	  "  'TUNING_COMPLETED', not 'DONE': '- verdict: DONE'" },
+	{ "S4-STAGE-RESULT-PATHS", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: output, log and summary_doc exist under the operator directory",
+	  "The conductor adopts the kernel the report names. A path to a file that is not there, "
+	  "or outside the operator, hands it something else; the gate never opens such a path.",
+	  "output, log, summary_doc (unless none) or perf_feedback names no regular file under "
+	  "the operator directory, or a path outside it (absolute elsewhere, '..', a symlink "
+	  "out). Warnings: leading directories that are not the end of the operator directory's "
+	  "path (a moved or copied tree; read from perf_opt/ on), output other than "
+	  "perf_opt/{operator}.py, log other than perf_opt/opt_log.md.",
+	  "Name the files the seed names, as paths from the repository top "
+	  "(examples/{project}/{op}/perf_opt/{op}.py) or from the operator directory.",
+	  "stage_result.md:\n"
+	  "  - output: perf_opt/nothing.py\n"
+	  "finding:\n"
+	  "  stage_result.md:6: error: [S4-STAGE-RESULT-PATHS] output 'perf_opt/nothing.py' does\n"
+	  "  not exist under the operator directory '/repo/examples/p/op'" },
+	{ "S4-STAGE-RESULT-STOP", GATE_WARNING, GATE_ERROR,
+	  "Stage Result: stop_reason agrees with the records, loop.json targets, the loop and the Final Summary",
+	  "Why the loop stopped decides what the conductor does next (accept, re-plan, go back to "
+	  "design). A plateau or a success the records do not show sends it the wrong way.",
+	  "stop_reason not one of success, budget_exhausted, plateau, blocked, user_stop; another "
+	  "reason than the loop's final marker or the Final Summary; success while a required "
+	  "workload ends above its target in perf_opt/loop.json (these are errors). Warnings "
+	  "(errors with --strict): plateau without 3 rounds under the noise threshold, "
+	  "budget_exhausted before max_rounds and max_experiments, blocked with a valid branch "
+	  "in the last round, success without targets to check.",
+	  "Report the stop reason the loop (or the Final Summary) states, and only claim success "
+	  "when the targets are met.",
+	  "stage_result.md:\n"
+	  "  - stop_reason: plateau   (the loop stopped blocked)\n"
+	  "finding:\n"
+	  "  stage_result.md:19: error: [S4-STAGE-RESULT-STOP] stop_reason plateau, but the loop\n"
+	  "  stopped with blocked (its final marker in perf_opt/opt_log.md)" },
 	{ "S4-STOP-REASON", GATE_WARNING, GATE_ERROR,
 	  "a claimed stop reason (plateau, budget) agrees with the records",
 	  "Stopping is a claim too: 'plateau' says further rounds would not help, 'budget' that "

@@ -3,6 +3,8 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "run/gate_perf_opt.h"
+#include "run/gate_stage_result.h"
+#include "io/stage_result.h"
 #include "run/gate_perf_tuning.h"
 #include "report/report.h"
 #include "util/path.h"
@@ -30,6 +32,8 @@ static const struct cli_option gate_options[] = {
 	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
 	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
 	{ 'r', 0, "report", "FMT:PATH", "also write FMT to PATH (repeatable)" },
+	{ 'S', 0, "stage-result", "FILE", "check the Stage Result block in FILE ('-': stdin)\n"
+					  "against the one operator directory PATH" },
 	CLI_OPT_END
 };
 
@@ -41,6 +45,10 @@ const struct cli_spec cmd_gate_spec = {
 	"under each PATH (a perf_opt/ directory, an operator directory, or any tree;\n"
 	".git and node_modules are skipped). No PATH means the current directory.\n",
 	gate_options,
+	"--stage-result FILE DIR reads the '## Stage Result' block a tuning agent returns\n"
+	"(FILE, or standard input for '-') and reconciles it with the records of the one\n"
+	"operator directory DIR (or its perf_opt/): S4-STAGE-RESULT-* findings only, in\n"
+	"any --format (docs/tlgate.md).\n"
 	"Exit: 0 no errors, 1 errors found, 2 usage error or unreadable PATH.\n",
 	0, NULL,
 };
@@ -349,9 +357,94 @@ struct report_out {
 	char *path;
 };
 
+/* --stage-result FILE DIR: one block against one directory. */
+static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
+			     int strict, int wae, enum report_format fmt,
+			     const struct report_out *reports, size_t nreports)
+{
+	struct stage_result sr;
+	struct gate_findings fs;
+	struct gatecheck_config cfg;
+	struct gatecheck_result res;
+	char err[1024], *perf_opt = NULL, *cfg_loaded = NULL, *top = NULL;
+	int rc = CLI_USAGE;
+	struct stat st;
+	stage_result_init(&sr);
+	gate_findings_init(&fs);
+	gatecheck_config_init(&cfg);
+	gatecheck_result_init(&res);
+	if (ndirs > 1) {
+		rc = cli_usage_error("gate", "--stage-result checks one directory, got %d", ndirs);
+		goto out;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		cli_error("'%s' is not a directory", dir);
+		goto out;
+	}
+	if (path_base_is(dir, "perf_opt")) {
+		perf_opt = strdup(dir);
+	} else {
+		perf_opt = path_join(dir, "perf_opt");
+		if (perf_opt && (stat(perf_opt, &st) != 0 || !S_ISDIR(st.st_mode))) {
+			cli_error("'%s' holds no perf_opt/ directory: give the operator directory of the Stage Result",
+				  dir);
+			goto out;
+		}
+	}
+	if (!perf_opt)
+		goto oom;
+	if (stage_result_load(file, &sr, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		goto out;
+	}
+	if (config_for(config, perf_opt, strict, &cfg, &cfg_loaded) != 0)
+		goto out;
+	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
+	errno = 0;
+	if (gate_stage_result_check(perf_opt, perf_opt, &sr, shown, &fs, &res, NULL) != 0) {
+		if (errno == ENOMEM)
+			goto oom;
+		cli_error("cannot read '%s': %s", perf_opt, strerror(errno));
+		goto out;
+	}
+	gatecheck_config_apply(&cfg, &fs);
+	top = git_toplevel();
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae };
+	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
+		cli_error("cannot write the report: %s", strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < nreports; i++) {
+		FILE *f = fopen(reports[i].path, "w");
+		int bad = !f || report_write(f, reports[i].fmt, &fs, &ctx) != 0;
+		if (f && fclose(f) != 0)
+			bad = 1;
+		if (bad) {
+			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
+			goto out;
+		}
+	}
+	rc = (gate_count(&fs, GATE_ERROR) > 0 || (wae && gate_count(&fs, GATE_WARNING) > 0))
+		     ? CLI_FAIL : CLI_OK;
+	rc = cli_finish_stdout(rc);
+	goto out;
+oom:
+	cli_error("out of memory");
+	rc = CLI_USAGE;
+out:
+	stage_result_release(&sr);
+	gate_findings_release(&fs);
+	gatecheck_config_release(&cfg);
+	gatecheck_result_release(&res);
+	free(perf_opt);
+	free(cfg_loaded);
+	free(top);
+	return rc;
+}
+
 int cmd_gate(int argc, char **argv)
 {
-	const char *changed = NULL, *base = NULL, *config = NULL;
+	const char *changed = NULL, *base = NULL, *config = NULL, *stage = NULL;
 	int strict = 0, wae = 0, opt, rc = CLI_USAGE;
 	enum report_format fmt = REPORT_TEXT;
 	struct report_out *reports = NULL;
@@ -372,6 +465,7 @@ int cmd_gate(int argc, char **argv)
 		case 'C': config = optarg; break;
 		case 's': strict = 1; break;
 		case 'w': wae = 1; break;
+		case 'S': stage = optarg; break;
 		case 'f':
 			if (report_format_parse(optarg, &fmt) != 0) {
 				rc = cli_usage_error("gate", "unknown format '%s'", optarg);
@@ -411,6 +505,11 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (config && access(config, R_OK) != 0) {
 		cli_error("cannot read config '%s': %s", config, strerror(errno));
+		goto out;
+	}
+	if (stage) {
+		rc = stage_result_gate(stage, cp.next < argc ? argv[cp.next] : ".", argc - cp.next, config,
+				       strict, wae, fmt, reports, nreports);
 		goto out;
 	}
 	const char *const dot[] = { ".", NULL };
@@ -466,7 +565,7 @@ int cmd_gate(int argc, char **argv)
 		}
 	}
 
-	struct gatecheck_opts gopts = { base, NULL };
+	struct gatecheck_opts gopts = { .base_ref = base };
 	size_t checked = 0;
 	for (size_t i = 0; i < dirs.n; i++) {
 		if (changed && !in_changed(&ch, dirs.path[i]))

@@ -49,6 +49,10 @@ static const struct cli_option status_options[] = {
 	{ O_JSON, 0, "json", NULL, "machine output" },
 	CLI_OPT_END
 };
+static const struct cli_option report_options[] = {
+	{ O_JSON, 0, "json", NULL, "the same as one JSON object" },
+	CLI_OPT_END
+};
 static const struct cli_option finish_options[] = {
 	{ O_NOGATE, 0, "no-gate", NULL, "do not run the gate over perf_opt/ at the end" },
 	CLI_OPT_END
@@ -87,12 +91,21 @@ static const struct cli_spec loop_status_spec = {
 };
 static const struct cli_spec loop_finish_spec = {
 	"loop finish", "tlperf loop [-C DIR] finish [--no-gate]",
-	"Writes the final kernel and the Final Summary, then runs the gate.\n",
+	"Writes the final kernel and the Final Summary, runs the gate, and prints the\n"
+	"Stage Result (see report).\n",
 	finish_options, NULL, 0, NULL,
+};
+static const struct cli_spec loop_report_spec = {
+	"loop report", "tlperf loop [-C DIR] report [--json]",
+	"Prints the seed's '## Stage Result' block of a finished loop: every field in\n"
+	"the seed's order, values from loop.json, perf_records.jsonl and opt_log.md;\n"
+	"what the loop cannot know is 'none' for you to fill. finish prints it too. A\n"
+	"copy goes to perf_opt/logs/stage_result.md (written once, never replaced).\n",
+	report_options, NULL, 0, NULL,
 };
 static const struct cli_spec *const loop_subcommands[] = {
 	&loop_init_spec, &loop_baseline_spec, &loop_round_spec, &loop_status_spec,
-	&loop_finish_spec, NULL,
+	&loop_finish_spec, &loop_report_spec, NULL,
 };
 
 const struct cli_spec cmd_loop_spec = {
@@ -102,7 +115,8 @@ const struct cli_spec cmd_loop_spec = {
 	"tlperf loop [-C DIR] baseline\n"
 	"tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ...\n"
 	"tlperf loop [-C DIR] status [--json]\n"
-	"tlperf loop [-C DIR] finish [--no-gate]",
+	"tlperf loop [-C DIR] finish [--no-gate]\n"
+	"tlperf loop [-C DIR] report [--json]",
 	"Drives the Stage 4 tuning loop of the operator in DIR (default: the current\n"
 	"directory, which holds perf_opt/). Everything is derived from perf_opt/loop.json,\n"
 	"perf_records.jsonl and opt_log.md: re-running an interrupted command measures only\n"
@@ -391,7 +405,7 @@ int cmd_loop(int argc, char **argv)
 	if (key == CLI_PARSE_STOP)
 		return cp.rc;
 	if (cp.next >= argc)
-		return usage_err("%s", "missing subcommand: init, baseline, round, status or finish");
+		return usage_err("%s", "missing subcommand: init, baseline, round, status, finish or report");
 	const char *sub = argv[cp.next];
 	int sargc = argc - cp.next;
 	char **sargv = argv + cp.next;
@@ -432,6 +446,8 @@ int cmd_loop(int argc, char **argv)
 		rc = loop_cmd_status(&o);
 	else if (spec == &loop_finish_spec)
 		rc = loop_cmd_finish(&o);
+	else if (spec == &loop_report_spec)
+		rc = loop_cmd_report(&o);
 	else
 		rc = loop_cmd_round(&o);
 out:

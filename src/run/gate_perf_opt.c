@@ -837,8 +837,19 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	if (opts && opts->base_ref)
 		check_append(f_rec, opts->base_ref, &in.append);
 
-	if (s4_run_all(&in, fs, &R->recon) != 0)
-		goto oom;
+	if (opts && opts->extra && opts->extra_only) {
+		struct gate_findings scratch;
+		gate_findings_init(&scratch);
+		int er = s4_run_all(&in, &scratch, &R->recon);
+		gate_findings_release(&scratch);
+		if (er != 0 || opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
+			goto oom;
+	} else {
+		if (s4_run_all(&in, fs, &R->recon) != 0)
+			goto oom;
+		if (opts && opts->extra && opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
+			goto oom;
+	}
 
 	/* suppressions: opt_log.md and perf_feedback.md */
 	for (size_t i = 0; i < lg.n_suppressions; i++)
