@@ -1,4 +1,4 @@
-/* test_gate_formats.c: the opt_log.md formats of issue 12 (testdata/gate/
+/* test_gate_formats.c: the opt_log.md formats of issue 12 (testdata/gate_formats/
  * formats, written for this project): each honest fixture passes, and
  * each tampering fails with its rule, naming the round or the claim. */
 #include "gatelib.h"
@@ -15,7 +15,7 @@ static const char *fx(const char *name)
 		free(scratch);
 	}
 	scratch = gl_scratch();
-	snprintf(src, sizeof(src), "%s/gate/formats/%s", testlib_testdata(), name);
+	snprintf(src, sizeof(src), "%s/gate_formats/%s", testlib_testdata(), name);
 	snprintf(dst, sizeof(dst), "%s/%s", scratch, name);
 	gl_copy_tree(src, dst);
 	snprintf(po, sizeof(po), "%s/perf_opt", dst);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The real opt_log.md files of ../shared/real-logs with the records of
-# testdata/gate/reallogs (written for this project to agree with each log's
+# testdata/gate_reallogs (written for this project to agree with each log's
 # own numbers): each passes as is, and each tampering fails with its rule:
 # a claimed final +5% (RECON), a round's table deleted (COMPTABLE naming the
 # round; for mish the LAST run's round 1), two records of one key swapped
@@ -17,7 +17,7 @@ fresh() {
     n=$((n + 1)); D=$TMPDIR_TEST/c$n; P=$D/op/perf_opt
     mkdir -p "$P"
     cp "$RL/$2/opt_log.md" "$P/opt_log.md"
-    cp "$TESTDATA/gate/reallogs/$1/"* "$P/"
+    cp "$TESTDATA/gate_reallogs/$1/"* "$P/"
     mkdir -p "$P/profiles/stage4"
     chmod -R u+w "$D"
 }
