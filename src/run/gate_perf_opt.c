@@ -751,6 +751,19 @@ int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *
 	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	if (!rules)
 		rules = root;
+	/* {"rules": {...}} holds nothing else; the flat form holds only rule
+	 * ids. Anything else is a key the gate does not know: name it, rather
+	 * than complain about its value. */
+	const cJSON *key;
+	cJSON_ArrayForEach(key, root)
+	{
+		int is_rules = strcmp(key->string, "rules") == 0;
+		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
+			snprintf(err, errlen, "'%s': unknown key '%s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
+				 path, key->string);
+			goto out;
+		}
+	}
 	if (!cJSON_IsObject(rules)) {
 		snprintf(err, errlen, "'%s': \"rules\" must be an object", path);
 		goto out;
