@@ -27,6 +27,7 @@ void stats_speedup_release(struct stats_speedup *s)
 		return;
 	free(s->keys);
 	free(s->groups);
+	free(s->kept);
 	stats_keyset_release(&s->ks);
 	memset(s, 0, sizeof(*s));
 	s->geomean_speedup = NAN;
@@ -69,118 +70,185 @@ static int by_first_key(const void *a, const void *b)
 	return x->first < y->first ? -1 : (x->first > y->first);
 }
 
-/* 1 when cand has a valid record in a round before `before`. */
-static int has_valid_before(const struct records *rs, const char *cand, long before)
+/* A record kept past the reader's line: only ids (interned) stay. */
+static void keep(struct record *dst, const struct record *r)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (r->round < before && record_valid(r) && strcmp(r->candidate_id, cand) == 0)
-			return 1;
+	*dst = *r;
+	dst->artifact_path = dst->artifact_sha256 = dst->msprof_raw_path = dst->timestamp = NULL;
+}
+
+void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate)
+{
+	memset(a, 0, sizeof(*a));
+	a->final_candidate = final_candidate;
+}
+
+static void free_cands(struct stats_speedup_acc *a)
+{
+	for (size_t i = 0; i < a->ncands; i++) {
+		free(a->cands[i].keys);
+		free(a->cands[i].rec);
+	}
+	free(a->cands);
+	a->cands = NULL;
+	a->ncands = a->capc = 0;
+}
+
+void stats_speedup_abort(struct stats_speedup_acc *a)
+{
+	stats_keyset_release(&a->ks);
+	free(a->kept);
+	free_cands(a);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The lineage entry of id, created when missing; NULL when memory ran out. */
+static struct stats_speedup_cand *cand_get(struct stats_speedup_acc *a, const char *id)
+{
+	for (size_t i = a->ncands; i-- > 0;) /* recent candidates first */
+		if (strcmp(a->cands[i].id, id) == 0)
+			return &a->cands[i];
+	if (a->ncands == a->capc) {
+		size_t cap = a->capc ? a->capc * 2 : 16;
+		struct stats_speedup_cand *v = realloc(a->cands, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		a->cands = v;
+		a->capc = cap;
+	}
+	struct stats_speedup_cand *c = &a->cands[a->ncands++];
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->min_valid_round = LONG_MAX;
+	c->max_child_round = -1;
+	return c;
+}
+
+static int cand_keep(struct stats_speedup_cand *c, size_t k, const struct record *r)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->keys[i] == k) {
+			if (r->round >= c->rec[i].round)
+				keep(&c->rec[i], r);
+			return 0;
+		}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 4;
+		size_t *kv = realloc(c->keys, cap * sizeof(*kv));
+		if (!kv)
+			return -1;
+		c->keys = kv;
+		struct record *rv = realloc(c->rec, cap * sizeof(*rv));
+		if (!rv)
+			return -1;
+		c->rec = rv;
+		c->cap = cap;
+	}
+	c->keys[c->n] = k;
+	keep(&c->rec[c->n], r);
+	c->n++;
+	return 0;
+}
+
+/* Lineage bookkeeping of one record (no final candidate given). */
+static int lineage_add(struct stats_speedup_acc *a, size_t k, const struct record *r)
+{
+	struct stats_speedup_cand *c = cand_get(a, r->candidate_id);
+	if (!c)
+		return -1;
+	if (record_valid(r)) {
+		if (r->round < c->min_valid_round)
+			c->min_valid_round = r->round;
+		if (cand_keep(c, k, r) != 0)
+			return -1;
+	}
+	if (r->parent_id && strcmp(r->parent_id, r->candidate_id) != 0) {
+		struct stats_speedup_cand *pc = cand_get(a, r->parent_id);
+		if (!pc)
+			return -1;
+		if (r->round >= pc->max_child_round) {
+			pc->max_child_round = r->round;
+			pc->child_seq = ++a->seq;
+		}
 	}
 	return 0;
 }
 
-const char *stats_last_adopted(const struct records *rs)
+/* The adopted candidate: the parent of the latest round (later line on a
+ * tie) that has a valid record in an earlier round; NULL when none. */
+static const struct stats_speedup_cand *pick_adopted(const struct stats_speedup_acc *a)
 {
-	const char *best = NULL;
-	long best_round = -1;
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (!r->parent_id || strcmp(r->parent_id, r->candidate_id) == 0)
+	const struct stats_speedup_cand *best = NULL;
+	for (size_t i = 0; i < a->ncands; i++) {
+		const struct stats_speedup_cand *c = &a->cands[i];
+		if (c->max_child_round < 0 || c->min_valid_round >= c->max_child_round)
 			continue;
-		if (r->round < best_round)
-			continue;
-		if (!has_valid_before(rs, r->parent_id, r->round))
-			continue;
-		best = r->parent_id; /* the latest round wins, then the later line */
-		best_round = r->round;
+		if (!best || c->max_child_round > best->max_child_round ||
+		    (c->max_child_round == best->max_child_round && c->child_seq > best->child_seq))
+			best = c;
 	}
 	return best;
 }
 
-int stats_speedup_compute(const struct records *rs, const char *final_candidate,
-			  struct stats_speedup *out)
+
+static int is_baseline_phase(const struct record *r)
 {
-	memset(out, 0, sizeof(*out));
-	out->geomean_speedup = NAN;
-	out->geomean_change = NAN;
-	const struct record **base = NULL, **named = NULL, **phase = NULL, **best = NULL;
-	double *buf = NULL;
-	size_t *idx = NULL;
-	struct by_d *order = NULL;
-	int rc = -1;
-	errno = ENOMEM;
-	if (stats_keyset_build(rs, &out->ks) != 0)
-		goto out;
-	size_t nk = out->ks.n, cap = nk ? nk : 1;
-	base = calloc(cap, sizeof(*base));
-	named = calloc(cap, sizeof(*named));
-	phase = calloc(cap, sizeof(*phase));
-	best = calloc(cap, sizeof(*best));
-	buf = malloc(cap * sizeof(*buf));
-	idx = malloc(cap * sizeof(*idx));
-	order = malloc(cap * sizeof(*order));
-	out->keys = calloc(cap, sizeof(*out->keys));
+	return r->phase && r->phase[0] == 'b' && strcmp(r->phase, "baseline") == 0;
+}
+
+int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r)
+{
+	size_t k = stats_keyset_add(&a->ks, r->dispatch, r->workload);
+	if (k == STATS_NOKEY)
+		return -1;
+	if (k >= a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		struct stats_speedup_kept *v = realloc(a->kept, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		memset(v + a->cap, 0, (cap - a->cap) * sizeof(*v));
+		a->kept = v;
+		a->cap = cap;
+	}
+	struct stats_speedup_kept *e = &a->kept[k];
+	if (!a->final_candidate && lineage_add(a, k, r) != 0)
+		return -1;
+	if (!record_valid(r))
+		return 0;
+	/* baseline: the first valid round-0 record, phase baseline preferred */
+	if (r->round == 0 && (!e->has_base || (is_baseline_phase(r) && !is_baseline_phase(&e->base)))) {
+		keep(&e->base, r);
+		e->has_base = 1;
+	}
+	if (!e->has_best || r->duration_us < e->best.duration_us) {
+		keep(&e->best, r);
+		e->has_best = 1;
+	}
+	if (record_is_final(r)) { /* the last one wins */
+		keep(&e->phase, r);
+		e->has_phase = 1;
+		a->any_phase = 1;
+	}
+	if (a->final_candidate && strcmp(r->candidate_id, a->final_candidate) == 0 &&
+	    (!e->has_named || r->round >= e->named.round)) {
+		keep(&e->named, r);
+		e->has_named = 1;
+	}
+	return 0;
+}
+
+/* Groups: keys sorted by dispatch, each run one group, then groups back
+ * in order of first appearance; and the overall geometric mean. */
+static int group(struct stats_speedup *out)
+{
+	size_t nk = out->nkeys, cap = nk ? nk : 1;
+	double *buf = malloc(cap * sizeof(*buf));
+	size_t *idx = malloc(cap * sizeof(*idx));
+	struct by_d *order = malloc(cap * sizeof(*order));
 	out->groups = calloc(cap, sizeof(*out->groups));
-	if (!base || !named || !phase || !best || !buf || !idx || !order || !out->keys || !out->groups)
+	int rc = -1;
+	if (!buf || !idx || !order || !out->groups)
 		goto out;
-	stats_baseline(rs, &out->ks, base);
-	stats_best_before(rs, &out->ks, LONG_MAX, NULL, best);
-	int any_phase = 0;
-	for (size_t i = 0; i < rs->n; i++)
-		any_phase |= stats_record_is_final(&rs->v[i]) && record_valid(&rs->v[i]);
-	enum stats_final_source named_source = STATS_FINAL_NAMED;
-	if (!final_candidate && !any_phase && nk > 0) {
-		/* never the per-key minimum over candidates (a kernel no one
-		 * has): the candidate the records show adopted last */
-		final_candidate = stats_last_adopted(rs);
-		named_source = STATS_FINAL_ADOPTED;
-		if (!final_candidate) {
-			errno = ESRCH;
-			goto out;
-		}
-		out->final_candidate = final_candidate;
-	}
-	if (final_candidate) {
-		stats_best_before(rs, &out->ks, LONG_MAX, final_candidate, named);
-		size_t any = 0;
-		for (size_t k = 0; k < nk; k++)
-			any += named[k] != NULL;
-		if (!any) {
-			errno = ENOENT;
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (stats_record_is_final(r) && record_valid(r))
-			phase[out->ks.of[i]] = r; /* the last one wins */
-	}
-	for (size_t k = 0; k < nk; k++) {
-		struct stats_speedup_key *e = &out->keys[k];
-		e->key = k;
-		e->dispatch = out->ks.v[k].dispatch;
-		e->workload = out->ks.v[k].workload;
-		e->baseline = base[k];
-		if (final_candidate) {
-			e->final = named[k];
-			e->source = named[k] ? named_source : STATS_FINAL_NONE;
-		} else {
-			/* phase "final" records: keys without one have no final */
-			e->final = phase[k];
-			e->source = phase[k] ? STATS_FINAL_PHASE : STATS_FINAL_NONE;
-		}
-		e->speedup = NAN;
-		e->change = NAN;
-		if (e->baseline && e->final) {
-			e->speedup = e->baseline->duration_us / e->final->duration_us;
-			e->change = stats_rel_change(e->final->duration_us, e->baseline->duration_us);
-			e->regression = e->speedup < 1.0;
-		}
-	}
-	out->nkeys = nk;
-	/* Groups: keys sorted by dispatch, each run one group, then groups
-	 * back in order of first appearance. */
 	for (size_t k = 0; k < nk; k++) {
 		order[k].dispatch = out->keys[k].dispatch;
 		order[k].k = k;
@@ -207,17 +275,119 @@ int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 	out->geomean_change = 1.0 / out->geomean_speedup - 1.0;
 	rc = 0;
 out:
-	free(base);
-	free(named);
-	free(phase);
-	free(best);
 	free(buf);
 	free(idx);
 	free(order);
-	if (rc != 0) {
-		int e = errno;
-		stats_speedup_release(out);
-		errno = e;
-	}
 	return rc;
+}
+
+/* One key's final and speedup from what was kept. */
+static void settle_key(struct stats_speedup *out, size_t k, int named, enum stats_final_source src)
+{
+	struct stats_speedup_kept *kp = &out->kept[k];
+	struct stats_speedup_key *e = &out->keys[k];
+	e->key = k;
+	e->dispatch = out->ks.v[k].dispatch;
+	e->workload = out->ks.v[k].workload;
+	e->baseline = kp->has_base ? &kp->base : NULL;
+	if (named) {
+		e->final = kp->has_named ? &kp->named : NULL;
+		e->source = kp->has_named ? src : STATS_FINAL_NONE;
+	} else {
+		/* phase "final" records; keys without one have no final */
+		e->final = kp->has_phase ? &kp->phase : NULL;
+		e->source = kp->has_phase ? STATS_FINAL_PHASE : STATS_FINAL_NONE;
+	}
+	e->speedup = NAN;
+	e->change = NAN;
+	if (e->baseline && e->final) {
+		e->speedup = e->baseline->duration_us / e->final->duration_us;
+		e->change = stats_rel_change(e->final->duration_us, e->baseline->duration_us);
+		e->regression = e->speedup < 1.0;
+	}
+}
+
+int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->geomean_speedup = NAN;
+	out->geomean_change = NAN;
+	out->ks = a->ks;
+	out->kept = a->kept;
+	int named = a->final_candidate != NULL;
+	enum stats_final_source src = STATS_FINAL_NAMED;
+	size_t nk = out->ks.n;
+	if (!named && !a->any_phase && nk > 0) {
+		/* never the per-key minimum over candidates (a kernel no one
+		 * has): the candidate the records show adopted last */
+		const struct stats_speedup_cand *c = pick_adopted(a);
+		if (!c) {
+			free_cands(a);
+			memset(a, 0, sizeof(*a));
+			errno = ESRCH;
+			goto fail;
+		}
+		for (size_t i = 0; i < c->n; i++) {
+			out->kept[c->keys[i]].named = c->rec[i];
+			out->kept[c->keys[i]].has_named = 1;
+		}
+		out->final_candidate = c->id;
+		named = 1;
+		src = STATS_FINAL_ADOPTED;
+	}
+	free_cands(a);
+	memset(a, 0, sizeof(*a));
+	errno = ENOMEM;
+	out->keys = calloc(nk ? nk : 1, sizeof(*out->keys));
+	if (!out->keys)
+		goto fail;
+	size_t any = 0;
+	for (size_t k = 0; k < nk; k++)
+		any += out->kept[k].has_named;
+	if (named && !any) {
+		errno = ENOENT;
+		goto fail;
+	}
+	for (size_t k = 0; k < nk; k++)
+		settle_key(out, k, named, src);
+	out->nkeys = nk;
+	if (group(out) != 0)
+		goto fail;
+	return 0;
+fail:;
+	int e = errno;
+	stats_speedup_release(out);
+	errno = e;
+	return -1;
+}
+
+int stats_speedup_compute(const struct records *rs, const char *final_candidate,
+			  struct stats_speedup *out)
+{
+	struct stats_speedup_acc a;
+	stats_speedup_begin(&a, final_candidate);
+	for (size_t i = 0; i < rs->n; i++)
+		if (stats_speedup_add(&a, &rs->v[i]) != 0) {
+			stats_speedup_abort(&a);
+			memset(out, 0, sizeof(*out));
+			out->geomean_speedup = out->geomean_change = NAN;
+			errno = ENOMEM;
+			return -1;
+		}
+	return stats_speedup_finish(&a, out);
+}
+
+const char *stats_last_adopted(const struct records *rs)
+{
+	struct stats_speedup_acc a;
+	const char *id = NULL;
+	stats_speedup_begin(&a, NULL);
+	for (size_t i = 0; i < rs->n; i++)
+		if (stats_speedup_add(&a, &rs->v[i]) != 0)
+			goto out;
+	const struct stats_speedup_cand *c = pick_adopted(&a);
+	id = c ? c->id : NULL;
+out:
+	stats_speedup_abort(&a);
+	return id;
 }

@@ -10,8 +10,11 @@
  *                 record of the key (latest round, last line);
  *              2. otherwise v2 records of phase "final": the last valid one
  *                 of the key (keys without one have no final);
- *              3. otherwise the candidate the records show adopted last
- *                 (stats_last_adopted), as in 1;
+ *              3. otherwise the candidate the records show adopted last:
+ *                 the parent_id of a record of the latest round whose parent
+ *                 has a valid record in an earlier round (a round builds on
+ *                 the version adopted before it; the later line wins a tie),
+ *                 as in 1;
  *              4. otherwise no answer: -1 with errno ESRCH (the caller asks
  *                 for --final). Never the smallest duration over all
  *                 candidates: a geometric mean of per-key minima from
@@ -38,7 +41,7 @@ enum stats_final_source {
 	STATS_FINAL_NONE = 0,   /* no final for the key */
 	STATS_FINAL_NAMED,      /* the named final candidate's record */
 	STATS_FINAL_PHASE,      /* a v2 phase "final" record */
-	STATS_FINAL_BEST,       /* unused since the final is one candidate's (kept for JSON names) */
+	STATS_FINAL_BEST,       /* unused since the final is one candidate's (JSON name kept) */
 	STATS_FINAL_ADOPTED     /* the candidate the records show adopted last */
 };
 
@@ -67,8 +70,16 @@ struct stats_speedup_group {
 	double geomean_change;          /* 1 / geomean_speedup - 1 */
 };
 
+/* What one key keeps while records stream past (copies: ids only, the
+ * other strings of a kept record are NULL). */
+struct stats_speedup_kept {
+	struct record base, best, phase, named;
+	unsigned char has_base, has_best, has_phase, has_named;
+};
+
 struct stats_speedup {
 	struct stats_keyset ks;         /* owned */
+	struct stats_speedup_kept *kept; /* owned, one per key: what keys[] point into */
 	struct stats_speedup_key *keys; /* one per key, order of first appearance */
 	size_t nkeys;
 	struct stats_speedup_group *groups; /* one per dispatch, order of first appearance */
@@ -77,23 +88,55 @@ struct stats_speedup {
 	size_t nregressions;
 	double geomean_speedup;         /* over every key with a speedup; NAN when none */
 	double geomean_change;          /* 1 / geomean_speedup - 1 */
-	const char *final_candidate;    /* borrowed: set when the final was inferred
-					   (STATS_FINAL_ADOPTED), else NULL */
+	const char *final_candidate;    /* borrowed: the inferred final (STATS_FINAL_ADOPTED),
+					   else NULL */
 };
 
-/* The candidate the records show adopted last: the parent_id of a record
- * of the latest round whose parent has a valid record in an earlier round
- * (a round builds on the version adopted before it; the later line wins a
- * tie). NULL when no record names such a parent. Borrowed from rs. */
+/* A candidate seen while streaming without a final candidate: what the
+ * lineage needs, and its latest valid record per key (ids only). */
+struct stats_speedup_cand {
+	const char *id;                 /* interned id of the records */
+	long min_valid_round;           /* LONG_MAX when no valid record */
+	long max_child_round;           /* latest round of a record naming it parent, -1 none */
+	size_t child_seq;               /* order of that record, for ties */
+	size_t *keys;                   /* key indexes of rec[] */
+	struct record *rec;             /* its latest valid record of each */
+	size_t n, cap;
+};
+
+/* Streaming: begin, add every record in file order (valid or not), then
+ * finish. Memory grows with the number of keys, never of records; without
+ * a final candidate also with candidates x keys (the lineage must keep each
+ * candidate's latest record per key until the adopted one is known). The
+ * strings of the records added (their interned ids) are borrowed: keep
+ * their pool alive while *out is used. add returns 0, -1 when memory ran
+ * out (then abort). finish empties a and returns what compute returns. */
+struct stats_speedup_acc {
+	struct stats_keyset ks;
+	struct stats_speedup_kept *kept;
+	size_t cap;
+	const char *final_candidate;
+	struct stats_speedup_cand *cands; /* only when final_candidate is NULL */
+	size_t ncands, capc, seq;
+	int any_phase;                  /* a valid v2 phase "final" record was seen */
+};
+void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate);
+int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r);
+int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out);
+void stats_speedup_abort(struct stats_speedup_acc *a);
+
+/* The candidate the records of rs show adopted last (rule 3 above), NULL
+ * when none. Borrowed from rs. */
 const char *stats_last_adopted(const struct records *rs);
 
-/* Computes the speedups of rs. final_candidate may be NULL.
+/* Computes the speedups of rs (the same streaming steps over rs).
+ * final_candidate may be NULL.
  * Returns 0; -1 with errno ENOENT when final_candidate names no candidate
  * with a valid record in rs, ESRCH when final_candidate is NULL and the
- * final cannot be told (no phase "final" record, no adoption in the
- * lineage), ENOMEM on allocation failure (then *out is
+ * final cannot be told (rule 4), ENOMEM on allocation failure (then *out is
  * empty and safe to release). *out owns its arrays (stats_speedup_release)
- * and borrows strings and records from rs: keep rs alive. */
+ * and borrows the ids of rs: keep rs alive. The records keys[] point to
+ * are copies in kept[]: ids only (artifact_path, timestamp... are NULL). */
 int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 			  struct stats_speedup *out);
 void stats_speedup_release(struct stats_speedup *s);

@@ -4,22 +4,33 @@
 #include "cli/cli.h"
 #include "run/gate_perf_tuning.h"
 #include "cli/recargs.h"
+#include "io/optlog.h"
 #include "model/optlog.h"
 #include "stats/speedup.h"
 #include "report/svg.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-const char cmd_speedup_usage[] =
-	"usage: tlperf speedup RECORDS [--final CANDIDATE | --opt-log FILE] [--json] [--strict]\n"
-	"       tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]\n"
-	"\n"
+static const struct cli_option speedup_options[] = {
+	{ 'f', 0, "final", "ID", "take the final durations from candidate ID" },
+	{ 'O', 0, "opt-log", "FILE", "take the final candidate from the winner of FILE's last\n"
+				     "Final Summary (default: opt_log.md next to RECORDS)" },
+	RECARGS_JSON_OPTION("machine output"),
+	RECARGS_STRICT_OPTION,
+	{ 'P', 0, "plot", "FILE", "also write per-workload speedup bars with the geomean\n"
+				  "line (SVG)" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_speedup_spec = {
+	"speedup",
+	"tlperf speedup RECORDS [--final CANDIDATE | --opt-log FILE] [--json] [--strict]\n"
+	"tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]",
 	"Per (dispatch, workload): the round-0 baseline duration, the final\n"
 	"duration, speedup = baseline/final and the change in %. The final is the\n"
 	"--final candidate's latest valid record; else the winner of the last\n"
@@ -33,77 +44,24 @@ const char cmd_speedup_usage[] =
 	"the geometric-mean latency change. Regressions (speedup < 1) are listed.\n"
 	"The Markdown output is the multi-dispatch block of the Final Summary.\n"
 	"\n"
-	"  --final ID   take the final durations from candidate ID\n"
-	"  --opt-log F  take the final candidate from F's last Final Summary\n"
-	"  --json       machine output\n"
-	"  --strict     refuse RECORDS with invalid lines (exit 1)\n"
-	"  --plot FILE  also write per-workload speedup bars with the geomean line (SVG)\n"
-	"\n"
 	"When the operand is a directory, it is read as a first-generation\n"
 	"perf_tuning/ folder (or an operator directory holding one): per case, the\n"
 	"speedup its latest bench JSON states, the latency change 1/speedup - 1,\n"
 	"and the geometric mean over the cases with a finite speedup > 0. --strict\n"
-	"then refuses a case without one (exit 1); --final does not apply.\n"
-	"\n"
+	"then refuses a case without one (exit 1); --final does not apply.\n",
+	speedup_options,
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
 	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
 	"2 usage error, unreadable RECORDS, folder or opt_log, an unknown --final\n"
-	"candidate, or a final candidate that cannot be told.\n";
-
-/* The winner of the last Final Summary of the opt_log at opt_path, or of
- * opt_log.md next to records_path when opt_path is NULL (absent: *out
- * stays NULL). "Nothing adopted" names the round-0 candidate. Returns 0
- * with *out malloc'd or NULL, or CLI_USAGE after an error message. */
-static int final_from_optlog(const char *opt_path, const char *records_path,
-			     const struct records *rs, char **out)
-{
-	char buf[4096];
-	const char *path = opt_path;
-	struct optlog lg;
-	struct stat st;
-	*out = NULL;
-	if (!path) {
-		const char *slash = strrchr(records_path, '/');
-		int dl = slash ? (int)(slash - records_path) : 1;
-		const char *dir = slash ? records_path : ".";
-		if (snprintf(buf, sizeof(buf), "%.*s/opt_log.md", dl, dir) >= (int)sizeof(buf))
-			return 0;
-		if (stat(buf, &st) != 0 || !S_ISREG(st.st_mode))
-			return 0;
-		path = buf;
-	}
-	optlog_init(&lg);
-	if (optlog_load(path, &lg) != 0) {
-		cli_error("cannot read opt_log '%s': %s", path, strerror(errno));
-		optlog_release(&lg);
-		return CLI_USAGE;
-	}
-	const char *name = lg.best;
-	if (!name && lg.nothing_adopted) {
-		for (size_t i = 0; i < rs->n && !name; i++)
-			if (rs->v[i].round == 0 && rs->v[i].l0_pass)
-				name = rs->v[i].candidate_id;
-	}
-	if (name) {
-		*out = strdup(name);
-		if (!*out) {
-			cli_error("out of memory");
-			optlog_release(&lg);
-			return CLI_USAGE;
-		}
-	} else if (opt_path) {
-		cli_error("'%s' names no winner in a Final Summary: pass --final CANDIDATE", path);
-		optlog_release(&lg);
-		return CLI_USAGE;
-	}
-	optlog_release(&lg);
-	return 0;
-}
+	"candidate, or a final candidate that cannot be told.\n",
+	0, NULL,
+};
 
 static int print_json(const struct stats_speedup *s, const char *path, const char *final,
 		      enum records_contract c)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/speedup/v1");
 	cJSON_AddStringToObject(root, "records", path);
 	cJSON_AddStringToObject(root, "contract", recargs_contract_name(c));
 	if (final)
@@ -176,7 +134,7 @@ static void print_markdown(const struct stats_speedup *s)
 			fputs(" | — | ", stdout);
 		if (e->final) {
 			printf("%.3f | ", e->final->duration_us);
-			recargs_md_cell(stdout, e->final->candidate_id);
+			escape_md_cell(stdout, e->final->candidate_id, MD_CELL_PLAIN);
 			fputs(" | ", stdout);
 		} else {
 			fputs("— | — | ", stdout);
@@ -197,7 +155,7 @@ static void print_markdown(const struct stats_speedup *s)
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct stats_speedup_group *x = &s->groups[g];
 		fputs("| ", stdout);
-		recargs_md_cell(stdout, x->dispatch);
+		escape_md_cell(stdout, x->dispatch, MD_CELL_PLAIN);
 		printf(" | %zu | ", x->nused);
 		print_speedup(x->geomean_speedup);
 		fputs(" | ", stdout);
@@ -307,6 +265,7 @@ static size_t pt_regressions(const struct ptune_speedups *p)
 static int pt_print_json(const struct ptune_speedups *p, const char *path)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/speedup-perf-tuning/v1");
 	cJSON_AddStringToObject(root, "perf_tuning", path);
 	cJSON_AddStringToObject(root, "json", p->json);
 	cJSON_AddStringToObject(root, "speedup_key", p->key);
@@ -336,9 +295,9 @@ static int pt_print_json(const struct ptune_speedups *p, const char *path)
 static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 {
 	fputs("**Per-case speedup (perf_tuning: ", stdout);
-	recargs_md_cell(stdout, path);
+	escape_md_cell(stdout, path, MD_CELL_PLAIN);
 	fputs(", ", stdout);
-	recargs_md_cell(stdout, p->json);
+	escape_md_cell(stdout, p->json, MD_CELL_PLAIN);
 	fputs(")**\n\n", stdout);
 	printf("| case | speedup | change |\n");
 	printf("|---|---:|---:|\n");
@@ -346,7 +305,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 		const struct ptune_case *c = &p->v[i];
 		int ok = pt_valid(c->speedup);
 		fputs("| ", stdout);
-		recargs_md_cell(stdout, c->label);
+		escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
 		fputs(" | ", stdout);
 		print_speedup(ok ? c->speedup : NAN);
 		fputs(" | ", stdout);
@@ -370,7 +329,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 		print_speedup(p->stated_mean);
 	}
 	printf(" (key \"");
-	recargs_md_cell(stdout, p->key);
+	escape_md_cell(stdout, p->key, MD_CELL_PLAIN);
 	puts("\")");
 	size_t nreg = pt_regressions(p);
 	if (nreg == 0) {
@@ -383,7 +342,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 			if (!pt_valid(c->speedup) || c->speedup >= 1.0)
 				continue;
 			fputs(first ? " " : ", ", stdout);
-			recargs_md_cell(stdout, c->label);
+			escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
 			fputs(" (", stdout);
 			print_speedup(c->speedup);
 			fputs(")", stdout);
@@ -398,7 +357,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 			if (pt_valid(p->v[i].speedup))
 				continue;
 			fputs(first ? "" : ", ", stdout);
-			recargs_md_cell(stdout, p->v[i].label);
+			escape_md_cell(stdout, p->v[i].label, MD_CELL_PLAIN);
 			fputs(" (no finite speedup > 0)", stdout);
 			first = 0;
 		}
@@ -466,54 +425,99 @@ out:
 	return rc;
 }
 
+/* The winner of the last Final Summary of the opt_log at opt_path, or of
+ * opt_log.md next to records_path when opt_path is NULL (absent: *out
+ * stays NULL). "Nothing adopted" is not a name: then *out stays NULL and
+ * the records decide. Returns 0 with *out malloc'd or NULL, or CLI_USAGE
+ * after an error message. */
+static int final_from_optlog(const char *opt_path, const char *records_path, char **out)
+{
+	char buf[4096];
+	const char *path = opt_path;
+	struct optlog lg;
+	struct stat st;
+	*out = NULL;
+	if (!path) {
+		const char *slash = strrchr(records_path, '/');
+		int dl = slash ? (int)(slash - records_path) : 1;
+		const char *dir = slash ? records_path : ".";
+		if (snprintf(buf, sizeof(buf), "%.*s/opt_log.md", dl, dir) >= (int)sizeof(buf))
+			return 0;
+		if (stat(buf, &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+		path = buf;
+	}
+	optlog_init(&lg);
+	if (optlog_load(path, &lg) != 0) {
+		cli_error("cannot read opt_log '%s': %s", path, strerror(errno));
+		optlog_release(&lg);
+		return CLI_USAGE;
+	}
+	if (lg.best) {
+		*out = strdup(lg.best);
+		if (!*out) {
+			cli_error("out of memory");
+			optlog_release(&lg);
+			return CLI_USAGE;
+		}
+	} else if (opt_path) {
+		cli_error("'%s' names no winner in a Final Summary: pass --final CANDIDATE", path);
+		optlog_release(&lg);
+		return CLI_USAGE;
+	}
+	optlog_release(&lg);
+	return 0;
+}
+
+static int add_record(void *acc, const struct record *r)
+{
+	return stats_speedup_add(acc, r);
+}
+
 int cmd_speedup(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "final", required_argument, NULL, 'f' },
-		{ "opt-log", required_argument, NULL, 'O' },
-		{ "plot", required_argument, NULL, 'P' },
-		RECARGS_OPTIONS,
-	};
-	struct recargs a = { .name = "speedup", .usage = cmd_speedup_usage };
+	struct recargs a = { .name = "speedup" };
+	struct cli_parser cp;
 	const char *final = NULL, *plot = NULL, *opt_log = NULL;
 	char *from_log = NULL;
 	int ch, rc;
-	struct records rs;
+	struct strpool ids;
+	struct stats_speedup_acc acc;
 	struct stats_speedup s = { 0 };
-	records_init(&rs);
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	enum records_contract contract;
+	strpool_init(&ids); /* allocates nothing until used */
+	cli_parser_init(&cp, &cmd_speedup_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'f': final = optarg; break;
 		case 'O': opt_log = optarg; break;
 		case 'P': plot = optarg; break;
 		default:
-			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
-				return rc;
+			recargs_option(&a, ch);
 		}
 	}
+	if (ch == CLI_PARSE_STOP)
+		return cp.rc;
 	struct stat st;
-	if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (argc - cp.next == 1 && stat(argv[cp.next], &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (final || opt_log)
 			return cli_usage_error("speedup", "--final and --opt-log do not apply to a perf_tuning folder ('%s')",
-					       argv[optind]);
-		return speedup_folder(argv[optind], a.json, a.strict, plot);
+					       argv[cp.next]);
+		return speedup_folder(argv[cp.next], a.json, a.strict, plot);
 	}
-	rc = recargs_load_operand(&a, argc, argv, &rs);
+	if (final && opt_log)
+		return cli_usage_error("speedup", "--final and --opt-log exclude each other");
+	if (!final && argc - cp.next == 1) {
+		if ((rc = final_from_optlog(opt_log, argv[cp.next], &from_log)) != 0)
+			return rc;
+		final = from_log;
+	}
+	stats_speedup_begin(&acc, final);
+	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;
-	if (final && opt_log) {
-		rc = cli_usage_error("speedup", "--final and --opt-log exclude each other");
-		goto out;
-	}
-	if (!final) {
-		if ((rc = final_from_optlog(opt_log, path, &rs, &from_log)) != 0)
-			goto out;
-		final = from_log;
-	}
-	if (stats_speedup_compute(&rs, final, &s) != 0) {
+	if (stats_speedup_finish(&acc, &s) != 0) {
 		if (errno == ENOENT)
 			cli_error("final candidate '%s'%s has no valid record in '%s'", final,
 				  from_log ? " (the opt_log's Final Summary winner)" : "", path);
@@ -530,7 +534,7 @@ int cmd_speedup(int argc, char **argv)
 	if (!final && s.final_candidate)
 		final = s.final_candidate;
 	if (a.json)
-		rc = print_json(&s, path, final, rs.contract);
+		rc = print_json(&s, path, final, contract);
 	else
 		print_markdown(&s);
 	if (rc == CLI_OK && s.nused == 0) {
@@ -545,7 +549,8 @@ int cmd_speedup(int argc, char **argv)
 	rc = cli_finish_stdout(rc);
 out:
 	free(from_log);
+	stats_speedup_abort(&acc);
 	stats_speedup_release(&s);
-	records_release(&rs);
+	strpool_release(&ids);
 	return rc;
 }

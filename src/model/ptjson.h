@@ -24,11 +24,6 @@ struct ptjson {
 	long err_line;    /* 1-based line of the parse error, 0 when parsed */
 };
 
-/* Parses len bytes of data (need not be NUL-terminated). Infinity and
- * -Infinity become +-1e999 (strtod gives +-HUGE_VAL), NaN becomes null.
- * Returns 0 when parsed, 1 when the text is not JSON (root NULL, err_line
- * set), -1 on allocation failure. Release with ptjson_release. */
-int ptjson_parse(struct ptjson *j, const char *data, size_t len);
 void ptjson_release(struct ptjson *j);
 
 /* 1-based line of the first occurrence of "key" (with its quotes) in the
