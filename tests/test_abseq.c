@@ -293,16 +293,16 @@ static void test_decide_tie_and_loss(void **state)
 	 * within-state interval decides the tie */
 	assert_int_equal(r.reason, ABSEQ_TIE_WITHIN);
 	assert_int_equal(r.verdict, AB_TIE);
-	/* B 12% slower, no states: at 4 pairs an unseen state could still
+	/* B 9% slower, no states: at 4 pairs an unseen state could still
 	 * close the gap, at 8 it cannot */
 	double a8[] = { 100.0, 100.2, 99.8, 100.1, 100.0, 99.9, 100.1, 100.2 };
-	double slow[] = { 112.0, 112.3, 111.9, 112.2, 112.1, 111.8, 112.0, 112.2 };
+	double slow[] = { 109.0, 109.3, 108.9, 109.2, 109.1, 108.8, 109.0, 109.2 };
 	assert_int_equal(abseq_decide(a8, slow, NULL, 4, &p, NULL, NULL, &r), 0);
 	assert_int_equal(r.reason, ABSEQ_CONTINUE);
 	assert_int_equal(abseq_decide(a8, slow, NULL, 8, &p, NULL, NULL, &r), 0);
 	assert_int_equal(r.reason, ABSEQ_LOSS);
 	assert_int_equal(r.verdict, AB_A_BETTER);
-	assert_true(r.gain < -0.10);
+	assert_true(r.gain < -0.08);
 }
 
 static void test_decide_within_state_tie(void **state)
