@@ -259,6 +259,33 @@ static void test_decide_unseen_state_costs(void **state)
 	assert_int_not_equal(r.verdict, AB_B_BETTER);
 }
 
+/* B's outlier runs count against B when testing for B_better (as slow runs
+ * at their own height when there are two or more): runs 15% above B's
+ * level lower the bound of B's mean gain, though the estimate (outliers
+ * left out) stays. */
+static void test_decide_outliers_count_against_candidate(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result clean, dirty;
+	abseq_params_default(&p);
+	double a[16], b[16], b2[16];
+	for (int i = 0; i < 16; i++) {
+		a[i] = 100.0 + 0.1 * ((i * 7) % 5);
+		b[i] = b2[i] = 93.0 + 0.1 * ((i * 3) % 5);
+	}
+	b2[5] = 107.0; /* log 0.140 and 0.154 above: beyond the 0.13 outlier gap */
+	b2[11] = 108.5;
+	assert_int_equal(abseq_decide(a, b, NULL, 16, &p, NULL, NULL, &clean), 0);
+	assert_int_equal(abseq_decide(a, b2, NULL, 16, &p, NULL, NULL, &dirty), 0);
+	assert_int_equal(dirty.states.b_outlier, 2);
+	assert_int_equal(dirty.states.nclusters_b, 1);
+	/* the estimate leaves outliers out: the same level difference */
+	assert_close(dirty.gain, clean.gain, 0.003);
+	/* the adoption bound counts them as B's slow runs at their height */
+	assert_true(dirty.gain_lo < clean.gain_lo - 0.01);
+}
+
 static void test_decide_outlier_above_one_state(void **state)
 {
 	(void)state;
@@ -401,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_t_quantile_is_exact),
 		cmocka_unit_test(test_decide_unseen_state_costs),
 		cmocka_unit_test(test_decide_outlier_above_one_state),
+		cmocka_unit_test(test_decide_outliers_count_against_candidate),
 		cmocka_unit_test(test_decide_tie_and_loss),
 		cmocka_unit_test(test_decide_within_state_tie),
 		cmocka_unit_test(test_decide_state_shift_is_not_adopted),
