@@ -174,6 +174,37 @@ static int lineage_add(struct stats_speedup_acc *a, size_t k, const struct recor
 	return 0;
 }
 
+/* The candidate final_hint names (see speedup.h), *how 1 exact or stem,
+ * 2 prefix; NULL when none. */
+static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_acc *a,
+						     const char *name, int *how)
+{
+	const struct stats_speedup_cand *pre = NULL;
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	size_t bn = strlen(b);
+	if (bn > 3 && strcmp(b + bn - 3, ".py") == 0)
+		bn -= 3;
+	for (size_t i = 0; i < a->ncands; i++) {
+		const struct stats_speedup_cand *c = &a->cands[i];
+		size_t n = strlen(c->id);
+		if (c->n == 0)
+			continue; /* no valid record */
+		if (strcmp(c->id, name) == 0 || (n == bn && strncmp(c->id, b, n) == 0)) {
+			*how = 1;
+			return c;
+		}
+		unsigned char next = (unsigned char)name[n];
+		if (n > 0 && strncmp(c->id, name, n) == 0 && next != 0 &&
+		    !((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
+		      (next >= 'A' && next <= 'Z')) &&
+		    (!pre || n > strlen(pre->id)))
+			pre = c;
+	}
+	*how = pre ? 2 : 0;
+	return pre;
+}
+
 /* The adopted candidate: the parent of the latest round (later line on a
  * tie) that has a valid record in an earlier round; NULL when none. */
 static const struct stats_speedup_cand *pick_adopted(const struct stats_speedup_acc *a)
@@ -317,6 +348,19 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 	int named = a->final_candidate != NULL;
 	enum stats_final_source src = STATS_FINAL_NAMED;
 	size_t nk = out->ks.n;
+	if (!named && a->final_hint && nk > 0) {
+		int how = 0;
+		const struct stats_speedup_cand *c = resolve_hint(a, a->final_hint, &how);
+		out->hint = c ? how : -1;
+		if (c) {
+			for (size_t i = 0; i < c->n; i++) {
+				out->kept[c->keys[i]].named = c->rec[i];
+				out->kept[c->keys[i]].has_named = 1;
+			}
+			out->final_candidate = c->id;
+			named = 1;
+		}
+	}
 	if (!named && !a->any_phase && nk > 0) {
 		/* never the per-key minimum over candidates (a kernel no one
 		 * has): the candidate the records show adopted last */

@@ -88,8 +88,10 @@ struct stats_speedup {
 	size_t nregressions;
 	double geomean_speedup;         /* over every key with a speedup; NAN when none */
 	double geomean_change;          /* 1 / geomean_speedup - 1 */
-	const char *final_candidate;    /* borrowed: the inferred final (STATS_FINAL_ADOPTED),
+	const char *final_candidate;    /* borrowed: the inferred final (hint or adopted),
 					   else NULL */
+	int hint;                       /* final_hint: 0 none, 1 named a candidate exactly
+					   (or by file stem), 2 by a prefix, -1 matched none */
 };
 
 /* A candidate seen while streaming without a final candidate: what the
@@ -119,6 +121,13 @@ struct stats_speedup_acc {
 	struct stats_speedup_cand *cands; /* only when final_candidate is NULL */
 	size_t ncands, capc, seq;
 	int any_phase;                  /* a valid v2 phase "final" record was seen */
+	const char *final_hint;         /* set after begin (final_candidate NULL): a name
+					   from an opt_log's Final Summary, resolved at
+					   finish against the candidates seen: equal, equal
+					   to its file stem, else the longest candidate id
+					   that prefixes it before a character other than a
+					   letter or digit ("v2" for "v2_c-reorder"); the
+					   records' rules when none matches */
 };
 void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate);
 int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r);

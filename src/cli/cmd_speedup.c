@@ -501,8 +501,8 @@ int cmd_speedup(int argc, char **argv)
 	struct stat st;
 	if (argc - cp.next == 1 && stat(argv[cp.next], &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (final || opt_log)
-			return cli_usage_error("speedup", "--final and --opt-log do not apply to a perf_tuning folder ('%s')",
-					       argv[cp.next]);
+			return cli_usage_error("speedup", "%s does not apply to a perf_tuning folder ('%s')",
+					       final ? "--final" : "--opt-log", argv[cp.next]);
 		return speedup_folder(argv[cp.next], a.json, a.strict, plot);
 	}
 	if (final && opt_log)
@@ -510,17 +510,16 @@ int cmd_speedup(int argc, char **argv)
 	if (!final && argc - cp.next == 1) {
 		if ((rc = final_from_optlog(opt_log, argv[cp.next], &from_log)) != 0)
 			return rc;
-		final = from_log;
 	}
 	stats_speedup_begin(&acc, final);
+	acc.final_hint = from_log; /* resolved against the candidates at finish */
 	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;
 	if (stats_speedup_finish(&acc, &s) != 0) {
 		if (errno == ENOENT)
-			cli_error("final candidate '%s'%s has no valid record in '%s'", final,
-				  from_log ? " (the opt_log's Final Summary winner)" : "", path);
+			cli_error("final candidate '%s' has no valid record in '%s'", final, path);
 		else if (errno == ESRCH)
 			cli_error("cannot tell the final candidate of '%s': no opt_log winner, no phase "
 				  "'final' record and no adopted candidate (parent_id) in the records; "
@@ -531,6 +530,13 @@ int cmd_speedup(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out;
 	}
+	if (s.hint == -1)
+		cli_warn("the opt_log's Final Summary names best '%s', which is no candidate with a "
+			 "valid record in '%s': the final is taken from the records",
+			 from_log, path);
+	else if (s.hint == 2)
+		cli_note("the opt_log's Final Summary names best '%s': taken as candidate '%s'",
+			 from_log, s.final_candidate);
 	if (!final && s.final_candidate)
 		final = s.final_candidate;
 	if (a.json)

@@ -31,6 +31,13 @@ grep -q '"parent_id":"tile"' "$REC" || fail "dbuf derives from the current best"
 expect_grep '"verdict"' "$OP/perf_opt/ab_r2_dbuf/n1024.json"
 expect_grep "A/B arbitration (tlab" "$LOG"
 v=$(sed -n 's/.*"verdict":[[:space:]]*"\([A-Za-z_]*\)".*/\1/p' "$OP/perf_opt/ab_r2_dbuf/n1024.json" | head -n 1)
+# dbuf is adopted only when every arbitrated workload says B_better (the
+# large shape runs without run states: seq then also bounds a state it has
+# not seen, and a gain under ~5% may stay inconclusive there)
+for j in "$OP"/perf_opt/ab_r2_dbuf/*.json; do
+    w=$(sed -n 's/.*"verdict":[[:space:]]*"\([A-Za-z_]*\)".*/\1/p' "$j" | head -n 1)
+    [ "$w" = B_better ] || v=$w
+done
 if [ "$v" = B_better ]; then expect_grep "current best dbuf" "$OUT"
 else expect_grep "current best tile" "$OUT"; fi
 
