@@ -465,16 +465,17 @@ int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size
 		errno = ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < tab->n; i++) {
+	const cJSON *row = ptjson_row(tab, 0);
+	for (size_t i = 0; i < tab->n && row; i++, row = row->next) {
 		char label[128];
-		ptjson_row_label(tab, i, label, sizeof(label));
+		ptjson_row_label(row, i, label, sizeof(label));
 		out->v[i].label = strdup(label);
 		if (!out->v[i].label) {
 			rc = -1;
 			errno = ENOMEM;
 			goto out;
 		}
-		out->v[i].speedup = ptjson_num(ptjson_row(tab, i), tab->speedup);
+		out->v[i].speedup = ptjson_num(row, tab->speedup);
 		out->n++;
 	}
 	ptjson_speedup_means(tab, &out->mean, &out->geomean, &out->nvalid);
