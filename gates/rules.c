@@ -26,7 +26,10 @@ const struct gate_rule_info gate_rules[] = {
 	{ "S4-SPEEDUP", GATE_ERROR, GATE_ERROR, "a claimed geometric-mean speedup matches the records" },
 	{ "S4-STOP-REASON", GATE_WARNING, GATE_ERROR, "a claimed stop reason (plateau, budget) agrees with the records" },
 	{ "S4-WORKLOAD-INVENTORY", GATE_ERROR, GATE_ERROR, "workload_inventory.json is present and consistent (v2)" },
+	{ "TLGATE-CONFIG", GATE_ERROR, GATE_ERROR, "a pull request's .tlgate.json does not weaken a rule of the base revision" },
+	{ "TLGATE-PATH", GATE_ERROR, GATE_ERROR, "every path the gate reads stays inside the checked tree and is a regular file within the size caps" },
 	{ "TLGATE-SUPPRESSION", GATE_WARNING, GATE_WARNING, "an inline suppression is malformed or unused" },
+	{ "TLGATE-TREE", GATE_ERROR, GATE_ERROR, "every perf_opt/ and perf_tuning/ directory can be found and read (no symbolic link, no unreadable directory)" },
 };
 const size_t gate_nrules = sizeof(gate_rules) / sizeof(gate_rules[0]);
 

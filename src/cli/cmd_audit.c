@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
+#include "run/gate_tree.h"
 #include "report/report.h"
 #include "stats/stats.h"
 #include "report/svg.h"
@@ -42,7 +43,7 @@ const char cmd_audit_usage[] =
 	"usage: tlperf audit [options] [ROOT...]\n"
 	"\n"
 	"Reconciles claimed final latencies across every perf_opt/ directory under\n"
-	"each ROOT (default: the current directory; .git and node_modules skipped):\n"
+	"each ROOT (default: the current directory; .git and node_modules not entered):\n"
 	"one row per operator and workload with the contract, the baseline record,\n"
 	"the claimed final (opt_log.md), the recorded winner, the deviation, the\n"
 	"speedup, the operator's geometric mean, the stop reason and the gate\n"
@@ -64,6 +65,8 @@ const char cmd_audit_usage[] =
 enum audit_format { AUDIT_MARKDOWN, AUDIT_CSV, AUDIT_JSON, AUDIT_HTML };
 
 struct audit_op {
+	const struct gate_set *set;   /* where it was found */
+	const struct gate_dir *dir;   /* its tree and path in it */
 	char *perf_opt;               /* the perf_opt directory as found */
 	char *name;                   /* operator directory: perf_opt's parent as shown */
 	struct gatecheck_result res;  /* contract, recon rows, stop reason */
@@ -86,8 +89,10 @@ struct audit {
 
 /* ---- finding the directories --------------------------------------------- */
 
-static int add_op(struct audit *a, const char *path, int ptune)
+static int add_op(struct audit *a, const struct gate_set *set, const struct gate_dir *d)
 {
+	const char *path = d->shown;
+	int ptune = d->ptune;
 	if (a->n == a->cap) {
 		size_t c = a->cap ? 2 * a->cap : 16;
 		struct audit_op *v = realloc(a->v, c * sizeof(*v));
@@ -99,6 +104,8 @@ static int add_op(struct audit *a, const char *path, int ptune)
 	struct audit_op *op = &a->v[a->n];
 	memset(op, 0, sizeof(*op));
 	op->ptune = ptune;
+	op->set = set;
+	op->dir = d;
 	op->sp.mean = op->sp.geomean = op->sp.stated_mean = NAN;
 	op->perf_opt = strdup(path);
 	size_t len = strlen(path);
@@ -124,50 +131,6 @@ static int add_op(struct audit *a, const char *path, int ptune)
 	}
 	a->n++;
 	return 0;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
-}
-
-static int skip_name(const char *n)
-{
-	return strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strcmp(n, ".git") == 0 ||
-	       strcmp(n, "node_modules") == 0;
-}
-
-/* Collects perf_opt (and perf_tuning) directories under dir in name order, not following
- * symlinks. Returns 0, -1 on allocation failure. Unreadable subdirectories
- * are warned about and skipped. */
-static int walk(struct audit *a, const char *dir, int depth)
-{
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, NULL, alphasort), rc = 0;
-	if (n < 0) {
-		cli_warn("cannot read directory '%s': %s", dir, strerror(errno));
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		const char *nm = names[i]->d_name;
-		char path[4096];
-		struct stat st;
-		if (rc == 0 && !skip_name(nm) &&
-		    (size_t)snprintf(path, sizeof(path), "%s%s%s", dir,
-				     dir[strlen(dir) - 1] == '/' ? "" : "/", nm) < sizeof(path) &&
-		    lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (strcmp(nm, "perf_opt") == 0)
-				rc = add_op(a, path, 0);
-			else if (strcmp(nm, "perf_tuning") == 0)
-				rc = add_op(a, path, 1);
-			else if (depth < 64)
-				rc = walk(a, path, depth + 1);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return rc;
 }
 
 /* ---- checking ---------------------------------------------------------------- */
@@ -199,8 +162,10 @@ static int check_ptune(struct audit_op *op, int strict)
 	int rc = -1;
 	gate_findings_init(&fs);
 	gatecheck_config_init(&cfg);
+	const struct tree *t = &op->set->roots[op->dir->root].tree;
+	const char *rel = op->dir->rel;
 	errno = 0;
-	if (ptune_check_dir(op->perf_opt, op->perf_opt, &fs) != 0) {
+	if (ptune_check_dir_in(t, rel, op->perf_opt, &fs) != 0) {
 		if (errno == ENOMEM)
 			goto out;
 		cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
@@ -210,14 +175,13 @@ static int check_ptune(struct audit_op *op, int strict)
 	}
 	struct gatecheck_result pres;
 	gatecheck_result_init(&pres);
-	int sr = ptune_suppressions(op->perf_opt, op->perf_opt, &pres);
+	int sr = ptune_suppressions_in(t, rel, op->perf_opt, &pres);
 	if (sr == 0)
 		sr = gatecheck_apply_suppressions(&fs, &pres);
 	gatecheck_result_release(&pres);
 	if (sr)
 		goto out;
-	cfg_path = gatecheck_config_find(op->perf_opt);
-	if (cfg_path && gatecheck_config_load(cfg_path, &cfg, err, sizeof(err)) != 0) {
+	if (gate_config_in_tree(op->set, op->dir, &cfg, &cfg_path, err, sizeof(err)) != 0) {
 		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
 		gatecheck_config_release(&cfg);
 		gatecheck_config_init(&cfg);
@@ -226,7 +190,7 @@ static int check_ptune(struct audit_op *op, int strict)
 	gatecheck_config_apply(&cfg, &fs);
 	op->errors = gate_count(&fs, GATE_ERROR);
 	op->warnings = gate_count(&fs, GATE_WARNING);
-	int r = ptune_speedups(op->perf_opt, &op->sp, err, sizeof(err));
+	int r = ptune_speedups_in(t, rel, op->perf_opt, &op->sp, err, sizeof(err));
 	if (r < 0 && errno == ENOMEM)
 		goto out;
 	if (r != 0)
@@ -248,7 +212,8 @@ static int check_op(struct audit_op *op, int strict)
 		return check_ptune(op, strict);
 	struct gate_findings fs;
 	struct gatecheck_config cfg;
-	struct gatecheck_opts opts = { NULL, NULL };
+	const struct gate_root *root = &op->set->roots[op->dir->root];
+	struct gatecheck_opts opts = { NULL, NULL, &root->tree, op->dir->rel, root->top };
 	char err[512];
 	char *cfg_path = NULL;
 	int rc = -1;
@@ -264,8 +229,7 @@ static int check_op(struct audit_op *op, int strict)
 	}
 	if (gatecheck_apply_suppressions(&fs, &op->res) != 0)
 		goto out;
-	cfg_path = gatecheck_config_find(op->perf_opt);
-	if (cfg_path && gatecheck_config_load(cfg_path, &cfg, err, sizeof(err)) != 0) {
+	if (gate_config_in_tree(op->set, op->dir, &cfg, &cfg_path, err, sizeof(err)) != 0) {
 		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
 		gatecheck_config_release(&cfg);
 		gatecheck_config_init(&cfg);
@@ -871,9 +835,11 @@ int cmd_audit(int argc, char **argv)
 	const char *output = NULL;
 	int strict = 0, c, rc = CLI_USAGE;
 	struct audit a;
+	struct gate_set set;
 	char *tmp = NULL;
 	FILE *f = NULL;
 	memset(&a, 0, sizeof(a));
+	gate_set_init(&set);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -902,23 +868,25 @@ int cmd_audit(int argc, char **argv)
 	if (!nroots)
 		nroots = 1;
 	for (int i = 0; i < nroots; i++) {
-		struct stat st;
-		if (stat(roots[i], &st) != 0) {
-			cli_error("cannot read '%s': %s", roots[i], strerror(errno));
+		char err[512];
+		if (gate_set_add_root(&set, roots[i], err, sizeof(err)) != 0) {
+			cli_error("%s", err);
 			goto out;
 		}
-		if (!S_ISDIR(st.st_mode)) {
-			cli_error("'%s' is not a directory", roots[i]);
-			goto out;
-		}
-		const char *bn = base_name(roots[i]);
-		int r = strcmp(bn, "perf_opt") == 0      ? add_op(&a, roots[i], 0)
-			: strcmp(bn, "perf_tuning") == 0 ? add_op(&a, roots[i], 1)
-							 : walk(&a, roots[i], 0);
-		if (r != 0) {
+	}
+	if (gate_set_discover(&set, NULL, 0) != 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < set.ndirs; i++)
+		if (add_op(&a, &set, &set.dirs[i]) != 0) {
 			cli_error("out of memory");
 			goto out;
 		}
+	/* what the walk could not check fails the audit */
+	for (size_t i = 0; i < set.tree_findings.n; i++) {
+		const struct gate_finding *tf = &set.tree_findings.v[i];
+		cli_error("%s: [%s] %s", tf->file, tf->rule, tf->message);
 	}
 	if (a.n == 0)
 		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
@@ -969,7 +937,7 @@ int cmd_audit(int argc, char **argv)
 		free(tmp);
 		tmp = NULL;
 	}
-	rc = a.unreconcilable ? CLI_FAIL : CLI_OK;
+	rc = a.unreconcilable || set.tree_findings.n ? CLI_FAIL : CLI_OK;
 	if (a.unreconcilable)
 		fprintf(stderr, "tlperf audit: %zu of %zu operator%s do%s not reconcile\n",
 			a.unreconcilable, a.n, a.n == 1 ? "" : "s", a.unreconcilable == 1 ? "es" : "");
@@ -981,5 +949,6 @@ out:
 		free(tmp);
 	}
 	audit_release(&a);
+	gate_set_release(&set);
 	return output ? rc : cli_finish_stdout(rc);
 }

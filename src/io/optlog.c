@@ -1230,13 +1230,30 @@ static void ctx_release(struct ctx *cx)
 	free(cx->cap);
 }
 
+static int load_lines(struct lineio *lp, struct optlog *lg);
+
 int optlog_load(const char *path, struct optlog *lg)
 {
 	struct lineio l;
-	struct ctx cx;
-	int rc;
 	if (lineio_open(&l, path, LINEIO_DEFAULT_LIMIT) != 0)
 		return -1;
+	return load_lines(&l, lg);
+}
+
+int optlog_load_stream(FILE *f, struct optlog *lg)
+{
+	struct lineio l;
+	lineio_init(&l, f, LINEIO_DEFAULT_LIMIT);
+	l.owned = 1;
+	return load_lines(&l, lg);
+}
+
+/* Reads every line of l into lg and closes l. */
+static int load_lines(struct lineio *lp, struct optlog *lg)
+{
+	struct lineio l = *lp;
+	struct ctx cx;
+	int rc;
 	ctx_init(&cx, lg);
 	while ((rc = lineio_next(&l)) == 1) {
 		if (take_line(&cx, l.buf, l.len, l.lineno, l.truncated, l.had_cr)) {

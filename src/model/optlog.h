@@ -23,6 +23,7 @@
 #define TLPERF_OPTLOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* One Markdown table. */
 struct optlog_table {
@@ -133,6 +134,8 @@ void optlog_release(struct optlog *lg);
  * or -1 when the file cannot be opened or read (errno set; *lg keeps what
  * was read and must still be released). */
 int optlog_load(const char *path, struct optlog *lg);
+/* The same from an open stream, which is closed here (also on error). */
+int optlog_load_stream(FILE *f, struct optlog *lg);
 
 /* Same from a memory buffer (tests, fuzzers). Returns 0, -1 on allocation
  * failure. */
