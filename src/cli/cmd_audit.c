@@ -24,6 +24,7 @@
 #include "run/gate_perf_tuning.h"
 #include "run/gate_tree.h"
 #include "report/report.h"
+#include "report/escape.h"
 #include "stats/stats.h"
 #include "report/svg.h"
 #include "util/utf8.h"
@@ -410,8 +411,9 @@ static char *valid_utf8(const char *s)
 
 static void md_text(FILE *f, const char *str)
 {
-	/* table cells: pipes and markup escaped, invalid UTF-8 replaced */
-	char *s = valid_utf8(str);
+	/* table cells: pipes and markup escaped, control characters and
+	 * invalid UTF-8 shown as escapes (report/escape.h) */
+	char *s = report_escape_text(str, 0);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
 		if (strchr("|\\`*_[]<>#~", *p))
 			fputc('\\', f);
@@ -477,7 +479,7 @@ static void write_markdown(FILE *f, const struct audit *a)
 
 static void csv_field(FILE *f, const char *str, int last)
 {
-	char *s = valid_utf8(str);
+	char *s = report_escape_text(str, 0);
 	const char *p = s ? s : "";
 	if (strpbrk(p, ",\"\r\n")) {
 		fputc('"', f);

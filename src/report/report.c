@@ -7,6 +7,7 @@
  * GitHub's percent escapes.
  */
 #include "report/report.h"
+#include "report/escape.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -74,8 +75,7 @@ static size_t u8_seq(const unsigned char *s, size_t n, size_t i, unsigned *cp)
 
 enum san_mode {
 	SAN_UTF8, /* invalid sequences become U+FFFD */
-	SAN_XML,  /* and characters XML 1.0 forbids too */
-	SAN_TEXT  /* invalid bytes and control characters become \xNN */
+	SAN_XML   /* and characters XML 1.0 forbids too (text: report/escape.h) */
 };
 
 static int xml_forbidden(unsigned cp)
@@ -99,24 +99,15 @@ static char *sanitize(const char *str, enum san_mode mode)
 	for (size_t i = 0; i < n;) {
 		unsigned cp = 0;
 		size_t len = u8_seq(s, n, i, &cp);
-		int bad = len == 0 || (mode == SAN_XML && xml_forbidden(cp)) ||
-			  (mode == SAN_TEXT && (cp < 0x20 || cp == 0x7F) && cp != '\t');
+		int bad = len == 0 || (mode == SAN_XML && xml_forbidden(cp));
 		if (!bad) {
 			memcpy(out + o, s + i, len);
 			o += len;
 			i += len;
 			continue;
 		}
-		if (mode == SAN_TEXT) {
-			static const char hex[] = "0123456789abcdef";
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hex[s[i] >> 4];
-			out[o++] = hex[s[i] & 15];
-		} else {
-			memcpy(out + o, "\xEF\xBF\xBD", 3);
-			o += 3;
-		}
+		memcpy(out + o, "\xEF\xBF\xBD", 3);
+		o += 3;
 		i += len ? len : 1;
 	}
 	out[o] = '\0';
@@ -437,8 +428,8 @@ static int write_text(FILE *f, const struct gate_findings *fs)
 		const struct gate_finding *g = &fs->v[i];
 		if (g->severity == GATE_OFF)
 			continue;
-		char *file = sanitize(g->file, SAN_TEXT), *msg = sanitize(g->message, SAN_TEXT);
-		char *rule = sanitize(g->rule, SAN_TEXT);
+		char *file = report_escape_text(g->file, 0), *msg = report_escape_text(g->message, 0);
+		char *rule = report_escape_text(g->rule, 0);
 		if (!file || !msg || !rule) {
 			free(file), free(msg), free(rule);
 			errno = ENOMEM;
@@ -690,8 +681,9 @@ static int write_github(FILE *f, const struct gate_findings *fs, const struct re
 		if (g->severity == GATE_OFF)
 			continue;
 		char *rel = report_relpath(ctx->repo_root, g->file);
-		char *file = rel ? sanitize(rel, SAN_XML) : NULL;
-		char *msg = sanitize(g->message, SAN_XML), *rule = sanitize(g->rule, SAN_XML);
+		char *file = rel ? report_escape_text(rel, 0) : NULL;
+		char *msg = report_escape_text(g->message, ESCAPE_KEEP_NEWLINE);
+		char *rule = report_escape_text(g->rule, 0);
 		free(rel);
 		if (!file || !msg || !rule) {
 			free(file), free(msg), free(rule);
