@@ -158,28 +158,6 @@ void s4_recon_release(struct s4_recon *rc)
 	s4_recon_init(rc);
 }
 
-int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
-{
-	struct s4_recon local;
-	struct s4_recon *r = rc ? rc : &local;
-	int err = 0;
-	if (!rc)
-		s4_recon_init(&local);
-	err |= s4_rule_optlog(in, fs);
-	err |= s4_rule_records(in, fs);
-	err |= s4_rule_order(in, fs);
-	err |= s4_rule_append(in, fs);
-	err |= s4_rule_comptable(in, fs);
-	err |= s4_rule_recon(in, fs, r);
-	err |= s4_rule_coverage(in, fs);
-	err |= s4_rule_feedback(in, fs);
-	err |= s4_rule_speedup(in, r, fs);
-	err |= s4_rule_stop(in, fs);
-	err |= s4_rule_layout(in, fs);
-	if (!rc)
-		s4_recon_release(&local);
-	return err ? -1 : 0;
-}
 
 #include <cjson/cJSON.h>
 
@@ -219,15 +197,5 @@ int s4_inventory_items(const struct cJSON *inv, struct s4_item **out, size_t *n)
 	}
 	*out = v;
 	*n = (size_t)i;
-	return 0;
-}
-
-int s4_is_tune(const struct s4_item *items, size_t n, const char *kernel, const char *workload)
-{
-	for (size_t i = 0; i < n; i++)
-		if (items[i].kernel_id && items[i].workload_id && items[i].kind &&
-		    strcmp(items[i].kind, "tune") == 0 && strcmp(items[i].kernel_id, kernel) == 0 &&
-		    strcmp(items[i].workload_id, workload) == 0)
-			return 1;
 	return 0;
 }

@@ -10,7 +10,7 @@
  * Prints "MODE bytes seconds MB/s maxrss_kb", the best of REPEAT passes.
  */
 #include "io/lineio.h"
-#include "model/records.h"
+#include "io/records.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,19 +1,28 @@
 /* cmd_msprof.c: `tlperf msprof DIR`: per-launch durations and a summary
  * from msprof op trees or op_summary files. */
 #include "cli/cli.h"
-#include "report/escape.h"
+#include "cli/options.h"
+#include "util/escape.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/msprof.h"
 
-const char cmd_msprof_usage[] =
-	"usage: tlperf msprof DIR [--kernel-name PAT] [--json]\n"
-	"\n"
+static const struct cli_option msprof_options[] = {
+	{ 'k', 0, "kernel-name", "PAT", "keep launches whose kernel or Op Name matches PAT,\n"
+					"msprof's rule: '|' separates alternatives, each\n"
+					"matched as a prefix, '*' matches anything\n"
+					"(\"main\", \"add|abs\", \"*mix_aic\")" },
+	{ 'j', 'j', "json", NULL, "one JSON object on stdout instead of the table" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_msprof_spec = {
+	"msprof",
+	"tlperf msprof DIR [--kernel-name PAT] [--json]",
 	"Reads what the Ascend profiler wrote under DIR and prints the Task\n"
 	"Duration(us) of every launch, then a summary: launches, median, MAD,\n"
 	"min, max, AICore time, the busiest pipe's utilisation and main-memory\n"
@@ -23,16 +32,12 @@ const char cmd_msprof_usage[] =
 	"one OPPROF_* or PROF_* directory, a directory above PROF_*, or a single\n"
 	"CSV file. All three msprof op layouts are read: flat (one launch),\n"
 	"<kernel>/<n>/ (launches sorted by number) and device<N>/<kernel>/<n>/;\n"
-	"and PROF_*/mindstudio_profiler_output/op_summary_*.csv.\n"
-	"\n"
-	"  --kernel-name PAT  keep launches whose kernel or Op Name matches PAT,\n"
-	"                     msprof's rule: '|' separates alternatives, each\n"
-	"                     matched as a prefix, '*' matches anything\n"
-	"                     (\"main\", \"add|abs\", \"*mix_aic\")\n"
-	"  --json             one JSON object on stdout instead of the table\n"
-	"\n"
-	"exit: 0 ok; 1 no matching launch with a duration, or a malformed file;\n"
-	"      2 usage error or DIR unreadable.\n";
+	"and PROF_*/mindstudio_profiler_output/op_summary_*.csv.\n",
+	msprof_options,
+	"Exit: 0 ok; 1 no matching launch with a duration, or a malformed file;\n"
+	"2 usage error or DIR unreadable.\n",
+	0, NULL,
+};
 
 /* A number for the table, "NA" when missing. Returns buf. */
 static const char *fmt_num(char *buf, size_t len, double v, int decimals)
@@ -70,8 +75,8 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 			const char *pat)
 {
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-	/* names come from the profiler's files: shown escaped (report/escape.h) */
-	char *dir = report_escape_text(c->dir, 0), *epat = pat ? report_escape_text(pat, 0) : NULL;
+	/* names come from the profiler's files: shown escaped (util/escape.h) */
+	char *dir = escape_text(c->dir, 0), *epat = pat ? escape_text(pat, 0) : NULL;
 	printf("%s: %s layout, %zu launch%s", dir ? dir : "?", msprof_layout_name(c->layout), c->n,
 	       c->n == 1 ? "" : "es");
 	if (pat)
@@ -88,7 +93,7 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 			snprintf(b6, sizeof(b6), "%d", l->device);
 		else
 			snprintf(b6, sizeof(b6), "-");
-		char *kernel = report_escape_text(l->kernel, 0);
+		char *kernel = escape_text(l->kernel, 0);
 		printf("%-6ld %-28s %6s %13s %12s %12s %12s %12s\n", l->index, kernel ? kernel : "?", b6,
 		       fmt_num(b1, sizeof(b1), l->duration_us, 3),
 		       fmt_num(b2, sizeof(b2), l->aic_time_us, 3),
@@ -107,7 +112,7 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 	printf("utilisation: aic_time %s us, aiv_time %s us", fmt_num(b1, sizeof(b1), s->aic_time_us, 3),
 	       fmt_num(b2, sizeof(b2), s->aiv_time_us, 3));
 	if (s->max_ratio_name[0]) {
-		char *pipe = report_escape_text(s->max_ratio_name, 0);
+		char *pipe = escape_text(s->max_ratio_name, 0);
 		printf(", busiest pipe %s %s", pipe ? pipe : "?", fmt_num(b3, sizeof(b3), s->max_ratio, 3));
 		free(pipe);
 	}
@@ -190,23 +195,17 @@ out:
 
 int cmd_msprof(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "kernel-name", required_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *pat = NULL;
 	int json = 0, c;
+	struct cli_parser cp;
 	struct msprof_capture cap;
 	struct msprof_summary sum;
 	char err[2048];
 	int rc = CLI_OK;
 
 	msprof_capture_init(&cap);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hj", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_msprof_spec, argc, argv);
+	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
 		case 'k':
 			pat = optarg[0] ? optarg : NULL;
@@ -214,19 +213,14 @@ int cmd_msprof(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			fputs(cmd_msprof_usage, stdout);
-			return cli_finish_stdout(CLI_OK);
-		case ':':
-			return cli_usage_error("msprof", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("msprof", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 1)
-		return cli_usage_error("msprof", argc - optind < 1 ? "missing DIR" : "one DIR only");
+	if (c == CLI_PARSE_STOP)
+		return cp.rc;
+	if (argc - cp.next != 1)
+		return cli_usage_error("msprof", argc - cp.next < 1 ? "missing DIR" : "one DIR only");
 
-	int r = msprof_read(argv[optind], pat, &cap, err, sizeof(err));
+	int r = msprof_read(argv[cp.next], pat, &cap, err, sizeof(err));
 	if (r == MSPROF_EIO) {
 		cli_error("%s", err);
 		rc = CLI_USAGE;

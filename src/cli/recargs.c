@@ -2,64 +2,108 @@
  * records-statistics commands (recargs.h). */
 #include "cli/recargs.h"
 #include "cli/cli.h"
+#include "io/records.h"
+#include "util/escape.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-int recargs_option(struct recargs *a, int ch, char **argv)
+int recargs_option(struct recargs *a, int key)
 {
-	switch (ch) {
-	case 'j':
+	if (key == 'j')
 		a->json = 1;
-		return RECARGS_CONTINUE;
-	case 's':
+	else if (key == 's')
 		a->strict = 1;
-		return RECARGS_CONTINUE;
-	case 'h':
-		fputs(a->usage, stdout);
-		return cli_finish_stdout(CLI_OK);
-	case ':':
-		return cli_usage_error(a->name, "option '%s' needs a value", argv[optind - 1]);
-	default:
-		return cli_usage_error(a->name, "unknown option '%s'", argv[optind - 1]);
-	}
+	else
+		return 0;
+	return 1;
 }
 
-int recargs_load_operand(struct recargs *a, int argc, char **argv, struct records *rs)
+int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct records *rs)
 {
 	records_init(rs);
-	if (argc - optind != 1)
+	if (p->argc - p->next != 1)
 		return cli_usage_error(a->name, "expected one RECORDS file, got %d arguments",
-				       argc - optind);
-	a->path = argv[optind];
+				       p->argc - p->next);
+	a->path = p->argv[p->next];
 	return recargs_load(a->path, a->strict, rs);
+}
+
+/* One invalid line, printed under the policy of recargs.h. */
+static void report_problem(const char *path, long line, const char *msg, int strict)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s:%ld: %s: %s%s\n", path, line, strict ? "error" : "warning", msg,
+		strict ? "" : " (line skipped)");
+}
+
+int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_sink add, void *ctx,
+		   enum records_contract *contract)
+{
+	struct records_reader rd;
+	struct record r;
+	enum records_next k;
+	size_t nprob = 0, v1 = 0, v2 = 0;
+	int rc = CLI_OK;
+	*contract = RECORDS_UNKNOWN;
+	errno = 0;
+	if (records_reader_open(&rd, path, ids) != 0) {
+		cli_error("cannot read records '%s': %s", path, strerror(errno ? errno : EIO));
+		return CLI_USAGE;
+	}
+	while ((k = records_reader_next(&rd, &r)) != RECORDS_NEXT_EOF) {
+		if (k == RECORDS_NEXT_ERROR || (k == RECORDS_NEXT_RECORD && add(ctx, &r) != 0)) {
+			cli_error("cannot read records '%s': %s", path,
+				  strerror(k == RECORDS_NEXT_ERROR && errno ? errno : ENOMEM));
+			rc = CLI_USAGE;
+			break;
+		}
+		if (k == RECORDS_NEXT_PROBLEM && rd.bare_cr) {
+			cli_error("cannot read records '%s': line %ld: carriage return inside a line "
+				  "(CR-only line endings?); JSONL lines end with LF", path, rd.line);
+			rc = CLI_USAGE;
+			break;
+		}
+		if (k == RECORDS_NEXT_PROBLEM) {
+			report_problem(path, rd.line, rd.err, strict);
+			nprob++;
+		}
+		v1 += k == RECORDS_NEXT_RECORD && r.contract == RECORDS_V1;
+		v2 += k == RECORDS_NEXT_RECORD && r.contract == RECORDS_V2;
+	}
+	records_reader_close(&rd);
+	*contract = v1 + v2 == 0 ? RECORDS_UNKNOWN : v2 > v1 ? RECORDS_V2 : RECORDS_V1;
+	if (rc == CLI_OK && nprob && strict) {
+		cli_error("'%s' has %zu invalid line(s); refusing under --strict", path, nprob);
+		rc = CLI_FAIL;
+	}
+	return rc;
+}
+
+int recargs_stream_operand(struct recargs *a, const struct cli_parser *p, struct strpool *ids,
+			   recargs_sink add, void *ctx, enum records_contract *contract)
+{
+	*contract = RECORDS_UNKNOWN;
+	if (p->argc - p->next != 1)
+		return cli_usage_error(a->name, "expected one RECORDS file, got %d arguments",
+				       p->argc - p->next);
+	a->path = p->argv[p->next];
+	return recargs_stream(a->path, a->strict, ids, add, ctx, contract);
+}
+
+static int keep_record(void *ctx, const struct record *r)
+{
+	return records_push_interned(ctx, r);
 }
 
 int recargs_load(const char *path, int strict, struct records *rs)
 {
-	struct records_problems ps;
+	enum records_contract c;
 	records_init(rs);
-	records_problems_init(&ps);
-	int rc = CLI_OK;
-	errno = 0;
-	if (records_load(path, rs, &ps) != 0) {
-		cli_error("cannot read records '%s': %s", path, strerror(errno ? errno : EIO));
-		rc = CLI_USAGE;
-		goto out;
-	}
-	for (size_t i = 0; i < ps.n; i++) {
-		fflush(stdout);
-		fprintf(stderr, "%s:%ld: %s: %s%s\n", path, ps.v[i].line, strict ? "error" : "warning",
-			ps.v[i].message, strict ? "" : " (line skipped)");
-	}
-	if (ps.n && strict) {
-		cli_error("'%s' has %zu invalid line(s); refusing under --strict", path, ps.n);
-		rc = CLI_FAIL;
-	}
-out:
-	records_problems_release(&ps);
+	int rc = recargs_stream(path, strict, &rs->pool, keep_record, rs, &c);
+	rs->contract = c;
 	return rc;
 }
 
@@ -95,26 +139,11 @@ void recargs_md_pct(FILE *f, double frac)
 		fputs("—", f);
 }
 
-void recargs_md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '|')
-			fputs("\\|", f);
-		else if (c == '\\')
-			fputs("\\\\", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc(' ', f);
-		else
-			fputc(c, f);
-	}
-}
-
 void recargs_md_key(FILE *f, const char *dispatch, const char *sep, const char *workload)
 {
-	recargs_md_cell(f, dispatch);
+	escape_md_cell(f, dispatch, MD_CELL_PLAIN);
 	fputs(sep, f);
-	recargs_md_cell(f, workload);
+	escape_md_cell(f, workload, MD_CELL_PLAIN);
 }
 
 const char *recargs_contract_name(enum records_contract c)

@@ -1,5 +1,5 @@
 /* optlog.c: streaming reader of opt_log.md (optlog.h). */
-#include "model/optlog.h"
+#include "io/optlog.h"
 #include "io/lineio.h"
 #include "util/utf8.h"
 

@@ -1,5 +1,5 @@
 /* ptjson.c: bench JSON files of perf_tuning/ folders (ptjson.h). */
-#include "model/ptjson.h"
+#include "io/ptjson.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* ptlog.c: optimization_log.md and perf_log.md readers (ptlog.h). */
-#include "model/ptlog.h"
+#include "io/ptlog.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -23,7 +23,6 @@
 #define TLPERF_OPTLOG_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 /* One Markdown table. */
 struct optlog_table {
@@ -129,22 +128,6 @@ struct optlog {
 
 void optlog_init(struct optlog *lg);
 void optlog_release(struct optlog *lg);
-
-/* Parses the file at path into *lg (initialised by the caller). Returns 0,
- * or -1 when the file cannot be opened or read (errno set; *lg keeps what
- * was read and must still be released). */
-int optlog_load(const char *path, struct optlog *lg);
-/* The same from an open stream, which is closed here (also on error). */
-int optlog_load_stream(FILE *f, struct optlog *lg);
-
-/* Same from a memory buffer (tests, fuzzers). Returns 0, -1 on allocation
- * failure. */
-int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg);
-
-/* Scans text[0..len) (NUL not required) for suppressions only (used for
- * perf_feedback.md). Appends to
- * lg->suppressions. Returns 0, -1 on allocation failure. */
-int optlog_scan_suppressions(const char *text, size_t len, long line, struct optlog *lg);
 
 /* Name used to match workloads across log and records: lowercase ASCII,
  * every run of space, '-', '_', '/', '.', ':' folded to one '_'. Writes at

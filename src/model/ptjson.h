@@ -54,11 +54,6 @@ struct ptjson {
 	size_t ncells;
 };
 
-/* Parses len bytes of data (need not be NUL-terminated). Infinity and
- * -Infinity become +-1e999 (strtod gives +-HUGE_VAL), NaN becomes null.
- * Returns 0 when parsed, 1 when the text is not JSON (root NULL, err_line
- * set), -1 on allocation failure. Release with ptjson_release. */
-int ptjson_parse(struct ptjson *j, const char *data, size_t len);
 void ptjson_release(struct ptjson *j);
 
 /* 1-based line of the first object key "key" in the text (O(1), from an

@@ -21,9 +21,6 @@ struct ptlog_text {
 	size_t nlines;
 };
 
-/* Copies len bytes of data and splits them. Returns 0, -1 on allocation
- * failure. A NUL byte inside the text ends its line's visible content. */
-int ptlog_text_split(struct ptlog_text *t, const char *data, size_t len);
 void ptlog_text_release(struct ptlog_text *t);
 
 /* ---- numbers in prose ---------------------------------------------- */
@@ -108,9 +105,6 @@ struct ptlog {
 	size_t nev;
 };
 
-/* Parses an optimization log. Returns 0, -1 on allocation failure (the
- * struct is then released). */
-int ptlog_parse(struct ptlog *log, const char *data, size_t len);
 void ptlog_release(struct ptlog *log);
 
 /* Looks key up in the lines of an event's body; returns the value as
@@ -154,7 +148,6 @@ struct ptperf {
 	size_t ndb;
 };
 
-int ptperf_parse(struct ptperf *p, const char *data, size_t len);
 void ptperf_release(struct ptperf *p);
 
 /* ---- small helpers shared by the rules ------------------------------ */

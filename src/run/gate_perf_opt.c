@@ -2,13 +2,15 @@
  * (gatecheck.h). */
 #include "run/gate_perf_opt.h"
 #include "io/lineio.h"
+#include "io/optlog.h"
+#include "io/records.h"
 #include "io/tree.h"
 #include "run/git.h"
-#include "model/optlog.h"
 #include "gates/rules.h"
 #include "gates/s4_util.h"
 #include "util/sha256.h"
 #include "util/utf8.h"
+#include "util/path.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -53,20 +55,6 @@ void gatecheck_result_release(struct gatecheck_result *res)
 	}
 	free(res->sup);
 	gatecheck_result_init(res);
-}
-
-static char *join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *p = malloc(la + lb + 2);
-	if (!p)
-		return NULL;
-	memcpy(p, a, la);
-	p[la] = '/';
-	memcpy(p + la + 1, b, lb + 1);
-	if (la > 0 && a[la - 1] == '/')
-		memmove(p + la, p + la + 1, lb + 1);
-	return p;
 }
 
 /* Paths the gate refused to read, for TLGATE-PATH (s4_rule_layout). */
@@ -137,319 +125,62 @@ struct loaded {
 	unsigned long long bytes;
 };
 
-/* ---- a fast path for the common record line ----
- *
- * Most lines are flat objects of known keys with plain strings (no
- * escapes), numbers, booleans and nulls. fast_record() reads exactly those
- * and applies the same checks as record_parse(); anything else (escapes,
- * nesting, unknown or repeated keys, any invalid field) returns 1 so the
- * caller falls back to record_parse(), which also words every error. The
- * result for a line is therefore the same either way, only faster. */
-
-enum fk { FK_ROUND, FK_CAND, FK_PARENT, FK_DISPATCH, FK_WORKLOAD, FK_KERNEL, FK_WORKLOAD_ID,
-	  FK_PHASE, FK_APATH, FK_ASHA, FK_DURATION, FK_L0, FK_MSPROF, FK_TS, FK_AICORE, FK_MEMBW,
-	  FK_N };
-static const char *const fk_names[FK_N] = {
-	"round", "candidate_id", "parent_id", "dispatch_path", "workload", "kernel_id", "workload_id",
-	"phase", "artifact_path", "artifact_sha256", "duration_us", "l0_pass", "msprof_raw_path",
-	"timestamp", "aicore_util", "mem_bw_gbps"
-};
-
-enum fv { FV_NONE = 0, FV_STR, FV_NUM, FV_TRUE, FV_FALSE, FV_NULL };
-
-struct fval {
-	enum fv t;
-	const char *p;  /* string start (FV_STR) or number start (FV_NUM) */
-	size_t n;       /* string length */
-};
-
-static const char *fws(const char *p, const char *e)
+/* Adds a schema problem for line (counted past MAX_PROBLEMS). */
+static int add_problem(struct loaded *ld, long line, const char *msg, long *extra)
 {
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-		p++;
-	return p;
-}
-
-/* A JSON number at p; returns its end, NULL when not one. */
-static const char *fnum(const char *p, const char *e)
-{
-	if (p < e && *p == '-')
-		p++;
-	if (p >= e || *p < '0' || *p > '9')
-		return NULL;
-	if (*p == '0')
-		p++;
-	else
-		while (p < e && *p >= '0' && *p <= '9')
-			p++;
-	if (p < e && *p == '.') {
-		p++;
-		if (p >= e || *p < '0' || *p > '9')
-			return NULL;
-		while (p < e && *p >= '0' && *p <= '9')
-			p++;
-	}
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		p++;
-		if (p < e && (*p == '+' || *p == '-'))
-			p++;
-		if (p >= e || *p < '0' || *p > '9')
-			return NULL;
-		while (p < e && *p >= '0' && *p <= '9')
-			p++;
-	}
-	return p;
-}
-
-static char *fdup(const struct fval *v)
-{
-	return strndup(v->p, v->n);
-}
-
-/* 0: *out holds the record; 1: use record_parse; -1: out of memory. */
-static int fast_record(const char *s, size_t n, long line, struct record *out)
-{
-	struct fval v[FK_N];
-	const char *p = s, *e = s + n;
-	memset(v, 0, sizeof(v));
-	if (memchr(s, '\0', n) || utf8_invalid_at(s, n) != (size_t)-1)
-		return 1;
-	p = fws(p, e);
-	if (p >= e || *p++ != '{')
-		return 1;
-	p = fws(p, e);
-	if (p < e && *p == '}')
-		return 1;
-	for (;;) {
-		if (p >= e || *p++ != '"')
-			return 1;
-		const char *k = p;
-		while (p < e && *p != '"' && *p != '\\')
-			p++;
-		if (p >= e || *p != '"')
-			return 1;
-		size_t kl = (size_t)(p - k);
-		p = fws(p + 1, e);
-		if (p >= e || *p++ != ':')
-			return 1;
-		p = fws(p, e);
-		static size_t fk_len[FK_N];
-		if (fk_len[0] == 0)
-			for (int i = 0; i < FK_N; i++)
-				fk_len[i] = strlen(fk_names[i]);
-		int key = -1;
-		for (int i = 0; i < FK_N; i++)
-			if (fk_len[i] == kl && k[0] == fk_names[i][0] && memcmp(fk_names[i], k, kl) == 0) {
-				key = i;
-				break;
-			}
-		if (key < 0 || v[key].t != FV_NONE)
-			return 1;
-		struct fval *fv = &v[key];
-		if (p >= e)
-			return 1;
-		if (*p == '"') {
-			const char *b = ++p;
-			while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
-				p++;
-			if (p >= e || *p != '"')
-				return 1;
-			fv->t = FV_STR;
-			fv->p = b;
-			fv->n = (size_t)(p - b);
-			p++;
-		} else if (e - p >= 4 && memcmp(p, "null", 4) == 0) {
-			fv->t = FV_NULL;
-			p += 4;
-		} else if (e - p >= 4 && memcmp(p, "true", 4) == 0) {
-			fv->t = FV_TRUE;
-			p += 4;
-		} else if (e - p >= 5 && memcmp(p, "false", 5) == 0) {
-			fv->t = FV_FALSE;
-			p += 5;
-		} else {
-			const char *q = fnum(p, e);
-			if (!q)
-				return 1;
-			fv->t = FV_NUM;
-			fv->p = p;
-			p = q;
-		}
-		p = fws(p, e);
-		if (p < e && *p == ',') {
-			p = fws(p + 1, e);
-			continue;
-		}
-		if (p < e && *p == '}') {
-			p = fws(p + 1, e);
-			break;
-		}
-		return 1;
-	}
-	if (p != e)
-		return 1;
-
-	int v2 = v[FK_KERNEL].t || v[FK_WORKLOAD_ID].t || v[FK_PHASE].t;
-	double round, dur;
-	if (v[FK_ROUND].t != FV_NUM || v[FK_DURATION].t != FV_NUM)
-		return 1;
-	round = strtod(v[FK_ROUND].p, NULL);
-	dur = strtod(v[FK_DURATION].p, NULL);
-	if (!isfinite(round) || round != floor(round) || round < 0 || round > 1e9 || !isfinite(dur) ||
-	    !(dur > 0))
-		return 1;
-	int kd = v2 ? FK_KERNEL : FK_DISPATCH, kw = v2 ? FK_WORKLOAD_ID : FK_WORKLOAD;
-	if (v[FK_CAND].t != FV_STR || v[kd].t != FV_STR || v[kw].t != FV_STR)
-		return 1;
-	if (v[FK_PARENT].t != FV_STR && v[FK_PARENT].t != FV_NULL && !(v[FK_PARENT].t == FV_NONE && !v2))
-		return 1;
-	if (v[FK_MSPROF].t != FV_STR && v[FK_MSPROF].t != FV_NULL && !(v[FK_MSPROF].t == FV_NONE && !v2))
-		return 1;
-	if (v2) {
-		if (v[FK_PHASE].t != FV_STR || v[FK_APATH].t != FV_STR || v[FK_ASHA].t != FV_STR)
-			return 1;
-		const struct fval *ph = &v[FK_PHASE];
-		if (!((ph->n == 8 && !memcmp(ph->p, "baseline", 8)) || (ph->n == 9 && !memcmp(ph->p, "candidate", 9)) ||
-		      (ph->n == 6 && !memcmp(ph->p, "merged", 6)) || (ph->n == 5 && !memcmp(ph->p, "final", 5))))
-			return 1;
-	}
-	if (v[FK_L0].t != FV_TRUE && v[FK_L0].t != FV_FALSE)
-		return 1;
-	if (v[FK_TS].t != FV_STR || v[FK_TS].n > 64)
-		return 1;
-	char ts[65];
-	memcpy(ts, v[FK_TS].p, v[FK_TS].n);
-	ts[v[FK_TS].n] = '\0';
-	if (!records_is_iso8601(ts))
-		return 1;
-
-	memset(out, 0, sizeof(*out));
-	out->line = line;
-	out->contract = v2 ? RECORDS_V2 : RECORDS_V1;
-	out->round = (long)round;
-	out->duration_us = dur;
-	out->l0_pass = v[FK_L0].t == FV_TRUE;
-	out->aicore_util = NAN;
-	out->mem_bw_gbps = NAN;
-	if (v[FK_AICORE].t == FV_NUM) {
-		double a = strtod(v[FK_AICORE].p, NULL);
-		out->aicore_util = isfinite(a) ? a : NAN;
-	}
-	if (v[FK_MEMBW].t == FV_NUM) {
-		double b = strtod(v[FK_MEMBW].p, NULL);
-		out->mem_bw_gbps = isfinite(b) ? b : NAN;
-	}
-	int oom = !(out->candidate_id = fdup(&v[FK_CAND])) || !(out->dispatch = fdup(&v[kd])) ||
-		  !(out->workload = fdup(&v[kw])) || !(out->timestamp = strdup(ts)) ||
-		  (v[FK_PARENT].t == FV_STR && !(out->parent_id = fdup(&v[FK_PARENT]))) ||
-		  (v[FK_MSPROF].t == FV_STR && !(out->msprof_raw_path = fdup(&v[FK_MSPROF]))) ||
-		  (v2 && (!(out->phase = fdup(&v[FK_PHASE])) || !(out->artifact_path = fdup(&v[FK_APATH])) ||
-			  !(out->artifact_sha256 = fdup(&v[FK_ASHA]))));
-	if (oom) {
-		record_release(out);
-		return -1;
-	}
-	return 0;
-}
-
-int gatecheck_parse_record(const char *text, size_t len, long line, struct record *out,
-			   char *err, size_t errlen)
-{
-	int fr = fast_record(text, len, line, out);
-	if (fr < 0)
-		return -2;
-	if (fr == 0)
+	if (ld->probs.n >= MAX_PROBLEMS) {
+		(*extra)++;
 		return 0;
-	return record_parse(text, len, line, out, err, errlen) == 0 ? 0 : -1;
+	}
+	return records_problems_add(&ld->probs, line, "%s", msg);
 }
 
-/* Appends r to rs taking over its strings (records_push would copy them). */
-static int push_move(struct records *rs, struct record *r)
+/* What the gate says about a line beyond the reader's verdict: a byte
+ * order mark, the first CRLF ending. */
+static int note_line(struct loaded *ld, const struct records_reader *rd, int *crlf, long *extra)
 {
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 64;
-		struct record *v = realloc(rs->v, cap * sizeof(*v));
-		if (!v)
+	if (rd->bom && add_problem(ld, rd->line, "file starts with a UTF-8 byte order mark", extra))
+		return -1;
+	if (rd->crlf && !*crlf) {
+		*crlf = 1;
+		if (add_problem(ld, rd->line, "CRLF line ending (JSONL lines end with LF)", extra))
 			return -1;
-		rs->v = v;
-		rs->cap = cap;
 	}
-	rs->v[rs->n++] = *r;
-	memset(r, 0, sizeof(*r));
 	return 0;
 }
 
-/* Reads the records from f (closed here). */
+/* Streams perf_records.jsonl from f (closed here) into ld (io/records.h);
+ * ids are interned in the set's pool. */
 static int load_records(FILE *f, struct loaded *ld)
 {
-	struct lineio l;
-	char err[256];
-	int rc, any = 0, crlf = 0;
+	struct records_reader rd;
+	struct record r;
+	enum records_next k;
+	int any = 0, crlf = 0;
 	long extra = 0;
-	records_init(&ld->recs);
-	records_problems_init(&ld->probs);
-	lineio_init(&l, f, LINEIO_DEFAULT_LIMIT);
-	l.owned = 1;
+	records_reader_stream(&rd, f, &ld->recs.pool);
 	ld->state = S4_FILE_OK;
-	while ((rc = lineio_next(&l)) == 1) {
-		char *s = l.buf;
-		size_t n = l.len;
-		ld->bytes += n + 1 + (size_t)l.had_cr;
-		const char *prob = NULL;
-		char pbuf[96];
-		if (l.lineno == 1 && lineio_has_bom(s, n)) {
-			s += 3;
-			n -= 3;
-			prob = "file starts with a UTF-8 byte order mark";
+	while ((k = records_reader_next(&rd, &r)) != RECORDS_NEXT_EOF) {
+		if (k == RECORDS_NEXT_ERROR) {
+			if (errno == ENOMEM)
+				goto oom;
+			ld->state = S4_FILE_UNREADABLE;
+			break;
 		}
-		if (l.had_cr && !crlf) {
-			crlf = 1;
-			prob = "CRLF line ending (JSONL lines end with LF)";
-		}
-		if (l.truncated) {
-			snprintf(pbuf, sizeof(pbuf), "line longer than %u bytes", (unsigned)LINEIO_DEFAULT_LIMIT);
-			prob = pbuf;
-		}
-		int blank = 1;
-		for (size_t i = 0; i < n && blank; i++)
-			if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-				blank = 0;
-		if (!blank || l.truncated)
-			any = 1;
-		if (prob) {
-			if (ld->probs.n < MAX_PROBLEMS) {
-				if (records_problems_add(&ld->probs, l.lineno, "%s", prob))
-					goto oom;
-			} else
-				extra++;
-		}
-		if (l.truncated || blank)
-			continue;
-		struct record r;
-		int pr = gatecheck_parse_record(s, n, l.lineno, &r, err, sizeof(err));
-		if (pr == -2)
+		any |= k != RECORDS_NEXT_BLANK;
+		if (note_line(ld, &rd, &crlf, &extra) != 0)
 			goto oom;
-		if (pr != 0) {
-			if (ld->probs.n < MAX_PROBLEMS) {
-				if (records_problems_add(&ld->probs, l.lineno, "%s", err))
-					goto oom;
-			} else
-				extra++;
+		if (k == RECORDS_NEXT_PROBLEM && add_problem(ld, rd.line, rd.err, &extra) != 0)
+			goto oom;
+		if (k != RECORDS_NEXT_RECORD)
 			continue;
-		}
-		if (ld->recs.n >= MAX_RECORDS) {
+		if (ld->recs.n >= MAX_RECORDS)
 			ld->dropped++;
-			record_release(&r);
-			continue;
-		}
-		if (push_move(&ld->recs, &r)) {
-			record_release(&r);
+		else if (records_push_interned(&ld->recs, &r) != 0)
 			goto oom;
-		}
 	}
-	if (rc < 0)
-		ld->state = S4_FILE_UNREADABLE;
-	lineio_close(&l);
+	ld->bytes = rd.bytes;
+	records_reader_close(&rd);
 	if (!any && ld->state == S4_FILE_OK)
 		ld->state = S4_FILE_EMPTY;
 	if (extra > 0)
@@ -463,7 +194,7 @@ static int load_records(FILE *f, struct loaded *ld)
 	ld->recs.contract = v1 + v2 == 0 ? RECORDS_UNKNOWN : v2 > v1 ? RECORDS_V2 : RECORDS_V1;
 	return 0;
 oom:
-	lineio_close(&l);
+	records_reader_close(&rd);
 	errno = ENOMEM;
 	return -1;
 }
@@ -776,10 +507,10 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	if (list_top(dfd, &top, &ntop) != 0)
 		goto out;
 
-	s_log = join(shown, "opt_log.md");
-	s_rec = join(shown, "perf_records.jsonl");
-	s_inv = join(shown, "workload_inventory.json");
-	s_fb = join(shown, "perf_feedback.md");
+	s_log = path_join(shown, "opt_log.md");
+	s_rec = path_join(shown, "perf_records.jsonl");
+	s_inv = path_join(shown, "workload_inventory.json");
+	s_fb = path_join(shown, "perf_feedback.md");
 	if (!s_log || !s_rec || !s_inv || !s_fb)
 		goto oom;
 
@@ -920,8 +651,19 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	in.n_refused = ref.n;
 	in.n_refused_more = ref.more;
 
-	if (s4_run_all(&in, fs, &R->recon) != 0)
-		goto oom;
+	if (opts && opts->extra && opts->extra_only) {
+		struct gate_findings scratch;
+		gate_findings_init(&scratch);
+		int er = s4_run_all(&in, &scratch, &R->recon);
+		gate_findings_release(&scratch);
+		if (er != 0 || opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
+			goto oom;
+	} else {
+		if (s4_run_all(&in, fs, &R->recon) != 0)
+			goto oom;
+		if (opts && opts->extra && opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
+			goto oom;
+	}
 
 	/* suppressions: opt_log.md and perf_feedback.md */
 	for (size_t i = 0; i < lg.n_suppressions; i++)
@@ -1148,7 +890,7 @@ char *gatecheck_config_find(const char *dir, const char *stop)
 	if (strncmp(buf, top ? top : buf, tl) != 0)
 		goto out;
 	for (;;) {
-		char *c = join(buf, ".tlgate.json");
+		char *c = path_join(buf, ".tlgate.json");
 		struct stat st;
 		if (c && lstat(c, &st) == 0 && S_ISREG(st.st_mode)) {
 			found = c;

@@ -14,7 +14,7 @@
 #define TLPERF_GATECHECK_H
 
 #include "model/finding.h"
-#include "model/records.h"
+#include "io/records.h"
 #include "gates/s4.h"
 
 struct tree;
@@ -24,6 +24,13 @@ struct gatecheck_opts {
 	const char *repo_root;  /* for paths cited in perf_feedback.md; NULL: the
 				   nearest ancestor of the tree holding .git, else
 				   the checked tree */
+	/* More rules over the same input, run after the S4 rules with their
+	 * reconciliation rows (tlgate --stage-result); NULL for none. With
+	 * extra_only, the S4 rules' own findings are dropped. */
+	int (*extra)(const struct s4_input *in, const struct s4_recon *rc,
+		     struct gate_findings *fs, void *ctx);
+	void *extra_ctx;
+	int extra_only;
 	const struct tree *tree;/* the checked tree (io/tree.h): every file is read
 				   through it, nothing outside it is opened; NULL:
 				   a tree rooted at path's parent */
@@ -75,14 +82,6 @@ int gatecheck_apply_suppressions(struct gate_findings *fs, struct gatecheck_resu
  * frees it with the result). Returns 0, or -1 when out of memory. */
 int gatecheck_add_suppression(struct gatecheck_result *res, const char *file,
 			      const struct optlog_suppression *s);
-
-/* Parses one perf_records.jsonl line exactly like record_parse() (same
- * verdict, same fields, same error text), with a fast path for plain flat
- * lines. Returns 0 with *out filled (release with record_release), -1 with
- * a message in err when the line is invalid, -2 when memory ran out.
- * text[0..len) must be followed by a NUL (as lineio lines are). */
-int gatecheck_parse_record(const char *text, size_t len, long line, struct record *out,
-			   char *err, size_t errlen);
 
 /* Rule severities from --strict and a .tlgate.json. */
 struct gatecheck_config {

@@ -15,22 +15,15 @@
 
 #include "io/tree.h"
 #include "run/gate_perf_opt.h"
-#include "model/optlog.h"
-#include "model/ptjson.h"
+#include "io/optlog.h"
 #include "gates/pt_rules.h"
+#include "io/ptlog.h"
+#include "io/ptjson.h"
+#include "util/path.h"
 
 /* A log or JSON larger than this is not a tuning artifact: it is reported,
  * never read into memory. */
 #define PTUNE_MAX_FILE (64L * 1024 * 1024)
-
-static char *join(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 2;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s/%s", a, b);
-	return s;
-}
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -188,7 +181,7 @@ static int folder_load(const struct tree *t, const char *rel, const char *shown,
 			   (strcmp(nm, "final_report.md") == 0 || strcmp(nm, "perf_report.md") == 0) ? 4 : 0;
 		if (kind == 0 || (kind == 4 && report))
 			continue;
-		char *sh = join(shown, nm);
+		char *sh = path_join(shown, nm);
 		if (!sh) {
 			rc = -1;
 			goto out;

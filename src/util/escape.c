@@ -1,9 +1,49 @@
-/* escape.c: escaping text from inputs (escape.h). */
-#include "report/escape.h"
+/* escape.c: see escape.h. */
+#include "util/escape.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *escape_md_cell_byte(unsigned char c, enum md_cell_mode mode)
+{
+	switch (c) {
+	case '|': return "\\|";
+	case '\\': return "\\\\";
+	case '\t': case '\n': case '\r': return " ";
+	default: break;
+	}
+	if (c < 0x20 || c == 0x7f)
+		return " ";
+	if (mode != MD_CELL_STRICT)
+		return NULL;
+	switch (c) {
+	case '`': return "\\`";
+	case '*': return "\\*";
+	case '_': return "\\_";
+	case '[': return "\\[";
+	case ']': return "\\]";
+	case '#': return "\\#";
+	case '~': return "\\~";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '&': return "&amp;";
+	default: return NULL;
+	}
+}
+
+void escape_md_cell(FILE *f, const char *s, enum md_cell_mode mode)
+{
+	for (; s && *s; s++) {
+		const char *r = escape_md_cell_byte((unsigned char)*s, mode);
+		if (r)
+			fputs(r, f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* ---- text from inputs ---- */
 
 /* Length of the valid UTF-8 sequence at s[i] (*cp its code point), 0 when
  * the bytes there are not one. */
@@ -73,7 +113,7 @@ static int escape_at(const unsigned char *s, size_t n, size_t i, int flags, char
 	return 1;
 }
 
-char *report_escape_text(const char *str, int flags)
+char *escape_text(const char *str, int flags)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
 	size_t n = strlen((const char *)s);
@@ -100,9 +140,9 @@ char *report_escape_text(const char *str, int flags)
 	return out;
 }
 
-int report_put_escaped(FILE *f, const char *s, int flags)
+int escape_put_text(FILE *f, const char *s, int flags)
 {
-	char *e = report_escape_text(s, flags);
+	char *e = escape_text(s, flags);
 	if (!e)
 		return -1;
 	fputs(e, f);
@@ -110,7 +150,7 @@ int report_put_escaped(FILE *f, const char *s, int flags)
 	return 0;
 }
 
-int report_text_is_safe(const char *str, int flags)
+int escape_text_is_safe(const char *str, int flags)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
 	size_t n = strlen((const char *)s);

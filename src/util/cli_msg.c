@@ -1,0 +1,77 @@
+/* cli_msg.c: the one message helper family (see cli_msg.h). */
+#include "util/cli_msg.h"
+#include "util/escape.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cli_prog = "tlperf";
+
+/* Messages quote inputs (paths, ids, kernel names): control characters in
+ * them are escaped (util/escape.h), newlines kept. */
+static void vmsg(const char *level, const char *fmt, va_list ap)
+{
+	char small[1024], *text = small;
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, copy);
+	va_end(copy);
+	fflush(stdout);
+	fprintf(stderr, "%s: %s: ", cli_prog, level);
+	if (n < 0 || !text)
+		fputs("(message could not be formatted)", stderr);
+	else if (escape_put_text(stderr, text, ESCAPE_KEEP_NEWLINE) != 0)
+		fputs("(out of memory)", stderr);
+	fputc('\n', stderr);
+	if (text != small)
+		free(text);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning", fmt, ap);
+	va_end(ap);
+}
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("note", fmt, ap);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+	if (strcmp(cli_prog, "tlperf") == 0)
+		fprintf(stderr, "see 'tlperf %s --help'\n", cmd);
+	else
+		fprintf(stderr, "see '%s --help'\n", cli_prog);
+	return CLI_USAGE;
+}
+
+int cli_finish_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("cannot write standard output: %s", strerror(errno ? errno : EIO));
+		return CLI_USAGE;
+	}
+	return rc;
+}
