@@ -48,7 +48,7 @@ int report_render_github(FILE *f, const struct gate_findings *fs, const struct r
 		/* controls escaped visibly (util/escape.h); newlines are
 		 * encoded by gh_escape */
 		char *file = rel ? escape_text(rel, 0) : NULL;
-		char *msg = escape_text(g->message, ESCAPE_KEEP_NEWLINE), *rule = escape_text(g->rule, 0);
+		char *msg = escape_text(g->message, ESCAPE_KEEP_NEWLINE | ESCAPE_KEEP_CR), *rule = escape_text(g->rule, 0);
 		free(rel);
 		if (!file || !msg || !rule) {
 			free(file), free(msg), free(rule);

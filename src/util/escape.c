@@ -95,7 +95,7 @@ static int escape_at(const unsigned char *s, size_t n, size_t i, int flags, char
 		cp = 0x100; /* not a character: the byte itself is shown */
 	}
 	int keep = (cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp <= 0x9F)) || cp == '\t' ||
-		   (cp == '\n' && (flags & ESCAPE_KEEP_NEWLINE));
+		   (cp == '\n' && (flags & ESCAPE_KEEP_NEWLINE)) || (cp == '\r' && (flags & ESCAPE_KEEP_CR));
 	if (keep && cp != 0x100)
 		return 0;
 	if (cp >= 0x80 && cp <= 0x9F) {

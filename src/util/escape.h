@@ -45,10 +45,11 @@ void escape_md_cell(FILE *f, const char *s, enum md_cell_mode mode);
  * kept as it is. Formats with their own escaping (JSON via cJSON, XML and
  * HTML via report_xml_escape, which maps controls to U+FFFD) need no more.
  */
-#define ESCAPE_KEEP_NEWLINE 1
+#define ESCAPE_KEEP_NEWLINE 1 /* '\n' kept */
+#define ESCAPE_KEEP_CR 2      /* '\r' kept (for a caller that encodes it, as GitHub's %0D) */
 
 /* A malloc'd escaped copy of s (NULL s gives ""); flags: 0 or
- * ESCAPE_KEEP_NEWLINE. NULL on allocation failure. */
+ * ESCAPE_KEEP_NEWLINE | ESCAPE_KEEP_CR. NULL on allocation failure. */
 char *escape_text(const char *s, int flags);
 
 /* Writes s escaped to f. Returns 0, -1 on allocation failure. */
