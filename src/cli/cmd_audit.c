@@ -242,8 +242,20 @@ static int check_stage_result(struct audit_op *op, const struct gatecheck_config
 	if (!op->sr_file)
 		return -1;
 	snprintf(op->sr_file, n, "%s/logs/stage_result.md", op->perf_opt);
-	if (lstat(op->sr_file, &st) != 0 || !S_ISREG(st.st_mode))
+	/* only a regular file inside the checked tree, reached without links */
+	char *logs = tree_join(op->dir->rel, "logs");
+	int fd = -1;
+	enum tree_status ts = logs ? tree_resolve(&op->set->roots[op->dir->root].tree, logs, "stage_result.md",
+						  TREE_WANT_FILE | TREE_NOFOLLOW, 1 << 20, &fd, &st)
+				   : TREE_UNREADABLE;
+	free(logs);
+	if (fd >= 0)
+		close(fd);
+	if (ts != TREE_OK) {
+		if (ts != TREE_MISSING)
+			cli_warn("'%s' %s: its Stage Result is not shown", op->sr_file, tree_status_text(ts));
 		return 0;
+	}
 	stage_result_init(&sr);
 	if (stage_result_load(op->sr_file, &sr, err, sizeof(err)) != 0) {
 		cli_warn("%s: its Stage Result is not shown", err);

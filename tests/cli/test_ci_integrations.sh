@@ -115,5 +115,5 @@ echo x >>README.md
 git add README.md
 # shellcheck disable=SC2086
 expect_exit 0 env TLGATE="$TLGATE" "$ROOT/$entry_prog" $entry_args README.md
-expect_grep "no perf_opt changes" "$OUT"
+expect_grep "no perf_opt or perf_tuning changes" "$OUT"
 echo "integrations ok"
