@@ -5,6 +5,7 @@
 #include "run/git.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +386,41 @@ static int up_one(char *p)
 	return 1;
 }
 
+/* The length of the prefix of dir (a relative path without "..", from
+ * gate_dir_in_repo or a walk) whose directory holds the deepest
+ * .tlgate.json of t on the way down, or -1 when none does. One pass down
+ * the path: O(depth), whatever the depth. */
+static long deepest_config(const struct tree *t, const char *dir)
+{
+	int cur = openat(t->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long found = -1;
+	size_t i = 0;
+	struct stat st;
+	while (cur >= 0) {
+		if (fstatat(cur, ".tlgate.json", &st, AT_SYMLINK_NOFOLLOW) == 0)
+			found = (long)i;
+		while (dir[i] == '/')
+			i++;
+		if (!dir[i])
+			break;
+		size_t e = i;
+		while (dir[e] && dir[e] != '/')
+			e++;
+		char name[256];
+		if (e - i >= sizeof(name))
+			break;
+		memcpy(name, dir + i, e - i);
+		name[e - i] = '\0';
+		int next = openat(cur, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(cur);
+		cur = next;
+		i = e;
+	}
+	if (cur >= 0)
+		close(cur);
+	return found;
+}
+
 int gate_config_in_tree(const struct gate_set *s, const struct gate_dir *d,
 			struct gatecheck_config *cfg, char **name, char *err, size_t errlen)
 {
@@ -396,30 +432,32 @@ int gate_config_in_tree(const struct gate_set *s, const struct gate_dir *d,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	long at = deepest_config(t, dir);
+	if (at < 0) {
+		free(dir);
+		return 0;
+	}
+	while (at > 0 && dir[at - 1] == '/')
+		at--;
+	dir[at] = '\0';
+	char *text = NULL;
+	size_t len = 0;
 	int rc = 0;
-	do {
-		char *text = NULL;
-		size_t len = 0;
-		enum tree_status st = tree_read(t, dir, ".tlgate.json", CONFIG_MAX, &text, &len);
-		if (st == TREE_MISSING)
-			continue;
-		char *rel = tree_join(*dir ? dir : NULL, ".tlgate.json");
-		*name = rel ? tree_join(t->root, rel) : NULL;
-		free(rel);
-		if (!*name) {
-			free(text);
-			snprintf(err, errlen, "out of memory");
-			rc = -1;
-		} else if (st != TREE_OK) {
-			snprintf(err, errlen, "cannot read config '%s': it %s", *name,
-				 st == TREE_TOO_LARGE ? "is larger than 1 MiB" : tree_status_text(st));
-			rc = -1;
-		} else {
-			rc = gatecheck_config_parse(text, len, *name, cfg, err, errlen);
-			free(text);
-		}
-		break;
-	} while (up_one(dir));
+	enum tree_status st = tree_read(t, dir, ".tlgate.json", CONFIG_MAX, &text, &len);
+	char *rel = tree_join(*dir ? dir : NULL, ".tlgate.json");
+	*name = rel ? tree_join(t->root, rel) : NULL;
+	free(rel);
+	if (!*name) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	} else if (st != TREE_OK) {
+		snprintf(err, errlen, "cannot read config '%s': it %s", *name,
+			 st == TREE_TOO_LARGE ? "is larger than 1 MiB" : tree_status_text(st));
+		rc = -1;
+	} else {
+		rc = gatecheck_config_parse(text, len, *name, cfg, err, errlen);
+	}
+	free(text);
 	free(dir);
 	return rc;
 }
