@@ -436,19 +436,23 @@ int cmd_gate(int argc, char **argv)
 		cli_error("--%s: '%s' is not in a git repository", changed ? "changed-since" : "base", paths[0]);
 		goto out;
 	}
-	if (base) {
+	/* --base REV names a revision of the repository holding each checked
+	 * tree (not of the current directory) */
+	for (size_t i = 0; base && i < set.nroots; i++) {
+		const char *rtop = set.roots[i].top;
 		size_t sl = strlen(base) + 10;
 		char *spec = malloc(sl), *o = NULL;
 		size_t ol;
 		if (!spec)
 			goto oom;
 		snprintf(spec, sl, "%s^{commit}", base);
-		char *argv2[] = { "git", "-C", (char *)top, "rev-parse", "--verify", "--quiet", spec, NULL };
-		int g = git_capture(argv2, 4096, &o, &ol);
+		char *argv2[] = { "git", "-C", (char *)rtop, "rev-parse", "--verify", "--quiet", spec, NULL };
+		int g = rtop ? git_capture(argv2, 4096, &o, &ol) : -1;
 		free(spec);
 		free(o);
 		if (g != 0) {
-			cli_error("--base '%s' is not a revision git knows", base);
+			cli_error("--base '%s' is not a revision of the git repository holding '%s' (or '%s' is in none)",
+				  base, set.roots[i].shown, set.roots[i].shown);
 			goto out;
 		}
 	}
