@@ -21,6 +21,7 @@
  */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "report/term.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
 #include "run/gate_stage_result.h"
@@ -1114,11 +1115,25 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (a.n == 0)
 		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
-	for (size_t i = 0; i < a.n; i++)
+	/* a large tree takes a while: a redrawn line on a terminal, a plain
+	 * line every tenth of the way otherwise, a line per directory with
+	 * --verbose */
+	struct term_progress pg;
+	term_progress_begin(&pg, "directory", a.n);
+	pg.plain_tenths = a.n >= 20;
+	for (size_t i = 0; i < a.n; i++) {
+		term_progress_step(&pg, i, a.v[i].name);
 		if (check_op(&a.v[i], strict) != 0) {
+			term_progress_end(&pg);
 			cli_error("out of memory");
 			goto out;
 		}
+		term_progress_line(&pg, 1, "%s: %zu error%s, %zu warning%s", a.v[i].perf_opt,
+				   a.v[i].errors, a.v[i].errors == 1 ? "" : "s", a.v[i].warnings,
+				   a.v[i].warnings == 1 ? "" : "s");
+	}
+	term_progress_step(&pg, a.n, NULL);
+	term_progress_end(&pg);
 	if (totals(&a) != 0) {
 		cli_error("out of memory");
 		goto out;
