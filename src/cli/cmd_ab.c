@@ -329,6 +329,7 @@ static void print_verdict(const struct ab_opts *o, const struct ab_session *s, s
 			  const struct ab_decision *d)
 {
 	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "schema", "tlperf/tlab/v1");
 	double *diffs = malloc((npairs ? npairs : 1) * sizeof(*diffs));
 	double *rels = malloc((npairs ? npairs : 1) * sizeof(*rels));
 	if (!j || !diffs || !rels) {
@@ -399,6 +400,7 @@ static void print_error_json(const struct ab_opts *o, const struct ab_session *s
 	cJSON *j = cJSON_CreateObject();
 	if (!j)
 		return;
+	cJSON_AddStringToObject(j, "schema", "tlperf/tlab/v1");
 	char journal[4200];
 	snprintf(journal, sizeof(journal), "%s/runs.jsonl", o->run.workdir);
 	cJSON_AddStringToObject(j, "error", msg);

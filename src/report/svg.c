@@ -20,9 +20,9 @@
 	"'Microsoft YaHei', sans-serif\""
 #define COLOR_A "#1f77b4"
 #define COLOR_B "#ff7f0e"
-#define COLOR_UP "#2e7d32"
-#define COLOR_DOWN "#ef6c00"
-#define COLOR_FAIL "#c62828"
+#define COLOR_UP SVG_COLOR_UP
+#define COLOR_DOWN SVG_COLOR_DOWN
+#define COLOR_FAIL SVG_COLOR_FAIL
 #define COLOR_GRID "#e0e0e0"
 #define COLOR_AXIS "#555555"
 
@@ -531,11 +531,11 @@ int svg_write_bars(FILE *f, const struct svg_bars *p)
 	if (usable(p->geomean)) {
 		double x = XS(p->geomean);
 		fprintf(f, "<line class=\"geomean\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" "
-			   "stroke=\"#6a1b9a\" stroke-width=\"2\" stroke-dasharray=\"6 4\">"
+			   "stroke=\"" SVG_COLOR_GEOMEAN "\" stroke-width=\"2\" stroke-dasharray=\"6 4\">"
 			   "<title>geometric mean %s\xC3\x97</title></line>\n",
 			x, TOP - 6, x, yb, num(b1, sizeof(b1), p->geomean));
 		snprintf(buf, sizeof(buf), "geomean %s\xC3\x97", num(b1, sizeof(b1), p->geomean));
-		text(f, x, TOP - 10, "middle", "fill=\"#6a1b9a\" font-weight=\"bold\"", buf);
+		text(f, x, TOP - 10, "middle", "fill=\"" SVG_COLOR_GEOMEAN "\" font-weight=\"bold\"", buf);
 	}
 	fputs("</svg>\n", f);
 #undef XS

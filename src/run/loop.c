@@ -1258,6 +1258,7 @@ int loop_cmd_status(const struct loop_opts *o)
 	long maxr = c.st.finishing ? c.st.final_round - 1 : c.st.last_decided;
 	if (o->json) {
 		cJSON *j = cJSON_CreateObject(), *best = NULL;
+		cJSON_AddStringToObject(j, "schema", "tlperf/loop-status/v1");
 		cJSON_AddStringToObject(j, "op", c.plan.op);
 		cJSON_AddBoolToObject(j, "baseline", baseline_complete(&c) && c.st.baseline_logged);
 		cJSON_AddNumberToObject(j, "rounds", (double)c.st.last_decided);
