@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "stats/cmptable.h"
 #include "cli/recargs.h"
+#include "report/table.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -110,7 +111,7 @@ int cmd_table(int argc, char **argv)
 		}
 		goto out;
 	}
-	md = stats_cmptable_markdown(&t);
+	md = report_cmptable_markdown(&t);
 	if (!md) {
 		cli_error("out of memory");
 		rc = CLI_USAGE;
