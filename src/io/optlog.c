@@ -397,7 +397,7 @@ static long heading_round_w(const char *t, int *word)
 {
 	t = skip_marks(t);
 	*word = 0;
-	static const char *const words[] = { "iteration", "iter", "round", "迭代", NULL };
+	static const char *const words[] = { "iteration", "iter", "round", "迭代", "轮次", NULL };
 	for (int i = 0; words[i]; i++) {
 		if (!starts_ci(t, words[i]))
 			continue;
@@ -1332,8 +1332,20 @@ static int is_baseline_remeasure(const char *s)
 
 static int starts_summary(const char *t)
 {
-	return starts_ci(t, "final summary") || strncmp(t, "最终总结", strlen("最终总结")) == 0 ||
-	       strncmp(t, "最终小结", strlen("最终小结")) == 0;
+	static const char *const w[] = { "final summary", "最终总结", "最终小结", NULL };
+	for (int i = 0; w[i]; i++) {
+		const char *p = find_ci(t, w[i]);
+		if (!p || p - t > 8)
+			continue;
+		/* only marks before it (an emoji, a symbol), no word */
+		int word = 0;
+		for (const char *q = t; q < p; q++)
+			if (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q))
+				word = 1;
+		if (!word)
+			return 1;
+	}
+	return 0;
 }
 
 static int on_heading(struct ctx *cx, int level, const char *text, long line)
