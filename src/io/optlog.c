@@ -1628,6 +1628,9 @@ static int finish(struct optlog *lg)
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		struct optlog_round *e = &lg->rounds[i];
 		e->run_label = e->round_word && !e->confirm && (round_is_run || (e->level == 1 && iter_heads));
+		/* an unnumbered section inside a run label has no round */
+		if (e->confirm && !e->numbered && e->parent >= 0 && lg->rounds[e->parent].run_label)
+			e->round = -1;
 		/* `Final Performance Test Data (Round 2)` where Round names the run */
 		if (round_is_run && e->confirm && e->numbered &&
 		    ((e->round_word && e->round >= 0) || (!e->round_word && e->paren_word && e->round == e->paren_round))) {
