@@ -110,8 +110,12 @@ static uint64_t idhash(const struct s4_idkey *k)
 	uint64_t h = (uint64_t)(uintptr_t)k->a * 0x9E3779B97F4A7C15ull;
 	h = (h ^ (uint64_t)(uintptr_t)k->b) * 0xC2B2AE3D27D4EB4Full;
 	h = (h ^ (uint64_t)(uintptr_t)k->c) * 0x9E3779B97F4A7C15ull;
-	h = (h ^ (uint64_t)k->d) * 0xC2B2AE3D27D4EB4Full;
-	return h ^ (h >> 29);
+	h ^= (uint64_t)k->d;
+	h ^= h >> 33; /* fmix64: every bit of the key reaches the low bits */
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
 }
 
 static int idsame(const struct s4_idkey *x, const struct s4_idkey *y)
@@ -137,9 +141,8 @@ long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const
 	return m->full[i] ? &m->vals[i] : NULL;
 }
 
-static int idmap_grow(struct s4_idmap *m)
+static int idmap_grow_to(struct s4_idmap *m, size_t cap)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64;
 	struct s4_idkey *keys = malloc(cap * sizeof(*keys));
 	long *vals = malloc(cap * sizeof(*vals));
 	unsigned char *full = calloc(cap, 1);
@@ -157,24 +160,37 @@ static int idmap_grow(struct s4_idmap *m)
 		vals[i] = m->vals[j];
 		full[i] = 1;
 	}
+	size_t n = m->n;
 	s4_idmap_release(m);
 	m->keys = keys;
 	m->vals = vals;
 	m->full = full;
 	m->cap = cap;
+	m->n = n;
 	return 0;
+}
+
+static int idmap_grow(struct s4_idmap *m)
+{
+	return idmap_grow_to(m, m->cap ? m->cap * 2 : 64);
+}
+
+int s4_idmap_reserve(struct s4_idmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	return cap == m->cap ? 0 : idmap_grow_to(m, cap);
 }
 
 long *s4_idmap_put(struct s4_idmap *m, const void *a, const void *b, const void *c, long d,
 		   long init, int *created)
 {
 	struct s4_idkey k = { a, b, c, d };
-	size_t n = m->n;
 	if (created)
 		*created = 0;
-	if ((n + 1) * 2 > m->cap && idmap_grow(m) != 0)
+	if ((m->n + 1) * 2 > m->cap && idmap_grow(m) != 0)
 		return NULL;
-	m->n = n;
 	size_t i = idslot(m->keys, m->full, m->cap, &k);
 	if (!m->full[i]) {
 		m->keys[i] = k;

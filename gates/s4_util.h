@@ -36,6 +36,8 @@ struct s4_idmap {
 
 void s4_idmap_init(struct s4_idmap *m);
 void s4_idmap_release(struct s4_idmap *m);
+/* Room for n keys without growing; 0, or -1 on allocation failure. */
+int s4_idmap_reserve(struct s4_idmap *m, size_t n);
 /* Slot of the key, or NULL when absent. */
 long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const void *c, long d);
 /* Slot of the key, inserted with value init when absent (*created set to
