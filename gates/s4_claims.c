@@ -2,6 +2,7 @@
  * checked against the records (s4.h). */
 #include "gates/s4.h"
 #include "gates/s4_util.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,7 +92,7 @@ int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs)
 	}
 	if (lg->stop != OPTLOG_STOP_PLATEAU)
 		return 0;
-	double noise = (isnan(lg->noise_pct) ? 3.0 : lg->noise_pct) / 100.0;
+	double noise = (isnan(lg->noise_pct) ? STATS_NOISE_DEFAULT_PCT : lg->noise_pct) / 100.0;
 	if (maxr < 3)
 		return gate_add(fs, "S4-STOP-REASON", GATE_WARNING, f, lg->stop_line,
 				"stop reason plateau needs 3 rounds without an improvement above the noise threshold, but the records end at round %ld",
