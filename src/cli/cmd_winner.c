@@ -273,7 +273,7 @@ int cmd_winner(int argc, char **argv)
 		rc = cli_usage_error("winner", "--round N is required");
 		goto out;
 	}
-	rc = recargs_load_operand(&a, &cp, &rs);
+	rc = recargs_load_round(&a, &cp, round, o.incumbent_id, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;
