@@ -10,6 +10,7 @@
 #include "util/utf8.h"
 #include "io/records.h"
 #include "util/path.h"
+#include "io/inventory.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -415,13 +416,15 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	char *f_log = NULL, *f_rec = NULL, *f_inv = NULL, *f_fb = NULL;
 	char *s_log = NULL, *s_rec = NULL, *s_inv = NULL, *s_fb = NULL;
 	char *inv_text = NULL, *fb_text = NULL, *root = NULL;
-	cJSON *inv = NULL;
+	struct inventory inv;
+	int prc;
 	int rc = -1;
 	DIR *d = NULL;
 
 	if (!res)
 		gatecheck_result_init(&local);
 	optlog_init(&lg);
+	inventory_init(&inv);
 	memset(&ld, 0, sizeof(ld));
 	records_init(&ld.recs);
 	records_problems_init(&ld.probs);
@@ -504,12 +507,15 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 		} else if (utf8_invalid_at(t, len) != (size_t)-1) {
 			in.inventory_state = S4_FILE_UNREADABLE;
 			in.inventory_error = "it is not valid UTF-8";
-		} else if (!(inv = cJSON_ParseWithLength(t, len))) {
+		} else if ((prc = inventory_parse(t, len, &inv)) != 0) {
+			if (prc < 0)
+				rc = -1;
 			in.inventory_state = S4_FILE_UNREADABLE;
-			in.inventory_error = "it is not valid JSON";
+			in.inventory_error = prc < 0 ? "out of memory" : "it is not valid JSON";
+		} else {
+			in.inventory = &inv;
 		}
 	}
-	in.inventory = inv;
 
 	/* perf_records.jsonl, streamed */
 	if (stat(f_rec, &st) == 0 && !S_ISREG(st.st_mode))
@@ -637,7 +643,7 @@ out:
 	optlog_release(&lg);
 	records_release(&ld.recs);
 	records_problems_release(&ld.probs);
-	cJSON_Delete(inv);
+	inventory_release(&inv);
 	free(inv_text);
 	free(fb_text);
 	free(root);
@@ -745,6 +751,19 @@ int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *
 	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	if (!rules)
 		rules = root;
+	/* {"rules": {...}} holds nothing else; the flat form holds only rule
+	 * ids. Anything else is a key the gate does not know: name it, rather
+	 * than complain about its value. */
+	const cJSON *key;
+	cJSON_ArrayForEach(key, root)
+	{
+		int is_rules = strcmp(key->string, "rules") == 0;
+		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
+			snprintf(err, errlen, "'%s': unknown key '%s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
+				 path, key->string);
+			goto out;
+		}
+	}
 	if (!cJSON_IsObject(rules)) {
 		snprintf(err, errlen, "'%s': \"rules\" must be an object", path);
 		goto out;
