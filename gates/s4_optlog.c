@@ -58,11 +58,11 @@ static long log_run(const struct optlog *lg)
 static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 {
 	const struct records *rs = in->recs;
-	struct s4_map first;
+	struct s4_idmap first; /* candidate_id (interned) -> first round */
 	long *v = NULL;
 	size_t k = 0;
 	*n = 0;
-	s4_map_init(&first);
+	s4_idmap_init(&first);
 	if (in->contract == RECORDS_V2) {
 		v = malloc((rs->n + 1) * sizeof(*v));
 		if (!v)
@@ -77,7 +77,7 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 			if (s4_is_baseline(r))
 				continue;
 			int created;
-			long *slot = s4_map_put(&first, r->candidate_id, r->round, &created);
+			long *slot = s4_idmap_put(&first, r->candidate_id, NULL, NULL, 0, r->round, &created);
 			if (!slot)
 				goto fail;
 			if (r->round < *slot)
@@ -87,10 +87,10 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 		if (!v)
 			goto fail;
 		for (size_t i = 0; i < first.cap; i++)
-			if (first.keys[i] && first.vals[i] >= 1)
+			if (first.full[i] && first.vals[i] >= 1)
 				v[k++] = first.vals[i];
 	}
-	s4_map_release(&first);
+	s4_idmap_release(&first);
 	qsort(v, k, sizeof(*v), cmp_long);
 	size_t u = 0;
 	for (size_t i = 0; i < k; i++)
@@ -99,7 +99,7 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 	*n = u;
 	return v;
 fail:
-	s4_map_release(&first);
+	s4_idmap_release(&first);
 	free(v);
 	*n = (size_t)-1;
 	return NULL;
