@@ -93,7 +93,7 @@ int cmd_table(int argc, char **argv)
 		return cp.rc;
 	if (round < 0)
 		return cli_usage_error("table", "--round N is required");
-	rc = recargs_load_operand(&a, &cp, &rs);
+	rc = recargs_load_round(&a, &cp, round, incumbent, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;
