@@ -5,7 +5,6 @@
 #include "recbuild.h"
 #include "report/table.h"
 #include "stats/cmptable.h"
-#include "report/table.h"
 #include "stats/winner.h"
 
 #include <errno.h>
