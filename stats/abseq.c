@@ -8,6 +8,7 @@
 
 #include "stats/fisher.h"
 #include "stats/hl.h"
+#include "stats/stats.h"
 
 /* crit(n) = CRIT_INF + CRIT_K / n, the critical z of every bound at look n.
  * Calibrated on `tlperf sim --grid calibration` (300 trials per cell,
@@ -30,7 +31,7 @@ void abseq_params_default(struct abseq_params *p)
 	p->min_pairs = 4;
 	p->max_pairs = 16;
 	p->min_gain = 0.01;
-	p->noise = 0.03;
+	p->noise = STATS_NOISE_DEFAULT;
 	p->crit_inf = CRIT_INF;
 	p->crit_k = CRIT_K;
 	p->tie_z = 3.0;

@@ -1,6 +1,7 @@
 /* cmd_plateau.c: `tlperf plateau RECORDS`: per-round improvement over the
  * incumbent and the plateau verdict (stats/plateau.h does the work). */
 #include "cli/cli.h"
+#include "stats/stats.h"
 #include "stats/plateau.h"
 #include "stats/winner.h"
 #include "cli/recargs.h"
@@ -8,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 static const struct cli_option plateau_options[] = {
-	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default 0.03 = 3%)" },
+	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default " STATS_NOISE_DEFAULT_TEXT " = 3%)" },
 	{ 'w', 0, "window", "N", "rounds without improvement that make a plateau (default 3)" },
 	RECARGS_JSON_OPTION("machine output: rounds[], consecutive_no_improvement,\n"
 			    "last_improvement (null when none), plateau"),
@@ -18,7 +19,7 @@ static const struct cli_option plateau_options[] = {
 
 const struct cli_spec cmd_plateau_spec = {
 	"plateau",
-	"tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]",
+	"tlperf plateau RECORDS [--noise " STATS_NOISE_DEFAULT_TEXT "] [--window 3] [--json] [--strict]",
 	"For each round r >= 1 of RECORDS (perf_records.jsonl, v1 or v2): the best\n"
 	"valid duration per (dispatch, workload) before r (the incumbent), the best\n"
 	"in r, and the round's improvement = the largest relative gain across keys.\n"
@@ -42,6 +43,7 @@ static cJSON *str_or_null(const char *s)
 static int print_json(const struct stats_plateau *p, const char *path, enum records_contract c)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/plateau/v1");
 	cJSON *rounds = cJSON_AddArrayToObject(root, "rounds");
 	cJSON_AddStringToObject(root, "records", path);
 	cJSON_AddStringToObject(root, "contract", recargs_contract_name(c));
