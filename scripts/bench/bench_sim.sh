@@ -6,7 +6,7 @@
 # (scripts/bench/run.sh collects it). The grid's cell table is kept in
 # $BUILD/sim-grid-evaluation.txt for bench_sim_e2e.sh.
 #   SIM_GRID_TRIALS (2000), SIM_GRID_SEED (1), SIM_TRIALS (4000), SIM_SEED (1)
-#   SIM_GRID_FROM=FILE SIM_GRID_SECS=N: take the grid table from FILE (the
+#   SIM_GRID_FROM=FILE SIM_GRID_SECS="N s ...": take the grid table from FILE (the
 #   output of the same command, run earlier) instead of running it again
 set -eu
 B=${BUILD:-build}
@@ -25,15 +25,15 @@ echo "### seq on the evaluation grid (\`tlperf sim --grid evaluation\`)"
 echo
 if [ -n "${SIM_GRID_FROM:-}" ]; then
     cp "$SIM_GRID_FROM" "$grid"
-    took=${SIM_GRID_SECS:-?}
+    took=${SIM_GRID_SECS:-? s}
 else
     start=$(now)
     "$TLPERF" sim --grid evaluation --trials "$GT" --seed "$GS" --cells >"$grid"
     end=$(now)
-    took=$(secs "$start" "$end")
+    took="$(secs "$start" "$end") s on one core"
 fi
 ncells=$(sed -n 's/^evaluation grid: \([0-9]*\) cells.*/\1/p' "$grid")
-echo "Command: \`tlperf sim --grid evaluation --trials $GT --seed $GS --cells\` ($took s on one core, $ncells cells x $GT trials)."
+echo "Command: \`tlperf sim --grid evaluation --trials $GT --seed $GS --cells\` ($took, $ncells cells x $GT trials)."
 echo "The constants of seq were tuned on \`--grid calibration\` (gaps 3-11%, P(slow) 0.05-0.95, other outlier"
 echo "sizes and rates, other drift, a gap jittering by 20%, seed 1), never on these cells: gaps 2, 4, 6, 8, 10%,"
 echo "P(slow) 0.1 ... 0.9 for A and B, 3% outlier runs near the slow cluster (\`near\`: 0.5-4% above the slow"
