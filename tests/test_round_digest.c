@@ -6,7 +6,6 @@
 #include "report/table.h"
 #include "stats/cmptable.h"
 #include "stats/winner.h"
-#include "report/table.h"
 
 #include <errno.h>
 
