@@ -92,6 +92,8 @@ kernel dbuf 8.5 58.0
 tty env TERM=xterm "$TLPERF" loop -C "$OP" round 2 --branch dbuf=perf_opt/dbuf.py
 grep -q "measurement 1 of 2.*elapsed.*dbuf on n1024" "$TTY_OUT" || { cat -v "$TTY_OUT"; fail "loop: no progress line on a terminal"; }
 grep -q "dbuf: n65536 median" "$TTY_OUT" || fail "loop: result line missing on a terminal"
+grep -q "decision $ESC\[1;3[12]m" "$TTY_OUT" || fail "loop: decision not coloured on a terminal"
+grep -q "^state: $ESC\[" "$TTY_OUT" || fail "loop: state not coloured on a terminal"
 # --verbose adds where each measurement went
 kernel wide 8.9 59.0
 expect_exit 0 "$TLPERF" loop -C "$OP" -v round 3 --branch wide=perf_opt/wide.py
