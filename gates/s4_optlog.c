@@ -52,28 +52,6 @@ static long log_run(const struct optlog *lg)
 	return lg->runs > 1 ? lg->target_run : -1;
 }
 
-/* Index of the first record of the records' last run. When the log holds
- * several appended runs, a round-0 baseline record after records of later
- * rounds starts the records of a new run; else 0. */
-static size_t records_from(const struct s4_input *in)
-{
-	const struct records *rs = in->recs;
-	size_t start = 0;
-	long maxr = 0;
-	if (in->log->runs <= 1)
-		return 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (r->round == 0 && s4_is_baseline(r) && maxr >= 1) {
-			start = i;
-			maxr = 0;
-		}
-		if (r->round > maxr)
-			maxr = r->round;
-	}
-	return start;
-}
-
 /* Rounds r >= 1 in which the records (from index from) hold a candidate
  * experiment. Returns a malloc'd sorted unique array (count in *n), NULL
  * with *n = 0 when none; -1 in *n on allocation failure. */
@@ -185,7 +163,7 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 	int rc = 0;
 	if (in->optlog_state != S4_FILE_OK || in->recs->n == 0)
 		return 0;
-	size_t from = records_from(in);
+	size_t from = s4_records_from(in);
 	long run = log_run(lg);
 	long *need = candidate_rounds(in, from, &nr);
 	if (nr == (size_t)-1)

@@ -269,3 +269,22 @@ void s4_recon_release(struct s4_recon *rc)
 	free(rc->v);
 	s4_recon_init(rc);
 }
+
+size_t s4_records_from(const struct s4_input *in)
+{
+	const struct records *rs = in->recs;
+	size_t start = 0;
+	long maxr = 0;
+	if (in->log->runs <= 1)
+		return 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (r->round == 0 && s4_is_baseline(r) && maxr >= 1) {
+			start = i;
+			maxr = 0;
+		}
+		if (r->round > maxr)
+			maxr = r->round;
+	}
+	return start;
+}
