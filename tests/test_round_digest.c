@@ -3,6 +3,7 @@
  * give exactly what they give on the whole file, for every round, with and
  * without an incumbent; and the digest holds the keys and round N only. */
 #include "recbuild.h"
+#include "report/table.h"
 #include "stats/cmptable.h"
 #include "stats/winner.h"
 #include "report/table.h"
