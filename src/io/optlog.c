@@ -61,10 +61,10 @@ static const char *find_ci(const char *h, const char *n)
 	if (nl == 0)
 		return h;
 	int c0 = lc((unsigned char)*n), c1 = (c0 >= 'a' && c0 <= 'z') ? c0 - 32 : c0;
-	for (; *h; h++) {
-		int hc = (unsigned char)*h;
-		if (hc != c0 && hc != c1)
-			continue;
+	const char first[3] = { (char)c0, (char)c1, '\0' };
+	/* strpbrk finds the candidate first bytes a block at a time: this
+	 * search runs on every line of every opt_log.md */
+	for (; (h = strpbrk(h, first)) != NULL; h++) {
 		size_t i = 1;
 		while (i < nl && h[i] && lc((unsigned char)h[i]) == lc((unsigned char)n[i]))
 			i++;

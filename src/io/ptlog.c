@@ -64,7 +64,8 @@ const char *ptlog_stristr(const char *hay, const char *needle)
 	size_t n = strlen(needle);
 	if (!n)
 		return hay;
-	for (const char *p = hay; *p; p++) {
+	const char first[3] = { (char)tolower((unsigned char)*needle), (char)toupper((unsigned char)*needle), '\0' };
+	for (const char *p = hay; (p = strpbrk(p, first)) != NULL; p++) {
 		size_t i = 0;
 		while (i < n && p[i] &&
 		       tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
