@@ -14,7 +14,7 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 SAN     ?= 0
 
-CPPFLAGS += -Isrc -Istats -Igates -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CPPFLAGS += -Isrc -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations
 LDLIBS   += -lcjson -lcsv -lgsl -lgslcblas -lm
@@ -26,7 +26,7 @@ endif
 
 BIN      := $(BUILD)/bin
 OBJ      := $(BUILD)/obj
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c stats/*.c gates/*.c))
+LIB_SRC  := $(wildcard src/*/*.c stats/*.c gates/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(OBJ)/%.o)
 MAIN_OBJ := $(OBJ)/src/main.o
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -37,7 +37,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # Extra programs (fake kernel, fuzz harnesses...) register here from mk/*.mk.
 EXTRA_BINS :=
 
-.PHONY: all test check unit cli demo bench fuzz install clean deps
+.PHONY: all test check layers unit cli demo bench fuzz install clean deps
 all: $(TLPERF) $(ALIASES) extra
 
 -include mk/*.mk
@@ -80,7 +80,12 @@ unit: $(TEST_BIN)
 cli: all
 	@BUILD=$(BUILD) sh tests/cli/run-all.sh
 
-check: unit cli
+check: layers unit cli
+
+# The house rules (docs/architecture.md): layering and no cycles, over the
+# sources and over the objects of this build.
+layers: all
+	@sh scripts/check-layers.sh $(OBJ)
 
 # The README's test command: everything, then everything under sanitizers.
 test:

@@ -1,5 +1,5 @@
 /* pt_common.c: helpers the perf_tuning rules share (pt_rules.h). */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * previous item's RESULT and the item's [IMPL]; in perf_log.md inside the
  * iteration's section or just before it. An analysis written for an
  * earlier iteration does not cover a later change. */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <stdio.h>
 #include <stdlib.h>

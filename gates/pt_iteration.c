@@ -10,7 +10,7 @@
  * 0.2147 -> 0.2153 ms is "+0.3%", 71.9 -> 53.6 us is "-25.5%"; foreach_norm:
  * avg_speedup 0.1713 -> 0.2093 is "+22.2%"). Which direction is better
  * follows from the quantity: lower for a time, higher for a speedup. */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * with its own rows (0.5%): a mean is the arithmetic mean of the rows'
  * speedups, anything labelled geometric mean is the geometric one, counts
  * match, sums and means of a row field match that field. */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <math.h>
 #include <stdio.h>

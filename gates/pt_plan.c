@@ -3,7 +3,7 @@
  * Part A items (not ones found 不适用) and its dependencies point at
  * items planned earlier; a [KERNEL-REUSE-PRECHECK] with unknown or false
  * dimensions does not plan direct reuse. */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  *     above it and of the JSON those rows come from;
  *   - the latest iteration the report quotes (by its candidate figure) is
  *     not older than the last adopted perf_log iteration (stale report). */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <ctype.h>
 #include <math.h>

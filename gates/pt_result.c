@@ -3,7 +3,7 @@
  * point, and its comparison agrees with the figures it quotes, or with
  * the previous RESULT's performance (one-line form), or with the perf_log
  * iteration of the same item. */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <math.h>
 #include <stdio.h>

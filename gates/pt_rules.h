@@ -20,9 +20,9 @@
 
 #include <stddef.h>
 
-#include "finding.h"
-#include "ptjson.h"
-#include "ptlog.h"
+#include "model/finding.h"
+#include "model/ptjson.h"
+#include "model/ptlog.h"
 
 struct pt_jsonfile {
 	char *name;          /* file name inside the folder */

@@ -1,7 +1,7 @@
 /* pt_sequence.c: PT-SEQUENCE (protocol order of the tags, plan order,
  * prerequisites done, one item at a time) and PT-PRECISION (no
  * performance change while precision fails). */
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 #include <ctype.h>
 #include <stdlib.h>

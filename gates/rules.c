@@ -1,5 +1,5 @@
 /* rules.c: the rule registry (rules.h). Add a row per new rule id. */
-#include "rules.h"
+#include "gates/rules.h"
 
 #include <string.h>
 

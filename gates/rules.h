@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "finding.h"
+#include "model/finding.h"
 
 struct gate_rule_info {
 	const char *id;                      /* e.g. "S4-PERF-RECORDS-RECON" */

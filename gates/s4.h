@@ -14,9 +14,9 @@
 
 #include <stddef.h>
 
-#include "finding.h"
-#include "optlog.h"
-#include "records.h"
+#include "model/finding.h"
+#include "model/optlog.h"
+#include "model/records.h"
 
 struct cJSON;
 

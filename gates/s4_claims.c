@@ -1,7 +1,7 @@
 /* s4_claims.c: S4-SPEEDUP and S4-STOP-REASON, claims of the Final Summary
  * checked against the records (s4.h). */
-#include "s4.h"
-#include "s4_util.h"
+#include "gates/s4.h"
+#include "gates/s4_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* s4_coverage.c: S4-PERF-RECORDS-COVERAGE and S4-WORKLOAD-INVENTORY (v2). */
-#include "s4.h"
-#include "s4_util.h"
+#include "gates/s4.h"
+#include "gates/s4_util.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

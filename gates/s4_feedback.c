@@ -1,5 +1,5 @@
 /* s4_feedback.c: S4-PERF-FEEDBACK-* for perf_feedback.md ([DESIGN_LIMIT]). */
-#include "s4.h"
+#include "gates/s4.h"
 
 #include <stdio.h>
 #include <stdlib.h>

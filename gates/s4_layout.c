@@ -1,6 +1,6 @@
 /* s4_layout.c: S4-LAYOUT, files that belong in logs/ and profiles that
  * records name but that do not exist (s4.h). */
-#include "s4.h"
+#include "gates/s4.h"
 
 #include <fnmatch.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* s4_optlog.c: S4-OPTLOG and S4-OPTLOG-COMPTABLE (s4.h). */
-#include "s4.h"
-#include "s4_util.h"
+#include "gates/s4.h"
+#include "gates/s4_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* s4_recon.c: S4-PERF-RECORDS-RECON, the claimed final result against the
  * winner's recorded measurement (s4.h). */
-#include "s4.h"
-#include "s4_util.h"
+#include "gates/s4.h"
+#include "gates/s4_util.h"
 
 #include <math.h>
 #include <stdio.h>

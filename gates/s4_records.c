@@ -1,6 +1,6 @@
 /* s4_records.c: S4-PERF-RECORDS, -SCHEMA, -ORDER and -APPEND (s4.h). */
-#include "s4.h"
-#include "s4_util.h"
+#include "gates/s4.h"
+#include "gates/s4_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* s4_util.c: helpers shared by the gate 4 rules (s4.h, s4_util.h). */
-#include "s4.h"
-#include "s4_util.h"
+#include "gates/s4.h"
+#include "gates/s4_util.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -158,28 +158,6 @@ void s4_recon_release(struct s4_recon *rc)
 	s4_recon_init(rc);
 }
 
-int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
-{
-	struct s4_recon local;
-	struct s4_recon *r = rc ? rc : &local;
-	int err = 0;
-	if (!rc)
-		s4_recon_init(&local);
-	err |= s4_rule_optlog(in, fs);
-	err |= s4_rule_records(in, fs);
-	err |= s4_rule_order(in, fs);
-	err |= s4_rule_append(in, fs);
-	err |= s4_rule_comptable(in, fs);
-	err |= s4_rule_recon(in, fs, r);
-	err |= s4_rule_coverage(in, fs);
-	err |= s4_rule_feedback(in, fs);
-	err |= s4_rule_speedup(in, r, fs);
-	err |= s4_rule_stop(in, fs);
-	err |= s4_rule_layout(in, fs);
-	if (!rc)
-		s4_recon_release(&local);
-	return err ? -1 : 0;
-}
 
 #include <cjson/cJSON.h>
 

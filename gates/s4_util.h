@@ -21,7 +21,6 @@ long *s4_map_put(struct s4_map *m, const char *key, long init, int *created);
 /* Joins up to three strings with '\x1f' into a malloc'd key (b, c may be NULL). */
 char *s4_key3(const char *a, const char *b, const char *c);
 
-#endif
 
 /* One workload_inventory.json item, borrowed from the parsed JSON. */
 struct s4_item {
@@ -37,3 +36,5 @@ struct s4_item {
 int s4_inventory_items(const struct cJSON *inv, struct s4_item **out, size_t *n);
 /* 1 when (kernel, workload) is a tune item of the inventory. */
 int s4_is_tune(const struct s4_item *items, size_t n, const char *kernel, const char *workload);
+
+#endif

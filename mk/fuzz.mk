@@ -16,11 +16,11 @@ FUZZ_CC      ?= clang
 FUZZ_DIR     ?= build-fuzz
 
 # A harness is built only once every file of the parser it exercises exists.
-FUZZ_NEEDS_records := src/records.h
-FUZZ_NEEDS_lineio  := src/lineio.h
-FUZZ_NEEDS_optlog  := src/optlog.c
-FUZZ_NEEDS_msprof  := src/msprof.c src/csvtab.c
-FUZZ_NEEDS_plan    := src/loopplan.c
+FUZZ_NEEDS_records := src/model/records.h
+FUZZ_NEEDS_lineio  := src/io/lineio.h
+FUZZ_NEEDS_optlog  := src/io/optlog.c
+FUZZ_NEEDS_msprof  := src/io/msprof.c src/io/csvtab.c
+FUZZ_NEEDS_plan    := src/io/loopplan.c
 
 FUZZ_ALL   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzz_missing = $(filter-out $(wildcard $(FUZZ_NEEDS_$(1))),$(FUZZ_NEEDS_$(1)))

@@ -1,6 +1,6 @@
 /* main.c: the command table and argv[0] alias dispatch.
  * `tlab` is `tlperf ab`, `tlgate` is `tlperf gate` (hard links). */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <gsl/gsl_errno.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* ab.c: the reference A/B rule of ab_test.py and the exact sign test. */
-#include "ab.h"
+#include "stats/ab.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_gamma.h>
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 const char *ab_verdict_name(enum ab_verdict v)
 {

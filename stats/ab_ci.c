@@ -1,11 +1,11 @@
 /* ab_ci.c: order-statistic confidence interval of the paired change. */
-#include "ab_ci.h"
+#include "stats/ab_ci.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "ab.h"
-#include "stats.h"
+#include "stats/ab.h"
+#include "stats/stats.h"
 
 /* Coverage of [x_(k), x_(n+1-k)] for the median: 1 - 2 P(X <= k-1), which
  * is one minus the sign test's p for k-1 (k-1 < n/2, so never capped). */

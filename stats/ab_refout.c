@@ -1,7 +1,7 @@
 /* ab_refout.c: ab_test.py's rounding of its JSON fields (see ab_refout.h). */
-#include "ab_refout.h"
+#include "stats/ab_refout.h"
 
-#include "pyround.h"
+#include "stats/pyround.h"
 
 void stats_ab_ref_out(const struct ab_ref_result *r, struct ab_ref_out *out)
 {

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "ab.h"
+#include "stats/ab.h"
 
 /* The protocol label ab_test.py prints in its "protocol" field. */
 #define AB_REF_PROTOCOL_LABEL "interleaved A/B multi-run (BP_run_state_bimodality)"

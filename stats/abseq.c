@@ -1,11 +1,11 @@
 /* abseq.c: the sequential A/B protocol (see abseq.h for the model). */
-#include "abseq.h"
+#include "stats/abseq.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "fisher.h"
-#include "hl.h"
+#include "stats/fisher.h"
+#include "stats/hl.h"
 
 /* Calibrated with `tlperf sim --trials 10000` over all scenarios: the
  * largest false-adoption rate stays under 2.5% across the looks. */

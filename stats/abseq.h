@@ -38,7 +38,7 @@
 
 #include <stddef.h>
 
-#include "ab.h"
+#include "stats/ab.h"
 
 #define ABSEQ_MAX_PAIRS 128
 

@@ -1,7 +1,7 @@
 /* cmptable.c: the per-round "candidate vs current best" table
  * (cmptable.h). */
-#include "cmptable.h"
-#include "strbuf.h"
+#include "stats/cmptable.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <math.h>

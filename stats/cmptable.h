@@ -28,8 +28,8 @@
 
 #include <stddef.h>
 
-#include "reckeys.h"
-#include "records.h"
+#include "stats/reckeys.h"
+#include "model/records.h"
 
 struct stats_cmprow {
 	size_t key;                 /* index into ks.v */

@@ -1,5 +1,5 @@
 /* fisher.c: Fisher's exact test (see fisher.h). */
-#include "fisher.h"
+#include "stats/fisher.h"
 
 #include <gsl/gsl_randist.h>
 

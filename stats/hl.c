@@ -1,5 +1,5 @@
 /* hl.c: Hodges-Lehmann estimate and exact sign-flip test (see hl.h). */
-#include "hl.h"
+#include "stats/hl.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* plateau.c: per-round improvement and plateau detection (plateau.h). */
-#include "plateau.h"
+#include "stats/plateau.h"
 
 #include <errno.h>
 #include <math.h>

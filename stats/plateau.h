@@ -33,8 +33,8 @@
 
 #include <stddef.h>
 
-#include "reckeys.h"
-#include "records.h"
+#include "stats/reckeys.h"
+#include "model/records.h"
 
 #define STATS_PLATEAU_NOISE 0.03
 #define STATS_PLATEAU_WINDOW 3

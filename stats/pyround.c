@@ -1,5 +1,5 @@
 /* pyround.c: Python's float round() (see pyround.h). */
-#include "pyround.h"
+#include "stats/pyround.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* reckeys.c: key set, incumbent and baseline lookups (reckeys.h). */
-#include "reckeys.h"
+#include "stats/reckeys.h"
 
 #include <math.h>
 #include <stdint.h>

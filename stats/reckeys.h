@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "records.h"
+#include "model/records.h"
 
 /* "No such index", returned by lookups. */
 #define STATS_NOKEY ((size_t)-1)

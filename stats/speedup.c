@@ -1,7 +1,7 @@
 /* speedup.c: baseline-to-final speedups and their geometric means
  * (speedup.h). */
-#include "speedup.h"
-#include "stats.h"
+#include "stats/speedup.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -26,8 +26,8 @@
 
 #include <stddef.h>
 
-#include "reckeys.h"
-#include "records.h"
+#include "stats/reckeys.h"
+#include "model/records.h"
 
 enum stats_final_source {
 	STATS_FINAL_NONE = 0,   /* no final for the key */

@@ -1,5 +1,5 @@
 /* stats.c: descriptive statistics (see stats.h for the contracts). */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

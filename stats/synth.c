@@ -1,5 +1,5 @@
 /* synth.c: seeded synthetic msprof runs (see synth.h). */
-#include "synth.h"
+#include "stats/synth.h"
 
 #include <math.h>
 #include <string.h>

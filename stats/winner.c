@@ -1,7 +1,7 @@
 /* winner.c: a round's winner under the non-regression and A/B rules
  * (winner.h). */
-#include "winner.h"
-#include "strbuf.h"
+#include "stats/winner.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <math.h>

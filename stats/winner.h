@@ -63,8 +63,8 @@
 
 #include <stddef.h>
 
-#include "reckeys.h"
-#include "records.h"
+#include "stats/reckeys.h"
+#include "model/records.h"
 
 #define STATS_WINNER_NOISE 0.03
 #define STATS_WINNER_AB_THRESHOLD 0.05

@@ -4,11 +4,11 @@
 #define TLPERF_GATELIB_H
 
 #include "testlib.h"
-#include "gatecheck.h"
+#include "run/gate_perf_opt.h"
 
 /* test paths are short; truncation cannot happen in practice */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-#include "gatecheck.h"
+#include "run/gate_perf_opt.h"
 
 #include <dirent.h>
 #include <sys/stat.h>

@@ -6,7 +6,7 @@
 #define TLPERF_RECBUILD_H
 
 #include "testlib.h"
-#include "records.h"
+#include "io/records.h"
 
 struct rb {
 	char buf[262144];

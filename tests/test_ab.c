@@ -1,8 +1,8 @@
 /* test_ab.c: the reference A/B rule, the sign test and the paired CI,
  * against values computed by hand (binomial tables). */
 #include "testlib.h"
-#include "ab.h"
-#include "ab_ci.h"
+#include "stats/ab.h"
+#include "stats/ab_ci.h"
 
 static void test_sign_test(void **state)
 {

@@ -1,6 +1,6 @@
 /* test_ab_source.c: --source parsing and the stdout / CSV duration readers. */
 #include "testlib.h"
-#include "ab_source.h"
+#include "io/ab_source.h"
 
 static void test_parse_spec(void **state)
 {

@@ -1,6 +1,6 @@
 /* test_abrun.c: tlab's command line and its runs.jsonl journal. */
 #include "testlib.h"
-#include "abrun.h"
+#include "run/tlab_run.h"
 
 #include <sys/stat.h>
 

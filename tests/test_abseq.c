@@ -3,9 +3,9 @@
  * exact test, the run-state clustering, and decisions of the protocol on
  * small constructed inputs. */
 #include "testlib.h"
-#include "abseq.h"
-#include "fisher.h"
-#include "hl.h"
+#include "stats/abseq.h"
+#include "stats/fisher.h"
+#include "stats/hl.h"
 
 static void test_hl(void **state)
 {

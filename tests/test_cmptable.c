@@ -2,7 +2,7 @@
  * hand-computed records, and its Markdown. */
 #include "testlib.h"
 #include "recbuild.h"
-#include "cmptable.h"
+#include "stats/cmptable.h"
 
 #include <errno.h>
 

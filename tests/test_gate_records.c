@@ -2,7 +2,8 @@
  * record_parse() gives, for plain lines and for every kind of line it
  * hands back to record_parse(). */
 #include "testlib.h"
-#include "gatecheck.h"
+#include "run/gate_perf_opt.h"
+#include "io/records.h"
 
 static void same_str(const char *a, const char *b)
 {

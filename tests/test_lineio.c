@@ -1,6 +1,6 @@
 /* test_lineio.c: the bounded line reader (lineio.h). */
 #include "testlib.h"
-#include "lineio.h"
+#include "io/lineio.h"
 
 #include <errno.h>
 #include <sys/stat.h>

@@ -1,7 +1,7 @@
 /* test_loop_plan.c: perf_opt/loop.json parsing, checking, templates. */
 #include "testlib.h"
 
-#include "loopplan.h"
+#include "io/loopplan.h"
 
 static const char *good =
 	"{\"op\":\"demo_add\",\"baseline\":\"demo_add.py\",\"kernel_name\":\"demo_add\","

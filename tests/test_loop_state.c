@@ -1,7 +1,7 @@
 /* test_loop_state.c: the loop's state comes from records and log markers. */
 #include "testlib.h"
 
-#include "loop.h"
+#include "run/loop.h"
 
 static void test_markers(void **state)
 {

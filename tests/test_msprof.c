@@ -2,8 +2,8 @@
  * quirks (trailing commas, NA/N/A/empty, CRLF, BOM, quotes, TABs) and the
  * ten real sample CSVs of ../shared when present. */
 #include "testlib.h"
-#include "csvtab.h"
-#include "msprof.h"
+#include "io/csvtab.h"
+#include "io/msprof.h"
 
 static char path_buf[4096];
 

@@ -1,7 +1,7 @@
 /* test_optlog.c: the opt_log.md reader (headings, rounds, tables and their
  * captions, claims of the last Final Summary, budgets, suppressions). */
 #include "testlib.h"
-#include "optlog.h"
+#include "io/optlog.h"
 
 static void load(struct optlog *lg, const char *text)
 {

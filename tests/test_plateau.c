@@ -2,7 +2,7 @@
  * hand-computed records. */
 #include "testlib.h"
 #include "recbuild.h"
-#include "plateau.h"
+#include "stats/plateau.h"
 
 #include <errno.h>
 

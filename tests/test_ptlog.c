@@ -1,8 +1,8 @@
 /* test_ptlog.c: the perf_tuning readers: numbers in prose, fields, the
  * tagged protocol log, perf_log.md sections and bench JSON. */
 #include "testlib.h"
-#include "ptjson.h"
-#include "ptlog.h"
+#include "io/ptjson.h"
+#include "io/ptlog.h"
 
 static void test_numbers(void **state)
 {

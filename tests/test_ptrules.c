@@ -2,7 +2,7 @@
  * reading a perf_log figure, the improvement of an attempt, adopted / N/A
  * words. */
 #include "testlib.h"
-#include "pt_rules.h"
+#include "gates/pt_rules.h"
 
 static void meas(struct ptperf_meas *m, char *b, char *c, char *i, char *a)
 {

@@ -2,9 +2,9 @@
  * folders in testdata/ptune/, one per rule, and on the two real folders
  * of ../shared when present; ptune_speedups on both. */
 #include "testlib.h"
-#include "ptune.h"
-#include "rules.h"
-#include "gatecheck.h"
+#include "run/gate_perf_tuning.h"
+#include "gates/rules.h"
+#include "run/gate_perf_opt.h"
 
 struct want {
 	const char *file;   /* file name the finding names (suffix of its path) */

@@ -3,9 +3,9 @@
  * CPython 3 prints for round(x, n); the tie cases are exact binary values
  * ending in 5 at the cut, which go to the even digit. */
 #include "testlib.h"
-#include "ab.h"
-#include "ab_refout.h"
-#include "pyround.h"
+#include "stats/ab.h"
+#include "stats/ab_refout.h"
+#include "stats/pyround.h"
 
 struct rcase {
 	double x;

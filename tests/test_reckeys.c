@@ -2,7 +2,7 @@
  * baselines shared by the records statistics. */
 #include "testlib.h"
 #include "recbuild.h"
-#include "reckeys.h"
+#include "stats/reckeys.h"
 
 static void test_keyset_many_keys(void **state)
 {

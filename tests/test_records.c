@@ -1,6 +1,6 @@
 /* test_records.c: the perf_records.jsonl reader and its schema checks. */
 #include "testlib.h"
-#include "records.h"
+#include "io/records.h"
 
 #define V1 "{\"round\": 0, \"candidate_id\": \"baseline\", \"parent_id\": null, " \
 	   "\"dispatch_path\": \"k::main\", \"workload\": \"w1\", \"duration_us\": 120.5, " \

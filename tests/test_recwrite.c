@@ -6,7 +6,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#include "recwrite.h"
+#include "io/recwrite.h"
 
 static char *tmpfile_path(void)
 {

@@ -7,10 +7,10 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "report.h"
-#include "rules.h"
-#include "synth.h"
-#include "utf8.h"
+#include "report/report.h"
+#include "gates/rules.h"
+#include "stats/synth.h"
+#include "util/utf8.h"
 
 /* A message quoting a hostile line from a pull request. */
 #define NASTY "bad \xff\xfe bytes <tag> & \"q\" 'a' \x01\x1b[31m | 50% a,b:c\r\nnext"

@@ -1,7 +1,7 @@
 /* test_run.c: spawning, logs, exit statuses, timeouts that kill the whole
  * process tree, and SIGINT while a child runs. */
 #include "testlib.h"
-#include "run.h"
+#include "run/run.h"
 
 #include <errno.h>
 #include <signal.h>

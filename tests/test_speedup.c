@@ -2,7 +2,7 @@
  * hand-computed records. */
 #include "testlib.h"
 #include "recbuild.h"
-#include "speedup.h"
+#include "stats/speedup.h"
 
 #include <errno.h>
 

@@ -1,7 +1,7 @@
 /* test_stats.c: descriptive statistics against hand-computed values. */
 #include "testlib.h"
-#include "stats.h"
-#include "synth.h"
+#include "stats/stats.h"
+#include "stats/synth.h"
 
 static void test_median_odd_even(void **state)
 {

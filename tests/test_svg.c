@@ -2,8 +2,8 @@
 #include "testlib.h"
 #include "xmlwf.h"
 
-#include "svg.h"
-#include "utf8.h"
+#include "report/svg.h"
+#include "util/utf8.h"
 
 struct marks {
 	size_t runs, runs_a, runs_b, slow, fast, outlier, one;

@@ -2,7 +2,7 @@
  * hand-computed records. */
 #include "testlib.h"
 #include "recbuild.h"
-#include "winner.h"
+#include "stats/winner.h"
 
 #include <errno.h>
 

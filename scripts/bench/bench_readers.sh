@@ -16,7 +16,7 @@ cat $files >/dev/null
 echo "## Reading perf_records.jsonl (line reader and records parser)"
 echo
 echo "200 files x 1,000 v1 records, page cache warm, best of 5 passes, one core."
-echo "\`getc\` is a byte-at-a-time getc_unlocked loop, as src/lineio.c read before it"
+echo "\`getc\` is a byte-at-a-time getc_unlocked loop, as src/io/lineio.c read before it"
 echo "switched to 64 KiB blocks and memchr; \`read\` is read(2) alone (the floor)."
 echo
 echo "| stage | MB | seconds | MB/s | x read(2) time |"

@@ -4,13 +4,13 @@
  *   readers MODE REPEAT FILE...
  *   MODE read     read(2) in 64 KiB blocks, nothing else (the I/O floor)
  *        getc     lines assembled with getc_unlocked, a byte at a time
- *                 (how src/lineio.c read before it was buffered)
- *        lineio   src/lineio.c
+ *                 (how src/io/lineio.c read before it was buffered)
+ *        lineio   src/io/lineio.c
  *        records  records_load: lines, UTF-8 check, JSON, schema
  * Prints "MODE bytes seconds MB/s maxrss_kb", the best of REPEAT passes.
  */
-#include "lineio.h"
-#include "records.h"
+#include "io/lineio.h"
+#include "io/records.h"
 
 #include <errno.h>
 #include <fcntl.h>

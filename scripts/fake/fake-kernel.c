@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "synth.h"
+#include "stats/synth.h"
 
 static int num(const char *opt, const char *s, double *out)
 {

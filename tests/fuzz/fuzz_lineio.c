@@ -6,7 +6,7 @@
  * a longer line, flagged truncated. lineio must agree line by line, read
  * through a real stdio stream (fmemopen).
  */
-#include "lineio.h"
+#include "io/lineio.h"
 
 #include <stdint.h>
 #include <stdio.h>

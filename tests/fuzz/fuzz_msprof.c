@@ -9,8 +9,8 @@
  * directory. Invariants: a return code from the enum; MSPROF_OK means at
  * least one duration and a summary; any other code comes with a message.
  */
-#include "csvtab.h"
-#include "msprof.h"
+#include "io/csvtab.h"
+#include "io/msprof.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
  * order where the struct promises it; strings it promises are non-NULL;
  * reading the same bytes twice gives the same counts.
  */
-#include "optlog.h"
+#include "io/optlog.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * back as the original value (no injection); loop_path_name only emits
  * [A-Za-z0-9._-].
  */
-#include "loopplan.h"
+#include "io/loopplan.h"
 
 #include <math.h>
 #include <stdint.h>

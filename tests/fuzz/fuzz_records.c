@@ -7,7 +7,7 @@
  * problem names a line and has a message; parsing the same bytes twice
  * gives the same answer.
  */
-#include "records.h"
+#include "io/records.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,0 +1,143 @@
+#!/bin/sh
+# check-layers.sh: the house rules of docs/architecture.md, checked.
+#
+#   sh scripts/check-layers.sh [OBJDIR]
+#
+# 1. Every project include names its layer ("model/records.h",
+#    "stats/plateau.h"), and a layer includes only the layers below it:
+#
+#      util    <- model <- stats <- gates
+#                       <- io (may also use stats/)
+#                       <- report (may also use stats/ and gates/ tables)
+#      run  (everything but cli)      cli (everything)      main.c (cli)
+#
+#    In particular stats/, gates/, src/model/ and src/util/ never include an
+#    I/O, process, presentation or command-line header.
+# 2. No include cycle between files.
+# 3. With OBJDIR (the build's object tree): no cycle between object files
+#    through the symbols they use from each other (a header/implementation
+#    pair is one module; two modules that call each other are one module in
+#    disguise, which is what the include check cannot see).
+#
+# Prints one line per violation and exits 1 when there is any, else prints
+# a one-line summary and exits 0.
+set -eu
+cd "$(dirname "$0")/.."
+OBJDIR=${1:-}
+
+files=$(find src stats gates -name '*.[ch]' | LC_ALL=C sort)
+
+# shellcheck disable=SC2086
+awk -v objmode=0 '
+function layer(p) {
+	if (p == "src/main.c") return "main"
+	if (p ~ /^stats\//) return "stats"
+	if (p ~ /^gates\//) return "gates"
+	if (p ~ /^src\/[a-z]+\//) { sub(/^src\//, "", p); sub(/\/.*/, "", p); return p }
+	return "?"
+}
+function target(inc) {
+	if (inc ~ /^(stats|gates)\//) return inc
+	return "src/" inc
+}
+BEGIN {
+	split("util model stats gates io report run cli main", order, " ")
+	ok["util"] = "util"
+	ok["model"] = "util model"
+	ok["stats"] = "util model stats"
+	ok["gates"] = "util model stats gates"
+	ok["io"] = "util model stats io"
+	ok["report"] = "util model stats gates report"
+	ok["run"] = "util model stats gates io report run"
+	ok["cli"] = "util model stats gates io report run cli"
+	ok["main"] = "cli"
+	bad = 0; nfiles = 0; nedges = 0
+}
+FNR == 1 { nfiles++; cur = FILENAME; node[cur] = 1 }
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+	inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*$/, "", inc)
+	if (inc !~ /\//) {
+		printf "%s:%d: include \"%s\" by bare name: name its layer (e.g. \"model/%s\")\n", FILENAME, FNR, inc, inc
+		bad++; next
+	}
+	t = target(inc)
+	if ((getline tmp < t) < 0) {
+		printf "%s:%d: include \"%s\": no such file %s\n", FILENAME, FNR, inc, t
+		bad++; next
+	}
+	close(t)
+	from = layer(FILENAME); to = layer(t)
+	if (index(" " ok[from] " ", " " to " ") == 0) {
+		printf "%s:%d: layer %s includes %s (\"%s\"): not allowed, see docs/architecture.md\n", FILENAME, FNR, from, to, inc
+		bad++
+	}
+	if (t != FILENAME) { adj[FILENAME] = adj[FILENAME] " " t; nedges++ }
+}
+function dfs(u,    n, parts, i, v) {
+	color[u] = 1; stack[++sp] = u
+	n = split(adj[u], parts, " ")
+	for (i = 1; i <= n; i++) {
+		v = parts[i]
+		if (color[v] == 1) { report_cycle(v) }
+		else if (color[v] == 0) dfs(v)
+	}
+	sp--; color[u] = 2
+}
+function report_cycle(v,    i, s) {
+	s = v
+	for (i = sp; i >= 1 && stack[i] != v; i--) s = stack[i] " -> " s
+	s = v " -> " s
+	printf "include cycle: %s\n", s
+	bad++
+}
+END {
+	sp = 0
+	for (u in node) if (color[u] == 0) dfs(u)
+	if (bad) exit 1
+	printf "check-layers: %d files, %d includes: layers respected, no include cycle\n", nfiles, nedges
+}
+' $files
+
+[ -n "$OBJDIR" ] || exit 0
+[ -d "$OBJDIR" ] || { echo "check-layers: error: no object directory '$OBJDIR'" >&2; exit 2; }
+
+# Object-level cycles: module = object file; an edge a -> b when a uses a
+# symbol that b defines.
+objs=$(find "$OBJDIR/src" "$OBJDIR/stats" "$OBJDIR/gates" -name '*.o' ! -path '*/src/main.o' | LC_ALL=C sort)
+# shellcheck disable=SC2086
+for o in $objs; do
+	nm -P "$o" 2>/dev/null | awk -v o="${o#"$OBJDIR"/}" '
+		$2 ~ /^[TDBRC]$/ { print "D", o, $1 }
+		$2 == "U" { print "U", o, $1 }'
+done | awk '
+$1 == "D" { def[$3] = $2; node[$2] = 1; next }
+$1 == "U" { use[++nu] = $2 " " $3; node[$2] = 1 }
+END {
+	for (i = 1; i <= nu; i++) {
+		split(use[i], p, " ")
+		if ((p[2] in def) && def[p[2]] != p[1]) {
+			k = p[1] " " def[p[2]]
+			if (!(k in seen)) { seen[k] = 1; adj[p[1]] = adj[p[1]] " " def[p[2]]; ne++ }
+		}
+	}
+	bad = 0; sp = 0
+	for (u in node) if (color[u] == 0) dfs(u)
+	if (bad) exit 1
+	n = 0; for (u in node) n++
+	printf "check-layers: %d objects, %d links between them: no cycle\n", n, ne
+}
+function dfs(u,    n, parts, i, v, s, j) {
+	color[u] = 1; stack[++sp] = u
+	n = split(adj[u], parts, " ")
+	for (i = 1; i <= n; i++) {
+		v = parts[i]
+		if (color[v] == 1) {
+			s = v
+			for (j = sp; j >= 1 && stack[j] != v; j--) s = stack[j] " -> " s
+			printf "object cycle: %s -> %s\n", v, s
+			bad++
+		} else if (color[v] == 0) dfs(v)
+	}
+	sp--; color[u] = 2
+}
+'

@@ -1,0 +1,856 @@
+/* cmd_ab.c: `tlab` (= `tlperf ab`): interleaved A/B/A/B arbitration of a
+ * candidate bench B against the incumbent A on real msprof output.
+ *
+ * Shape, so protocols and sources can be added without touching the rest:
+ *   parse options -> check the environment -> load runs.jsonl (--resume)
+ *   -> for each pair: measure the missing arms (abrun_measure, one run
+ *      each, appended to runs.jsonl as it ends) -> ab_decide() over the
+ *      pairs so far, which may stop early
+ *   -> print the JSON verdict.
+ */
+#include "cli/cli.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stats/ab.h"
+#include "stats/ab_ci.h"
+#include "stats/ab_refout.h"
+#include "run/tlab_seq.h"
+#include "io/ab_source.h"
+#include "run/tlab_run.h"
+#include "stats/abseq.h"
+#include "run/run.h"
+#include "report/svg.h"
+
+const char cmd_ab_usage[] =
+	"usage: tlab --a-cmd CMD --b-cmd CMD [options]\n"
+	"       tlperf ab --a-cmd CMD --b-cmd CMD [options]\n"
+	"\n"
+	"Arbitrates a small performance difference between the incumbent A and\n"
+	"a candidate B by interleaved profiler runs. With --protocol seq (the\n"
+	"default) the order within each pair is drawn at random (seeded, recorded\n"
+	"in runs.jsonl) and the session stops as soon as the verdict is clear;\n"
+	"with --protocol ref pair i runs A then B when i is odd, B then A when\n"
+	"even, for exactly --pairs pairs. Each run is\n"
+	"  MSPROF op --kernel-name=K --output=WORKDIR/pair<i><A|B> --launch-count=N\n"
+	"     --warm-up=W --dump=off --aic-metrics=LIST <CMD>\n"
+	"through /bin/sh -c, in its own process group, stdout and stderr in\n"
+	"WORKDIR/logs/pair<i><A|B>.log; its figure is the median Task Duration(us).\n"
+	"Every finished run is appended to WORKDIR/runs.jsonl as it ends.\n"
+	"\n"
+	"  --a-cmd CMD         baseline bench command (shell words, appended to the\n"
+	"                      msprof line as written)\n"
+	"  --b-cmd CMD         candidate bench command\n"
+	"  --workdir DIR       session directory (default perf_opt/ab_test)\n"
+	"  --pairs N           ref: A/B pairs (default 3; 1 and 2 are accepted like\n"
+	"                      ab_test.py, which then decides on their direction\n"
+	"                      alone); seq ignores it\n"
+	"  --launch-count N    launches profiled per run (default 15)\n"
+	"  --warm-up N         msprof warm-up replays per launch (default 5)\n"
+	"  --kernel-name K     kernel name pattern, for msprof and for reading (main)\n"
+	"  --noise F           tie margin on the relative change (default 0.03)\n"
+	"  --timeout S         seconds per run; the run's process group is killed\n"
+	"                      after it (default 900)\n"
+	"  --aic-metrics LIST  msprof metrics (default BasicInfo,PipeUtilization,\n"
+	"                      ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,\n"
+	"                      ResourceConflictRatio)\n"
+	"  --msprof PATH       profiler to run (default $TLAB_MSPROF, else msprof on PATH)\n"
+	"  --protocol P        decision rule: seq = sequential, state-aware (default;\n"
+	"                      see README \"tlperf sim\"), ref = the ab_test.py rule\n"
+	"  --min-pairs N       seq: first look after N pairs (default 4, at least 3)\n"
+	"  --max-pairs N       seq: budget; inconclusive only here (default 16, <= 128)\n"
+	"  --min-gain F        seq: smallest gain of B worth adopting (default 0.01)\n"
+	"  --seed S            seq: seed of the A/B order draws (default: from the clock;\n"
+	"                      printed as order_seed)\n"
+	"  --source SRC        where launch durations come from: msprof (default),\n"
+	"                      stdout (the command itself is run and prints one\n"
+	"                      duration in us per line, or a JSON array), or\n"
+	"                      csv:GLOB:COLUMN (column COLUMN, in us, of the CSV files\n"
+	"                      matching GLOB, relative GLOBs inside the run's directory\n"
+	"                      $TLAB_OUTPUT). Without msprof the command gets\n"
+	"                      $TLAB_OUTPUT, $TLAB_LAUNCH_COUNT, $TLAB_WARM_UP,\n"
+	"                      $TLAB_ARM and $TLAB_PAIR in its environment\n"
+	"  --ci LEVEL          requested coverage of the interval of the paired\n"
+	"                      relative change (default 0.90; the achieved level is\n"
+	"                      reported, 3 pairs reach at most 0.75)\n"
+	"  --resume            continue the session recorded in WORKDIR/runs.jsonl\n"
+	"  --plot FILE         also write the runs as an SVG plot: run medians of A and\n"
+	"                      B in run order, pairs joined, the estimate and interval\n"
+	"\n"
+	"Verdict (seq): after each pair from --min-pairs on, the run medians are\n"
+	"split into fast/slow run states per arm; B's mean gain (within-state gain\n"
+	"plus the effect of how often each arm lands slow) with its interval gives\n"
+	"B_better (interval above 0, estimate >= --min-gain), A_better (mirror) or\n"
+	"tie (interval, or the within-state interval when the state counts agree,\n"
+	"inside +-noise); inconclusive only at --max-pairs. stop_reason says which.\n"
+	"\n"
+	"Verdict (ref): rel = (medA - medB) / medA over the medians of the run\n"
+	"medians; exact two-sided sign test over the non-zero pair differences\n"
+	"(B - A); consistent = every difference non-zero and of the sign of their\n"
+	"sum; significant = consistent and (pairs < 5 or p < 0.1). tie when\n"
+	"|rel| < noise, else B_better / A_better by the sign of rel when\n"
+	"significant, else inconclusive.\n"
+	"\n"
+	"Output: one JSON object on stdout; progress on stderr. The reference's\n"
+	"fields carry ab_test.py's values under both protocols: b_rel_change =\n"
+	"round(-rel, 4) (NEGATIVE when B is faster), the merged medians and\n"
+	"pair_diffs_us (B - A) rounded to 3 decimals, sign_test_p to 4 (Python's\n"
+	"round). Ours: gain (> 0 when B is faster, unrounded) and exact (the\n"
+	"reference's fields unrounded). See docs/tlab.md \"Drop-in fields\".\n"
+	"exit: 0 verdict printed; 1 a run failed (JSON {\"error\": ...} names its\n"
+	"      log); 2 usage or environment error (msprof not found, workdir not\n"
+	"      writable, runs.jsonl from another session); 128+N interrupted by\n"
+	"      signal N (finished runs are kept: rerun with --resume).\n";
+
+#define DEFAULT_METRICS                                                                       \
+	"BasicInfo,PipeUtilization,ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,"    \
+	"ResourceConflictRatio"
+
+enum ab_protocol {
+	AB_PROTOCOL_REF = 0,  /* the reference rule over a fixed number of pairs */
+	AB_PROTOCOL_SEQ = 1   /* sequential, state-aware (stats/abseq.h) */
+};
+
+struct ab_opts {
+	struct abrun_config run;   /* what one run needs */
+	enum ab_protocol protocol;
+	const char *protocol_name;
+	long pairs;                /* pairs to run (ref: exactly this many) */
+	double noise;              /* tie margin */
+	double ci_level;           /* requested CI coverage */
+	int resume;
+	struct abseq_params seq;   /* seq: looks, budget, min gain (noise copied in) */
+	uint64_t seed;             /* seq: order draws */
+	int seed_given;
+	int pairs_given;           /* --pairs on the command line */
+	struct absource source;    /* --source (owned) */
+	const char *plot;          /* --plot FILE.svg, NULL for none */
+};
+
+/* The runs of the session: recorded ones first (when resuming), then new. */
+struct ab_session {
+	struct abrun_run *v;
+	size_t n, cap;
+	size_t resumed;      /* how many came from runs.jsonl */
+	double *a, *b;       /* run medians by pair index (pair - 1); NAN = missing */
+	int *b_first;        /* by pair index: 1 when B ran first (from the runs' order) */
+};
+
+struct ab_decision {
+	int done;                   /* stop measuring: the verdict stands */
+	enum ab_verdict verdict;
+	struct ab_ref_result ref;   /* the reference rule's figures */
+	struct stats_ci ci;         /* interval of the paired relative change */
+	int have_ci;
+	struct abseq_result seq;    /* seq: the protocol's figures */
+	int state_a[ABSEQ_MAX_PAIRS], state_b[ABSEQ_MAX_PAIRS]; /* seq: each run's state */
+};
+
+static void session_release(struct ab_session *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		abrun_run_release(&s->v[i]);
+	free(s->v);
+	free(s->a);
+	free(s->b);
+	free(s->b_first);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Takes ownership of *r. Returns 0 or -1 (out of memory; *r released). */
+static int session_add(struct ab_session *s, struct abrun_run *r)
+{
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 16;
+		struct abrun_run *nv = realloc(s->v, nc * sizeof(*nv));
+		if (!nv) {
+			abrun_run_release(r);
+			return -1;
+		}
+		s->v = nv;
+		s->cap = nc;
+	}
+	s->v[s->n++] = *r;
+	double *slot = r->arm == 'A' ? s->a : s->b;
+	slot[r->pair - 1] = r->median_us;
+	s->b_first[r->pair - 1] = (r->arm == 'B') == (r->order == 1);
+	memset(r, 0, sizeof(*r));
+	return 0;
+}
+
+/* The decision over pairs 1..npairs (all complete). The reference protocol
+ * decides once, after the last pair; a sequential protocol would set done
+ * earlier. Returns 0, or -1 when the inputs are unusable. */
+static int ab_decide(const struct ab_opts *o, const double *a, const double *b,
+		     const int *b_first, size_t npairs, struct ab_decision *d)
+{
+	memset(d, 0, sizeof(*d));
+	switch (o->protocol) {
+	case AB_PROTOCOL_SEQ:
+		/* the reference figures are reported too (same field names) */
+		if (stats_ab_ref(a, b, npairs, o->noise, &d->ref) != 0 ||
+		    abseq_decide(a, b, b_first, npairs, &o->seq, d->state_a, d->state_b, &d->seq) != 0)
+			return -1;
+		d->verdict = d->seq.verdict;
+		d->done = d->seq.reason != ABSEQ_CONTINUE;
+		break;
+	case AB_PROTOCOL_REF:
+	default:
+		if (stats_ab_ref(a, b, npairs, o->noise, &d->ref) != 0)
+			return -1;
+		d->verdict = d->ref.verdict;
+		d->done = npairs >= (size_t)o->pairs;
+		break;
+	}
+	d->have_ci = stats_ab_rel_ci(a, b, npairs, o->ci_level, &d->ci) == 0;
+	return 0;
+}
+
+/* Which arm runs first in pair p. ref: odd pairs A then B, even pairs B
+ * then A, so slow drift hits both arms alike. seq: a seeded coin per pair
+ * (ab_seq_b_first), so neither drift nor a penalty for running second can
+ * favour one arm, and swapping A and B within a pair is an exact
+ * randomisation. A pair half done before a --resume keeps the order it
+ * started with (from the recorded run). */
+static void pair_order(const struct ab_opts *o, const struct ab_session *s, long p,
+		       char order[2])
+{
+	int bf;
+	if (!isnan(s->a[p - 1]) || !isnan(s->b[p - 1]))
+		bf = s->b_first[p - 1];
+	else if (o->protocol == AB_PROTOCOL_SEQ)
+		bf = ab_seq_b_first(o->seed, p);
+	else
+		bf = p % 2 == 0;
+	order[0] = bf ? 'B' : 'A';
+	order[1] = bf ? 'A' : 'B';
+}
+
+/* ---- environment ---- */
+
+/* Resolves the profiler like the shell would; 0 when it is executable. */
+static int find_program(const char *name, char *found, size_t len)
+{
+	struct stat st;
+	if (strchr(name, '/')) {
+		snprintf(found, len, "%s", name);
+		return stat(name, &st) == 0 && S_ISREG(st.st_mode) && access(name, X_OK) == 0 ? 0 : -1;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path;;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		snprintf(found, len, "%.*s%s%s", (int)n, p, n ? "/" : "", name);
+		if (stat(found, &st) == 0 && S_ISREG(st.st_mode) && access(found, X_OK) == 0)
+			return 0;
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return -1;
+}
+
+/* mkdir -p. Returns 0 or -1 with errno set. */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	if (n == 0 || n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		char c = buf[i];
+		buf[i] = '\0';
+		struct stat st;
+		if (stat(buf, &st) != 0) {
+			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+				return -1;
+		} else if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			return -1;
+		}
+		buf[i] = c;
+	}
+	return 0;
+}
+
+/* ---- output ---- */
+
+static cJSON *num_array(const double *v, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; a && i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+	return a;
+}
+
+static cJSON *run_json(const struct abrun_run *r)
+{
+	char arm[2] = { r->arm, '\0' };
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "arm", arm);
+	cJSON_AddNumberToObject(o, "pair", (double)r->pair);
+	cJSON_AddNumberToObject(o, "order", r->order);
+	cJSON_AddNumberToObject(o, "launches", (double)r->launches);
+	cJSON_AddNumberToObject(o, "median_us", r->median_us);
+	if (isfinite(r->mad_us))
+		cJSON_AddNumberToObject(o, "mad_us", r->mad_us);
+	cJSON_AddStringToObject(o, "log", r->log ? r->log : "");
+	cJSON_AddStringToObject(o, "profile", r->profile ? r->profile : "");
+	return o;
+}
+
+static void print_json(cJSON *o)
+{
+	char *text = cJSON_Print(o);
+	if (text) {
+		fputs(text, stdout);
+		fputc('\n', stdout);
+		free(text);
+	} else {
+		cli_error("out of memory");
+	}
+}
+
+/* The "protocol" field: ab_test.py's own label under ref (a drop-in), the
+ * protocol's name under seq. */
+static const char *protocol_label(const struct ab_opts *o)
+{
+	return o->protocol == AB_PROTOCOL_REF ? AB_REF_PROTOCOL_LABEL : o->protocol_name;
+}
+
+static void print_verdict(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
+			  const struct ab_decision *d)
+{
+	cJSON *j = cJSON_CreateObject();
+	size_t cnt = npairs ? npairs : 1;
+	double *diffs = malloc(cnt * sizeof(*diffs));
+	double *rdiffs = malloc(cnt * sizeof(*rdiffs));
+	double *rels = malloc(cnt * sizeof(*rels));
+	struct ab_ref_out ro;
+	if (!j || !diffs || !rdiffs || !rels) {
+		cli_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < npairs; i++) {
+		diffs[i] = s->b[i] - s->a[i];
+		rdiffs[i] = stats_ab_ref_pair_diff(s->a[i], s->b[i]);
+		rels[i] = (s->a[i] - s->b[i]) / s->a[i];
+	}
+	stats_ab_ref_out(&d->ref, &ro);
+	/* The reference tool's fields first: same names, same meaning, same
+	 * rounding (stats/ab_refout.h), under both protocols. */
+	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
+	cJSON_AddNumberToObject(j, "pairs", (double)npairs);
+	cJSON_AddNumberToObject(j, "launch_count", (double)o->run.launch_count);
+	cJSON_AddItemToObject(j, "a_medians_us", num_array(s->a, npairs));
+	cJSON_AddItemToObject(j, "b_medians_us", num_array(s->b, npairs));
+	cJSON_AddNumberToObject(j, "a_merged_median_us", ro.a_merged_median_us);
+	cJSON_AddNumberToObject(j, "b_merged_median_us", ro.b_merged_median_us);
+	cJSON_AddNumberToObject(j, "b_rel_change", ro.b_rel_change);
+	cJSON_AddItemToObject(j, "pair_diffs_us", num_array(rdiffs, npairs));
+	cJSON_AddNumberToObject(j, "sign_test_p", ro.sign_test_p);
+	cJSON_AddBoolToObject(j, "direction_consistent", d->ref.direction_consistent);
+	cJSON_AddNumberToObject(j, "noise_threshold", o->noise);
+	cJSON_AddStringToObject(j, "verdict", ab_verdict_name(d->verdict));
+	/* Ours. gain: > 0 when B is faster (seq adds its own below). */
+	cJSON_AddStringToObject(j, "tlab_protocol", o->protocol_name);
+	if (o->protocol == AB_PROTOCOL_REF)
+		cJSON_AddNumberToObject(j, "gain", d->ref.b_rel_change);
+	cJSON *ex = cJSON_AddObjectToObject(j, "exact");
+	if (ex) {
+		/* the reference's fields unrounded, same names and signs */
+		cJSON_AddNumberToObject(ex, "a_merged_median_us", d->ref.a_merged_median_us);
+		cJSON_AddNumberToObject(ex, "b_merged_median_us", d->ref.b_merged_median_us);
+		cJSON_AddNumberToObject(ex, "b_rel_change", ro.b_rel_change_exact);
+		cJSON_AddItemToObject(ex, "pair_diffs_us", num_array(diffs, npairs));
+		cJSON_AddNumberToObject(ex, "sign_test_p", d->ref.sign_test_p);
+	}
+	cJSON_AddBoolToObject(j, "significant", d->ref.significant);
+	cJSON_AddItemToObject(j, "pair_rel_changes", num_array(rels, npairs));
+	if (d->have_ci) {
+		cJSON *ci = cJSON_AddObjectToObject(j, "pair_gain_ci");
+		if (ci) {
+			cJSON_AddStringToObject(ci, "method",
+						"order statistics of the per-pair (A-B)/A "
+						"(sign-test inversion, distribution-free)");
+			cJSON_AddNumberToObject(ci, "estimate", d->ci.estimate);
+			cJSON_AddNumberToObject(ci, "lo", d->ci.lo);
+			cJSON_AddNumberToObject(ci, "hi", d->ci.hi);
+			cJSON_AddNumberToObject(ci, "level", d->ci.level);
+			cJSON_AddNumberToObject(ci, "requested_level", d->ci.requested);
+		}
+	}
+	if (o->protocol == AB_PROTOCOL_SEQ)
+		ab_seq_add_json(j, &d->seq, &o->seq, o->seed);
+	cJSON_AddStringToObject(j, "source", absource_name(&o->source));
+	cJSON_AddStringToObject(j, "kernel_name", o->run.kernel_name);
+	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
+	cJSON_AddNumberToObject(j, "resumed_runs", (double)s->resumed);
+	cJSON *runs = cJSON_AddArrayToObject(j, "runs");
+	/* In the order they were measured: by pair, then order within it. */
+	for (long p = 1; runs && p <= (long)npairs; p++)
+		for (int ord = 1; ord <= 2; ord++)
+			for (size_t i = 0; i < s->n; i++)
+				if (s->v[i].pair == p && s->v[i].order == ord)
+					cJSON_AddItemToArray(runs, run_json(&s->v[i]));
+	if (runs && o->protocol == AB_PROTOCOL_SEQ)
+		ab_seq_add_run_states(runs, d->state_a, d->state_b, npairs);
+	print_json(j);
+out:
+	cJSON_Delete(j);
+	free(diffs);
+	free(rdiffs);
+	free(rels);
+}
+
+/* {"error": msg, ...} on stdout (scripts read stdout) and msg on stderr. */
+static void print_error_json(const struct ab_opts *o, const struct ab_session *s, const char *msg,
+			     const char *log)
+{
+	cli_error("%s", msg);
+	cJSON *j = cJSON_CreateObject();
+	if (!j)
+		return;
+	char journal[4200];
+	snprintf(journal, sizeof(journal), "%s/runs.jsonl", o->run.workdir);
+	cJSON_AddStringToObject(j, "error", msg);
+	if (log)
+		cJSON_AddStringToObject(j, "log", log);
+	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
+	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
+	cJSON_AddStringToObject(j, "runs_file", journal);
+	cJSON_AddNumberToObject(j, "runs_recorded", s ? (double)s->n : 0);
+	print_json(j);
+	cJSON_Delete(j);
+}
+
+/* --plot: the runs, the estimate with its interval, the verdict in the
+ * title (src/svg.h). Returns 0, or -1 with errno set. */
+static int write_plot(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
+		      const struct ab_decision *d)
+{
+	char title[160];
+	snprintf(title, sizeof(title), "tlab: %s (B gain %+.2f%%, %zu pairs, sign test p = %.3g)",
+		 ab_verdict_name(d->verdict), 100.0 * d->ref.b_rel_change, npairs,
+		 d->ref.sign_test_p);
+	struct svg_ab p = {
+		.title = title, .a = s->a, .b = s->b, .npairs = npairs,
+		.a_median = d->ref.a_merged_median_us, .b_median = d->ref.b_merged_median_us,
+		.estimate = d->have_ci ? d->ci.estimate : d->ref.b_rel_change,
+		.lo = d->have_ci ? d->ci.lo : NAN, .hi = d->have_ci ? d->ci.hi : NAN,
+		.ci_level = d->have_ci ? d->ci.level : NAN, .noise = o->noise,
+	};
+	if (o->protocol == AB_PROTOCOL_SEQ) {
+		/* seq's own figures: mean gain, its interval, the run states it found */
+		snprintf(title, sizeof(title), "tlab: %s (B gain %+.2f%%, %zu pairs, stop: %s)",
+			 ab_verdict_name(d->verdict), 100.0 * d->seq.gain, npairs,
+			 abseq_reason_name(d->seq.reason));
+		p.estimate = d->seq.gain;
+		p.lo = d->seq.gain_lo;
+		p.hi = d->seq.gain_hi;
+		p.ci_level = NAN; /* sequential interval: no fixed coverage to print */
+		p.a_state = d->state_a; /* enum abseq_state matches enum svg_state */
+		p.b_state = d->state_b;
+	}
+	return svg_save_ab(o->plot, &p);
+}
+
+/* ---- resume ---- */
+
+/* Checks the recorded runs against this invocation and moves them into the
+ * session. Returns 0, or -1 with msg set (environment error). */
+static int adopt_journal(const struct ab_opts *o, struct abrun_journal *jr, struct ab_session *s,
+			 char *msg, size_t len)
+{
+	for (size_t i = 0; i < jr->n; i++) {
+		struct abrun_run *r = &jr->v[i];
+		const char *cmd = r->arm == 'A' ? o->run.a_cmd : o->run.b_cmd;
+		if (strcmp(r->cmd, cmd) != 0) {
+			snprintf(msg, len,
+				 "%s/runs.jsonl: run %ld%c was measured with --%c-cmd '%s', not '%s'; "
+				 "use another --workdir for another comparison",
+				 o->run.workdir, r->pair, r->arm, r->arm == 'A' ? 'a' : 'b', r->cmd, cmd);
+			return -1;
+		}
+		if ((r->kernel_name && strcmp(r->kernel_name, o->run.kernel_name) != 0) ||
+		    (r->launch_count && r->launch_count != o->run.launch_count)) {
+			snprintf(msg, len,
+				 "%s/runs.jsonl: run %ld%c was measured with --kernel-name '%s' "
+				 "--launch-count %ld; resume with the same settings",
+				 o->run.workdir, r->pair, r->arm, r->kernel_name ? r->kernel_name : "?",
+				 r->launch_count);
+			return -1;
+		}
+		if (r->pair > o->pairs) {
+			cli_warn("%s/runs.jsonl: run %ld%c is beyond --pairs %ld; left out",
+				 o->run.workdir, r->pair, r->arm, o->pairs);
+			continue;
+		}
+		const double *slot = r->arm == 'A' ? s->a : s->b;
+		if (!isnan(slot[r->pair - 1])) {
+			cli_warn("%s/runs.jsonl: run %ld%c recorded twice; the first one counts",
+				 o->run.workdir, r->pair, r->arm);
+			continue;
+		}
+		if (session_add(s, r) != 0) {
+			snprintf(msg, len, "out of memory");
+			return -1;
+		}
+		s->resumed++;
+	}
+	return 0;
+}
+
+/* ---- the command ---- */
+
+static int parse_args(int argc, char **argv, struct ab_opts *o)
+{
+	static const struct option opts[] = {
+		{ "a-cmd", required_argument, NULL, 'a' },
+		{ "b-cmd", required_argument, NULL, 'b' },
+		{ "workdir", required_argument, NULL, 'w' },
+		{ "pairs", required_argument, NULL, 'p' },
+		{ "launch-count", required_argument, NULL, 'l' },
+		{ "warm-up", required_argument, NULL, 'u' },
+		{ "kernel-name", required_argument, NULL, 'k' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "aic-metrics", required_argument, NULL, 'm' },
+		{ "msprof", required_argument, NULL, 'M' },
+		{ "protocol", required_argument, NULL, 'P' },
+		{ "ci", required_argument, NULL, 'c' },
+		{ "resume", no_argument, NULL, 'r' },
+		{ "min-pairs", required_argument, NULL, 'N' },
+		{ "max-pairs", required_argument, NULL, 'X' },
+		{ "min-gain", required_argument, NULL, 'g' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "source", required_argument, NULL, 's' },
+		{ "plot", required_argument, NULL, 'G' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	long v;
+	char serr[512];
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': o->run.a_cmd = optarg; break;
+		case 'b': o->run.b_cmd = optarg; break;
+		case 'w': o->run.workdir = optarg; break;
+		case 'k': o->run.kernel_name = optarg; break;
+		case 'm': o->run.aic_metrics = optarg; break;
+		case 'M': o->run.msprof = optarg; break;
+		case 'P': o->protocol_name = optarg; break;
+		case 'r': o->resume = 1; break;
+		case 'G': o->plot = optarg; break;
+		case 'p':
+			/* ab_test.py takes any count; 1 and 2 decide on the direction
+			 * of the pairs alone (p is only used from 5 pairs on) */
+			if (cli_parse_long("--pairs", optarg, 1, 100000, &o->pairs) != 0)
+				return cli_usage_error("ab", "--pairs must be 1..100000");
+			o->pairs_given = 1;
+			break;
+		case 'N':
+			if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+				return cli_usage_error("ab", "--min-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+			o->seq.min_pairs = (size_t)v;
+			break;
+		case 'X':
+			if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+				return cli_usage_error("ab", "--max-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+			o->seq.max_pairs = (size_t)v;
+			break;
+		case 'g':
+			if (cli_parse_double("--min-gain", optarg, &o->seq.min_gain) != 0)
+				return cli_usage_error("ab", "--min-gain must be a number");
+			break;
+		case 'S':
+			if (cli_parse_long("--seed", optarg, 0, 9007199254740991L, &v) != 0)
+				return cli_usage_error("ab", "--seed must be 0..2^53-1");
+			o->seed = (uint64_t)v;
+			o->seed_given = 1;
+			break;
+		case 's':
+			absource_release(&o->source);
+			if (absource_parse(optarg, &o->source, serr, sizeof(serr)) != 0)
+				return cli_usage_error("ab", "%s", serr);
+			break;
+		case 'l':
+			if (cli_parse_long("--launch-count", optarg, 1, 5000, &o->run.launch_count) != 0)
+				return cli_usage_error("ab", "--launch-count must be 1..5000");
+			break;
+		case 'u':
+			if (cli_parse_long("--warm-up", optarg, 0, 500, &o->run.warm_up) != 0)
+				return cli_usage_error("ab", "--warm-up must be 0..500");
+			break;
+		case 'n':
+			if (cli_parse_double("--noise", optarg, &o->noise) != 0 || o->noise < 0 ||
+			    o->noise >= 1)
+				return cli_usage_error("ab", "--noise must be in [0, 1)");
+			break;
+		case 't':
+			if (cli_parse_double("--timeout", optarg, &o->run.timeout_s) != 0 ||
+			    o->run.timeout_s <= 0)
+				return cli_usage_error("ab", "--timeout must be a number of seconds > 0");
+			break;
+		case 'c':
+			if (cli_parse_double("--ci", optarg, &o->ci_level) != 0 || o->ci_level <= 0 ||
+			    o->ci_level >= 1)
+				return cli_usage_error("ab", "--ci must be in (0, 1)");
+			break;
+		case 'h':
+			fputs(cmd_ab_usage, stdout);
+			return cli_finish_stdout(-1) == -1 ? -1 : CLI_USAGE;
+		case ':':
+			return cli_usage_error("ab", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("ab", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("ab", "unexpected argument '%s'", argv[optind]);
+	if (!o->run.a_cmd || !*o->run.a_cmd)
+		return cli_usage_error("ab", "--a-cmd is required");
+	if (!o->run.b_cmd || !*o->run.b_cmd)
+		return cli_usage_error("ab", "--b-cmd is required");
+	if (!*o->run.kernel_name)
+		return cli_usage_error("ab", "--kernel-name must not be empty");
+	if (!*o->run.workdir)
+		return cli_usage_error("ab", "--workdir must not be empty");
+	if (strcmp(o->protocol_name, "ref") == 0)
+		o->protocol = AB_PROTOCOL_REF;
+	else if (strcmp(o->protocol_name, "seq") == 0)
+		o->protocol = AB_PROTOCOL_SEQ;
+	else
+		return cli_usage_error("ab", "unknown --protocol '%s' (known: seq, ref)",
+				       o->protocol_name);
+	if (o->protocol == AB_PROTOCOL_SEQ) {
+		const char *why = NULL;
+		o->seq.noise = o->noise;
+		o->seq.signflip = 1; /* exact, reported beside the verdict */
+		if (abseq_params_check(&o->seq, &why) != 0)
+			return cli_usage_error("ab", "%s", why);
+		if (o->pairs_given)
+			cli_note("--pairs applies to --protocol ref; seq stops between --min-pairs %zu "
+				 "and --max-pairs %zu",
+				 o->seq.min_pairs, o->seq.max_pairs);
+		o->pairs = (long)o->seq.max_pairs;
+		if (!o->seed_given)
+			o->seed = ab_seq_default_seed();
+	} else if (o->pairs < 3) {
+		cli_warn("--pairs %ld: as in ab_test.py, the verdict rests on the direction of "
+			 "the pair difference%s alone (the sign test counts from 5 pairs on); 3 or "
+			 "more pairs are recommended",
+			 o->pairs, o->pairs == 1 ? "" : "s");
+	}
+	o->run.source = o->source.kind == ABSOURCE_STDOUT ? ABRUN_SOURCE_STDOUT
+			: o->source.kind == ABSOURCE_CSV  ? ABRUN_SOURCE_CSV
+							  : ABRUN_SOURCE_MSPROF;
+	o->run.csv_glob = o->source.glob;
+	o->run.csv_column = o->source.column;
+	return 0;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_opts o = {
+		.run = {
+			.workdir = "perf_opt/ab_test",
+			.kernel_name = "main",
+			.aic_metrics = DEFAULT_METRICS,
+			.msprof = NULL,
+			.source = ABRUN_SOURCE_MSPROF,
+			.launch_count = 15,
+			.warm_up = 5,
+			.timeout_s = 900,
+		},
+		.protocol = AB_PROTOCOL_SEQ,
+		.protocol_name = "seq",
+		.pairs = 3,
+		.noise = 0.03,
+		.ci_level = 0.90,
+	};
+	struct ab_session s = { 0 };
+	struct abrun_journal jr = { 0 };
+	char msg[8192], found[4096], path[4200];
+	int rc = CLI_OK, installed = 0;
+
+	abseq_params_default(&o.seq);
+	int prc = parse_args(argc, argv, &o);
+	if (prc == -1 || prc != 0) {
+		absource_release(&o.source);
+		return prc == -1 ? CLI_OK : prc; /* -1: --help */
+	}
+	if (!o.run.msprof) {
+		const char *env = getenv("TLAB_MSPROF");
+		o.run.msprof = env && *env ? env : "msprof";
+	}
+	/* Only the profiler source needs the profiler. */
+	if (o.run.source == ABRUN_SOURCE_MSPROF && find_program(o.run.msprof, found, sizeof(found)) != 0) {
+		snprintf(msg, sizeof(msg),
+			 "profiler '%s' not found or not executable (give --msprof PATH or set "
+			 "TLAB_MSPROF; scripts/fake-msprof stands in without an NPU)",
+			 o.run.msprof);
+		print_error_json(&o, NULL, msg, NULL);
+		absource_release(&o.source);
+		return cli_finish_stdout(CLI_USAGE);
+	}
+
+	s.a = malloc((size_t)o.pairs * sizeof(*s.a));
+	s.b = malloc((size_t)o.pairs * sizeof(*s.b));
+	s.b_first = calloc((size_t)o.pairs, sizeof(*s.b_first));
+	if (!s.a || !s.b || !s.b_first) {
+		cli_error("out of memory");
+		rc = CLI_USAGE;
+		goto out;
+	}
+	for (long i = 0; i < o.pairs; i++)
+		s.a[i] = s.b[i] = NAN;
+
+	snprintf(path, sizeof(path), "%s/logs", o.run.workdir);
+	if (make_dirs(path) != 0 || access(o.run.workdir, W_OK) != 0) {
+		snprintf(msg, sizeof(msg), "work directory '%s' is not writable: %s", o.run.workdir,
+			 strerror(errno));
+		print_error_json(&o, NULL, msg, NULL);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	if (abrun_journal_load(&o.run, &jr, msg, sizeof(msg)) != 0) {
+		print_error_json(&o, NULL, msg, NULL);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	if (jr.n > 0 && !o.resume) {
+		snprintf(msg, sizeof(msg),
+			 "'%s/runs.jsonl' already holds %zu runs: continue them with --resume, or "
+			 "choose another --workdir",
+			 o.run.workdir, jr.n);
+		print_error_json(&o, NULL, msg, NULL);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	if (jr.damaged)
+		cli_warn("%s/runs.jsonl:%ld: %zu damaged line%s (a write cut short?) ignored; "
+			 "missing runs are measured again",
+			 o.run.workdir, jr.first_damaged, jr.damaged, jr.damaged == 1 ? "" : "s");
+	if (adopt_journal(&o, &jr, &s, msg, sizeof(msg)) != 0) {
+		print_error_json(&o, &s, msg, NULL);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	if (s.resumed)
+		cli_note("resuming: %zu runs already recorded in %s/runs.jsonl", s.resumed,
+			 o.run.workdir);
+
+	if (run_signals_install() != 0) {
+		cli_error("cannot install signal handlers: %s", strerror(errno));
+		rc = CLI_USAGE;
+		goto out;
+	}
+	installed = 1;
+
+	struct ab_decision d = { 0 };
+	size_t npairs = 0;
+	for (long p = 1; p <= o.pairs; p++) {
+		char order[2];
+		pair_order(&o, &s, p, order);
+		for (int k = 0; k < 2; k++) {
+			char arm = order[k];
+			double *slot = arm == 'A' ? &s.a[p - 1] : &s.b[p - 1];
+			if (!isnan(*slot)) {
+				fprintf(stderr, "pair %ld/%ld %c: median %.3f us (recorded)\n", p, o.pairs,
+					arm, *slot);
+				continue;
+			}
+			if (run_interrupted())
+				break;
+			struct abrun_run r;
+			int mr = abrun_measure(&o.run, arm, p, k + 1, &r, msg, sizeof(msg));
+			char log[4096];
+			abrun_log_path(&o.run, p, arm, log, sizeof(log));
+			if (mr == ABRUN_INTERRUPTED)
+				break;
+			if (mr != ABRUN_OK) {
+				print_error_json(&o, &s, msg, log);
+				rc = mr == ABRUN_ENV ? CLI_USAGE : CLI_FAIL;
+				goto out;
+			}
+			if (abrun_journal_append(&o.run, &r) != 0) {
+				snprintf(msg, sizeof(msg), "cannot append to '%s/runs.jsonl': %s",
+					 o.run.workdir, strerror(errno));
+				abrun_run_release(&r);
+				print_error_json(&o, &s, msg, NULL);
+				rc = CLI_USAGE;
+				goto out;
+			}
+			fprintf(stderr, "pair %ld/%ld %c: median %.3f us (%zu launch%s)\n", p, o.pairs,
+				arm, r.median_us, r.launches, r.launches == 1 ? "" : "es");
+			if (r.launches < (size_t)o.run.launch_count)
+				cli_warn("pair %ld %c: %zu of %ld launches captured", p, arm, r.launches,
+					 o.run.launch_count);
+			if (session_add(&s, &r) != 0) {
+				cli_error("out of memory");
+				rc = CLI_USAGE;
+				goto out;
+			}
+		}
+		if (run_interrupted()) {
+			int sig = run_interrupted();
+			snprintf(msg, sizeof(msg),
+				 "interrupted by signal %d: %zu finished runs kept in %s/runs.jsonl; "
+				 "rerun with --resume to finish",
+				 sig, s.n, o.run.workdir);
+			print_error_json(&o, &s, msg, NULL);
+			rc = CLI_SIGNAL + sig;
+			goto out;
+		}
+		npairs = (size_t)p;
+		if (ab_decide(&o, s.a, s.b, s.b_first, npairs, &d) != 0) {
+			snprintf(msg, sizeof(msg), "pair %ld: run medians unusable for a verdict", p);
+			print_error_json(&o, &s, msg, NULL);
+			rc = CLI_FAIL;
+			goto out;
+		}
+		if (d.done)
+			break;
+	}
+	if (o.protocol == AB_PROTOCOL_SEQ)
+		fprintf(stderr, "verdict: %s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)\n",
+			ab_verdict_name(d.verdict), 100.0 * d.seq.gain, 100.0 * d.seq.gain_lo,
+			100.0 * d.seq.gain_hi, npairs, abseq_reason_name(d.seq.reason));
+	else
+		fprintf(stderr, "verdict: %s (B gain %+.2f%%, sign test p = %.4g, %s)\n",
+			ab_verdict_name(d.verdict), 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
+			d.ref.direction_consistent ? "consistent" : "not consistent");
+	print_verdict(&o, &s, npairs, &d);
+	rc = CLI_OK;
+	if (o.plot && write_plot(&o, &s, npairs, &d) != 0) {
+		cli_error("cannot write plot '%s': %s", o.plot, strerror(errno));
+		rc = CLI_USAGE;
+	}
+out:
+	if (installed)
+		run_signals_restore();
+	abrun_journal_release(&jr);
+	session_release(&s);
+	absource_release(&o.source);
+	return cli_finish_stdout(rc);
+}

@@ -1,0 +1,985 @@
+/* cmd_audit.c: `tlperf audit [ROOT...]`, the reconciliation report for
+ * auditors: every claimed final latency in every perf_opt/ directory under
+ * the roots, next to the records that should back it.
+ *
+ * Each directory goes through the gate (gatecheck_dir, with its
+ * .tlgate.json and inline suppressions, as tlgate would see it); the rows
+ * come from the gate's reconciliation (struct s4_recon). A workload
+ * reconciles when its claim is within 1% of the winner's recorded
+ * measurement; an operator reconciles when all its workloads do. Exit 1
+ * when any claim does not reconcile, whatever the other gate rules say
+ * (their verdict is a column).
+ *
+ * First-generation perf_tuning/ folders found under the roots (as tlgate
+ * finds them) get one row each: contract "perf_tuning", speedup = the
+ * geometric mean of the per-case speedups of the folder's latest bench
+ * JSON (ptune_speedups), gate verdict from ptune_check_dir with the
+ * folder's .tlgate.json and inline suppressions. Such a folder has no
+ * claimed-vs-recorded pair, so the gate's errors (PT-JSON, PT-REPORT, ...)
+ * stand for its reconciliation: errors fail the row and count it as
+ * unreconcilable (exit 1).
+ */
+#include "cli/cli.h"
+#include "run/gate_perf_opt.h"
+#include "run/gate_perf_tuning.h"
+#include "report/report.h"
+#include "stats/stats.h"
+#include "report/svg.h"
+#include "util/utf8.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char cmd_audit_usage[] =
+	"usage: tlperf audit [options] [ROOT...]\n"
+	"\n"
+	"Reconciles claimed final latencies across every perf_opt/ directory under\n"
+	"each ROOT (default: the current directory; .git and node_modules skipped):\n"
+	"one row per operator and workload with the contract, the baseline record,\n"
+	"the claimed final (opt_log.md), the recorded winner, the deviation, the\n"
+	"speedup, the operator's geometric mean, the stop reason and the gate\n"
+	"verdict; then totals. Every perf_tuning/ folder (first-generation workflow)\n"
+	"adds one row: contract perf_tuning, speedup = geometric mean of the per-case\n"
+	"speedups of its latest bench JSON, and gate errors fail it.\n"
+	"\n"
+	"  --format FMT     markdown (default), csv, json, html (one self-contained\n"
+	"                   file with the table and a speedup chart)\n"
+	"  -o, --output F   write to F instead of stdout (replaced only when complete)\n"
+	"  --strict         gate verdict with --strict severities\n"
+	"  -h, --help       this text\n"
+	"\n"
+	"Speedup is baseline_us / winner_us from the records; the operator and\n"
+	"overall geometric means are over workloads. Exit: 0 every claim reconciles,\n"
+	"1 some claim does not (or a perf_tuning/ folder has gate errors), 2 usage\n"
+	"error or unreadable ROOT.\n";
+
+enum audit_format { AUDIT_MARKDOWN, AUDIT_CSV, AUDIT_JSON, AUDIT_HTML };
+
+struct audit_op {
+	char *perf_opt;               /* the perf_opt directory as found */
+	char *name;                   /* operator directory: perf_opt's parent as shown */
+	struct gatecheck_result res;  /* contract, recon rows, stop reason */
+	size_t errors, warnings;      /* gate findings after config and suppressions */
+	double geomean;               /* of the rows' speedups, NAN when none */
+	int reconciled;               /* every row ok (and there is one) */
+	int failed_to_read;           /* gatecheck_dir could not read it */
+	int ptune;                    /* a perf_tuning/ folder (perf_opt holds its path) */
+	struct ptune_speedups sp;     /* ptune only: per-case speedups */
+	int has_sp;                   /* ptune only: sp was read (ptune_speedups returned 0) */
+};
+
+struct audit {
+	struct audit_op *v;
+	size_t n, cap;
+	size_t reconciled, unreconcilable, without_claims;
+	double geomean;               /* over all rows with a speedup */
+	size_t nspeedups;
+};
+
+/* ---- finding the directories --------------------------------------------- */
+
+static int add_op(struct audit *a, const char *path, int ptune)
+{
+	if (a->n == a->cap) {
+		size_t c = a->cap ? 2 * a->cap : 16;
+		struct audit_op *v = realloc(a->v, c * sizeof(*v));
+		if (!v)
+			return -1;
+		a->v = v;
+		a->cap = c;
+	}
+	struct audit_op *op = &a->v[a->n];
+	memset(op, 0, sizeof(*op));
+	op->ptune = ptune;
+	op->sp.mean = op->sp.geomean = op->sp.stated_mean = NAN;
+	op->perf_opt = strdup(path);
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	/* operator name: the path without its final "perf_opt" (or
+	 * "perf_tuning") component */
+	const char *kind = ptune ? "perf_tuning" : "perf_opt";
+	size_t kl = strlen(kind);
+	size_t cut = len >= kl && strncmp(path + len - kl, kind, kl) == 0 ? len - kl : len;
+	while (cut > 1 && path[cut - 1] == '/')
+		cut--;
+	/* "./ops/x" (a walk from ".") reads better as "ops/x" */
+	size_t skip = 0;
+	while (cut - skip > 2 && path[skip] == '.' && path[skip + 1] == '/')
+		skip += 2;
+	op->name = cut == skip ? strdup(".") : strndup(path + skip, cut - skip);
+	gatecheck_result_init(&op->res);
+	if (!op->perf_opt || !op->name) {
+		free(op->perf_opt);
+		free(op->name);
+		return -1;
+	}
+	a->n++;
+	return 0;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+static int skip_name(const char *n)
+{
+	return strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strcmp(n, ".git") == 0 ||
+	       strcmp(n, "node_modules") == 0;
+}
+
+/* Collects perf_opt (and perf_tuning) directories under dir in name order, not following
+ * symlinks. Returns 0, -1 on allocation failure. Unreadable subdirectories
+ * are warned about and skipped. */
+static int walk(struct audit *a, const char *dir, int depth)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort), rc = 0;
+	if (n < 0) {
+		cli_warn("cannot read directory '%s': %s", dir, strerror(errno));
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		char path[4096];
+		struct stat st;
+		if (rc == 0 && !skip_name(nm) &&
+		    (size_t)snprintf(path, sizeof(path), "%s%s%s", dir,
+				     dir[strlen(dir) - 1] == '/' ? "" : "/", nm) < sizeof(path) &&
+		    lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (strcmp(nm, "perf_opt") == 0)
+				rc = add_op(a, path, 0);
+			else if (strcmp(nm, "perf_tuning") == 0)
+				rc = add_op(a, path, 1);
+			else if (depth < 64)
+				rc = walk(a, path, depth + 1);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* ---- checking ---------------------------------------------------------------- */
+
+static double row_speedup(const struct s4_recon_row *r)
+{
+	if (isfinite(r->baseline_us) && r->baseline_us > 0 && isfinite(r->winner_us) &&
+	    r->winner_us > 0)
+		return r->baseline_us / r->winner_us;
+	return NAN;
+}
+
+/* Signed deviation of the claim from the winner's record, in %. */
+static double row_deviation_pct(const struct s4_recon_row *r)
+{
+	if (isfinite(r->claimed_us) && isfinite(r->winner_us) && r->winner_us > 0)
+		return 100.0 * (r->claimed_us - r->winner_us) / r->winner_us;
+	return NAN;
+}
+
+/* A perf_tuning/ folder: gate findings (config, suppressions) and the
+ * per-case speedups. Returns 0, -1 on allocation failure. */
+static int check_ptune(struct audit_op *op, int strict)
+{
+	struct gate_findings fs;
+	struct gatecheck_config cfg;
+	char err[512];
+	char *cfg_path = NULL;
+	int rc = -1;
+	gate_findings_init(&fs);
+	gatecheck_config_init(&cfg);
+	errno = 0;
+	if (ptune_check_dir(op->perf_opt, op->perf_opt, &fs) != 0) {
+		if (errno == ENOMEM)
+			goto out;
+		cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
+		op->failed_to_read = 1;
+		rc = 0;
+		goto out;
+	}
+	struct gatecheck_result pres;
+	gatecheck_result_init(&pres);
+	int sr = ptune_suppressions(op->perf_opt, op->perf_opt, &pres);
+	if (sr == 0)
+		sr = gatecheck_apply_suppressions(&fs, &pres);
+	gatecheck_result_release(&pres);
+	if (sr)
+		goto out;
+	cfg_path = gatecheck_config_find(op->perf_opt);
+	if (cfg_path && gatecheck_config_load(cfg_path, &cfg, err, sizeof(err)) != 0) {
+		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
+		gatecheck_config_release(&cfg);
+		gatecheck_config_init(&cfg);
+	}
+	cfg.strict = strict;
+	gatecheck_config_apply(&cfg, &fs);
+	op->errors = gate_count(&fs, GATE_ERROR);
+	op->warnings = gate_count(&fs, GATE_WARNING);
+	int r = ptune_speedups(op->perf_opt, &op->sp, err, sizeof(err));
+	if (r < 0 && errno == ENOMEM)
+		goto out;
+	if (r != 0)
+		cli_warn("%s", err);
+	op->has_sp = r == 0;
+	op->geomean = op->has_sp ? op->sp.geomean : NAN;
+	op->reconciled = op->errors == 0 && isfinite(op->geomean);
+	rc = 0;
+out:
+	free(cfg_path);
+	gatecheck_config_release(&cfg);
+	gate_findings_release(&fs);
+	return rc;
+}
+
+static int check_op(struct audit_op *op, int strict)
+{
+	if (op->ptune)
+		return check_ptune(op, strict);
+	struct gate_findings fs;
+	struct gatecheck_config cfg;
+	struct gatecheck_opts opts = { NULL, NULL };
+	char err[512];
+	char *cfg_path = NULL;
+	int rc = -1;
+	gate_findings_init(&fs);
+	gatecheck_config_init(&cfg);
+	if (gatecheck_dir(op->perf_opt, op->perf_opt, &opts, &fs, &op->res) != 0) {
+		if (errno == ENOMEM)
+			goto out;
+		cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
+		op->failed_to_read = 1;
+		rc = 0;
+		goto out;
+	}
+	if (gatecheck_apply_suppressions(&fs, &op->res) != 0)
+		goto out;
+	cfg_path = gatecheck_config_find(op->perf_opt);
+	if (cfg_path && gatecheck_config_load(cfg_path, &cfg, err, sizeof(err)) != 0) {
+		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
+		gatecheck_config_release(&cfg);
+		gatecheck_config_init(&cfg);
+	}
+	cfg.strict = strict;
+	gatecheck_config_apply(&cfg, &fs);
+	op->errors = gate_count(&fs, GATE_ERROR);
+	op->warnings = gate_count(&fs, GATE_WARNING);
+
+	const struct s4_recon *r = &op->res.recon;
+	double *sp = malloc((r->n ? r->n : 1) * sizeof(*sp));
+	size_t k = 0;
+	if (!sp)
+		goto out;
+	op->reconciled = r->n > 0;
+	for (size_t i = 0; i < r->n; i++) {
+		double s = row_speedup(&r->v[i]);
+		if (isfinite(s))
+			sp[k++] = s;
+		if (!r->v[i].ok)
+			op->reconciled = 0;
+	}
+	op->geomean = k ? stats_geomean(sp, k) : NAN;
+	free(sp);
+	rc = 0;
+out:
+	free(cfg_path);
+	gatecheck_config_release(&cfg);
+	gate_findings_release(&fs);
+	return rc;
+}
+
+static int totals(struct audit *a)
+{
+	size_t nrows = 0, k = 0;
+	for (size_t i = 0; i < a->n; i++)
+		nrows += a->v[i].ptune ? 1 : a->v[i].res.recon.n;
+	double *sp = malloc((nrows ? nrows : 1) * sizeof(*sp));
+	if (!sp)
+		return -1;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		if (op->ptune) {
+			/* gate errors fail the folder; no speedup and no error:
+			 * nothing to reconcile */
+			if (op->failed_to_read || op->errors)
+				a->unreconcilable++;
+			else if (op->reconciled)
+				a->reconciled++;
+			else
+				a->without_claims++;
+			if (isfinite(op->geomean))
+				sp[k++] = op->geomean;
+			continue;
+		}
+		if (op->res.recon.n == 0 && !op->failed_to_read)
+			a->without_claims++;
+		else if (op->reconciled)
+			a->reconciled++;
+		else
+			a->unreconcilable++;
+		for (size_t j = 0; j < op->res.recon.n; j++) {
+			double s = row_speedup(&op->res.recon.v[j]);
+			if (isfinite(s))
+				sp[k++] = s;
+		}
+	}
+	a->nspeedups = k;
+	a->geomean = k ? stats_geomean(sp, k) : NAN;
+	free(sp);
+	return 0;
+}
+
+/* ---- shared text ------------------------------------------------------------ */
+
+static const char *contract_name(enum records_contract c)
+{
+	return c == RECORDS_V1 ? "v1" : c == RECORDS_V2 ? "v2" : "?";
+}
+
+/* ptune rows: the workload cell names the cases and the JSON read. */
+static const char *pt_workload(char *buf, size_t n, const struct audit_op *op)
+{
+	if (op->has_sp)
+		snprintf(buf, n, "%zu case%s (%s)", op->sp.nvalid, op->sp.nvalid == 1 ? "" : "s",
+			 op->sp.json);
+	else
+		snprintf(buf, n, "%s", "");
+	return buf;
+}
+
+static const char *pt_status(const struct audit_op *op)
+{
+	if (op->failed_to_read)
+		return "unreadable";
+	if (op->errors)
+		return "GATE ERRORS";
+	if (!isfinite(op->geomean))
+		return "no speedups";
+	return "reconciled";
+}
+
+/* The row is drawn red / counted unreconcilable. */
+static int op_failing(const struct audit_op *op)
+{
+	if (op->ptune)
+		return op->failed_to_read || op->errors;
+	return !op->reconciled && (op->res.recon.n || op->failed_to_read);
+}
+
+/* "%.4g" or "" for NAN. */
+static const char *fmt_num(char *buf, size_t n, double v, const char *fmt)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, fmt, v);
+	return buf;
+}
+
+static const char *verdict(char *buf, size_t n, const struct audit_op *op)
+{
+	if (op->failed_to_read)
+		snprintf(buf, n, "unreadable");
+	else if (op->errors)
+		snprintf(buf, n, "fail (%zu error%s%s)", op->errors, op->errors == 1 ? "" : "s",
+			 op->warnings ? ", warnings" : "");
+	else if (op->warnings)
+		snprintf(buf, n, "pass (%zu warning%s)", op->warnings, op->warnings == 1 ? "" : "s");
+	else
+		snprintf(buf, n, "pass");
+	return buf;
+}
+
+static const char *row_status(const struct s4_recon_row *r)
+{
+	if (r->ok)
+		return "reconciled";
+	if (!isfinite(r->claimed_us))
+		return "no claim";
+	if (!isfinite(r->winner_us))
+		return "no winner record";
+	return "MISMATCH";
+}
+
+static const char *stop_text(const struct audit_op *op)
+{
+	const char *s = op->res.recon.stop_reason;
+	return s && *s ? s : "";
+}
+
+/* ---- markdown --------------------------------------------------------------- */
+
+/* A malloc'd copy of s with invalid UTF-8 replaced by U+FFFD (cJSON and
+ * the text formats write bytes as they are), or NULL on allocation
+ * failure. */
+static char *valid_utf8(const char *s)
+{
+	size_t n = strlen(s), o = 0;
+	char *out = malloc(3 * n + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t bad = utf8_invalid_at(s + i, n - i);
+		size_t good = bad == (size_t)-1 ? n - i : bad;
+		memcpy(out + o, s + i, good);
+		o += good;
+		i += good;
+		if (i < n) {
+			memcpy(out + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void md_text(FILE *f, const char *str)
+{
+	/* table cells: pipes and markup escaped, invalid UTF-8 replaced */
+	char *s = valid_utf8(str);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (strchr("|\\`*_[]<>#~", *p))
+			fputc('\\', f);
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			fputc(' ', f);
+		else
+			fputc(*p, f);
+	}
+	free(s);
+}
+
+static void write_markdown(FILE *f, const struct audit *a)
+{
+	char b[8][64];
+	fputs("# tlperf audit\n\n", f);
+	fprintf(f, "%zu operator%s checked: %zu reconciled, %zu unreconcilable", a->n,
+		a->n == 1 ? "" : "s", a->reconciled, a->unreconcilable);
+	if (a->without_claims)
+		fprintf(f, ", %zu without claims", a->without_claims);
+	fprintf(f, "; overall geometric-mean speedup %s%s over %zu workload%s.\n\n",
+		isfinite(a->geomean) ? fmt_num(b[0], 64, a->geomean, "%.3f") : "n/a",
+		isfinite(a->geomean) ? "x" : "", a->nspeedups, a->nspeedups == 1 ? "" : "s");
+	fputs("| operator | contract | workload | baseline_us | claimed_us | winner | winner_us "
+	      "| deviation % | speedup | operator geomean | stop reason | reconciled | gate |\n"
+	      "|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---|\n", f);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		const struct s4_recon *r = &op->res.recon;
+		char v[96];
+		verdict(v, sizeof(v), op);
+		if (op->ptune) {
+			char wl[320];
+			fputs("| ", f);
+			md_text(f, op->name);
+			fputs(" | perf\\_tuning | ", f);
+			md_text(f, pt_workload(wl, sizeof(wl), op));
+			fprintf(f, " |  |  |  |  |  | %s | %s |  | %s | %s |\n",
+				fmt_num(b[4], 64, op->geomean, "%.3fx"), fmt_num(b[5], 64, op->geomean, "%.3fx"),
+				op->reconciled ? "yes" : pt_status(op), v);
+			continue;
+		}
+		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
+			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
+			fputs("| ", f);
+			md_text(f, op->name);
+			fprintf(f, " | %s | ", contract_name(op->res.contract));
+			md_text(f, w && w->workload ? w->workload : "");
+			fprintf(f, " | %s | %s | ", w ? fmt_num(b[0], 64, w->baseline_us, "%.4g") : "",
+				w ? fmt_num(b[1], 64, w->claimed_us, "%.4g") : "");
+			md_text(f, w && w->winner ? w->winner : "");
+			fprintf(f, " | %s | %s | %s | %s | ", w ? fmt_num(b[2], 64, w->winner_us, "%.4g") : "",
+				w ? fmt_num(b[3], 64, row_deviation_pct(w), "%+.2f") : "",
+				w ? fmt_num(b[4], 64, row_speedup(w), "%.3fx") : "",
+				fmt_num(b[5], 64, op->geomean, "%.3fx"));
+			md_text(f, stop_text(op));
+			fprintf(f, " | %s | %s |\n",
+				w ? (w->ok ? "yes" : row_status(w)) : "no claims", v);
+		}
+	}
+}
+
+/* ---- csv ------------------------------------------------------------------------- */
+
+static void csv_field(FILE *f, const char *str, int last)
+{
+	char *s = valid_utf8(str);
+	const char *p = s ? s : "";
+	if (strpbrk(p, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(p, f);
+	}
+	fputs(last ? "\r\n" : ",", f);
+	free(s);
+}
+
+static void write_csv(FILE *f, const struct audit *a)
+{
+	static const char *const head[] = {
+		"operator", "contract", "workload", "baseline_us", "claimed_us", "winner",
+		"winner_us", "deviation_pct", "speedup", "operator_geomean", "stop_reason",
+		"status", "gate_verdict", "gate_errors", "gate_warnings"
+	};
+	const size_t nh = sizeof(head) / sizeof(head[0]);
+	for (size_t i = 0; i < nh; i++)
+		csv_field(f, head[i], i + 1 == nh);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		const struct s4_recon *r = &op->res.recon;
+		char b[8][64], v[96];
+		verdict(v, sizeof(v), op);
+		snprintf(b[6], 64, "%zu", op->errors);
+		snprintf(b[7], 64, "%zu", op->warnings);
+		if (op->ptune) {
+			char wl[320];
+			csv_field(f, op->name, 0);
+			csv_field(f, "perf_tuning", 0);
+			csv_field(f, pt_workload(wl, sizeof(wl), op), 0);
+			for (int e = 0; e < 5; e++)
+				csv_field(f, "", 0);
+			csv_field(f, fmt_num(b[4], 64, op->geomean, "%.6g"), 0);
+			csv_field(f, fmt_num(b[5], 64, op->geomean, "%.6g"), 0);
+			csv_field(f, "", 0);
+			csv_field(f, pt_status(op), 0);
+			csv_field(f, v, 0);
+			csv_field(f, b[6], 0);
+			csv_field(f, b[7], 1);
+			continue;
+		}
+		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
+			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
+			csv_field(f, op->name, 0);
+			csv_field(f, contract_name(op->res.contract), 0);
+			csv_field(f, w && w->workload ? w->workload : "", 0);
+			csv_field(f, w ? fmt_num(b[0], 64, w->baseline_us, "%.6g") : "", 0);
+			csv_field(f, w ? fmt_num(b[1], 64, w->claimed_us, "%.6g") : "", 0);
+			csv_field(f, w && w->winner ? w->winner : "", 0);
+			csv_field(f, w ? fmt_num(b[2], 64, w->winner_us, "%.6g") : "", 0);
+			csv_field(f, w ? fmt_num(b[3], 64, row_deviation_pct(w), "%.4f") : "", 0);
+			csv_field(f, w ? fmt_num(b[4], 64, row_speedup(w), "%.6g") : "", 0);
+			csv_field(f, fmt_num(b[5], 64, op->geomean, "%.6g"), 0);
+			csv_field(f, stop_text(op), 0);
+			csv_field(f, w ? row_status(w) : "no claims", 0);
+			csv_field(f, v, 0);
+			csv_field(f, b[6], 0);
+			csv_field(f, b[7], 1);
+		}
+	}
+}
+
+/* ---- json --------------------------------------------------------------------------- */
+
+/* Adds a number, or null when not finite. */
+static int json_num(cJSON *o, const char *k, double v)
+{
+	return (isfinite(v) ? cJSON_AddNumberToObject(o, k, v) : cJSON_AddNullToObject(o, k)) ? 0
+													      : -1;
+}
+
+/* Adds a string sanitised to valid UTF-8 (cJSON writes bytes as they are),
+ * or null for NULL. */
+static int json_str(cJSON *o, const char *k, const char *s)
+{
+	if (!s)
+		return cJSON_AddNullToObject(o, k) ? 0 : -1;
+	char *buf = valid_utf8(s);
+	if (!buf)
+		return -1;
+	int rc = cJSON_AddStringToObject(o, k, buf) ? 0 : -1;
+	free(buf);
+	return rc;
+}
+
+static int write_json(FILE *f, const struct audit *a)
+{
+	int bad = 0;
+	cJSON *doc = cJSON_CreateObject(), *ops = doc ? cJSON_AddArrayToObject(doc, "operators") : NULL;
+	if (!ops) {
+		cJSON_Delete(doc);
+		return -1;
+	}
+	for (size_t i = 0; i < a->n && !bad; i++) {
+		const struct audit_op *op = &a->v[i];
+		const struct s4_recon *r = &op->res.recon;
+		char v[96];
+		cJSON *o = cJSON_CreateObject(), *rows;
+		if (!o || !cJSON_AddItemToArray(ops, o)) {
+			cJSON_Delete(o);
+			bad = 1;
+			break;
+		}
+		bad |= json_str(o, "operator", op->name);
+		if (op->ptune) {
+			bad |= json_str(o, "perf_tuning", op->perf_opt);
+			bad |= json_str(o, "contract", "perf_tuning");
+			bad |= json_num(o, "geomean_speedup", op->geomean);
+			bad |= json_num(o, "mean_speedup", op->sp.mean);
+			bad |= json_num(o, "stated_mean_speedup", op->sp.stated_mean);
+			bad |= json_str(o, "json", op->has_sp ? op->sp.json : NULL);
+			bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
+			bad |= json_str(o, "status", pt_status(op));
+			bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
+			bad |= json_num(o, "gate_errors", (double)op->errors);
+			bad |= json_num(o, "gate_warnings", (double)op->warnings);
+			rows = cJSON_AddArrayToObject(o, "cases");
+			bad |= !rows;
+			for (size_t j = 0; rows && j < op->sp.n && !bad; j++) {
+				cJSON *x = cJSON_CreateObject();
+				if (!x || !cJSON_AddItemToArray(rows, x)) {
+					cJSON_Delete(x);
+					bad = 1;
+					break;
+				}
+				bad |= json_str(x, "case", op->sp.v[j].label);
+				bad |= json_num(x, "speedup", op->sp.v[j].speedup);
+			}
+			continue;
+		}
+		bad |= json_str(o, "perf_opt", op->perf_opt);
+		bad |= json_str(o, "contract", contract_name(op->res.contract));
+		bad |= json_num(o, "geomean_speedup", op->geomean);
+		bad |= json_num(o, "claimed_geomean", r->claimed_geomean);
+		bad |= json_str(o, "stop_reason", *stop_text(op) ? stop_text(op) : NULL);
+		bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
+		bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
+		bad |= json_num(o, "gate_errors", (double)op->errors);
+		bad |= json_num(o, "gate_warnings", (double)op->warnings);
+		rows = cJSON_AddArrayToObject(o, "workloads");
+		bad |= !rows;
+		for (size_t j = 0; rows && j < r->n && !bad; j++) {
+			const struct s4_recon_row *w = &r->v[j];
+			cJSON *x = cJSON_CreateObject();
+			if (!x || !cJSON_AddItemToArray(rows, x)) {
+				cJSON_Delete(x);
+				bad = 1;
+				break;
+			}
+			bad |= json_str(x, "kernel", w->dispatch);
+			bad |= json_str(x, "workload", w->workload);
+			bad |= json_num(x, "baseline_us", w->baseline_us);
+			bad |= json_num(x, "claimed_us", w->claimed_us);
+			bad |= json_num(x, "claim_line", w->claim_line ? (double)w->claim_line : NAN);
+			bad |= json_str(x, "winner", w->winner);
+			bad |= json_num(x, "winner_us", w->winner_us);
+			bad |= json_num(x, "winner_line", w->winner_line ? (double)w->winner_line : NAN);
+			bad |= json_num(x, "deviation_pct", row_deviation_pct(w));
+			bad |= json_num(x, "speedup", row_speedup(w));
+			bad |= !cJSON_AddBoolToObject(x, "reconciled", w->ok);
+			bad |= json_str(x, "status", row_status(w));
+		}
+	}
+	cJSON *t = bad ? NULL : cJSON_AddObjectToObject(doc, "totals");
+	if (t) {
+		bad |= json_num(t, "operators", (double)a->n);
+		bad |= json_num(t, "reconciled", (double)a->reconciled);
+		bad |= json_num(t, "unreconcilable", (double)a->unreconcilable);
+		bad |= json_num(t, "without_claims", (double)a->without_claims);
+		bad |= json_num(t, "workloads_with_speedup", (double)a->nspeedups);
+		bad |= json_num(t, "geomean_speedup", a->geomean);
+	} else {
+		bad = 1;
+	}
+	char *s = bad ? NULL : cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!s)
+		return -1;
+	fputs(s, f);
+	fputc('\n', f);
+	free(s);
+	return 0;
+}
+
+/* ---- html --------------------------------------------------------------------------- */
+
+static void h(FILE *f, const char *s)
+{
+	report_xml_escape(f, s, 0);
+}
+
+static const char html_css[] =
+	"body{font-family:Helvetica,Arial,'Noto Sans CJK SC','PingFang SC','Microsoft YaHei',"
+	"sans-serif;margin:24px;color:#222;}\n"
+	"h1{font-size:22px;margin:0 0 8px}\n"
+	".totals{display:flex;gap:12px;margin:12px 0 20px;flex-wrap:wrap}\n"
+	".card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px}\n"
+	".card b{display:block;font-size:22px}\n"
+	".card.bad b{color:#c62828}\n"
+	"table{border-collapse:collapse;font-size:13px;margin-top:16px}\n"
+	"th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top;white-space:nowrap}\n"
+	"th{background:#f5f5f5}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"tr.fail td{background:#fdecea;color:#b71c1c}\n"
+	"tr.fail td.status{font-weight:bold}\n"
+	".note{color:#666;font-size:12px}\n";
+
+static int write_html(FILE *f, const struct audit *a)
+{
+	char b[8][64];
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>tlperf audit</title>\n<style>\n", f);
+	fputs(html_css, f);
+	fputs("</style>\n</head>\n<body>\n<h1>tlperf audit: claimed vs recorded final latencies</h1>\n",
+	      f);
+	fputs("<div class=\"totals\">\n", f);
+	fprintf(f, "<div class=\"card\"><b>%zu</b>operators checked</div>\n", a->n);
+	fprintf(f, "<div class=\"card\"><b>%zu</b>reconciled</div>\n", a->reconciled);
+	fprintf(f, "<div class=\"card%s\"><b>%zu</b>unreconcilable</div>\n",
+		a->unreconcilable ? " bad" : "", a->unreconcilable);
+	if (a->without_claims)
+		fprintf(f, "<div class=\"card\"><b>%zu</b>without claims</div>\n", a->without_claims);
+	fprintf(f, "<div class=\"card\"><b>%s</b>overall geomean speedup (%zu workloads)</div>\n",
+		isfinite(a->geomean) ? fmt_num(b[0], 64, a->geomean, "%.3f&#215;") : "n/a",
+		a->nspeedups);
+	fputs("</div>\n", f);
+
+	/* chart: one bar per operator (its geomean), failing ones red */
+	const char **labels = malloc((a->n ? a->n : 1) * sizeof(*labels));
+	double *vals = malloc((a->n ? a->n : 1) * sizeof(*vals));
+	int *failing = malloc((a->n ? a->n : 1) * sizeof(*failing));
+	if (!labels || !vals || !failing) {
+		free(labels);
+		free(vals);
+		free(failing);
+		return -1;
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		labels[i] = a->v[i].name;
+		vals[i] = a->v[i].geomean;
+		failing[i] = op_failing(&a->v[i]);
+	}
+	struct svg_bars bars = { "speedup per operator (geometric mean over its workloads)",
+				 "speedup = baseline_us / winner_us (log scale); red: claim does not reconcile",
+				 labels, vals, failing, a->n, a->geomean, 1 };
+	int rc = svg_write_bars(f, &bars);
+	free(labels);
+	free(vals);
+	free(failing);
+	if (rc != 0)
+		return -1;
+
+	fputs("<table>\n<thead><tr><th>operator</th><th>contract</th><th>workload</th>"
+	      "<th>baseline_us<br>(record)</th><th>claimed_us<br>(log)</th><th>winner</th>"
+	      "<th>winner_us<br>(record)</th><th>deviation</th><th>speedup</th>"
+	      "<th>operator geomean</th><th>stop reason</th><th>reconciled</th><th>gate</th>"
+	      "</tr></thead>\n<tbody>\n", f);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		const struct s4_recon *r = &op->res.recon;
+		char v[96];
+		verdict(v, sizeof(v), op);
+		if (op->ptune) {
+			char wl[320];
+			fprintf(f, "<tr%s><td>", op_failing(op) ? " class=\"fail\"" : "");
+			h(f, op->name);
+			fputs("</td><td>perf_tuning</td><td>", f);
+			h(f, pt_workload(wl, sizeof(wl), op));
+			fprintf(f, "</td><td class=\"n\"></td><td class=\"n\"></td><td></td>"
+				   "<td class=\"n\"></td><td class=\"n\"></td><td class=\"n\">%s</td>"
+				   "<td class=\"n\">%s</td><td></td><td class=\"status\">",
+				fmt_num(b[4], 64, op->geomean, "%.3f&#215;"),
+				fmt_num(b[5], 64, op->geomean, "%.3f&#215;"));
+			h(f, op->reconciled ? "yes" : pt_status(op));
+			fputs("</td><td>", f);
+			h(f, v);
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
+			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
+			int fail = w ? !w->ok : op->failed_to_read;
+			fprintf(f, "<tr%s><td>", fail ? " class=\"fail\"" : "");
+			h(f, op->name);
+			fprintf(f, "</td><td>%s</td><td>", contract_name(op->res.contract));
+			h(f, w && w->workload ? w->workload : "");
+			fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>",
+				w ? fmt_num(b[0], 64, w->baseline_us, "%.4g") : "",
+				w ? fmt_num(b[1], 64, w->claimed_us, "%.4g") : "");
+			h(f, w && w->winner ? w->winner : "");
+			fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+				   "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>",
+				w ? fmt_num(b[2], 64, w->winner_us, "%.4g") : "",
+				w ? fmt_num(b[3], 64, row_deviation_pct(w), "%+.2f%%") : "",
+				w ? fmt_num(b[4], 64, row_speedup(w), "%.3f&#215;") : "",
+				fmt_num(b[5], 64, op->geomean, "%.3f&#215;"));
+			h(f, stop_text(op));
+			fputs("</td><td class=\"status\">", f);
+			h(f, w ? (w->ok ? "yes" : row_status(w)) : "no claims");
+			fputs("</td><td>", f);
+			h(f, v);
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</tbody>\n</table>\n", f);
+	fputs("<p class=\"note\">A claim reconciles when it is within 1% of the winner's recorded "
+	      "measurement (gate rule S4-PERF-RECORDS-RECON). Generated by tlperf audit "
+	      TLPERF_VERSION "; this file needs no network access.</p>\n</body>\n</html>\n", f);
+	return 0;
+}
+
+/* ---- main --------------------------------------------------------------------------- */
+
+static void audit_release(struct audit *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->v[i].perf_opt);
+		free(a->v[i].name);
+		gatecheck_result_release(&a->v[i].res);
+		ptune_speedups_release(&a->v[i].sp);
+	}
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+static int emit(FILE *f, enum audit_format fmt, const struct audit *a)
+{
+	switch (fmt) {
+	case AUDIT_MARKDOWN: write_markdown(f, a); return 0;
+	case AUDIT_CSV: write_csv(f, a); return 0;
+	case AUDIT_JSON: return write_json(f, a);
+	case AUDIT_HTML: return write_html(f, a);
+	}
+	return -1;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum audit_format fmt = AUDIT_MARKDOWN;
+	const char *output = NULL;
+	int strict = 0, c, rc = CLI_USAGE;
+	struct audit a;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	memset(&a, 0, sizeof(a));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "markdown") == 0 || strcmp(optarg, "md") == 0)
+				fmt = AUDIT_MARKDOWN;
+			else if (strcmp(optarg, "csv") == 0)
+				fmt = AUDIT_CSV;
+			else if (strcmp(optarg, "json") == 0)
+				fmt = AUDIT_JSON;
+			else if (strcmp(optarg, "html") == 0)
+				fmt = AUDIT_HTML;
+			else
+				return cli_usage_error("audit", "unknown format '%s' (markdown, csv, json, html)",
+						       optarg);
+			break;
+		case 'o': output = optarg; break;
+		case 's': strict = 1; break;
+		case 'h': fputs(cmd_audit_usage, stdout); return cli_finish_stdout(CLI_OK);
+		default: return cli_usage_error("audit", "bad option");
+		}
+	}
+	int nroots = argc - optind;
+	char *dot[] = { "." };
+	char **roots = nroots ? argv + optind : dot;
+	if (!nroots)
+		nroots = 1;
+	for (int i = 0; i < nroots; i++) {
+		struct stat st;
+		if (stat(roots[i], &st) != 0) {
+			cli_error("cannot read '%s': %s", roots[i], strerror(errno));
+			goto out;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			cli_error("'%s' is not a directory", roots[i]);
+			goto out;
+		}
+		const char *bn = base_name(roots[i]);
+		int r = strcmp(bn, "perf_opt") == 0      ? add_op(&a, roots[i], 0)
+			: strcmp(bn, "perf_tuning") == 0 ? add_op(&a, roots[i], 1)
+							 : walk(&a, roots[i], 0);
+		if (r != 0) {
+			cli_error("out of memory");
+			goto out;
+		}
+	}
+	if (a.n == 0)
+		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
+	for (size_t i = 0; i < a.n; i++)
+		if (check_op(&a.v[i], strict) != 0) {
+			cli_error("out of memory");
+			goto out;
+		}
+	if (totals(&a) != 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+
+	if (output) {
+		size_t n = strlen(output) + 16;
+		tmp = malloc(n);
+		if (!tmp) {
+			cli_error("out of memory");
+			goto out;
+		}
+		snprintf(tmp, n, "%s.tmpXXXXXX", output);
+		int fd = mkstemp(tmp);
+		if (fd < 0 || !(f = fdopen(fd, "w"))) {
+			cli_error("cannot write '%s': %s", output, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			free(tmp);
+			tmp = NULL;
+			goto out;
+		}
+	}
+	if (emit(f ? f : stdout, fmt, &a) != 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	if (f) {
+		int werr = ferror(f);
+		if (fclose(f) != 0 || werr) {
+			f = NULL;
+			cli_error("cannot write '%s': %s", output, strerror(errno ? errno : EIO));
+			goto out;
+		}
+		f = NULL;
+		if (chmod(tmp, 0644) != 0 || rename(tmp, output) != 0) {
+			cli_error("cannot write '%s': %s", output, strerror(errno));
+			goto out;
+		}
+		free(tmp);
+		tmp = NULL;
+	}
+	rc = a.unreconcilable ? CLI_FAIL : CLI_OK;
+	if (a.unreconcilable)
+		fprintf(stderr, "tlperf audit: %zu of %zu operator%s do%s not reconcile\n",
+			a.unreconcilable, a.n, a.n == 1 ? "" : "s", a.unreconcilable == 1 ? "es" : "");
+out:
+	if (f)
+		fclose(f);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	audit_release(&a);
+	return output ? rc : cli_finish_stdout(rc);
+}

@@ -1,0 +1,252 @@
+/* cmd_msprof.c: `tlperf msprof DIR`: per-launch durations and a summary
+ * from msprof op trees or op_summary files. */
+#include "cli/cli.h"
+
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/msprof.h"
+
+const char cmd_msprof_usage[] =
+	"usage: tlperf msprof DIR [--kernel-name PAT] [--json]\n"
+	"\n"
+	"Reads what the Ascend profiler wrote under DIR and prints the Task\n"
+	"Duration(us) of every launch, then a summary: launches, median, MAD,\n"
+	"min, max, AICore time, the busiest pipe's utilisation and main-memory\n"
+	"bandwidth (means over block rows, when the metric CSVs are there).\n"
+	"\n"
+	"DIR may be the --output directory of `msprof op` (holding OPPROF_*),\n"
+	"one OPPROF_* or PROF_* directory, a directory above PROF_*, or a single\n"
+	"CSV file. All three msprof op layouts are read: flat (one launch),\n"
+	"<kernel>/<n>/ (launches sorted by number) and device<N>/<kernel>/<n>/;\n"
+	"and PROF_*/mindstudio_profiler_output/op_summary_*.csv.\n"
+	"\n"
+	"  --kernel-name PAT  keep launches whose kernel or Op Name matches PAT,\n"
+	"                     msprof's rule: '|' separates alternatives, each\n"
+	"                     matched as a prefix, '*' matches anything\n"
+	"                     (\"main\", \"add|abs\", \"*mix_aic\")\n"
+	"  --json             one JSON object on stdout instead of the table\n"
+	"\n"
+	"exit: 0 ok; 1 no matching launch with a duration, or a malformed file;\n"
+	"      2 usage error or DIR unreadable.\n";
+
+/* A number for the table, "NA" when missing. Returns buf. */
+static const char *fmt_num(char *buf, size_t len, double v, int decimals)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		snprintf(buf, len, "NA");
+	return buf;
+}
+
+static cJSON *num_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+/* Number of distinct kernel names; the first two go to names[]. */
+static size_t distinct_kernels(const struct msprof_capture *c, const char *names[2])
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(c->v[i].kernel, c->v[j].kernel) == 0;
+		if (!seen) {
+			if (n < 2)
+				names[n] = c->v[i].kernel;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void print_table(const struct msprof_capture *c, const struct msprof_summary *s,
+			const char *pat)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	printf("%s: %s layout, %zu launch%s", c->dir, msprof_layout_name(c->layout), c->n,
+	       c->n == 1 ? "" : "es");
+	if (pat)
+		printf(" matching '%s'", pat);
+	if (c->n_filtered)
+		printf(" (%zu of other kernels left out)", c->n_filtered);
+	printf("\n\n%-6s %-28s %6s %13s %12s %12s %12s %12s\n", "launch", "kernel", "device",
+	       "duration(us)", "aic_time(us)", "aiv_time(us)", "mem_rd(GB/s)", "mem_wr(GB/s)");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct msprof_launch *l = &c->v[i];
+		if (l->device >= 0)
+			snprintf(b6, sizeof(b6), "%d", l->device);
+		else
+			snprintf(b6, sizeof(b6), "-");
+		printf("%-6ld %-28s %6s %13s %12s %12s %12s %12s\n", l->index, l->kernel, b6,
+		       fmt_num(b1, sizeof(b1), l->duration_us, 3),
+		       fmt_num(b2, sizeof(b2), l->aic_time_us, 3),
+		       fmt_num(b3, sizeof(b3), l->aiv_time_us, 3),
+		       fmt_num(b4, sizeof(b4), l->main_mem_read_bw_gbs, 3),
+		       fmt_num(b5, sizeof(b5), l->main_mem_write_bw_gbs, 3));
+	}
+	printf("\nsummary: %zu launch%s, median %s us, MAD %s us, min %s us, max %s us\n",
+	       s->launches, s->launches == 1 ? "" : "es", fmt_num(b1, sizeof(b1), s->median_us, 3),
+	       fmt_num(b2, sizeof(b2), s->mad_us, 3), fmt_num(b3, sizeof(b3), s->min_us, 3),
+	       fmt_num(b4, sizeof(b4), s->max_us, 3));
+	if (c->n_missing)
+		printf("missing: %zu launch%s with Task Duration(us) NA\n", c->n_missing,
+		       c->n_missing == 1 ? "" : "es");
+	printf("utilisation: aic_time %s us, aiv_time %s us", fmt_num(b1, sizeof(b1), s->aic_time_us, 3),
+	       fmt_num(b2, sizeof(b2), s->aiv_time_us, 3));
+	if (s->max_ratio_name[0])
+		printf(", busiest pipe %s %s", s->max_ratio_name,
+		       fmt_num(b3, sizeof(b3), s->max_ratio, 3));
+	printf("\nbandwidth: main memory read %s GB/s, write %s GB/s (mean per block row)\n",
+	       fmt_num(b1, sizeof(b1), s->main_mem_read_bw_gbs, 3),
+	       fmt_num(b2, sizeof(b2), s->main_mem_write_bw_gbs, 3));
+}
+
+static int print_json(const struct msprof_capture *c, const struct msprof_summary *s,
+		      const char *pat)
+{
+	cJSON *root = cJSON_CreateObject(), *arr = NULL, *sum = NULL;
+	int rc = -1;
+	if (!root)
+		return -1;
+	cJSON_AddStringToObject(root, "dir", c->dir);
+	cJSON_AddStringToObject(root, "layout", msprof_layout_name(c->layout));
+	if (pat)
+		cJSON_AddStringToObject(root, "kernel_pattern", pat);
+	else
+		cJSON_AddNullToObject(root, "kernel_pattern");
+	cJSON_AddNumberToObject(root, "missing_durations", (double)c->n_missing);
+	cJSON_AddNumberToObject(root, "filtered_out", (double)c->n_filtered);
+	arr = cJSON_AddArrayToObject(root, "launches");
+	if (!arr)
+		goto out;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct msprof_launch *l = &c->v[i];
+		cJSON *o = cJSON_CreateObject();
+		if (!o)
+			goto out;
+		cJSON_AddItemToArray(arr, o);
+		cJSON_AddStringToObject(o, "kernel", l->kernel);
+		if (l->op_name)
+			cJSON_AddStringToObject(o, "op_name", l->op_name);
+		cJSON_AddNumberToObject(o, "index", (double)l->index);
+		cJSON_AddItemToObject(o, "device", l->device >= 0 ? cJSON_CreateNumber(l->device) : cJSON_CreateNull());
+		cJSON_AddItemToObject(o, "duration_us", num_or_null(l->duration_us));
+		cJSON_AddItemToObject(o, "aic_time_us", num_or_null(l->aic_time_us));
+		cJSON_AddItemToObject(o, "aiv_time_us", num_or_null(l->aiv_time_us));
+		cJSON_AddItemToObject(o, "main_mem_read_bw_gbs", num_or_null(l->main_mem_read_bw_gbs));
+		cJSON_AddItemToObject(o, "main_mem_write_bw_gbs", num_or_null(l->main_mem_write_bw_gbs));
+		if (l->nratios) {
+			cJSON *r = cJSON_AddObjectToObject(o, "ratios");
+			for (size_t j = 0; r && j < l->nratios; j++)
+				cJSON_AddItemToObject(r, l->ratios[j].name, num_or_null(l->ratios[j].mean));
+		}
+		cJSON_AddStringToObject(o, "source", l->source);
+		cJSON_AddNumberToObject(o, "line", (double)l->line);
+	}
+	sum = cJSON_AddObjectToObject(root, "summary");
+	if (!sum)
+		goto out;
+	cJSON_AddNumberToObject(sum, "launches", (double)s->launches);
+	cJSON_AddItemToObject(sum, "median_us", num_or_null(s->median_us));
+	cJSON_AddItemToObject(sum, "mad_us", num_or_null(s->mad_us));
+	cJSON_AddItemToObject(sum, "min_us", num_or_null(s->min_us));
+	cJSON_AddItemToObject(sum, "max_us", num_or_null(s->max_us));
+	cJSON_AddItemToObject(sum, "mean_us", num_or_null(s->mean_us));
+	cJSON_AddItemToObject(sum, "aic_time_us", num_or_null(s->aic_time_us));
+	cJSON_AddItemToObject(sum, "aiv_time_us", num_or_null(s->aiv_time_us));
+	cJSON_AddItemToObject(sum, "busiest_pipe_ratio", num_or_null(s->max_ratio));
+	if (s->max_ratio_name[0])
+		cJSON_AddStringToObject(sum, "busiest_pipe", s->max_ratio_name);
+	else
+		cJSON_AddNullToObject(sum, "busiest_pipe");
+	cJSON_AddItemToObject(sum, "main_mem_read_bw_gbs", num_or_null(s->main_mem_read_bw_gbs));
+	cJSON_AddItemToObject(sum, "main_mem_write_bw_gbs", num_or_null(s->main_mem_write_bw_gbs));
+	char *text = cJSON_Print(root);
+	if (!text)
+		goto out;
+	fputs(text, stdout);
+	fputc('\n', stdout);
+	free(text);
+	rc = 0;
+out:
+	cJSON_Delete(root);
+	return rc;
+}
+
+int cmd_msprof(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kernel-name", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *pat = NULL;
+	int json = 0, c;
+	struct msprof_capture cap;
+	struct msprof_summary sum;
+	char err[2048];
+	int rc = CLI_OK;
+
+	msprof_capture_init(&cap);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hj", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			pat = optarg[0] ? optarg : NULL;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			fputs(cmd_msprof_usage, stdout);
+			return cli_finish_stdout(CLI_OK);
+		case ':':
+			return cli_usage_error("msprof", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("msprof", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("msprof", argc - optind < 1 ? "missing DIR" : "one DIR only");
+
+	int r = msprof_read(argv[optind], pat, &cap, err, sizeof(err));
+	if (r == MSPROF_EIO) {
+		cli_error("%s", err);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	if (r != MSPROF_OK) {
+		cli_error("%s", err);
+		rc = CLI_FAIL;
+		goto out;
+	}
+	if (cap.first_problem)
+		cli_warn("%zu metric file%s unreadable, their metrics left out; first: %s",
+			 cap.n_metric_problems, cap.n_metric_problems == 1 ? "" : "s", cap.first_problem);
+	const char *names[2] = { NULL, NULL };
+	if (!pat && distinct_kernels(&cap, names) > 1)
+		cli_note("several kernels ('%.60s', '%.60s', ...): the summary mixes them; choose one with "
+			 "--kernel-name", names[0], names[1]);
+	msprof_summarize(&cap, &sum);
+	if (json) {
+		if (print_json(&cap, &sum, pat) != 0) {
+			cli_error("out of memory");
+			rc = CLI_USAGE;
+			goto out;
+		}
+	} else {
+		print_table(&cap, &sum, pat);
+	}
+	rc = cli_finish_stdout(CLI_OK);
+out:
+	msprof_capture_release(&cap);
+	return rc;
+}

@@ -1,0 +1,175 @@
+/* cmd_plateau.c: `tlperf plateau RECORDS`: per-round improvement over the
+ * incumbent and the plateau verdict (stats/plateau.h does the work). */
+#include "cli/cli.h"
+#include "stats/plateau.h"
+#include "cli/recargs.h"
+
+#include <cjson/cJSON.h>
+#include <getopt.h>
+
+const char cmd_plateau_usage[] =
+	"usage: tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]\n"
+	"\n"
+	"For each round r >= 1 of RECORDS (perf_records.jsonl, v1 or v2): the best\n"
+	"valid duration per (dispatch, workload) before r (the incumbent), the best\n"
+	"in r, and the round's improvement = the largest relative gain across keys.\n"
+	"A round improves when that gain exceeds --noise; a round with no valid\n"
+	"branch is 'blocked'. plateau = the last --window rounds did not improve.\n"
+	"Records with l0_pass false never count; v2 'final' records are not rounds.\n"
+	"\n"
+	"  --noise F    noise threshold as a fraction (default 0.03 = 3%)\n"
+	"  --window N   rounds without improvement that make a plateau (default 3)\n"
+	"  --json       machine output: rounds[], consecutive_no_improvement,\n"
+	"               last_improvement (null when none), plateau\n"
+	"  --strict     refuse RECORDS with invalid lines (exit 1) instead of\n"
+	"               skipping them with a warning\n"
+	"\n"
+	"Exit: 0 analysis printed (plateau or not), 1 invalid lines under --strict,\n"
+	"2 usage error or unreadable RECORDS.\n";
+
+static cJSON *str_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static int print_json(const struct stats_plateau *p, const char *path, enum records_contract c)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *rounds = cJSON_AddArrayToObject(root, "rounds");
+	cJSON_AddStringToObject(root, "records", path);
+	cJSON_AddStringToObject(root, "contract", recargs_contract_name(c));
+	cJSON_AddNumberToObject(root, "noise", p->noise);
+	cJSON_AddNumberToObject(root, "window", (double)p->window);
+	for (size_t i = 0; i < p->nrounds; i++) {
+		const struct stats_plateau_round *r = &p->rounds[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(rounds, o);
+		cJSON_AddNumberToObject(o, "round", (double)r->round);
+		cJSON_AddNumberToObject(o, "records", (double)r->nrecords);
+		cJSON_AddNumberToObject(o, "valid", (double)r->nvalid);
+		cJSON_AddBoolToObject(o, "blocked", r->blocked);
+		cJSON_AddItemToObject(o, "improvement", recargs_num_or_null(r->improvement));
+		cJSON_AddBoolToObject(o, "improved", r->improved);
+		if (r->improvement_key != STATS_NOKEY) {
+			const struct stats_key *key = &p->ks.v[r->improvement_key];
+			recargs_json_key(cJSON_AddObjectToObject(o, "improvement_key"), key->dispatch,
+					 key->workload);
+		} else {
+			cJSON_AddNullToObject(o, "improvement_key");
+		}
+		cJSON *keys = cJSON_AddArrayToObject(o, "keys");
+		for (size_t j = 0; j < r->nkeys; j++) {
+			const struct stats_plateau_key *e = &r->keys[j];
+			cJSON *k = cJSON_CreateObject();
+			cJSON_AddItemToArray(keys, k);
+			recargs_json_key(k, p->ks.v[e->key].dispatch, p->ks.v[e->key].workload);
+			cJSON_AddItemToObject(k, "incumbent_us", recargs_num_or_null(e->incumbent_us));
+			cJSON_AddItemToObject(k, "incumbent_candidate", str_or_null(e->incumbent_id));
+			cJSON_AddItemToObject(k, "best_us", recargs_num_or_null(e->best_us));
+			cJSON_AddItemToObject(k, "best_candidate", str_or_null(e->best_id));
+			cJSON_AddItemToObject(k, "gain", recargs_num_or_null(e->gain));
+		}
+	}
+	cJSON_AddNumberToObject(root, "consecutive_no_improvement",
+				(double)p->consecutive_no_improvement);
+	if (p->last_improvement >= 0)
+		cJSON_AddNumberToObject(root, "last_improvement", (double)p->last_improvement);
+	else
+		cJSON_AddNullToObject(root, "last_improvement");
+	cJSON_AddBoolToObject(root, "plateau", p->plateau);
+	return recargs_print_json(root);
+}
+
+static void print_markdown(const struct stats_plateau *p)
+{
+	printf("**Plateau check (noise %.1f%%, window %ld)**\n\n", 100.0 * p->noise, p->window);
+	if (p->nrounds == 0) {
+		printf("No experiment round (round >= 1) in the records yet.\n\n");
+	} else {
+		printf("| round | records (valid) | best gain | on | current best → round best (us) | improved |\n");
+		printf("|---:|---:|---:|---|---|---|\n");
+	}
+	for (size_t i = 0; i < p->nrounds; i++) {
+		const struct stats_plateau_round *r = &p->rounds[i];
+		printf("| %ld | %zu (%zu) | ", r->round, r->nrecords, r->nvalid);
+		recargs_md_pct(stdout, r->improvement);
+		fputs(" | ", stdout);
+		if (r->improvement_key != STATS_NOKEY) {
+			const struct stats_key *k = &p->ks.v[r->improvement_key];
+			const struct stats_plateau_key *e = NULL;
+			for (size_t j = 0; j < r->nkeys; j++)
+				if (r->keys[j].key == r->improvement_key)
+					e = &r->keys[j];
+			recargs_md_key(stdout, k->dispatch, " / ", k->workload);
+			printf(" | %.3f (", e->incumbent_us);
+			recargs_md_cell(stdout, e->incumbent_id);
+			printf(") → %.3f (", e->best_us);
+			recargs_md_cell(stdout, e->best_id);
+			fputs(") | ", stdout);
+		} else {
+			fputs("— | — | ", stdout);
+		}
+		puts(r->blocked ? "blocked (no valid branch) |" : r->improved ? "yes |" : "no |");
+	}
+	if (p->nrounds)
+		putchar('\n');
+	printf("- consecutive_no_improvement: %ld\n", p->consecutive_no_improvement);
+	if (p->last_improvement >= 0)
+		printf("- last_improvement: round %ld\n", p->last_improvement);
+	else
+		printf("- last_improvement: none\n");
+	printf("- plateau: %s\n", p->plateau ? "yes" : "no");
+}
+
+int cmd_plateau(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "noise", required_argument, NULL, 'n' },
+		{ "window", required_argument, NULL, 'w' },
+		RECARGS_OPTIONS,
+	};
+	struct recargs a = { .name = "plateau", .usage = cmd_plateau_usage };
+	double noise = STATS_PLATEAU_NOISE;
+	long window = STATS_PLATEAU_WINDOW;
+	int ch, rc;
+	struct records rs;
+	struct stats_plateau p = { 0 };
+	records_init(&rs);
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			if (cli_parse_double("--noise", optarg, &noise) != 0)
+				return CLI_USAGE;
+			if (noise < 0 || noise >= 1)
+				return cli_usage_error("plateau", "option '--noise' must be in [0, 1), got '%s'",
+						       optarg);
+			break;
+		case 'w':
+			if (cli_parse_long("--window", optarg, 1, 1000000, &window) != 0)
+				return CLI_USAGE;
+			break;
+		default:
+			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
+				return rc;
+		}
+	}
+	rc = recargs_load_operand(&a, argc, argv, &rs);
+	if (rc != CLI_OK)
+		goto out;
+	if (stats_plateau_compute(&rs, noise, window, &p) != 0) {
+		cli_error("out of memory analysing '%s'", a.path);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	if (a.json)
+		rc = print_json(&p, a.path, rs.contract);
+	else
+		print_markdown(&p);
+	rc = cli_finish_stdout(rc);
+out:
+	stats_plateau_release(&p);
+	records_release(&rs);
+	return rc;
+}

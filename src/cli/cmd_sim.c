@@ -1,0 +1,508 @@
+/* cmd_sim.c: `tlperf sim`, the A/B protocols run in-process on seeded
+ * synthetic runs (stats/synth.h), so their error rates and costs can be
+ * measured and compared in the same run.
+ *
+ * Every trial draws the runs of pair i, arm X from its own generator,
+ * seeded from (seed, scenario, trial, i, X) and not from the effect, so the
+ * protocols see the same states and noise (only the order within a pair,
+ * which the protocol chooses, changes drift and second-run penalties) and
+ * neighbouring effects are compared on common random numbers.
+ */
+#include "cli/cli.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/ab.h"
+#include "stats/abseq.h"
+#include "stats/synth.h"
+
+const char cmd_sim_usage[] =
+	"usage: tlperf sim [--protocol seq|ref|both] [--scenario NAME|all] [--effect E|all]\n"
+	"                  [--trials N] [--seed S] [--json]\n"
+	"                  [--min-pairs N] [--max-pairs N] [--min-gain F] [--noise F]\n"
+	"                  [--crit-inf Z] [--crit-k K] [--guard-p P]\n"
+	"\n"
+	"Runs the A/B protocols on identical seeded synthetic runs (15 launches per\n"
+	"run, the run median as the run's value) and prints, per scenario and true\n"
+	"effect, how often each verdict came out and how many pairs it took.\n"
+	"\n"
+	"  --protocol P    seq (tlab's default), ref (3 fixed pairs, ab_test.py's rule)\n"
+	"                  or both (default)\n"
+	"  --scenario S    quiet, bimodal4, bimodal8, drift, outliers, stateshift or all\n"
+	"  --effect E      B's true gain: 0.05 or 5% = B 5% faster, -4% = 4% slower;\n"
+	"                  all (default) = 0,1,2,3,5,8% and -4%\n"
+	"  --trials N      trials per scenario and effect (default 2000)\n"
+	"  --seed S        seed (default 1); the same seed gives the same output\n"
+	"  --json          one JSON object instead of the table\n"
+	"  --min-pairs, --max-pairs, --min-gain, --noise: the seq settings (4, 16,\n"
+	"                  0.01, 0.03); --noise is also the ref tie margin\n"
+	"  --crit-inf, --crit-k, --guard-p: seq's calibrated constants, for\n"
+	"                  re-calibration only\n"
+	"\n"
+	"The targets of the decision-quality issue are checked for the seq rows\n"
+	"that were simulated and printed under the table (PASS/FAIL).\n"
+	"Exit: 0 when the simulation ran, 2 on a usage error.\n";
+
+#define SIM_LAUNCHES 15
+#define SIM_MEAN_US 10.0
+#define REF_PAIRS 3
+
+static const double all_effects[] = { 0.0, 0.01, 0.02, 0.03, 0.05, 0.08, -0.04 };
+#define N_ALL_EFFECTS (sizeof(all_effects) / sizeof(all_effects[0]))
+
+enum { PROTO_SEQ = 1, PROTO_REF = 2 };
+
+struct cell {
+	int proto;            /* PROTO_SEQ or PROTO_REF */
+	const char *scenario;
+	double effect;        /* B's gain within a state */
+	double true_gain;     /* 1 - E[B]/E[A] over states and outliers */
+	long count[4];        /* per enum ab_verdict */
+	long reasons[6];      /* seq: per enum abseq_reason */
+	double pairs_sum;
+	long pairs_max;
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 29;
+	return h;
+}
+
+static double median15(double *x)
+{
+	for (size_t i = 1; i < SIM_LAUNCHES; i++) {
+		double v = x[i];
+		size_t j = i;
+		while (j > 0 && x[j - 1] > v) {
+			x[j] = x[j - 1];
+			j--;
+		}
+		x[j] = v;
+	}
+	return x[SIM_LAUNCHES / 2];
+}
+
+/* The median of one synthetic run of arm X (0 = A, 1 = B) in pair i. */
+static double sim_run(const struct synth_arm *arm, uint64_t base, size_t pair, int x,
+		      int is_second)
+{
+	struct stats_rng r;
+	double l[SIM_LAUNCHES];
+	stats_rng_seed(&r, mix(mix(base, pair), (uint64_t)x));
+	long run_index = (long)(2 * pair) + is_second;
+	synth_run(arm, &r, run_index, is_second, l, SIM_LAUNCHES);
+	return median15(l);
+}
+
+/* Expected duration of an arm over states and outliers (drift and the
+ * second-run penalty hit both arms alike). */
+static double arm_mean(const struct synth_arm *a)
+{
+	double state = a->mean_us * (1.0 + a->half_gap * (2.0 * a->p_slow - 1.0));
+	return state * (1.0 + a->outlier_p * 0.5 * (a->outlier_lo + a->outlier_hi));
+}
+
+static void run_cell(struct cell *c, long trials, uint64_t seed, size_t scen_idx,
+		     const struct abseq_params *sp, double noise)
+{
+	struct synth_arm A, B;
+	synth_scenario(c->scenario, c->effect, SIM_MEAN_US, &A, &B);
+	c->true_gain = 1.0 - arm_mean(&B) / arm_mean(&A);
+	for (long t = 0; t < trials; t++) {
+		uint64_t base = mix(mix(seed, scen_idx + 1), (uint64_t)t);
+		double a[ABSEQ_MAX_PAIRS], b[ABSEQ_MAX_PAIRS];
+		int bf[ABSEQ_MAX_PAIRS];
+		long used;
+		enum ab_verdict v;
+		if (c->proto == PROTO_REF) {
+			struct ab_ref_result rr;
+			for (size_t i = 0; i < REF_PAIRS; i++) {
+				int b_first = (i % 2) == 1; /* pair 1 A-B, pair 2 B-A, ... */
+				a[i] = sim_run(&A, base, i, 0, b_first);
+				b[i] = sim_run(&B, base, i, 1, !b_first);
+			}
+			if (stats_ab_ref(a, b, REF_PAIRS, noise, &rr) != 0)
+				rr.verdict = AB_INCONCLUSIVE;
+			v = rr.verdict;
+			used = REF_PAIRS;
+		} else {
+			struct stats_rng order;
+			struct abseq_result res;
+			stats_rng_seed(&order, mix(base, 0x6f72646572ULL));
+			res.reason = ABSEQ_CONTINUE;
+			res.verdict = AB_INCONCLUSIVE;
+			size_t i = 0;
+			while (i < sp->max_pairs) {
+				bf[i] = (int)(stats_rng_next(&order) >> 63);
+				a[i] = sim_run(&A, base, i, 0, bf[i]);
+				b[i] = sim_run(&B, base, i, 1, !bf[i]);
+				i++;
+				if (i < sp->min_pairs)
+					continue;
+				if (abseq_decide(a, b, bf, i, sp, NULL, NULL, &res) != 0) {
+					res.reason = ABSEQ_BUDGET;
+					res.verdict = AB_INCONCLUSIVE;
+					break;
+				}
+				if (res.reason != ABSEQ_CONTINUE)
+					break;
+			}
+			v = res.verdict;
+			used = (long)i;
+			c->reasons[res.reason]++;
+		}
+		c->count[v]++;
+		c->pairs_sum += (double)used;
+		if (used > c->pairs_max)
+			c->pairs_max = used;
+	}
+}
+
+static int parse_effect(const char *s, double *out)
+{
+	size_t len = strlen(s);
+	char buf[64];
+	int pct = len > 0 && s[len - 1] == '%';
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len + 1);
+	if (pct)
+		buf[len - 1] = '\0';
+	if (cli_parse_double("--effect", buf, out) != 0)
+		return -1;
+	if (pct)
+		*out /= 100.0;
+	if (!(*out > -0.5 && *out < 0.5)) {
+		cli_error("--effect must be between -50%% and 50%%, got '%s'", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- targets of the decision-quality issue (seq rows only) ---- */
+
+struct target {
+	char name[96];
+	double value, limit;
+	int at_most; /* 1: value <= limit passes */
+	int pass;
+};
+
+static const struct cell *find_cell(const struct cell *cells, size_t nc, const char *scen,
+				    double effect)
+{
+	for (size_t i = 0; i < nc; i++)
+		if (cells[i].proto == PROTO_SEQ && strcmp(cells[i].scenario, scen) == 0 &&
+		    fabs(cells[i].effect - effect) < 1e-9)
+			return &cells[i];
+	return NULL;
+}
+
+static size_t add_target(struct target *t, size_t n, double value, double limit, int at_most,
+			 const char *fmt, const char *scen, double pct)
+{
+	snprintf(t[n].name, sizeof(t[n].name), fmt, scen, pct);
+	t[n].value = value;
+	t[n].limit = limit;
+	t[n].at_most = at_most;
+	t[n].pass = at_most ? value <= limit + 1e-12 : value >= limit - 1e-12;
+	return n + 1;
+}
+
+static size_t check_targets(const struct cell *cells, size_t nc, long trials, size_t max_pairs,
+			    struct target *t)
+{
+	size_t n = 0;
+	long worst = 0;
+	int any = 0;
+	for (size_t i = 0; i < nc; i++) {
+		const struct cell *c = &cells[i];
+		if (c->proto != PROTO_SEQ)
+			continue;
+		double bb = (double)c->count[AB_B_BETTER] / (double)trials;
+		if (c->true_gain <= 1e-12)
+			n = add_target(t, n, bb, 0.025, 1,
+				       "false adoption, %s, effect %+.0f%% (B not faster)",
+				       c->scenario, c->effect * 100);
+		if (fabs(c->effect + 0.04) < 1e-9)
+			n = add_target(t, n, bb, 0.005, 1, "B_better, %s, B %.0f%% slower", c->scenario,
+				       4.0);
+		if (fabs(c->effect - 0.08) < 1e-9)
+			n = add_target(t, n, c->pairs_sum / (double)trials, 6.0, 1,
+				       "mean pairs, %s, gain %.0f%%", c->scenario, 8.0);
+		if (fabs(c->effect) < 1e-9)
+			n = add_target(t, n, c->pairs_sum / (double)trials, 12.0, 1,
+				       "mean pairs, %s, gain %.0f%%", c->scenario, 0.0);
+		if (c->pairs_max > worst)
+			worst = c->pairs_max;
+		any = 1;
+	}
+	if (any)
+		n = add_target(t, n, (double)worst, (double)max_pairs, 1,
+			       "max pairs over all seq rows%.0s", "", 0.0);
+	static const char *const five95[] = { "quiet", "bimodal4", "drift", "outliers" };
+	for (size_t k = 0; k < 4; k++) {
+		const struct cell *c = find_cell(cells, nc, five95[k], 0.05);
+		if (c)
+			n = add_target(t, n, (double)c->count[AB_B_BETTER] / (double)trials, 0.95, 0,
+				       "adoption, %s, gain %.0f%%", c->scenario, 5.0);
+	}
+	const struct cell *c = find_cell(cells, nc, "bimodal8", 0.05);
+	if (c)
+		n = add_target(t, n, (double)c->count[AB_B_BETTER] / (double)trials, 0.85, 0,
+			       "adoption, %s, gain %.0f%%", c->scenario, 5.0);
+	c = find_cell(cells, nc, "bimodal4", 0.03);
+	if (c)
+		n = add_target(t, n, (double)c->count[AB_B_BETTER] / (double)trials, 0.80, 0,
+			       "adoption, %s, gain %.0f%%", c->scenario, 3.0);
+	return n;
+}
+
+static const char *proto_name(int p)
+{
+	return p == PROTO_SEQ ? "seq" : "ref";
+}
+
+static void print_table(const struct cell *cells, size_t nc, long trials)
+{
+	printf("| protocol | scenario | B gain within state | B gain on average | B_better | tie | A_better | inconclusive | mean pairs | max pairs |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < nc; i++) {
+		const struct cell *c = &cells[i];
+		double T = (double)trials;
+		printf("| %s | %s | %+.0f%% | %+.1f%%%s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f | %ld |\n",
+		       proto_name(c->proto), c->scenario, c->effect * 100, c->true_gain * 100,
+		       c->true_gain <= 1e-12 ? " (not faster)" : "",
+		       100.0 * (double)c->count[AB_B_BETTER] / T, 100.0 * (double)c->count[AB_TIE] / T,
+		       100.0 * (double)c->count[AB_A_BETTER] / T,
+		       100.0 * (double)c->count[AB_INCONCLUSIVE] / T, c->pairs_sum / T, c->pairs_max);
+	}
+}
+
+static void print_targets(const struct target *t, size_t nt)
+{
+	size_t fails = 0;
+	if (nt == 0)
+		return;
+	printf("\nTargets (seq rows):\n\n| target | measured | limit | |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < nt; i++) {
+		int ratio = strstr(t[i].name, "pairs") == NULL;
+		if (ratio)
+			printf("| %s | %.2f%% | %s %.1f%% | %s |\n", t[i].name, 100 * t[i].value,
+			       t[i].at_most ? "<=" : ">=", 100 * t[i].limit, t[i].pass ? "PASS" : "FAIL");
+		else
+			printf("| %s | %.2f | %s %.0f | %s |\n", t[i].name, t[i].value,
+			       t[i].at_most ? "<=" : ">=", t[i].limit, t[i].pass ? "PASS" : "FAIL");
+		fails += !t[i].pass;
+	}
+	printf("\n%zu of %zu targets met.\n", nt - fails, nt);
+}
+
+static void print_json(const struct cell *cells, size_t nc, long trials, uint64_t seed,
+		       const struct abseq_params *sp, const struct target *t, size_t nt)
+{
+	printf("{\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,", trials,
+	       (unsigned long long)seed, SIM_LAUNCHES);
+	printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
+	       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g},",
+	       sp->min_pairs, sp->max_pairs, sp->min_gain, sp->noise, sp->crit_inf, sp->crit_k,
+	       sp->guard_p);
+	printf("\"cells\":[");
+	for (size_t i = 0; i < nc; i++) {
+		const struct cell *c = &cells[i];
+		double T = (double)trials;
+		printf("%s{\"protocol\":\"%s\",\"scenario\":\"%s\",\"effect\":%.6g,"
+		       "\"true_gain\":%.6g,\"b_better\":%.6g,\"tie\":%.6g,\"a_better\":%.6g,"
+		       "\"inconclusive\":%.6g,\"mean_pairs\":%.6g,\"max_pairs\":%ld",
+		       i ? "," : "", proto_name(c->proto), c->scenario, c->effect, c->true_gain,
+		       (double)c->count[AB_B_BETTER] / T, (double)c->count[AB_TIE] / T,
+		       (double)c->count[AB_A_BETTER] / T, (double)c->count[AB_INCONCLUSIVE] / T,
+		       c->pairs_sum / T, c->pairs_max);
+		if (c->proto == PROTO_SEQ) {
+			printf(",\"stop_reasons\":{");
+			for (int r = 1; r <= ABSEQ_BUDGET; r++)
+				printf("%s\"%s\":%.6g", r > 1 ? "," : "",
+				       abseq_reason_name((enum abseq_reason)r),
+				       (double)c->reasons[r] / T);
+			printf("}");
+		}
+		printf("}");
+	}
+	printf("],\"targets\":[");
+	for (size_t i = 0; i < nt; i++)
+		printf("%s{\"target\":\"%s\",\"value\":%.6g,\"limit\":%.6g,\"at_most\":%s,\"pass\":%s}",
+		       i ? "," : "", t[i].name, t[i].value, t[i].limit, t[i].at_most ? "true" : "false",
+		       t[i].pass ? "true" : "false");
+	printf("]}\n");
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP };
+	static const struct option opts[] = {
+		{ "protocol", required_argument, NULL, 'p' },
+		{ "scenario", required_argument, NULL, 's' },
+		{ "effect", required_argument, NULL, 'e' },
+		{ "trials", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "min-pairs", required_argument, NULL, O_MINP },
+		{ "max-pairs", required_argument, NULL, O_MAXP },
+		{ "min-gain", required_argument, NULL, O_MING },
+		{ "noise", required_argument, NULL, O_NOISE },
+		{ "crit-inf", required_argument, NULL, O_CI },
+		{ "crit-k", required_argument, NULL, O_CK },
+		{ "guard-p", required_argument, NULL, O_GP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct abseq_params sp;
+	int protos = PROTO_SEQ | PROTO_REF, json = 0, opt;
+	const char *scenario = "all";
+	double effects[N_ALL_EFFECTS];
+	size_t neffects = N_ALL_EFFECTS;
+	long trials = 2000, seedl = 1, v;
+	struct cell *cells = NULL;
+	struct target *targets = NULL;
+	size_t nc = 0, nt = 0;
+	int rc = CLI_USAGE;
+	const char *why;
+
+	abseq_params_default(&sp);
+	memcpy(effects, all_effects, sizeof(all_effects));
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			if (strcmp(optarg, "seq") == 0)
+				protos = PROTO_SEQ;
+			else if (strcmp(optarg, "ref") == 0)
+				protos = PROTO_REF;
+			else if (strcmp(optarg, "both") == 0)
+				protos = PROTO_SEQ | PROTO_REF;
+			else
+				return cli_usage_error("sim", "unknown protocol '%s' (seq, ref, both)", optarg);
+			break;
+		case 's':
+			scenario = optarg;
+			if (strcmp(scenario, "all") != 0) {
+				struct synth_arm x, y;
+				if (synth_scenario(scenario, 0, 1, &x, &y) != 0)
+					return cli_usage_error("sim", "unknown scenario '%s'", scenario);
+			}
+			break;
+		case 'e':
+			if (strcmp(optarg, "all") == 0) {
+				neffects = N_ALL_EFFECTS;
+				memcpy(effects, all_effects, sizeof(all_effects));
+			} else {
+				if (parse_effect(optarg, &effects[0]) != 0)
+					return CLI_USAGE;
+				neffects = 1;
+			}
+			break;
+		case 't':
+			if (cli_parse_long("--trials", optarg, 1, 100000000, &trials) != 0)
+				return CLI_USAGE;
+			break;
+		case 'S':
+			if (cli_parse_long("--seed", optarg, 0, INT64_MAX, &seedl) != 0)
+				return CLI_USAGE;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		case O_MINP:
+			if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+				return CLI_USAGE;
+			sp.min_pairs = (size_t)v;
+			break;
+		case O_MAXP:
+			if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+				return CLI_USAGE;
+			sp.max_pairs = (size_t)v;
+			break;
+		case O_MING:
+			if (cli_parse_double("--min-gain", optarg, &sp.min_gain) != 0)
+				return CLI_USAGE;
+			break;
+		case O_NOISE:
+			if (cli_parse_double("--noise", optarg, &sp.noise) != 0)
+				return CLI_USAGE;
+			break;
+		case O_CI:
+			if (cli_parse_double("--crit-inf", optarg, &sp.crit_inf) != 0)
+				return CLI_USAGE;
+			break;
+		case O_CK:
+			if (cli_parse_double("--crit-k", optarg, &sp.crit_k) != 0)
+				return CLI_USAGE;
+			break;
+		case O_GP:
+			if (cli_parse_double("--guard-p", optarg, &sp.guard_p) != 0)
+				return CLI_USAGE;
+			break;
+		case 'h':
+			fputs(cmd_sim_usage, stdout);
+			return cli_finish_stdout(CLI_OK);
+		default:
+			return cli_usage_error("sim", "unknown or incomplete option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
+	if (abseq_params_check(&sp, &why) != 0)
+		return cli_usage_error("sim", "%s", why);
+
+	size_t nscen = 0;
+	for (size_t s = 0; synth_scenario_names[s]; s++)
+		nscen++;
+	cells = calloc(2 * nscen * N_ALL_EFFECTS, sizeof(*cells));
+	targets = calloc(2 * nscen * N_ALL_EFFECTS * 3 + 16, sizeof(*targets));
+	if (!cells || !targets) {
+		cli_error("out of memory");
+		rc = CLI_FAIL;
+		goto out;
+	}
+	for (int p = PROTO_SEQ; p <= PROTO_REF; p++) {
+		if (!(protos & p))
+			continue;
+		for (size_t s = 0; s < nscen; s++) {
+			if (strcmp(scenario, "all") != 0 && strcmp(scenario, synth_scenario_names[s]) != 0)
+				continue;
+			for (size_t e = 0; e < neffects; e++) {
+				struct cell *c = &cells[nc++];
+				c->proto = p;
+				c->scenario = synth_scenario_names[s];
+				c->effect = effects[e];
+				run_cell(c, trials, (uint64_t)seedl, s, &sp, sp.noise);
+			}
+		}
+	}
+	nt = check_targets(cells, nc, trials, sp.max_pairs, targets);
+	if (json) {
+		print_json(cells, nc, trials, (uint64_t)seedl, &sp, targets, nt);
+	} else {
+		printf("%ld trials per row, seed %ld, %d launches per run; seq: pairs %zu..%zu, "
+		       "min-gain %g, noise %g\n\n",
+		       trials, seedl, SIM_LAUNCHES, sp.min_pairs, sp.max_pairs, sp.min_gain, sp.noise);
+		print_table(cells, nc, trials);
+		print_targets(targets, nt);
+	}
+	rc = cli_finish_stdout(CLI_OK);
+out:
+	free(cells);
+	free(targets);
+	return rc;
+}

@@ -1,0 +1,473 @@
+/* cmd_speedup.c: `tlperf speedup RECORDS`: per-workload speedups from the
+ * baseline to the final version and their geometric means (stats/speedup.h
+ * does the work; struct stats_speedup holds every number a plot needs). */
+#include "cli/cli.h"
+#include "run/gate_perf_tuning.h"
+#include "cli/recargs.h"
+#include "stats/speedup.h"
+#include "report/svg.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char cmd_speedup_usage[] =
+	"usage: tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
+	"       tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]\n"
+	"\n"
+	"Per (dispatch, workload): the round-0 baseline duration, the final\n"
+	"duration, speedup = baseline/final and the change in %. The final is the\n"
+	"--final candidate's latest valid record, else (v2) the phase 'final'\n"
+	"record, else the current best (the smallest valid duration). Per dispatch\n"
+	"and overall: the geometric mean of the speedups (through logarithms) and\n"
+	"the geometric-mean latency change. Regressions (speedup < 1) are listed.\n"
+	"The Markdown output is the multi-dispatch block of the Final Summary.\n"
+	"\n"
+	"  --final ID   take the final durations from candidate ID\n"
+	"  --json       machine output\n"
+	"  --strict     refuse RECORDS with invalid lines (exit 1)\n"
+	"  --plot FILE  also write per-workload speedup bars with the geomean line (SVG)\n"
+	"\n"
+	"When the operand is a directory, it is read as a first-generation\n"
+	"perf_tuning/ folder (or an operator directory holding one): per case, the\n"
+	"speedup its latest bench JSON states, the latency change 1/speedup - 1,\n"
+	"and the geometric mean over the cases with a finite speedup > 0. --strict\n"
+	"then refuses a case without one (exit 1); --final does not apply.\n"
+	"\n"
+	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
+	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
+	"2 usage error, unreadable RECORDS or folder, or an unknown --final\n"
+	"candidate.\n";
+
+static int print_json(const struct stats_speedup *s, const char *path, const char *final,
+		      enum records_contract c)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "records", path);
+	cJSON_AddStringToObject(root, "contract", recargs_contract_name(c));
+	if (final)
+		cJSON_AddStringToObject(root, "final_candidate", final);
+	else
+		cJSON_AddNullToObject(root, "final_candidate");
+	cJSON *keys = cJSON_AddArrayToObject(root, "keys");
+	for (size_t k = 0; k < s->nkeys; k++) {
+		const struct stats_speedup_key *e = &s->keys[k];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(keys, o);
+		recargs_json_key(o, e->dispatch, e->workload);
+		cJSON_AddItemToObject(o, "baseline_us",
+				      recargs_num_or_null(e->baseline ? e->baseline->duration_us : NAN));
+		cJSON_AddItemToObject(o, "final_us", recargs_num_or_null(e->final ? e->final->duration_us : NAN));
+		if (e->final) {
+			cJSON_AddStringToObject(o, "final_candidate", e->final->candidate_id);
+			cJSON_AddNumberToObject(o, "final_round", (double)e->final->round);
+		} else {
+			cJSON_AddNullToObject(o, "final_candidate");
+			cJSON_AddNullToObject(o, "final_round");
+		}
+		cJSON_AddStringToObject(o, "final_source", stats_final_source_name(e->source));
+		cJSON_AddItemToObject(o, "speedup", recargs_num_or_null(e->speedup));
+		cJSON_AddItemToObject(o, "change_pct", recargs_num_or_null(100.0 * e->change));
+		cJSON_AddBoolToObject(o, "regression", e->regression);
+	}
+	cJSON *groups = cJSON_AddArrayToObject(root, "dispatches");
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct stats_speedup_group *x = &s->groups[g];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(groups, o);
+		cJSON_AddStringToObject(o, "dispatch", x->dispatch);
+		cJSON_AddNumberToObject(o, "workloads", (double)x->nused);
+		cJSON_AddItemToObject(o, "geomean_speedup", recargs_num_or_null(x->geomean_speedup));
+		cJSON_AddItemToObject(o, "geomean_change_pct", recargs_num_or_null(100.0 * x->geomean_change));
+		cJSON_AddNumberToObject(o, "regressions", (double)x->nregressions);
+	}
+	cJSON_AddNumberToObject(root, "workloads", (double)s->nused);
+	cJSON_AddNumberToObject(root, "missing", (double)(s->nkeys - s->nused));
+	cJSON_AddItemToObject(root, "geomean_speedup", recargs_num_or_null(s->geomean_speedup));
+	cJSON_AddItemToObject(root, "geomean_change_pct", recargs_num_or_null(100.0 * s->geomean_change));
+	cJSON_AddNumberToObject(root, "regressions", (double)s->nregressions);
+	return recargs_print_json(root);
+}
+
+static void print_speedup(double x)
+{
+	if (isfinite(x))
+		printf("%.2fx", x);
+	else
+		fputs("—", stdout);
+}
+
+/* Markdown. The word "geomean" appears on exactly one table row and one
+ * bullet, both carrying the overall figure, so a reader (or the gate)
+ * looking for "geomean ... N.NNx" finds the overall claim. */
+static void print_markdown(const struct stats_speedup *s)
+{
+	printf("**Multi-dispatch speedup (baseline → final)**\n\n");
+	printf("| dispatch | workload | baseline_us | final_us | final candidate | speedup | change |\n");
+	printf("|---|---|---:|---:|---|---:|---:|\n");
+	for (size_t k = 0; k < s->nkeys; k++) {
+		const struct stats_speedup_key *e = &s->keys[k];
+		fputs("| ", stdout);
+		recargs_md_key(stdout, e->dispatch, " | ", e->workload);
+		if (e->baseline)
+			printf(" | %.3f | ", e->baseline->duration_us);
+		else
+			fputs(" | — | ", stdout);
+		if (e->final) {
+			printf("%.3f | ", e->final->duration_us);
+			recargs_md_cell(stdout, e->final->candidate_id);
+			fputs(" | ", stdout);
+		} else {
+			fputs("— | — | ", stdout);
+		}
+		print_speedup(e->speedup);
+		fputs(" | ", stdout);
+		recargs_md_pct(stdout, e->change);
+		puts(e->regression ? " (regression) |" : " |");
+	}
+	printf("| **geomean** | all (%zu) | | | | **", s->nused);
+	print_speedup(s->geomean_speedup);
+	fputs("** | **", stdout);
+	recargs_md_pct(stdout, s->geomean_change);
+	puts("** |\n");
+
+	printf("| dispatch path | workloads | speedup (geometric mean) | latency change | regressions |\n");
+	printf("|---|---:|---:|---:|---:|\n");
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct stats_speedup_group *x = &s->groups[g];
+		fputs("| ", stdout);
+		recargs_md_cell(stdout, x->dispatch);
+		printf(" | %zu | ", x->nused);
+		print_speedup(x->geomean_speedup);
+		fputs(" | ", stdout);
+		recargs_md_pct(stdout, x->geomean_change);
+		printf(" | %zu |\n", x->nregressions);
+	}
+	putchar('\n');
+	fputs("- geomean speedup: ", stdout);
+	print_speedup(s->geomean_speedup);
+	printf(" over %zu workload(s) (geometric-mean latency change ", s->nused);
+	recargs_md_pct(stdout, s->geomean_change);
+	puts(")");
+	if (s->nregressions == 0) {
+		puts("- regressions (speedup < 1): none");
+	} else {
+		fputs("- regressions (speedup < 1):", stdout);
+		int first = 1;
+		for (size_t k = 0; k < s->nkeys; k++) {
+			const struct stats_speedup_key *e = &s->keys[k];
+			if (!e->regression)
+				continue;
+			fputs(first ? " " : ", ", stdout);
+			recargs_md_key(stdout, e->dispatch, "/", e->workload);
+			fputs(" (", stdout);
+			print_speedup(e->speedup);
+			fputs(", ", stdout);
+			recargs_md_pct(stdout, e->change);
+			fputs(")", stdout);
+			first = 0;
+		}
+		putchar('\n');
+	}
+	size_t missing = s->nkeys - s->nused;
+	if (missing) {
+		printf("- not counted (%zu): ", missing);
+		int first = 1;
+		for (size_t k = 0; k < s->nkeys; k++) {
+			const struct stats_speedup_key *e = &s->keys[k];
+			if (!isnan(e->speedup))
+				continue;
+			fputs(first ? "" : ", ", stdout);
+			recargs_md_key(stdout, e->dispatch, "/", e->workload);
+			fputs(!e->baseline ? " (no valid round-0 baseline)" : " (no final)", stdout);
+			first = 0;
+		}
+		putchar('\n');
+	}
+}
+
+/* --plot: one bar per key, log scale, the overall geomean as a line.
+ * Returns 0, or -1 with errno set. */
+static int write_plot(const struct stats_speedup *s, const char *path)
+{
+	const char **labels = calloc(s->nkeys ? s->nkeys : 1, sizeof(*labels));
+	char **owned = calloc(s->nkeys ? s->nkeys : 1, sizeof(*owned));
+	double *v = malloc((s->nkeys ? s->nkeys : 1) * sizeof(*v));
+	char title[160];
+	int rc = -1;
+	if (!labels || !owned || !v)
+		goto out;
+	for (size_t k = 0; k < s->nkeys; k++) {
+		const struct stats_speedup_key *e = &s->keys[k];
+		size_t n = strlen(e->dispatch) + strlen(e->workload) + 4;
+		if (s->ngroups > 1 && !(owned[k] = malloc(n)))
+			goto out;
+		if (owned[k])
+			snprintf(owned[k], n, "%s / %s", e->dispatch, e->workload);
+		labels[k] = owned[k] ? owned[k] : e->workload;
+		v[k] = e->speedup;
+	}
+	snprintf(title, sizeof(title), "speedup baseline \xe2\x86\x92 final: geomean %.2fx over %zu workload%s",
+		 s->geomean_speedup, s->nused, s->nused == 1 ? "" : "s");
+	struct svg_bars bars = { title, "speedup = baseline_us / final_us (log scale)", labels, v,
+				 NULL, s->nkeys, s->geomean_speedup, 0 };
+	rc = svg_save_bars(path, &bars);
+out:
+	if (rc != 0 && !errno)
+		errno = ENOMEM;
+	for (size_t k = 0; owned && k < s->nkeys; k++)
+		free(owned[k]);
+	free(owned);
+	free(labels);
+	free(v);
+	return rc;
+}
+
+/* ---- a perf_tuning/ folder (first-generation workflow) ---------------------- */
+
+static double pt_change(double speedup)
+{
+	return isfinite(speedup) && speedup > 0 ? 1.0 / speedup - 1.0 : NAN;
+}
+
+static int pt_valid(double speedup)
+{
+	return isfinite(speedup) && speedup > 0;
+}
+
+static size_t pt_regressions(const struct ptune_speedups *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		n += pt_valid(p->v[i].speedup) && p->v[i].speedup < 1.0;
+	return n;
+}
+
+static int pt_print_json(const struct ptune_speedups *p, const char *path)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "perf_tuning", path);
+	cJSON_AddStringToObject(root, "json", p->json);
+	cJSON_AddStringToObject(root, "speedup_key", p->key);
+	cJSON *cases = cJSON_AddArrayToObject(root, "cases");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ptune_case *c = &p->v[i];
+		int ok = pt_valid(c->speedup);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(cases, o);
+		cJSON_AddStringToObject(o, "case", c->label);
+		cJSON_AddItemToObject(o, "speedup", recargs_num_or_null(ok ? c->speedup : NAN));
+		cJSON_AddItemToObject(o, "change_pct", recargs_num_or_null(100.0 * pt_change(c->speedup)));
+		cJSON_AddBoolToObject(o, "regression", ok && c->speedup < 1.0);
+	}
+	cJSON_AddNumberToObject(root, "cases_counted", (double)p->nvalid);
+	cJSON_AddNumberToObject(root, "missing", (double)(p->n - p->nvalid));
+	cJSON_AddItemToObject(root, "geomean_speedup", recargs_num_or_null(p->geomean));
+	cJSON_AddItemToObject(root, "geomean_change_pct", recargs_num_or_null(100.0 * pt_change(p->geomean)));
+	cJSON_AddItemToObject(root, "mean_speedup", recargs_num_or_null(p->mean));
+	cJSON_AddItemToObject(root, "stated_mean_speedup", recargs_num_or_null(p->stated_mean));
+	cJSON_AddNumberToObject(root, "regressions", (double)pt_regressions(p));
+	return recargs_print_json(root);
+}
+
+/* Markdown, with the conventions of the records output: one "geomean" row
+ * and one "geomean speedup" bullet carrying the overall figure. */
+static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
+{
+	fputs("**Per-case speedup (perf_tuning: ", stdout);
+	recargs_md_cell(stdout, path);
+	fputs(", ", stdout);
+	recargs_md_cell(stdout, p->json);
+	fputs(")**\n\n", stdout);
+	printf("| case | speedup | change |\n");
+	printf("|---|---:|---:|\n");
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ptune_case *c = &p->v[i];
+		int ok = pt_valid(c->speedup);
+		fputs("| ", stdout);
+		recargs_md_cell(stdout, c->label);
+		fputs(" | ", stdout);
+		print_speedup(ok ? c->speedup : NAN);
+		fputs(" | ", stdout);
+		recargs_md_pct(stdout, pt_change(c->speedup));
+		puts(ok && c->speedup < 1.0 ? " (regression) |" : " |");
+	}
+	printf("| **geomean** (all %zu) | **", p->nvalid);
+	print_speedup(p->geomean);
+	fputs("** | **", stdout);
+	recargs_md_pct(stdout, pt_change(p->geomean));
+	puts("** |\n");
+	fputs("- geomean speedup: ", stdout);
+	print_speedup(p->geomean);
+	printf(" over %zu case(s) (geometric-mean latency change ", p->nvalid);
+	recargs_md_pct(stdout, pt_change(p->geomean));
+	puts(")");
+	fputs("- arithmetic mean: ", stdout);
+	print_speedup(p->mean);
+	if (isfinite(p->stated_mean)) {
+		fputs("; the JSON states ", stdout);
+		print_speedup(p->stated_mean);
+	}
+	printf(" (key \"");
+	recargs_md_cell(stdout, p->key);
+	puts("\")");
+	size_t nreg = pt_regressions(p);
+	if (nreg == 0) {
+		puts("- regressions (speedup < 1): none");
+	} else {
+		fputs("- regressions (speedup < 1):", stdout);
+		int first = 1;
+		for (size_t i = 0; i < p->n; i++) {
+			const struct ptune_case *c = &p->v[i];
+			if (!pt_valid(c->speedup) || c->speedup >= 1.0)
+				continue;
+			fputs(first ? " " : ", ", stdout);
+			recargs_md_cell(stdout, c->label);
+			fputs(" (", stdout);
+			print_speedup(c->speedup);
+			fputs(")", stdout);
+			first = 0;
+		}
+		putchar('\n');
+	}
+	if (p->n > p->nvalid) {
+		printf("- not counted (%zu): ", p->n - p->nvalid);
+		int first = 1;
+		for (size_t i = 0; i < p->n; i++) {
+			if (pt_valid(p->v[i].speedup))
+				continue;
+			fputs(first ? "" : ", ", stdout);
+			recargs_md_cell(stdout, p->v[i].label);
+			fputs(" (no finite speedup > 0)", stdout);
+			first = 0;
+		}
+		putchar('\n');
+	}
+}
+
+static int pt_write_plot(const struct ptune_speedups *p, const char *path, const char *shown)
+{
+	size_t n = p->n ? p->n : 1;
+	const char **labels = calloc(n, sizeof(*labels));
+	double *v = malloc(n * sizeof(*v));
+	char title[256];
+	int rc = -1;
+	if (!labels || !v) {
+		errno = ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		labels[i] = p->v[i].label;
+		v[i] = p->v[i].speedup;
+	}
+	snprintf(title, sizeof(title), "speedup per case (%s, %s): geomean %.2fx over %zu case%s", shown,
+		 p->json, p->geomean, p->nvalid, p->nvalid == 1 ? "" : "s");
+	struct svg_bars bars = { title, "speedup as the bench JSON states it (log scale)", labels, v,
+				 NULL, p->n, p->geomean, 0 };
+	rc = svg_save_bars(path, &bars);
+out:
+	free(labels);
+	free(v);
+	return rc;
+}
+
+static int speedup_folder(const char *path, int json, int strict, const char *plot)
+{
+	struct ptune_speedups p;
+	char err[512];
+	int r = ptune_speedups(path, &p, err, sizeof(err)), rc = CLI_OK;
+	if (r != 0) {
+		cli_error("%s", err);
+		rc = r < 0 ? CLI_USAGE : CLI_FAIL;
+		goto out;
+	}
+	if (strict && p.nvalid < p.n) {
+		cli_error("%zu case(s) of '%s/%s' have no finite speedup > 0 (--strict)", p.n - p.nvalid,
+			  path, p.json);
+		rc = CLI_FAIL;
+		goto out;
+	}
+	if (json)
+		rc = pt_print_json(&p, path);
+	else
+		pt_print_markdown(&p, path);
+	if (rc == CLI_OK && p.nvalid == 0) {
+		cli_error("no case of '%s/%s' has a finite speedup > 0", path, p.json);
+		rc = CLI_FAIL;
+	}
+	if (plot && p.nvalid > 0 && pt_write_plot(&p, plot, path) != 0) {
+		cli_error("cannot write plot '%s': %s", plot, strerror(errno));
+		rc = CLI_USAGE;
+	}
+	rc = cli_finish_stdout(rc);
+out:
+	ptune_speedups_release(&p);
+	return rc;
+}
+
+int cmd_speedup(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "final", required_argument, NULL, 'f' },
+		{ "plot", required_argument, NULL, 'P' },
+		RECARGS_OPTIONS,
+	};
+	struct recargs a = { .name = "speedup", .usage = cmd_speedup_usage };
+	const char *final = NULL, *plot = NULL;
+	int ch, rc;
+	struct records rs;
+	struct stats_speedup s = { 0 };
+	records_init(&rs);
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'f': final = optarg; break;
+		case 'P': plot = optarg; break;
+		default:
+			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
+				return rc;
+		}
+	}
+	struct stat st;
+	if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (final)
+			return cli_usage_error("speedup", "--final does not apply to a perf_tuning folder ('%s')",
+					       argv[optind]);
+		return speedup_folder(argv[optind], a.json, a.strict, plot);
+	}
+	rc = recargs_load_operand(&a, argc, argv, &rs);
+	if (rc != CLI_OK)
+		goto out;
+	const char *path = a.path;
+	if (stats_speedup_compute(&rs, final, &s) != 0) {
+		if (errno == ENOENT)
+			cli_error("final candidate '%s' has no valid record in '%s'", final, path);
+		else
+			cli_error("out of memory analysing '%s'", path);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	if (a.json)
+		rc = print_json(&s, path, final, rs.contract);
+	else
+		print_markdown(&s);
+	if (rc == CLI_OK && s.nused == 0) {
+		cli_error("no workload of '%s' has both a valid round-0 baseline and a final record",
+			  path);
+		rc = CLI_FAIL;
+	}
+	if (plot && s.nused > 0 && write_plot(&s, plot) != 0) {
+		cli_error("cannot write plot '%s': %s", plot, strerror(errno));
+		rc = CLI_USAGE;
+	}
+	rc = cli_finish_stdout(rc);
+out:
+	stats_speedup_release(&s);
+	records_release(&rs);
+	return rc;
+}

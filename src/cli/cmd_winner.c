@@ -1,0 +1,316 @@
+/* cmd_winner.c: `tlperf winner RECORDS --round N`: the round's winner and
+ * the adopt / rollback / defer / needs_ab / tie / none decision
+ * (stats/winner.h does the work). */
+#include "cli/cli.h"
+#include "cli/recargs.h"
+#include "stats/winner.h"
+
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+
+const char cmd_winner_usage[] =
+	"usage: tlperf winner RECORDS --round N [--required KEY]... [--noise 0.03]\n"
+	"                     [--ab-threshold 0.05] [--small-us 20] [--incumbent ID]\n"
+	"                     [--bench-cmd TEMPLATE] [--json] [--strict]\n"
+	"\n"
+	"Chooses round N's winner among its valid candidates: the best geometric-\n"
+	"mean gain over the current best across the required keys, adoptable only\n"
+	"when no required key regresses beyond --noise. Decisions:\n"
+	"  adopt      the winner becomes the new current best\n"
+	"  rollback   no candidate is faster, or the best one only regresses\n"
+	"  defer      the best one gains on some keys but regresses on others\n"
+	"  needs_ab   a gain under --ab-threshold (on a key under --small-us, or\n"
+	"             overall) must be arbitrated first: the tlab command is printed\n"
+	"  tie        candidates within noise of each other: settle by load balance,\n"
+	"             resource use, code simplicity (the engineer's call)\n"
+	"  none       no candidate has a valid measurement of every required key\n"
+	"\n"
+	"  --round N          the round to decide (>= 1)\n"
+	"  --required KEY     a key the decision must not regress: WORKLOAD or\n"
+	"                     DISPATCH/WORKLOAD; repeatable. Default: every key with a\n"
+	"                     current best that round N measured\n"
+	"  --noise F          regression threshold, fraction (default 0.03)\n"
+	"  --ab-threshold F   gains under it need A/B (default 0.05)\n"
+	"  --small-us US      kernels under it are 'small' (default 20)\n"
+	"  --incumbent ID     compare with this candidate's latest records before N\n"
+	"                     (default: the per-key best valid duration before N)\n"
+	"  --bench-cmd T      bench command template for the tlab command; placeholders\n"
+	"                     {impl} {candidate} {dispatch} {workload} {artifact} {round}\n"
+	"  --json             machine output\n"
+	"  --strict           refuse RECORDS with invalid lines (exit 1)\n"
+	"\n"
+	"Exit: 0 a decision was printed (any decision), 1 invalid lines under\n"
+	"--strict, 2 usage error, unreadable RECORDS, an unknown --required key or\n"
+	"--incumbent, or a round with more than 4 million candidate x key pairs.\n";
+
+static void add_key(cJSON *o, const struct stats_key *k)
+{
+	recargs_json_key(o, k->dispatch, k->workload);
+}
+
+/* The tlab commands W needs, one per key marked needs_ab. Returns the
+ * number produced; cmds[] gets malloc'd strings (NULL on failure). */
+static size_t ab_commands(struct stats_winner *w, const char *tpl, char **cmds,
+			  size_t *kidx)
+{
+	size_t n = 0, want = 0;
+	if (w->decision != STATS_WINNER_NEEDS_AB)
+		return 0;
+	const struct stats_winner_candidate *c = &w->cands[w->chosen];
+	for (size_t j = 0; j < w->nrequired; j++)
+		want += (size_t)c->keys[j].needs_ab;
+	for (size_t j = 0; j < w->nrequired; j++) {
+		if (!c->keys[j].needs_ab)
+			continue;
+		const char *suffix = want > 1 ? stats_winner_key_label(w, j) : NULL;
+		cmds[n] = stats_winner_ab_command(w, w->chosen, j, tpl, suffix);
+		kidx[n++] = j;
+	}
+	return n;
+}
+
+static int print_json(const struct stats_winner *w, const char *path, char **cmds,
+		      const size_t *kidx, size_t ncmds)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "records", path);
+	cJSON_AddNumberToObject(root, "round", (double)w->round);
+	cJSON_AddStringToObject(root, "decision", stats_winner_decision_name(w->decision));
+	if (w->chosen != STATS_NOKEY)
+		cJSON_AddStringToObject(root, "candidate", w->cands[w->chosen].candidate_id);
+	else
+		cJSON_AddNullToObject(root, "candidate");
+	cJSON_AddStringToObject(root, "reason", w->reason);
+	cJSON *req = cJSON_AddArrayToObject(root, "required");
+	for (size_t j = 0; j < w->nrequired; j++) {
+		cJSON *k = cJSON_CreateObject();
+		add_key(k, &w->ks.v[w->required[j]]);
+		cJSON_AddItemToArray(req, k);
+	}
+	cJSON *reg = cJSON_AddArrayToObject(root, "regressing_keys");
+	if (w->chosen != STATS_NOKEY) {
+		const struct stats_winner_candidate *c = &w->cands[w->chosen];
+		for (size_t j = 0; j < w->nrequired; j++) {
+			if (c->keys[j].state != STATS_WK_REGRESSION)
+				continue;
+			cJSON *k = cJSON_CreateObject();
+			add_key(k, &w->ks.v[c->keys[j].key]);
+			cJSON_AddNumberToObject(k, "change", c->keys[j].change);
+			cJSON_AddItemToArray(reg, k);
+		}
+	}
+	cJSON *tied = cJSON_AddArrayToObject(root, "tied");
+	for (size_t i = 0; i < w->ntied; i++)
+		cJSON_AddItemToArray(tied, cJSON_CreateString(w->cands[w->tied[i]].candidate_id));
+	cJSON *ab = cJSON_AddArrayToObject(root, "ab_commands");
+	for (size_t i = 0; i < ncmds; i++) {
+		cJSON *o = cJSON_CreateObject();
+		add_key(o, &w->ks.v[w->required[kidx[i]]]);
+		cJSON_AddStringToObject(o, "command", cmds[i]);
+		cJSON_AddItemToArray(ab, o);
+	}
+	cJSON *cands = cJSON_AddArrayToObject(root, "candidates");
+	for (size_t i = 0; i < w->ncands; i++) {
+		const struct stats_winner_candidate *c = &w->cands[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(cands, o);
+		cJSON_AddStringToObject(o, "candidate_id", c->candidate_id);
+		cJSON_AddBoolToObject(o, "complete", c->complete);
+		cJSON_AddItemToObject(o, "gain", recargs_num_or_null(c->gain));
+		cJSON_AddNumberToObject(o, "regressions", (double)c->nregressions);
+		cJSON_AddNumberToObject(o, "soft_regressions", (double)c->nsoft);
+		cJSON *keys = cJSON_AddArrayToObject(o, "keys");
+		for (size_t j = 0; j < w->nrequired; j++) {
+			const struct stats_winner_key *e = &c->keys[j];
+			cJSON *k = cJSON_CreateObject();
+			cJSON_AddItemToArray(keys, k);
+			add_key(k, &w->ks.v[e->key]);
+			if (e->incumbent) {
+				cJSON_AddStringToObject(k, "incumbent_candidate", e->incumbent->candidate_id);
+				cJSON_AddNumberToObject(k, "incumbent_us", e->incumbent->duration_us);
+			} else {
+				cJSON_AddNullToObject(k, "incumbent_candidate");
+				cJSON_AddNullToObject(k, "incumbent_us");
+			}
+			cJSON_AddItemToObject(k, "candidate_us",
+					      recargs_num_or_null(e->candidate ? e->candidate->duration_us : NAN));
+			cJSON_AddItemToObject(k, "change", recargs_num_or_null(e->change));
+			cJSON_AddStringToObject(k, "state", stats_winner_keystate_name(e->state));
+			cJSON_AddBoolToObject(k, "needs_ab", e->needs_ab);
+		}
+	}
+	return recargs_print_json(root);
+}
+
+static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncmds)
+{
+	printf("**Winner（round %ld）: %s", w->round, stats_winner_decision_name(w->decision));
+	if (w->chosen != STATS_NOKEY) {
+		fputs(" — ", stdout);
+		recargs_md_cell(stdout, w->cands[w->chosen].candidate_id);
+	}
+	printf("**\n\n");
+	recargs_md_cell(stdout, w->reason);
+	printf("\n\n");
+	if (w->ncands) {
+		printf("| candidate | valid on all required keys | geomean gain | gains | regressions | soft (A/B) |\n");
+		printf("|---|---|---:|---:|---:|---:|\n");
+		for (size_t i = 0; i < w->ncands; i++) {
+			const struct stats_winner_candidate *c = &w->cands[i];
+			fputs("| ", stdout);
+			recargs_md_cell(stdout, c->candidate_id);
+			if (i == w->chosen)
+				fputs(" (chosen)", stdout);
+			printf(" | %s | ", c->complete ? "yes" : "no");
+			recargs_md_pct(stdout, c->gain);
+			printf(" | %zu | %zu | %zu |\n", c->ngains, c->nregressions, c->nsoft);
+		}
+		printf("\n");
+	}
+	if (w->chosen != STATS_NOKEY) {
+		const struct stats_winner_candidate *c = &w->cands[w->chosen];
+		printf("| dispatch | workload | current best | current best (us) | ");
+		recargs_md_cell(stdout, c->candidate_id);
+		printf(" (us) | change | check |\n|---|---|---|---:|---:|---:|---|\n");
+		for (size_t j = 0; j < w->nrequired; j++) {
+			const struct stats_winner_key *e = &c->keys[j];
+			const struct stats_key *k = &w->ks.v[e->key];
+			fputs("| ", stdout);
+			recargs_md_key(stdout, k->dispatch, " | ", k->workload);
+			fputs(" | ", stdout);
+			if (e->incumbent) {
+				recargs_md_cell(stdout, e->incumbent->candidate_id);
+				printf(" | %.3f | ", e->incumbent->duration_us);
+			} else {
+				fputs("— | — | ", stdout);
+			}
+			if (e->candidate)
+				printf("%.3f | ", e->candidate->duration_us);
+			else
+				fputs("— | ", stdout);
+			recargs_md_pct(stdout, e->change);
+			fputs(" | ", stdout);
+			printf("%s%s |\n", stats_winner_keystate_name(e->state),
+			       e->needs_ab ? ", A/B" : "");
+		}
+		printf("\n");
+	}
+	if (ncmds) {
+		printf("Run the interleaved A/B protocol before adopting:\n\n```sh\n");
+		for (size_t i = 0; i < ncmds; i++)
+			printf("%s\n", cmds[i]);
+		printf("```\n");
+	}
+}
+
+int cmd_winner(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "round", required_argument, NULL, 'r' },
+		{ "required", required_argument, NULL, 'q' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "ab-threshold", required_argument, NULL, 'a' },
+		{ "small-us", required_argument, NULL, 'u' },
+		{ "incumbent", required_argument, NULL, 'i' },
+		{ "bench-cmd", required_argument, NULL, 'b' },
+		RECARGS_OPTIONS,
+	};
+	struct recargs a = { .name = "winner", .usage = cmd_winner_usage };
+	struct stats_winner_opts o;
+	struct stats_winner w = { 0 };
+	struct records rs;
+	const char **req = NULL;
+	char **cmds = NULL;
+	size_t *kidx = NULL, ncmds = 0;
+	const char *tpl = NULL;
+	long round = -1;
+	int ch, rc = CLI_USAGE;
+	char err[512];
+	stats_winner_opts_init(&o);
+	records_init(&rs);
+	w.chosen = STATS_NOKEY;
+	req = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*req));
+	if (!req) {
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	optind = 0;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			if (cli_parse_long("--round", optarg, 1, 1000000000L, &round) != 0)
+				goto out;
+			break;
+		case 'q':
+			req[o.nrequired++] = optarg;
+			break;
+		case 'n':
+			if (cli_parse_double("--noise", optarg, &o.noise) != 0)
+				goto out;
+			break;
+		case 'a':
+			if (cli_parse_double("--ab-threshold", optarg, &o.ab_threshold) != 0)
+				goto out;
+			break;
+		case 'u':
+			if (cli_parse_double("--small-us", optarg, &o.small_us) != 0)
+				goto out;
+			break;
+		case 'i': o.incumbent_id = optarg; break;
+		case 'b': tpl = optarg; break;
+		default:
+			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
+				goto out;
+		}
+	}
+	o.required = req;
+	if (o.noise < 0 || o.ab_threshold < 0 || o.small_us < 0) {
+		rc = cli_usage_error("winner", "--noise, --ab-threshold and --small-us must be >= 0");
+		goto out;
+	}
+	if (round < 0) {
+		rc = cli_usage_error("winner", "--round N is required");
+		goto out;
+	}
+	rc = recargs_load_operand(&a, argc, argv, &rs);
+	if (rc != CLI_OK)
+		goto out;
+	const char *path = a.path;
+	if (stats_winner_choose(&rs, round, &o, &w, err, sizeof(err)) != 0) {
+		cli_error("%s in '%s'", err, path);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	cmds = calloc(w.nrequired ? w.nrequired : 1, sizeof(*cmds));
+	kidx = calloc(w.nrequired ? w.nrequired : 1, sizeof(*kidx));
+	if (!cmds || !kidx) {
+		cli_error("out of memory");
+		rc = CLI_USAGE;
+		goto out;
+	}
+	ncmds = ab_commands(&w, tpl, cmds, kidx);
+	for (size_t i = 0; i < ncmds; i++) {
+		if (!cmds[i]) {
+			cli_error("out of memory");
+			rc = CLI_USAGE;
+			goto out;
+		}
+	}
+	if (a.json)
+		rc = print_json(&w, path, cmds, kidx, ncmds);
+	else
+		print_markdown(&w, cmds, ncmds);
+	rc = cli_finish_stdout(rc);
+out:
+	for (size_t i = 0; cmds && i < ncmds; i++)
+		free(cmds[i]);
+	free(cmds);
+	free(kidx);
+	free(req);
+	stats_winner_release(&w);
+	records_release(&rs);
+	return rc;
+}

@@ -1,0 +1,319 @@
+/* ab_source.c: launch durations from a bench's stdout or CSV files (see
+ * ab_source.h). The msprof source lives in msprof.c. */
+#include "io/ab_source.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/csvtab.h"
+
+#define STDOUT_MAX_BYTES (64L * 1024 * 1024)
+
+int absource_parse(const char *spec, struct absource *s, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	if (strcmp(spec, "msprof") == 0) {
+		s->kind = ABSOURCE_MSPROF;
+		return 0;
+	}
+	if (strcmp(spec, "stdout") == 0) {
+		s->kind = ABSOURCE_STDOUT;
+		return 0;
+	}
+	if (strncmp(spec, "csv:", 4) == 0) {
+		const char *g = spec + 4, *colon = strchr(g, ':');
+		if (!colon || colon == g || colon[1] == '\0') {
+			snprintf(err, errlen, "--source '%s': expected csv:GLOB:COLUMN", spec);
+			return -1;
+		}
+		s->kind = ABSOURCE_CSV;
+		s->glob = strndup(g, (size_t)(colon - g));
+		s->column = strdup(colon + 1);
+		if (!s->glob || !s->column) {
+			absource_release(s);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "unknown --source '%s' (msprof, stdout, csv:GLOB:COLUMN)", spec);
+	return -1;
+}
+
+void absource_release(struct absource *s)
+{
+	free(s->glob);
+	free(s->column);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *absource_name(const struct absource *s)
+{
+	switch (s->kind) {
+	case ABSOURCE_STDOUT: return "stdout";
+	case ABSOURCE_CSV: return "csv";
+	case ABSOURCE_MSPROF: break;
+	}
+	return "msprof";
+}
+
+/* Growable array of durations. */
+struct dvec {
+	double *v;
+	size_t n, cap;
+};
+
+static int dvec_push(struct dvec *d, double x)
+{
+	if (d->n == d->cap) {
+		size_t nc = d->cap ? d->cap * 2 : 64;
+		double *nv = realloc(d->v, nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		d->v = nv;
+		d->cap = nc;
+	}
+	d->v[d->n++] = x;
+	return 0;
+}
+
+static int parse_json_array(const char *text, size_t len, const char *name, struct dvec *d,
+			    char *err, size_t errlen)
+{
+	cJSON *arr = cJSON_ParseWithLength(text, len);
+	int rc = -1;
+	if (!cJSON_IsArray(arr)) {
+		snprintf(err, errlen, "'%s': not a JSON array of durations", name);
+		goto out;
+	}
+	int i = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || !(it->valuedouble > 0)) {
+			snprintf(err, errlen, "'%s': element %d of the array is not a duration > 0",
+				 name, i);
+			goto out;
+		}
+		if (dvec_push(d, it->valuedouble) != 0) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		i++;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(arr);
+	return rc;
+}
+
+int absource_parse_durations(const char *text, size_t len, const char *name, double **out,
+			     size_t *n, char *err, size_t errlen)
+{
+	struct dvec d = { 0 };
+	size_t i = 0;
+	long line = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	if (i < len && text[i] == '[') {
+		if (parse_json_array(text + i, len - i, name, &d, err, errlen) != 0)
+			goto fail;
+	} else {
+		size_t pos = 0;
+		while (pos < len) {
+			const char *ls = text + pos;
+			const char *nl = memchr(ls, '\n', len - pos);
+			size_t ll = nl ? (size_t)(nl - ls) : len - pos;
+			char buf[128];
+			pos += ll + (nl ? 1 : 0);
+			line++;
+			/* trim spaces, TABs and a CR */
+			while (ll > 0 && (ls[0] == ' ' || ls[0] == '\t')) {
+				ls++;
+				ll--;
+			}
+			while (ll > 0 && (ls[ll - 1] == ' ' || ls[ll - 1] == '\t' || ls[ll - 1] == '\r'))
+				ll--;
+			if (ll == 0 || ls[0] == '#')
+				continue;
+			if (ll >= sizeof(buf)) {
+				snprintf(err, errlen, "%s:%ld: not a duration (line too long)", name, line);
+				goto fail;
+			}
+			memcpy(buf, ls, ll);
+			buf[ll] = '\0';
+			char *end = NULL;
+			errno = 0;
+			double v = strtod(buf, &end);
+			if (end == buf || *end != '\0' || errno != 0 || !isfinite(v) || !(v > 0)) {
+				snprintf(err, errlen,
+					 "%s:%ld: '%.40s' is not a duration in us (one number > 0 per line, or a JSON array)",
+					 name, line, buf);
+				goto fail;
+			}
+			if (dvec_push(&d, v) != 0) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
+		}
+	}
+	if (d.n == 0) {
+		snprintf(err, errlen, "'%s': no durations (the bench printed nothing to stdout)", name);
+		goto fail;
+	}
+	*out = d.v;
+	*n = d.n;
+	return 0;
+fail:
+	free(d.v);
+	return -1;
+}
+
+int absource_read_stdout(const char *path, double **out, size_t *n, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (len == cap) {
+			if (cap >= (size_t)STDOUT_MAX_BYTES) {
+				snprintf(err, errlen, "'%s': larger than 64 MiB", path);
+				goto out;
+			}
+			size_t nc = cap ? cap * 2 : 65536;
+			char *nb = realloc(buf, nc);
+			if (!nb) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+			buf = nb;
+			cap = nc;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	rc = absource_parse_durations(buf ? buf : "", len, path, out, n, err, errlen);
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+int absource_read_csv(const char *dir, const char *pattern, const char *column, double **out,
+		      size_t *n, char *err, size_t errlen)
+{
+	char full[4096];
+	glob_t g;
+	struct dvec d = { 0 };
+	int rc = -1, gr;
+
+	*out = NULL;
+	*n = 0;
+	if (pattern[0] == '/' || !dir)
+		snprintf(full, sizeof(full), "%s", pattern);
+	else
+		snprintf(full, sizeof(full), "%s/%s", dir, pattern);
+	memset(&g, 0, sizeof(g));
+	gr = glob(full, 0, NULL, &g); /* sorted by name */
+	if (gr == GLOB_NOMATCH || (gr == 0 && g.gl_pathc == 0)) {
+		snprintf(err, errlen, "no file matches '%s'", full);
+		goto out;
+	}
+	if (gr != 0) {
+		snprintf(err, errlen, "cannot search '%s'", full);
+		goto out;
+	}
+	for (size_t f = 0; f < g.gl_pathc; f++) {
+		struct csvtab t;
+		char terr[512];
+		csvtab_init(&t);
+		if (csvtab_read(g.gl_pathv[f], &t, terr, sizeof(terr)) != 0) {
+			snprintf(err, errlen, "%s", terr);
+			goto out;
+		}
+		int c = csvtab_col(&t, column);
+		if (c < 0) {
+			snprintf(err, errlen, "'%s': no column '%s'", g.gl_pathv[f], column);
+			csvtab_release(&t);
+			goto out;
+		}
+		for (size_t r = 0; r < t.nrows; r++) {
+			double v;
+			int k = csvtab_number(csvtab_cell(&t, r, c), &v);
+			if (k == 0)
+				continue;
+			if (k < 0 || !(v > 0)) {
+				snprintf(err, errlen, "%s:%ld: column '%s' is not a duration > 0",
+					 g.gl_pathv[f], t.lines[r], column);
+				csvtab_release(&t);
+				goto out;
+			}
+			if (dvec_push(&d, v) != 0) {
+				snprintf(err, errlen, "out of memory");
+				csvtab_release(&t);
+				goto out;
+			}
+		}
+		csvtab_release(&t);
+	}
+	if (d.n == 0) {
+		snprintf(err, errlen, "no durations in column '%s' of '%s'", column, full);
+		goto out;
+	}
+	*out = d.v;
+	*n = d.n;
+	d.v = NULL;
+	rc = 0;
+out:
+	free(d.v);
+	globfree(&g);
+	return rc;
+}
+
+int absource_prepare_run(const char *run_dir, char arm, long pair, long launch_count,
+			 long warm_up, char *outfile, size_t outlen, char *err, size_t errlen)
+{
+	char num[32], a[2] = { arm, '\0' };
+	if (mkdir(run_dir, 0755) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create '%s': %s", run_dir, strerror(errno));
+		return -1;
+	}
+	if ((size_t)snprintf(outfile, outlen, "%s/stdout.txt", run_dir) >= outlen) {
+		snprintf(err, errlen, "path too long: '%s'", run_dir);
+		return -1;
+	}
+	int bad = setenv("TLAB_OUTPUT", run_dir, 1) != 0 || setenv("TLAB_ARM", a, 1) != 0;
+	snprintf(num, sizeof(num), "%ld", launch_count);
+	bad |= setenv("TLAB_LAUNCH_COUNT", num, 1) != 0;
+	snprintf(num, sizeof(num), "%ld", warm_up);
+	bad |= setenv("TLAB_WARM_UP", num, 1) != 0;
+	snprintf(num, sizeof(num), "%ld", pair);
+	bad |= setenv("TLAB_PAIR", num, 1) != 0;
+	if (bad) {
+		snprintf(err, errlen, "cannot set the bench's environment: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}

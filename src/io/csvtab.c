@@ -1,0 +1,390 @@
+/* csvtab.c: profiler CSV files into a table of strings, with libcsv. */
+#include "io/csvtab.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void csvtab_init(struct csvtab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+static void free_strs(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void csvtab_release(struct csvtab *t)
+{
+	free_strs(t->cols, t->ncols);
+	free_strs(t->cells, t->nrows * t->ncols);
+	free(t->lines);
+	free(t->path);
+	csvtab_init(t);
+}
+
+/* Parser state shared with the libcsv callbacks. */
+struct builder {
+	struct csvtab *t;
+	char **row;       /* fields of the row being read */
+	size_t nrow, caprow;
+	size_t caprows;   /* capacity of t->cells in rows */
+	long line;        /* physical line being fed */
+	long row_line;    /* line where the current row's first field ended */
+	int have_header;
+	int failed;       /* 1: out of memory; 2: too many fields; 3: the callback stopped;
+			     4: the last row is cut short (truncated file) */
+	long bad_line;
+	csvtab_row_fn fn; /* streaming: called per row instead of storing it */
+	void *ctx;
+	int stop_rc;      /* what the callback returned when it stopped */
+	int no_final_nl;  /* the file's last line has no '\n' */
+	int at_fini;      /* csv_fini is delivering the last row */
+	size_t short_n;   /* failed 4: fields the cut row had */
+};
+
+static char *trimmed_dup(const char *s, size_t len)
+{
+	/* libcsv trims unquoted spaces and TABs; a BOM or CR can remain. */
+	if (len >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+	    (unsigned char)s[2] == 0xBF) {
+		s += 3;
+		len -= 3;
+	}
+	while (len > 0 && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	while (len > 0 && (s[0] == ' ' || s[0] == '\t')) {
+		s++;
+		len--;
+	}
+	char *d = malloc(len + 1);
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return d;
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct builder *b = data;
+	if (b->failed)
+		return;
+	if (b->nrow == 0)
+		b->row_line = b->line;
+	if (b->nrow == b->caprow) {
+		size_t nc = b->caprow ? b->caprow * 2 : 32;
+		char **nr = realloc(b->row, nc * sizeof(*nr));
+		if (!nr) {
+			b->failed = 1;
+			return;
+		}
+		b->row = nr;
+		b->caprow = nc;
+	}
+	char *d = trimmed_dup(s ? s : "", s ? len : 0);
+	if (!d) {
+		b->failed = 1;
+		return;
+	}
+	b->row[b->nrow++] = d;
+}
+
+static void drop_row(struct builder *b)
+{
+	for (size_t i = 0; i < b->nrow; i++)
+		free(b->row[i]);
+	b->nrow = 0;
+}
+
+static void on_row(int c, void *data)
+{
+	(void)c;
+	struct builder *b = data;
+	struct csvtab *t = b->t;
+	if (b->failed) {
+		drop_row(b);
+		return;
+	}
+	/* The profiler ends every line with a comma: one empty field too many. */
+	size_t n = b->nrow;
+	if (n > 0 && b->row[n - 1][0] == '\0' && (!b->have_header || n > t->ncols)) {
+		free(b->row[n - 1]);
+		b->nrow = --n;
+	}
+	if (n == 0 || (n == 1 && b->row[0][0] == '\0')) {
+		drop_row(b); /* blank line */
+		return;
+	}
+	if (!b->have_header) {
+		t->cols = b->row;
+		t->ncols = n;
+		b->row = NULL;
+		b->nrow = b->caprow = 0;
+		b->have_header = 1;
+		return;
+	}
+	/* The profilers end every line, the last included, with '\n' and
+	 * write every column. A last row without its newline and with fewer
+	 * fields than the header is a file cut short (a writer killed, a full
+	 * disk): its last number may be cut too ("86824.7" for "86824.726562"),
+	 * so it is refused rather than read. */
+	if (b->at_fini && b->no_final_nl && n < t->ncols) {
+		b->failed = 4;
+		b->bad_line = b->row_line;
+		b->short_n = n;
+		drop_row(b);
+		return;
+	}
+	if (n > t->ncols) {
+		/* Extra empty cells are harmless; extra values mean the columns
+		 * do not line up with the header. */
+		for (size_t i = t->ncols; i < n; i++)
+			if (b->row[i][0] != '\0') {
+				b->failed = 2;
+				b->bad_line = b->row_line;
+				drop_row(b);
+				return;
+			}
+	}
+	if (b->fn) {
+		static char empty[] = "";
+		char *stack[64];
+		char **fields = t->ncols <= 64 ? stack : malloc(t->ncols * sizeof(*fields));
+		if (!fields) {
+			b->failed = 1;
+			drop_row(b);
+			return;
+		}
+		for (size_t i = 0; i < t->ncols; i++)
+			fields[i] = i < n ? b->row[i] : empty;
+		int r = b->fn(b->ctx, t, fields, b->row_line);
+		if (fields != stack)
+			free(fields);
+		drop_row(b);
+		if (r != 0) {
+			b->failed = 3;
+			b->stop_rc = r;
+		}
+		return;
+	}
+	if (t->nrows == b->caprows) {
+		size_t nc = b->caprows ? b->caprows * 2 : 16;
+		char **cells = realloc(t->cells, nc * t->ncols * sizeof(*cells));
+		if (!cells) {
+			b->failed = 1;
+			drop_row(b);
+			return;
+		}
+		t->cells = cells;
+		long *lines = realloc(t->lines, nc * sizeof(*lines));
+		if (!lines) {
+			b->failed = 1;
+			drop_row(b);
+			return;
+		}
+		t->lines = lines;
+		b->caprows = nc;
+	}
+	char **dst = t->cells + t->nrows * t->ncols;
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (i < n) {
+			dst[i] = b->row[i];
+			b->row[i] = NULL;
+		} else {
+			dst[i] = calloc(1, 1);
+			if (!dst[i]) {
+				/* keep the table consistent: fill the rest with NULL-safe "" later */
+				b->failed = 1;
+				for (size_t j = i; j < t->ncols; j++)
+					dst[j] = NULL;
+				break;
+			}
+		}
+	}
+	for (size_t i = t->ncols; i < n; i++)
+		free(b->row[i]);
+	b->nrow = 0;
+	t->lines[t->nrows] = b->row_line;
+	t->nrows++;
+}
+
+static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void *ctx, char *err,
+		      size_t errlen);
+
+int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen)
+{
+	return parse_file(path, t, NULL, NULL, err, errlen);
+}
+
+int csvtab_stream(const char *path, struct csvtab *header, csvtab_row_fn fn, void *ctx, char *err,
+		  size_t errlen)
+{
+	return parse_file(path, header, fn, ctx, err, errlen);
+}
+
+static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void *ctx, char *err,
+		      size_t errlen)
+{
+	struct csv_parser p;
+	struct builder b;
+	FILE *f = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = -1, parser_ok = 0;
+	struct stat st;
+
+	csvtab_init(t);
+	memset(&b, 0, sizeof(b));
+	b.t = t;
+	b.fn = fn;
+	b.ctx = ctx;
+	/* O_NONBLOCK for the open: a FIFO without a writer then reads as
+	 * empty instead of blocking forever (docs/reliability.md). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		/* a directory, or a device such as /dev/zero that never ends */
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+		close(fd);
+		goto out;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	if (!fn && fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
+		snprintf(err, errlen, "'%s' is larger than %ld MiB", path, CSVTAB_MAX_BYTES >> 20);
+		goto out;
+	}
+	t->path = strdup(path);
+	if (!t->path || csv_init(&p, CSV_APPEND_NULL) != 0) {
+		snprintf(err, errlen, "'%s': out of memory", path);
+		goto out;
+	}
+	parser_ok = 1;
+	/* libcsv grows a field 128 bytes at a time: a 10 MB cell meant 80,000
+	 * reallocs, quadratic where realloc copies (ASan took minutes). */
+	csv_set_blk_size(&p, 64 * 1024);
+	ssize_t len;
+	errno = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		b.line++;
+		if (csv_parse(&p, line, (size_t)len, on_field, on_row, &b) != (size_t)len) {
+			snprintf(err, errlen, "%s:%ld: %s", path, b.line, csv_strerror(csv_error(&p)));
+			goto out;
+		}
+		b.no_final_nl = line[len - 1] != '\n';
+		if (b.failed)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	b.at_fini = 1;
+	if (!b.failed && csv_fini(&p, on_field, on_row, &b) != 0) {
+		snprintf(err, errlen, "%s:%ld: unterminated quoted field", path, b.line);
+		goto out;
+	}
+	if (b.failed == 1) {
+		snprintf(err, errlen, "'%s': out of memory", path);
+		goto out;
+	}
+	if (b.failed == 2) {
+		snprintf(err, errlen, "%s:%ld: more fields than the header has columns", path,
+			 b.bad_line);
+		goto out;
+	}
+	if (b.failed == 4) {
+		snprintf(err, errlen,
+			 "%s:%ld: last row cut short (%zu of %zu fields, no newline at the end): "
+			 "the file looks truncated", path, b.bad_line, b.short_n, t->ncols);
+		goto out;
+	}
+	if (b.failed == 3) {
+		rc = b.stop_rc; /* the callback's own error; it wrote err */
+		goto out_keep;
+	}
+	if (!b.have_header) {
+		snprintf(err, errlen, "'%s' is empty (no header line)", path);
+		goto out;
+	}
+	rc = 0;
+	goto out_keep;
+out:
+	rc = -1;
+out_keep:
+	if (parser_ok)
+		csv_free(&p);
+	drop_row(&b);
+	free(b.row);
+	free(line);
+	if (f)
+		fclose(f);
+	if (rc != 0)
+		csvtab_release(t);
+	return rc;
+}
+
+int csvtab_col(const struct csvtab *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (strcmp(t->cols[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *csvtab_cell(const struct csvtab *t, size_t r, int c)
+{
+	if (c < 0 || (size_t)c >= t->ncols || r >= t->nrows)
+		return "";
+	const char *s = t->cells[r * t->ncols + (size_t)c];
+	return s ? s : "";
+}
+
+int csvtab_number(const char *cell, double *out)
+{
+	while (*cell == ' ' || *cell == '\t')
+		cell++;
+	size_t n = strlen(cell);
+	while (n > 0 && (cell[n - 1] == ' ' || cell[n - 1] == '\t' || cell[n - 1] == '\r'))
+		n--;
+	if (n == 0 || (n == 2 && strncmp(cell, "NA", 2) == 0) ||
+	    (n == 3 && (strncmp(cell, "N/A", 3) == 0 || strncmp(cell, "NaN", 3) == 0 ||
+			strncmp(cell, "nan", 3) == 0)) ||
+	    (n == 1 && cell[0] == '-'))
+		return 0;
+	char buf[128];
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, cell, n);
+	buf[n] = '\0';
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(buf, &end);
+	if (end == buf || *end != '\0' || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 1;
+}

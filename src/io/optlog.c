@@ -1,0 +1,1286 @@
+/* optlog.c: streaming reader of opt_log.md (optlog.h). */
+#include "io/optlog.h"
+#include "io/lineio.h"
+#include "util/utf8.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PROBLEMS 20
+#define MAX_ROWS 100000   /* final table rows kept (bounded memory) */
+#define MAX_TABLES 200000
+#define MAX_ITEMS 100000  /* rounds, claims, numbers, suppressions kept */
+
+enum kind { K_BLANK, K_TEXT, K_HEADING, K_ROW };
+
+struct ctx {
+	struct optlog *lg;
+	int in_fence;
+	char fence_ch;
+	size_t fence_len;
+	int in_comment;
+	/* the previous line and the last non-blank line before it */
+	char *prev;
+	size_t prev_len, prev_cap;
+	long prev_line;
+	enum kind prev_kind;
+	char *cap;
+	size_t cap_len, cap_cap;
+	long cap_line;
+	enum kind cap_kind;
+	long hround[7];        /* round of the open heading per level, -1 */
+	long hidx[7];          /* index into lg->rounds per level, -1 */
+	int in_summary, summary_level;
+	int in_fptd, fptd_level;
+	int in_table;
+	size_t table;          /* index of the open table */
+	int table_final;       /* the open table is the v2 Final table */
+	int col[5];            /* kernel, workload, baseline, final, candidate */
+	int crlf_seen;
+	int stop_seen;
+};
+
+/* ---- small string helpers (ASCII case folding only; UTF-8 bytes pass) ---- */
+
+static int lc(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+}
+
+static const char *find_ci(const char *h, const char *n)
+{
+	size_t nl = strlen(n);
+	if (nl == 0)
+		return h;
+	int c0 = lc((unsigned char)*n), c1 = (c0 >= 'a' && c0 <= 'z') ? c0 - 32 : c0;
+	for (; *h; h++) {
+		int hc = (unsigned char)*h;
+		if (hc != c0 && hc != c1)
+			continue;
+		size_t i = 1;
+		while (i < nl && h[i] && lc((unsigned char)h[i]) == lc((unsigned char)n[i]))
+			i++;
+		if (i == nl)
+			return h;
+	}
+	return NULL;
+}
+
+static int starts_ci(const char *s, const char *p)
+{
+	while (*p) {
+		if (lc((unsigned char)*s) != lc((unsigned char)*p))
+			return 0;
+		s++;
+		p++;
+	}
+	return 1;
+}
+
+static int is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static const char *skip_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* Skips spaces and Markdown emphasis/code marks. */
+static const char *skip_marks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '*' || *s == '`')
+		s++;
+	return s;
+}
+
+/* ':' or the full-width '：' (EF BC 9A); returns bytes, 0 when neither. */
+static size_t colon_at(const char *s)
+{
+	if (*s == ':')
+		return 1;
+	if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBC && (unsigned char)s[2] == 0x9A)
+		return 3;
+	return 0;
+}
+
+size_t optlog_read_number(const char *s, double *out)
+{
+	const char *p = s;
+	while (*p == '*' || *p == '`')
+		p++;
+	if (!(is_digit((unsigned char)*p) || (*p == '.' && is_digit((unsigned char)p[1]))))
+		return 0;
+	char *end;
+	errno = 0;
+	double v = strtod(p, &end);
+	if (end == p || errno == ERANGE || !isfinite(v))
+		return 0;
+	*out = v;
+	return (size_t)(end - s);
+}
+
+char *optlog_norm_name(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+	int sep = 0;
+	if (n == 0)
+		return out;
+	for (; *s && k + 1 < n; s++) {
+		int c = (unsigned char)*s;
+		if (c == ' ' || c == '\t' || c == '-' || c == '_' || c == '/' || c == '.' || c == ':') {
+			sep = 1;
+			continue;
+		}
+		if (sep && k > 0 && k + 1 < n)
+			out[k++] = '_';
+		sep = 0;
+		if (k + 1 < n)
+			out[k++] = (char)lc(c);
+	}
+	out[k] = '\0';
+	return out;
+}
+
+/* ---- vectors ---- */
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 8;
+	void *nv = realloc(*v, c * size);
+	if (!nv)
+		return -1;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+#define PUSH(lg, name) (grow((void **)&(lg)->name, &(lg)->cap_##name, (lg)->n_##name, sizeof(*(lg)->name)))
+
+static int add_problem(struct optlog *lg, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int add_problem(struct optlog *lg, long line, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	if (lg->n_problems >= MAX_PROBLEMS)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (PUSH(lg, problems))
+		return -1;
+	char *m = strdup(buf);
+	if (!m)
+		return -1;
+	lg->problems[lg->n_problems].line = line;
+	lg->problems[lg->n_problems].message = m;
+	lg->n_problems++;
+	return 0;
+}
+
+void optlog_init(struct optlog *lg)
+{
+	memset(lg, 0, sizeof(*lg));
+	lg->noise_pct = NAN;
+	lg->max_rounds = -1;
+	lg->max_experiments = -1;
+	lg->blank = 1;
+}
+
+static void clear_summary(struct optlog *lg)
+{
+	for (size_t i = 0; i < lg->n_claims; i++)
+		free(lg->claims[i].workload);
+	lg->n_claims = 0;
+	lg->n_geomeans = 0;
+	free(lg->best);
+	lg->best = NULL;
+	lg->best_line = 0;
+	lg->nothing_adopted = 0;
+	lg->stop = OPTLOG_STOP_NONE;
+	lg->stop_line = 0;
+}
+
+static void clear_final_rows(struct optlog *lg)
+{
+	for (size_t i = 0; i < lg->n_final_rows; i++) {
+		free(lg->final_rows[i].kernel_id);
+		free(lg->final_rows[i].workload_id);
+		free(lg->final_rows[i].final_candidate_id);
+	}
+	lg->n_final_rows = 0;
+}
+
+void optlog_release(struct optlog *lg)
+{
+	clear_summary(lg);
+	clear_final_rows(lg);
+	for (size_t i = 0; i < lg->n_suppressions; i++) {
+		free(lg->suppressions[i].rule);
+		free(lg->suppressions[i].reason);
+	}
+	for (size_t i = 0; i < lg->n_problems; i++)
+		free(lg->problems[i].message);
+	free(lg->tables);
+	free(lg->rounds);
+	free(lg->superseded);
+	free(lg->claims);
+	free(lg->geomeans);
+	free(lg->final_rows);
+	free(lg->suppressions);
+	free(lg->problems);
+	optlog_init(lg);
+}
+
+/* ---- classification ---- */
+
+/* Heading level (1..6) and text start, or 0. */
+static int heading_level(const char *s, const char **text)
+{
+	int sp = 0;
+	while (*s == ' ' && sp < 4)
+		s++, sp++;
+	if (sp > 3)
+		return 0;
+	int n = 0;
+	while (s[n] == '#')
+		n++;
+	if (n < 1 || n > 6 || (s[n] != ' ' && s[n] != '\t' && s[n] != '\0'))
+		return 0;
+	*text = skip_ws(s + n);
+	return n;
+}
+
+/* "round N" / "第 N 轮" anywhere in s; -1 when none. */
+static long round_in(const char *s)
+{
+	for (const char *p = s; (p = find_ci(p, "round")) != NULL; p += 5) {
+		if (p > s && is_alpha((unsigned char)p[-1]))
+			continue;
+		const char *q = skip_ws(p + 5);
+		if (*q == '#' || *q == '-')
+			q = skip_ws(q + 1);
+		if (is_digit((unsigned char)*q))
+			return strtol(q, NULL, 10);
+	}
+	const char *p = strstr(s, "第");
+	if (p) {
+		const char *q = skip_ws(p + strlen("第"));
+		if (is_digit((unsigned char)*q)) {
+			char *end;
+			long v = strtol(q, &end, 10);
+			if (strncmp(skip_ws(end), "轮", strlen("轮")) == 0)
+				return v;
+		}
+	}
+	return -1;
+}
+
+/* Round of a heading that opens a round section, or -1. */
+static long heading_round(const char *t)
+{
+	t = skip_marks(t);
+	static const char *const words[] = { "iteration", "iter", "round", "迭代", NULL };
+	for (int i = 0; words[i]; i++) {
+		if (!starts_ci(t, words[i]))
+			continue;
+		const char *q = t + strlen(words[i]);
+		if (is_alpha((unsigned char)*q))
+			continue;
+		q = skip_ws(q);
+		if (*q == '#' || *q == '-')
+			q = skip_ws(q + 1);
+		if (is_digit((unsigned char)*q))
+			return strtol(q, NULL, 10);
+	}
+	if (strncmp(t, "第", strlen("第")) == 0) {
+		const char *q = skip_ws(t + strlen("第"));
+		char *end;
+		if (is_digit((unsigned char)*q)) {
+			long v = strtol(q, &end, 10);
+			if (strncmp(skip_ws(end), "轮", strlen("轮")) == 0)
+				return v;
+		}
+	}
+	return -1;
+}
+
+static int is_delimiter_row(const char *s)
+{
+	int dashes = 0, pipes = 0;
+	for (; *s; s++) {
+		if (*s == '-')
+			dashes++;
+		else if (*s == '|')
+			pipes++;
+		else if (*s != ':' && *s != ' ' && *s != '\t')
+			return 0;
+	}
+	return dashes >= 1 && (pipes >= 1 || dashes >= 3);
+}
+
+/* Splits a table row into at most max cells (trimmed, pointers into buf,
+ * which is modified). Returns the cell count. */
+static int split_cells(char *buf, char **cells, int max)
+{
+	char *s = (char *)skip_ws(buf);
+	size_t n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	if (*s == '|')
+		s++, n--;
+	if (n > 0 && s[n - 1] == '|' && (n < 2 || s[n - 2] != '\\'))
+		s[--n] = '\0';
+	int k = 0, tick = 0;
+	char *start = s;
+	for (char *p = s;; p++) {
+		if (*p == '`')
+			tick = !tick;
+		if (*p == '\0' || (*p == '|' && !tick && (p == s || p[-1] != '\\'))) {
+			int end = (*p == '\0');
+			*p = '\0';
+			if (k < max) {
+				char *c = (char *)skip_ws(start);
+				size_t cl = strlen(c);
+				while (cl > 0 && (c[cl - 1] == ' ' || c[cl - 1] == '\t'))
+					c[--cl] = '\0';
+				cells[k++] = c;
+			}
+			if (end)
+				break;
+			start = p + 1;
+		}
+	}
+	return k;
+}
+
+static int names_duration(const char *cell)
+{
+	if (find_ci(cell, "duration"))
+		return 1;
+	if (strstr(cell, "µs") || strstr(cell, "μs"))
+		return 1;
+	for (const char *p = cell; (p = find_ci(p, "us")) != NULL; p += 2) {
+		int before = (p == cell) ? 0 : is_alpha((unsigned char)p[-1]);
+		if (!before && !is_alpha((unsigned char)p[2]))
+			return 1;
+	}
+	return 0;
+}
+
+static int shows_incumbent(const char *s)
+{
+	static const char *const marks[] = { "current best", "current_best", "current-best",
+					     "currentbest", "(best)", "（best）", "incumbent",
+					     "当前最优", "当前 best", NULL };
+	for (int i = 0; marks[i]; i++)
+		if (find_ci(s, marks[i]))
+			return 1;
+	return 0;
+}
+
+static int header_vs(const char *cell)
+{
+	const char *c = skip_marks(cell);
+	return starts_ci(c, "候选 vs") || starts_ci(c, "候选vs") || starts_ci(c, "candidate vs") ||
+	       starts_ci(c, "candidates vs");
+}
+
+/* Strips list markers, quote marks and emphasis at the start. */
+static const char *strip_lead(const char *s)
+{
+	s = skip_ws(s);
+	while (*s == '>')
+		s = skip_ws(s + 1);
+	if ((*s == '-' || *s == '*' || *s == '+') && (s[1] == ' ' || s[1] == '\t'))
+		s = skip_ws(s + 1);
+	else if (is_digit((unsigned char)*s)) {
+		const char *q = s;
+		while (is_digit((unsigned char)*q))
+			q++;
+		if ((*q == '.' || *q == ')') && (q[1] == ' ' || q[1] == '\t'))
+			s = skip_ws(q + 1);
+	}
+	return s;
+}
+
+static int is_list_item(const char *s)
+{
+	s = skip_ws(s);
+	return ((*s == '-' || *s == '*' || *s == '+') && (s[1] == ' ' || s[1] == '\t'));
+}
+
+/* Copies s[0..n) into a malloc'd label with emphasis, backticks, colons and
+ * spaces trimmed at both ends; NULL when nothing is left. */
+static char *clean_label(const char *s, size_t n)
+{
+	while (n > 0 && (*s == ' ' || *s == '\t' || *s == '*' || *s == '`'))
+		s++, n--;
+	for (;;) {
+		if (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '*' ||
+			      s[n - 1] == '`' || s[n - 1] == ':'))
+			n--;
+		else if (n >= 3 && (unsigned char)s[n - 3] == 0xEF && (unsigned char)s[n - 2] == 0xBC &&
+			 (unsigned char)s[n - 1] == 0x9A)
+			n -= 3;
+		else
+			break;
+	}
+	if (n == 0)
+		return NULL;
+	char *r = malloc(n + 1);
+	if (!r)
+		return NULL;
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+/* Unit after a number: returns the multiplier to microseconds (1 for us,
+ * µs, μs or none, 1000 for ms) and advances *p past it. */
+static double read_unit(const char **p)
+{
+	const char *s = skip_ws(*p);
+	while (*s == '*' || *s == '`')
+		s++;
+	s = skip_ws(s);
+	if (starts_ci(s, "us") && !is_alpha((unsigned char)s[2])) {
+		*p = s + 2;
+		return 1;
+	}
+	if (strncmp(s, "µs", strlen("µs")) == 0) {
+		*p = s + strlen("µs");
+		return 1;
+	}
+	if (strncmp(s, "μs", strlen("μs")) == 0) {
+		*p = s + strlen("μs");
+		return 1;
+	}
+	if (starts_ci(s, "ms") && !is_alpha((unsigned char)s[2])) {
+		*p = s + 2;
+		return 1000;
+	}
+	return 0;
+}
+
+static double baseline_after(const char *s)
+{
+	const char *p = find_ci(s, "baseline");
+	double v;
+	if (!p)
+		return NAN;
+	p += 8;
+	p = skip_ws(p);
+	size_t c = colon_at(p);
+	if (c)
+		p += c;
+	else if (*p == '=')
+		p++;
+	p = skip_ws(p);
+	if (optlog_read_number(p, &v))
+		return v;
+	return NAN;
+}
+
+static int add_claim(struct optlog *lg, long line, char *label, double final_us, double base)
+{
+	if (lg->n_claims >= MAX_ITEMS || PUSH(lg, claims)) {
+		free(label);
+		return -1;
+	}
+	struct optlog_claim *c = &lg->claims[lg->n_claims++];
+	c->line = line;
+	c->workload = label;
+	c->final_us = final_us;
+	c->baseline_us = base;
+	return 0;
+}
+
+/* `... final_latency: N us ...` or `- W: B → F us`. */
+static int scan_claim(struct optlog *lg, const char *s, long line)
+{
+	const char *k = find_ci(s, "final_latency");
+	double v;
+	if (k) {
+		const char *p = k + strlen("final_latency");
+		while (*p == '*' || *p == '`')
+			p++;
+		p = skip_ws(p);
+		size_t c = colon_at(p);
+		if (!c)
+			return 0;
+		p = skip_ws(p + c);
+		size_t n = optlog_read_number(p, &v);
+		if (!n)
+			return 0;
+		p += n;
+		const char *u = p;
+		double mul = read_unit(&u);
+		if (mul == 0)
+			mul = 1;
+		const char *lead = strip_lead(s);
+		char *label = lead < k ? clean_label(lead, (size_t)(k - lead)) : NULL;
+		return add_claim(lg, line, label, v * mul, baseline_after(p));
+	}
+	if (!is_list_item(s))
+		return 0;
+	/* arrow form */
+	const char *lead = strip_lead(s);
+	const char *colon = NULL;
+	size_t clen = 0;
+	for (const char *p = lead; *p; p++)
+		if ((clen = colon_at(p)) != 0) {
+			colon = p;
+			break;
+		}
+	if (!colon)
+		return 0;
+	const char *p = skip_ws(colon + clen);
+	double b, f;
+	size_t n = optlog_read_number(p, &b);
+	if (!n)
+		return 0;
+	p += n;
+	const char *u = p;
+	double mb = read_unit(&u);
+	if (mb != 0)
+		p = u;
+	while (*p == '*' || *p == '`' || *p == ' ')
+		p++;
+	if (strncmp(p, "→", strlen("→")) == 0)
+		p += strlen("→");
+	else if (strncmp(p, "->", 2) == 0)
+		p += 2;
+	else if (strncmp(p, "⟶", strlen("⟶")) == 0)
+		p += strlen("⟶");
+	else
+		return 0;
+	p = skip_ws(p);
+	n = optlog_read_number(p, &f);
+	if (!n)
+		return 0;
+	p += n;
+	double mf = read_unit(&p);
+	if (mf == 0)
+		return 0;
+	if (mb == 0)
+		mb = mf;
+	char *label = clean_label(lead, (size_t)(colon - lead));
+	return add_claim(lg, line, label, f * mf, b * mb);
+}
+
+static int scan_best(struct optlog *lg, const char *s, long line)
+{
+	static const char *const labels[] = { "best", "winner", "最终候选", "final candidate",
+					      "final_candidate", NULL };
+	const char *t = skip_marks(strip_lead(s));
+	int hit = 0;
+	for (int i = 0; labels[i]; i++)
+		if (starts_ci(t, labels[i]) && !is_alpha((unsigned char)t[strlen(labels[i])]) &&
+		    t[strlen(labels[i])] != '_')
+			hit = 1;
+	if (!hit || lg->best)
+		return 0;
+	const char *p = t;
+	size_t c = 0;
+	for (int i = 0; *p && i < 32; p++, i++)
+		if ((c = colon_at(p)) != 0)
+			break;
+	if (!c)
+		return 0;
+	p = skip_marks(p + c);
+	const char *e = p;
+	while (*e && *e != ' ' && *e != '\t' && *e != '`' && *e != '*' && *e != '(' && *e != ',' &&
+	       *e != ';' && strncmp(e, "（", strlen("（")) && strncmp(e, "，", strlen("，")) &&
+	       strncmp(e, "；", strlen("；")) && strncmp(e, "。", strlen("。")))
+		e++;
+	if (e == p)
+		return 0;
+	lg->best = malloc((size_t)(e - p) + 1);
+	if (!lg->best)
+		return -1;
+	memcpy(lg->best, p, (size_t)(e - p));
+	lg->best[e - p] = '\0';
+	lg->best_line = line;
+	if (strcmp(lg->best, "baseline") == 0 || strcmp(lg->best, "none") == 0 ||
+	    strcmp(lg->best, "无") == 0)
+		lg->nothing_adopted = 1;
+	return 0;
+}
+
+static int scan_geomean(struct optlog *lg, const char *s, long line)
+{
+	static const char *const keys[] = { "几何平均", "geomean", "geometric mean", "geo-mean",
+					    "geo mean", NULL };
+	const char *k = NULL;
+	for (int i = 0; keys[i] && !k; i++)
+		k = find_ci(s, keys[i]);
+	if (!k)
+		return 0;
+	for (const char *p = k; *p; p++) {
+		double v;
+		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.')))
+			continue;
+		size_t n = optlog_read_number(p, &v);
+		if (!n)
+			continue;
+		const char *q = p + n;
+		while (*q == '*')
+			q++;
+		q = skip_ws(q);
+		if (((*q == 'x' || *q == 'X') && !is_alpha((unsigned char)q[1])) ||
+		    strncmp(q, "×", strlen("×")) == 0 || strncmp(q, "倍", strlen("倍")) == 0) {
+			if (lg->n_geomeans >= MAX_ITEMS)
+				return 0;
+			if (PUSH(lg, geomeans))
+				return -1;
+			lg->geomeans[lg->n_geomeans].line = line;
+			lg->geomeans[lg->n_geomeans].value = v;
+			lg->n_geomeans++;
+			return 0;
+		}
+		p += n - 1;
+	}
+	return 0;
+}
+
+static void scan_stop(struct ctx *cx, const char *s, long line)
+{
+	static const char *const keys[] = { "中止原因", "收束原因", "终止原因", "停止原因",
+					    "stop_reason", "stop reason", "终止条件", NULL };
+	struct optlog *lg = cx->lg;
+	if (cx->stop_seen)
+		return;
+	const char *k = NULL;
+	for (int i = 0; keys[i] && !k; i++)
+		k = find_ci(s, keys[i]);
+	if (!k)
+		return;
+	static const struct { const char *w; enum optlog_stop v; } vals[] = {
+		{ "plateau", OPTLOG_STOP_PLATEAU }, { "budget_exhausted", OPTLOG_STOP_BUDGET },
+		{ "budget exhausted", OPTLOG_STOP_BUDGET }, { "预算耗尽", OPTLOG_STOP_BUDGET },
+		{ "success", OPTLOG_STOP_SUCCESS }, { "blocked", OPTLOG_STOP_BLOCKED },
+		{ "user_stop", OPTLOG_STOP_USER }, { NULL, OPTLOG_STOP_NONE } };
+	const char *best = NULL;
+	enum optlog_stop v = OPTLOG_STOP_OTHER;
+	for (int i = 0; vals[i].w; i++) {
+		const char *p = find_ci(k, vals[i].w);
+		if (p && (!best || p < best)) {
+			best = p;
+			v = vals[i].v;
+		}
+	}
+	cx->stop_seen = 1;
+	lg->stop = v;
+	lg->stop_line = line;
+}
+
+static void scan_budgets(struct optlog *lg, const char *s, long line)
+{
+	if (isnan(lg->noise_pct)) {
+		const char *k = strstr(s, "噪声阈值");
+		if (!k)
+			k = find_ci(s, "noise threshold");
+		if (!k)
+			k = find_ci(s, "noise_threshold");
+		if (k) {
+			for (const char *p = k; *p && p - k < 48; p++) {
+				double v;
+				if (!is_digit((unsigned char)*p))
+					continue;
+				size_t n = optlog_read_number(p, &v);
+				if (n && p[n] == '%') {
+					lg->noise_pct = v;
+					lg->noise_line = line;
+					break;
+				}
+				p += n ? n - 1 : 0;
+			}
+		}
+	}
+	static const char *const keys[] = { "max_rounds", "max_experiments" };
+	for (int i = 0; i < 2; i++) {
+		long *dst = i == 0 ? &lg->max_rounds : &lg->max_experiments;
+		if (*dst >= 0)
+			continue;
+		const char *k = find_ci(s, keys[i]);
+		if (!k)
+			continue;
+		const char *p = skip_ws(k + strlen(keys[i]));
+		size_t c = colon_at(p);
+		if (c)
+			p += c;
+		else if (*p == '=')
+			p++;
+		else
+			continue;
+		p = skip_ws(p);
+		while (*p == '*' || *p == '`')
+			p++;
+		if (is_digit((unsigned char)*p))
+			*dst = strtol(p, NULL, 10);
+	}
+	const char *k = strstr(s, "预算");
+	if (k && (lg->max_rounds < 0 || lg->max_experiments < 0)) {
+		const char *p = skip_ws(k + strlen("预算"));
+		if (is_digit((unsigned char)*p)) {
+			char *end;
+			long r = strtol(p, &end, 10);
+			const char *q = skip_ws(end);
+			if (strncmp(q, "轮", strlen("轮")) == 0) {
+				if (lg->max_rounds < 0)
+					lg->max_rounds = r;
+				q += strlen("轮");
+				for (int i = 0; *q && i < 16; q++, i++) {
+					if (is_digit((unsigned char)*q)) {
+						long e = strtol(q, &end, 10);
+						const char *w = skip_ws(end);
+						if (strncmp(w, "个", strlen("个")) == 0)
+							w += strlen("个");
+						if (lg->max_experiments < 0 &&
+						    (strncmp(w, "分支", strlen("分支")) == 0 ||
+						     strncmp(w, "实验", strlen("实验")) == 0))
+							lg->max_experiments = e;
+						break;
+					}
+				}
+			}
+		}
+	}
+}
+
+static int scan_sup(const char *text, long line, struct optlog *lg);
+
+int optlog_scan_suppressions(const char *text, size_t len, long line, struct optlog *lg)
+{
+	/* text[0..len) need not be NUL-terminated */
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -1;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	int rc = scan_sup(copy, line, lg);
+	free(copy);
+	return rc;
+}
+
+static int scan_sup(const char *text, long line, struct optlog *lg)
+{
+	const char *p = text;
+	while ((p = strstr(p, "<!--")) != NULL) {
+		const char *end = strstr(p, "-->");
+		const char *k = strstr(p, "tlgate-disable");
+		if (!k || (end && k > end)) {
+			p += 4;
+			continue;
+		}
+		const char *q = skip_ws(k + strlen("tlgate-disable"));
+		const char *r = q;
+		while (*r && (is_alpha((unsigned char)*r) || is_digit((unsigned char)*r) || *r == '-' ||
+			      *r == '_' || *r == '*'))
+			r++;
+		/* a rule id never ends with '-': "S4-X --" must not eat the separator */
+		while (r > q && r[-1] == '-')
+			r--;
+		if (lg->n_suppressions >= MAX_ITEMS)
+			return 0;
+		if (PUSH(lg, suppressions))
+			return -1;
+		struct optlog_suppression *sp = &lg->suppressions[lg->n_suppressions++];
+		memset(sp, 0, sizeof(*sp));
+		sp->line = line;
+		if (r > q) {
+			sp->rule = strndup(q, (size_t)(r - q));
+			if (!sp->rule)
+				return -1;
+		}
+		const char *dd = skip_ws(r);
+		if (strncmp(dd, "--", 2) == 0 && (!end || dd < end) && dd[2] != '>') {
+			const char *rs = skip_ws(dd + 2);
+			const char *re = end ? end : rs + strlen(rs);
+			while (re > rs && (re[-1] == ' ' || re[-1] == '\t'))
+				re--;
+			if (re > rs) {
+				sp->reason = strndup(rs, (size_t)(re - rs));
+				if (!sp->reason)
+					return -1;
+			}
+		}
+		p = end ? end + 3 : p + 4;
+	}
+	return 0;
+}
+
+/* ---- the line machine ---- */
+
+static int keep(char **buf, size_t *cap, size_t *len, const char *s, size_t n)
+{
+	if (n + 1 > *cap) {
+		size_t c = *cap ? *cap : 256;
+		while (c < n + 1)
+			c *= 2;
+		char *b = realloc(*buf, c);
+		if (!b)
+			return -1;
+		*buf = b;
+		*cap = c;
+	}
+	memcpy(*buf, s, n);
+	(*buf)[n] = '\0';
+	*len = n;
+	return 0;
+}
+
+static long innermost_round(const struct ctx *cx, long *idx)
+{
+	for (int l = 6; l >= 1; l--)
+		if (cx->hround[l] >= 0) {
+			if (idx)
+				*idx = cx->hidx[l];
+			return cx->hround[l];
+		}
+	if (idx)
+		*idx = -1;
+	return -1;
+}
+
+static int cell_is(const char *cell, const char *name)
+{
+	const char *c = skip_marks(cell);
+	size_t n = strlen(name);
+	if (!starts_ci(c, name))
+		return 0;
+	c = skip_marks(c + n);
+	return *c == '\0';
+}
+
+static int open_table(struct ctx *cx, long line)
+{
+	struct optlog *lg = cx->lg;
+	char *cells[64];
+	char *hdr = strdup(cx->prev);
+	if (!hdr)
+		return -1;
+	int nc = split_cells(hdr, cells, 64);
+	if (lg->n_tables >= MAX_TABLES) {
+		free(hdr);
+		cx->in_table = 1;
+		cx->table = (size_t)-1;
+		cx->table_final = 0;
+		return 0;
+	}
+	if (PUSH(lg, tables)) {
+		free(hdr);
+		return -1;
+	}
+	struct optlog_table *t = &lg->tables[lg->n_tables];
+	memset(t, 0, sizeof(*t));
+	t->line = cx->prev_line;
+	long cr = -1;
+	if (cx->cap_line > 0 && cx->cap_kind != K_ROW && cx->cap_len > 0) {
+		t->caption_line = cx->cap_line;
+		cr = round_in(cx->cap);
+		if (shows_incumbent(cx->cap))
+			t->has_incumbent = 1;
+	}
+	t->round = cr >= 0 ? cr : innermost_round(cx, NULL);
+	for (int i = 0; i < 5; i++)
+		cx->col[i] = -1;
+	static const char *const names[5] = { "kernel_id", "workload_id", "baseline_us", "final_us",
+					      "final_candidate_id" };
+	for (int i = 0; i < nc; i++) {
+		if (names_duration(cells[i]))
+			t->has_duration = 1;
+		if (shows_incumbent(cells[i]) || header_vs(cells[i]))
+			t->has_incumbent = 1;
+		for (int j = 0; j < 5; j++)
+			if (cx->col[j] < 0 && cell_is(cells[i], names[j]))
+				cx->col[j] = i;
+	}
+	free(hdr);
+	cx->table = lg->n_tables++;
+	cx->in_table = 1;
+	cx->table_final = 0;
+	if (cx->in_fptd) {
+		int all = 1;
+		for (int j = 0; j < 5; j++)
+			if (cx->col[j] < 0)
+				all = 0;
+		if (all) {
+			clear_final_rows(lg);
+			lg->final_table_line = t->line;
+			cx->table_final = 1;
+		}
+	}
+	(void)line;
+	return 0;
+}
+
+static double cell_number(const char *c)
+{
+	double v;
+	c = skip_marks(c);
+	size_t n = optlog_read_number(c, &v);
+	if (!n)
+		return NAN;
+	const char *e = c + n;
+	while (*e == '*' || *e == '`' || *e == ' ')
+		e++;
+	const char *u = e;
+	double m = read_unit(&u);
+	if (m != 0)
+		e = u;
+	while (*e == '*' || *e == '`' || *e == ' ')
+		e++;
+	if (*e != '\0')
+		return NAN;
+	return m != 0 ? v * m : v;
+}
+
+static char *cell_text(const char *c)
+{
+	c = skip_marks(c);
+	size_t n = strlen(c);
+	while (n > 0 && (c[n - 1] == '*' || c[n - 1] == '`' || c[n - 1] == ' '))
+		n--;
+	return strndup(c, n);
+}
+
+static int table_row(struct ctx *cx, char *line, long lineno)
+{
+	struct optlog *lg = cx->lg;
+	char *cells[64];
+	if (cx->table == (size_t)-1)
+		return 0;
+	struct optlog_table *t = &lg->tables[cx->table];
+	t->rows++;
+	if (!t->has_incumbent) {
+		/* the first cell only: between the leading '|' and the next one */
+		const char *a = skip_ws(line);
+		if (*a == '|')
+			a++;
+		const char *b = a;
+		while (*b && *b != '|')
+			b++;
+		char first[512];
+		size_t n = (size_t)(b - a) < sizeof(first) - 1 ? (size_t)(b - a) : sizeof(first) - 1;
+		memcpy(first, a, n);
+		first[n] = '\0';
+		if (shows_incumbent(first))
+			t->has_incumbent = 1;
+	}
+	if (!cx->table_final || lg->n_final_rows >= MAX_ROWS)
+		return 0;
+	char *dup = strdup(line);
+	if (!dup)
+		return -1;
+	int nc = split_cells(dup, cells, 64);
+	int rc = 0;
+	{
+		int need = 0;
+		for (int j = 0; j < 5; j++)
+			if (cx->col[j] > need)
+				need = cx->col[j];
+		if (nc > need) {
+			if (PUSH(lg, final_rows)) {
+				rc = -1;
+				goto out;
+			}
+			struct optlog_final_row *r = &lg->final_rows[lg->n_final_rows];
+			r->line = lineno;
+			r->kernel_id = cell_text(cells[cx->col[0]]);
+			r->workload_id = cell_text(cells[cx->col[1]]);
+			r->final_candidate_id = cell_text(cells[cx->col[4]]);
+			r->baseline_us = cell_number(cells[cx->col[2]]);
+			r->final_us = cell_number(cells[cx->col[3]]);
+			if (!r->kernel_id || !r->workload_id || !r->final_candidate_id) {
+				free(r->kernel_id);
+				free(r->workload_id);
+				free(r->final_candidate_id);
+				rc = -1;
+				goto out;
+			}
+			lg->n_final_rows++;
+		}
+	}
+out:
+	free(dup);
+	return rc;
+}
+
+static int is_remeasure(const char *s)
+{
+	return strstr(s, "复测") || strstr(s, "重测") || find_ci(s, "re-measure") ||
+	       find_ci(s, "remeasure") || find_ci(s, "re-run") || find_ci(s, "rerun");
+}
+
+static int on_heading(struct ctx *cx, int level, const char *text, long line)
+{
+	struct optlog *lg = cx->lg;
+	for (int l = level; l <= 6; l++) {
+		cx->hround[l] = -1;
+		cx->hidx[l] = -1;
+	}
+	long r = heading_round(text);
+	if (r >= 0 && lg->n_rounds < MAX_ITEMS) {
+		if (PUSH(lg, rounds))
+			return -1;
+		lg->rounds[lg->n_rounds].round = r;
+		lg->rounds[lg->n_rounds].line = line;
+		lg->rounds[lg->n_rounds].remeasure = 0;
+		cx->hround[level] = r;
+		cx->hidx[level] = (long)lg->n_rounds;
+		lg->n_rounds++;
+	}
+	if (cx->in_summary && level <= cx->summary_level)
+		cx->in_summary = 0;
+	if (cx->in_fptd && level <= cx->fptd_level)
+		cx->in_fptd = 0;
+	const char *t = skip_marks(text);
+	if (find_ci(text, "skill retrospective") && lg->retrospective_line == 0)
+		lg->retrospective_line = line;
+	if (starts_ci(t, "final summary")) {
+		if (lg->summary_line && lg->n_superseded < MAX_ITEMS) {
+			if (PUSH(lg, superseded))
+				return -1;
+			lg->superseded[lg->n_superseded++] = lg->summary_line;
+		}
+		clear_summary(lg);
+		cx->stop_seen = 0;
+		lg->summary_line = line;
+		cx->in_summary = 1;
+		cx->summary_level = level;
+	}
+	if ((level == 2 || level == 3) && starts_ci(t, "final performance test data")) {
+		lg->final_heading_line = line;
+		cx->in_fptd = 1;
+		cx->fptd_level = level;
+	}
+	return 0;
+}
+
+static int on_text(struct ctx *cx, const char *s, long line)
+{
+	struct optlog *lg = cx->lg;
+	long idx;
+	innermost_round(cx, &idx);
+	if (idx >= 0 && is_remeasure(s))
+		lg->rounds[idx].remeasure = 1;
+	scan_budgets(lg, s, line);
+	if (!cx->in_summary)
+		return 0;
+	if (scan_claim(lg, s, line) || scan_best(lg, s, line) || scan_geomean(lg, s, line))
+		return -1;
+	scan_stop(cx, s, line);
+	if (find_ci(s, "nothing adopted") || find_ci(s, "nothing was adopted") ||
+	    find_ci(s, "no candidate adopted") || strstr(s, "未采纳任何") || strstr(s, "保持基线") ||
+	    find_ci(s, "保持 baseline"))
+		lg->nothing_adopted = 1;
+	return 0;
+}
+
+static int fence_open(const char *s, char *ch, size_t *n)
+{
+	s = skip_ws(s);
+	if ((s[0] == '`' || s[0] == '~') && s[1] == s[0] && s[2] == s[0]) {
+		size_t k = 0;
+		while (s[k] == s[0])
+			k++;
+		*ch = s[0];
+		*n = k;
+		return 1;
+	}
+	return 0;
+}
+
+static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncated, int had_cr)
+{
+	struct optlog *lg = cx->lg;
+	lg->lines = line;
+	lg->bytes += len + 1 + (had_cr ? 1 : 0);
+	if (line == 1 && lineio_has_bom(s, len)) {
+		lg->has_bom = 1;
+		if (add_problem(lg, 1, "file starts with a UTF-8 byte order mark"))
+			return -1;
+		s += 3;
+		len -= 3;
+	}
+	if (had_cr && !cx->crlf_seen) {
+		cx->crlf_seen = 1;
+		lg->has_crlf = 1;
+		if (add_problem(lg, line, "CRLF line ending (the file should use LF)"))
+			return -1;
+	}
+	if (truncated && add_problem(lg, line, "line longer than %u bytes", (unsigned)LINEIO_DEFAULT_LIMIT))
+		return -1;
+	if (memchr(s, '\0', len)) {
+		if (add_problem(lg, line, "line contains a NUL byte"))
+			return -1;
+		len = strlen(s);
+	}
+	size_t bad = utf8_invalid_at(s, len);
+	if (bad != (size_t)-1 && add_problem(lg, line, "invalid UTF-8 at byte %zu", bad + 1))
+		return -1;
+	const char *t = skip_ws(s);
+	enum kind kind = *t ? K_TEXT : K_BLANK;
+	if (*t)
+		lg->blank = 0;
+
+	/* fenced code is not Markdown structure */
+	char fch;
+	size_t flen;
+	if (cx->in_fence) {
+		if (fence_open(s, &fch, &flen) && fch == cx->fence_ch && flen >= cx->fence_len &&
+		    *skip_ws(skip_ws(s) + flen) == '\0')
+			cx->in_fence = 0;
+		kind = K_TEXT;
+		goto shift;
+	}
+	if (fence_open(s, &fch, &flen)) {
+		cx->in_fence = 1;
+		cx->fence_ch = fch;
+		cx->fence_len = flen;
+		cx->in_table = 0;
+		goto shift;
+	}
+	if (cx->in_comment || strstr(s, "<!--")) {
+		if (strstr(s, "tlgate-disable") && optlog_scan_suppressions(s, len, line, lg))
+			return -1;
+		const char *open = strstr(s, "<!--");
+		const char *close = strstr(open ? open : s, "-->");
+		if (cx->in_comment)
+			cx->in_comment = close == NULL;
+		else if (open && !close)
+			cx->in_comment = 1;
+	}
+	if (cx->in_table) {
+		if (kind != K_BLANK && strchr(s, '|')) {
+			if (table_row(cx, s, line))
+				return -1;
+			kind = K_ROW;
+			goto shift;
+		}
+		cx->in_table = 0;
+	}
+	const char *htext;
+	int level = heading_level(s, &htext);
+	if (level) {
+		if (on_heading(cx, level, htext, line))
+			return -1;
+		kind = K_HEADING;
+		goto shift;
+	}
+	if (kind == K_TEXT && cx->prev_kind == K_TEXT && strchr(cx->prev, '|') && is_delimiter_row(t)) {
+		if (open_table(cx, line))
+			return -1;
+		kind = K_ROW;
+		goto shift;
+	}
+	if (kind == K_TEXT && on_text(cx, s, line))
+		return -1;
+shift:
+	if (cx->prev_kind != K_BLANK && cx->prev_line > 0) {
+		/* swap buffers: cap <- prev */
+		char *b = cx->cap;
+		size_t c = cx->cap_cap;
+		cx->cap = cx->prev;
+		cx->cap_cap = cx->prev_cap;
+		cx->cap_len = cx->prev_len;
+		cx->cap_line = cx->prev_line;
+		cx->cap_kind = cx->prev_kind;
+		cx->prev = b;
+		cx->prev_cap = c;
+	}
+	if (keep(&cx->prev, &cx->prev_cap, &cx->prev_len, s, len))
+		return -1;
+	cx->prev_line = line;
+	cx->prev_kind = kind;
+	return 0;
+}
+
+static void ctx_init(struct ctx *cx, struct optlog *lg)
+{
+	memset(cx, 0, sizeof(*cx));
+	cx->lg = lg;
+	for (int l = 0; l < 7; l++) {
+		cx->hround[l] = -1;
+		cx->hidx[l] = -1;
+	}
+	cx->prev_kind = K_BLANK;
+	cx->cap_kind = K_BLANK;
+}
+
+static void ctx_release(struct ctx *cx)
+{
+	free(cx->prev);
+	free(cx->cap);
+}
+
+int optlog_load(const char *path, struct optlog *lg)
+{
+	struct lineio l;
+	struct ctx cx;
+	int rc;
+	if (lineio_open(&l, path, LINEIO_DEFAULT_LIMIT) != 0)
+		return -1;
+	ctx_init(&cx, lg);
+	while ((rc = lineio_next(&l)) == 1) {
+		if (take_line(&cx, l.buf, l.len, l.lineno, l.truncated, l.had_cr)) {
+			rc = -1;
+			errno = ENOMEM;
+			break;
+		}
+	}
+	int saved = errno;
+	ctx_release(&cx);
+	lineio_close(&l);
+	errno = saved;
+	return rc < 0 ? -1 : 0;
+}
+
+int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg)
+{
+	struct ctx cx;
+	char *line = NULL;
+	size_t cap = 0, i = 0;
+	long no = 0;
+	int rc = 0;
+	ctx_init(&cx, lg);
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		size_t n = end - i;
+		int cr = 0;
+		if (n > 0 && buf[i + n - 1] == '\r') {
+			n--;
+			cr = 1;
+		}
+		int trunc = n > LINEIO_DEFAULT_LIMIT;
+		if (trunc)
+			n = LINEIO_DEFAULT_LIMIT;
+		size_t dummy;
+		if (keep(&line, &cap, &dummy, buf + i, n) ||
+		    take_line(&cx, line, n, ++no, trunc, cr)) {
+			rc = -1;
+			break;
+		}
+		i = end + 1;
+	}
+	free(line);
+	ctx_release(&cx);
+	return rc;
+}

@@ -1,0 +1,957 @@
+/* ptlog.c: optimization_log.md and perf_log.md readers (ptlog.h). */
+#include "io/ptlog.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- text ----------------------------------------------------------- */
+
+int ptlog_text_split(struct ptlog_text *t, const char *data, size_t len)
+{
+	memset(t, 0, sizeof(*t));
+	if (len >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
+	    (unsigned char)data[2] == 0xBF) {
+		data += 3;
+		len -= 3;
+	}
+	t->buf = malloc(len + 1);
+	if (!t->buf)
+		return -1;
+	memcpy(t->buf, data, len);
+	t->buf[len] = '\0';
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		if (t->buf[i] == '\n')
+			n++;
+	t->lines = calloc(n, sizeof(char *));
+	if (!t->lines) {
+		free(t->buf);
+		t->buf = NULL;
+		return -1;
+	}
+	char *p = t->buf;
+	for (;;) {
+		char *nl = memchr(p, '\n', (size_t)(t->buf + len - p));
+		if (nl)
+			*nl = '\0';
+		size_t l = strlen(p);
+		if (l && p[l - 1] == '\r')
+			p[l - 1] = '\0';
+		t->lines[t->nlines++] = p;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	/* a final newline does not start a line */
+	if (t->nlines > 1 && len && data[len - 1] == '\n')
+		t->nlines--;
+	return 0;
+}
+
+void ptlog_text_release(struct ptlog_text *t)
+{
+	free(t->lines);
+	free(t->buf);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- helpers -------------------------------------------------------- */
+
+const char *ptlog_stristr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	if (!n)
+		return hay;
+	for (const char *p = hay; *p; p++) {
+		size_t i = 0;
+		while (i < n && p[i] &&
+		       tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
+			i++;
+		if (i == n)
+			return p;
+	}
+	return NULL;
+}
+
+int ptlog_contains_any(const char *s, size_t n, const char *const *needles)
+{
+	if (!s)
+		return 0;
+	char small[2048];
+	char *copy = small;
+	if (n == (size_t)-1)
+		n = strlen(s);
+	if (n >= sizeof(small)) {
+		copy = malloc(n + 1);
+		if (!copy)
+			return 0;
+	}
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	int hit = 0;
+	for (size_t i = 0; needles[i] && !hit; i++)
+		hit = ptlog_stristr(copy, needles[i]) != NULL;
+	if (copy != small)
+		free(copy);
+	return hit;
+}
+
+double ptlog_pct(double a, double b)
+{
+	return (b - a) / a * 100.0;
+}
+
+static int is_word(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c == '#' || c == '.' || c >= 0x80;
+}
+
+/* UTF-8 multiplication sign, used as "0.25×". */
+static const char TIMES[] = "\xC3\x97";
+static const char MICRO[] = "\xC2\xB5";
+
+size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
+{
+	size_t n = 0;
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t start = i;
+		int sign = 0;
+		if ((c == '+' || c == '-') && i + 1 < len && isdigit((unsigned char)s[i + 1])) {
+			/* a sign counts only when not glued to a word: "a-1" is no number */
+			if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) {
+				i++;
+				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_'))
+					i++;
+				continue;
+			}
+			sign = c == '-' ? -1 : 1;
+			i++;
+		} else if (!isdigit(c)) {
+			i++;
+			continue;
+		}
+		/* digits must not continue an identifier or another number */
+		if (!sign && start > 0) {
+			unsigned char p = (unsigned char)s[start - 1];
+			/* a preceding non-ASCII byte ('（', '→', CJK text) does not
+			 * make the digits part of an identifier */
+			if (p < 0x80 && is_word(p)) {
+				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_'))
+					i++;
+				continue;
+			}
+		}
+		size_t d = i;
+		int decimal = 0;
+		while (d < len && (isdigit((unsigned char)s[d]) || (s[d] == '.' && d + 1 < len &&
+								   isdigit((unsigned char)s[d + 1]) && !decimal))) {
+			if (s[d] == '.')
+				decimal = 1;
+			d++;
+		}
+		if (d < len && (s[d] == 'e' || s[d] == 'E') && d + 1 < len &&
+		    (isdigit((unsigned char)s[d + 1]) ||
+		     ((s[d + 1] == '-' || s[d + 1] == '+') && d + 2 < len && isdigit((unsigned char)s[d + 2])))) {
+			d += 2;
+			while (d < len && isdigit((unsigned char)s[d]))
+				d++;
+			decimal = 1;
+		}
+		double v = strtod(s + (sign ? start + 1 : start), NULL);
+		if (sign < 0)
+			v = -v;
+		/* unit */
+		enum ptlog_unit unit = PTLOG_NOUNIT;
+		size_t u = d;
+		size_t ulen = 0;
+		if (u < len && s[u] == ' ' && u + 1 < len && !isdigit((unsigned char)s[u + 1]))
+			u++; /* "0.2147 ms" */
+		if (s[u] == '%' && u == d) {
+			unit = PTLOG_PCT;
+			ulen = 1;
+		} else if (strncmp(s + u, "ms", 2) == 0) {
+			unit = PTLOG_MS;
+			ulen = 2;
+		} else if (strncmp(s + u, "us", 2) == 0) {
+			unit = PTLOG_US;
+			ulen = 2;
+		} else if (strncmp(s + u, MICRO, 2) == 0 && s[u + 2] == 's') {
+			unit = PTLOG_US;
+			ulen = 3;
+		} else if (strncmp(s + u, "ns", 2) == 0) {
+			unit = PTLOG_NS;
+			ulen = 2;
+		} else if (s[u] == 's' && u == d) {
+			unit = PTLOG_S;
+			ulen = 1;
+		} else if ((s[u] == 'x' || s[u] == 'X') && u == d) {
+			unit = PTLOG_X;
+			ulen = 1;
+		} else if (strncmp(s + u, TIMES, 2) == 0 && u == d) {
+			unit = PTLOG_X;
+			ulen = 2;
+		}
+		size_t after = u + ulen;
+		if (unit != PTLOG_NOUNIT && unit != PTLOG_PCT && unit != PTLOG_X && after < len &&
+		    (isalnum((unsigned char)s[after]) || s[after] == '_')) {
+			unit = PTLOG_NOUNIT; /* "12 steps", "2 stages" */
+			after = d;
+		} else if ((unit == PTLOG_X) && after < len && isalnum((unsigned char)s[after])) {
+			/* "1024x8192" is a shape, not a number and a unit */
+			i = after;
+			while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+				i++;
+			continue;
+		} else if (unit == PTLOG_NOUNIT) {
+			after = d;
+			if (d < len && (isalpha((unsigned char)s[d]) || s[d] == '_')) {
+				/* "16KB", "2D", "3rd": a number glued to a word is not a measurement */
+				i = d;
+				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+					i++;
+				continue;
+			}
+		}
+		if (n < max) {
+			out[n].v = v;
+			out[n].pos = start;
+			out[n].end = after;
+			out[n].sign = sign;
+			out[n].decimal = decimal;
+			out[n].unit = unit;
+		}
+		n++;
+		i = after > d ? after : d;
+	}
+	return n < max ? n : max;
+}
+
+/* Skips list markers, heading marks, bold and blanks at the start of a
+ * line; *level gets the heading level (0 when not a heading). */
+static const char *strip_lead(const char *s, int *level)
+{
+	int lv = 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (*s == '#') {
+		lv++;
+		s++;
+	}
+	if (lv && *s != ' ')
+		lv = 0;
+	while (*s == ' ')
+		s++;
+	if (!lv) {
+		if ((*s == '-' || *s == '*' || *s == '+') && s[1] == ' ')
+			s += 2;
+		else if (isdigit((unsigned char)*s)) {
+			const char *p = s;
+			while (isdigit((unsigned char)*p))
+				p++;
+			if ((*p == '.' || *p == ')') && p[1] == ' ')
+				s = p + 2;
+		}
+	}
+	while (*s == ' ')
+		s++;
+	while (*s == '*' || *s == '_')
+		s++;
+	if (level)
+		*level = lv;
+	return s;
+}
+
+static int key_match(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char a = (unsigned char)s[i], b = (unsigned char)key[i];
+		if (!a)
+			return 0;
+		if (a < 0x80 ? tolower(a) != tolower(b) : a != b)
+			return 0;
+	}
+	return 1;
+}
+
+static const char COLON_FW[] = "\xEF\xBC\x9A"; /* '：' */
+static const char LPAREN_FW[] = "\xEF\xBC\x88"; /* '（' */
+static const char RPAREN_FW[] = "\xEF\xBC\x89"; /* '）' */
+
+/* After a key: optional blanks, an optional parenthetical, then a colon.
+ * Returns the value start or NULL. */
+static const char *after_key(const char *p)
+{
+	while (*p == ' ' || *p == '*')
+		p++;
+	if (*p == '(' || strncmp(p, LPAREN_FW, 3) == 0) {
+		int depth = 0;
+		while (*p) {
+			if (*p == '(') {
+				depth++;
+				p++;
+			} else if (strncmp(p, LPAREN_FW, 3) == 0) {
+				depth++;
+				p += 3;
+			} else if (*p == ')') {
+				depth--;
+				p++;
+			} else if (strncmp(p, RPAREN_FW, 3) == 0) {
+				depth--;
+				p += 3;
+			} else
+				p++;
+			if (depth <= 0)
+				break;
+		}
+		while (*p == ' ' || *p == '*')
+			p++;
+	}
+	if (*p == ':')
+		p++;
+	else if (strncmp(p, COLON_FW, 3) == 0)
+		p += 3;
+	else
+		return NULL;
+	while (*p == ' ' || *p == '*')
+		p++;
+	return p;
+}
+
+static const char *field_at(const char *s, const char *key, size_t *len)
+{
+	if (!key_match(s, key))
+		return NULL;
+	const char *k = s + strlen(key);
+	/* the key must end there: "precision" is no "precision_status" */
+	if (isalnum((unsigned char)*k) || *k == '_')
+		return NULL;
+	const char *v = after_key(k);
+	if (!v)
+		return NULL;
+	const char *e = strchr(v, '|');
+	size_t l = e ? (size_t)(e - v) : strlen(v);
+	while (l && (v[l - 1] == ' ' || v[l - 1] == '\t'))
+		l--;
+	*len = l;
+	return v;
+}
+
+const char *ptlog_field(const char *line, const char *key, size_t *len)
+{
+	const char *s = strip_lead(line, NULL);
+	const char *v;
+	/* a tag first: "[RESULT-#1] 优化点: x | 精度: pass" */
+	if (*s == '[') {
+		const char *e = strchr(s, ']');
+		if (e) {
+			const char *p = e + 1;
+			while (*p == ' ')
+				p++;
+			if ((v = field_at(p, key, len)))
+				return v;
+		}
+	}
+	if ((v = field_at(s, key, len)))
+		return v;
+	for (const char *p = strchr(line, '|'); p; p = strchr(p + 1, '|')) {
+		const char *q = p + 1;
+		while (*q == ' ' || *q == '*')
+			q++;
+		if ((v = field_at(q, key, len)))
+			return v;
+	}
+	return NULL;
+}
+
+/* ---- optimization_log.md -------------------------------------------- */
+
+static int push(void **v, size_t *n, size_t *cap, size_t size)
+{
+	if (*n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *p = realloc(*v, c * size);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+/* Reads "#N" at p (after '['), returns N or -1. */
+static int item_num(const char *p, char *sub)
+{
+	if (*p != '#' || !isdigit((unsigned char)p[1]))
+		return -1;
+	long n = strtol(p + 1, NULL, 10);
+	const char *q = p + 1;
+	while (isdigit((unsigned char)*q))
+		q++;
+	if (sub)
+		*sub = (*q >= 'a' && *q <= 'z') ? *q : 0;
+	return n > 0 && n < 100000 ? (int)n : -1;
+}
+
+/* First "[#N" (or " #N") in s. */
+static int first_item_ref(const char *s)
+{
+	for (const char *p = s; (p = strchr(p, '#')); p++) {
+		if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '#'))
+			continue;
+		int n = item_num(p, NULL);
+		if (n > 0)
+			return n;
+	}
+	return -1;
+}
+
+static const char VERDICT_APPLIES[] = "\xE9\x80\x82\xE7\x94\xA8";  /* 适用 */
+static const char VERDICT_NOT[] = "\xE4\xB8\x8D";                   /* 不 */
+static const char VERDICT_PART[] = "\xE9\x83\xA8\xE5\x88\x86";      /* 部分 */
+
+static int is_reason_text(const char *p)
+{
+	/* skip separators: blanks, '*', '—', '-', ':', '：', '，', ',' */
+	for (;;) {
+		if (*p == ' ' || *p == '*' || *p == '-' || *p == ':' || *p == ',' || *p == '.')
+			p++;
+		else if (strncmp(p, "\xE2\x80\x94", 3) == 0 || strncmp(p, COLON_FW, 3) == 0 ||
+			 strncmp(p, "\xEF\xBC\x8C", 3) == 0 || strncmp(p, "\xE3\x80\x82", 3) == 0)
+			p += 3;
+		else
+			break;
+	}
+	return strlen(p) >= 2;
+}
+
+/* Finds the verdict of a Part A line; *after gets the text after it. */
+static enum ptlog_verdict find_word_verdict(const char *s, const char **after);
+
+static enum ptlog_verdict find_verdict(const char *s, const char **after, int scan)
+{
+	if (scan) {
+		enum ptlog_verdict v = find_word_verdict(s, after);
+		if (v != PTLOG_V_NONE)
+			return v;
+	}
+	for (const char *p = s; (p = strstr(p, VERDICT_APPLIES)); p += 6) {
+		const char *q = p + 6;
+		/* "适用场景" is a word, not a verdict */
+		if (!(*q == '\0' || *q == ' ' || *q == '*' || *q == ',' || *q == '(' || *q == ':' ||
+		      *q == '-' || (unsigned char)*q == 0xE2 /* — */ || (unsigned char)*q == 0xEF /* fullwidth */))
+			continue;
+		while (*q == '*')
+			q++;
+		*after = q;
+		if (p - s >= 6 && strncmp(p - 6, VERDICT_PART, 6) == 0)
+			return PTLOG_V_PARTIAL;
+		if (p - s >= 3 && strncmp(p - 3, VERDICT_NOT, 3) == 0)
+			return PTLOG_V_NOT;
+		return PTLOG_V_APPLIES;
+	}
+	return find_word_verdict(s, after);
+}
+
+static enum ptlog_verdict find_word_verdict(const char *s, const char **after)
+{
+	static const struct {
+		const char *w;
+		enum ptlog_verdict v;
+	} words[] = { { "PARTIAL HIT", PTLOG_V_PARTIAL }, { "PARTIAL", PTLOG_V_PARTIAL },
+		      { "N/A", PTLOG_V_NOT }, { "HIT", PTLOG_V_APPLIES } };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		const char *p = strstr(s, words[i].w);
+		if (!p)
+			continue;
+		size_t wl = strlen(words[i].w);
+		if ((p > s && isalnum((unsigned char)p[-1])) || isalnum((unsigned char)p[wl]))
+			continue;
+		*after = p + wl;
+		return words[i].v;
+	}
+	return PTLOG_V_NONE;
+}
+
+static int is_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '\0';
+}
+
+/* Known tags; returns 1 and fills tag/num/sub when s starts with one. */
+static int parse_tag(const char *s, enum ptlog_tag *tag, int *num, char *sub)
+{
+	if (*s != '[')
+		return 0;
+	s++;
+	*num = -1;
+	*sub = 0;
+	struct {
+		const char *name;
+		enum ptlog_tag tag;
+		int numbered;
+	} tags[] = {
+		{ "ORDER-CHECK", PTLOG_ORDER_CHECK, 0 },     { "SELF-CHECK", PTLOG_SELF_CHECK, 0 },
+		{ "IMPL", PTLOG_IMPL, 1 },                   { "RESULT", PTLOG_RESULT, 1 },
+		{ "KERNEL-REUSE-PRECHECK", PTLOG_KRP, 0 },   { "KERNEL-REUSE-AUDIT", PTLOG_KRA, 0 },
+		{ "DB-ANALYSIS", PTLOG_DB, 0 },
+	};
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		size_t l = strlen(tags[i].name);
+		if (strncmp(s, tags[i].name, l) != 0)
+			continue;
+		const char *p = s + l;
+		if (tags[i].numbered && *p == '-') {
+			*num = item_num(p + 1, sub);
+			if (*num < 0)
+				continue;
+			while (*p && *p != ']')
+				p++;
+		}
+		if (*p != ']')
+			continue;
+		*tag = tags[i].tag;
+		return 1;
+	}
+	return 0;
+}
+
+static int add_event(struct ptlog *log, size_t *cap, enum ptlog_tag tag, int num, char sub,
+		     long line)
+{
+	if (push((void **)&log->ev, &log->nev, cap, sizeof(*log->ev)))
+		return -1;
+	struct ptlog_event *e = &log->ev[log->nev++];
+	e->tag = tag;
+	e->num = num;
+	e->sub = sub;
+	e->line = line;
+	e->end = line;
+	e->ok = -1;
+	return 0;
+}
+
+static void parse_deps(struct ptlog_plan *pl, const char *s)
+{
+	static const char *const keys[] = { "\xE5\x89\x8D\xE7\xBD\xAE\xE4\xBE\x9D\xE8\xB5\x96", /* 前置依赖 */
+					    "\xE5\x89\x8D\xE7\xBD\xAE",                         /* 前置 */
+					    "depends on", "depends", "prerequisite", NULL };
+	const char *p = NULL;
+	for (size_t i = 0; keys[i] && !p; i++) {
+		const char *k = ptlog_stristr(s, keys[i]);
+		if (k) {
+			p = k + strlen(keys[i]);
+			while (*p == ' ' || *p == '*')
+				p++;
+			if (*p == ':')
+				p++;
+			else if (strncmp(p, COLON_FW, 3) == 0)
+				p += 3;
+		}
+	}
+	if (!p)
+		return;
+	pl->deps_stated = 1;
+	/* the value ends at the next field separator: '—', '|', '；', " - " */
+	const char *e = p;
+	while (*e && strncmp(e, "\xE2\x80\x94", 3) != 0 && *e != '|' && strncmp(e, " - ", 3) != 0 &&
+	       strncmp(e, "\xEF\xBC\x9B", 3) != 0)
+		e++;
+	for (const char *q = p; q < e; q++) {
+		if (*q != '#' || (q > p && isalnum((unsigned char)q[-1])))
+			continue;
+		int n = item_num(q, NULL);
+		if (n > 0 && pl->ndeps < sizeof(pl->deps) / sizeof(pl->deps[0]))
+			pl->deps[pl->ndeps++] = n;
+	}
+}
+
+int ptlog_parse(struct ptlog *log, const char *data, size_t len)
+{
+	memset(log, 0, sizeof(*log));
+	if (ptlog_text_split(&log->text, data, len))
+		return -1;
+	size_t icap = 0, pcap = 0, ecap = 0;
+	int in_plan = 0;
+	long cur_item = -1;
+	for (size_t i = 0; i < log->text.nlines; i++) {
+		const char *raw = log->text.lines[i];
+		long lineno = (long)i + 1;
+		int level = 0;
+		const char *s = strip_lead(raw, &level);
+		if (level && in_plan)
+			in_plan = 0;
+		if (strstr(raw, "[ORDER-PLAN]")) {
+			if (!log->plan_line)
+				log->plan_line = lineno;
+			in_plan = 1;
+			continue;
+		}
+		enum ptlog_tag tag;
+		int num;
+		char sub;
+		if (parse_tag(s, &tag, &num, &sub)) {
+			in_plan = 0;
+			if (tag == PTLOG_ORDER_CHECK || tag == PTLOG_SELF_CHECK) {
+				num = first_item_ref(s + 1);
+			} else if ((tag == PTLOG_IMPL || tag == PTLOG_RESULT) && num < 0) {
+				num = (int)cur_item;
+			}
+			if (tag == PTLOG_ORDER_CHECK)
+				cur_item = num;
+			if (add_event(log, &ecap, tag, num, sub, lineno))
+				goto oom;
+			struct ptlog_event *e = &log->ev[log->nev - 1];
+			if (tag == PTLOG_ORDER_CHECK) {
+				const char *c = strstr(s, "\xE7\xBB\x93\xE8\xAE\xBA"); /* 结论 */
+				if (!c)
+					c = ptlog_stristr(s, "conclusion");
+				if (c) {
+					if (strstr(c, "\xE2\x9C\x85"))
+						e->ok = 1;
+					else if (strstr(c, "\xE2\x9D\x8C"))
+						e->ok = 0;
+				}
+			}
+			/* body: to the next heading or tag; a tag outside a heading
+			 * also stops at a blank line */
+			size_t j = i + 1;
+			for (; j < log->text.nlines; j++) {
+				int lv = 0;
+				const char *t = strip_lead(log->text.lines[j], &lv);
+				enum ptlog_tag t2;
+				int n2;
+				char s2;
+				if (lv || parse_tag(t, &t2, &n2, &s2) || strstr(log->text.lines[j], "[ORDER-PLAN]"))
+					break;
+				if (!level && is_blank(log->text.lines[j]))
+					break;
+			}
+			e->end = (long)j;
+			continue;
+		}
+		if (*s == '[' && s[1] == '#') {
+			int n = item_num(s + 1, NULL);
+			if (n < 0)
+				continue;
+			if (in_plan) {
+				/* a plan step */
+				if (push((void **)&log->plan, &log->nplan, &pcap, sizeof(*log->plan)))
+					goto oom;
+				struct ptlog_plan *pl = &log->plan[log->nplan++];
+				memset(pl, 0, sizeof(*pl));
+				pl->num = n;
+				pl->line = lineno;
+				parse_deps(pl, s);
+				continue;
+			}
+			if (log->plan_line) {
+				/* after the plan, a heading or paragraph naming [#N]
+				 * starts that item's implementation notes */
+				if (level) {
+					if (add_event(log, &ecap, PTLOG_ITEMHEAD, n, 0, lineno))
+						goto oom;
+					cur_item = n;
+				}
+				continue;
+			}
+			/* a second [#N] line (a list repeating Part A without a plan
+			 * heading) is no new candidate */
+			int dup = 0;
+			for (size_t q = 0; q < log->nitems; q++)
+				dup |= log->items[q].num == n;
+			if (dup)
+				continue;
+			if (push((void **)&log->items, &log->nitems, &icap, sizeof(*log->items)))
+				goto oom;
+			struct ptlog_item *it = &log->items[log->nitems++];
+			memset(it, 0, sizeof(*it));
+			it->num = n;
+			it->line = lineno;
+			const char *after = NULL;
+			it->verdict = find_verdict(s, &after, 0);
+			if (it->verdict != PTLOG_V_NONE) {
+				it->has_reason = is_reason_text(after);
+				if (!it->has_reason && i + 1 < log->text.nlines) {
+					/* the reason may continue on the next line */
+					int lv = 0;
+					const char *nx = strip_lead(log->text.lines[i + 1], &lv);
+					if (!lv && *nx && *nx != '[' && !is_blank(nx))
+						it->has_reason = 1;
+				}
+			}
+			continue;
+		}
+		if (!log->plan_line && *s == '[' && !level) {
+			/* anti-pattern scan entry: "- [name]...: HIT — reason" */
+			const char *e = strchr(s, ']');
+			if (!e)
+				continue;
+			const char *c = strchr(e, ':');
+			const char *cf = strstr(e, COLON_FW);
+			if (!c || (cf && cf < c))
+				c = cf;
+			if (!c)
+				continue;
+			const char *after = NULL;
+			enum ptlog_verdict v = find_verdict(c, &after, 1);
+			if (v == PTLOG_V_NONE)
+				continue;
+			if (push((void **)&log->items, &log->nitems, &icap, sizeof(*log->items)))
+				goto oom;
+			struct ptlog_item *it = &log->items[log->nitems++];
+			memset(it, 0, sizeof(*it));
+			it->num = -1;
+			it->scan = 1;
+			it->line = lineno;
+			it->verdict = v;
+			it->has_reason = is_reason_text(after);
+		}
+	}
+	return 0;
+oom:
+	ptlog_release(log);
+	return -1;
+}
+
+void ptlog_release(struct ptlog *log)
+{
+	ptlog_text_release(&log->text);
+	free(log->items);
+	free(log->plan);
+	free(log->ev);
+	memset(log, 0, sizeof(*log));
+}
+
+const char *ptlog_event_field(const struct ptlog *log, const struct ptlog_event *ev,
+			      const char *key, size_t *len, long *line)
+{
+	for (long l = ev->line; l <= ev->end && l <= (long)log->text.nlines; l++) {
+		const char *v = ptlog_field(log->text.lines[l - 1], key, len);
+		if (v) {
+			if (line)
+				*line = l;
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* ---- perf_log.md ---------------------------------------------------- */
+
+static const char *const ITER_WORDS[] = { "iteration", "iter ", "round", "\xE8\xBF\xAD\xE4\xBB\xA3" /* 迭代 */,
+					  NULL };
+static const char *const STOP_WORDS[] = { "[DESIGN_ERROR]", "[STOP]", "stop", "terminat", "halt",
+					  "\xE7\xBB\x88\xE6\xAD\xA2" /* 终止 */,
+					  "\xE4\xB8\xAD\xE6\x96\xAD" /* 中断 */,
+					  "\xE5\x81\x9C\xE6\xAD\xA2" /* 停止 */, NULL };
+
+static int starts_with_word(const char *s, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (key_match(s, words[i]))
+			return 1;
+	return 0;
+}
+
+static void field_release(struct ptperf_field *f)
+{
+	free(f->value);
+	f->value = NULL;
+}
+
+/* "- key (note): value" with key an identifier; returns the value start
+ * and the key in key[]. */
+static const char *bullet_key(const char *raw, char *key, size_t keylen)
+{
+	const char *s = raw;
+	while (*s == ' ')
+		s++;
+	if (!((*s == '-' || *s == '*') && s[1] == ' '))
+		return NULL;
+	s += 2;
+	while (*s == ' ' || *s == '*')
+		s++;
+	size_t n = 0;
+	while ((isalnum((unsigned char)s[n]) || s[n] == '_') && n + 1 < keylen)
+		n++;
+	if (!n)
+		return NULL;
+	memcpy(key, s, n);
+	key[n] = '\0';
+	for (size_t i = 0; i < n; i++)
+		key[i] = (char)tolower((unsigned char)key[i]);
+	return after_key(s + n);
+}
+
+static char *collect_value(const struct ptlog_text *t, size_t i, const char *v, size_t *last)
+{
+	size_t cap = strlen(v) + 1;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	memcpy(out, v, cap);
+	size_t j = i + 1;
+	int block = strcmp(v, "|") == 0 || strcmp(v, ">") == 0 || *v == '\0';
+	for (; j < t->nlines; j++) {
+		const char *l = t->lines[j];
+		int ind = 0;
+		while (l[ind] == ' ')
+			ind++;
+		if (is_blank(l) || ind < 2)
+			break;
+		char k[64];
+		if (bullet_key(l, k, sizeof(k)) && ind < 4)
+			break;
+		size_t add = strlen(l + ind) + 1;
+		char *p = realloc(out, cap + add);
+		if (!p)
+			break;
+		out = p;
+		out[cap - 1] = ' ';
+		memcpy(out + cap, l + ind, add);
+		cap += add;
+	}
+	/* drop a leading "| " of YAML blocks */
+	if (block && (out[0] == '|' || out[0] == '>'))
+		memmove(out, out + 1, strlen(out));
+	*last = j - 1;
+	return out;
+}
+
+static struct ptperf_field *meas_slot(struct ptperf_meas *m, int k)
+{
+	return k == 0 ? &m->base : k == 1 ? &m->cand : k == 2 ? &m->impr : &m->adopted;
+}
+
+static int set_field(struct ptperf_field *f, const struct ptlog_text *t, size_t i, const char *v)
+{
+	size_t last;
+	free(f->value);
+	f->value = collect_value(t, i, v, &last);
+	f->line = (long)i + 1;
+	return f->value ? 0 : -1;
+}
+
+int ptperf_parse(struct ptperf *p, const char *data, size_t len)
+{
+	memset(p, 0, sizeof(*p));
+	if (ptlog_text_split(&p->text, data, len))
+		return -1;
+	size_t icap = 0, dcap = 0, mcap = 0;
+	struct ptperf_iter *cur = NULL;
+	long pending_stop = 0;
+	for (size_t i = 0; i < p->text.nlines; i++) {
+		const char *raw = p->text.lines[i];
+		long lineno = (long)i + 1;
+		int level = 0;
+		const char *s = strip_lead(raw, &level);
+		if (strstr(raw, "[DB-ANALYSIS]")) {
+			if (push((void **)&p->db_lines, &p->ndb, &dcap, sizeof(long)))
+				goto oom;
+			p->db_lines[p->ndb++] = lineno;
+			if (cur && !cur->db_line)
+				cur->db_line = lineno;
+		}
+		if (level) {
+			if (cur && level <= cur->level) {
+				cur->end = lineno - 1;
+				cur = NULL;
+			}
+			if (!cur && starts_with_word(s, ITER_WORDS)) {
+				if (push((void **)&p->it, &p->nit, &icap, sizeof(*p->it)))
+					goto oom;
+				cur = &p->it[p->nit++];
+				memset(cur, 0, sizeof(*cur));
+				cur->title = strdup(s);
+				if (!cur->title)
+					goto oom;
+				cur->line = lineno;
+				cur->level = level;
+				cur->stop_before = pending_stop;
+				pending_stop = 0;
+				mcap = 0;
+				continue;
+			}
+			if (!cur && ptlog_contains_any(s, (size_t)-1, STOP_WORDS))
+				pending_stop = lineno;
+			continue;
+		}
+		if (!cur)
+			continue;
+		char key[64];
+		const char *v = bullet_key(raw, key, sizeof(key));
+		if (!v)
+			continue;
+		struct ptperf_field *f = NULL;
+		int meas_key = 0;
+		if (strcmp(key, "optimization") == 0)
+			f = cur->optimization.value ? NULL : &cur->optimization;
+		else if (strcmp(key, "precision") == 0)
+			f = cur->precision.value ? NULL : &cur->precision;
+		else if (strcmp(key, "rollback_reason") == 0)
+			f = cur->rollback.value && strncmp(cur->rollback.value, "N/A", 3) != 0 ? NULL : &cur->rollback;
+		else if (strcmp(key, "baseline_time") == 0 || strcmp(key, "candidate_time") == 0 ||
+			 strcmp(key, "improvement") == 0 || strcmp(key, "adopted") == 0)
+			meas_key = 1;
+		if (f) {
+			if (set_field(f, &p->text, i, v))
+				goto oom;
+			continue;
+		}
+		if (!meas_key)
+			continue;
+		struct ptperf_meas *m = cur->nm ? &cur->m[cur->nm - 1] : NULL;
+		int k = strcmp(key, "baseline_time") == 0 ? 0 :
+			strcmp(key, "candidate_time") == 0 ? 1 :
+			strcmp(key, "improvement") == 0 ? 2 : 3;
+		/* a key seen twice starts a new attempt; so does a new baseline
+		 * after a candidate or an improvement */
+		int start_new = !m || meas_slot(m, k)->value ||
+				(k == 0 && (m->cand.value || m->impr.value));
+		if (start_new) {
+			if (push((void **)&cur->m, &cur->nm, &mcap, sizeof(*cur->m)))
+				goto oom;
+			m = &cur->m[cur->nm++];
+			memset(m, 0, sizeof(*m));
+		}
+		f = meas_slot(m, k);
+		if (set_field(f, &p->text, i, v))
+			goto oom;
+	}
+	if (cur)
+		cur->end = (long)p->text.nlines;
+	p->stop_after = pending_stop;
+	return 0;
+oom:
+	ptperf_release(p);
+	return -1;
+}
+
+void ptperf_release(struct ptperf *p)
+{
+	for (size_t i = 0; i < p->nit; i++) {
+		struct ptperf_iter *it = &p->it[i];
+		free(it->title);
+		field_release(&it->optimization);
+		field_release(&it->precision);
+		field_release(&it->rollback);
+		for (size_t k = 0; k < it->nm; k++) {
+			field_release(&it->m[k].base);
+			field_release(&it->m[k].cand);
+			field_release(&it->m[k].impr);
+			field_release(&it->m[k].adopted);
+		}
+		free(it->m);
+	}
+	free(p->it);
+	free(p->db_lines);
+	ptlog_text_release(&p->text);
+	memset(p, 0, sizeof(*p));
+}

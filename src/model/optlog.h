@@ -1,0 +1,141 @@
+/* optlog.h: what the gate needs from a perf_opt/opt_log.md, read in one
+ * streaming pass in bounded memory (one line at a time; a line over 1 MiB
+ * is a problem, not a crash).
+ *
+ * Markdown understood: ATX headings (# .. ######), fenced code blocks
+ * (skipped), GitHub tables (header row + delimiter row), their captions
+ * (the nearest non-blank line above the header: a bold line, a list item,
+ * a heading or a sentence), and HTML comments holding suppressions
+ * `<!-- tlgate-disable RULE -- reason -->`.
+ *
+ * Rounds: a heading that starts with `Iteration N`, `Iter N`, `Round N`,
+ * `迭代 N` or `第 N 轮` opens the section of round N (a parenthetical round
+ * after it, as in `Iteration 1（round 1）`, is read when the heading has no
+ * leading number, e.g. `Final Confirmation（round 5）` is not a round
+ * section but its caption-like number is ignored). A table belongs to the
+ * round named in its caption (`**候选 vs current best 对比表（round 2）**`),
+ * else to the innermost round section around it.
+ *
+ * Claims are read from the LAST `Final Summary` section only; earlier
+ * Final Summary headings are listed as superseded.
+ */
+#ifndef TLPERF_OPTLOG_H
+#define TLPERF_OPTLOG_H
+
+#include <stddef.h>
+
+/* One Markdown table. */
+struct optlog_table {
+	long line;          /* line of its header row */
+	long round;         /* round it counts for: caption's, else the section's; -1 none */
+	long caption_line;  /* 0 when there is no caption */
+	int has_duration;   /* a header cell names a duration (Task Duration, duration, _us, (us), µs) */
+	int has_incumbent;  /* current best / current_best / (best) / incumbent ... in caption, header or first column */
+	long rows;          /* data rows */
+};
+
+/* A round section heading. */
+struct optlog_round {
+	long round;         /* N */
+	long line;          /* heading line */
+	int remeasure;      /* its section says it re-measures (复测, re-measure, ...) */
+};
+
+/* A claimed final result in the last Final Summary:
+ * `final_latency: N us` (optionally `- WORKLOAD: final_latency: N us`, bold,
+ * `：`, `us`/`µs`), or `- WORKLOAD: BASE → FINAL us`. */
+struct optlog_claim {
+	long line;
+	char *workload;     /* label on the line, NULL when none; malloc'd */
+	double final_us;    /* claimed final latency */
+	double baseline_us; /* claimed baseline on the same line, NAN when none */
+};
+
+/* A number claimed on a line (geomean speedups). */
+struct optlog_number {
+	long line;
+	double value;
+};
+
+/* A row of the `Final Performance Test Data` table (v2). */
+struct optlog_final_row {
+	long line;
+	char *kernel_id;          /* malloc'd, never NULL */
+	char *workload_id;        /* malloc'd, never NULL */
+	char *final_candidate_id; /* malloc'd, never NULL */
+	double baseline_us;       /* NAN when the cell is not a number */
+	double final_us;          /* NAN when the cell is not a number */
+};
+
+/* `<!-- tlgate-disable RULE -- reason -->` */
+struct optlog_suppression {
+	long line;
+	char *rule;         /* malloc'd; NULL when malformed */
+	char *reason;       /* malloc'd; NULL when missing */
+	int used;           /* set by whoever applies it */
+};
+
+enum optlog_stop {
+	OPTLOG_STOP_NONE = 0,   /* no stop reason stated */
+	OPTLOG_STOP_PLATEAU,
+	OPTLOG_STOP_BUDGET,     /* budget_exhausted */
+	OPTLOG_STOP_SUCCESS,
+	OPTLOG_STOP_BLOCKED,
+	OPTLOG_STOP_USER,       /* user_stop */
+	OPTLOG_STOP_OTHER       /* a stop-reason line with none of the above */
+};
+
+/* Bad input met while reading (invalid UTF-8, NUL, long line...). */
+struct optlog_problem {
+	long line;
+	char *message;      /* malloc'd */
+};
+
+#define OPTLOG_VEC(T, name) T *name; size_t n_##name, cap_##name
+
+struct optlog {
+	long lines;                 /* lines read */
+	unsigned long long bytes;   /* bytes read */
+	int blank;                  /* 1 when the file holds only whitespace */
+	int has_crlf, has_bom;      /* seen (reported as problems too) */
+	long retrospective_line;    /* first `Skill Retrospective` heading, 0 none */
+
+	OPTLOG_VEC(struct optlog_table, tables);
+	OPTLOG_VEC(struct optlog_round, rounds);
+
+	long summary_line;          /* heading of the LAST Final Summary, 0 none */
+	OPTLOG_VEC(long, superseded); /* headings of earlier Final Summaries */
+	char *best;                 /* best/winner named in the last summary, NULL none */
+	long best_line;
+	int nothing_adopted;        /* the last summary says nothing was adopted */
+	OPTLOG_VEC(struct optlog_claim, claims);
+	OPTLOG_VEC(struct optlog_number, geomeans);
+	enum optlog_stop stop;      /* stop reason in the last summary */
+	long stop_line;
+
+	double noise_pct;           /* stated noise threshold in %, NAN when none */
+	long noise_line;
+	long max_rounds;            /* stated budgets, -1 when none */
+	long max_experiments;
+
+	long final_heading_line;    /* last `Final Performance Test Data` H2/H3, 0 none */
+	long final_table_line;      /* header of the last table with the 5 v2 columns, 0 none */
+	OPTLOG_VEC(struct optlog_final_row, final_rows);
+
+	OPTLOG_VEC(struct optlog_suppression, suppressions);
+	OPTLOG_VEC(struct optlog_problem, problems);
+};
+
+void optlog_init(struct optlog *lg);
+void optlog_release(struct optlog *lg);
+
+/* Name used to match workloads across log and records: lowercase ASCII,
+ * every run of space, '-', '_', '/', '.', ':' folded to one '_'. Writes at
+ * most n-1 bytes and a NUL. Returns out. */
+char *optlog_norm_name(const char *s, char *out, size_t n);
+
+/* Reads a number at s (after optional '**', '*', '`'); returns the number of
+ * bytes consumed (0 when s does not start with a number) and stores it. */
+size_t optlog_read_number(const char *s, double *out);
+
+#endif

@@ -1,0 +1,161 @@
+/* ptlog.h: readers for the Markdown logs of first-generation perf_tuning/
+ * folders: the tagged protocol log (optimization_log*.md) and the
+ * structured iteration log (perf_log.md).
+ *
+ * Both readers work on text already in memory and never fail on content:
+ * whatever they do not recognise is skipped, and the rules
+ * (gates/pt_*.c) say when something they need is missing. Everything
+ * returned borrows from, or is owned by, the struct it lives in;
+ * *_release frees it all.
+ */
+#ifndef TLPERF_PTLOG_H
+#define TLPERF_PTLOG_H
+
+#include <stddef.h>
+
+/* A text split into lines: lines[i] is line i+1, without its newline, a
+ * trailing CR or a leading BOM. */
+struct ptlog_text {
+	char *buf;        /* owned copy of the text */
+	char **lines;     /* pointers into buf */
+	size_t nlines;
+};
+
+void ptlog_text_release(struct ptlog_text *t);
+
+/* ---- numbers in prose ---------------------------------------------- */
+
+enum ptlog_unit { PTLOG_NOUNIT = 0, PTLOG_PCT, PTLOG_MS, PTLOG_US, PTLOG_NS, PTLOG_S, PTLOG_X };
+
+struct ptlog_num {
+	double v;            /* the value, sign included */
+	size_t pos, end;     /* byte range in the string, sign and unit included */
+	int sign;            /* +1 or -1 when written with a sign, else 0 */
+	int decimal;         /* 1 when written with a decimal point */
+	enum ptlog_unit unit;
+};
+
+/* Finds the numbers of s that stand alone: digits inside identifiers
+ * ("fp16", "l1_c12", "#3", "iter7", "1024x8192") are not numbers. A unit
+ * directly after the number (%, ms, us, µs, ns, s, x, ×) is recorded.
+ * Returns how many were found (at most max are stored). */
+size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max);
+
+/* Value of "key" in a line: after the key (case-insensitive ASCII, or
+ * exact UTF-8), an optional parenthetical, then ':' or '：'. The value
+ * runs to the end of the line or to a '|' that separates pipe fields.
+ * Returns a pointer into line and its length in *len, NULL when the key
+ * is not a field of this line. The key must start the line (after list
+ * markers, bold, '#') or follow a '|'. */
+const char *ptlog_field(const char *line, const char *key, size_t *len);
+
+/* Percent change from a to b, (b - a) / a * 100. */
+double ptlog_pct(double a, double b);
+
+/* ---- optimization_log.md -------------------------------------------- */
+
+enum ptlog_verdict {
+	PTLOG_V_NONE = 0,      /* no verdict found */
+	PTLOG_V_APPLIES,       /* 适用, HIT */
+	PTLOG_V_NOT,           /* 不适用, N/A */
+	PTLOG_V_PARTIAL        /* 部分适用, PARTIAL (HIT) */
+};
+
+struct ptlog_item {            /* a Part A candidate [#N], or a scan entry */
+	int num;               /* N, -1 for an anti-pattern scan entry */
+	enum ptlog_verdict verdict;
+	int has_reason;        /* text explaining the verdict follows it */
+	int scan;              /* HIT/N/A/PARTIAL form */
+	long line;
+};
+
+struct ptlog_plan {            /* one step of [ORDER-PLAN] */
+	int num;               /* the [#N] planned */
+	int deps[16];          /* prerequisites (#M) */
+	size_t ndeps;
+	int deps_stated;       /* a 前置依赖:/前置: field was found */
+	long line;
+};
+
+enum ptlog_tag {
+	PTLOG_ORDER_CHECK, PTLOG_IMPL, PTLOG_SELF_CHECK, PTLOG_RESULT,
+	PTLOG_KRP,             /* [KERNEL-REUSE-PRECHECK] */
+	PTLOG_KRA,             /* [KERNEL-REUSE-AUDIT] */
+	PTLOG_DB,              /* [DB-ANALYSIS] */
+	PTLOG_ITEMHEAD         /* a heading naming [#N] after the plan ("### [#3] 实施: ...") */
+};
+
+struct ptlog_event {
+	enum ptlog_tag tag;
+	int num;               /* item number, -1 when the tag names none */
+	char sub;              /* 'a' of [RESULT-#1a], 0 otherwise */
+	long line;             /* line of the tag */
+	long end;              /* last line of its body (>= line) */
+	int ok;                /* ORDER-CHECK 结论: 1 ✅, 0 ❌, -1 not stated */
+};
+
+struct ptlog {
+	struct ptlog_text text;
+	struct ptlog_item *items;
+	size_t nitems;
+	long plan_line;            /* line of [ORDER-PLAN], 0 when absent */
+	struct ptlog_plan *plan;
+	size_t nplan;
+	struct ptlog_event *ev;    /* in file order */
+	size_t nev;
+};
+
+void ptlog_release(struct ptlog *log);
+
+/* Looks key up in the lines of an event's body; returns the value as
+ * ptlog_field does and the 1-based line in *line. */
+const char *ptlog_event_field(const struct ptlog *log, const struct ptlog_event *ev,
+			      const char *key, size_t *len, long *line);
+
+/* ---- perf_log.md ---------------------------------------------------- */
+
+/* One "key: value" bullet; value is malloc'd and includes continuation
+ * lines (indented lines that are not bullets, YAML "|" blocks). */
+struct ptperf_field {
+	char *value;
+	long line;
+};
+
+/* A baseline/candidate/improvement/adopted group. An iteration holds
+ * several when it reports several attempts (attempt A, attempt C...). */
+struct ptperf_meas {
+	struct ptperf_field base, cand, impr, adopted;
+};
+
+struct ptperf_iter {
+	char *title;               /* heading text without the '#' marks */
+	long line;                 /* heading line */
+	long end;                  /* last line of the section */
+	int level;                 /* heading level */
+	struct ptperf_field optimization, precision, rollback;
+	struct ptperf_meas *m;
+	size_t nm;
+	long db_line;              /* a [DB-ANALYSIS] inside the section, 0 if none */
+	long stop_before;          /* a stop section between the previous iteration and this one, 0 if none */
+};
+
+struct ptperf {
+	struct ptlog_text text;
+	struct ptperf_iter *it;
+	size_t nit;
+	long stop_after;           /* a stop section after the last iteration */
+	long *db_lines;            /* every [DB-ANALYSIS] line in the file */
+	size_t ndb;
+};
+
+void ptperf_release(struct ptperf *p);
+
+/* ---- small helpers shared by the rules ------------------------------ */
+
+/* Case-insensitive ASCII substring search (UTF-8 needles match exactly). */
+const char *ptlog_stristr(const char *hay, const char *needle);
+/* 1 when s (of length n, or to its NUL when n is (size_t)-1) contains any
+ * of the NULL-terminated needles, case-insensitively. */
+int ptlog_contains_any(const char *s, size_t n, const char *const *needles);
+
+#endif

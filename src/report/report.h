@@ -1,0 +1,64 @@
+/* report.h: gate findings in every output format CI understands.
+ *
+ * Formats: text (GNU style "path:line: error: [RULE] message"), json,
+ * sarif (2.1.0, one rule object per rule id, repo-relative paths), github
+ * (workflow commands, escaped), junit (XML), markdown (summary table for a
+ * CI job summary), gitlab (Code Quality JSON with stable fingerprints).
+ */
+#ifndef TLPERF_REPORT_H
+#define TLPERF_REPORT_H
+
+#include <stdio.h>
+
+#include "model/finding.h"
+
+enum report_format {
+	REPORT_TEXT, REPORT_JSON, REPORT_SARIF, REPORT_GITHUB, REPORT_JUNIT,
+	REPORT_MARKDOWN, REPORT_GITLAB
+};
+
+struct report_ctx {
+	const char *tool_name;     /* "tlgate" */
+	const char *tool_version;  /* TLPERF_VERSION */
+	const char *repo_root;     /* file paths are made relative to it when under it; may be NULL */
+	size_t dirs_checked;       /* directories the gate looked at (summaries) */
+	int warnings_as_errors;    /* counts warnings as failures in summaries */
+};
+
+/* Parses a format name; returns 0, or -1 when unknown. */
+int report_format_parse(const char *name, enum report_format *out);
+
+/* Writes all findings to f in the format. Findings of severity GATE_OFF are
+ * skipped. Returns 0, or -1 on a write error (errno set). */
+int report_write(FILE *f, enum report_format fmt, const struct gate_findings *fs,
+		 const struct report_ctx *ctx);
+
+/* The name report_format_parse accepts for fmt ("text", "sarif", ...). */
+const char *report_format_name(enum report_format fmt);
+
+/* file relative to repo_root when it lies under it (the directory part is
+ * resolved with realpath() when it exists, so symlinked temp dirs and
+ * "./x" forms compare equal; a relative file is taken relative to the
+ * current directory), else file unchanged. repo_root NULL or "" returns
+ * file unchanged. Returns malloc'd, caller frees; NULL on allocation
+ * failure. */
+char *report_relpath(const char *repo_root, const char *file);
+
+/* The GitLab Code Quality fingerprint: 32 lowercase hex digits (two
+ * FNV-1a 64-bit hashes, not cryptographic) of rule, the repo-relative
+ * file, the message and occurrence (0 for the first finding with these
+ * three, 1 for the next identical one...). Line numbers are left out on
+ * purpose so a finding keeps its fingerprint when unrelated lines move;
+ * a message that itself quotes a line number changes with it. Writes
+ * out[0..32], NUL-terminated. */
+void report_fingerprint(const char *rule, const char *file, const char *message,
+			unsigned long occurrence, char out[33]);
+
+/* Writes s to f escaped for XML 1.0 character data (attr == 0) or a
+ * double-quoted attribute value (attr != 0; tab, CR and LF become
+ * character references). Invalid UTF-8 and characters XML 1.0 forbids
+ * (C0 controls other than tab/CR/LF, U+FFFE, U+FFFF) become U+FFFD, so the
+ * output is always well-formed. Returns 0, or -1 on a write error. */
+int report_xml_escape(FILE *f, const char *s, int attr);
+
+#endif

@@ -1,0 +1,94 @@
+/* gatecheck.h: gate 4 over one perf_opt/ directory, reusable by `tlperf
+ * gate` and `tlperf audit`.
+ *
+ * gatecheck_dir() reads the directory's files (opt_log.md, perf_records.jsonl
+ * streamed, workload_inventory.json, perf_feedback.md, the sha256 of the
+ * tuned kernel a final record names, and with opts->base_ref the records as
+ * they were at that git revision), runs every S4 rule (gates/s4.h) and
+ * returns the findings with each rule's default severity, the inline
+ * suppressions it found (not yet applied) and one reconciliation row per
+ * workload. Nothing from the checked tree is ever executed; git is run with
+ * an argument vector (no shell) only when base_ref is set.
+ */
+#ifndef TLPERF_GATECHECK_H
+#define TLPERF_GATECHECK_H
+
+#include "model/finding.h"
+#include "io/records.h"
+#include "gates/s4.h"
+
+struct gatecheck_opts {
+	const char *base_ref;   /* --base REF, NULL for none */
+	const char *repo_root;  /* for paths cited in perf_feedback.md; NULL: the
+				   nearest ancestor holding .git, else the cwd */
+};
+
+/* An inline suppression `<!-- tlgate-disable RULE -- reason -->`. */
+struct gatecheck_suppression {
+	char *file;             /* shown path of the Markdown file, malloc'd */
+	long line;
+	char *rule;             /* malloc'd, NULL when malformed */
+	char *reason;           /* malloc'd, NULL when missing */
+	int used;               /* set by gatecheck_apply_suppressions */
+};
+
+struct gatecheck_result {
+	enum records_contract contract;    /* of the directory */
+	struct s4_recon recon;             /* per workload reconciliation */
+	struct gatecheck_suppression *sup; /* suppressions found */
+	size_t n_sup, cap_sup;
+	size_t records;                    /* valid records read */
+	unsigned long long bytes;          /* bytes read from the directory's files */
+};
+
+void gatecheck_result_init(struct gatecheck_result *res);
+void gatecheck_result_release(struct gatecheck_result *res);
+
+/* Checks the perf_opt directory at path (shown is how paths are printed).
+ * Findings are appended to fs; res (may be NULL) receives the summary.
+ * Returns 0, or -1 when the directory cannot be read or memory ran out
+ * (errno set). */
+int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_opts *opts,
+		  struct gate_findings *fs, struct gatecheck_result *res);
+
+/* Drops the findings of fs that a well-formed suppression in res names
+ * (RULE, or a prefix ending in '*'), marking it used; then appends
+ * TLGATE-SUPPRESSION warnings for malformed, unknown-rule and unused
+ * suppressions. Returns 0, -1 on allocation failure. */
+int gatecheck_apply_suppressions(struct gate_findings *fs, struct gatecheck_result *res);
+
+/* Records one inline suppression s found in file (a copy: res owns it and
+ * frees it with the result). Returns 0, or -1 when out of memory. */
+int gatecheck_add_suppression(struct gatecheck_result *res, const char *file,
+			      const struct optlog_suppression *s);
+
+/* Parses one perf_records.jsonl line exactly like record_parse() (same
+ * verdict, same fields, same error text), with a fast path for plain flat
+ * lines. Returns 0 with *out filled (release with record_release), -1 with
+ * a message in err when the line is invalid, -2 when memory ran out.
+ * text[0..len) must be followed by a NUL (as lineio lines are). */
+int gatecheck_parse_record(const char *text, size_t len, long line, struct record *out,
+			   char *err, size_t errlen);
+
+/* Rule severities from --strict and a .tlgate.json. */
+struct gatecheck_config {
+	char **rule;                  /* rule ids (or prefixes ending in '*') */
+	enum gate_severity *sev;      /* severity per rule, GATE_OFF to drop */
+	size_t n;
+	int strict;                   /* --strict */
+	char *path;                   /* file it came from, NULL for none */
+};
+
+void gatecheck_config_init(struct gatecheck_config *cfg);
+void gatecheck_config_release(struct gatecheck_config *cfg);
+/* Reads a .tlgate.json: {"rules": {"S4-LAYOUT": "error", "S4-STOP-REASON": "off"}}
+ * (a top-level map of rule ids works too). Returns 0, or -1 with a message
+ * in err (file, what is wrong). */
+int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *err, size_t errlen);
+/* The nearest .tlgate.json in dir or its ancestors, malloc'd, or NULL. */
+char *gatecheck_config_find(const char *dir);
+/* Applies --strict and the configured severities to fs in place (dropping
+ * rules set to off). */
+void gatecheck_config_apply(const struct gatecheck_config *cfg, struct gate_findings *fs);
+
+#endif

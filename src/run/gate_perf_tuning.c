@@ -1,0 +1,496 @@
+/* ptune.c: reads a first-generation perf_tuning/ folder and runs the PT-*
+ * rules over it (ptune.h, gates/pt_rules.h). All file I/O of those rules
+ * happens here. */
+#include "run/gate_perf_tuning.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "run/gate_perf_opt.h"
+#include "io/optlog.h"
+#include "gates/pt_rules.h"
+#include "io/ptlog.h"
+#include "io/ptjson.h"
+
+/* A log or JSON larger than this is not a tuning artifact: it is reported,
+ * never read into memory. */
+#define PTUNE_MAX_FILE (64L * 1024 * 1024)
+
+static char *join(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 2;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s/%s", a, b);
+	return s;
+}
+
+/* Reads a whole file. Returns 0, 1 when too large, -1 on error (errno). */
+static int slurp(const char *path, char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return -1;
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
+	int rc = 0;
+	for (;;) {
+		if (n + 65536 + 1 > cap) {
+			if ((long)cap > PTUNE_MAX_FILE) {
+				rc = 1;
+				break;
+			}
+			size_t nc = cap ? cap * 2 : 65536 * 2;
+			char *p = realloc(buf, nc);
+			if (!p) {
+				rc = -1;
+				break;
+			}
+			buf = p;
+			cap = nc;
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+		if (got == 0) {
+			if (ferror(fp))
+				rc = -1;
+			break;
+		}
+	}
+	fclose(fp);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	if (!buf) {
+		buf = malloc(1);
+		if (!buf)
+			return -1;
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void folder_release(struct pt_folder *f)
+{
+	for (size_t i = 0; i < f->njson; i++) {
+		free(f->json[i].name);
+		free(f->json[i].shown);
+		ptjson_release(&f->json[i].j);
+	}
+	free(f->json);
+	for (size_t i = 0; i < f->nlogs; i++) {
+		free(f->logs[i].shown);
+		ptlog_release(&f->logs[i].log);
+	}
+	free(f->logs);
+	if (f->has_perf)
+		ptperf_release(&f->perf);
+	free(f->perf_shown);
+	if (f->has_report)
+		ptlog_text_release(&f->report);
+	free(f->report_shown);
+	free(f->shown);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Reports a file the folder holds but that could not be read. */
+static int unreadable(struct gate_findings *fs, const char *rule, const char *shown, int rc)
+{
+	if (rc == 1)
+		return gate_add(fs, rule, GATE_ERROR, shown, 0, "file larger than %ld MiB, not read",
+				PTUNE_MAX_FILE / (1024 * 1024));
+	return gate_add(fs, rule, GATE_ERROR, shown, 0, "cannot read: %s", strerror(errno));
+}
+
+/* The noise threshold the folder states, in percent; 3 when none. */
+static double find_noise(const struct pt_folder *f)
+{
+	for (size_t i = 0; i < f->njson; i++) {
+		const cJSON *v = f->json[i].j.root ?
+			cJSON_GetObjectItemCaseSensitive(f->json[i].j.root, "noise_threshold_pct") : NULL;
+		if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < 100)
+			return v->valuedouble;
+	}
+	const struct ptlog_text *texts[64];
+	size_t nt = 0;
+	for (size_t i = 0; i < f->nlogs && nt < 60; i++)
+		texts[nt++] = &f->logs[i].log.text;
+	if (f->has_perf)
+		texts[nt++] = &f->perf.text;
+	if (f->has_report)
+		texts[nt++] = &f->report;
+	static const char *const labels[] = { "noise threshold", "noise_threshold",
+					      "\xE5\x99\xAA\xE5\xA3\xB0\xE9\x98\x88\xE5\x80\xBC" /* 噪声阈值 */, NULL };
+	for (size_t t = 0; t < nt; t++) {
+		for (size_t l = 0; l < texts[t]->nlines; l++) {
+			const char *line = texts[t]->lines[l];
+			const char *hit = NULL;
+			for (size_t k = 0; labels[k] && !hit; k++)
+				hit = ptlog_stristr(line, labels[k]);
+			if (!hit)
+				continue;
+			struct ptlog_num nums[16];
+			size_t n = ptlog_numbers(line, nums, 16);
+			/* the percentage nearest to the label */
+			double best = NAN;
+			long bestd = 0;
+			for (size_t k = 0; k < n; k++) {
+				if (nums[k].unit != PTLOG_PCT || nums[k].sign || nums[k].v <= 0 || nums[k].v >= 50)
+					continue;
+				long d = labs((long)nums[k].pos - (long)(hit - line));
+				if (d <= 24 && (isnan(best) || d < bestd)) {
+					best = nums[k].v;
+					bestd = d;
+				}
+			}
+			if (!isnan(best))
+				return best;
+		}
+	}
+	return 3.0;
+}
+
+/* Loads the folder. Findings for files that cannot be read go to fs.
+ * Returns 0, -1 when the directory cannot be read or memory runs out. */
+static int folder_load(const char *path, const char *shown, struct pt_folder *f,
+		       struct gate_findings *fs)
+{
+	memset(f, 0, sizeof(*f));
+	f->shown = strdup(shown);
+	if (!f->shown)
+		return -1;
+	DIR *d = opendir(path);
+	if (!d) {
+		free(f->shown);
+		f->shown = NULL;
+		return -1;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			size_t c = cap ? cap * 2 : 32;
+			char **p = realloc(names, c * sizeof(*p));
+			if (!p) {
+				rc = -1;
+				break;
+			}
+			names = p;
+			cap = c;
+		}
+		if (!(names[n] = strdup(de->d_name))) {
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (rc)
+		goto out;
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(names, n, sizeof(*names), cmp_str);
+	const char *report = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = names[i];
+		char *full = join(path, nm);
+		char *sh = join(shown, nm);
+		if (!full || !sh) {
+			free(full);
+			free(sh);
+			rc = -1;
+			goto out;
+		}
+		struct stat st;
+		if (stat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(full);
+			free(sh);
+			continue;
+		}
+		char *data = NULL;
+		size_t len = 0;
+		int kind = ends_with(nm, ".json") ? 1 :
+			   (strcmp(nm, "optimization_log.md") == 0 ||
+			    (strncmp(nm, "optimization_log_", 17) == 0 && ends_with(nm, ".md"))) ? 2 :
+			   strcmp(nm, "perf_log.md") == 0 ? 3 :
+			   (strcmp(nm, "final_report.md") == 0 || strcmp(nm, "perf_report.md") == 0) ? 4 : 0;
+		if (kind == 0 || (kind == 4 && report)) {
+			free(full);
+			free(sh);
+			continue;
+		}
+		int r = slurp(full, &data, &len);
+		free(full);
+		if (r != 0) {
+			static const char *const rule[] = { "", "PT-JSON", "PT-PLAN", "PT-ITERATION", "PT-REPORT" };
+			int e = unreadable(fs, rule[kind], sh, r);
+			free(sh);
+			if (e) {
+				rc = -1;
+				goto out;
+			}
+			continue;
+		}
+		if (kind == 1) {
+			struct pt_jsonfile *p = realloc(f->json, (f->njson + 1) * sizeof(*p));
+			if (!p) {
+				free(data);
+				free(sh);
+				rc = -1;
+				goto out;
+			}
+			f->json = p;
+			struct pt_jsonfile *jf = &f->json[f->njson++];
+			memset(jf, 0, sizeof(*jf));
+			jf->name = strdup(nm);
+			jf->shown = sh;
+			jf->empty = len == 0;
+			int pr = jf->name ? ptjson_parse(&jf->j, data, len) : -1;
+			free(data);
+			if (pr < 0) {
+				rc = -1;
+				goto out;
+			}
+		} else if (kind == 2) {
+			struct pt_logfile *p = realloc(f->logs, (f->nlogs + 1) * sizeof(*p));
+			if (!p) {
+				free(data);
+				free(sh);
+				rc = -1;
+				goto out;
+			}
+			f->logs = p;
+			struct pt_logfile *lf = &f->logs[f->nlogs++];
+			lf->shown = sh;
+			int pr = ptlog_parse(&lf->log, data, len);
+			free(data);
+			if (pr) {
+				rc = -1;
+				goto out;
+			}
+		} else if (kind == 3) {
+			f->perf_shown = sh;
+			int pr = ptperf_parse(&f->perf, data, len);
+			free(data);
+			if (pr) {
+				rc = -1;
+				goto out;
+			}
+			f->has_perf = 1;
+		} else {
+			report = nm;
+			f->report_shown = sh;
+			int pr = ptlog_text_split(&f->report, data, len);
+			free(data);
+			if (pr) {
+				rc = -1;
+				goto out;
+			}
+			f->has_report = 1;
+		}
+	}
+	/* sigmoid's report sits beside perf_tuning/, not inside it */
+	if (!f->has_report) {
+		static const char *const rep[] = { "final_report.md", "perf_report.md" };
+		for (size_t k = 0; k < 2 && !f->has_report; k++) {
+			char up[4096];
+			snprintf(up, sizeof(up), "%s/../%s", path, rep[k]);
+			struct stat st;
+			if (stat(up, &st) != 0 || !S_ISREG(st.st_mode))
+				continue;
+			char shown_up[4096];
+			size_t sl = strlen(shown);
+			if (sl > 12 && strcmp(shown + sl - 12, "/perf_tuning") == 0)
+				snprintf(shown_up, sizeof(shown_up), "%.*s/%s", (int)(sl - 12), shown, rep[k]);
+			else if (strcmp(shown, "perf_tuning") == 0)
+				snprintf(shown_up, sizeof(shown_up), "%s", rep[k]);
+			else
+				snprintf(shown_up, sizeof(shown_up), "%s/../%s", shown, rep[k]);
+			char *data = NULL;
+			size_t len = 0;
+			int r = slurp(up, &data, &len);
+			if (r != 0) {
+				if (unreadable(fs, "PT-REPORT", shown_up, r)) {
+					rc = -1;
+					goto out;
+				}
+				break;
+			}
+			f->report_shown = strdup(shown_up);
+			int pr = f->report_shown ? ptlog_text_split(&f->report, data, len) : -1;
+			free(data);
+			if (pr) {
+				rc = -1;
+				goto out;
+			}
+			f->has_report = 1;
+		}
+	}
+	f->noise_pct = find_noise(f);
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	if (rc)
+		folder_release(f);
+	return rc;
+}
+
+int ptune_check_dir(const char *path, const char *shown, struct gate_findings *fs)
+{
+	struct pt_folder f;
+	if (folder_load(path, shown, &f, fs))
+		return -1;
+	int (*const rules[])(const struct pt_folder *, struct gate_findings *) = {
+		pt_rule_json,   pt_rule_plan, pt_rule_sequence, pt_rule_precision, pt_rule_result,
+		pt_rule_iteration, pt_rule_stop, pt_rule_db,  pt_rule_report,
+	};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]) && rc == 0; i++)
+		rc = rules[i](&f, fs);
+	folder_release(&f);
+	if (rc)
+		errno = ENOMEM;
+	return rc;
+}
+
+static int scan_text(const struct ptlog_text *t, const char *file, struct gatecheck_result *res)
+{
+	struct optlog tmp;
+	optlog_init(&tmp);
+	int rc = 0;
+	for (size_t l = 0; l < t->nlines && rc == 0; l++)
+		if (strstr(t->lines[l], "tlgate-disable"))
+			rc = optlog_scan_suppressions(t->lines[l], strlen(t->lines[l]), (long)l + 1, &tmp);
+	for (size_t i = 0; i < tmp.n_suppressions && rc == 0; i++)
+		rc = gatecheck_add_suppression(res, file, &tmp.suppressions[i]);
+	optlog_release(&tmp);
+	return rc;
+}
+
+int ptune_suppressions(const char *path, const char *shown, struct gatecheck_result *res)
+{
+	struct gate_findings ignored;
+	gate_findings_init(&ignored);
+	struct pt_folder f;
+	int rc = folder_load(path, shown, &f, &ignored);
+	gate_findings_release(&ignored);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < f.nlogs && rc == 0; i++)
+		rc = scan_text(&f.logs[i].log.text, f.logs[i].shown, res);
+	if (rc == 0 && f.has_perf)
+		rc = scan_text(&f.perf.text, f.perf_shown, res);
+	if (rc == 0 && f.has_report)
+		rc = scan_text(&f.report, f.report_shown, res);
+	folder_release(&f);
+	if (rc)
+		errno = ENOMEM;
+	return rc;
+}
+
+void ptune_speedups_release(struct ptune_speedups *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i].label);
+	free(s->v);
+	free(s->json);
+	free(s->key);
+	memset(s, 0, sizeof(*s));
+	s->mean = s->geomean = s->stated_mean = NAN;
+}
+
+int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->mean = out->geomean = out->stated_mean = NAN;
+	char sub[4096];
+	struct stat st;
+	snprintf(sub, sizeof(sub), "%s/perf_tuning", path);
+	const char *dir = (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) ? sub : path;
+	struct gate_findings ignored;
+	gate_findings_init(&ignored);
+	struct pt_folder f;
+	if (folder_load(dir, dir, &f, &ignored)) {
+		int e = errno;
+		gate_findings_release(&ignored);
+		if (err)
+			snprintf(err, errlen, "cannot read '%s': %s", dir, strerror(e));
+		errno = e;
+		return -1;
+	}
+	gate_findings_release(&ignored);
+	long iter;
+	long j = pt_latest_json(&f, &iter);
+	int rc = 1;
+	struct ptjson_table t[16];
+	size_t nt = j >= 0 ? ptjson_tables(&f.json[j].j, t, 16) : 0;
+	const struct ptjson_table *tab = NULL;
+	for (size_t i = 0; i < nt && !tab; i++)
+		if (t[i].speedup)
+			tab = &t[i];
+	if (!tab) {
+		if (err)
+			snprintf(err, errlen, j >= 0 ? "'%s/%s' has no per-case speedups" : "'%s' holds no bench JSON with per-case rows",
+				 dir, j >= 0 ? f.json[j].name : "");
+		goto out;
+	}
+	out->json = strdup(f.json[j].name);
+	out->key = strdup(tab->speedup);
+	out->v = calloc(tab->n ? tab->n : 1, sizeof(*out->v));
+	if (!out->json || !out->key || !out->v) {
+		rc = -1;
+		errno = ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < tab->n; i++) {
+		char label[128];
+		ptjson_row_label(tab, i, label, sizeof(label));
+		out->v[i].label = strdup(label);
+		if (!out->v[i].label) {
+			rc = -1;
+			errno = ENOMEM;
+			goto out;
+		}
+		out->v[i].speedup = ptjson_num(ptjson_row(tab, i), tab->speedup);
+		out->n++;
+	}
+	ptjson_speedup_means(tab, &out->mean, &out->geomean, &out->nvalid);
+	const cJSON *m;
+	cJSON_ArrayForEach(m, tab->owner) {
+		if (!cJSON_IsNumber(m) || !m->string || !strstr(m->string, "speedup") || strstr(m->string, "geo"))
+			continue;
+		if (strstr(m->string, "avg") || strstr(m->string, "mean") || strstr(m->string, "average")) {
+			out->stated_mean = m->valuedouble;
+			break;
+		}
+	}
+	rc = 0;
+out:
+	folder_release(&f);
+	return rc;
+}

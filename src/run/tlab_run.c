@@ -1,0 +1,521 @@
+/* abrun.c: one tlab run (spawn, read, summarise) and the runs.jsonl journal. */
+#include "run/tlab_run.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/ab_source.h"
+#include "io/lineio.h"
+#include "io/msprof.h"
+#include "run/run.h"
+#include "stats/stats.h"
+
+void abrun_run_release(struct abrun_run *r)
+{
+	free(r->cmd);
+	free(r->kernel_name);
+	free(r->log);
+	free(r->profile);
+	free(r->finished);
+	memset(r, 0, sizeof(*r));
+}
+
+void abrun_profile_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/pair%ld%c", c->workdir, pair, arm);
+}
+
+void abrun_log_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/logs/pair%ld%c.log", c->workdir, pair, arm);
+}
+
+/* s in single quotes for /bin/sh, each ' written as '\''. malloc'd. */
+static char *sh_quote(const char *s)
+{
+	size_t n = 3;
+	for (const char *p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	char *q = malloc(n), *o = q;
+	if (!q)
+		return NULL;
+	*o++ = '\'';
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return q;
+}
+
+char *abrun_command_line(const struct abrun_config *c, long pair, char arm)
+{
+	char profile[4096];
+	abrun_profile_path(c, pair, arm, profile, sizeof(profile));
+	char *qm = sh_quote(c->msprof), *qk = sh_quote(c->kernel_name), *qo = sh_quote(profile),
+	     *ql = sh_quote(c->aic_metrics), *line = NULL;
+	const char *cmd = arm == 'A' ? c->a_cmd : c->b_cmd;
+	if (qm && qk && qo && ql) {
+		size_t n = strlen(qm) + strlen(qk) + strlen(qo) + strlen(ql) + strlen(cmd) + 160;
+		line = malloc(n);
+		if (line)
+			snprintf(line, n,
+				 "%s op --kernel-name=%s --output=%s --launch-count=%ld --warm-up=%ld "
+				 "--dump=off --aic-metrics=%s %s",
+				 qm, qk, qo, c->launch_count, c->warm_up, ql, cmd);
+	}
+	free(qm);
+	free(qk);
+	free(qo);
+	free(ql);
+	return line;
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+	return lstat(p, &st) == 0;
+}
+
+/* Renames <base><suffix> to <base>.unfinished-<k><suffix> (first free k)
+ * when it exists, so a new attempt starts clean and the old one is kept.
+ * Returns 0 or -1. */
+static int move_aside(const char *path, const char *suffix)
+{
+	if (!exists(path))
+		return 0;
+	char to[4200];
+	size_t n = strlen(path), ls = strlen(suffix);
+	int base = (int)(n >= ls && strcmp(path + n - ls, suffix) == 0 ? n - ls : n);
+	for (int k = 1; k < 10000; k++) {
+		snprintf(to, sizeof(to), "%.*s.unfinished-%d%s", base, path, k, suffix);
+		if (!exists(to))
+			return rename(path, to);
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* The last non-empty line of a log, for error messages ("" if none). */
+static void last_log_line(const char *log, char *buf, size_t len)
+{
+	struct lineio l;
+	buf[0] = '\0';
+	if (lineio_open(&l, log, 4096) != 0)
+		return;
+	while (lineio_next(&l) == 1) {
+		const char *s = l.buf;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s)
+			snprintf(buf, len, "%s", s);
+	}
+	lineio_close(&l);
+}
+
+static char *utc_now(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return strdup(buf);
+}
+
+/* ---- sources: how a run is launched and where its durations come from.
+ * A new source adds a case to both functions. ---- */
+
+/* The shell line of one run. malloc'd, NULL when out of memory. */
+static char *source_command(const struct abrun_config *c, long pair, char arm)
+{
+	switch (c->source) {
+	case ABRUN_SOURCE_STDOUT:
+	case ABRUN_SOURCE_CSV:
+		return strdup(arm == 'A' ? c->a_cmd : c->b_cmd);
+	case ABRUN_SOURCE_MSPROF:
+	default:
+		return abrun_command_line(c, pair, arm);
+	}
+}
+
+/* Before the run: without the profiler the bench runs alone, so it gets its
+ * directory and settings in the environment, and the stdout source
+ * captures its stdout in PROFILE/stdout.txt (outfile). Returns 0, or -1
+ * with err set (environment). */
+static int source_prepare(const struct abrun_config *c, const char *profile, char arm,
+			  long pair, struct run_spec *spec, char *outfile, size_t outlen,
+			  char *err, size_t errlen)
+{
+	if (c->source == ABRUN_SOURCE_MSPROF)
+		return 0;
+	if (absource_prepare_run(profile, arm, pair, c->launch_count, c->warm_up, outfile, outlen,
+				 err, errlen) != 0)
+		return -1;
+	if (c->source == ABRUN_SOURCE_STDOUT)
+		spec->out_path = outfile;
+	return 0;
+}
+
+/* The launch durations of a finished run into a malloc'd array. Returns 0,
+ * or -1 with err saying what was missing. */
+static int source_read(const struct abrun_config *c, const char *profile, double **d, size_t *n,
+		       char *err, size_t errlen)
+{
+	char outfile[4200];
+	switch (c->source) {
+	case ABRUN_SOURCE_STDOUT:
+		snprintf(outfile, sizeof(outfile), "%s/stdout.txt", profile);
+		return absource_read_stdout(outfile, d, n, err, errlen);
+	case ABRUN_SOURCE_CSV:
+		return absource_read_csv(profile, c->csv_glob, c->csv_column, d, n, err, errlen);
+	case ABRUN_SOURCE_MSPROF:
+	default: {
+		struct msprof_capture cap;
+		msprof_capture_init(&cap);
+		int r = msprof_read(profile, c->kernel_name, &cap, err, errlen);
+		*d = r == MSPROF_OK ? msprof_durations(&cap, n) : NULL;
+		if (r == MSPROF_OK && !*d)
+			snprintf(err, errlen, "no launch durations in '%s'", profile);
+		msprof_capture_release(&cap);
+		return *d ? 0 : -1;
+	}
+	}
+}
+
+int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
+		  struct abrun_run *out, char *err, size_t errlen)
+{
+	char profile[4096], log[4096], what[256], last[300];
+	char *line = NULL;
+	double *d = NULL;
+	int rc = ABRUN_FAILED;
+
+	memset(out, 0, sizeof(*out));
+	abrun_profile_path(c, pair, arm, profile, sizeof(profile));
+	abrun_log_path(c, pair, arm, log, sizeof(log));
+	if (move_aside(profile, "") != 0 || move_aside(log, ".log") != 0) {
+		snprintf(err, errlen, "cannot move the unfinished attempt of pair %ld %c aside in '%s': %s",
+			 pair, arm, c->workdir, strerror(errno));
+		return ABRUN_ENV;
+	}
+	line = source_command(c, pair, arm);
+	if (!line) {
+		snprintf(err, errlen, "out of memory");
+		return ABRUN_ENV;
+	}
+	/* A few seconds of grace: an NPU bench may need them to release the device. */
+	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s,
+				 .kill_grace_s = 5.0 };
+	struct run_result res;
+	char outfile[4200];
+	if (source_prepare(c, profile, arm, pair, &spec, outfile, sizeof(outfile), err, errlen) != 0) {
+		rc = ABRUN_ENV;
+		goto out;
+	}
+	run_command(&spec, &res);
+	run_describe(&res, what, sizeof(what));
+	switch (res.status) {
+	case RUN_INTERRUPTED:
+		snprintf(err, errlen, "pair %ld %c: %s; log '%s'", pair, arm, what, log);
+		rc = ABRUN_INTERRUPTED;
+		goto out;
+	case RUN_SPAWN_FAILED:
+		snprintf(err, errlen, "pair %ld %c: %s (log '%s')", pair, arm, what, log);
+		rc = ABRUN_ENV;
+		goto out;
+	case RUN_EXITED:
+		if (res.exit_code == 0)
+			break;
+		/* fall through */
+	case RUN_SIGNALED:
+	case RUN_TIMED_OUT:
+		last_log_line(log, last, sizeof(last));
+		snprintf(err, errlen, "pair %ld %c: the run %s; see log '%s'%s%s%s", pair, arm, what, log,
+			 last[0] ? " (last line: \"" : "", last, last[0] ? "\")" : "");
+		goto out;
+	}
+
+	char rerr[6144];
+	size_t n = 0;
+	if (source_read(c, profile, &d, &n, rerr, sizeof(rerr)) != 0) {
+		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
+		goto out;
+	}
+	out->arm = arm;
+	out->pair = pair;
+	out->order = order;
+	out->launches = n;
+	out->median_us = stats_median(d, n);
+	out->mad_us = stats_mad(d, n);
+	out->min_us = stats_min(d, n);
+	out->max_us = stats_max(d, n);
+	out->elapsed_s = res.elapsed_s;
+	out->launch_count = c->launch_count;
+	out->cmd = strdup(arm == 'A' ? c->a_cmd : c->b_cmd);
+	out->kernel_name = strdup(c->kernel_name);
+	out->log = strdup(log);
+	out->profile = strdup(profile);
+	out->finished = utc_now();
+	if (!out->cmd || !out->kernel_name || !out->log || !out->profile || !out->finished) {
+		abrun_run_release(out);
+		snprintf(err, errlen, "out of memory");
+		rc = ABRUN_ENV;
+		goto out;
+	}
+	rc = ABRUN_OK;
+out:
+	free(d);
+	free(line);
+	return rc;
+}
+
+static void journal_path(const struct abrun_config *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/runs.jsonl", c->workdir);
+}
+
+int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r)
+{
+	char path[4096], arm[2] = { r->arm, '\0' };
+	cJSON *o = cJSON_CreateObject();
+	char *text = NULL;
+	int rc = -1, fd = -1, saved = ENOMEM;
+	if (!o)
+		goto out;
+	cJSON_AddNumberToObject(o, "v", 1);
+	cJSON_AddStringToObject(o, "arm", arm);
+	cJSON_AddNumberToObject(o, "pair", (double)r->pair);
+	cJSON_AddNumberToObject(o, "order", r->order);
+	cJSON_AddNumberToObject(o, "launches", (double)r->launches);
+	cJSON_AddNumberToObject(o, "median_us", r->median_us);
+	cJSON_AddNumberToObject(o, "mad_us", r->mad_us);
+	cJSON_AddNumberToObject(o, "min_us", r->min_us);
+	cJSON_AddNumberToObject(o, "max_us", r->max_us);
+	cJSON_AddNumberToObject(o, "elapsed_s", r->elapsed_s);
+	cJSON_AddStringToObject(o, "cmd", r->cmd);
+	cJSON_AddStringToObject(o, "kernel_name", r->kernel_name);
+	cJSON_AddNumberToObject(o, "launch_count", (double)r->launch_count);
+	cJSON_AddStringToObject(o, "log", r->log);
+	cJSON_AddStringToObject(o, "profile", r->profile);
+	cJSON_AddStringToObject(o, "finished", r->finished ? r->finished : "");
+	text = cJSON_PrintUnformatted(o);
+	if (!text)
+		goto out;
+	size_t n = strlen(text);
+	char *line = realloc(text, n + 3);
+	if (!line)
+		goto out;
+	text = line;
+	text[n++] = '\n';
+	text[n] = '\0';
+
+	journal_path(c, path, sizeof(path));
+	/* After a write cut short, start on a fresh line. */
+	int rfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rfd >= 0) {
+		struct stat st;
+		char last = '\n';
+		if (fstat(rfd, &st) == 0 && st.st_size > 0 &&
+		    pread(rfd, &last, 1, st.st_size - 1) == 1 && last != '\n') {
+			memmove(text + 1, text, n + 1);
+			text[0] = '\n';
+			n++;
+		}
+		close(rfd);
+	}
+	do
+		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		saved = errno;
+		goto out;
+	}
+	/* One write per line, so concurrent readers never see half a record. */
+	size_t off = 0;
+	while (off < n) {
+		ssize_t w = write(fd, text + off, n - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			saved = errno;
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	while (fsync(fd) != 0) {
+		if (errno != EINTR) {
+			saved = errno;
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (fd >= 0 && close(fd) != 0 && rc == 0) {
+		saved = errno;
+		rc = -1;
+	}
+	cJSON_Delete(o);
+	free(text);
+	if (rc != 0)
+		errno = saved;
+	return rc;
+}
+
+void abrun_journal_release(struct abrun_journal *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		abrun_run_release(&j->v[i]);
+	free(j->v);
+	memset(j, 0, sizeof(*j));
+}
+
+static int get_num(const cJSON *o, const char *k, double *v)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble))
+		return -1;
+	*v = it->valuedouble;
+	return 0;
+}
+
+static char *get_str(const cJSON *o, const char *k)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!cJSON_IsString(it) || !it->valuestring)
+		return NULL;
+	return strdup(it->valuestring);
+}
+
+static const char NOT_JSON[] = "not JSON";
+
+/* One journal line into *r. Returns NULL or a static reason (NOT_JSON
+ * when the text does not parse at all). */
+static const char *parse_run(const char *text, size_t len, struct abrun_run *r)
+{
+	cJSON *o = cJSON_ParseWithLength(text, len);
+	const char *why = NULL;
+	double pair, order, launches, med, v;
+	memset(r, 0, sizeof(*r));
+	if (!o) {
+		why = NOT_JSON;
+		goto out;
+	}
+	if (!cJSON_IsObject(o)) {
+		why = "not a JSON object";
+		goto out;
+	}
+	const cJSON *arm = cJSON_GetObjectItemCaseSensitive(o, "arm");
+	if (!cJSON_IsString(arm) || !arm->valuestring ||
+	    (strcmp(arm->valuestring, "A") != 0 && strcmp(arm->valuestring, "B") != 0)) {
+		why = "\"arm\" must be \"A\" or \"B\"";
+		goto out;
+	}
+	if (get_num(o, "pair", &pair) != 0 || pair < 1 || pair != floor(pair) || pair > 1e6) {
+		why = "\"pair\" must be a whole number >= 1";
+		goto out;
+	}
+	if (get_num(o, "order", &order) != 0 || (order != 1 && order != 2)) {
+		why = "\"order\" must be 1 or 2";
+		goto out;
+	}
+	if (get_num(o, "launches", &launches) != 0 || launches < 1 || launches != floor(launches)) {
+		why = "\"launches\" must be a whole number >= 1";
+		goto out;
+	}
+	if (get_num(o, "median_us", &med) != 0 || !(med > 0)) {
+		why = "\"median_us\" must be a number > 0";
+		goto out;
+	}
+	r->arm = arm->valuestring[0];
+	r->pair = (long)pair;
+	r->order = (int)order;
+	r->launches = (size_t)launches;
+	r->median_us = med;
+	r->mad_us = get_num(o, "mad_us", &v) == 0 ? v : NAN;
+	r->min_us = get_num(o, "min_us", &v) == 0 ? v : NAN;
+	r->max_us = get_num(o, "max_us", &v) == 0 ? v : NAN;
+	r->elapsed_s = get_num(o, "elapsed_s", &v) == 0 ? v : NAN;
+	r->launch_count = get_num(o, "launch_count", &v) == 0 ? (long)v : 0;
+	r->cmd = get_str(o, "cmd");
+	r->kernel_name = get_str(o, "kernel_name");
+	r->log = get_str(o, "log");
+	r->profile = get_str(o, "profile");
+	r->finished = get_str(o, "finished");
+	if (!r->cmd) {
+		why = "\"cmd\" must be a string";
+		abrun_run_release(r);
+	}
+out:
+	cJSON_Delete(o);
+	return why;
+}
+
+int abrun_journal_load(const struct abrun_config *c, struct abrun_journal *j, char *err,
+		       size_t errlen)
+{
+	char path[4096];
+	struct lineio l;
+	size_t cap = 0;
+	int rc = -1;
+	memset(j, 0, sizeof(*j));
+	journal_path(c, path, sizeof(path));
+	if (lineio_open(&l, path, LINEIO_DEFAULT_LIMIT) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	int r;
+	while ((r = lineio_next(&l)) == 1) {
+		const char *s = l.buf;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			continue;
+		if (j->n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct abrun_run *nv = realloc(j->v, nc * sizeof(*nv));
+			if (!nv) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+			j->v = nv;
+			cap = nc;
+		}
+		const char *why = l.truncated ? "line too long" : parse_run(l.buf, l.len, &j->v[j->n]);
+		if (why == NOT_JSON) {
+			if (j->damaged++ == 0)
+				j->first_damaged = l.lineno;
+			continue;
+		}
+		if (why) {
+			snprintf(err, errlen, "%s:%ld: %s", path, l.lineno, why);
+			goto out;
+		}
+		j->n++;
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	lineio_close(&l);
+	if (rc != 0)
+		abrun_journal_release(j);
+	return rc;
+}

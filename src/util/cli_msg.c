@@ -1,0 +1,58 @@
+/* cli_msg.c: the one message helper family (see cli_msg.h). */
+#include "util/cli_msg.h"
+
+#include <errno.h>
+#include <string.h>
+
+const char *cli_prog = "tlperf";
+
+static void vmsg(const char *level, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s: ", cli_prog, level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning", fmt, ap);
+	va_end(ap);
+}
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("note", fmt, ap);
+	va_end(ap);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "see '%s help %s'\n", "tlperf", cmd);
+	return CLI_USAGE;
+}
+
+int cli_finish_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("cannot write standard output: %s", strerror(errno ? errno : EIO));
+		return CLI_USAGE;
+	}
+	return rc;
+}

@@ -1,0 +1,52 @@
+/* utf8.c: strict UTF-8 validation (utf8.h). */
+#include "util/utf8.h"
+
+#include <stdint.h>
+#include <string.h>
+
+size_t utf8_invalid_at(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	while (i < n) {
+		/* Records are nearly all ASCII: skip 8 such bytes at a time. */
+		while (i + 8 <= n) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			if (w & UINT64_C(0x8080808080808080))
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
+		unsigned c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t need;
+		unsigned min;
+		if (c >= 0xC2 && c <= 0xDF) {
+			need = 1;
+			min = 0x80;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			need = 2;
+			min = 0x800;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			need = 3;
+			min = 0x10000;
+		} else {
+			return i;
+		}
+		unsigned cp = c & (need == 1 ? 0x1F : need == 2 ? 0x0F : 0x07);
+		for (size_t k = 1; k <= need; k++) {
+			if (i + k >= n || (s[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += need + 1;
+	}
+	return (size_t)-1;
+}
