@@ -691,7 +691,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab_session s = { 0 };
 	struct abrun_journal jr = { 0 };
 	char msg[8192], found[4096], path[4200];
-	int rc = CLI_OK, installed = 0;
+	int rc = CLI_OK, installed = 0, lockfd = -1;
 
 	abseq_params_default(&o.seq);
 	int prc = parse_args(argc, argv, &o);
@@ -733,6 +733,26 @@ int cmd_ab(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out;
 	}
+	/* One tlab per work directory: the journal is read and appended under
+	 * this lock for the whole session. */
+	long holder = 0, pgid = 0;
+	lockfd = abrun_lock_workdir(&o.run, &holder, msg, sizeof(msg));
+	if (lockfd < 0) {
+		print_error_json(&o, NULL, msg, NULL);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	/* What a killed tlab left running would write into the runs we are
+	 * about to measure again: stop it first. */
+	int stopped = abrun_stop_survivors(&o.run, &pgid);
+	if (stopped > 0)
+		cli_warn("%s/tlab.run: stopped %d process%s that a previous tlab on this work "
+			 "directory left running (process group %ld)",
+			 o.run.workdir, stopped, stopped == 1 ? "" : "es", pgid);
+	else if (stopped < 0)
+		cli_warn("%s/tlab.run: cannot read it (%s); a previous tlab's processes, if any, "
+			 "were not checked",
+			 o.run.workdir, strerror(errno));
 	if (abrun_journal_load(&o.run, &jr, msg, sizeof(msg)) != 0) {
 		print_error_json(&o, NULL, msg, NULL);
 		rc = CLI_USAGE;
@@ -849,6 +869,8 @@ int cmd_ab(int argc, char **argv)
 out:
 	if (installed)
 		run_signals_restore();
+	if (lockfd >= 0)
+		close(lockfd); /* the lock goes with it */
 	abrun_journal_release(&jr);
 	session_release(&s);
 	absource_release(&o.source);

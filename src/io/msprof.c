@@ -62,6 +62,9 @@ void msprof_capture_release(struct msprof_capture *c)
 	for (size_t i = 0; i < c->n; i++)
 		launch_release(&c->v[i]);
 	free(c->v);
+	for (size_t i = 0; i < c->nroots; i++)
+		free(c->roots ? c->roots[i] : NULL);
+	free(c->roots);
 	free(c->dir);
 	free(c->first_problem);
 	msprof_capture_init(c);
@@ -637,6 +640,19 @@ static int walk(const char *dir, char **comps, int depth, struct found_list *fl)
 	return rc;
 }
 
+/* Records one more root directory read. Returns 0 or -1 (ENOMEM). */
+static int add_root(struct msprof_capture *c, const char *root)
+{
+	char **nv = realloc(c->roots, (c->nroots + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	c->roots = nv;
+	if (!(nv[c->nroots] = strdup(root)))
+		return -1;
+	c->nroots++;
+	return 0;
+}
+
 static int read_opprof_root(struct reader *r, const char *root)
 {
 	struct found_list fl = { 0 };
@@ -657,8 +673,10 @@ static int read_opprof_root(struct reader *r, const char *root)
 							  : MSPROF_LAYOUT_PER_LAUNCH;
 		rc = read_basic_info(r, f->path, f->dir, f->kernel, f->index, f->device, lay);
 	}
-	if (fl.n > 0)
-		r->c->nroots++;
+	if (fl.n > 0 && add_root(r->c, root) != 0 && rc == MSPROF_OK) {
+		set_err(r->err, r->errlen, "out of memory");
+		rc = MSPROF_EIO;
+	}
 	found_free(&fl);
 	return rc;
 }
@@ -865,8 +883,10 @@ static int read_prof_root(struct reader *r, const char *root)
 	}
 	free_list(names, n);
 done:
-	if (found)
-		r->c->nroots++;
+	if (found && add_root(r->c, root) != 0 && rc == MSPROF_OK) {
+		set_err(r->err, r->errlen, "out of memory");
+		rc = MSPROF_EIO;
+	}
 	return rc;
 }
 
