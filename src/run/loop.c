@@ -288,7 +288,7 @@ static int set_aside(const char *dir)
 static int measure(const struct ctx *c, const char *impl, const struct loop_workload *w,
 		   const char *profdir, const char *log, struct meas *m)
 {
-	char err[512], kn[512], outarg[4200], lc[64], wu[64];
+	char err[2600], kn[512], outarg[4200], lc[64], wu[64];
 	char *line = loop_plan_expand(c->plan.bench_cmd, impl, w->id, w->dispatch, err,
 				      sizeof(err));
 	if (!line) {
@@ -318,6 +318,12 @@ static int measure(const struct ctx *c, const char *impl, const struct loop_work
 	struct msprof_summary sum;
 	msprof_capture_init(&cap);
 	int mr = msprof_read(profdir, c->plan.kernel_name, &cap, err, sizeof(err));
+	if (mr == MSPROF_OK && cap.nroots > 1) {
+		/* one measurement writes one capture: another process wrote here */
+		snprintf(err, sizeof(err), "'%s' holds %zu captures ('%s', '%s'), not pooled", profdir,
+			 cap.nroots, cap.roots[0], cap.roots[1]);
+		mr = MSPROF_EFORMAT;
+	}
 	if (mr != MSPROF_OK || msprof_summarize(&cap, &sum) != 0) {
 		cli_error("measurement of '%s' on '%s' gave no usable profile: %s (log '%s')", impl,
 			  w->id, mr != MSPROF_OK ? err : "no duration", log);
