@@ -500,8 +500,9 @@ static int read_basic_info(struct reader *r, const char *path, const char *dir,
 		int k = csvtab_number(dur, &d);
 		if (k < 0) {
 			set_err(r->err, r->errlen,
-				"%s:%ld: Task Duration(us) is not a decimal number: '%.40s'", path,
-				t.lines[row], dur);
+				"%s:%ld: Task Duration(us) is not a number: '%.40s' (decimals only: "
+				"no hex, inf or nan)",
+				path, t.lines[row], dur);
 			rc = MSPROF_EFORMAT;
 			goto out;
 		}
@@ -816,7 +817,8 @@ static int summary_row(void *ctx, const struct csvtab *h, char *const *f, long l
 	double d = NAN;
 	int k = csvtab_number(f[x->cdur], &d);
 	if (k < 0) {
-		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a decimal number: '%.40s'",
+		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a number: '%.40s' (decimals only: "
+			"no hex, inf or nan)",
 			x->path, line, f[x->cdur]);
 		return x->rc = MSPROF_EFORMAT;
 	}

@@ -76,3 +76,9 @@ n=$(sed -n 's/.*"pairs":\([0-9]*\),.*/\1/p' flat.json)
 grep -q '"b_rel_change":-0\.0[0-9]*,' flat.json || fail "seq: b_rel_change must be negative when B is faster"
 grep -q '"gain":0\.0' flat.json || fail "seq: gain must be positive when B is faster"
 grep -q '"exact":{"a_merged_median_us":' flat.json || fail "seq: exact fields missing"
+
+# --source stdout reads decimals only: "0x10" is not 16 us
+printf '#!/bin/sh\necho 0x10\n' >hex.sh
+expect_exit 1 "$TLAB" --source stdout --protocol ref --launch-count 1 --workdir hex \
+    --a-cmd "sh $TMPDIR_TEST/hex.sh" --b-cmd "sh $TMPDIR_TEST/hex.sh"
+expect_grep "hex/pair1A/stdout.txt:1: '0x10' is not a duration in us" "$OUT"
