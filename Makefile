@@ -37,7 +37,7 @@ DEPS_OK  := $(BUILD)/.deps-ok
 # Extra programs (fake kernel, fuzz harnesses...) register here from mk/*.mk.
 EXTRA_BINS :=
 
-.PHONY: all test check layers unit cli demo bench fuzz install clean deps
+.PHONY: all test check layers unit cli demo bench fuzz install clean deps complexity
 all: $(TLPERF) $(ALIASES) extra
 
 -include mk/*.mk
@@ -95,6 +95,11 @@ test:
 
 demo: all
 	@BUILD=$(BUILD) sh scripts/demo.sh
+
+# Function length and complexity (pmccabe), for whoever plans a clean-up.
+complexity:
+	@command -v pmccabe >/dev/null 2>&1 || TLPERF_WITH_COMPLEXITY=1 sh scripts/install-deps.sh
+	@sh scripts/complexity.sh
 
 bench: all
 	@BUILD=$(BUILD) sh scripts/bench/run.sh

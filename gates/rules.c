@@ -1,32 +1,448 @@
-/* rules.c: the rule registry (rules.h). Add a row per new rule id. */
+/* rules.c: the rule registry (rules.h). Add a row per new rule id and fill
+ * every field: `tlperf explain`, SARIF and docs/rules.md are made from it. */
 #include "gates/rules.h"
 
 #include <string.h>
 
 const struct gate_rule_info gate_rules[] = {
-	{ "PT-DB", GATE_ERROR, GATE_ERROR, "perf_tuning: a double-buffer change has its own [DB-ANALYSIS] (Q1-Q3) before it" },
-	{ "PT-ITERATION", GATE_ERROR, GATE_ERROR, "perf_tuning: perf_log improvements match their times; adopted ones improve or say why" },
-	{ "PT-JSON", GATE_ERROR, GATE_ERROR, "perf_tuning: bench JSON parses and its aggregates match its rows" },
-	{ "PT-PLAN", GATE_ERROR, GATE_ERROR, "perf_tuning: Part A verdicts, [ORDER-PLAN] items and dependencies, reuse precheck" },
-	{ "PT-PRECISION", GATE_ERROR, GATE_ERROR, "perf_tuning: no performance change while precision fails" },
-	{ "PT-REPORT", GATE_ERROR, GATE_ERROR, "perf_tuning: the report's numbers match the latest JSON and iteration (not stale)" },
-	{ "PT-RESULT", GATE_ERROR, GATE_ERROR, "perf_tuning: each [RESULT] states precision, performance and a matching comparison" },
-	{ "PT-SEQUENCE", GATE_ERROR, GATE_ERROR, "perf_tuning: ORDER-CHECK, IMPL, SELF-CHECK, RESULT in order, plan order and prerequisites kept" },
-	{ "PT-STOP", GATE_WARNING, GATE_ERROR, "perf_tuning: 3 attempts without improvement stop the log or say why it goes on" },
-	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR, "perf_opt/ holds files that belong in logs/, or a record names a missing profile" },
-	{ "S4-OPTLOG", GATE_ERROR, GATE_ERROR, "opt_log.md exists, is not empty and has a Skill Retrospective" },
-	{ "S4-OPTLOG-COMPTABLE", GATE_ERROR, GATE_ERROR, "every candidate round has a 'candidate vs current best' table" },
-	{ "S4-PERF-FEEDBACK", GATE_ERROR, GATE_ERROR, "perf_feedback.md follows the [DESIGN_LIMIT] schema" },
-	{ "S4-PERF-RECORDS", GATE_ERROR, GATE_ERROR, "perf_records.jsonl exists and is not empty" },
-	{ "S4-PERF-RECORDS-APPEND", GATE_ERROR, GATE_ERROR, "perf_records.jsonl only grew since the base revision" },
-	{ "S4-PERF-RECORDS-COVERAGE", GATE_ERROR, GATE_ERROR, "records cover every tune workload, and only those (v2)" },
-	{ "S4-PERF-RECORDS-ORDER", GATE_ERROR, GATE_ERROR, "round 0 baseline first, rounds never go back, parents exist" },
-	{ "S4-PERF-RECORDS-RECON", GATE_ERROR, GATE_ERROR, "the claimed final result is the winner's recorded measurement" },
-	{ "S4-PERF-RECORDS-SCHEMA", GATE_ERROR, GATE_ERROR, "every record line is a valid object of its contract" },
-	{ "S4-SPEEDUP", GATE_ERROR, GATE_ERROR, "a claimed geometric-mean speedup matches the records" },
-	{ "S4-STOP-REASON", GATE_WARNING, GATE_ERROR, "a claimed stop reason (plateau, budget) agrees with the records" },
-	{ "S4-WORKLOAD-INVENTORY", GATE_ERROR, GATE_ERROR, "workload_inventory.json is present and consistent (v2)" },
-	{ "TLGATE-SUPPRESSION", GATE_WARNING, GATE_WARNING, "an inline suppression is malformed or unused" },
+	{ "PT-DB", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: a double-buffer change has its own [DB-ANALYSIS] (Q1-Q3) before it",
+	  "Double buffering (and deeper pipelining) on Ascend changes the order of MTE and vector "
+	  "work; done without thought it corrupts results or hides a slowdown. The workflow asks "
+	  "for a short analysis (Q1 copies out inside the loop, Q2 accumulators carried across "
+	  "iterations, Q3 synchronisation) before each such change.",
+	  "An iteration or [IMPL] that makes a double-buffer change (double buffer, multi-buffer, "
+	  "num_stages, T.Pipelined, 双缓冲) without a [DB-ANALYSIS] answering Q1, Q2 and Q3 between "
+	  "the previous [RESULT] and the change, or inside (or just before) its perf_log section. "
+	  "An analysis written for an earlier change does not count.",
+	  "Write the [DB-ANALYSIS] for this change, answering Q1-Q3, before its [IMPL] or at the "
+	  "top of its perf_log section. If the change is not a double-buffer change, reword the "
+	  "section so it does not claim one.",
+	  "perf_log.md:\n"
+	  "  ## Iteration 5 — T.Pipelined double buffer\n"
+	  "  - optimization: num_stages=2\n"
+	  "finding:\n"
+	  "  perf_log.md:56: error: [PT-DB] 'Iteration 5 — T.Pipelined double buffer' makes a\n"
+	  "  double-buffer change without a [DB-ANALYSIS] (Q1, Q2, Q3) before it" },
+	{ "PT-ITERATION", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: perf_log improvements match their times; adopted ones improve or say why",
+	  "perf_log.md is the evidence behind every adopted change. A stated improvement that "
+	  "does not follow from its own baseline and candidate times, or an adoption without a "
+	  "gain, lets a regression into the kernel unnoticed.",
+	  "An iteration whose `improvement` differs by more than 1 point from "
+	  "(candidate_time - baseline_time) / baseline_time; an adopted iteration that does not "
+	  "improve beyond the noise threshold (3%, or the folder's own) and gives no reason; a "
+	  "rolled-back iteration without a `rollback_reason`.",
+	  "Recompute the improvement from the two times you measured (negative is faster for a "
+	  "time); for an adopted change below the noise threshold, say why it is kept; for a "
+	  "rollback, write its rollback_reason.",
+	  "perf_log.md:\n"
+	  "  - baseline_time: 71.9 us\n"
+	  "  - candidate_time: 53.6 us\n"
+	  "  - improvement: -15%\n"
+	  "finding:\n"
+	  "  perf_log.md:12: error: [PT-ITERATION] improvement -15% does not match\n"
+	  "  71.9 -> 53.6 (-25.5%)" },
+	{ "PT-JSON", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: bench JSON parses and its aggregates match its rows",
+	  "The bench JSON files are the measurements every report quotes; an aggregate that "
+	  "disagrees with its own rows (or a mean labelled geometric that is arithmetic) "
+	  "overstates the result everywhere it is copied.",
+	  "A JSON file that does not parse; a row whose speedup is not its reference time over its "
+	  "own time within 0.5%; an aggregate (avg_speedup, geomean_speedup, n_cases, total_*, "
+	  "avg_*) that is not the mean, geometric mean, count or sum of the rows within 0.5%; a "
+	  "figure quoted from another file (\"source\": \"x.json\") that is not that file's.",
+	  "Regenerate the JSON from the bench instead of editing it by hand, or correct the "
+	  "aggregate to what the rows give. Name a geometric mean only when it is one.",
+	  "iter3.json:\n"
+	  "  {\"cases\": [{\"speedup\": 1.2}, {\"speedup\": 0.8}], \"avg_speedup\": 1.1}\n"
+	  "finding:\n"
+	  "  iter3.json:1: error: [PT-JSON] avg_speedup 1.1 is not the mean of the 2 rows (1.0)" },
+	{ "PT-PLAN", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: Part A verdicts, [ORDER-PLAN] items and dependencies, reuse precheck",
+	  "The plan decides what is tried and in which order. A Part A item without a verdict, a "
+	  "plan that schedules an item found not to apply, or a prerequisite planned after the "
+	  "item that needs it wastes rounds and makes results impossible to attribute.",
+	  "A Part A [#N] item without 适用 / 不适用 / 部分适用 and a reason; no [ORDER-PLAN]; a "
+	  "planned item that is not a Part A item or was found 不适用; a prerequisite (前置依赖:) "
+	  "planned after its dependant; a [KERNEL-REUSE-PRECHECK] with unknown or false dimensions "
+	  "followed by a plan of direct reuse.",
+	  "Give every Part A item a verdict and a reason, then write the [ORDER-PLAN] from the "
+	  "applicable items only, prerequisites first.",
+	  "optimization_log.md:\n"
+	  "  [ORDER-PLAN] 1. [#3] 2. [#2]\n"
+	  "  [#3] 前置依赖: [#2]\n"
+	  "finding:\n"
+	  "  optimization_log.md:20: error: [PT-PLAN] [#3] is planned before its\n"
+	  "  prerequisite [#2]" },
+	{ "PT-PRECISION", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: no performance change while precision fails",
+	  "A faster kernel that computes the wrong answer is not an optimisation. Once precision "
+	  "fails, every later measurement is of a broken kernel until precision is restored.",
+	  "After a [RESULT] or iteration that reports a precision failure, another item is started "
+	  "(another iteration changes performance) before a RESULT shows precision passing, unless "
+	  "that iteration fixes precision or the failing change was rolled back.",
+	  "Fix precision (or roll the failing change back) first, record the passing RESULT, then "
+	  "continue with the next item.",
+	  "optimization_log.md:\n"
+	  "  [RESULT-#2] 精度: FAIL | 性能: 40 -> 35 us\n"
+	  "  [IMPL-#3] ...\n"
+	  "finding:\n"
+	  "  optimization_log.md:31: error: [PT-PRECISION] [#3] is implemented while\n"
+	  "  precision fails since [RESULT-#2]" },
+	{ "PT-REPORT", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: the report's numbers match the latest JSON and iteration (not stale)",
+	  "The final report is what reviewers read. If it quotes an older iteration than the last "
+	  "adopted one, or its table rows do not add up, the delivered result is misstated.",
+	  "A claimed average or geometric-mean speedup that is not the latest results' (the JSON of "
+	  "the last perf_log iteration not rolled back); an AVG or SUM row that is not the "
+	  "mean/sum of its rows and of their JSON within 1%; a before/after/变化 row whose change "
+	  "is not (after - before) / before within 1 point.",
+	  "Regenerate the report's figures from the latest adopted JSON, and recompute AVG/SUM rows "
+	  "and changes from the rows shown.",
+	  "perf_report.md:\n"
+	  "  平均加速比 = 0.2095   (latest adopted JSON says 0.2486)\n"
+	  "finding:\n"
+	  "  perf_report.md:8: error: [PT-REPORT] stale report: average speedup 0.2095\n"
+	  "  matches ours_iter7.json, not the latest results best_plus_list.json (0.2486)" },
+	{ "PT-RESULT", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: each [RESULT] states precision, performance and a matching comparison",
+	  "A [RESULT] closes an item: it is the only place that says whether the change was "
+	  "correct and what it gained. Missing parts or wrong arithmetic make the log unusable as "
+	  "evidence.",
+	  "A [RESULT-#N] without precision, performance or a comparison; an `a -> b (x%)` whose "
+	  "percentage is off by more than 1 point; a comparison that matches neither its own "
+	  "figures, the perf_log iteration naming the item, nor (one-line form) the previous "
+	  "RESULT's performance.",
+	  "State 精度 (precision), 性能 (performance) and 对比 (comparison) in every RESULT, and "
+	  "compute the percentage from the two figures quoted.",
+	  "optimization_log.md:\n"
+	  "  [RESULT-#1] 精度: PASS | 性能: 747.9 -> 316.6 us (-30%)\n"
+	  "finding:\n"
+	  "  optimization_log.md:40: error: [PT-RESULT] 747.9 -> 316.6 is -57.7%, not -30%" },
+	{ "PT-SEQUENCE", GATE_ERROR, GATE_ERROR,
+	  "perf_tuning: ORDER-CHECK, IMPL, SELF-CHECK, RESULT in order, plan order and prerequisites kept",
+	  "The protocol checks each item before it is built and measures it before the next one "
+	  "starts, so every gain is attributed to one change. Skipping or reordering steps mixes "
+	  "changes together.",
+	  "Per item, the tags out of order ([ORDER-CHECK] -> [IMPL-#N] -> [SELF-CHECK] -> "
+	  "[RESULT-#N]); an [IMPL] after an ORDER-CHECK that concluded ❌; items implemented out of "
+	  "plan order; an item implemented before its planned prerequisite has a RESULT; a new item "
+	  "opened before the previous item's RESULT.",
+	  "Follow the plan: finish each item with its RESULT before opening the next, and do "
+	  "prerequisites first. If the plan changed, update the [ORDER-PLAN] and say why.",
+	  "optimization_log.md:\n"
+	  "  [ORDER-CHECK] [#3] ...    (line 42)\n"
+	  "  [RESULT-#1] ...           (line 46)\n"
+	  "finding:\n"
+	  "  optimization_log.md:42: error: [PT-SEQUENCE] [#3] is opened before\n"
+	  "  [RESULT-#1] (line 46) closes the previous item" },
+	{ "PT-STOP", GATE_WARNING, GATE_ERROR,
+	  "perf_tuning: 3 attempts without improvement stop the log or say why it goes on",
+	  "Three attempts in a row without a gain beyond noise mean the current direction is "
+	  "exhausted; going on without a reason burns NPU time and invites cherry-picked noise.",
+	  "Three consecutive iterations without an improvement beyond the threshold, followed by "
+	  "another iteration that neither is a stop section ([DESIGN_ERROR] and the like) nor says "
+	  "why it continues (继续, continue, 用户要求).",
+	  "Stop the log with a stop section, or state in the next iteration why it goes on.",
+	  "perf_log.md:\n"
+	  "  ## Iteration 5 (no gain) ## Iteration 6 (no gain) ## Iteration 7 (no gain)\n"
+	  "  ## Iteration 8 — try num_stages=4\n"
+	  "finding:\n"
+	  "  perf_log.md:160: warning: [PT-STOP] 3 attempts without improvement before\n"
+	  "  'Iteration 8': stop, or say why the log goes on" },
+	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR,
+	  "perf_opt/ holds files that belong in logs/, or a record names a missing profile",
+	  "perf_opt/ is the delivered artifact; raw logs at its top bury the files reviewers need, "
+	  "and a record pointing at a profile that is not there cannot be re-checked.",
+	  "op*.log, probe*.log, final*.log or debug_log.md at the top of perf_opt/; a record whose "
+	  "msprof_raw_path does not exist.",
+	  "Move logs into perf_opt/logs/; keep (or re-point) the profile a record names.",
+	  "perf_opt/probe_1.log\n"
+	  "finding:\n"
+	  "  perf_opt: warning: [S4-LAYOUT] 'probe_1.log' belongs in perf_opt/logs/" },
+	{ "S4-OPTLOG", GATE_ERROR, GATE_ERROR,
+	  "opt_log.md exists, is not empty and has a Skill Retrospective",
+	  "opt_log.md is the human record of the Stage 4 loop, read by every other rule and by "
+	  "reviewers. A missing or unreadable log means nothing else can be checked.",
+	  "opt_log.md missing or empty; invalid UTF-8, NUL bytes or lines over 1 MiB (CRLF or a "
+	  "BOM only warn); no `Skill Retrospective` heading (a warning).",
+	  "Write opt_log.md as UTF-8 text with the rounds, the Final Summary and a Skill "
+	  "Retrospective section.",
+	  "perf_opt/ without opt_log.md\n"
+	  "finding:\n"
+	  "  perf_opt/opt_log.md: error: [S4-OPTLOG] opt_log.md is missing" },
+	{ "S4-OPTLOG-COMPTABLE", GATE_ERROR, GATE_ERROR,
+	  "every candidate round has a 'candidate vs current best' table",
+	  "A round's decision is only reviewable when its candidates are shown next to the "
+	  "incumbent they had to beat, with their durations.",
+	  "A round r >= 1 in which the records hold a candidate experiment (v2: phase candidate; "
+	  "v1: a candidate first measured in r) has no table with a duration column and the "
+	  "incumbent shown (current best, (best), incumbent, or a 候选 vs X header) inside round "
+	  "r's section or under a caption naming round r.",
+	  "Paste `tlperf table perf_opt/perf_records.jsonl --round N` under the round's heading.",
+	  "opt_log.md: '## Round 2' without a table; records hold round-2 candidates\n"
+	  "finding:\n"
+	  "  opt_log.md:30: error: [S4-OPTLOG-COMPTABLE] no 'candidate vs current best'\n"
+	  "  table for round(s) 2" },
+	{ "S4-PERF-FEEDBACK", GATE_ERROR, GATE_ERROR,
+	  "perf_feedback.md follows the [DESIGN_LIMIT] schema",
+	  "perf_feedback.md routes a design limit back to the people who can lift it; a vague or "
+	  "unsupported one is noise to them. Its findings carry S4-PERF-FEEDBACK-<PART> ids.",
+	  "perf_feedback.md present but missing one of its six sections, holding placeholders, "
+	  "without 设计层归因 and a >2x estimate (or 矛盾), without 参照实现 saying 未找到参照 or "
+	  "不可移植, without msprof figures in 实测, without 建议路由, or citing repository paths "
+	  "that do not exist.",
+	  "Fill every section with measured facts (msprof figures), the estimate, the reference "
+	  "implementation searched and the route; remove placeholders.",
+	  "perf_feedback.md:\n"
+	  "  ## 实测\n"
+	  "  TODO\n"
+	  "finding:\n"
+	  "  perf_feedback.md:7: error: [S4-PERF-FEEDBACK-MEASURED] placeholder in 实测" },
+	{ "S4-PERF-RECORDS", GATE_ERROR, GATE_ERROR,
+	  "perf_records.jsonl exists and is not empty",
+	  "perf_records.jsonl holds the measurements every claim is reconciled with; without it "
+	  "no claim in opt_log.md can be checked.",
+	  "perf_records.jsonl empty (missing: a warning for contract v1; for v2 the coverage rule "
+	  "fails).",
+	  "Append one JSON record per measurement (`tlperf loop` does it for you).",
+	  "perf_opt/perf_records.jsonl of 0 bytes\n"
+	  "finding:\n"
+	  "  perf_opt/perf_records.jsonl: error: [S4-PERF-RECORDS] perf_records.jsonl is empty" },
+	{ "S4-PERF-RECORDS-APPEND", GATE_ERROR, GATE_ERROR,
+	  "perf_records.jsonl only grew since the base revision",
+	  "Records are an append-only journal: rewriting an old measurement is how a result gets "
+	  "improved without measuring it.",
+	  "With --base REF: perf_records.jsonl at REF is not a byte prefix of the file now; the "
+	  "first changed line is named.",
+	  "Restore the old lines exactly and append new records at the end; a re-measurement is a "
+	  "new record, not an edit.",
+	  "tlgate --base origin/main .   (line 3 edited in the pull request)\n"
+	  "finding:\n"
+	  "  perf_opt/perf_records.jsonl:3: error: [S4-PERF-RECORDS-APPEND] line 3 changed\n"
+	  "  since origin/main: records may only be appended" },
+	{ "S4-PERF-RECORDS-COVERAGE", GATE_ERROR, GATE_ERROR,
+	  "records cover every tune workload, and only those (v2)",
+	  "Under contract v2 the inventory says which workloads are tuned; a speedup is only "
+	  "honest when every one of them has a baseline and a final measurement.",
+	  "v2: a record for a workload that is not a tune workload of workload_inventory.json, or "
+	  "a tune workload without a baseline or a final record.",
+	  "Measure the missing baseline/final records, or correct the inventory.",
+	  "inventory tune workloads: w1, w2; records only for w1\n"
+	  "finding:\n"
+	  "  perf_opt/perf_records.jsonl: error: [S4-PERF-RECORDS-COVERAGE] tune workload 'w2'\n"
+	  "  has no baseline record" },
+	{ "S4-PERF-RECORDS-ORDER", GATE_ERROR, GATE_ERROR,
+	  "round 0 baseline first, rounds never go back, parents exist",
+	  "Speedups are measured from the round-0 baseline along a chain of parents; records out of "
+	  "order or with unknown parents break that chain.",
+	  "The first record of a (dispatch, workload) is not round 0 with parent_id null; a round "
+	  "lower than an earlier record's; a parent_id that names no earlier candidate; a repeated "
+	  "(round, candidate, dispatch, workload) (a warning unless the round says it re-measures).",
+	  "Record the baseline first, append rounds in order, and name parents that were recorded.",
+	  "{\"round\": 1, \"candidate_id\": \"r1a\", \"parent_id\": null, ...}   (first line)\n"
+	  "finding:\n"
+	  "  perf_opt/perf_records.jsonl:1: error: [S4-PERF-RECORDS-ORDER] first record of\n"
+	  "  (main, w1) is round 1, not the round-0 baseline" },
+	{ "S4-PERF-RECORDS-RECON", GATE_ERROR, GATE_ERROR,
+	  "the claimed final result is the winner's recorded measurement",
+	  "The final latency in opt_log.md is the number that is delivered; it must be a "
+	  "measurement that exists, of the winner, not the baseline or a number typed by hand.",
+	  "v1: a final_latency claim in the last Final Summary that is not within 1% of a valid "
+	  "record of the winner named by `best:`. v2: the Final Performance Test Data table's "
+	  "baseline_us/final_us not within 1% of the baseline and final records, or a "
+	  "final_candidate_id or artifact_sha256 that does not match.",
+	  "Copy the final figure from the winner's record (`tlperf speedup` prints them), or "
+	  "measure again and append the record.",
+	  "opt_log.md: final_latency: 32.0 us   (winner's record: 64.0 us)\n"
+	  "finding:\n"
+	  "  opt_log.md:19: error: [S4-PERF-RECORDS-RECON] claimed final_latency 32 us does not\n"
+	  "  match the winner's recorded measurement 64 us (deviation 50.0% > 1%)" },
+	{ "S4-PERF-RECORDS-SCHEMA", GATE_ERROR, GATE_ERROR,
+	  "every record line is a valid object of its contract",
+	  "Every statistic and claim check reads the records; a malformed line would silently "
+	  "drop a measurement or invent one.",
+	  "A line that is not a JSON object of its contract: wrong types, duration_us not finite "
+	  "and > 0, l0_pass not a boolean, round not an integer >= 0, timestamp not ISO 8601, "
+	  "parent_id neither a string nor null.",
+	  "Fix the writer that produced the line; append a corrected record rather than editing "
+	  "old ones when the base revision already holds them.",
+	  "{\"round\": 1, \"duration_us\": \"12.5\", ...}\n"
+	  "finding:\n"
+	  "  perf_opt/perf_records.jsonl:4: error: [S4-PERF-RECORDS-SCHEMA] field 'duration_us':\n"
+	  "  want a number" },
+	{ "S4-SPEEDUP", GATE_ERROR, GATE_ERROR,
+	  "a claimed geometric-mean speedup matches the records",
+	  "A geometric-mean speedup is the summary number of a multi-workload result; it must be "
+	  "computed from the recorded baseline and final durations, not estimated.",
+	  "A geometric-mean speedup claimed in the Final Summary (几何平均 2.14x, geomean 2.14x) "
+	  "that is not within 1% of the geometric mean of baseline/final over the recorded "
+	  "workloads.",
+	  "Take the figure from `tlperf speedup perf_opt/perf_records.jsonl`.",
+	  "opt_log.md: geomean speedup 2.50x   (records give 2.14x)\n"
+	  "finding:\n"
+	  "  opt_log.md:22: error: [S4-SPEEDUP] claimed geometric-mean speedup 2.50x, the\n"
+	  "  records give 2.14x" },
+	{ "S4-STAGE-RESULT-DESIGN-LIMIT", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: design_limit_signal and perf_feedback agree with perf_feedback.md's presence",
+	  "The [DESIGN_LIMIT] signal sends the operator back to the design stage. The seed allows "
+	  "it only together with perf_opt/perf_feedback.md, so a signal without the file (or a "
+	  "file the report keeps quiet about) misroutes the conductor.",
+	  "design_limit_signal is [DESIGN_LIMIT] while perf_opt/perf_feedback.md does not exist, "
+	  "or none while it exists, or neither word; perf_feedback names a file while there is "
+	  "none, or is none while there is one.",
+	  "Report [DESIGN_LIMIT] and the path of perf_opt/perf_feedback.md exactly when that file "
+	  "was produced under the seed's two conditions; otherwise write none in both fields.",
+	  "stage_result.md:\n"
+	  "  - design_limit_signal: [DESIGN_LIMIT]\n"
+	  "finding (no perf_opt/perf_feedback.md):\n"
+	  "  stage_result.md:10: error: [S4-STAGE-RESULT-DESIGN-LIMIT] design_limit_signal\n"
+	  "  [DESIGN_LIMIT], but there is no perf_opt/perf_feedback.md (the signal comes with that file)" },
+	{ "S4-STAGE-RESULT-FORMAT", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: one block, every seed field once, numbers with their units",
+	  "The conductor reads the Stage Result mechanically. A missing field, a field given twice, "
+	  "two blocks or a number without its unit make it read something else than what was meant.",
+	  "No `Stage Result` heading with `key: value` lines (error); two blocks (error, the last "
+	  "one is checked); a seed field missing (error; `issues`: warning) or given twice, a "
+	  "template placeholder such as {v} left in, an empty value, a latency or improvement "
+	  "that is not a number (errors). Warnings, which say what was assumed: a latency without "
+	  "a unit (us) or in ms/ns (converted), an improvement without % or as a speedup (1 - 1/x), "
+	  "full-width punctuation (：, ％), a key written another way (`Final latency`), an unknown field.",
+	  "Write one `## Stage Result` block with the seed's fields in the seed's order, one "
+	  "`- key: value` line each (one line per workload for the latencies), ASCII colons, "
+	  "latencies as `N us` and the improvement as `N%`. `tlperf loop report` prints such a block.",
+	  "stage_result.md:\n"
+	  "  - iterations：3\n"
+	  "finding:\n"
+	  "  stage_result.md:12: warning: [S4-STAGE-RESULT-FORMAT] full-width punctuation in\n"
+	  "  '- iterations：3': read as ASCII ':' / '%'" },
+	{ "S4-STAGE-RESULT-IMPROVEMENT", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: improvement matches the records and the block's latencies (0.1 point)",
+	  "The improvement is the figure a summary quotes first. It must be the records' figure, "
+	  "and it must follow from the latencies the same block states.",
+	  "improvement more than 0.1 point from the records' latency reduction, "
+	  "100 * (1 - geomean(final / baseline)) over the workloads (per workload for a labelled "
+	  "line), or from the one the block's own baseline_latency and final_latency give (allowing "
+	  "for how they were rounded). The speedup form (baseline/final - 1) or an arithmetic mean "
+	  "over the workloads: warning, assumed.",
+	  "Take the improvement from the records (`tlperf loop report`, or the Final Summary's "
+	  "geometric-mean line) and state it to one decimal.",
+	  "stage_result.md:\n"
+	  "  - improvement: 35.0%   (records: 27.9%)\n"
+	  "finding:\n"
+	  "  stage_result.md:18: error: [S4-STAGE-RESULT-IMPROVEMENT] improvement 35.0% does not\n"
+	  "  match the records' 27.9% (geometric mean over the workloads) (more than 0.1 point apart)" },
+	{ "S4-STAGE-RESULT-ITERATIONS", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: iterations is the number of rounds recorded",
+	  "The number of rounds tells the conductor how much search backs the result; a larger "
+	  "number than was run overstates it.",
+	  "iterations differs from the rounds run: the loop's final marker in opt_log.md (its "
+	  "round minus one) when the loop wrote the log, else the highest round in "
+	  "perf_records.jsonl (a v2 round holding only final records does not count). One less "
+	  "than the highest round: warning, assumed that round was the final re-measurement.",
+	  "Count the rounds with experiment branches; the final re-measurement is not a round.",
+	  "stage_result.md:\n"
+	  "  - iterations: 7   (the loop ran 3)\n"
+	  "finding:\n"
+	  "  stage_result.md:12: error: [S4-STAGE-RESULT-ITERATIONS] iterations 7, but the loop\n"
+	  "  ran 3 rounds (its final measurement is round 4 in perf_opt/opt_log.md)" },
+	{ "S4-STAGE-RESULT-LATENCY", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: baseline_latency and final_latency are the records' (1%, per workload)",
+	  "A Stage Result that claims a latency the records do not hold goes straight into a "
+	  "summary. Like the Final Summary's final_latency (S4-PERF-RECORDS-RECON), its numbers "
+	  "must be the recorded measurements.",
+	  "baseline_latency more than 1% from the round-0 (v2: phase baseline) record, or "
+	  "final_latency more than 1% from the winner's record, of the workload the line names "
+	  "(or the only workload). An unlabelled line among several workloads: warning naming the "
+	  "workload it matches, error when it matches none; a workload without its line: warning.",
+	  "Copy the numbers from perf_records.jsonl (or `tlperf loop report`), one line per "
+	  "workload when there are several: `- WORKLOAD: final_latency: N us`.",
+	  "stage_result.md:\n"
+	  "  - n1024: final_latency: 7.000 us   (record: 8.608 us)\n"
+	  "finding:\n"
+	  "  stage_result.md:16: error: [S4-STAGE-RESULT-LATENCY] final_latency 7 us for 'n1024'\n"
+	  "  does not match the final (winner) record 8.608 us (deviation 18.7% > 1%, perf_records.jsonl line 7)" },
+	{ "S4-STAGE-RESULT-LITERAL", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: stage 4, verdict TUNING_COMPLETED, primary_metric msprof_task_duration",
+	  "The conductor dispatches on these literals; another word is another protocol.",
+	  "stage is not 4, verdict not TUNING_COMPLETED, primary_metric not msprof_task_duration "
+	  "(the right word in another case: warning); operator differs from `op` in "
+	  "perf_opt/loop.json (warning).",
+	  "Write the seed's literals as they are.",
+	  "stage_result.md:\n"
+	  "  - verdict: DONE\n"
+	  "finding:\n"
+	  "  stage_result.md:9: error: [S4-STAGE-RESULT-LITERAL] field 'verdict' must be\n"
+	  "  'TUNING_COMPLETED', not 'DONE': '- verdict: DONE'" },
+	{ "S4-STAGE-RESULT-PATHS", GATE_ERROR, GATE_ERROR,
+	  "Stage Result: output, log and summary_doc exist under the operator directory",
+	  "The conductor adopts the kernel the report names. A path to a file that is not there, "
+	  "or outside the operator, hands it something else; the gate never opens such a path.",
+	  "output, log, summary_doc (unless none) or perf_feedback names no regular file under "
+	  "the operator directory, or a path outside it (absolute elsewhere, '..', a symlink "
+	  "out). Warnings: leading directories that are not the end of the operator directory's "
+	  "path (a moved or copied tree; read from perf_opt/ on), output other than "
+	  "perf_opt/{operator}.py, log other than perf_opt/opt_log.md.",
+	  "Name the files the seed names, as paths from the repository top "
+	  "(examples/{project}/{op}/perf_opt/{op}.py) or from the operator directory.",
+	  "stage_result.md:\n"
+	  "  - output: perf_opt/nothing.py\n"
+	  "finding:\n"
+	  "  stage_result.md:6: error: [S4-STAGE-RESULT-PATHS] output 'perf_opt/nothing.py' does\n"
+	  "  not exist under the operator directory '/repo/examples/p/op'" },
+	{ "S4-STAGE-RESULT-STOP", GATE_WARNING, GATE_ERROR,
+	  "Stage Result: stop_reason agrees with the records, loop.json targets, the loop and the Final Summary",
+	  "Why the loop stopped decides what the conductor does next (accept, re-plan, go back to "
+	  "design). A plateau or a success the records do not show sends it the wrong way.",
+	  "stop_reason not one of success, budget_exhausted, plateau, blocked, user_stop; another "
+	  "reason than the loop's final marker or the Final Summary; success while a required "
+	  "workload ends above its target in perf_opt/loop.json (these are errors). Warnings "
+	  "(errors with --strict): plateau without 3 rounds under the noise threshold, "
+	  "budget_exhausted before max_rounds and max_experiments, blocked with a valid branch "
+	  "in the last round, success without targets to check.",
+	  "Report the stop reason the loop (or the Final Summary) states, and only claim success "
+	  "when the targets are met.",
+	  "stage_result.md:\n"
+	  "  - stop_reason: plateau   (the loop stopped blocked)\n"
+	  "finding:\n"
+	  "  stage_result.md:19: error: [S4-STAGE-RESULT-STOP] stop_reason plateau, but the loop\n"
+	  "  stopped with blocked (its final marker in perf_opt/opt_log.md)" },
+	{ "S4-STOP-REASON", GATE_WARNING, GATE_ERROR,
+	  "a claimed stop reason (plateau, budget) agrees with the records",
+	  "Stopping is a claim too: 'plateau' says further rounds would not help, 'budget' that "
+	  "the allowed rounds were spent. Both can be checked against the records.",
+	  "stop reason plateau while one of the last 3 rounds improved a workload's best by more "
+	  "than the noise threshold (3%, or the log's 噪声阈值); budget_exhausted while rounds < "
+	  "max_rounds (10) and branches < max_experiments (30), or the budgets the log states.",
+	  "State the stop reason `tlperf plateau` supports, or go on tuning.",
+	  "opt_log.md: stop_reason: plateau   (round 3 gained 6%)\n"
+	  "finding:\n"
+	  "  opt_log.md:25: warning: [S4-STOP-REASON] 'plateau' claimed but round 3 improved\n"
+	  "  by 6.0% > 3%" },
+	{ "S4-WORKLOAD-INVENTORY", GATE_ERROR, GATE_ERROR,
+	  "workload_inventory.json is present and consistent (v2)",
+	  "Under contract v2 the inventory fixes which workloads are tuned and which are only "
+	  "smoke-tested, before results are known; it is what coverage is judged against.",
+	  "v2: workload_inventory.json missing or unparsable, an item incomplete, kind "
+	  "inconsistent with its marks and label, a tune item not finished, a smoke item whose "
+	  "precision did not pass.",
+	  "Write the inventory before tuning and keep it complete and consistent.",
+	  "perf_opt/ with contract v2 and no workload_inventory.json\n"
+	  "finding:\n"
+	  "  perf_opt/workload_inventory.json: error: [S4-WORKLOAD-INVENTORY]\n"
+	  "  workload_inventory.json is missing" },
+	{ "TLGATE-SUPPRESSION", GATE_WARNING, GATE_WARNING,
+	  "an inline suppression is malformed or unused",
+	  "Suppressions are allowed only with a reason and only where they silence something; a "
+	  "stale one hides the next real finding.",
+	  "A `<!-- tlgate-disable RULE -- reason -->` without a reason, naming an unknown rule, or "
+	  "silencing nothing.",
+	  "Give the reason, correct the rule id, or delete the suppression.",
+	  "opt_log.md: <!-- tlgate-disable S4-SPEEDUP -->\n"
+	  "finding:\n"
+	  "  opt_log.md:3: warning: [TLGATE-SUPPRESSION] suppression without a reason\n"
+	  "  (write '-- why')" },
 };
 const size_t gate_nrules = sizeof(gate_rules) / sizeof(gate_rules[0]);
 

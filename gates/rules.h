@@ -1,6 +1,12 @@
-/* rules.h: the registry of gate rule ids, their default severities and a
- * one-line summary (used by --config, SARIF rule objects and docs).
- * Rule ids are stable: downstream tools match on them. */
+/* rules.h: the registry of gate rule ids, their default severities, a
+ * one-line summary and the explanation `tlperf explain RULE` prints (used by
+ * --config, SARIF rule objects and docs/rules.md, which is generated from
+ * this table: `make docs`). Rule ids are stable: downstream tools match on
+ * them.
+ *
+ * A new rule fills EVERY field (tests/test_rules.c fails otherwise), then
+ * `make docs` regenerates docs/rules.md (tests/cli/test_explain.sh fails
+ * while it is stale). */
 #ifndef TLPERF_RULES_H
 #define TLPERF_RULES_H
 
@@ -13,6 +19,10 @@ struct gate_rule_info {
 	enum gate_severity default_severity; /* without --strict */
 	enum gate_severity strict_severity;  /* with --strict */
 	const char *summary;                 /* one line, for SARIF and docs */
+	const char *purpose;                 /* why the rule exists: what it protects */
+	const char *trigger;                 /* what exactly makes it fire */
+	const char *fix;                     /* how to make the finding go away honestly */
+	const char *example;                 /* a short failing input and its finding */
 };
 
 extern const struct gate_rule_info gate_rules[];

@@ -41,7 +41,7 @@ static int has_mark(const cJSON *marks, const char *m)
 }
 
 static int inventory_items(const struct s4_input *in, struct gate_findings *fs,
-			   const struct s4_item *items, size_t n)
+			   const struct s4_item *items, size_t n, struct s4_map *seen)
 {
 	const char *f = in->inventory_file;
 	static const char *const req[] = { "benchmark_source", "kernel_id", "workload_id", "label", "marks",
@@ -66,10 +66,17 @@ static int inventory_items(const struct s4_input *in, struct gate_findings *fs,
 		}
 		const char *kid = items[i].kernel_id, *wid = items[i].workload_id;
 		int dup = 0;
-		for (size_t j = 0; j < i && kid && wid; j++)
-			if (items[j].kernel_id && items[j].workload_id && strcmp(items[j].kernel_id, kid) == 0 &&
-			    strcmp(items[j].workload_id, wid) == 0)
-				dup = 1;
+		if (kid && wid) {
+			/* seen: every (kernel_id, workload_id) so far, so a large
+			 * inventory costs linear time, not quadratic */
+			int created = 0;
+			char *key = s4_key3(kid, wid, NULL);
+			long *slot = key ? s4_map_put(seen, key, 0, &created) : NULL;
+			free(key);
+			if (!slot)
+				return -1;
+			dup = !created;
+		}
 		if (!kid || !wid || !*kid || !*wid || dup) {
 			if (gate_add(fs, INV, GATE_ERROR, f, 0, "workloads[%d] has an invalid or repeated kernel_id/workload_id", idx))
 				return -1;
@@ -129,6 +136,65 @@ static int inventory_items(const struct s4_input *in, struct gate_findings *fs,
 	return 0;
 }
 
+/* Bits kept per tune (kernel_id, workload_id) while the records stream by. */
+enum { TUNE = 1, SEEN_BASELINE = 2, SEEN_FINAL = 4 };
+
+/* Every record is for a tune workload, and every tune workload has a
+ * baseline and a final record. One pass over the records with the tune
+ * keys in a hash map: linear in records + items. */
+static int tune_coverage(const struct s4_input *in, struct gate_findings *fs,
+			 const struct s4_item *items, size_t n)
+{
+	struct s4_map tune;
+	int rc = 0;
+	s4_map_init(&tune);
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		if (!items[k].kind || strcmp(items[k].kind, "tune") || !items[k].kernel_id ||
+		    !items[k].workload_id)
+			continue;
+		char *key = s4_key3(items[k].kernel_id, items[k].workload_id, NULL);
+		if (!key || !s4_map_put(&tune, key, TUNE, NULL))
+			rc = -1;
+		free(key);
+	}
+	const struct records *rs = in->recs;
+	for (size_t i = 0; i < rs->n && rc == 0; i++) {
+		const struct record *r = &rs->v[i];
+		char *key = s4_key3(r->dispatch, r->workload, NULL);
+		long *bits = key ? s4_map_get(&tune, key) : NULL;
+		free(key);
+		if (!key)
+			rc = -1;
+		else if (!bits)
+			rc = gate_add(fs, COV, GATE_ERROR, in->records_file, r->line,
+				      "record for '%s' / '%s', which is not a tune workload of the inventory",
+				      r->dispatch, r->workload);
+		else if (r->phase)
+			*bits |= (strcmp(r->phase, "baseline") == 0 ? SEEN_BASELINE : 0) |
+				 (strcmp(r->phase, "final") == 0 ? SEEN_FINAL : 0);
+	}
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		if (!items[k].kind || strcmp(items[k].kind, "tune") || !items[k].kernel_id ||
+		    !items[k].workload_id)
+			continue;
+		char *key = s4_key3(items[k].kernel_id, items[k].workload_id, NULL);
+		long *bits = key ? s4_map_get(&tune, key) : NULL;
+		free(key);
+		if (!bits) {
+			rc = -1;
+			break;
+		}
+		int base = (*bits & SEEN_BASELINE) != 0, fin = (*bits & SEEN_FINAL) != 0;
+		if (!base || !fin)
+			rc = gate_add(fs, COV, GATE_ERROR, in->records_file, 0,
+				      "tune workload '%s' / '%s' has no %s record",
+				      items[k].kernel_id, items[k].workload_id,
+				      !base && !fin ? "baseline or final" : !base ? "baseline" : "final");
+	}
+	s4_map_release(&tune);
+	return rc;
+}
+
 int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs)
 {
 	if (in->contract != RECORDS_V2)
@@ -151,32 +217,12 @@ int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs)
 	size_t n;
 	if (s4_inventory_items(in->inventory, &items, &n))
 		return -1;
-	int rc = inventory_items(in, fs, items, n);
-	const struct records *rs = in->recs;
-	for (size_t i = 0; i < rs->n && rc == 0; i++) {
-		const struct record *r = &rs->v[i];
-		if (!s4_is_tune(items, n, r->dispatch, r->workload))
-			rc = gate_add(fs, COV, GATE_ERROR, in->records_file, r->line,
-				      "record for '%s' / '%s', which is not a tune workload of the inventory",
-				      r->dispatch, r->workload);
-	}
-	for (size_t k = 0; k < n && rc == 0; k++) {
-		if (!items[k].kind || strcmp(items[k].kind, "tune") || !items[k].kernel_id || !items[k].workload_id)
-			continue;
-		int base = 0, fin = 0;
-		for (size_t i = 0; i < rs->n; i++) {
-			const struct record *r = &rs->v[i];
-			if (!r->phase || strcmp(r->dispatch, items[k].kernel_id) || strcmp(r->workload, items[k].workload_id))
-				continue;
-			base |= strcmp(r->phase, "baseline") == 0;
-			fin |= strcmp(r->phase, "final") == 0;
-		}
-		if (!base || !fin)
-			rc = gate_add(fs, COV, GATE_ERROR, in->records_file, 0,
-				      "tune workload '%s' / '%s' has no %s record",
-				      items[k].kernel_id, items[k].workload_id,
-				      !base && !fin ? "baseline or final" : !base ? "baseline" : "final");
-	}
+	struct s4_map seen;
+	s4_map_init(&seen);
+	int rc = inventory_items(in, fs, items, n, &seen);
+	s4_map_release(&seen);
+	if (rc == 0)
+		rc = tune_coverage(in, fs, items, n);
 	free(items);
 	return rc ? -1 : 0;
 }

@@ -199,13 +199,3 @@ int s4_inventory_items(const struct cJSON *inv, struct s4_item **out, size_t *n)
 	*n = (size_t)i;
 	return 0;
 }
-
-int s4_is_tune(const struct s4_item *items, size_t n, const char *kernel, const char *workload)
-{
-	for (size_t i = 0; i < n; i++)
-		if (items[i].kernel_id && items[i].workload_id && items[i].kind &&
-		    strcmp(items[i].kind, "tune") == 0 && strcmp(items[i].kernel_id, kernel) == 0 &&
-		    strcmp(items[i].workload_id, workload) == 0)
-			return 1;
-	return 0;
-}

@@ -34,7 +34,5 @@ struct s4_item {
 /* Items of inv ("workloads" array); malloc'd array in *out (count *n), NULL
  * when inv is NULL or has no array. Returns 0, -1 on allocation failure. */
 int s4_inventory_items(const struct cJSON *inv, struct s4_item **out, size_t *n);
-/* 1 when (kernel, workload) is a tune item of the inventory. */
-int s4_is_tune(const struct s4_item *items, size_t n, const char *kernel, const char *workload);
 
 #endif

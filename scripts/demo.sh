@@ -6,7 +6,9 @@
 #   2. tlperf loop: init, baseline, three rounds (a clear winner; a gain
 #      under 5% that goes to tlab; a branch that fails L0), status, finish,
 #      which runs the gate;
-#   3. the gate failing on a copy whose final_latency was edited.
+#   3. the gate failing on a copy whose final_latency was edited, and on a
+#      copy of its Stage Result edited the same way (tlgate --stage-result);
+#   4. the Stage Result block for the conductor (tlperf loop report).
 # Everything goes to demo-out/ (scratch, replaced on each run).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,7 +57,9 @@ say "round 3: vec (another vectorisation axis), which fails L0"
 run "$T" loop round 3 --branch vec=perf_opt/demo_add_opt_v3_vec.py 2>>"$OUT/loop.log"
 run "$T" loop status
 say "finish: perf_opt/demo_add.py, the final measurement, the Final Summary, the gate"
-run "$T" loop finish 2>>"$OUT/loop.log"
+run "$T" loop finish >"$OUT/finish.out" 2>>"$OUT/loop.log"
+sed '/^## Stage Result/,$d' "$OUT/finish.out"
+echo "   (and the Stage Result, shown at the end; a copy is in perf_opt/logs/stage_result.md)"
 sed -n '/^## Final Summary/,/^<!--/p' perf_opt/opt_log.md | grep -v '^<!--'
 
 say "3. the gate on a copy whose final_latency was edited by hand"
@@ -66,6 +70,15 @@ run "$B/bin/tlgate" "$OUT/edited/perf_opt"
 rc=$?
 set -e
 [ "$rc" -eq 1 ] || { echo "demo: the gate should have failed on the edited copy (exit $rc)" >&2; exit 1; }
+echo "   (exit 1, as it must)"
+say "   ... and on a copy of the Stage Result whose final_latency was edited the same way"
+sed 's/^- n1024: final_latency: .*/- n1024: final_latency: 7.000 us/' \
+    "$OP/perf_opt/logs/stage_result.md" >"$OUT/edited/stage_result.md"
+set +e
+run "$B/bin/tlgate" --stage-result "$OUT/edited/stage_result.md" "$OUT/edited"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || { echo "demo: the gate should have refused the edited Stage Result (exit $rc)" >&2; exit 1; }
 echo "   (exit 1, as it must)"
 
 cat <<EOF
@@ -79,4 +92,8 @@ where to look (demo-out/):
   tlab of round 2         demo_add/perf_opt/ab_r2_dbuf/
   the tuned kernel        demo_add/perf_opt/demo_add.py
   progress messages       loop.log; the warm-up tlab session: ab.json, ab/
+  the Stage Result        demo_add/perf_opt/logs/stage_result.md (fill in its 'none' fields)
 EOF
+
+say "4. the Stage Result for the conductor (tlperf loop report; finish printed it too)"
+run "$T" loop report 2>>"$OUT/loop.log"

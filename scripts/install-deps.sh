@@ -5,6 +5,8 @@ set -eu
 PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev libcmocka-dev"
 # clang brings libFuzzer for `make fuzz`; only installed when asked for.
 if [ "${TLPERF_WITH_FUZZ:-0}" = 1 ]; then PKGS="$PKGS clang"; fi
+# pmccabe measures function complexity for `make complexity`; only when asked.
+if [ "${TLPERF_WITH_COMPLEXITY:-0}" = 1 ]; then PKGS="$PKGS pmccabe"; fi
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

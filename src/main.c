@@ -1,40 +1,42 @@
 /* main.c: the command table and argv[0] alias dispatch.
  * `tlab` is `tlperf ab`, `tlgate` is `tlperf gate` (hard links). */
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "util/path.h"
 
 #include <gsl/gsl_errno.h>
 #include <string.h>
 
 /* Sorted by name; `tlperf --help` prints it in this order. */
-static const struct cli_command commands[] = {
-	{ "ab", cmd_ab, "arbitrate candidate B against incumbent A with interleaved runs (tlab)", cmd_ab_usage },
-	{ "audit", cmd_audit, "reconcile claimed final latencies across a repository", cmd_audit_usage },
-	{ "gate", cmd_gate, "check perf_opt/ and perf_tuning/ artifacts (tlgate)", cmd_gate_usage },
-	{ "loop", cmd_loop, "drive the Stage 4 tuning loop: init, baseline, round, status, finish", cmd_loop_usage },
-	{ "msprof", cmd_msprof, "read an msprof op output directory: per-launch durations and a summary", cmd_msprof_usage },
-	{ "plateau", cmd_plateau, "per-round improvement over the incumbent and plateau detection", cmd_plateau_usage },
-	{ "sim", cmd_sim, "simulate the A/B protocols on seeded synthetic runs", cmd_sim_usage },
-	{ "speedup", cmd_speedup, "per-workload speedups and their geometric means", cmd_speedup_usage },
-	{ "table", cmd_table, "the 'candidate vs current best' table for one round", cmd_table_usage },
-	{ "winner", cmd_winner, "choose a round's winner with the non-regression and A/B rules", cmd_winner_usage },
+const struct cli_command cli_commands[] = {
+	{ "ab", cmd_ab, "arbitrate candidate B against incumbent A with interleaved runs (tlab)", &cmd_ab_spec },
+	{ "audit", cmd_audit, "reconcile claimed final latencies across a repository", &cmd_audit_spec },
+	{ "gate", cmd_gate, "check perf_opt/ and perf_tuning/ artifacts (tlgate)", &cmd_gate_spec },
+	{ "loop", cmd_loop, "drive the Stage 4 tuning loop: init, baseline, round, status, finish", &cmd_loop_spec },
+	{ "msprof", cmd_msprof, "read an msprof op output directory: per-launch durations and a summary", &cmd_msprof_spec },
+	{ "plateau", cmd_plateau, "per-round improvement over the incumbent and plateau detection", &cmd_plateau_spec },
+	{ "sim", cmd_sim, "simulate the A/B protocols on seeded synthetic runs", &cmd_sim_spec },
+	{ "speedup", cmd_speedup, "per-workload speedups and their geometric means", &cmd_speedup_spec },
+	{ "table", cmd_table, "the 'candidate vs current best' table for one round", &cmd_table_spec },
+	{ "winner", cmd_winner, "choose a round's winner with the non-regression and A/B rules", &cmd_winner_spec },
 };
-static const size_t ncommands = sizeof(commands) / sizeof(commands[0]);
+const size_t cli_ncommands = sizeof(cli_commands) / sizeof(cli_commands[0]);
 
 const struct cli_command *cli_find_command(const char *name)
 {
-	for (size_t i = 0; i < ncommands; i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return &commands[i];
+	for (size_t i = 0; i < cli_ncommands; i++)
+		if (strcmp(cli_commands[i].name, name) == 0)
+			return &cli_commands[i];
 	return NULL;
 }
 
 static void print_overview(FILE *f)
 {
 	fprintf(f, "usage: tlperf <command> [options]\n"
-		   "       tlperf help <command> | --help | --version\n\n"
+		   "       tlperf help <command> | <command> --help | --help | --version\n\n"
 		   "commands:\n");
-	for (size_t i = 0; i < ncommands; i++)
-		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < cli_ncommands; i++)
+		fprintf(f, "  %-9s %s\n", cli_commands[i].name, cli_commands[i].summary);
 	fprintf(f, "\naliases: tlab = tlperf ab, tlgate = tlperf gate\n"
 		   "exit codes: 0 ok, 1 findings or failed measurement, 2 usage or environment error\n");
 }
@@ -51,20 +53,14 @@ static int cmd_help(int argc, char **argv)
 		print_overview(stderr);
 		return CLI_USAGE;
 	}
-	fputs(c->usage, stdout);
+	cli_usage_print(stdout, c->spec);
 	return cli_finish_stdout(CLI_OK);
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
 }
 
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
-	const char *self = argc > 0 ? base_name(argv[0]) : "tlperf";
+	const char *self = argc > 0 ? path_base(argv[0], NULL) : "tlperf";
 
 	/* Alias dispatch: the link name selects the subcommand. */
 	const char *alias = NULL;
@@ -74,10 +70,6 @@ int main(int argc, char **argv)
 		alias = "gate";
 	if (alias) {
 		cli_prog = self;
-		if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-			printf("%s (tlperf) %s\n", self, TLPERF_VERSION);
-			return cli_finish_stdout(CLI_OK);
-		}
 		return cli_find_command(alias)->fn(argc, argv);
 	}
 
@@ -94,7 +86,10 @@ int main(int argc, char **argv)
 	}
 	const struct cli_command *c = cli_find_command(word);
 	if (!c) {
-		cli_error("unknown command '%s'", word);
+		if (word[0] == '-')
+			cli_error("unknown option '%s'", word);
+		else
+			cli_error("unknown command '%s'", word);
 		print_overview(stderr);
 		return CLI_USAGE;
 	}

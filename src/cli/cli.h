@@ -9,6 +9,7 @@
 #ifndef TLPERF_CLI_H
 #define TLPERF_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define TLPERF_VERSION "0.1.0"
@@ -21,14 +22,20 @@
 int cli_parse_double(const char *opt, const char *s, double *out);
 int cli_parse_long(const char *opt, const char *s, long min, long max, long *out);
 
-/* Subcommands: one file each, src/cmd_<name>.c. */
+/* Subcommands: one file each, src/cli/cmd_<name>.c, each with an option
+ * table and its usage in a struct cli_spec (cli/options.h). */
+struct cli_spec;
 typedef int (*cli_cmd_fn)(int argc, char **argv);
 struct cli_command {
-	const char *name;     /* subcommand word */
-	cli_cmd_fn fn;        /* entry point, returns an exit code */
-	const char *summary;  /* one line for `tlperf --help` */
-	const char *usage;    /* full help text for `tlperf help CMD` */
+	const char *name;            /* subcommand word */
+	cli_cmd_fn fn;               /* entry point, returns an exit code */
+	const char *summary;         /* one line for `tlperf --help` */
+	const struct cli_spec *spec; /* options and usage for `tlperf help CMD` */
 };
+
+/* The command table, sorted by name (main.c). */
+extern const struct cli_command cli_commands[];
+extern const size_t cli_ncommands;
 
 /* Looks a subcommand up by name; NULL when unknown. */
 const struct cli_command *cli_find_command(const char *name);
@@ -44,15 +51,15 @@ int cmd_speedup(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_winner(int argc, char **argv);
 
-extern const char cmd_ab_usage[];
-extern const char cmd_audit_usage[];
-extern const char cmd_gate_usage[];
-extern const char cmd_loop_usage[];
-extern const char cmd_msprof_usage[];
-extern const char cmd_plateau_usage[];
-extern const char cmd_sim_usage[];
-extern const char cmd_speedup_usage[];
-extern const char cmd_table_usage[];
-extern const char cmd_winner_usage[];
+extern const struct cli_spec cmd_ab_spec;
+extern const struct cli_spec cmd_audit_spec;
+extern const struct cli_spec cmd_gate_spec;
+extern const struct cli_spec cmd_loop_spec;
+extern const struct cli_spec cmd_msprof_spec;
+extern const struct cli_spec cmd_plateau_spec;
+extern const struct cli_spec cmd_sim_spec;
+extern const struct cli_spec cmd_speedup_spec;
+extern const struct cli_spec cmd_table_spec;
+extern const struct cli_spec cmd_winner_spec;
 
 #endif

@@ -9,10 +9,10 @@
  *   -> print the JSON verdict.
  */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +29,52 @@
 #include "run/run.h"
 #include "report/svg.h"
 
-const char cmd_ab_usage[] =
-	"usage: tlab --a-cmd CMD --b-cmd CMD [options]\n"
-	"       tlperf ab --a-cmd CMD --b-cmd CMD [options]\n"
-	"\n"
+static const struct cli_option ab_options[] = {
+	{ 'a', 0, "a-cmd", "CMD", "baseline bench command (shell words, appended to the\n"
+				  "msprof line as written)" },
+	{ 'b', 0, "b-cmd", "CMD", "candidate bench command" },
+	{ 'w', 0, "workdir", "DIR", "session directory (default perf_opt/ab_test)" },
+	{ 'p', 0, "pairs", "N", "ref: A/B pairs (default 3; 1 and 2 are accepted like\n"
+				"ab_test.py, which then decides on their direction\n"
+				"alone); seq ignores it" },
+	{ 'l', 0, "launch-count", "N", "launches profiled per run (default 15)" },
+	{ 'u', 0, "warm-up", "N", "msprof warm-up replays per launch (default 5)" },
+	{ 'k', 0, "kernel-name", "K", "kernel name pattern, for msprof and for reading (main)" },
+	{ 'n', 0, "noise", "F", "tie margin on the relative change (default 0.03)" },
+	{ 't', 0, "timeout", "S", "seconds per run; the run's process group is killed\n"
+				  "after it (default 900)" },
+	{ 'm', 0, "aic-metrics", "LIST", "msprof metrics (default BasicInfo,PipeUtilization,\n"
+					 "ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,\n"
+					 "ResourceConflictRatio)" },
+	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
+	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, state-aware (default;\n"
+				   "see `tlperf sim`), ref = the ab_test.py rule" },
+	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, at least 3)" },
+	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128)" },
+	{ 'g', 0, "min-gain", "F", "seq: smallest gain of B worth adopting (default 0.01)" },
+	{ 'S', 0, "seed", "S", "seq: seed of the A/B order draws (default: from the clock;\n"
+			       "printed as order_seed)" },
+	{ 's', 0, "source", "SRC", "where launch durations come from: msprof (default),\n"
+				   "stdout (the command itself is run and prints one\n"
+				   "duration in us per line, or a JSON array), or\n"
+				   "csv:GLOB:COLUMN (column COLUMN, in us, of the CSV files\n"
+				   "matching GLOB, relative GLOBs inside the run's directory\n"
+				   "$TLAB_OUTPUT). Without msprof the command gets\n"
+				   "$TLAB_OUTPUT, $TLAB_LAUNCH_COUNT, $TLAB_WARM_UP,\n"
+				   "$TLAB_ARM and $TLAB_PAIR in its environment" },
+	{ 'c', 0, "ci", "LEVEL", "requested coverage of the interval of the paired\n"
+				 "relative change (default 0.90; the achieved level is\n"
+				 "reported, 3 pairs reach at most 0.75)" },
+	{ 'r', 0, "resume", NULL, "continue the session recorded in WORKDIR/runs.jsonl" },
+	{ 'G', 0, "plot", "FILE", "also write the runs as an SVG plot: run medians of A and\n"
+				  "B in run order, pairs joined, the estimate and interval" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_ab_spec = {
+	"ab",
+	"tlab --a-cmd CMD --b-cmd CMD [options]\n"
+	"tlperf ab --a-cmd CMD --b-cmd CMD [options]",
 	"Arbitrates a small performance difference between the incumbent A and\n"
 	"a candidate B by interleaved profiler runs. With --protocol seq (the\n"
 	"default) the order within each pair is drawn at random (seeded, recorded\n"
@@ -43,47 +85,8 @@ const char cmd_ab_usage[] =
 	"     --warm-up=W --dump=off --aic-metrics=LIST <CMD>\n"
 	"through /bin/sh -c, in its own process group, stdout and stderr in\n"
 	"WORKDIR/logs/pair<i><A|B>.log; its figure is the median Task Duration(us).\n"
-	"Every finished run is appended to WORKDIR/runs.jsonl as it ends.\n"
-	"\n"
-	"  --a-cmd CMD         baseline bench command (shell words, appended to the\n"
-	"                      msprof line as written)\n"
-	"  --b-cmd CMD         candidate bench command\n"
-	"  --workdir DIR       session directory (default perf_opt/ab_test)\n"
-	"  --pairs N           ref: A/B pairs (default 3; 1 and 2 are accepted like\n"
-	"                      ab_test.py, which then decides on their direction\n"
-	"                      alone); seq ignores it\n"
-	"  --launch-count N    launches profiled per run (default 15)\n"
-	"  --warm-up N         msprof warm-up replays per launch (default 5)\n"
-	"  --kernel-name K     kernel name pattern, for msprof and for reading (main)\n"
-	"  --noise F           tie margin on the relative change (default 0.03)\n"
-	"  --timeout S         seconds per run; the run's process group is killed\n"
-	"                      after it (default 900)\n"
-	"  --aic-metrics LIST  msprof metrics (default BasicInfo,PipeUtilization,\n"
-	"                      ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,\n"
-	"                      ResourceConflictRatio)\n"
-	"  --msprof PATH       profiler to run (default $TLAB_MSPROF, else msprof on PATH)\n"
-	"  --protocol P        decision rule: seq = sequential, state-aware (default;\n"
-	"                      see README \"tlperf sim\"), ref = the ab_test.py rule\n"
-	"  --min-pairs N       seq: first look after N pairs (default 4, at least 3)\n"
-	"  --max-pairs N       seq: budget; inconclusive only here (default 16, <= 128)\n"
-	"  --min-gain F        seq: smallest gain of B worth adopting (default 0.01)\n"
-	"  --seed S            seq: seed of the A/B order draws (default: from the clock;\n"
-	"                      printed as order_seed)\n"
-	"  --source SRC        where launch durations come from: msprof (default),\n"
-	"                      stdout (the command itself is run and prints one\n"
-	"                      duration in us per line, or a JSON array), or\n"
-	"                      csv:GLOB:COLUMN (column COLUMN, in us, of the CSV files\n"
-	"                      matching GLOB, relative GLOBs inside the run's directory\n"
-	"                      $TLAB_OUTPUT). Without msprof the command gets\n"
-	"                      $TLAB_OUTPUT, $TLAB_LAUNCH_COUNT, $TLAB_WARM_UP,\n"
-	"                      $TLAB_ARM and $TLAB_PAIR in its environment\n"
-	"  --ci LEVEL          requested coverage of the interval of the paired\n"
-	"                      relative change (default 0.90; the achieved level is\n"
-	"                      reported, 3 pairs reach at most 0.75)\n"
-	"  --resume            continue the session recorded in WORKDIR/runs.jsonl\n"
-	"  --plot FILE         also write the runs as an SVG plot: run medians of A and\n"
-	"                      B in run order, pairs joined, the estimate and interval\n"
-	"\n"
+	"Every finished run is appended to WORKDIR/runs.jsonl as it ends.\n",
+	ab_options,
 	"Verdict (seq): after each pair from --min-pairs on, the run medians are\n"
 	"split into fast/slow run states per arm; B's mean gain (within-state gain\n"
 	"plus the effect of how often each arm lands slow) with its interval gives\n"
@@ -104,10 +107,15 @@ const char cmd_ab_usage[] =
 	"pair_diffs_us (B - A) rounded to 3 decimals, sign_test_p to 4 (Python's\n"
 	"round). Ours: gain (> 0 when B is faster, unrounded) and exact (the\n"
 	"reference's fields unrounded). See docs/tlab.md \"Drop-in fields\".\n"
-	"exit: 0 verdict printed; 1 a run failed (JSON {\"error\": ...} names its\n"
-	"      log); 2 usage or environment error (msprof not found, workdir not\n"
-	"      writable, runs.jsonl from another session); 128+N interrupted by\n"
-	"      signal N (finished runs are kept: rerun with --resume).\n";
+	"One tlab per WORKDIR (WORKDIR/tlab.lock; a second exits 2 naming the\n"
+	"first's pid). A run's processes die with tlab, kill -9 included; what a\n"
+	"killed tlab left running is stopped by the next one (WORKDIR/tlab.run).\n"
+	"Exit: 0 verdict printed; 1 a run failed (JSON {\"error\": ...} names its\n"
+	"log); 2 usage or environment error (msprof not found, workdir not\n"
+	"writable, runs.jsonl from another session); 128+N interrupted by\n"
+	"signal N (finished runs are kept: rerun with --resume).\n",
+	0, NULL,
+};
 
 #define DEFAULT_METRICS                                                                       \
 	"BasicInfo,PipeUtilization,ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,"    \
@@ -521,36 +529,12 @@ static int adopt_journal(const struct ab_opts *o, struct abrun_journal *jr, stru
 
 static int parse_args(int argc, char **argv, struct ab_opts *o)
 {
-	static const struct option opts[] = {
-		{ "a-cmd", required_argument, NULL, 'a' },
-		{ "b-cmd", required_argument, NULL, 'b' },
-		{ "workdir", required_argument, NULL, 'w' },
-		{ "pairs", required_argument, NULL, 'p' },
-		{ "launch-count", required_argument, NULL, 'l' },
-		{ "warm-up", required_argument, NULL, 'u' },
-		{ "kernel-name", required_argument, NULL, 'k' },
-		{ "noise", required_argument, NULL, 'n' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "aic-metrics", required_argument, NULL, 'm' },
-		{ "msprof", required_argument, NULL, 'M' },
-		{ "protocol", required_argument, NULL, 'P' },
-		{ "ci", required_argument, NULL, 'c' },
-		{ "resume", no_argument, NULL, 'r' },
-		{ "min-pairs", required_argument, NULL, 'N' },
-		{ "max-pairs", required_argument, NULL, 'X' },
-		{ "min-gain", required_argument, NULL, 'g' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "source", required_argument, NULL, 's' },
-		{ "plot", required_argument, NULL, 'G' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 	long v;
 	char serr[512];
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	struct cli_parser cp;
+	cli_parser_init(&cp, &cmd_ab_spec, argc, argv);
+	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
 		case 'a': o->run.a_cmd = optarg; break;
 		case 'b': o->run.b_cmd = optarg; break;
@@ -616,17 +600,12 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 			    o->ci_level >= 1)
 				return cli_usage_error("ab", "--ci must be in (0, 1)");
 			break;
-		case 'h':
-			fputs(cmd_ab_usage, stdout);
-			return cli_finish_stdout(-1) == -1 ? -1 : CLI_USAGE;
-		case ':':
-			return cli_usage_error("ab", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("ab", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return cli_usage_error("ab", "unexpected argument '%s'", argv[optind]);
+	if (c == CLI_PARSE_STOP)
+		return cp.rc == CLI_OK ? -1 : cp.rc; /* -1: help or version printed */
+	if (cli_parser_no_operands(&cp) != 0)
+		return CLI_USAGE;
 	if (!o->run.a_cmd || !*o->run.a_cmd)
 		return cli_usage_error("ab", "--a-cmd is required");
 	if (!o->run.b_cmd || !*o->run.b_cmd)

@@ -20,17 +20,20 @@
  * unreconcilable (exit 1).
  */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
+#include "run/gate_stage_result.h"
+#include "io/stage_result.h"
 #include "report/report.h"
 #include "stats/stats.h"
 #include "report/svg.h"
 #include "util/utf8.h"
+#include "util/path.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +41,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cmd_audit_usage[] =
-	"usage: tlperf audit [options] [ROOT...]\n"
-	"\n"
+static const struct cli_option audit_options[] = {
+	{ 'f', 0, "format", "FMT", "markdown (default), csv, json, html (one self-contained\n"
+				   "file with the table and a speedup chart)" },
+	{ 'o', 'o', "output", "F", "write to F instead of stdout (replaced only when complete)" },
+	{ 's', 0, "strict", NULL, "gate verdict with --strict severities" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_audit_spec = {
+	"audit",
+	"tlperf audit [options] [ROOT...]",
 	"Reconciles claimed final latencies across every perf_opt/ directory under\n"
 	"each ROOT (default: the current directory; .git and node_modules skipped):\n"
 	"one row per operator and workload with the contract, the baseline record,\n"
@@ -48,18 +59,18 @@ const char cmd_audit_usage[] =
 	"speedup, the operator's geometric mean, the stop reason and the gate\n"
 	"verdict; then totals. Every perf_tuning/ folder (first-generation workflow)\n"
 	"adds one row: contract perf_tuning, speedup = geometric mean of the per-case\n"
-	"speedups of its latest bench JSON, and gate errors fail it.\n"
-	"\n"
-	"  --format FMT     markdown (default), csv, json, html (one self-contained\n"
-	"                   file with the table and a speedup chart)\n"
-	"  -o, --output F   write to F instead of stdout (replaced only when complete)\n"
-	"  --strict         gate verdict with --strict severities\n"
-	"  -h, --help       this text\n"
-	"\n"
+	"speedups of its latest bench JSON, and gate errors fail it.\n",
+	audit_options,
 	"Speedup is baseline_us / winner_us from the records; the operator and\n"
 	"overall geometric means are over workloads. Exit: 0 every claim reconciles,\n"
 	"1 some claim does not (or a perf_tuning/ folder has gate errors), 2 usage\n"
-	"error or unreadable ROOT.\n";
+	"error or unreadable ROOT.\n"
+	"An operator with a perf_opt/logs/stage_result.md (written by 'tlperf loop finish')\n"
+	"also gets its Stage Result's claims next to the records (markdown and html: a\n"
+	"second table; json: \"stage_result\"), checked as 'tlgate --stage-result' does;\n"
+	"an error there makes the operator unreconciled.\n",
+	0, NULL,
+};
 
 enum audit_format { AUDIT_MARKDOWN, AUDIT_CSV, AUDIT_JSON, AUDIT_HTML };
 
@@ -74,6 +85,10 @@ struct audit_op {
 	int ptune;                    /* a perf_tuning/ folder (perf_opt holds its path) */
 	struct ptune_speedups sp;     /* ptune only: per-case speedups */
 	int has_sp;                   /* ptune only: sp was read (ptune_speedups returned 0) */
+	int has_sr;                   /* perf_opt/logs/stage_result.md was checked */
+	char *sr_file;                /* its path, malloc'd */
+	struct s4_stage_claims sr_claims; /* its claims next to the records */
+	struct gate_findings sr_fs;   /* its S4-STAGE-RESULT-* findings (after config) */
 };
 
 struct audit {
@@ -117,6 +132,8 @@ static int add_op(struct audit *a, const char *path, int ptune)
 		skip += 2;
 	op->name = cut == skip ? strdup(".") : strndup(path + skip, cut - skip);
 	gatecheck_result_init(&op->res);
+	s4_stage_claims_init(&op->sr_claims);
+	gate_findings_init(&op->sr_fs);
 	if (!op->perf_opt || !op->name) {
 		free(op->perf_opt);
 		free(op->name);
@@ -124,12 +141,6 @@ static int add_op(struct audit *a, const char *path, int ptune)
 	}
 	a->n++;
 	return 0;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
 }
 
 static int skip_name(const char *n)
@@ -242,13 +253,77 @@ out:
 	return rc;
 }
 
+static int by_line(const void *a, const void *b)
+{
+	const struct s4_stage_claim *x = a, *y = b;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* perf_opt/logs/stage_result.md, when there is one: its claims next to the
+ * records; its errors make the operator unreconciled. */
+static int check_stage_result(struct audit_op *op, const struct gatecheck_config *cfg)
+{
+	struct stage_result sr;
+	struct stat st;
+	char err[1024];
+	size_t n = strlen(op->perf_opt) + 32;
+	op->sr_file = malloc(n);
+	if (!op->sr_file)
+		return -1;
+	snprintf(op->sr_file, n, "%s/logs/stage_result.md", op->perf_opt);
+	if (lstat(op->sr_file, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	stage_result_init(&sr);
+	if (stage_result_load(op->sr_file, &sr, err, sizeof(err)) != 0) {
+		cli_warn("%s: its Stage Result is not shown", err);
+		stage_result_release(&sr);
+		return 0;
+	}
+	struct gatecheck_result res;
+	gatecheck_result_init(&res);
+	errno = 0;
+	int rc = gate_stage_result_check(op->perf_opt, op->perf_opt, &sr, op->sr_file, &op->sr_fs,
+					 &res, &op->sr_claims);
+	gatecheck_result_release(&res);
+	stage_result_release(&sr);
+	if (rc != 0) {
+		if (errno == ENOMEM)
+			return -1;
+		cli_warn("cannot check '%s': %s", op->sr_file, strerror(errno));
+		return 0;
+	}
+	gatecheck_config_apply(cfg, &op->sr_fs);
+	if (op->sr_claims.n > 1)
+		qsort(op->sr_claims.v, op->sr_claims.n, sizeof(op->sr_claims.v[0]), by_line);
+	op->has_sr = 1;
+	if (gate_count(&op->sr_fs, GATE_ERROR))
+		op->reconciled = 0;
+	return 0;
+}
+
+/* The worst finding on a line of the Stage Result: "ok", or its severity
+ * and message in buf. */
+static const char *claim_status(const struct audit_op *op, long line, char *buf, size_t n)
+{
+	const struct gate_finding *worst = NULL;
+	for (size_t i = 0; i < op->sr_fs.n; i++)
+		if (op->sr_fs.v[i].line == line &&
+		    (!worst || op->sr_fs.v[i].severity > worst->severity))
+			worst = &op->sr_fs.v[i];
+	if (!worst)
+		return "ok";
+	snprintf(buf, n, "%s: [%s] %s", gate_severity_name(worst->severity), worst->rule,
+		 worst->message);
+	return buf;
+}
+
 static int check_op(struct audit_op *op, int strict)
 {
 	if (op->ptune)
 		return check_ptune(op, strict);
 	struct gate_findings fs;
 	struct gatecheck_config cfg;
-	struct gatecheck_opts opts = { NULL, NULL };
+	struct gatecheck_opts opts = { .base_ref = NULL };
 	char err[512];
 	char *cfg_path = NULL;
 	int rc = -1;
@@ -290,6 +365,8 @@ static int check_op(struct audit_op *op, int strict)
 	}
 	op->geomean = k ? stats_geomean(sp, k) : NAN;
 	free(sp);
+	if (check_stage_result(op, &cfg) != 0)
+		goto out;
 	rc = 0;
 out:
 	free(cfg_path);
@@ -507,6 +584,51 @@ static void write_markdown(FILE *f, const struct audit *a)
 				w ? (w->ok ? "yes" : row_status(w)) : "no claims", v);
 		}
 	}
+	int any = 0;
+	for (size_t i = 0; i < a->n; i++)
+		any |= a->v[i].has_sr;
+	if (!any)
+		return;
+	fputs("\n## Stage Result claims\n\n"
+	      "From each perf_opt/logs/stage_result.md, next to what the records say "
+	      "(`tlgate --stage-result`).\n\n"
+	      "| operator | line | field | workload | claimed | records | status |\n"
+	      "|---|---:|---|---|---|---|---|\n", f);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		char st[1400];
+		for (size_t j = 0; op->has_sr && j < op->sr_claims.n; j++) {
+			const struct s4_stage_claim *c = &op->sr_claims.v[j];
+			fputs("| ", f);
+			md_text(f, op->name);
+			fprintf(f, " | %ld | ", c->line);
+			md_text(f, stage_result_fields[c->field]);
+			fputs(" | ", f);
+			md_text(f, c->workload ? c->workload : "");
+			fputs(" | ", f);
+			md_text(f, c->claimed);
+			fputs(" | ", f);
+			md_text(f, c->recorded);
+			fputs(" | ", f);
+			md_text(f, claim_status(op, c->line, st, sizeof(st)));
+			fputs(" |\n", f);
+		}
+		/* findings on lines without a claim row (format, paths...) */
+		for (size_t k = 0; op->has_sr && k < op->sr_fs.n; k++) {
+			const struct gate_finding *g = &op->sr_fs.v[k];
+			int shown = 0;
+			for (size_t j = 0; j < op->sr_claims.n && !shown; j++)
+				shown = op->sr_claims.v[j].line == g->line;
+			if (shown)
+				continue;
+			fputs("| ", f);
+			md_text(f, op->name);
+			fprintf(f, " | %ld | | | | | %s: [%s] ", g->line, gate_severity_name(g->severity),
+				g->rule);
+			md_text(f, g->message);
+			fputs(" |\n", f);
+		}
+	}
 }
 
 /* ---- csv ------------------------------------------------------------------------- */
@@ -661,6 +783,46 @@ static int write_json(FILE *f, const struct audit *a)
 		bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
 		bad |= json_num(o, "gate_errors", (double)op->errors);
 		bad |= json_num(o, "gate_warnings", (double)op->warnings);
+		if (op->has_sr) {
+			cJSON *so = cJSON_AddObjectToObject(o, "stage_result");
+			cJSON *cl = so ? cJSON_AddArrayToObject(so, "claims") : NULL;
+			cJSON *fl = so ? cJSON_AddArrayToObject(so, "findings") : NULL;
+			bad |= !cl || !fl;
+			if (so) {
+				bad |= json_str(so, "file", op->sr_file);
+				bad |= json_num(so, "errors", (double)gate_count(&op->sr_fs, GATE_ERROR));
+				bad |= json_num(so, "warnings", (double)gate_count(&op->sr_fs, GATE_WARNING));
+			}
+			for (size_t j = 0; cl && j < op->sr_claims.n && !bad; j++) {
+				const struct s4_stage_claim *c = &op->sr_claims.v[j];
+				char st[1400];
+				cJSON *x = cJSON_CreateObject();
+				if (!x || !cJSON_AddItemToArray(cl, x)) {
+					cJSON_Delete(x);
+					bad = 1;
+					break;
+				}
+				bad |= json_num(x, "line", (double)c->line);
+				bad |= json_str(x, "field", stage_result_fields[c->field]);
+				bad |= json_str(x, "workload", c->workload);
+				bad |= json_str(x, "claimed", c->claimed);
+				bad |= json_str(x, "records", c->recorded);
+				bad |= json_str(x, "status", claim_status(op, c->line, st, sizeof(st)));
+			}
+			for (size_t j = 0; fl && j < op->sr_fs.n && !bad; j++) {
+				const struct gate_finding *g = &op->sr_fs.v[j];
+				cJSON *x = cJSON_CreateObject();
+				if (!x || !cJSON_AddItemToArray(fl, x)) {
+					cJSON_Delete(x);
+					bad = 1;
+					break;
+				}
+				bad |= json_str(x, "rule", g->rule);
+				bad |= json_str(x, "severity", gate_severity_name(g->severity));
+				bad |= json_num(x, "line", (double)g->line);
+				bad |= json_str(x, "message", g->message);
+			}
+		}
 		rows = cJSON_AddArrayToObject(o, "workloads");
 		bad |= !rows;
 		for (size_t j = 0; rows && j < r->n && !bad; j++) {
@@ -721,6 +883,7 @@ static const char html_css[] =
 	".card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px}\n"
 	".card b{display:block;font-size:22px}\n"
 	".card.bad b{color:#c62828}\n"
+	"tr.bad td{color:#c62828}\n"
 	"table{border-collapse:collapse;font-size:13px;margin-top:16px}\n"
 	"th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top;white-space:nowrap}\n"
 	"th{background:#f5f5f5}\n"
@@ -827,6 +990,39 @@ static int write_html(FILE *f, const struct audit *a)
 		}
 	}
 	fputs("</tbody>\n</table>\n", f);
+	int any_sr = 0;
+	for (size_t i = 0; i < a->n; i++)
+		any_sr |= a->v[i].has_sr;
+	if (any_sr) {
+		fputs("<h2>Stage Result claims</h2>\n<table>\n<thead><tr><th>operator</th><th>line</th>"
+		      "<th>field</th><th>workload</th><th>claimed</th><th>records</th><th>status</th>"
+		      "</tr></thead>\n<tbody>\n", f);
+		for (size_t i = 0; i < a->n; i++) {
+			const struct audit_op *op = &a->v[i];
+			for (size_t j = 0; op->has_sr && j < op->sr_claims.n; j++) {
+				const struct s4_stage_claim *c = &op->sr_claims.v[j];
+				char st[1400], ln[32];
+				const char *status = claim_status(op, c->line, st, sizeof(st));
+				snprintf(ln, sizeof(ln), "%ld", c->line);
+				fputs(strcmp(status, "ok") ? "<tr class=\"bad\"><td>" : "<tr><td>", f);
+				h(f, op->name);
+				fputs("</td><td>", f);
+				h(f, ln);
+				fputs("</td><td>", f);
+				h(f, stage_result_fields[c->field]);
+				fputs("</td><td>", f);
+				h(f, c->workload ? c->workload : "");
+				fputs("</td><td>", f);
+				h(f, c->claimed);
+				fputs("</td><td>", f);
+				h(f, c->recorded);
+				fputs("</td><td>", f);
+				h(f, status);
+				fputs("</td></tr>\n", f);
+			}
+		}
+		fputs("</tbody>\n</table>\n", f);
+	}
 	fputs("<p class=\"note\">A claim reconciles when it is within 1% of the winner's recorded "
 	      "measurement (gate rule S4-PERF-RECORDS-RECON). Generated by tlperf audit "
 	      TLPERF_VERSION "; this file needs no network access.</p>\n</body>\n</html>\n", f);
@@ -842,6 +1038,9 @@ static void audit_release(struct audit *a)
 		free(a->v[i].name);
 		gatecheck_result_release(&a->v[i].res);
 		ptune_speedups_release(&a->v[i].sp);
+		free(a->v[i].sr_file);
+		s4_stage_claims_release(&a->v[i].sr_claims);
+		gate_findings_release(&a->v[i].sr_fs);
 	}
 	free(a->v);
 	memset(a, 0, sizeof(*a));
@@ -860,22 +1059,16 @@ static int emit(FILE *f, enum audit_format fmt, const struct audit *a)
 
 int cmd_audit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum audit_format fmt = AUDIT_MARKDOWN;
 	const char *output = NULL;
 	int strict = 0, c, rc = CLI_USAGE;
 	struct audit a;
 	char *tmp = NULL;
 	FILE *f = NULL;
+	struct cli_parser cp;
 	memset(&a, 0, sizeof(a));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_audit_spec, argc, argv);
+	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "markdown") == 0 || strcmp(optarg, "md") == 0)
@@ -892,13 +1085,13 @@ int cmd_audit(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case 's': strict = 1; break;
-		case 'h': fputs(cmd_audit_usage, stdout); return cli_finish_stdout(CLI_OK);
-		default: return cli_usage_error("audit", "bad option");
 		}
 	}
-	int nroots = argc - optind;
+	if (c == CLI_PARSE_STOP)
+		return cp.rc;
+	int nroots = argc - cp.next;
 	char *dot[] = { "." };
-	char **roots = nroots ? argv + optind : dot;
+	char **roots = nroots ? argv + cp.next : dot;
 	if (!nroots)
 		nroots = 1;
 	for (int i = 0; i < nroots; i++) {
@@ -911,9 +1104,8 @@ int cmd_audit(int argc, char **argv)
 			cli_error("'%s' is not a directory", roots[i]);
 			goto out;
 		}
-		const char *bn = base_name(roots[i]);
-		int r = strcmp(bn, "perf_opt") == 0      ? add_op(&a, roots[i], 0)
-			: strcmp(bn, "perf_tuning") == 0 ? add_op(&a, roots[i], 1)
+		int r = path_base_is(roots[i], "perf_opt")      ? add_op(&a, roots[i], 0)
+			: path_base_is(roots[i], "perf_tuning") ? add_op(&a, roots[i], 1)
 							 : walk(&a, roots[i], 0);
 		if (r != 0) {
 			cli_error("out of memory");

@@ -1,14 +1,17 @@
 /* cmd_gate.c: `tlperf gate` / `tlgate`, gate 4 over perf_opt/ (and
  * perf_tuning/) directories for CI. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/gate_perf_opt.h"
+#include "run/gate_stage_result.h"
+#include "io/stage_result.h"
 #include "run/gate_perf_tuning.h"
 #include "report/report.h"
+#include "util/path.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -20,25 +23,35 @@
 
 extern char **environ;
 
-const char cmd_gate_usage[] =
-	"usage: tlgate [options] [PATH...]\n"
-	"       tlperf gate [options] [PATH...]\n"
-	"\n"
+static const struct cli_option gate_options[] = {
+	{ 'c', 0, "changed-since", "REF", "only directories holding a file changed in REF...HEAD\n"
+					  "(REF..HEAD when there is no merge base; deletions ignored)" },
+	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF" },
+	{ 'C', 0, "config", "FILE", "rule severities (default: nearest .tlgate.json upwards)" },
+	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
+	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
+	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
+	{ 'r', 0, "report", "FMT:PATH", "also write FMT to PATH (repeatable)" },
+	{ 'S', 0, "stage-result", "FILE", "check the Stage Result block in FILE ('-': stdin)\n"
+					  "against the one operator directory PATH" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_gate_spec = {
+	"gate",
+	"tlgate [options] [PATH...]\n"
+	"tlperf gate [options] [PATH...]",
 	"Checks every perf_opt/ directory (gate 4) and perf_tuning/ directory found\n"
 	"under each PATH (a perf_opt/ directory, an operator directory, or any tree;\n"
-	".git and node_modules are skipped). No PATH means the current directory.\n"
-	"\n"
-	"  --changed-since REF   only directories holding a file changed in REF...HEAD\n"
-	"                        (REF..HEAD when there is no merge base; deletions ignored)\n"
-	"  --base REF            perf_records.jsonl must only have grown since REF\n"
-	"  --config FILE         rule severities (default: nearest .tlgate.json upwards)\n"
-	"  --strict              S4-STOP-REASON and S4-LAYOUT findings become errors\n"
-	"  --warnings-as-errors  any warning fails the gate\n"
-	"  --format FMT          text (default), json, sarif, github, junit, markdown, gitlab\n"
-	"  --report FMT:PATH     also write FMT to PATH (repeatable)\n"
-	"  -h, --help            this text\n"
-	"\n"
-	"Exit: 0 no errors, 1 errors found, 2 usage error or unreadable PATH.\n";
+	".git and node_modules are skipped). No PATH means the current directory.\n",
+	gate_options,
+	"--stage-result FILE DIR reads the '## Stage Result' block a tuning agent returns\n"
+	"(FILE, or standard input for '-') and reconciles it with the records of the one\n"
+	"operator directory DIR (or its perf_opt/): S4-STAGE-RESULT-* findings only, in\n"
+	"any --format (docs/tlgate.md).\n"
+	"Exit: 0 no errors, 1 errors found, 2 usage error or unreadable PATH.\n",
+	0, NULL,
+};
 
 struct dirlist {
 	char **path;   /* as found (joined from the PATH given) */
@@ -73,35 +86,6 @@ static void dl_release(struct dirlist *dl)
 	free(dl->path);
 	free(dl->ptune);
 	memset(dl, 0, sizeof(*dl));
-}
-
-static char *join2(const char *a, const char *b)
-{
-	size_t la = strlen(a);
-	int slash = la > 0 && a[la - 1] == '/';
-	size_t n = la + strlen(b) + 2;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s%s%s", a, slash ? "" : "/", b);
-	return p;
-}
-
-static const char *base_name(const char *p)
-{
-	size_t n = strlen(p);
-	while (n > 1 && p[n - 1] == '/')
-		n--;
-	const char *s = p + n;
-	while (s > p && s[-1] != '/')
-		s--;
-	return s;
-}
-
-static int is_named(const char *p, const char *name)
-{
-	const char *b = base_name(p);
-	size_t n = strlen(name);
-	return strncmp(b, name, n) == 0 && (b[n] == '\0' || b[n] == '/');
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -146,7 +130,7 @@ static int discover(const char *dir, struct dirlist *dl, int depth)
 	if (rc == 0 && n > 0) /* qsort(NULL, 0) is undefined */
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *p = join2(dir, names[i]);
+		char *p = path_join(dir, names[i]);
 		struct stat st;
 		if (!p) {
 			rc = -1;
@@ -298,7 +282,7 @@ static int changed_dirs(const char *ref, struct dirlist *out)
 				continue;
 			size_t dl = (size_t)(hit - name) + kl;
 			char *rel = strndup(name, dl);
-			char *abs = rel ? join2(top, rel) : NULL;
+			char *abs = rel ? path_join(top, rel) : NULL;
 			char real[PATH_MAX];
 			if (!abs)
 				rc = -1;
@@ -373,20 +357,94 @@ struct report_out {
 	char *path;
 };
 
+/* --stage-result FILE DIR: one block against one directory. */
+static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
+			     int strict, int wae, enum report_format fmt,
+			     const struct report_out *reports, size_t nreports)
+{
+	struct stage_result sr;
+	struct gate_findings fs;
+	struct gatecheck_config cfg;
+	struct gatecheck_result res;
+	char err[1024], *perf_opt = NULL, *cfg_loaded = NULL, *top = NULL;
+	int rc = CLI_USAGE;
+	struct stat st;
+	stage_result_init(&sr);
+	gate_findings_init(&fs);
+	gatecheck_config_init(&cfg);
+	gatecheck_result_init(&res);
+	if (ndirs > 1) {
+		rc = cli_usage_error("gate", "--stage-result checks one directory, got %d", ndirs);
+		goto out;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		cli_error("'%s' is not a directory", dir);
+		goto out;
+	}
+	if (path_base_is(dir, "perf_opt")) {
+		perf_opt = strdup(dir);
+	} else {
+		perf_opt = path_join(dir, "perf_opt");
+		if (perf_opt && (stat(perf_opt, &st) != 0 || !S_ISDIR(st.st_mode))) {
+			cli_error("'%s' holds no perf_opt/ directory: give the operator directory of the Stage Result",
+				  dir);
+			goto out;
+		}
+	}
+	if (!perf_opt)
+		goto oom;
+	if (stage_result_load(file, &sr, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		goto out;
+	}
+	if (config_for(config, perf_opt, strict, &cfg, &cfg_loaded) != 0)
+		goto out;
+	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
+	errno = 0;
+	if (gate_stage_result_check(perf_opt, perf_opt, &sr, shown, &fs, &res, NULL) != 0) {
+		if (errno == ENOMEM)
+			goto oom;
+		cli_error("cannot read '%s': %s", perf_opt, strerror(errno));
+		goto out;
+	}
+	gatecheck_config_apply(&cfg, &fs);
+	top = git_toplevel();
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae };
+	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
+		cli_error("cannot write the report: %s", strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < nreports; i++) {
+		FILE *f = fopen(reports[i].path, "w");
+		int bad = !f || report_write(f, reports[i].fmt, &fs, &ctx) != 0;
+		if (f && fclose(f) != 0)
+			bad = 1;
+		if (bad) {
+			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
+			goto out;
+		}
+	}
+	rc = (gate_count(&fs, GATE_ERROR) > 0 || (wae && gate_count(&fs, GATE_WARNING) > 0))
+		     ? CLI_FAIL : CLI_OK;
+	rc = cli_finish_stdout(rc);
+	goto out;
+oom:
+	cli_error("out of memory");
+	rc = CLI_USAGE;
+out:
+	stage_result_release(&sr);
+	gate_findings_release(&fs);
+	gatecheck_config_release(&cfg);
+	gatecheck_result_release(&res);
+	free(perf_opt);
+	free(cfg_loaded);
+	free(top);
+	return rc;
+}
+
 int cmd_gate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "changed-since", required_argument, NULL, 'c' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "warnings-as-errors", no_argument, NULL, 'w' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *changed = NULL, *base = NULL, *config = NULL;
+	const char *changed = NULL, *base = NULL, *config = NULL, *stage = NULL;
 	int strict = 0, wae = 0, opt, rc = CLI_USAGE;
 	enum report_format fmt = REPORT_TEXT;
 	struct report_out *reports = NULL;
@@ -398,15 +456,16 @@ int cmd_gate(int argc, char **argv)
 	gate_findings_init(&all);
 	gatecheck_config_init(&cfg);
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	struct cli_parser cp;
+	cli_parser_init(&cp, &cmd_gate_spec, argc, argv);
+	while ((opt = cli_parser_next(&cp)) > 0) {
 		switch (opt) {
 		case 'c': changed = optarg; break;
 		case 'b': base = optarg; break;
 		case 'C': config = optarg; break;
 		case 's': strict = 1; break;
 		case 'w': wae = 1; break;
+		case 'S': stage = optarg; break;
 		case 'f':
 			if (report_format_parse(optarg, &fmt) != 0) {
 				rc = cli_usage_error("gate", "unknown format '%s'", optarg);
@@ -438,21 +497,23 @@ int cmd_gate(int argc, char **argv)
 			nreports++;
 			break;
 		}
-		case 'h':
-			fputs(cmd_gate_usage, stdout);
-			rc = cli_finish_stdout(CLI_OK);
-			goto out;
-		default:
-			rc = cli_usage_error("gate", "unknown or incomplete option '%s'", argv[optind - 1]);
-			goto out;
 		}
+	}
+	if (opt == CLI_PARSE_STOP) {
+		rc = cp.rc;
+		goto out;
 	}
 	if (config && access(config, R_OK) != 0) {
 		cli_error("cannot read config '%s': %s", config, strerror(errno));
 		goto out;
 	}
+	if (stage) {
+		rc = stage_result_gate(stage, cp.next < argc ? argv[cp.next] : ".", argc - cp.next, config,
+				       strict, wae, fmt, reports, nreports);
+		goto out;
+	}
 	const char *const dot[] = { ".", NULL };
-	const char *const *paths = optind < argc ? (const char *const *)argv + optind : dot;
+	const char *const *paths = cp.next < argc ? (const char *const *)argv + cp.next : dot;
 	for (size_t i = 0; paths[i]; i++) {
 		struct stat st;
 		if (stat(paths[i], &st) != 0) {
@@ -467,10 +528,10 @@ int cmd_gate(int argc, char **argv)
 			cli_error("cannot read '%s': %s", paths[i], strerror(errno));
 			goto out;
 		}
-		if (is_named(paths[i], "perf_opt")) {
+		if (path_base_is(paths[i], "perf_opt")) {
 			if (dl_add(&dirs, paths[i], 0))
 				goto oom;
-		} else if (is_named(paths[i], "perf_tuning")) {
+		} else if (path_base_is(paths[i], "perf_tuning")) {
 			if (dl_add(&dirs, paths[i], 1))
 				goto oom;
 		} else if (discover(paths[i], &dirs, 0)) {
@@ -504,7 +565,7 @@ int cmd_gate(int argc, char **argv)
 		}
 	}
 
-	struct gatecheck_opts gopts = { base, NULL };
+	struct gatecheck_opts gopts = { .base_ref = base };
 	size_t checked = 0;
 	for (size_t i = 0; i < dirs.n; i++) {
 		if (changed && !in_changed(&ch, dirs.path[i]))

@@ -1,6 +1,5 @@
 /* cmd_loop.c: `tlperf loop`: argv only; the driver is in loop.c. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,50 +9,123 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/loop.h"
 #include "io/loopplan.h"
 #include "io/recwrite.h"
 
-const char cmd_loop_usage[] =
-	"usage: tlperf loop [-C DIR] init --op NAME --baseline FILE --workload ID@DISPATCH...\n"
+enum { O_OP = 256, O_BASE, O_WL, O_OPT, O_TARGET, O_BENCH, O_L0, O_KN, O_CONTRACT,
+       O_NOISE, O_MR, O_ME, O_SMALL, O_ABT, O_LC, O_WU, O_PAIRS, O_APROTO, O_ALC, O_AWU, O_MSPROF,
+       O_TMO, O_FORCE, O_DIR, O_JSON, O_NOGATE, O_BRANCH };
+
+static const struct cli_option init_options[] = {
+	{ O_OP, 0, "op", "NAME", "operator name (the result is perf_opt/NAME.py)" },
+	{ O_BASE, 0, "baseline", "FILE", "the Stage 3 kernel, relative to DIR" },
+	{ O_WL, 0, "workload", "ID@DISPATCH", "a workload and its dispatch path (repeat; required)" },
+	{ O_OPT, 0, "optional", "ID@DISPATCH", "a workload whose regression does not block adoption" },
+	{ O_TARGET, 0, "target", "ID=US", "target latency of a workload (success when all are met)" },
+	{ O_BENCH, 0, "bench-cmd", "CMD", "bench entry run under msprof; {impl} {workload} {dispatch}" },
+	{ O_L0, 0, "l0-cmd", "CMD", "L0 precision regression; {impl}" },
+	{ O_KN, 0, "kernel-name", "PAT", "msprof --kernel-name (default: the op name)" },
+	{ O_CONTRACT, 0, "contract", "v1|v2", "record contract (v1)" },
+	{ O_NOISE, 0, "noise", "F", "noise threshold (0.03)" },
+	{ O_MR, 0, "max-rounds", "N", "rounds budget (10)" },
+	{ O_ME, 0, "max-experiments", "N", "branches budget (30)" },
+	{ O_SMALL, 0, "small-us", "US", "small-kernel bound for A/B (20)" },
+	{ O_ABT, 0, "ab-threshold", "F", "gains under this go to tlab (0.05)" },
+	{ O_LC, 0, "launch-count", "N", "msprof launches per measurement (15)" },
+	{ O_WU, 0, "warm-up", "N", "msprof warm-up launches (5)" },
+	{ O_APROTO, 0, "ab-protocol", "seq|ref", "tlab's protocol (seq: it picks the pairs it needs)" },
+	{ O_PAIRS, 0, "pairs", "N", "tlab pairs under --ab-protocol ref (3)" },
+	{ O_ALC, 0, "ab-launch-count", "N", "tlab launches per run (15)" },
+	{ O_AWU, 0, "ab-warm-up", "N", "tlab warm-up launches (5)" },
+	{ O_MSPROF, 0, "msprof", "PATH", "msprof program (msprof)" },
+	{ O_TMO, 0, "timeout", "S", "limit per command (900)" },
+	{ O_FORCE, 0, "force", NULL, "replace an existing plan when no record exists yet" },
+	CLI_OPT_END
+};
+static const struct cli_option no_options[] = { CLI_OPT_END };
+static const struct cli_option status_options[] = {
+	{ O_JSON, 0, "json", NULL, "machine output" },
+	CLI_OPT_END
+};
+static const struct cli_option report_options[] = {
+	{ O_JSON, 0, "json", NULL, "the same as one JSON object" },
+	CLI_OPT_END
+};
+static const struct cli_option finish_options[] = {
+	{ O_NOGATE, 0, "no-gate", NULL, "do not run the gate over perf_opt/ at the end" },
+	CLI_OPT_END
+};
+static const struct cli_option round_options[] = {
+	{ O_BRANCH, 'b', "branch", "ID=FILE[@PARENT]", "a candidate kernel file (repeat); PARENT\n"
+							"defaults to the current best" },
+	CLI_OPT_END
+};
+static const struct cli_option loop_options[] = {
+	{ O_DIR, 'C', "dir", "DIR", "the operator directory (default: the current one)" },
+	CLI_OPT_END
+};
+
+static const struct cli_spec loop_init_spec = {
+	"loop init",
+	"tlperf loop [-C DIR] init --op NAME --baseline FILE --workload ID@DISPATCH...\n"
+	"                          --bench-cmd CMD --l0-cmd CMD [options]",
+	"Writes the plan perf_opt/loop.json (which you may edit) and the head of\n"
+	"perf_opt/opt_log.md.\n",
+	init_options, NULL, 0, NULL,
+};
+static const struct cli_spec loop_baseline_spec = {
+	"loop baseline", "tlperf loop [-C DIR] baseline",
+	"Measures round 0: the baseline kernel on every workload.\n", no_options, NULL, 0, NULL,
+};
+static const struct cli_spec loop_round_spec = {
+	"loop round", "tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ...",
+	"Measures round N's candidate kernels and prints the decision and the state:\n"
+	"continue, success, budget_exhausted, plateau or blocked.\n",
+	round_options, NULL, 0, NULL,
+};
+static const struct cli_spec loop_status_spec = {
+	"loop status", "tlperf loop [-C DIR] status [--json]",
+	"Prints where the loop stands, from the files alone.\n", status_options, NULL, 0, NULL,
+};
+static const struct cli_spec loop_finish_spec = {
+	"loop finish", "tlperf loop [-C DIR] finish [--no-gate]",
+	"Writes the final kernel and the Final Summary, runs the gate, and prints the\n"
+	"Stage Result (see report).\n",
+	finish_options, NULL, 0, NULL,
+};
+static const struct cli_spec loop_report_spec = {
+	"loop report", "tlperf loop [-C DIR] report [--json]",
+	"Prints the seed's '## Stage Result' block of a finished loop: every field in\n"
+	"the seed's order, values from loop.json, perf_records.jsonl and opt_log.md;\n"
+	"what the loop cannot know is 'none' for you to fill. finish prints it too. A\n"
+	"copy goes to perf_opt/logs/stage_result.md (written once, never replaced).\n",
+	report_options, NULL, 0, NULL,
+};
+static const struct cli_spec *const loop_subcommands[] = {
+	&loop_init_spec, &loop_baseline_spec, &loop_round_spec, &loop_status_spec,
+	&loop_finish_spec, &loop_report_spec, NULL,
+};
+
+const struct cli_spec cmd_loop_spec = {
+	"loop",
+	"tlperf loop [-C DIR] init --op NAME --baseline FILE --workload ID@DISPATCH...\n"
 	"                          --bench-cmd CMD --l0-cmd CMD [options]\n"
-	"       tlperf loop [-C DIR] baseline\n"
-	"       tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ...\n"
-	"       tlperf loop [-C DIR] status [--json]\n"
-	"       tlperf loop [-C DIR] finish [--no-gate]\n"
-	"\n"
+	"tlperf loop [-C DIR] baseline\n"
+	"tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ...\n"
+	"tlperf loop [-C DIR] status [--json]\n"
+	"tlperf loop [-C DIR] finish [--no-gate]\n"
+	"tlperf loop [-C DIR] report [--json]",
 	"Drives the Stage 4 tuning loop of the operator in DIR (default: the current\n"
 	"directory, which holds perf_opt/). Everything is derived from perf_opt/loop.json,\n"
 	"perf_records.jsonl and opt_log.md: re-running an interrupted command measures only\n"
-	"what has no record yet.\n"
-	"\n"
-	"init options (written to perf_opt/loop.json, which you may edit):\n"
-	"  --op NAME                operator name (the result is perf_opt/NAME.py)\n"
-	"  --baseline FILE          the Stage 3 kernel, relative to DIR\n"
-	"  --workload ID@DISPATCH   a workload and its dispatch path (repeat; required)\n"
-	"  --optional ID@DISPATCH   a workload whose regression does not block adoption\n"
-	"  --target ID=US           target latency of a workload (success when all are met)\n"
-	"  --bench-cmd CMD          bench entry run under msprof; {impl} {workload} {dispatch}\n"
-	"  --l0-cmd CMD             L0 precision regression; {impl}\n"
-	"  --kernel-name PAT        msprof --kernel-name (default: the op name)\n"
-	"  --contract v1|v2         record contract (v1)\n"
-	"  --noise F                noise threshold (0.03)\n"
-	"  --max-rounds N           rounds budget (10)\n"
-	"  --max-experiments N      branches budget (30)\n"
-	"  --small-us US            small-kernel bound for A/B (20)\n"
-	"  --ab-threshold F         gains under this go to tlab (0.05)\n"
-	"  --launch-count N         msprof launches per measurement (15)\n"
-	"  --warm-up N              msprof warm-up launches (5)\n"
-	"  --ab-protocol seq|ref    tlab's protocol (seq: it picks the pairs it needs)\n"
-	"  --pairs N, --ab-launch-count N, --ab-warm-up N   tlab settings (3, 15, 5); --pairs is ref's\n"
-	"  --msprof PATH            msprof program (msprof)\n"
-	"  --timeout S              limit per command (900)\n"
-	"  --force                  replace an existing plan when no record exists yet\n"
-	"\n"
-	"round: --branch ID=FILE[@PARENT] (repeat): a candidate kernel file; PARENT defaults to\n"
-	"the current best. Prints the decision and the state: continue, success,\n"
-	"budget_exhausted, plateau or blocked.\n"
-	"Exit: 0 done, 1 a measurement or the gate failed, 2 bad plan or usage, 128+N signal.\n";
+	"what has no record yet. `tlperf loop SUBCOMMAND --help` shows one subcommand.\n",
+	loop_options,
+	"Exit: 0 done, 1 a measurement or the gate failed, 2 bad plan or usage, 128+N signal.\n",
+	CLI_SPEC_STOP_AT_OPERAND,
+	loop_subcommands,
+};
 
 static int usage_err(const char *fmt, const char *arg)
 {
@@ -79,47 +151,13 @@ static int cmd_init(int argc, char **argv)
 	char **targets = NULL;
 	size_t ntargets = 0;
 	loop_plan_init(&p);
-	enum { O_OP = 256, O_BASE, O_WL, O_OPT, O_TARGET, O_BENCH, O_L0, O_KN, O_CONTRACT,
-	       O_NOISE, O_MR, O_ME, O_SMALL, O_ABT, O_LC, O_WU, O_PAIRS, O_APROTO, O_ALC, O_AWU, O_MSPROF,
-	       O_TMO, O_FORCE };
-	static const struct option opts[] = {
-		{ "op", required_argument, 0, O_OP },
-		{ "baseline", required_argument, 0, O_BASE },
-		{ "workload", required_argument, 0, O_WL },
-		{ "optional", required_argument, 0, O_OPT },
-		{ "target", required_argument, 0, O_TARGET },
-		{ "bench-cmd", required_argument, 0, O_BENCH },
-		{ "l0-cmd", required_argument, 0, O_L0 },
-		{ "kernel-name", required_argument, 0, O_KN },
-		{ "contract", required_argument, 0, O_CONTRACT },
-		{ "noise", required_argument, 0, O_NOISE },
-		{ "max-rounds", required_argument, 0, O_MR },
-		{ "max-experiments", required_argument, 0, O_ME },
-		{ "small-us", required_argument, 0, O_SMALL },
-		{ "ab-threshold", required_argument, 0, O_ABT },
-		{ "launch-count", required_argument, 0, O_LC },
-		{ "warm-up", required_argument, 0, O_WU },
-		{ "pairs", required_argument, 0, O_PAIRS },
-		{ "ab-protocol", required_argument, 0, O_APROTO },
-		{ "ab-launch-count", required_argument, 0, O_ALC },
-		{ "ab-warm-up", required_argument, 0, O_AWU },
-		{ "msprof", required_argument, 0, O_MSPROF },
-		{ "timeout", required_argument, 0, O_TMO },
-		{ "force", no_argument, 0, O_FORCE },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 },
-	};
 	int ch;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	struct cli_parser cp;
+	cli_parser_init(&cp, &loop_init_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		char **slot = NULL;
 		char *id = NULL, *disp = NULL;
 		switch (ch) {
-		case 'h':
-			fputs(cmd_loop_usage, stdout);
-			rc = CLI_OK;
-			goto out;
 		case O_OP: slot = &p.op; break;
 		case O_BASE: slot = &p.baseline; break;
 		case O_BENCH: slot = &p.bench_cmd; break;
@@ -180,9 +218,6 @@ static int cmd_init(int argc, char **argv)
 		case O_AWU: if (cli_parse_long("--ab-warm-up", optarg, 0, 100000, &p.tlab_warm_up)) goto out; break;
 		case O_TMO: if (cli_parse_long("--timeout", optarg, 1, 10000000, &p.timeout_s)) goto out; break;
 		case O_FORCE: force = 1; break;
-		default:
-			rc = usage_err("unknown or incomplete option '%s'", argv[optind - 1]);
-			goto out;
 		}
 		if (slot) {
 			free(*slot);
@@ -190,10 +225,12 @@ static int cmd_init(int argc, char **argv)
 				goto out;
 		}
 	}
-	if (optind < argc) {
-		rc = usage_err("unexpected argument '%s'", argv[optind]);
+	if (ch == CLI_PARSE_STOP) {
+		rc = cp.rc;
 		goto out;
 	}
+	if (cli_parser_no_operands(&cp) != 0)
+		goto out;
 	if (!p.kernel_name && p.op && !(p.kernel_name = strdup(p.op)))
 		goto out;
 	if (!p.msprof && !(p.msprof = strdup("msprof")))
@@ -305,85 +342,114 @@ static int self_path(char *out, size_t len, const char *argv0)
 	return 0;
 }
 
+/* Parses a subcommand's own options (sargv[0] is its name) for the
+ * subcommands other than init. Returns CLI_OK, or the exit code to return
+ * at once (help printed: CLI_OK with *stop set). */
+static int parse_sub(const struct cli_spec *spec, int sargc, char **sargv, struct loop_opts *o,
+		     int *stop, int *first_operand)
+{
+	struct cli_parser cp;
+	int key;
+	*stop = 0;
+	cli_parser_init(&cp, spec, sargc, sargv);
+	while ((key = cli_parser_next(&cp)) > 0) {
+		switch (key) {
+		case O_JSON: o->json = 1; break;
+		case O_NOGATE: o->no_gate = 1; break;
+		case O_BRANCH: {
+			struct loop_branch *b = &o->branches[o->nbranches];
+			if (parse_branch(cp.arg, b) != 0) {
+				free(b->id);
+				free(b->file);
+				free(b->parent);
+				memset(b, 0, sizeof(*b));
+				return usage_err("--branch '%s': want ID=FILE[@PARENT]", cp.arg);
+			}
+			o->nbranches++;
+			break;
+		}
+		}
+	}
+	if (key == CLI_PARSE_STOP) {
+		*stop = 1;
+		return cp.rc;
+	}
+	*first_operand = cp.next;
+	return CLI_OK;
+}
+
+static const struct cli_spec *find_sub(const char *name)
+{
+	for (size_t i = 0; loop_subcommands[i]; i++)
+		if (strcmp(loop_subcommands[i]->cmd + 5, name) == 0) /* after "loop " */
+			return loop_subcommands[i];
+	return NULL;
+}
+
 int cmd_loop(int argc, char **argv)
 {
 	char self[PATH_MAX];
 	struct loop_opts o;
-	int rc = CLI_USAGE;
+	struct cli_parser cp;
+	int rc = CLI_USAGE, key, stop = 0, first = 0;
 	memset(&o, 0, sizeof(o));
 	self_path(self, sizeof(self), argv[0]);
 	o.self = self;
-	int i = 1;
-	while (i < argc && (strcmp(argv[i], "-C") == 0 || strcmp(argv[i], "--dir") == 0)) {
-		if (i + 1 >= argc)
-			return usage_err("option '%s' wants a directory", argv[i]);
-		if (chdir(argv[i + 1]) != 0) {
-			cli_error("cannot enter '%s': %s", argv[i + 1], strerror(errno));
+	cli_parser_init(&cp, &cmd_loop_spec, argc, argv);
+	while ((key = cli_parser_next(&cp)) > 0) {
+		if (key == O_DIR && chdir(cp.arg) != 0) {
+			cli_error("cannot enter '%s': %s", cp.arg, strerror(errno));
 			return CLI_USAGE;
 		}
-		i += 2;
 	}
-	if (i >= argc)
-		return usage_err("%s", "missing subcommand: init, baseline, round, status or finish");
-	const char *sub = argv[i];
-	int sargc = argc - i;
-	char **sargv = argv + i;
-	if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0 || strcmp(sub, "help") == 0) {
-		fputs(cmd_loop_usage, stdout);
+	if (key == CLI_PARSE_STOP)
+		return cp.rc;
+	if (cp.next >= argc)
+		return usage_err("%s", "missing subcommand: init, baseline, round, status, finish or report");
+	const char *sub = argv[cp.next];
+	int sargc = argc - cp.next;
+	char **sargv = argv + cp.next;
+	if (strcmp(sub, "help") == 0) {
+		cli_usage_print(stdout, &cmd_loop_spec);
 		return cli_finish_stdout(CLI_OK);
 	}
-	if (strcmp(sub, "init") == 0)
-		return cmd_init(sargc, sargv);
-	if (strcmp(sub, "baseline") == 0 || strcmp(sub, "status") == 0 ||
-	    strcmp(sub, "finish") == 0) {
-		for (int k = 1; k < sargc; k++) {
-			if (strcmp(sub, "status") == 0 && strcmp(sargv[k], "--json") == 0)
-				o.json = 1;
-			else if (strcmp(sub, "finish") == 0 && strcmp(sargv[k], "--no-gate") == 0)
-				o.no_gate = 1;
-			else
-				return usage_err("unexpected argument '%s'", sargv[k]);
-		}
-		if (strcmp(sub, "baseline") == 0)
-			return loop_cmd_baseline(&o);
-		if (strcmp(sub, "status") == 0)
-			return loop_cmd_status(&o);
-		return loop_cmd_finish(&o);
-	}
-	if (strcmp(sub, "round") != 0)
+	const struct cli_spec *spec = find_sub(sub);
+	if (!spec)
 		return usage_err("unknown subcommand '%s'", sub);
-	if (sargc < 2)
-		return usage_err("%s", "round: missing the round number N");
-	if (cli_parse_long("round", sargv[1], 1, 1000000, &o.round))
+	if (spec == &loop_init_spec)
+		return cmd_init(sargc, sargv);
+	o.branches = calloc((size_t)sargc + 1, sizeof(*o.branches));
+	if (!o.branches) {
+		cli_error("out of memory");
 		return CLI_USAGE;
-	o.branches = calloc((size_t)sargc, sizeof(*o.branches));
-	if (!o.branches)
-		return CLI_USAGE;
-	for (int k = 2; k < sargc; k++) {
-		const char *arg = NULL;
-		if (strcmp(sargv[k], "--branch") == 0 || strcmp(sargv[k], "-b") == 0) {
-			if (k + 1 >= sargc) {
-				rc = usage_err("%s", "--branch wants ID=FILE[@PARENT]");
-				goto out;
-			}
-			arg = sargv[++k];
-		} else if (strncmp(sargv[k], "--branch=", 9) == 0) {
-			arg = sargv[k] + 9;
-		} else {
-			rc = usage_err("unexpected argument '%s'", sargv[k]);
-			goto out;
-		}
-		if (parse_branch(arg, &o.branches[o.nbranches]) != 0) {
-			struct loop_branch *b = &o.branches[o.nbranches];
-			free(b->id);
-			free(b->file);
-			free(b->parent);
-			rc = usage_err("--branch '%s': want ID=FILE[@PARENT]", arg);
-			goto out;
-		}
-		o.nbranches++;
 	}
-	rc = loop_cmd_round(&o);
+	rc = parse_sub(spec, sargc, sargv, &o, &stop, &first);
+	if (rc != CLI_OK || stop)
+		goto out;
+	rc = CLI_USAGE;
+	if (spec == &loop_round_spec) {
+		if (first >= sargc) {
+			usage_err("%s", "round: missing the round number N");
+			goto out;
+		}
+		if (cli_parse_long("round", sargv[first], 1, 1000000, &o.round))
+			goto out;
+		first++;
+	}
+	if (first < sargc) {
+		usage_err("unexpected argument '%s'", sargv[first]);
+		goto out;
+	}
+	if (spec == &loop_baseline_spec)
+		rc = loop_cmd_baseline(&o);
+	else if (spec == &loop_status_spec)
+		rc = loop_cmd_status(&o);
+	else if (spec == &loop_finish_spec)
+		rc = loop_cmd_finish(&o);
+	else if (spec == &loop_report_spec)
+		rc = loop_cmd_report(&o);
+	else
+		rc = loop_cmd_round(&o);
 out:
 	for (size_t k = 0; k < o.nbranches; k++) {
 		free(o.branches[k].id);

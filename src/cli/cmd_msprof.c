@@ -1,18 +1,27 @@
 /* cmd_msprof.c: `tlperf msprof DIR`: per-launch durations and a summary
  * from msprof op trees or op_summary files. */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "io/msprof.h"
 
-const char cmd_msprof_usage[] =
-	"usage: tlperf msprof DIR [--kernel-name PAT] [--json]\n"
-	"\n"
+static const struct cli_option msprof_options[] = {
+	{ 'k', 0, "kernel-name", "PAT", "keep launches whose kernel or Op Name matches PAT,\n"
+					"msprof's rule: '|' separates alternatives, each\n"
+					"matched as a prefix, '*' matches anything\n"
+					"(\"main\", \"add|abs\", \"*mix_aic\")" },
+	{ 'j', 'j', "json", NULL, "one JSON object on stdout instead of the table" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_msprof_spec = {
+	"msprof",
+	"tlperf msprof DIR [--kernel-name PAT] [--json]",
 	"Reads what the Ascend profiler wrote under DIR and prints the Task\n"
 	"Duration(us) of every launch, then a summary: launches, median, MAD,\n"
 	"min, max, AICore time, the busiest pipe's utilisation and main-memory\n"
@@ -22,16 +31,12 @@ const char cmd_msprof_usage[] =
 	"one OPPROF_* or PROF_* directory, a directory above PROF_*, or a single\n"
 	"CSV file. All three msprof op layouts are read: flat (one launch),\n"
 	"<kernel>/<n>/ (launches sorted by number) and device<N>/<kernel>/<n>/;\n"
-	"and PROF_*/mindstudio_profiler_output/op_summary_*.csv.\n"
-	"\n"
-	"  --kernel-name PAT  keep launches whose kernel or Op Name matches PAT,\n"
-	"                     msprof's rule: '|' separates alternatives, each\n"
-	"                     matched as a prefix, '*' matches anything\n"
-	"                     (\"main\", \"add|abs\", \"*mix_aic\")\n"
-	"  --json             one JSON object on stdout instead of the table\n"
-	"\n"
-	"exit: 0 ok; 1 no matching launch with a duration, or a malformed file;\n"
-	"      2 usage error or DIR unreadable.\n";
+	"and PROF_*/mindstudio_profiler_output/op_summary_*.csv.\n",
+	msprof_options,
+	"Exit: 0 ok; 1 no matching launch with a duration, or a malformed file;\n"
+	"2 usage error or DIR unreadable.\n",
+	0, NULL,
+};
 
 /* A number for the table, "NA" when missing. Returns buf. */
 static const char *fmt_num(char *buf, size_t len, double v, int decimals)
@@ -181,23 +186,17 @@ out:
 
 int cmd_msprof(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "kernel-name", required_argument, NULL, 'k' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *pat = NULL;
 	int json = 0, c;
+	struct cli_parser cp;
 	struct msprof_capture cap;
 	struct msprof_summary sum;
 	char err[2048];
 	int rc = CLI_OK;
 
 	msprof_capture_init(&cap);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hj", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_msprof_spec, argc, argv);
+	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
 		case 'k':
 			pat = optarg[0] ? optarg : NULL;
@@ -205,19 +204,14 @@ int cmd_msprof(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
-		case 'h':
-			fputs(cmd_msprof_usage, stdout);
-			return cli_finish_stdout(CLI_OK);
-		case ':':
-			return cli_usage_error("msprof", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_usage_error("msprof", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (argc - optind != 1)
-		return cli_usage_error("msprof", argc - optind < 1 ? "missing DIR" : "one DIR only");
+	if (c == CLI_PARSE_STOP)
+		return cp.rc;
+	if (argc - cp.next != 1)
+		return cli_usage_error("msprof", argc - cp.next < 1 ? "missing DIR" : "one DIR only");
 
-	int r = msprof_read(argv[optind], pat, &cap, err, sizeof(err));
+	int r = msprof_read(argv[cp.next], pat, &cap, err, sizeof(err));
 	if (r == MSPROF_EIO) {
 		cli_error("%s", err);
 		rc = CLI_USAGE;

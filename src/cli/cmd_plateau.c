@@ -5,27 +5,30 @@
 #include "cli/recargs.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 
-const char cmd_plateau_usage[] =
-	"usage: tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]\n"
-	"\n"
+static const struct cli_option plateau_options[] = {
+	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default 0.03 = 3%)" },
+	{ 'w', 0, "window", "N", "rounds without improvement that make a plateau (default 3)" },
+	RECARGS_JSON_OPTION("machine output: rounds[], consecutive_no_improvement,\n"
+			    "last_improvement (null when none), plateau"),
+	RECARGS_STRICT_OPTION,
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_plateau_spec = {
+	"plateau",
+	"tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]",
 	"For each round r >= 1 of RECORDS (perf_records.jsonl, v1 or v2): the best\n"
 	"valid duration per (dispatch, workload) before r (the incumbent), the best\n"
 	"in r, and the round's improvement = the largest relative gain across keys.\n"
 	"A round improves when that gain exceeds --noise; a round with no valid\n"
 	"branch is 'blocked'. plateau = the last --window rounds did not improve.\n"
-	"Records with l0_pass false never count; v2 'final' records are not rounds.\n"
-	"\n"
-	"  --noise F    noise threshold as a fraction (default 0.03 = 3%)\n"
-	"  --window N   rounds without improvement that make a plateau (default 3)\n"
-	"  --json       machine output: rounds[], consecutive_no_improvement,\n"
-	"               last_improvement (null when none), plateau\n"
-	"  --strict     refuse RECORDS with invalid lines (exit 1) instead of\n"
-	"               skipping them with a warning\n"
-	"\n"
+	"Records with l0_pass false never count; v2 'final' records are not rounds.\n",
+	plateau_options,
 	"Exit: 0 analysis printed (plateau or not), 1 invalid lines under --strict,\n"
-	"2 usage error or unreadable RECORDS.\n";
+	"2 usage error or unreadable RECORDS.\n",
+	0, NULL,
+};
 
 static cJSON *str_or_null(const char *s)
 {
@@ -102,9 +105,9 @@ static void print_markdown(const struct stats_plateau *p)
 					e = &r->keys[j];
 			recargs_md_key(stdout, k->dispatch, " / ", k->workload);
 			printf(" | %.3f (", e->incumbent_us);
-			recargs_md_cell(stdout, e->incumbent_id);
+			escape_md_cell(stdout, e->incumbent_id, MD_CELL_PLAIN);
 			printf(") → %.3f (", e->best_us);
-			recargs_md_cell(stdout, e->best_id);
+			escape_md_cell(stdout, e->best_id, MD_CELL_PLAIN);
 			fputs(") | ", stdout);
 		} else {
 			fputs("— | — | ", stdout);
@@ -123,21 +126,16 @@ static void print_markdown(const struct stats_plateau *p)
 
 int cmd_plateau(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "noise", required_argument, NULL, 'n' },
-		{ "window", required_argument, NULL, 'w' },
-		RECARGS_OPTIONS,
-	};
-	struct recargs a = { .name = "plateau", .usage = cmd_plateau_usage };
+	struct recargs a = { .name = "plateau" };
+	struct cli_parser cp;
 	double noise = STATS_PLATEAU_NOISE;
 	long window = STATS_PLATEAU_WINDOW;
 	int ch, rc;
 	struct records rs;
 	struct stats_plateau p = { 0 };
 	records_init(&rs);
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_plateau_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'n':
 			if (cli_parse_double("--noise", optarg, &noise) != 0)
@@ -151,11 +149,12 @@ int cmd_plateau(int argc, char **argv)
 				return CLI_USAGE;
 			break;
 		default:
-			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
-				return rc;
+			recargs_option(&a, ch);
 		}
 	}
-	rc = recargs_load_operand(&a, argc, argv, &rs);
+	if (ch == CLI_PARSE_STOP)
+		return cp.rc;
+	rc = recargs_load_operand(&a, &cp, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	if (stats_plateau_compute(&rs, noise, window, &p) != 0) {

@@ -9,8 +9,8 @@
  * neighbouring effects are compared on common random numbers.
  */
 #include "cli/cli.h"
+#include "cli/options.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,32 +21,42 @@
 #include "stats/abseq.h"
 #include "stats/synth.h"
 
-const char cmd_sim_usage[] =
-	"usage: tlperf sim [--protocol seq|ref|both] [--scenario NAME|all] [--effect E|all]\n"
+enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP };
+static const struct cli_option sim_options[] = {
+	{ 'p', 0, "protocol", "P", "seq (tlab's default), ref (3 fixed pairs, ab_test.py's\n"
+				   "rule) or both (default)" },
+	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift\n"
+				   "or all (default)" },
+	{ 'e', 0, "effect", "E", "B's true gain: 0.05 or 5% = B 5% faster, -4% = 4% slower;\n"
+				 "all (default) = 0,1,2,3,5,8% and -4%" },
+	{ 't', 0, "trials", "N", "trials per scenario and effect (default 2000)" },
+	{ 'S', 0, "seed", "S", "seed (default 1); the same seed gives the same output" },
+	{ 'j', 0, "json", NULL, "one JSON object instead of the table" },
+	{ O_MINP, 0, "min-pairs", "N", "seq: first look after N pairs (default 4)" },
+	{ O_MAXP, 0, "max-pairs", "N", "seq: budget of pairs (default 16)" },
+	{ O_MING, 0, "min-gain", "F", "seq: smallest gain worth adopting (default 0.01)" },
+	{ O_NOISE, 0, "noise", "F", "tie margin, seq and ref (default 0.03)" },
+	{ O_CI, 0, "crit-inf", "Z", "seq's calibrated constant (re-calibration only)" },
+	{ O_CK, 0, "crit-k", "K", "seq's calibrated constant (re-calibration only)" },
+	{ O_GP, 0, "guard-p", "P", "seq's calibrated constant (re-calibration only)" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_sim_spec = {
+	"sim",
+	"tlperf sim [--protocol seq|ref|both] [--scenario NAME|all] [--effect E|all]\n"
 	"                  [--trials N] [--seed S] [--json]\n"
 	"                  [--min-pairs N] [--max-pairs N] [--min-gain F] [--noise F]\n"
-	"                  [--crit-inf Z] [--crit-k K] [--guard-p P]\n"
-	"\n"
+	"                  [--crit-inf Z] [--crit-k K] [--guard-p P]",
 	"Runs the A/B protocols on identical seeded synthetic runs (15 launches per\n"
 	"run, the run median as the run's value) and prints, per scenario and true\n"
-	"effect, how often each verdict came out and how many pairs it took.\n"
-	"\n"
-	"  --protocol P    seq (tlab's default), ref (3 fixed pairs, ab_test.py's rule)\n"
-	"                  or both (default)\n"
-	"  --scenario S    quiet, bimodal4, bimodal8, drift, outliers, stateshift or all\n"
-	"  --effect E      B's true gain: 0.05 or 5% = B 5% faster, -4% = 4% slower;\n"
-	"                  all (default) = 0,1,2,3,5,8% and -4%\n"
-	"  --trials N      trials per scenario and effect (default 2000)\n"
-	"  --seed S        seed (default 1); the same seed gives the same output\n"
-	"  --json          one JSON object instead of the table\n"
-	"  --min-pairs, --max-pairs, --min-gain, --noise: the seq settings (4, 16,\n"
-	"                  0.01, 0.03); --noise is also the ref tie margin\n"
-	"  --crit-inf, --crit-k, --guard-p: seq's calibrated constants, for\n"
-	"                  re-calibration only\n"
-	"\n"
+	"effect, how often each verdict came out and how many pairs it took.\n",
+	sim_options,
 	"The targets of the decision-quality issue are checked for the seq rows\n"
 	"that were simulated and printed under the table (PASS/FAIL).\n"
-	"Exit: 0 when the simulation ran, 2 on a usage error.\n";
+	"Exit: 0 when the simulation ran, 2 on a usage error.\n",
+	0, NULL,
+};
 
 #define SIM_LAUNCHES 15
 #define SIM_MEAN_US 10.0
@@ -347,24 +357,6 @@ static void print_json(const struct cell *cells, size_t nc, long trials, uint64_
 
 int cmd_sim(int argc, char **argv)
 {
-	enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP };
-	static const struct option opts[] = {
-		{ "protocol", required_argument, NULL, 'p' },
-		{ "scenario", required_argument, NULL, 's' },
-		{ "effect", required_argument, NULL, 'e' },
-		{ "trials", required_argument, NULL, 't' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "min-pairs", required_argument, NULL, O_MINP },
-		{ "max-pairs", required_argument, NULL, O_MAXP },
-		{ "min-gain", required_argument, NULL, O_MING },
-		{ "noise", required_argument, NULL, O_NOISE },
-		{ "crit-inf", required_argument, NULL, O_CI },
-		{ "crit-k", required_argument, NULL, O_CK },
-		{ "guard-p", required_argument, NULL, O_GP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct abseq_params sp;
 	int protos = PROTO_SEQ | PROTO_REF, json = 0, opt;
 	const char *scenario = "all";
@@ -376,12 +368,12 @@ int cmd_sim(int argc, char **argv)
 	size_t nc = 0, nt = 0;
 	int rc = CLI_USAGE;
 	const char *why;
+	struct cli_parser cp;
 
 	abseq_params_default(&sp);
 	memcpy(effects, all_effects, sizeof(all_effects));
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_sim_spec, argc, argv);
+	while ((opt = cli_parser_next(&cp)) > 0) {
 		switch (opt) {
 		case 'p':
 			if (strcmp(optarg, "seq") == 0)
@@ -452,16 +444,12 @@ int cmd_sim(int argc, char **argv)
 			if (cli_parse_double("--guard-p", optarg, &sp.guard_p) != 0)
 				return CLI_USAGE;
 			break;
-		case 'h':
-			fputs(cmd_sim_usage, stdout);
-			return cli_finish_stdout(CLI_OK);
-		default:
-			return cli_usage_error("sim", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return cli_usage_error("sim", "unexpected argument '%s'", argv[optind]);
+	if (opt == CLI_PARSE_STOP)
+		return cp.rc;
+	if (cli_parser_no_operands(&cp) != 0)
+		return CLI_USAGE;
 	if (abseq_params_check(&sp, &why) != 0)
 		return cli_usage_error("sim", "%s", why);
 

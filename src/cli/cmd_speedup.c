@@ -9,16 +9,24 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-const char cmd_speedup_usage[] =
-	"usage: tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
-	"       tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]\n"
-	"\n"
+static const struct cli_option speedup_options[] = {
+	{ 'f', 0, "final", "ID", "take the final durations from candidate ID" },
+	RECARGS_JSON_OPTION("machine output"),
+	RECARGS_STRICT_OPTION,
+	{ 'P', 0, "plot", "FILE", "also write per-workload speedup bars with the geomean\n"
+				  "line (SVG)" },
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_speedup_spec = {
+	"speedup",
+	"tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
+	"tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]",
 	"Per (dispatch, workload): the round-0 baseline duration, the final\n"
 	"duration, speedup = baseline/final and the change in %. The final is the\n"
 	"--final candidate's latest valid record, else (v2) the phase 'final'\n"
@@ -27,21 +35,18 @@ const char cmd_speedup_usage[] =
 	"the geometric-mean latency change. Regressions (speedup < 1) are listed.\n"
 	"The Markdown output is the multi-dispatch block of the Final Summary.\n"
 	"\n"
-	"  --final ID   take the final durations from candidate ID\n"
-	"  --json       machine output\n"
-	"  --strict     refuse RECORDS with invalid lines (exit 1)\n"
-	"  --plot FILE  also write per-workload speedup bars with the geomean line (SVG)\n"
-	"\n"
 	"When the operand is a directory, it is read as a first-generation\n"
 	"perf_tuning/ folder (or an operator directory holding one): per case, the\n"
 	"speedup its latest bench JSON states, the latency change 1/speedup - 1,\n"
 	"and the geometric mean over the cases with a finite speedup > 0. --strict\n"
-	"then refuses a case without one (exit 1); --final does not apply.\n"
-	"\n"
+	"then refuses a case without one (exit 1); --final does not apply.\n",
+	speedup_options,
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
 	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
 	"2 usage error, unreadable RECORDS or folder, or an unknown --final\n"
-	"candidate.\n";
+	"candidate.\n",
+	0, NULL,
+};
 
 static int print_json(const struct stats_speedup *s, const char *path, const char *final,
 		      enum records_contract c)
@@ -119,7 +124,7 @@ static void print_markdown(const struct stats_speedup *s)
 			fputs(" | — | ", stdout);
 		if (e->final) {
 			printf("%.3f | ", e->final->duration_us);
-			recargs_md_cell(stdout, e->final->candidate_id);
+			escape_md_cell(stdout, e->final->candidate_id, MD_CELL_PLAIN);
 			fputs(" | ", stdout);
 		} else {
 			fputs("— | — | ", stdout);
@@ -140,7 +145,7 @@ static void print_markdown(const struct stats_speedup *s)
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const struct stats_speedup_group *x = &s->groups[g];
 		fputs("| ", stdout);
-		recargs_md_cell(stdout, x->dispatch);
+		escape_md_cell(stdout, x->dispatch, MD_CELL_PLAIN);
 		printf(" | %zu | ", x->nused);
 		print_speedup(x->geomean_speedup);
 		fputs(" | ", stdout);
@@ -279,9 +284,9 @@ static int pt_print_json(const struct ptune_speedups *p, const char *path)
 static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 {
 	fputs("**Per-case speedup (perf_tuning: ", stdout);
-	recargs_md_cell(stdout, path);
+	escape_md_cell(stdout, path, MD_CELL_PLAIN);
 	fputs(", ", stdout);
-	recargs_md_cell(stdout, p->json);
+	escape_md_cell(stdout, p->json, MD_CELL_PLAIN);
 	fputs(")**\n\n", stdout);
 	printf("| case | speedup | change |\n");
 	printf("|---|---:|---:|\n");
@@ -289,7 +294,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 		const struct ptune_case *c = &p->v[i];
 		int ok = pt_valid(c->speedup);
 		fputs("| ", stdout);
-		recargs_md_cell(stdout, c->label);
+		escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
 		fputs(" | ", stdout);
 		print_speedup(ok ? c->speedup : NAN);
 		fputs(" | ", stdout);
@@ -313,7 +318,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 		print_speedup(p->stated_mean);
 	}
 	printf(" (key \"");
-	recargs_md_cell(stdout, p->key);
+	escape_md_cell(stdout, p->key, MD_CELL_PLAIN);
 	puts("\")");
 	size_t nreg = pt_regressions(p);
 	if (nreg == 0) {
@@ -326,7 +331,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 			if (!pt_valid(c->speedup) || c->speedup >= 1.0)
 				continue;
 			fputs(first ? " " : ", ", stdout);
-			recargs_md_cell(stdout, c->label);
+			escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
 			fputs(" (", stdout);
 			print_speedup(c->speedup);
 			fputs(")", stdout);
@@ -341,7 +346,7 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 			if (pt_valid(p->v[i].speedup))
 				continue;
 			fputs(first ? "" : ", ", stdout);
-			recargs_md_cell(stdout, p->v[i].label);
+			escape_md_cell(stdout, p->v[i].label, MD_CELL_PLAIN);
 			fputs(" (no finite speedup > 0)", stdout);
 			first = 0;
 		}
@@ -411,36 +416,32 @@ out:
 
 int cmd_speedup(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "final", required_argument, NULL, 'f' },
-		{ "plot", required_argument, NULL, 'P' },
-		RECARGS_OPTIONS,
-	};
-	struct recargs a = { .name = "speedup", .usage = cmd_speedup_usage };
+	struct recargs a = { .name = "speedup" };
+	struct cli_parser cp;
 	const char *final = NULL, *plot = NULL;
 	int ch, rc;
 	struct records rs;
 	struct stats_speedup s = { 0 };
 	records_init(&rs);
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_speedup_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'f': final = optarg; break;
 		case 'P': plot = optarg; break;
 		default:
-			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
-				return rc;
+			recargs_option(&a, ch);
 		}
 	}
+	if (ch == CLI_PARSE_STOP)
+		return cp.rc;
 	struct stat st;
-	if (argc - optind == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (argc - cp.next == 1 && stat(argv[cp.next], &st) == 0 && S_ISDIR(st.st_mode)) {
 		if (final)
 			return cli_usage_error("speedup", "--final does not apply to a perf_tuning folder ('%s')",
-					       argv[optind]);
-		return speedup_folder(argv[optind], a.json, a.strict, plot);
+					       argv[cp.next]);
+		return speedup_folder(argv[cp.next], a.json, a.strict, plot);
 	}
-	rc = recargs_load_operand(&a, argc, argv, &rs);
+	rc = recargs_load_operand(&a, &cp, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;

@@ -7,12 +7,20 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 
-const char cmd_table_usage[] =
-	"usage: tlperf table RECORDS --round N [--incumbent ID] [--json] [--strict]\n"
-	"\n"
+static const struct cli_option table_options[] = {
+	{ 'r', 0, "round", "N", "the round (>= 1)" },
+	{ 'i', 0, "incumbent", "ID", "show candidate ID's latest records before N as the\n"
+				      "current best (default: the per-key best)" },
+	RECARGS_JSON_OPTION("machine output (rows, and the Markdown as 'markdown')"),
+	RECARGS_STRICT_OPTION,
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_table_spec = {
+	"table",
+	"tlperf table RECORDS --round N [--incumbent ID] [--json] [--strict]",
 	"Prints round N's 'candidate vs current best' comparison table: for each\n"
 	"(dispatch, workload) of the round, the current best (the smallest valid\n"
 	"duration before round N) first, marked '(current best)', then every\n"
@@ -20,16 +28,12 @@ const char cmd_table_usage[] =
 	"Task Duration(us) | vs best | AICore util | memory | L0, with '—' where\n"
 	"aicore_util / mem_bw_gbps are absent. The caption line\n"
 	"'**候选 vs current best 对比表（round N）**' comes first, so the output\n"
-	"satisfies gate rule S4-OPTLOG-COMPTABLE when pasted into opt_log.md.\n"
-	"\n"
-	"  --round N       the round (>= 1)\n"
-	"  --incumbent ID  show candidate ID's latest records before N as the\n"
-	"                  current best (default: the per-key best)\n"
-	"  --json          machine output (rows, and the Markdown as 'markdown')\n"
-	"  --strict        refuse RECORDS with invalid lines (exit 1)\n"
-	"\n"
+	"satisfies gate rule S4-OPTLOG-COMPTABLE when pasted into opt_log.md.\n",
+	table_options,
 	"Exit: 0 table printed, 1 round N has no record (or invalid lines under\n"
-	"--strict), 2 usage error or unreadable RECORDS.\n";
+	"--strict), 2 usage error or unreadable RECORDS.\n",
+	0, NULL,
+};
 
 static int print_json(const struct stats_cmptable *t, const char *path, const char *md)
 {
@@ -62,12 +66,8 @@ static int print_json(const struct stats_cmptable *t, const char *path, const ch
 
 int cmd_table(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "round", required_argument, NULL, 'r' },
-		{ "incumbent", required_argument, NULL, 'i' },
-		RECARGS_OPTIONS,
-	};
-	struct recargs a = { .name = "table", .usage = cmd_table_usage };
+	struct recargs a = { .name = "table" };
+	struct cli_parser cp;
 	long round = -1;
 	const char *incumbent = NULL;
 	int ch, rc;
@@ -75,9 +75,8 @@ int cmd_table(int argc, char **argv)
 	struct stats_cmptable t = { 0 };
 	char *md = NULL;
 	records_init(&rs);
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_table_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'r':
 			if (cli_parse_long("--round", optarg, 1, 1000000000L, &round) != 0)
@@ -85,13 +84,14 @@ int cmd_table(int argc, char **argv)
 			break;
 		case 'i': incumbent = optarg; break;
 		default:
-			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
-				return rc;
+			recargs_option(&a, ch);
 		}
 	}
+	if (ch == CLI_PARSE_STOP)
+		return cp.rc;
 	if (round < 0)
 		return cli_usage_error("table", "--round N is required");
-	rc = recargs_load_operand(&a, argc, argv, &rs);
+	rc = recargs_load_operand(&a, &cp, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;

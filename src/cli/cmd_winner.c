@@ -6,15 +6,31 @@
 #include "stats/winner.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 
-const char cmd_winner_usage[] =
-	"usage: tlperf winner RECORDS --round N [--required KEY]... [--noise 0.03]\n"
+static const struct cli_option winner_options[] = {
+	{ 'r', 0, "round", "N", "the round to decide (>= 1)" },
+	{ 'q', 0, "required", "KEY", "a key the decision must not regress: WORKLOAD or\n"
+				     "DISPATCH/WORKLOAD; repeatable. Default: every key with a\n"
+				     "current best that round N measured" },
+	{ 'n', 0, "noise", "F", "regression threshold, fraction (default 0.03)" },
+	{ 'a', 0, "ab-threshold", "F", "gains under it need A/B (default 0.05)" },
+	{ 'u', 0, "small-us", "US", "kernels under it are 'small' (default 20)" },
+	{ 'i', 0, "incumbent", "ID", "compare with this candidate's latest records before N\n"
+				     "(default: the per-key best valid duration before N)" },
+	{ 'b', 0, "bench-cmd", "T", "bench command template for the tlab command; placeholders\n"
+				    "{impl} {candidate} {dispatch} {workload} {artifact} {round}" },
+	RECARGS_JSON_OPTION("machine output"),
+	RECARGS_STRICT_OPTION,
+	CLI_OPT_END
+};
+
+const struct cli_spec cmd_winner_spec = {
+	"winner",
+	"tlperf winner RECORDS --round N [--required KEY]... [--noise 0.03]\n"
 	"                     [--ab-threshold 0.05] [--small-us 20] [--incumbent ID]\n"
-	"                     [--bench-cmd TEMPLATE] [--json] [--strict]\n"
-	"\n"
+	"                     [--bench-cmd TEMPLATE] [--json] [--strict]",
 	"Chooses round N's winner among its valid candidates: the best geometric-\n"
 	"mean gain over the current best across the required keys, adoptable only\n"
 	"when no required key regresses beyond --noise. Decisions:\n"
@@ -25,25 +41,13 @@ const char cmd_winner_usage[] =
 	"             overall) must be arbitrated first: the tlab command is printed\n"
 	"  tie        candidates within noise of each other: settle by load balance,\n"
 	"             resource use, code simplicity (the engineer's call)\n"
-	"  none       no candidate has a valid measurement of every required key\n"
-	"\n"
-	"  --round N          the round to decide (>= 1)\n"
-	"  --required KEY     a key the decision must not regress: WORKLOAD or\n"
-	"                     DISPATCH/WORKLOAD; repeatable. Default: every key with a\n"
-	"                     current best that round N measured\n"
-	"  --noise F          regression threshold, fraction (default 0.03)\n"
-	"  --ab-threshold F   gains under it need A/B (default 0.05)\n"
-	"  --small-us US      kernels under it are 'small' (default 20)\n"
-	"  --incumbent ID     compare with this candidate's latest records before N\n"
-	"                     (default: the per-key best valid duration before N)\n"
-	"  --bench-cmd T      bench command template for the tlab command; placeholders\n"
-	"                     {impl} {candidate} {dispatch} {workload} {artifact} {round}\n"
-	"  --json             machine output\n"
-	"  --strict           refuse RECORDS with invalid lines (exit 1)\n"
-	"\n"
+	"  none       no candidate has a valid measurement of every required key\n",
+	winner_options,
 	"Exit: 0 a decision was printed (any decision), 1 invalid lines under\n"
 	"--strict, 2 usage error, unreadable RECORDS, an unknown --required key or\n"
-	"--incumbent, or a round with more than 4 million candidate x key pairs.\n";
+	"--incumbent, or a round with more than 4 million candidate x key pairs.\n",
+	0, NULL,
+};
 
 static void add_key(cJSON *o, const struct stats_key *k)
 {
@@ -149,10 +153,10 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 	printf("**Winner（round %ld）: %s", w->round, stats_winner_decision_name(w->decision));
 	if (w->chosen != STATS_NOKEY) {
 		fputs(" — ", stdout);
-		recargs_md_cell(stdout, w->cands[w->chosen].candidate_id);
+		escape_md_cell(stdout, w->cands[w->chosen].candidate_id, MD_CELL_PLAIN);
 	}
 	printf("**\n\n");
-	recargs_md_cell(stdout, w->reason);
+	escape_md_cell(stdout, w->reason, MD_CELL_PLAIN);
 	printf("\n\n");
 	if (w->ncands) {
 		printf("| candidate | valid on all required keys | geomean gain | gains | regressions | soft (A/B) |\n");
@@ -160,7 +164,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 		for (size_t i = 0; i < w->ncands; i++) {
 			const struct stats_winner_candidate *c = &w->cands[i];
 			fputs("| ", stdout);
-			recargs_md_cell(stdout, c->candidate_id);
+			escape_md_cell(stdout, c->candidate_id, MD_CELL_PLAIN);
 			if (i == w->chosen)
 				fputs(" (chosen)", stdout);
 			printf(" | %s | ", c->complete ? "yes" : "no");
@@ -172,7 +176,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 	if (w->chosen != STATS_NOKEY) {
 		const struct stats_winner_candidate *c = &w->cands[w->chosen];
 		printf("| dispatch | workload | current best | current best (us) | ");
-		recargs_md_cell(stdout, c->candidate_id);
+		escape_md_cell(stdout, c->candidate_id, MD_CELL_PLAIN);
 		printf(" (us) | change | check |\n|---|---|---|---:|---:|---:|---|\n");
 		for (size_t j = 0; j < w->nrequired; j++) {
 			const struct stats_winner_key *e = &c->keys[j];
@@ -181,7 +185,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 			recargs_md_key(stdout, k->dispatch, " | ", k->workload);
 			fputs(" | ", stdout);
 			if (e->incumbent) {
-				recargs_md_cell(stdout, e->incumbent->candidate_id);
+				escape_md_cell(stdout, e->incumbent->candidate_id, MD_CELL_PLAIN);
 				printf(" | %.3f | ", e->incumbent->duration_us);
 			} else {
 				fputs("— | — | ", stdout);
@@ -207,17 +211,8 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 
 int cmd_winner(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "round", required_argument, NULL, 'r' },
-		{ "required", required_argument, NULL, 'q' },
-		{ "noise", required_argument, NULL, 'n' },
-		{ "ab-threshold", required_argument, NULL, 'a' },
-		{ "small-us", required_argument, NULL, 'u' },
-		{ "incumbent", required_argument, NULL, 'i' },
-		{ "bench-cmd", required_argument, NULL, 'b' },
-		RECARGS_OPTIONS,
-	};
-	struct recargs a = { .name = "winner", .usage = cmd_winner_usage };
+	struct recargs a = { .name = "winner" };
+	struct cli_parser cp;
 	struct stats_winner_opts o;
 	struct stats_winner w = { 0 };
 	struct records rs;
@@ -236,9 +231,8 @@ int cmd_winner(int argc, char **argv)
 		cli_error("out of memory");
 		return CLI_USAGE;
 	}
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+	cli_parser_init(&cp, &cmd_winner_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'r':
 			if (cli_parse_long("--round", optarg, 1, 1000000000L, &round) != 0)
@@ -262,9 +256,12 @@ int cmd_winner(int argc, char **argv)
 		case 'i': o.incumbent_id = optarg; break;
 		case 'b': tpl = optarg; break;
 		default:
-			if ((rc = recargs_option(&a, ch, argv)) != RECARGS_CONTINUE)
-				goto out;
+			recargs_option(&a, ch);
 		}
+	}
+	if (ch == CLI_PARSE_STOP) {
+		rc = cp.rc;
+		goto out;
 	}
 	o.required = req;
 	if (o.noise < 0 || o.ab_threshold < 0 || o.small_us < 0) {
@@ -275,7 +272,7 @@ int cmd_winner(int argc, char **argv)
 		rc = cli_usage_error("winner", "--round N is required");
 		goto out;
 	}
-	rc = recargs_load_operand(&a, argc, argv, &rs);
+	rc = recargs_load_operand(&a, &cp, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;

@@ -3,38 +3,31 @@
 #include "cli/recargs.h"
 #include "cli/cli.h"
 #include "io/records.h"
+#include "util/escape.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-int recargs_option(struct recargs *a, int ch, char **argv)
+int recargs_option(struct recargs *a, int key)
 {
-	switch (ch) {
-	case 'j':
+	if (key == 'j')
 		a->json = 1;
-		return RECARGS_CONTINUE;
-	case 's':
+	else if (key == 's')
 		a->strict = 1;
-		return RECARGS_CONTINUE;
-	case 'h':
-		fputs(a->usage, stdout);
-		return cli_finish_stdout(CLI_OK);
-	case ':':
-		return cli_usage_error(a->name, "option '%s' needs a value", argv[optind - 1]);
-	default:
-		return cli_usage_error(a->name, "unknown option '%s'", argv[optind - 1]);
-	}
+	else
+		return 0;
+	return 1;
 }
 
-int recargs_load_operand(struct recargs *a, int argc, char **argv, struct records *rs)
+int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct records *rs)
 {
 	records_init(rs);
-	if (argc - optind != 1)
+	if (p->argc - p->next != 1)
 		return cli_usage_error(a->name, "expected one RECORDS file, got %d arguments",
-				       argc - optind);
-	a->path = argv[optind];
+				       p->argc - p->next);
+	a->path = p->argv[p->next];
 	return recargs_load(a->path, a->strict, rs);
 }
 
@@ -96,26 +89,11 @@ void recargs_md_pct(FILE *f, double frac)
 		fputs("—", f);
 }
 
-void recargs_md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '|')
-			fputs("\\|", f);
-		else if (c == '\\')
-			fputs("\\\\", f);
-		else if (c < 0x20 || c == 0x7f)
-			fputc(' ', f);
-		else
-			fputc(c, f);
-	}
-}
-
 void recargs_md_key(FILE *f, const char *dispatch, const char *sep, const char *workload)
 {
-	recargs_md_cell(f, dispatch);
+	escape_md_cell(f, dispatch, MD_CELL_PLAIN);
 	fputs(sep, f);
-	recargs_md_cell(f, workload);
+	escape_md_cell(f, workload, MD_CELL_PLAIN);
 }
 
 const char *recargs_contract_name(enum records_contract c)

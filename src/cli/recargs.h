@@ -14,43 +14,38 @@
 #ifndef TLPERF_RECARGS_H
 #define TLPERF_RECARGS_H
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
 
+#include "cli/options.h"
 #include "model/records.h"
+#include "util/escape.h"
 
-/* The options every records command takes; ends a struct option table. */
-#define RECARGS_OPTIONS                                  \
-	{ "json", no_argument, NULL, 'j' },              \
-	{ "strict", no_argument, NULL, 's' },            \
-	{ "help", no_argument, NULL, 'h' },              \
-	{ NULL, 0, NULL, 0 }
-
-/* RECARGS_CONTINUE: recargs_option() took the option, parsing goes on. */
-enum { RECARGS_CONTINUE = -1 };
+/* The rows of --json and --strict, for a command's option table (keys 'j'
+ * and 's', taken by recargs_option()). */
+#define RECARGS_JSON_OPTION(help) { 'j', 0, "json", NULL, help }
+#define RECARGS_STRICT_OPTION                                                       \
+	{ 's', 0, "strict", NULL,                                                     \
+	  "refuse RECORDS with invalid lines (exit 1) instead of\n" \
+	  "skipping them with a warning" }
 
 struct recargs {
 	const char *name;  /* the subcommand, for usage messages */
-	const char *usage; /* printed by --help */
 	int json;          /* --json */
 	int strict;        /* --strict */
 	const char *path;  /* RECORDS, set by recargs_load_operand() */
 };
 
-/* Handles what getopt_long(argc, argv, ":", ...) returned as ch when the
- * command itself does not know it: --json, --strict, --help (prints the
- * usage on stdout), a missing value and an unknown option (usage errors
- * naming argv[optind - 1]). Returns RECARGS_CONTINUE, or the exit code the
- * command returns at once (CLI_OK after --help, CLI_USAGE). */
-int recargs_option(struct recargs *a, int ch, char **argv);
+/* Takes key 'j' (--json) or 's' (--strict) into *a. Returns 1 when it was
+ * one of them, 0 otherwise. */
+int recargs_option(struct recargs *a, int key);
 
-/* After the options: requires exactly one operand (else a usage error,
- * CLI_USAGE), sets a->path to it and loads it like recargs_load(). Returns
- * what recargs_load() returns; *rs is initialised here in every case and
- * must be released by the caller. */
-int recargs_load_operand(struct recargs *a, int argc, char **argv, struct records *rs);
+/* After the options (p returned CLI_PARSE_END): requires exactly one
+ * operand (else a usage error, CLI_USAGE), sets a->path to it and loads it
+ * like recargs_load(). Returns what recargs_load() returns; *rs is
+ * initialised here in every case and must be released by the caller. */
+int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct records *rs);
 
 /* Loads path into *rs (initialised here) under the policy above. Returns
  * CLI_OK, CLI_FAIL (strict and invalid lines) or CLI_USAGE (unreadable;
@@ -70,10 +65,6 @@ int recargs_print_json(cJSON *root);
 
 /* Writes 100 * frac as "%+.1f%", or "—" when frac is not finite. */
 void recargs_md_pct(FILE *f, double frac);
-
-/* Writes s as one Markdown table cell: '|' escaped, control characters
- * and newlines as spaces, backslashes doubled. */
-void recargs_md_cell(FILE *f, const char *s);
 
 /* Writes a key as DISPATCH SEP WORKLOAD, both as Markdown cells (sep is
  * written as is). */

@@ -297,32 +297,32 @@ static const char *const top_keys[] = {
 static const char *const wl_keys[] = { "id", "dispatch", "required", "target_us", NULL };
 static const char *const tlab_keys[] = { "protocol", "pairs", "launch_count", "warm_up", NULL };
 
-static int parse_obj(const cJSON *o, struct loop_plan *p, char *err, size_t errlen)
+/* "contract": "v1" or "v2" (absent: the default set by loop_plan_init). */
+static int parse_contract(const cJSON *o, struct loop_plan *p, char *err, size_t errlen)
 {
-	char field[64];
-	if (!cJSON_IsObject(o))
-		return fail(err, errlen, "the plan must be a JSON object");
-	if (only_keys(o, "", top_keys, err, errlen))
-		return -1;
-	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(o, "tlperf_loop");
-	if (ver && (!cJSON_IsNumber(ver) || ver->valuedouble != 1))
-		return fail(err, errlen, "field 'tlperf_loop': this tlperf reads plan version 1");
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "contract");
+	if (!c)
+		return 0;
+	if (cJSON_IsString(c) && strcmp(c->valuestring, "v1") == 0)
+		p->contract = 1;
+	else if (cJSON_IsString(c) && strcmp(c->valuestring, "v2") == 0)
+		p->contract = 2;
+	else
+		return fail(err, errlen, "field 'contract': must be \"v1\" or \"v2\"");
+	return 0;
+}
+
+/* The top-level strings and numbers. */
+static int parse_scalars(const cJSON *o, struct loop_plan *p, char *err, size_t errlen)
+{
 	if (want_string(o, "op", "op", 1, &p->op, err, errlen) ||
 	    want_string(o, "baseline", "baseline", 1, &p->baseline, err, errlen) ||
 	    want_string(o, "kernel_name", "kernel_name", 1, &p->kernel_name, err, errlen) ||
 	    want_string(o, "bench_cmd", "bench_cmd", 1, &p->bench_cmd, err, errlen) ||
 	    want_string(o, "l0_cmd", "l0_cmd", 1, &p->l0_cmd, err, errlen) ||
-	    want_string(o, "msprof", "msprof", 0, &p->msprof, err, errlen))
+	    want_string(o, "msprof", "msprof", 0, &p->msprof, err, errlen) ||
+	    parse_contract(o, p, err, errlen))
 		return -1;
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "contract");
-	if (c) {
-		if (cJSON_IsString(c) && strcmp(c->valuestring, "v1") == 0)
-			p->contract = 1;
-		else if (cJSON_IsString(c) && strcmp(c->valuestring, "v2") == 0)
-			p->contract = 2;
-		else
-			return fail(err, errlen, "field 'contract': must be \"v1\" or \"v2\"");
-	}
 	if (want_number(o, "noise", "noise", &p->noise, err, errlen) ||
 	    want_long(o, "max_rounds", "max_rounds", &p->max_rounds, err, errlen) ||
 	    want_long(o, "max_experiments", "max_experiments", &p->max_experiments, err, errlen) ||
@@ -332,75 +332,108 @@ static int parse_obj(const cJSON *o, struct loop_plan *p, char *err, size_t errl
 	    want_long(o, "warm_up", "warm_up", &p->warm_up, err, errlen) ||
 	    want_long(o, "timeout_s", "timeout_s", &p->timeout_s, err, errlen))
 		return -1;
+	return 0;
+}
+
+/* The optional "tlab" object: protocol, pairs, launch_count, warm_up. */
+static int parse_tlab(const cJSON *o, struct loop_plan *p, char *err, size_t errlen)
+{
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "tlab");
-	if (t) {
-		if (!cJSON_IsObject(t))
-			return fail(err, errlen, "field 'tlab': must be an object");
-		if (only_keys(t, "tlab.", tlab_keys, err, errlen) ||
-		    want_long(t, "pairs", "tlab.pairs", &p->tlab_pairs, err, errlen) ||
-		    want_long(t, "launch_count", "tlab.launch_count", &p->tlab_launch_count, err,
-			      errlen) ||
-		    want_long(t, "warm_up", "tlab.warm_up", &p->tlab_warm_up, err, errlen))
-			return -1;
-		char *proto = NULL;
-		if (want_string(t, "protocol", "tlab.protocol", 0, &proto, err, errlen))
-			return -1;
-		if (proto) {
-			int ok = strcmp(proto, "seq") == 0 || strcmp(proto, "ref") == 0;
-			p->tlab_ref = strcmp(proto, "ref") == 0;
-			free(proto);
-			if (!ok)
-				return fail(err, errlen, "field 'tlab.protocol': must be \"seq\" or \"ref\"");
-		}
-	}
+	if (!t)
+		return 0;
+	if (!cJSON_IsObject(t))
+		return fail(err, errlen, "field 'tlab': must be an object");
+	if (only_keys(t, "tlab.", tlab_keys, err, errlen) ||
+	    want_long(t, "pairs", "tlab.pairs", &p->tlab_pairs, err, errlen) ||
+	    want_long(t, "launch_count", "tlab.launch_count", &p->tlab_launch_count, err,
+		      errlen) ||
+	    want_long(t, "warm_up", "tlab.warm_up", &p->tlab_warm_up, err, errlen))
+		return -1;
+	char *proto = NULL;
+	if (want_string(t, "protocol", "tlab.protocol", 0, &proto, err, errlen))
+		return -1;
+	if (!proto)
+		return 0;
+	int ok = strcmp(proto, "seq") == 0 || strcmp(proto, "ref") == 0;
+	p->tlab_ref = strcmp(proto, "ref") == 0;
+	free(proto);
+	return ok ? 0 : fail(err, errlen, "field 'tlab.protocol': must be \"seq\" or \"ref\"");
+}
+
+/* "required" (default true) and "target_us" (number or null) of workload i. */
+static int parse_workload_opts(const cJSON *w, size_t i, int *required, double *target,
+			       char *err, size_t errlen)
+{
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(w, "required");
+	if (r && !cJSON_IsBool(r))
+		return fail(err, errlen, "field 'workloads[%zu].required': must be true or false", i);
+	*required = r ? cJSON_IsTrue(r) : 1;
+	*target = NAN;
+	const cJSON *tu = cJSON_GetObjectItemCaseSensitive(w, "target_us");
+	if (!tu || cJSON_IsNull(tu))
+		return 0;
+	if (!cJSON_IsNumber(tu) || !isfinite(tu->valuedouble))
+		return fail(err, errlen, "field 'workloads[%zu].target_us': must be a number or null",
+			    i);
+	*target = tu->valuedouble;
+	return 0;
+}
+
+/* Workload i of the "workloads" array, added to p. */
+static int parse_workload(const cJSON *w, size_t i, struct loop_plan *p, char *err,
+			  size_t errlen)
+{
+	char field[64];
+	char *id = NULL, *disp = NULL;
+	int required = 1, rc = -1;
+	double target = NAN;
+	if (!cJSON_IsObject(w))
+		return fail(err, errlen, "field 'workloads[%zu]': must be an object", i);
+	snprintf(field, sizeof(field), "workloads[%zu].", i);
+	if (only_keys(w, field, wl_keys, err, errlen))
+		return -1;
+	snprintf(field, sizeof(field), "workloads[%zu].id", i);
+	if (want_string(w, "id", field, 1, &id, err, errlen))
+		goto out;
+	snprintf(field, sizeof(field), "workloads[%zu].dispatch", i);
+	if (want_string(w, "dispatch", field, 1, &disp, err, errlen) ||
+	    parse_workload_opts(w, i, &required, &target, err, errlen))
+		goto out;
+	rc = loop_plan_add_workload(p, id, disp, required, target);
+	if (rc)
+		rc = fail(err, errlen, "out of memory");
+out:
+	free(id);
+	free(disp);
+	return rc;
+}
+
+static int parse_workloads(const cJSON *o, struct loop_plan *p, char *err, size_t errlen)
+{
 	const cJSON *ws = cJSON_GetObjectItemCaseSensitive(o, "workloads");
 	if (!ws)
 		return fail(err, errlen, "field 'workloads': missing");
 	if (!cJSON_IsArray(ws))
 		return fail(err, errlen, "field 'workloads': must be an array");
 	size_t i = 0;
-	for (const cJSON *w = ws->child; w; w = w->next, i++) {
-		char *id = NULL, *disp = NULL;
-		snprintf(field, sizeof(field), "workloads[%zu].", i);
-		if (!cJSON_IsObject(w))
-			return fail(err, errlen, "field 'workloads[%zu]': must be an object", i);
-		if (only_keys(w, field, wl_keys, err, errlen))
+	for (const cJSON *w = ws->child; w; w = w->next, i++)
+		if (parse_workload(w, i, p, err, errlen))
 			return -1;
-		snprintf(field, sizeof(field), "workloads[%zu].id", i);
-		if (want_string(w, "id", field, 1, &id, err, errlen))
-			return -1;
-		snprintf(field, sizeof(field), "workloads[%zu].dispatch", i);
-		if (want_string(w, "dispatch", field, 1, &disp, err, errlen)) {
-			free(id);
-			return -1;
-		}
-		int required = 1;
-		const cJSON *r = cJSON_GetObjectItemCaseSensitive(w, "required");
-		if (r && !cJSON_IsBool(r)) {
-			free(id);
-			free(disp);
-			return fail(err, errlen, "field 'workloads[%zu].required': must be true or false",
-				    i);
-		}
-		if (r)
-			required = cJSON_IsTrue(r);
-		double target = NAN;
-		const cJSON *tu = cJSON_GetObjectItemCaseSensitive(w, "target_us");
-		if (tu && !cJSON_IsNull(tu)) {
-			if (!cJSON_IsNumber(tu) || !isfinite(tu->valuedouble)) {
-				free(id);
-				free(disp);
-				return fail(err, errlen,
-					    "field 'workloads[%zu].target_us': must be a number or null", i);
-			}
-			target = tu->valuedouble;
-		}
-		int rc = loop_plan_add_workload(p, id, disp, required, target);
-		free(id);
-		free(disp);
-		if (rc)
-			return fail(err, errlen, "out of memory");
-	}
+	return 0;
+}
+
+static int parse_obj(const cJSON *o, struct loop_plan *p, char *err, size_t errlen)
+{
+	if (!cJSON_IsObject(o))
+		return fail(err, errlen, "the plan must be a JSON object");
+	if (only_keys(o, "", top_keys, err, errlen))
+		return -1;
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(o, "tlperf_loop");
+	if (ver && (!cJSON_IsNumber(ver) || ver->valuedouble != 1))
+		return fail(err, errlen, "field 'tlperf_loop': this tlperf reads plan version 1");
+	if (parse_scalars(o, p, err, errlen) || parse_tlab(o, p, err, errlen) ||
+	    parse_workloads(o, p, err, errlen))
+		return -1;
 	if (!p->msprof && !(p->msprof = strdup("msprof")))
 		return fail(err, errlen, "out of memory");
 	return loop_plan_check(p, err, errlen);

@@ -16,6 +16,7 @@
 
 #include "io/csvtab.h"
 #include "stats/stats.h"
+#include "util/path.h"
 
 /* Deepest OpBasicInfo below an OPPROF root: device<N>/<kernel>/<n>/ is 3,
  * plus one level of slack as the format notes advise. */
@@ -136,18 +137,6 @@ static char *xstrdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static char *join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 2);
-	if (!s)
-		return NULL;
-	memcpy(s, a, la);
-	s[la] = '/';
-	memcpy(s + la + 1, b, lb + 1);
-	return s;
-}
-
 static int all_digits(const char *s)
 {
 	if (!*s)
@@ -162,19 +151,6 @@ static int is_dir(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	while (s && s[1] == '\0' && s > p) {
-		/* trailing slash: look before it */
-		const char *t = s - 1;
-		while (t > p && *t != '/')
-			t--;
-		return *t == '/' ? t + 1 : t;
-	}
-	return s ? s + 1 : p;
 }
 
 static int has_prefix(const char *s, const char *pre)
@@ -406,7 +382,7 @@ static void read_metrics(struct reader *r, const char *dir, struct msprof_launch
 		char stem[128];
 		if (!csv_stem(names[i], stem, sizeof(stem)) || strcmp(stem, "OpBasicInfo") == 0)
 			continue;
-		char *path = join(dir, names[i]);
+		char *path = path_join(dir, names[i]);
 		struct csvtab t;
 		char e[1024];
 		if (!path) {
@@ -609,7 +585,7 @@ static int walk(const char *dir, char **comps, int depth, struct found_list *fl)
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *path = join(dir, names[i]);
+		char *path = path_join(dir, names[i]);
 		if (!path) {
 			rc = -1;
 			break;
@@ -886,7 +862,7 @@ static int is_op_summary_name(const char *name)
 static int read_prof_root(struct reader *r, const char *root)
 {
 	int rc = MSPROF_OK, found = 0;
-	char *mo = join(root, "mindstudio_profiler_output");
+	char *mo = path_join(root, "mindstudio_profiler_output");
 	if (!mo)
 		return MSPROF_EIO;
 	size_t n = 0;
@@ -894,7 +870,7 @@ static int read_prof_root(struct reader *r, const char *root)
 	for (size_t i = 0; i < n && rc == MSPROF_OK; i++) {
 		if (!is_op_summary_name(names[i]))
 			continue;
-		char *p = join(mo, names[i]);
+		char *p = path_join(mo, names[i]);
 		rc = p ? read_op_summary(r, p) : MSPROF_EIO;
 		found = 1;
 		free(p);
@@ -907,14 +883,14 @@ static int read_prof_root(struct reader *r, const char *root)
 	for (size_t i = 0; i < n && rc == MSPROF_OK; i++) {
 		if (!has_prefix(names[i], "device_"))
 			continue;
-		char *dev = join(root, names[i]);
-		char *sum = dev ? join(dev, "summary") : NULL;
+		char *dev = path_join(root, names[i]);
+		char *sum = dev ? path_join(dev, "summary") : NULL;
 		size_t m = 0;
 		char **files = sum ? list_dir(sum, &m) : NULL;
 		for (size_t j = 0; j < m && rc == MSPROF_OK; j++) {
 			if (!is_op_summary_name(files[j]))
 				continue;
-			char *p = join(sum, files[j]);
+			char *p = path_join(sum, files[j]);
 			rc = p ? read_op_summary(r, p) : MSPROF_EIO;
 			found = 1;
 			free(p);
@@ -993,7 +969,7 @@ int msprof_read(const char *dir, const char *kernel_pat, struct msprof_capture *
 	if (!S_ISDIR(st.st_mode))
 		return msprof_read_file(dir, kernel_pat, c, err, errlen);
 
-	const char *base = base_name(dir);
+	const char *base = path_base(dir, NULL);
 	if (has_prefix(base, "OPPROF_")) {
 		rc = read_opprof_root(&r, dir);
 		return finish(&r, rc, LOOKED_FOR);
@@ -1014,7 +990,7 @@ int msprof_read(const char *dir, const char *kernel_pat, struct msprof_capture *
 		int op = has_prefix(names[i], "OPPROF_"), prof = has_prefix(names[i], "PROF_");
 		if (!op && !prof)
 			continue;
-		char *p = join(dir, names[i]);
+		char *p = path_join(dir, names[i]);
 		if (!p) {
 			rc = MSPROF_EIO;
 			break;
@@ -1088,7 +1064,7 @@ int msprof_read_file(const char *path, const char *kernel_pat, struct msprof_cap
 		char stem[128];
 		if (csvtab_read(path, &t, err, errlen) != 0)
 			return MSPROF_EFORMAT;
-		const char *b = base_name(path);
+		const char *b = path_base(path, NULL);
 		/* sample names like 03_PipeUtilization_mix.csv: find the metric word */
 		const char *known[] = { "PipeUtilization", "ArithmeticUtilization", "Memory",
 					"MemoryUB", "MemoryL0", "L2Cache", "ResourceConflictRatio",

@@ -8,6 +8,7 @@
 #include "util/sha256.h"
 #include "util/utf8.h"
 #include "io/records.h"
+#include "util/path.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -47,20 +48,6 @@ void gatecheck_result_release(struct gatecheck_result *res)
 	}
 	free(res->sup);
 	gatecheck_result_init(res);
-}
-
-static char *join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *p = malloc(la + lb + 2);
-	if (!p)
-		return NULL;
-	memcpy(p, a, la);
-	p[la] = '/';
-	memcpy(p + la + 1, b, lb + 1);
-	if (la > 0 && a[la - 1] == '/')
-		memmove(p + la, p + la + 1, lb + 1);
-	return p;
 }
 
 /* Reads a whole (small) file; *state tells what happened. Returns malloc'd
@@ -453,12 +440,12 @@ static char *resolve(const char *dir, const char *p)
 	if (p[0] == '/')
 		return strdup(p);
 	if (strncmp(p, "perf_opt/", 9) == 0) {
-		char *parent = join(dir, "..");
-		char *r = parent ? join(parent, p) : NULL;
+		char *parent = path_join(dir, "..");
+		char *r = parent ? path_join(parent, p) : NULL;
 		free(parent);
 		return r;
 	}
-	return join(dir, p);
+	return path_join(dir, p);
 }
 
 struct sha_cache {
@@ -497,7 +484,7 @@ static char *find_repo_root(const char *dir)
 	if (!realpath(dir, buf))
 		return NULL;
 	for (;;) {
-		char *g = join(buf, ".git");
+		char *g = path_join(buf, ".git");
 		struct stat st;
 		int hit = g && stat(g, &st) == 0;
 		free(g);
@@ -515,7 +502,7 @@ static int path_exists(const char *rel, void *ctx)
 	const char *root = ctx;
 	if (strstr(rel, ".."))
 		return 0;
-	char *p = join(root, rel);
+	char *p = path_join(root, rel);
 	int ok = p && access(p, F_OK) == 0;
 	free(p);
 	return ok;
@@ -703,7 +690,7 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		char *full = join(path, de->d_name);
+		char *full = path_join(path, de->d_name);
 		struct stat st;
 		int reg = full && lstat(full, &st) == 0 && S_ISREG(st.st_mode);
 		free(full);
@@ -726,14 +713,14 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	if (ntop > 1) /* qsort(NULL, 0) is undefined */
 		qsort(top, ntop, sizeof(*top), cmp_str);
 
-	f_log = join(path, "opt_log.md");
-	f_rec = join(path, "perf_records.jsonl");
-	f_inv = join(path, "workload_inventory.json");
-	f_fb = join(path, "perf_feedback.md");
-	s_log = join(shown, "opt_log.md");
-	s_rec = join(shown, "perf_records.jsonl");
-	s_inv = join(shown, "workload_inventory.json");
-	s_fb = join(shown, "perf_feedback.md");
+	f_log = path_join(path, "opt_log.md");
+	f_rec = path_join(path, "perf_records.jsonl");
+	f_inv = path_join(path, "workload_inventory.json");
+	f_fb = path_join(path, "perf_feedback.md");
+	s_log = path_join(shown, "opt_log.md");
+	s_rec = path_join(shown, "perf_records.jsonl");
+	s_inv = path_join(shown, "workload_inventory.json");
+	s_fb = path_join(shown, "perf_feedback.md");
 	if (!f_log || !f_rec || !f_inv || !f_fb || !s_log || !s_rec || !s_inv || !s_fb)
 		goto oom;
 
@@ -844,8 +831,19 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	if (opts && opts->base_ref)
 		check_append(f_rec, opts->base_ref, &in.append);
 
-	if (s4_run_all(&in, fs, &R->recon) != 0)
-		goto oom;
+	if (opts && opts->extra && opts->extra_only) {
+		struct gate_findings scratch;
+		gate_findings_init(&scratch);
+		int er = s4_run_all(&in, &scratch, &R->recon);
+		gate_findings_release(&scratch);
+		if (er != 0 || opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
+			goto oom;
+	} else {
+		if (s4_run_all(&in, fs, &R->recon) != 0)
+			goto oom;
+		if (opts && opts->extra && opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
+			goto oom;
+	}
 
 	/* suppressions: opt_log.md and perf_feedback.md */
 	for (size_t i = 0; i < lg.n_suppressions; i++)
@@ -1045,7 +1043,7 @@ char *gatecheck_config_find(const char *dir)
 	if (!realpath(dir, buf))
 		return NULL;
 	for (;;) {
-		char *c = join(buf, ".tlgate.json");
+		char *c = path_join(buf, ".tlgate.json");
 		if (c && access(c, R_OK) == 0)
 			return c;
 		free(c);

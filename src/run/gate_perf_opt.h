@@ -21,6 +21,13 @@ struct gatecheck_opts {
 	const char *base_ref;   /* --base REF, NULL for none */
 	const char *repo_root;  /* for paths cited in perf_feedback.md; NULL: the
 				   nearest ancestor holding .git, else the cwd */
+	/* More rules over the same input, run after the S4 rules with their
+	 * reconciliation rows (tlgate --stage-result); NULL for none. With
+	 * extra_only, the S4 rules' own findings are dropped. */
+	int (*extra)(const struct s4_input *in, const struct s4_recon *rc,
+		     struct gate_findings *fs, void *ctx);
+	void *extra_ctx;
+	int extra_only;
 };
 
 /* An inline suppression `<!-- tlgate-disable RULE -- reason -->`. */

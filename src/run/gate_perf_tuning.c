@@ -16,19 +16,11 @@
 #include "gates/pt_rules.h"
 #include "io/ptlog.h"
 #include "io/ptjson.h"
+#include "util/path.h"
 
 /* A log or JSON larger than this is not a tuning artifact: it is reported,
  * never read into memory. */
 #define PTUNE_MAX_FILE (64L * 1024 * 1024)
-
-static char *join(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 2;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s/%s", a, b);
-	return s;
-}
 
 /* Reads a whole file. Returns 0, 1 when too large, -1 on error (errno). */
 static int slurp(const char *path, char **data, size_t *len)
@@ -217,8 +209,8 @@ static int folder_load(const char *path, const char *shown, struct pt_folder *f,
 	const char *report = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *nm = names[i];
-		char *full = join(path, nm);
-		char *sh = join(shown, nm);
+		char *full = path_join(path, nm);
+		char *sh = path_join(shown, nm);
 		if (!full || !sh) {
 			free(full);
 			free(sh);

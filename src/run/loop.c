@@ -30,6 +30,8 @@
 #include "stats/speedup.h"
 #include "stats/stats.h"
 #include "util/strbuf.h"
+#include "model/stage_result.h"
+#include "report/stage_result.h"
 #include "stats/winner.h"
 
 #define AIC_METRICS                                                                        \
@@ -563,6 +565,19 @@ static void fmt_num(char *buf, size_t len, double v, const char *fmt)
 		snprintf(buf, len, fmt, v);
 }
 
+/* Starts a Markdown table row with up to three id cells (NULL ends the
+ * list), each escaped as the one cell escaper does: "| a | b | c |". */
+static void md_cells(struct stats_sb *b, const char *a, const char *c2, const char *c3)
+{
+	const char *cells[] = { a, c2, c3 };
+	stats_sb_str(b, "|");
+	for (size_t i = 0; i < 3 && cells[i]; i++) {
+		stats_sb_str(b, " ");
+		stats_sb_md_cell(b, cells[i]);
+		stats_sb_str(b, " |");
+	}
+}
+
 /* The baseline table (Performance Test Data). */
 static void baseline_section(const struct ctx *c, struct stats_sb *b)
 {
@@ -583,9 +598,10 @@ static void baseline_section(const struct ctx *c, struct stats_sb *b)
 			continue;
 		fmt_num(u, sizeof(u), r->aicore_util, "%.2f");
 		fmt_num(m, sizeof(m), r->mem_bw_gbps, "%.1f");
-		stats_sb_printf(b, "| %s | %s | %s | %.3f | %s | %s | %s |\n", w->dispatch, w->id,
-				c->plan.kernel_name, r->duration_us, u, m,
-				r->msprof_raw_path ? r->msprof_raw_path : "—");
+		md_cells(b, w->dispatch, w->id, c->plan.kernel_name);
+		stats_sb_printf(b, " %.3f | %s | %s | ", r->duration_us, u, m);
+		stats_sb_md_cell(b, r->msprof_raw_path ? r->msprof_raw_path : "—");
+		stats_sb_str(b, " |\n");
 	}
 	stats_sb_printf(b, "\n" LOOP_MARKER "kind=baseline -->\n");
 }
@@ -1412,13 +1428,17 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 		const struct stats_speedup_key *k = &sp.keys[i];
 		if (!k->baseline || !k->final)
 			continue;
-		stats_sb_printf(&b, "| %s | %s | %.3f | %.3f | %.3fx%s |\n", k->dispatch,
-				k->workload, k->baseline->duration_us, k->final->duration_us,
-				k->speedup, k->regression ? " (regression)" : "");
+		md_cells(&b, k->dispatch, k->workload, NULL);
+		stats_sb_printf(&b, " %.3f | %.3f | %.3fx%s |\n", k->baseline->duration_us,
+				k->final->duration_us, k->speedup,
+				k->regression ? " (regression)" : "");
 	}
 	for (size_t g = 0; g < sp.ngroups; g++)
-		stats_sb_printf(&b, "| %s | geomean (%zu) | | | %.3fx |\n", sp.groups[g].dispatch,
-				sp.groups[g].nused, sp.groups[g].geomean_speedup);
+	{
+		md_cells(&b, sp.groups[g].dispatch, NULL, NULL);
+		stats_sb_printf(&b, " geomean (%zu) | | | %.3fx |\n", sp.groups[g].nused,
+				sp.groups[g].geomean_speedup);
+	}
 	stats_sb_printf(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused,
 			sp.geomean_speedup);
 	stats_sb_printf(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
@@ -1439,8 +1459,10 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 			const struct loop_workload *w = &c->plan.workloads[i];
 			const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
 			const struct record *f = final_record(c, fr, best, w);
-			stats_sb_printf(&b, "| %s | %s | %.3f | %.3f | %s |\n", w->dispatch, w->id,
-					b0->duration_us, f->duration_us, best);
+			md_cells(&b, w->dispatch, w->id, NULL);
+			stats_sb_printf(&b, " %.3f | %.3f | ", b0->duration_us, f->duration_us);
+			stats_sb_md_cell(&b, best);
+			stats_sb_str(&b, " |\n");
 		}
 	}
 	stats_sb_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
@@ -1543,6 +1565,197 @@ static int run_gate(const struct loop_opts *o)
 	return CLI_FAIL;
 }
 
+/* ---------------------------------------------------------------- stage result */
+
+#define LOOP_STAGE_RESULT LOOP_DIR "/logs/stage_result.md"
+
+/* The operator directory relative to the repository holding it (the
+ * nearest ancestor with .git), "" when it is the top or there is none. */
+static void repo_relative(char *out, size_t len)
+{
+	char cwd[4096], up[4096];
+	out[0] = '\0';
+	if (!getcwd(cwd, sizeof(cwd)))
+		return;
+	snprintf(up, sizeof(up), "%s", cwd);
+	for (;;) {
+		char g[4200];
+		struct stat st;
+		snprintf(g, sizeof(g), "%s/.git", up);
+		if (stat(g, &st) == 0) {
+			size_t n = strlen(up);
+			if (strcmp(up, "/") == 0)
+				n = 0;
+			if (cwd[n] == '/')
+				snprintf(out, len, "%s/", cwd + n + 1);
+			return;
+		}
+		char *sl = strrchr(up, '/');
+		if (!sl || sl == up)
+			return;
+		*sl = '\0';
+	}
+}
+
+/* The Stage Result of a finished loop: every field of the seed in its
+ * order; what the loop cannot know is an explicit `none` the agent fills. */
+static int stage_result_build(const struct ctx *c, struct stage_result *sr)
+{
+	char rel[4096], buf[4600], proj[256] = "none", cwd[4096];
+	const char *best = c->st.best;
+	long fr = c->st.final_round;
+	struct stats_speedup sp;
+	int ok = 1;
+	repo_relative(rel, sizeof(rel));
+	if (getcwd(cwd, sizeof(cwd))) {
+		char *sl = strrchr(cwd, '/');
+		if (sl && sl != cwd) {
+			*sl = '\0';
+			char *p2 = strrchr(cwd, '/');
+			const char *nm = p2 ? p2 + 1 : cwd;
+			size_t k = strlen(nm) < sizeof(proj) - 1 ? strlen(nm) : sizeof(proj) - 1;
+			memcpy(proj, nm, k);
+			proj[k] = '\0';
+		}
+	}
+	if (stats_speedup_compute(&c->st.rs, best, &sp) != 0) {
+		cli_error("speedups of '%s': %s", best, strerror(errno));
+		return -1;
+	}
+#define PUT(F, W, ...)                                                                     \
+	do {                                                                               \
+		snprintf(buf, sizeof(buf), __VA_ARGS__);                                   \
+		ok = ok && stage_result_add(sr, 0, F, stage_result_fields[F], W, buf, NULL); \
+	} while (0)
+	PUT(SR_STAGE, NULL, "4");
+	PUT(SR_PROJECT, NULL, "%s", proj);
+	PUT(SR_OPERATOR, NULL, "%s", c->plan.op);
+	PUT(SR_OUTPUT, NULL, "%s" LOOP_DIR "/%s.py", rel, c->plan.op);
+	PUT(SR_LOG, NULL, "%s" LOOP_LOG, rel);
+	if (is_file("Optimize.md"))
+		PUT(SR_SUMMARY_DOC, NULL, "%sOptimize.md", rel);
+	else
+		PUT(SR_SUMMARY_DOC, NULL, "none");
+	PUT(SR_VERDICT, NULL, "TUNING_COMPLETED");
+	int dl = is_file(LOOP_DIR "/perf_feedback.md");
+	PUT(SR_DESIGN_LIMIT_SIGNAL, NULL, "%s", dl ? "[DESIGN_LIMIT]" : "none");
+	if (dl)
+		PUT(SR_PERF_FEEDBACK, NULL, "%s" LOOP_DIR "/perf_feedback.md", rel);
+	else
+		PUT(SR_PERF_FEEDBACK, NULL, "none");
+	PUT(SR_ITERATIONS, NULL, "%ld", fr - 1);
+	PUT(SR_PRIMARY_METRIC, NULL, "msprof_task_duration");
+	size_t nw = c->plan.nworkloads;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < nw; i++) {
+			const struct loop_workload *w = &c->plan.workloads[i];
+			const struct record *r = pass == 0
+				? loop_state_find(&c->st, &c->plan, "baseline", w, 0)
+				: final_record(c, fr, best, w);
+			if (!r) {
+				cli_error("no %s record of '%s'", pass ? "final" : "baseline", w->id);
+				stats_speedup_release(&sp);
+				return -1;
+			}
+			PUT(pass ? SR_FINAL_LATENCY : SR_BASELINE_LATENCY, nw > 1 ? w->id : NULL,
+			    "%.3f us", r->duration_us);
+		}
+	PUT(SR_IMPROVEMENT, NULL, "%.1f%%", -100 * sp.geomean_change);
+	PUT(SR_STOP_REASON, NULL, "%s", c->st.stop_reason[0] ? c->st.stop_reason : "user_stop");
+	PUT(SR_SKILL_RETROSPECTIVE, NULL, "none");
+	PUT(SR_VALUE_POINT_PROPOSALS, NULL, "none");
+	PUT(SR_SKILLS_CONSULTED, NULL, "none");
+	PUT(SR_SUMMARY, NULL, "none");
+	PUT(SR_ISSUES, NULL, "none");
+#undef PUT
+	stats_speedup_release(&sp);
+	if (!ok)
+		cli_error("out of memory");
+	return ok ? 0 : -1;
+}
+
+/* Prints the Stage Result (Markdown or JSON) and keeps a Markdown copy in
+ * perf_opt/logs/stage_result.md: written when absent, left alone when it
+ * holds the same text or was edited since (the agent fills the `none`
+ * placeholders there). */
+static int stage_result_emit(const struct ctx *c, int json)
+{
+	struct stage_result sr;
+	char *md = NULL, *js = NULL;
+	int rc = -1;
+	stage_result_init(&sr);
+	if (stage_result_build(c, &sr) != 0)
+		goto out;
+	md = report_stage_result_markdown(&sr);
+	js = json ? report_stage_result_json(&sr) : NULL;
+	if (!md || (json && !js)) {
+		cli_error("out of memory");
+		goto out;
+	}
+	fputs(json ? js : md, stdout);
+	if (mkdir_p(LOOP_DIR "/logs") != 0) {
+		cli_error("cannot create '%s': %s", LOOP_DIR "/logs", strerror(errno));
+		goto out;
+	}
+	size_t n = strlen(md);
+	int fd = open(LOOP_STAGE_RESULT, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ssize_t w = write(fd, md, n);
+		int bad = w != (ssize_t)n || fsync(fd) != 0;
+		if (close(fd) != 0)
+			bad = 1;
+		if (bad) {
+			cli_error("cannot write '%s': %s", LOOP_STAGE_RESULT, strerror(errno));
+			unlink(LOOP_STAGE_RESULT);
+			goto out;
+		}
+		cli_note("wrote '%s': fill in the fields set to none there", LOOP_STAGE_RESULT);
+	} else if (errno == EEXIST) {
+		FILE *f = fopen(LOOP_STAGE_RESULT, "r");
+		char *old = NULL;
+		size_t cap = 0, len = 0;
+		int same = 0;
+		if (f) {
+			old = malloc(n + 2);
+			cap = n + 2;
+			len = old ? fread(old, 1, cap, f) : 0;
+			same = old && len == n && memcmp(old, md, n) == 0;
+			fclose(f);
+		}
+		free(old);
+		if (!same)
+			cli_note("'%s' exists and differs (filled in or edited): left as it is",
+				 LOOP_STAGE_RESULT);
+	} else {
+		cli_error("cannot write '%s': %s", LOOP_STAGE_RESULT, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(md);
+	free(js);
+	stage_result_release(&sr);
+	return rc;
+}
+
+int loop_cmd_report(const struct loop_opts *o)
+{
+	struct ctx c;
+	int rc = ctx_load(&c, 0);
+	if (rc)
+		goto out;
+	if (!c.st.finished) {
+		cli_error("the loop is not finished (no Final Summary in '%s'): run 'tlperf loop finish' first",
+			  LOOP_LOG);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	rc = stage_result_emit(&c, o->json) == 0 ? CLI_OK : CLI_USAGE;
+out:
+	ctx_release(&c);
+	return cli_finish_stdout(rc);
+}
+
 int loop_cmd_finish(const struct loop_opts *o)
 {
 	struct ctx c;
@@ -1615,6 +1828,14 @@ int loop_cmd_finish(const struct loop_opts *o)
 		cli_note("the Final Summary is written already; running the gate only");
 	}
 	rc = o->no_gate ? CLI_OK : run_gate(o);
+	if (rc == CLI_OK || rc == CLI_FAIL) {
+		int rr = reload(&c);
+		if (rr == 0 && c.st.finished) {
+			putchar('\n');
+			if (stage_result_emit(&c, 0) != 0 && rc == CLI_OK)
+				rc = CLI_USAGE;
+		}
+	}
 out:
 	run_signals_restore();
 	ctx_release(&c);

@@ -99,5 +99,8 @@ int loop_cmd_baseline(const struct loop_opts *o);
 int loop_cmd_round(const struct loop_opts *o);
 int loop_cmd_status(const struct loop_opts *o);
 int loop_cmd_finish(const struct loop_opts *o);
+/* Prints the Stage Result of a finished loop (o->json: as JSON) and keeps
+ * a copy in perf_opt/logs/stage_result.md (never replaced once written). */
+int loop_cmd_report(const struct loop_opts *o);
 
 #endif

@@ -44,7 +44,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("error", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "see '%s help %s'\n", "tlperf", cmd);
+	if (strcmp(cli_prog, "tlperf") == 0)
+		fprintf(stderr, "see 'tlperf %s --help'\n", cmd);
+	else
+		fprintf(stderr, "see '%s --help'\n", cli_prog);
 	return CLI_USAGE;
 }
 

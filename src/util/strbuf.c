@@ -1,5 +1,6 @@
 /* strbuf.c: growable string (strbuf.h). */
 #include "util/strbuf.h"
+#include "util/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,13 +62,9 @@ void stats_sb_printf(struct stats_sb *b, const char *fmt, ...)
 void stats_sb_md_cell(struct stats_sb *b, const char *p)
 {
 	for (; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c == '|')
-			stats_sb_add(b, "\\|", 2);
-		else if (c == '\\')
-			stats_sb_add(b, "\\\\", 2);
-		else if (c < 0x20 || c == 0x7f)
-			stats_sb_add(b, " ", 1);
+		const char *r = escape_md_cell_byte((unsigned char)*p, MD_CELL_PLAIN);
+		if (r)
+			stats_sb_str(b, r);
 		else
 			stats_sb_add(b, p, 1);
 	}

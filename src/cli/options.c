@@ -1,0 +1,237 @@
+/* options.c: option tables -> getopt_long, usage text and one wording for
+ * mistakes (options.h). */
+#include "cli/options.h"
+#include "cli/cli.h"
+
+#include <string.h>
+
+const struct cli_option cli_common_options[] = {
+	{ CLI_KEY_HELP, 'h', "help", NULL, "show this help and exit" },
+	{ CLI_KEY_VERSION, 0, "version", NULL, "print the version and exit" },
+	CLI_OPT_END
+};
+
+/* Usage: the help column starts after the widest left part, up to this. */
+#define USAGE_MAX_LEFT 26
+
+static void add_table(struct cli_parser *p, const struct cli_option *t, size_t *nl, size_t *ns)
+{
+	for (; t && t->key; t++) {
+		if (t->long_name && *nl < CLI_MAX_OPTIONS) {
+			struct option *o = &p->longopts[(*nl)++];
+			o->name = t->long_name;
+			o->has_arg = t->arg ? required_argument : no_argument;
+			o->flag = NULL;
+			o->val = t->key;
+		}
+		if (t->short_name && *ns + 2 < sizeof(p->shortopts)) {
+			p->shortopts[(*ns)++] = t->short_name;
+			if (t->arg)
+				p->shortopts[(*ns)++] = ':';
+		}
+	}
+}
+
+void cli_parser_init(struct cli_parser *p, const struct cli_spec *spec, int argc, char **argv)
+{
+	size_t nl = 0, ns = 0;
+	memset(p, 0, sizeof(*p));
+	p->spec = spec;
+	p->argc = argc;
+	p->argv = argv;
+	p->next = argc;
+	if (spec->flags & CLI_SPEC_STOP_AT_OPERAND)
+		p->shortopts[ns++] = '+';
+	p->shortopts[ns++] = ':'; /* ':' for a missing value, '?' for the rest */
+	add_table(p, spec->options, &nl, &ns);
+	add_table(p, cli_common_options, &nl, &ns);
+	p->shortopts[ns] = '\0';
+	memset(&p->longopts[nl], 0, sizeof(p->longopts[nl]));
+	optind = 0; /* GNU: full re-initialisation, so a command may parse twice */
+	opterr = 0;
+}
+
+static const struct cli_option *find_key(const struct cli_parser *p, int key)
+{
+	const struct cli_option *tables[] = { p->spec->options, cli_common_options };
+	for (size_t i = 0; i < 2; i++)
+		for (const struct cli_option *t = tables[i]; t && t->key; t++)
+			if (t->key == key)
+				return t;
+	return NULL;
+}
+
+static int short_key(const struct cli_parser *p, int letter)
+{
+	const struct cli_option *tables[] = { p->spec->options, cli_common_options };
+	for (size_t i = 0; i < 2; i++)
+		for (const struct cli_option *t = tables[i]; t && t->key; t++)
+			if (t->short_name == letter)
+				return t->key;
+	return letter;
+}
+
+/* The option as the user wrote it, for messages: "--name" (from the table
+ * when known) or "-c". */
+static void option_label(const struct cli_parser *p, int key, char *buf, size_t len)
+{
+	const char *w = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
+	const struct cli_option *o = key ? find_key(p, key) : NULL;
+	if (strncmp(w, "--", 2) == 0) {
+		if (o && o->long_name) {
+			snprintf(buf, len, "--%s", o->long_name);
+		} else {
+			size_t n = strcspn(w, "=");
+			snprintf(buf, len, "%.*s", (int)n, w);
+		}
+	} else if (key > 0 && key < 256) {
+		snprintf(buf, len, "-%c", key);
+	} else {
+		snprintf(buf, len, "%s", w);
+	}
+}
+
+static int usage_mistake(struct cli_parser *p, const char *fmt, const char *label)
+{
+	p->rc = cli_usage_error(p->spec->cmd, fmt, label);
+	return CLI_PARSE_STOP;
+}
+
+int cli_parser_next(struct cli_parser *p)
+{
+	char label[256];
+	int longindex = -1;
+	int c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &longindex);
+	p->arg = NULL;
+	if (c == -1) {
+		p->next = optind;
+		return CLI_PARSE_END;
+	}
+	if (c == ':') {
+		option_label(p, optopt, label, sizeof(label));
+		return usage_mistake(p, "option '%s' needs a value", label);
+	}
+	if (c == '?') {
+		const char *w = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
+		const struct cli_option *o = optopt ? find_key(p, optopt) : NULL;
+		/* --flag=value for a flag: getopt reports the flag's key */
+		if (o && o->long_name && !o->arg && strncmp(w, "--", 2) == 0 && strchr(w, '=')) {
+			snprintf(label, sizeof(label), "--%s", o->long_name);
+			return usage_mistake(p, "option '%s' takes no value", label);
+		}
+		if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2) != 0)
+			snprintf(label, sizeof(label), "-%c", optopt);
+		else
+			option_label(p, 0, label, sizeof(label));
+		return usage_mistake(p, "unknown option '%s'", label);
+	}
+	p->arg = optarg;
+	if (longindex < 0) /* a short option: getopt returns its letter */
+		c = short_key(p, c);
+	if (c == CLI_KEY_HELP) {
+		cli_usage_print(stdout, p->spec);
+		p->rc = cli_finish_stdout(CLI_OK);
+		return CLI_PARSE_STOP;
+	}
+	if (c == CLI_KEY_VERSION) {
+		if (strcmp(cli_prog, "tlperf") == 0)
+			printf("tlperf %s\n", TLPERF_VERSION);
+		else
+			printf("%s (tlperf) %s\n", cli_prog, TLPERF_VERSION);
+		p->rc = cli_finish_stdout(CLI_OK);
+		return CLI_PARSE_STOP;
+	}
+	return c;
+}
+
+int cli_parser_no_operands(const struct cli_parser *p)
+{
+	if (p->next < p->argc)
+		return cli_usage_error(p->spec->cmd, "unexpected argument '%s'", p->argv[p->next]);
+	return 0;
+}
+
+/* ---- usage ---- */
+
+static size_t left_part(const struct cli_option *o, char *buf, size_t len)
+{
+	int n;
+	if (o->short_name && o->long_name)
+		n = snprintf(buf, len, "  -%c, --%s%s%s", o->short_name, o->long_name,
+			     o->arg ? " " : "", o->arg ? o->arg : "");
+	else if (o->short_name)
+		n = snprintf(buf, len, "  -%c%s%s", o->short_name, o->arg ? " " : "",
+			     o->arg ? o->arg : "");
+	else
+		n = snprintf(buf, len, "      --%s%s%s", o->long_name ? o->long_name : "",
+			     o->arg ? " " : "", o->arg ? o->arg : "");
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+static size_t table_width(const struct cli_option *t, size_t w)
+{
+	char buf[256];
+	for (; t && t->key; t++) {
+		if (!t->help)
+			continue;
+		size_t n = left_part(t, buf, sizeof(buf));
+		if (n <= USAGE_MAX_LEFT && n > w)
+			w = n;
+	}
+	return w;
+}
+
+static void print_rows(FILE *f, const struct cli_option *t, size_t w)
+{
+	char buf[256];
+	for (; t && t->key; t++) {
+		if (!t->help)
+			continue;
+		size_t n = left_part(t, buf, sizeof(buf));
+		fputs(buf, f);
+		if (n + 2 > w)
+			fprintf(f, "\n%*s", (int)w, "");
+		else
+			fprintf(f, "%*s", (int)(w - n), "");
+		for (const char *h = t->help; *h; h++) {
+			fputc(*h, f);
+			if (*h == '\n' && h[1])
+				fprintf(f, "%*s", (int)w, "");
+		}
+		if (!t->help[0] || t->help[strlen(t->help) - 1] != '\n')
+			fputc('\n', f);
+	}
+}
+
+void cli_options_print(FILE *f, const struct cli_option *table)
+{
+	size_t w = table_width(table, 0);
+	print_rows(f, table, (w ? w : USAGE_MAX_LEFT) + 2);
+}
+
+void cli_usage_print(FILE *f, const struct cli_spec *spec)
+{
+	const char *s = spec->synopsis;
+	fputs("usage: ", f);
+	for (; *s; s++) {
+		fputc(*s, f);
+		if (*s == '\n' && s[1])
+			fputs("   or: ", f);
+	}
+	if (s == spec->synopsis || s[-1] != '\n')
+		fputc('\n', f);
+	if (spec->about)
+		fprintf(f, "\n%s", spec->about);
+	size_t w = table_width(cli_common_options, table_width(spec->options, 0));
+	fputs("\noptions:\n", f);
+	print_rows(f, spec->options, w + 2);
+	print_rows(f, cli_common_options, w + 2);
+	for (const struct cli_spec *const *sub = spec->subcommands; sub && *sub; sub++) {
+		if (!(*sub)->options || !(*sub)->options[0].key)
+			continue;
+		fprintf(f, "\n'%s' options:\n", (*sub)->cmd);
+		cli_options_print(f, (*sub)->options);
+	}
+	if (spec->epilog)
+		fprintf(f, "\n%s", spec->epilog);
+}

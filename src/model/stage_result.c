@@ -1,0 +1,222 @@
+/* stage_result.c: the Stage Result model (model/stage_result.h). */
+#include "model/stage_result.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const stage_result_fields[SR_NFIELDS] = {
+	"stage", "project", "operator", "output", "log", "summary_doc", "verdict",
+	"design_limit_signal", "perf_feedback", "iterations", "primary_metric",
+	"baseline_latency", "final_latency", "improvement", "stop_reason",
+	"skill_retrospective", "value_point_proposals", "skills_consulted", "summary",
+	"issues",
+};
+
+enum sr_field stage_result_field(const char *key)
+{
+	for (int i = 0; i < SR_NFIELDS; i++)
+		if (strcmp(stage_result_fields[i], key) == 0)
+			return (enum sr_field)i;
+	return SR_UNKNOWN;
+}
+
+int stage_result_per_workload(enum sr_field f)
+{
+	return f == SR_BASELINE_LATENCY || f == SR_FINAL_LATENCY || f == SR_IMPROVEMENT;
+}
+
+const char *stage_result_literal(enum sr_field f)
+{
+	switch (f) {
+	case SR_STAGE: return "4";
+	case SR_VERDICT: return "TUNING_COMPLETED";
+	case SR_PRIMARY_METRIC: return "msprof_task_duration";
+	default: return NULL;
+	}
+}
+
+void stage_result_init(struct stage_result *sr)
+{
+	memset(sr, 0, sizeof(*sr));
+}
+
+void stage_result_release(struct stage_result *sr)
+{
+	for (size_t i = 0; i < sr->n; i++) {
+		free(sr->v[i].key);
+		free(sr->v[i].workload);
+		free(sr->v[i].value);
+		free(sr->v[i].raw);
+	}
+	free(sr->v);
+	for (size_t i = 0; i < sr->nprobs; i++)
+		free(sr->probs[i].message);
+	free(sr->probs);
+	stage_result_init(sr);
+}
+
+/* Leading number of s (after '~', '≈', '**', '`'), its decimals and unit. */
+static void parse_value(struct sr_entry *e)
+{
+	const char *s = e->value;
+	e->number = NAN;
+	e->decimals = 0;
+	e->unit = SR_UNIT_NONE;
+	while (*s == '*' || *s == '`' || *s == '~' || *s == ' ')
+		s++;
+	if (strncmp(s, "\xe2\x89\x88", 3) == 0) /* ≈ */
+		s += 3;
+	const char *p = s;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!(*p >= '0' && *p <= '9') && !(*p == '.' && p[1] >= '0' && p[1] <= '9'))
+		return;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		p++;
+		while (p[e->decimals] >= '0' && p[e->decimals] <= '9')
+			e->decimals++;
+		p += e->decimals;
+	}
+	char buf[64];
+	size_t n = (size_t)(p - s);
+	if (n >= sizeof(buf))
+		return;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	char *end;
+	double v = strtod(buf, &end);
+	if (*end || !isfinite(v))
+		return;
+	while (*p == ' ' || *p == '*' || *p == '`')
+		p++;
+	size_t wl = 0;
+	while (p[wl] && p[wl] != ' ' && p[wl] != '*' && p[wl] != '`' && p[wl] != '(' &&
+	       p[wl] != ',' && p[wl] != ';')
+		wl++;
+	e->number = v;
+	if (wl == 0)
+		e->unit = SR_UNIT_NONE;
+	else if ((wl == 2 && strncasecmp(p, "us", 2) == 0) ||
+		 (wl == 3 && (strncmp(p, "\xc2\xb5s", 3) == 0 || strncmp(p, "\xce\xbcs", 3) == 0)))
+		e->unit = SR_UNIT_US;
+	else if (wl == 2 && strncasecmp(p, "ms", 2) == 0) {
+		e->unit = SR_UNIT_MS;
+		e->number = v * 1000.0;
+	} else if (wl == 2 && strncasecmp(p, "ns", 2) == 0) {
+		e->unit = SR_UNIT_NS;
+		e->number = v / 1000.0;
+	} else if ((wl == 1 && *p == '%') || (wl == 3 && strncmp(p, "\xef\xbc\x85", 3) == 0))
+		e->unit = SR_UNIT_PCT;
+	else if (wl == 1 && (*p == 'x' || *p == 'X'))
+		e->unit = SR_UNIT_X;
+	else
+		e->unit = SR_UNIT_OTHER;
+}
+
+struct sr_entry *stage_result_add(struct stage_result *sr, long line, enum sr_field f,
+				  const char *key, const char *workload, const char *value,
+				  const char *raw)
+{
+	if (sr->n == sr->cap) {
+		size_t c = sr->cap ? sr->cap * 2 : 32;
+		struct sr_entry *v = realloc(sr->v, c * sizeof(*v));
+		if (!v)
+			return NULL;
+		sr->v = v;
+		sr->cap = c;
+	}
+	struct sr_entry *e = &sr->v[sr->n];
+	memset(e, 0, sizeof(*e));
+	e->line = line;
+	e->field = f;
+	e->key = strdup(key);
+	e->workload = workload ? strdup(workload) : NULL;
+	e->value = strdup(value);
+	if (raw) {
+		e->raw = strdup(raw);
+	} else if (e->key && e->value) {
+		size_t n = strlen(key) + strlen(value) + (workload ? strlen(workload) + 2 : 0) + 8;
+		e->raw = malloc(n);
+		if (e->raw)
+			snprintf(e->raw, n, "- %s%s%s: %s", workload ? workload : "",
+				 workload ? ": " : "", key, value);
+	}
+	if (!e->key || !e->value || !e->raw || (workload && !e->workload)) {
+		free(e->key);
+		free(e->workload);
+		free(e->value);
+		free(e->raw);
+		return NULL;
+	}
+	parse_value(e);
+	sr->n++;
+	return e;
+}
+
+int stage_result_problem(struct stage_result *sr, long line, int error, const char *fmt, ...)
+{
+	if (sr->nprobs == sr->capprobs) {
+		size_t c = sr->capprobs ? sr->capprobs * 2 : 16;
+		struct sr_problem *v = realloc(sr->probs, c * sizeof(*v));
+		if (!v)
+			return -1;
+		sr->probs = v;
+		sr->capprobs = c;
+	}
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	struct sr_problem *p = &sr->probs[sr->nprobs];
+	p->line = line;
+	p->error = error;
+	p->message = strdup(buf);
+	if (!p->message)
+		return -1;
+	sr->nprobs++;
+	return 0;
+}
+
+const struct sr_entry *stage_result_get(const struct stage_result *sr, enum sr_field f,
+					const char *w, int any_label)
+{
+	for (size_t i = 0; i < sr->n; i++) {
+		const struct sr_entry *e = &sr->v[i];
+		if (e->field != f)
+			continue;
+		if (w ? (e->workload && strcmp(e->workload, w) == 0) : (any_label || !e->workload))
+			return e;
+	}
+	return NULL;
+}
+
+size_t stage_result_count(const struct stage_result *sr, enum sr_field f)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sr->n; i++)
+		n += sr->v[i].field == f;
+	return n;
+}
+
+int stage_result_is_none(const char *v)
+{
+	while (*v == ' ' || *v == '`' || *v == '*')
+		v++;
+	size_t n = strlen(v);
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '`' || v[n - 1] == '*' || v[n - 1] == '.'))
+		n--;
+	if (n == 0)
+		return 1;
+	static const char *const words[] = { "none", "n/a", "na", "-", "null", "\xe6\x97\xa0" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && strncasecmp(v, words[i], n) == 0)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* render_github.c: findings as GitHub Actions workflow commands (::error file=...::), percent-escaped. */
+#include "report/render_common.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gates/rules.h"
+
+/* Workflow-command escaping: data escapes %, CR, LF; property values also
+ * ':' and ','. */
+static void gh_escape(FILE *f, const char *s, int property)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '%': fputs("%25", f); break;
+		case '\r': fputs("%0D", f); break;
+		case '\n': fputs("%0A", f); break;
+		case ':':
+			if (property)
+				fputs("%3A", f);
+			else
+				fputc(':', f);
+			break;
+		case ',':
+			if (property)
+				fputs("%2C", f);
+			else
+				fputc(',', f);
+			break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+int report_render_github(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct gate_finding *g = &fs->v[i];
+		if (g->severity == GATE_OFF)
+			continue;
+		char *rel = report_relpath(ctx->repo_root, g->file);
+		char *file = rel ? report_sanitize(rel, REPORT_SAN_XML) : NULL;
+		char *msg = report_sanitize(g->message, REPORT_SAN_XML), *rule = report_sanitize(g->rule, REPORT_SAN_XML);
+		free(rel);
+		if (!file || !msg || !rule) {
+			free(file), free(msg), free(rule);
+			errno = ENOMEM;
+			return -1;
+		}
+		const char *cmd = g->severity == GATE_ERROR ? "error"
+				  : g->severity == GATE_WARNING ? "warning" : "notice";
+		fprintf(f, "::%s file=", cmd);
+		gh_escape(f, file, 1);
+		if (g->line > 0)
+			fprintf(f, ",line=%ld", g->line);
+		fputs(",title=", f);
+		gh_escape(f, rule, 1);
+		fputs("::", f);
+		gh_escape(f, msg, 0);
+		fputc('\n', f);
+		free(file), free(msg), free(rule);
+	}
+	return 0;
+}

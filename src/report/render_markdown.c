@@ -1,0 +1,64 @@
+/* render_markdown.c: findings as a Markdown summary table for a CI job summary, cells escaped. */
+#include "report/render_common.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gates/rules.h"
+#include "util/escape.h"
+
+/* A GFM table cell from text nobody vetted: invalid UTF-8 and characters
+ * XML forbids replaced first, then the strict cell escaping. */
+static void md_cell(FILE *f, const char *str)
+{
+	char *s = report_sanitize(str, REPORT_SAN_XML);
+	if (s)
+		escape_md_cell(f, s, MD_CELL_STRICT);
+	free(s);
+}
+
+int report_render_markdown(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
+{
+	struct report_counts c = report_count_findings(fs);
+	const char *tool = ctx->tool_name ? ctx->tool_name : "tlgate";
+	size_t nfail = c.errors + (ctx->warnings_as_errors ? c.warnings : 0);
+	fputs("### ", f);
+	md_cell(f, tool);
+	fprintf(f, ": %s\n\n", nfail ? "failed" : "passed");
+	fprintf(f, "%zu %s, %zu %s, %zu %s in %zu perf_opt %s checked",
+		c.errors, report_plural(c.errors, "error", "errors"), c.warnings,
+		report_plural(c.warnings, "warning", "warnings"), c.notes, report_plural(c.notes, "note", "notes"),
+		ctx->dirs_checked, report_plural(ctx->dirs_checked, "directory", "directories"));
+	if (ctx->warnings_as_errors)
+		fputs(" (warnings count as errors)", f);
+	fputs(".\n", f);
+	if (c.errors + c.warnings + c.notes == 0)
+		return 0;
+	char **rel = report_rel_paths(fs, ctx);
+	if (!rel) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fputs("\n| Severity | Rule | Location | Message |\n|---|---|---|---|\n", f);
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct gate_finding *g = &fs->v[i];
+		if (g->severity == GATE_OFF)
+			continue;
+		fprintf(f, "| %s | ", gate_severity_name(g->severity));
+		md_cell(f, g->rule);
+		fputs(" | ", f);
+		md_cell(f, rel[i]);
+		if (g->line > 0)
+			fprintf(f, ":%ld", g->line);
+		fputs(" | ", f);
+		md_cell(f, g->message);
+		fputs(" |\n", f);
+	}
+	report_free_paths(rel, fs->n);
+	return 0;
+}

@@ -1,0 +1,170 @@
+/* render_sarif.c: findings as SARIF 2.1.0: one rule object per rule id, repo-relative artifact URIs. */
+#include "report/render_common.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gates/rules.h"
+
+static const char *sarif_level(enum gate_severity s)
+{
+	return s == GATE_ERROR ? "error" : s == GATE_WARNING ? "warning" : "note";
+}
+
+/* Percent-encodes a path for a URI reference (RFC 3986: unreserved and
+ * '/' stay). Absolute paths become file:// URIs. Malloc'd. */
+static char *path_uri(const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+	size_t n = strlen(path);
+	if (n > (SIZE_MAX - 16) / 3)
+		return NULL;
+	char *out = malloc(3 * n + 16);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	if (path[0] == '/') {
+		memcpy(out, "file://", 7);
+		o = 7;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = p[i];
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			out[o++] = (char)c;
+		} else {
+			static const char hex[] = "0123456789ABCDEF";
+			out[o++] = '%';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* The rule ids of the run: the registry in order, then ids only the
+ * findings use (e.g. S4-PERF-FEEDBACK-SECTIONS), in order of appearance.
+ * Returns the count; *ids is malloc'd (pointers borrowed). */
+static size_t sarif_rule_ids(const struct gate_findings *fs, const char ***ids)
+{
+	const char **v = malloc((gate_nrules + fs->n + 1) * sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		return (size_t)-1;
+	for (size_t i = 0; i < gate_nrules; i++)
+		v[n++] = gate_rules[i].id;
+	for (size_t i = 0; i < fs->n; i++) {
+		if (fs->v[i].severity == GATE_OFF)
+			continue;
+		size_t k = 0;
+		while (k < n && strcmp(v[k], fs->v[i].rule) != 0)
+			k++;
+		if (k == n)
+			v[n++] = fs->v[i].rule;
+	}
+	*ids = v;
+	return n;
+}
+
+int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
+{
+	int oom = 0;
+	const char **ids = NULL;
+	char **rel = NULL;
+	unsigned long *occ = NULL;
+	size_t nids = sarif_rule_ids(fs, &ids);
+	if (nids == (size_t)-1)
+		return report_emit_json(f, NULL, 1);
+	rel = report_rel_paths(fs, ctx);
+	occ = rel ? report_occurrences(fs, rel) : NULL;
+	cJSON *doc = cJSON_CreateObject(), *runs, *run, *tool, *driver, *rules, *results;
+	if (!doc || !rel || !occ) {
+		oom = 1;
+		goto out;
+	}
+	report_json_str(doc, "$schema", "https://json.schemastore.org/sarif-2.1.0.json", &oom);
+	report_json_str(doc, "version", "2.1.0", &oom);
+	runs = cJSON_AddArrayToObject(doc, "runs");
+	run = runs ? report_json_new_in(runs, &oom) : NULL;
+	tool = run ? report_json_obj(run, "tool", &oom) : NULL;
+	driver = tool ? report_json_obj(tool, "driver", &oom) : NULL;
+	if (!driver) {
+		oom = 1;
+		goto out;
+	}
+	report_json_str(driver, "name", ctx->tool_name ? ctx->tool_name : "tlgate", &oom);
+	report_json_str(driver, "version", ctx->tool_version ? ctx->tool_version : "0", &oom);
+	rules = cJSON_AddArrayToObject(driver, "rules");
+	for (size_t i = 0; rules && i < nids; i++) {
+		const struct gate_rule_info *info = gate_rule_find(ids[i]);
+		cJSON *r = report_json_new_in(rules, &oom), *sd, *dc;
+		if (!r)
+			break;
+		report_json_str(r, "id", ids[i], &oom);
+		sd = report_json_obj(r, "shortDescription", &oom);
+		if (sd)
+			report_json_str(sd, "text", info ? info->summary : ids[i], &oom);
+		dc = report_json_obj(r, "defaultConfiguration", &oom);
+		if (dc)
+			report_json_str(dc, "level", sarif_level(info ? info->default_severity : GATE_ERROR),
+				&oom);
+	}
+	results = cJSON_AddArrayToObject(run, "results");
+	if (!rules || !results)
+		oom = 1;
+	for (size_t i = 0; results && i < fs->n; i++) {
+		const struct gate_finding *g = &fs->v[i];
+		if (g->severity == GATE_OFF)
+			continue;
+		size_t idx = 0;
+		while (idx < nids && strcmp(ids[idx], g->rule) != 0)
+			idx++;
+		cJSON *r = report_json_new_in(results, &oom), *m, *locs, *loc, *phys, *art, *pf;
+		if (!r)
+			break;
+		report_json_str(r, "ruleId", g->rule, &oom);
+		report_json_num(r, "ruleIndex", (double)idx, &oom);
+		report_json_str(r, "level", sarif_level(g->severity), &oom);
+		m = report_json_obj(r, "message", &oom);
+		if (m)
+			report_json_str(m, "text", g->message, &oom);
+		locs = cJSON_AddArrayToObject(r, "locations");
+		loc = locs ? report_json_new_in(locs, &oom) : NULL;
+		phys = loc ? report_json_obj(loc, "physicalLocation", &oom) : NULL;
+		art = phys ? report_json_obj(phys, "artifactLocation", &oom) : NULL;
+		if (!art) {
+			oom = 1;
+			break;
+		}
+		char *uri = path_uri(rel[i]);
+		if (!uri) {
+			oom = 1;
+			break;
+		}
+		report_json_str(art, "uri", uri, &oom);
+		if (uri[0] != 'f' || strncmp(uri, "file://", 7) != 0)
+			report_json_str(art, "uriBaseId", "%SRCROOT%", &oom);
+		free(uri);
+		if (g->line > 0) {
+			cJSON *region = report_json_obj(phys, "region", &oom);
+			if (region)
+				report_json_num(region, "startLine", (double)g->line, &oom);
+		}
+		char fp[33];
+		report_fingerprint(g->rule, rel[i], g->message, occ[i], fp);
+		pf = report_json_obj(r, "partialFingerprints", &oom);
+		if (pf)
+			report_json_str(pf, "tlgateFingerprint/v1", fp, &oom);
+	}
+out:
+	free(ids);
+	free(occ);
+	report_free_paths(rel, fs->n);
+	return report_emit_json(f, doc, oom);
+}
