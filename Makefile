@@ -14,6 +14,9 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 SAN     ?= 0
 
+# Where SARIF links rules and the project (informationUri, helpUri): the
+# docs `make install` puts under PREFIX, unless given a published copy.
+DOCS_URL ?= file://$(PREFIX)/share/doc/tlperf
 CPPFLAGS += -Isrc -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations
@@ -93,6 +96,13 @@ test:
 	$(MAKE) check BUILD=$(BUILD)-asan SAN=1
 	@echo "make test: all suites passed (plain and ASan+UBSan)"
 
+$(OBJ)/src/report/rules_doc.o: CPPFLAGS += -DTLPERF_DOCS_URL='"$(DOCS_URL)"'
+
+# docs/rules.md is generated from the rule table (gates/rules.c);
+# tests/cli/test_explain.sh fails while it is stale.
+docs: all
+	$(TLPERF) explain --markdown >docs/rules.md.tmp && mv docs/rules.md.tmp docs/rules.md
+
 demo: all
 	@BUILD=$(BUILD) sh scripts/demo.sh
 
@@ -110,6 +120,8 @@ install: all
 	ln -f $(DESTDIR)$(PREFIX)/bin/tlperf $(DESTDIR)$(PREFIX)/bin/tlab
 	ln -f $(DESTDIR)$(PREFIX)/bin/tlperf $(DESTDIR)$(PREFIX)/bin/tlgate
 	install -m 644 docs/tlperf.1 $(DESTDIR)$(PREFIX)/share/man/man1/tlperf.1
+	install -d $(DESTDIR)$(PREFIX)/share/doc/tlperf
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/tlperf/
 
 clean:
 	rm -rf build build-*

@@ -23,7 +23,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "  - optimization: num_stages=2\n"
 	  "finding:\n"
 	  "  perf_log.md:56: error: [PT-DB] 'Iteration 5 — T.Pipelined double buffer' makes a\n"
-	  "  double-buffer change without a [DB-ANALYSIS] (Q1, Q2, Q3) before it" },
+	  "  double-buffer change without a [DB-ANALYSIS] (Q1 MTE3 in the loop, Q2\n"
+	  "  cross-iteration accumulator, Q3 sync) before it" },
 	{ "PT-ITERATION", GATE_ERROR, GATE_ERROR,
 	  "perf_tuning: perf_log improvements match their times; adopted ones improve or say why",
 	  "perf_log.md is the evidence behind every adopted change. A stated improvement that "
@@ -57,7 +58,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "iter3.json:\n"
 	  "  {\"cases\": [{\"speedup\": 1.2}, {\"speedup\": 0.8}], \"avg_speedup\": 1.1}\n"
 	  "finding:\n"
-	  "  iter3.json:1: error: [PT-JSON] avg_speedup 1.1 is not the mean of the 2 rows (1.0)" },
+	  "  iter3.json:1: error: [PT-JSON] \"avg_speedup\" 1.1 is not the mean of the 2 rows'\n"
+	  "  \"speedup\" (1, +10.00%)" },
 	{ "PT-PLAN", GATE_ERROR, GATE_ERROR,
 	  "perf_tuning: Part A verdicts, [ORDER-PLAN] items and dependencies, reuse precheck",
 	  "The plan decides what is tried and in which order. A Part A item without a verdict, a "
@@ -88,8 +90,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "  [RESULT-#2] 精度: FAIL | 性能: 40 -> 35 us\n"
 	  "  [IMPL-#3] ...\n"
 	  "finding:\n"
-	  "  optimization_log.md:31: error: [PT-PRECISION] [#3] is implemented while\n"
-	  "  precision fails since [RESULT-#2]" },
+	  "  optimization_log.md:31: error: [PT-PRECISION] [#3] is started while precision\n"
+	  "  fails since the [RESULT] at line 30; no RESULT shows precision passing in between" },
 	{ "PT-REPORT", GATE_ERROR, GATE_ERROR,
 	  "perf_tuning: the report's numbers match the latest JSON and iteration (not stale)",
 	  "The final report is what reviewers read. If it quotes an older iteration than the last "
@@ -134,7 +136,7 @@ const struct gate_rule_info gate_rules[] = {
 	  "optimization_log.md:\n"
 	  "  [ORDER-CHECK] [#3] ...    (line 42)\n"
 	  "  [RESULT-#1] ...           (line 46)\n"
-	  "finding:\n"
+	  "finding (abridged):\n"
 	  "  optimization_log.md:42: error: [PT-SEQUENCE] [#3] is opened before\n"
 	  "  [RESULT-#1] (line 46) closes the previous item" },
 	{ "PT-STOP", GATE_WARNING, GATE_ERROR,
@@ -149,8 +151,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "  ## Iteration 5 (no gain) ## Iteration 6 (no gain) ## Iteration 7 (no gain)\n"
 	  "  ## Iteration 8 — try num_stages=4\n"
 	  "finding:\n"
-	  "  perf_log.md:160: warning: [PT-STOP] 3 attempts without improvement before\n"
-	  "  'Iteration 8': stop, or say why the log goes on" },
+	  "  perf_log.md:160: warning: [PT-STOP] 3 consecutive attempts without an\n"
+	  "  improvement beyond 3% (...), but the log goes on with 'Iteration 8 — try\n"
+	  "  num_stages=4' without saying why" },
 	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR,
 	  "perf_opt/ holds files that belong in logs/, or a record names a missing profile",
 	  "perf_opt/ is the delivered artifact; raw logs at its top bury the files reviewers need, "
@@ -160,7 +163,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "Move logs into perf_opt/logs/; keep (or re-point) the profile a record names.",
 	  "perf_opt/probe_1.log\n"
 	  "finding:\n"
-	  "  perf_opt: warning: [S4-LAYOUT] 'probe_1.log' belongs in perf_opt/logs/" },
+	  "  perf_opt: warning: [S4-LAYOUT] 'probe_1.log' must not sit at the top of\n"
+	  "  perf_opt/ (experiment output goes to logs/)" },
 	{ "S4-OPTLOG", GATE_ERROR, GATE_ERROR,
 	  "opt_log.md exists, is not empty and has a Skill Retrospective",
 	  "opt_log.md is the human record of the Stage 4 loop, read by every other rule and by "
@@ -183,8 +187,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "Paste `tlperf table perf_opt/perf_records.jsonl --round N` under the round's heading.",
 	  "opt_log.md: '## Round 2' without a table; records hold round-2 candidates\n"
 	  "finding:\n"
-	  "  opt_log.md:30: error: [S4-OPTLOG-COMPTABLE] no 'candidate vs current best'\n"
-	  "  table for round(s) 2" },
+	  "  opt_log.md:30: error: [S4-OPTLOG-COMPTABLE] no 'candidate vs current best' table\n"
+	  "  (a duration column and the current best shown) for round 2, where the records\n"
+	  "  hold candidate experiments" },
 	{ "S4-PERF-FEEDBACK", GATE_ERROR, GATE_ERROR,
 	  "perf_feedback.md follows the [DESIGN_LIMIT] schema",
 	  "perf_feedback.md routes a design limit back to the people who can lift it; a vague or "
@@ -220,8 +225,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "new record, not an edit.",
 	  "tlgate --base origin/main .   (line 3 edited in the pull request)\n"
 	  "finding:\n"
-	  "  perf_opt/perf_records.jsonl:3: error: [S4-PERF-RECORDS-APPEND] line 3 changed\n"
-	  "  since origin/main: records may only be appended" },
+	  "  perf_opt/perf_records.jsonl:3: error: [S4-PERF-RECORDS-APPEND] perf_records.jsonl\n"
+	  "  is append-only, but line 3 was changed or removed since origin/main" },
 	{ "S4-PERF-RECORDS-COVERAGE", GATE_ERROR, GATE_ERROR,
 	  "records cover every tune workload, and only those (v2)",
 	  "Under contract v2 the inventory says which workloads are tuned; a speedup is only "
@@ -243,8 +248,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "Record the baseline first, append rounds in order, and name parents that were recorded.",
 	  "{\"round\": 1, \"candidate_id\": \"r1a\", \"parent_id\": null, ...}   (first line)\n"
 	  "finding:\n"
-	  "  perf_opt/perf_records.jsonl:1: error: [S4-PERF-RECORDS-ORDER] first record of\n"
-	  "  (main, w1) is round 1, not the round-0 baseline" },
+	  "  perf_opt/perf_records.jsonl:1: error: [S4-PERF-RECORDS-ORDER] the first record of\n"
+	  "  'main' / 'w1' must be the round-0 baseline with parent_id null (got round 1,\n"
+	  "  parent_id null)" },
 	{ "S4-PERF-RECORDS-RECON", GATE_ERROR, GATE_ERROR,
 	  "the claimed final result is the winner's recorded measurement",
 	  "The final latency in opt_log.md is the number that is delivered; it must be a "
@@ -258,7 +264,7 @@ const struct gate_rule_info gate_rules[] = {
 	  "opt_log.md: final_latency: 32.0 us   (winner's record: 64.0 us)\n"
 	  "finding:\n"
 	  "  opt_log.md:19: error: [S4-PERF-RECORDS-RECON] claimed final_latency 32 us does not\n"
-	  "  match the winner's recorded measurement 64 us (deviation 50.0% > 1%)" },
+	  "  match the winner's recorded measurement 64 us (...; deviation 50.0% > 1%)" },
 	{ "S4-PERF-RECORDS-SCHEMA", GATE_ERROR, GATE_ERROR,
 	  "every record line is a valid object of its contract",
 	  "Every statistic and claim check reads the records; a malformed line would silently "
@@ -270,8 +276,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "old ones when the base revision already holds them.",
 	  "{\"round\": 1, \"duration_us\": \"12.5\", ...}\n"
 	  "finding:\n"
-	  "  perf_opt/perf_records.jsonl:4: error: [S4-PERF-RECORDS-SCHEMA] field 'duration_us':\n"
-	  "  want a number" },
+	  "  perf_opt/perf_records.jsonl:4: error: [S4-PERF-RECORDS-SCHEMA] field\n"
+	  "  'duration_us' must be a number" },
 	{ "S4-SPEEDUP", GATE_ERROR, GATE_ERROR,
 	  "a claimed geometric-mean speedup matches the records",
 	  "A geometric-mean speedup is the summary number of a multi-workload result; it must be "
@@ -282,8 +288,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "Take the figure from `tlperf speedup perf_opt/perf_records.jsonl`.",
 	  "opt_log.md: geomean speedup 2.50x   (records give 2.14x)\n"
 	  "finding:\n"
-	  "  opt_log.md:22: error: [S4-SPEEDUP] claimed geometric-mean speedup 2.50x, the\n"
-	  "  records give 2.14x" },
+	  "  opt_log.md:22: error: [S4-SPEEDUP] claimed geometric-mean speedup 2.5x, but the\n"
+	  "  records give 2.140x over 3 workloads (baseline / final; deviation 16.8% > 1%)" },
 	{ "S4-STAGE-RESULT-DESIGN-LIMIT", GATE_ERROR, GATE_ERROR,
 	  "Stage Result: design_limit_signal and perf_feedback agree with perf_feedback.md's presence",
 	  "The [DESIGN_LIMIT] signal sends the operator back to the design stage. The seed allows "
@@ -418,8 +424,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "State the stop reason `tlperf plateau` supports, or go on tuning.",
 	  "opt_log.md: stop_reason: plateau   (round 3 gained 6%)\n"
 	  "finding:\n"
-	  "  opt_log.md:25: warning: [S4-STOP-REASON] 'plateau' claimed but round 3 improved\n"
-	  "  by 6.0% > 3%" },
+	  "  opt_log.md:25: warning: [S4-STOP-REASON] stop reason plateau, but round 3 improved\n"
+	  "  'main' / 'w1' by 6.0% (> noise threshold 3%; perf_records.jsonl line 9) within\n"
+	  "  the last 3 rounds" },
 	{ "S4-WORKLOAD-INVENTORY", GATE_ERROR, GATE_ERROR,
 	  "workload_inventory.json is present and consistent (v2)",
 	  "Under contract v2 the inventory fixes which workloads are tuned and which are only "
@@ -441,8 +448,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "Give the reason, correct the rule id, or delete the suppression.",
 	  "opt_log.md: <!-- tlgate-disable S4-SPEEDUP -->\n"
 	  "finding:\n"
-	  "  opt_log.md:3: warning: [TLGATE-SUPPRESSION] suppression without a reason\n"
-	  "  (write '-- why')" },
+	  "  opt_log.md:3: warning: [TLGATE-SUPPRESSION] a suppression needs a rule id and a\n"
+	  "  reason: <!-- tlgate-disable RULE -- reason -->" },
 };
 const size_t gate_nrules = sizeof(gate_rules) / sizeof(gate_rules[0]);
 

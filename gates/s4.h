@@ -17,8 +17,8 @@
 #include "model/finding.h"
 #include "model/optlog.h"
 #include "model/records.h"
+#include "model/inventory.h"
 
-struct cJSON;
 
 enum s4_file_state {
 	S4_FILE_MISSING = 0,  /* not there */
@@ -58,7 +58,7 @@ struct s4_input {
 	long records_dropped;         /* valid records beyond the memory cap */
 
 	enum s4_file_state inventory_state;
-	const struct cJSON *inventory;/* parsed, NULL when missing or invalid */
+	const struct inventory *inventory; /* parsed, NULL when missing or invalid */
 	const char *inventory_error;  /* why it could not be parsed, or NULL */
 
 	enum s4_file_state feedback_state;

@@ -1,8 +1,8 @@
 /* s4_coverage.c: S4-PERF-RECORDS-COVERAGE and S4-WORKLOAD-INVENTORY (v2). */
 #include "gates/s4.h"
 #include "gates/s4_util.h"
+#include "model/inventory.h"
 
-#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,111 +29,119 @@ static int smoke_token(const char *s)
 	return 0;
 }
 
-static int has_mark(const cJSON *marks, const char *m)
+/* The required fields item lacks, "a, b, c", into buf. */
+static void missing_fields(const struct inventory_item *it, char *buf, size_t len)
 {
-	const cJSON *it;
-	cJSON_ArrayForEach(it, marks)
-	{
-		if (cJSON_IsString(it) && strcasecmp(it->valuestring, m) == 0)
-			return 1;
-	}
+	size_t ml = 0;
+	buf[0] = '\0';
+	for (unsigned bit = 1; bit & INV_F_REQUIRED; bit <<= 1)
+		if (!(it->present & bit) && ml < len - 32)
+			ml += (size_t)snprintf(buf + ml, len - ml, "%s%s", ml ? ", " : "",
+					       inventory_field_name(bit));
+}
+
+static int known_kind(const char *kind)
+{
+	return kind && (!strcmp(kind, "tune") || !strcmp(kind, "smoke") || !strcmp(kind, "skipped"));
+}
+
+/* 1 when (kernel_id, workload_id) of it is invalid or was seen before. */
+static int bad_or_repeated_id(const struct inventory_item *it, struct s4_map *seen, int *oom)
+{
+	const char *kid = it->kernel_id, *wid = it->workload_id;
+	if (!kid || !wid || !*kid || !*wid)
+		return 1;
+	/* seen holds every id so far: linear time, not quadratic */
+	int created = 0;
+	char *key = s4_key3(kid, wid, NULL);
+	long *slot = key ? s4_map_put(seen, key, 0, &created) : NULL;
+	free(key);
+	if (!slot)
+		*oom = 1;
+	return !created;
+}
+
+/* The kind an item's marks and label give it. */
+static const char *implied_kind(const struct inventory_item *it)
+{
+	if (inventory_has_mark(it, "skip"))
+		return "skipped";
+	if (inventory_has_mark(it, "smoke") || smoke_token(it->workload_id) || smoke_token(it->label))
+		return "smoke";
+	return "tune";
+}
+
+static int finished_status(const char *status)
+{
+	return status && (!strcmp(status, "winner_merged") || !strcmp(status, "no_gain") ||
+			  !strcmp(status, "merge_blocked"));
+}
+
+/* What a well-formed item declares must agree with itself. */
+static int item_consistency(const char *f, const struct inventory_item *it,
+			    struct gate_findings *fs)
+{
+	const char *kid = it->kernel_id, *wid = it->workload_id, *kind = it->kind;
+	const char *want = implied_kind(it), *status = it->tuning_status;
+	int has_reason = it->reason && *it->reason;
+	if (strcmp(kind, want) != 0)
+		return gate_add(fs, INV, GATE_ERROR, f, 0,
+				"'%s' / '%s' is declared %s but its marks and label make it %s", kid,
+				wid, kind, want);
+	if (!strcmp(kind, "tune") && !finished_status(status))
+		return gate_add(fs, INV, GATE_ERROR, f, 0,
+				"tune workload '%s' / '%s' has no finished tuning_status (winner_merged, no_gain, merge_blocked)",
+				kid, wid);
+	if (status && (!strcmp(status, "no_gain") || !strcmp(status, "merge_blocked")) && !has_reason)
+		return gate_add(fs, INV, GATE_ERROR, f, 0, "'%s' / '%s' is %s without a reason", kid,
+				wid, status);
+	if (!strcmp(kind, "smoke") && !it->precision_pass)
+		return gate_add(fs, INV, GATE_ERROR, f, 0,
+				"smoke workload '%s' / '%s' has no final precision_pass: true", kid, wid);
+	if (!strcmp(kind, "smoke") && inventory_has_mark(it, "full") && !has_reason)
+		return gate_add(fs, INV, GATE_ERROR, f, 0,
+				"smoke workload '%s' / '%s' carries the full mark and needs a reason",
+				kid, wid);
+	if (!strcmp(kind, "skipped") && !has_reason)
+		return gate_add(fs, INV, GATE_ERROR, f, 0,
+				"skipped workload '%s' / '%s' needs a reason", kid, wid);
 	return 0;
 }
 
-static int inventory_items(const struct s4_input *in, struct gate_findings *fs,
-			   const struct s4_item *items, size_t n, struct s4_map *seen)
+/* One item: an object, complete, with a unique id, typed, consistent. */
+static int check_item(const char *f, const struct inventory_item *it, struct s4_map *seen,
+		      struct gate_findings *fs)
 {
-	const char *f = in->inventory_file;
-	static const char *const req[] = { "benchmark_source", "kernel_id", "workload_id", "label", "marks",
-					   "shape", "dtype", "params", "kind", "reason", NULL };
-	for (size_t i = 0; i < n; i++) {
-		const cJSON *it = items[i].json;
-		int idx = items[i].index;
-		if (!cJSON_IsObject(it)) {
-			if (gate_add(fs, INV, GATE_ERROR, f, 0, "workloads[%d] is not an object", idx))
-				return -1;
-			continue;
-		}
-		char missing[256] = "";
-		size_t ml = 0;
-		for (int k = 0; req[k]; k++)
-			if (!cJSON_HasObjectItem(it, req[k]) && ml < sizeof(missing) - 32)
-				ml += (size_t)snprintf(missing + ml, sizeof(missing) - ml, "%s%s", ml ? ", " : "", req[k]);
-		if (ml) {
-			if (gate_add(fs, INV, GATE_ERROR, f, 0, "workloads[%d] lacks %s", idx, missing))
-				return -1;
-			continue;
-		}
-		const char *kid = items[i].kernel_id, *wid = items[i].workload_id;
-		int dup = 0;
-		if (kid && wid) {
-			/* seen: every (kernel_id, workload_id) so far, so a large
-			 * inventory costs linear time, not quadratic */
-			int created = 0;
-			char *key = s4_key3(kid, wid, NULL);
-			long *slot = key ? s4_map_put(seen, key, 0, &created) : NULL;
-			free(key);
-			if (!slot)
-				return -1;
-			dup = !created;
-		}
-		if (!kid || !wid || !*kid || !*wid || dup) {
-			if (gate_add(fs, INV, GATE_ERROR, f, 0, "workloads[%d] has an invalid or repeated kernel_id/workload_id", idx))
-				return -1;
-			continue;
-		}
-		const cJSON *src = cJSON_GetObjectItemCaseSensitive(it, "benchmark_source");
-		const cJSON *label = cJSON_GetObjectItemCaseSensitive(it, "label");
-		const cJSON *marks = cJSON_GetObjectItemCaseSensitive(it, "marks");
-		const cJSON *shape = cJSON_GetObjectItemCaseSensitive(it, "shape");
-		const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(it, "dtype");
-		const cJSON *params = cJSON_GetObjectItemCaseSensitive(it, "params");
-		const cJSON *reason = cJSON_GetObjectItemCaseSensitive(it, "reason");
-		const char *kind = items[i].kind;
-		int marks_ok = cJSON_IsArray(marks);
-		const cJSON *m;
-		if (marks_ok)
-			cJSON_ArrayForEach(m, marks) if (!cJSON_IsString(m)) marks_ok = 0;
-		if (!cJSON_IsString(src) || !*src->valuestring || !cJSON_IsString(label) || !marks_ok ||
-		    !(cJSON_IsArray(shape) || cJSON_IsObject(shape)) || !cJSON_IsString(dtype) ||
-		    !cJSON_IsObject(params) || !cJSON_IsString(reason) || !kind ||
-		    (strcmp(kind, "tune") && strcmp(kind, "smoke") && strcmp(kind, "skipped"))) {
-			if (gate_add(fs, INV, GATE_ERROR, f, 0, "workloads[%d] ('%s' / '%s') has a field of the wrong type or a kind other than tune, smoke, skipped",
-				     idx, kid, wid))
-				return -1;
-			continue;
-		}
-		const char *want = has_mark(marks, "skip") ? "skipped"
-				   : (has_mark(marks, "smoke") || smoke_token(wid) || smoke_token(label->valuestring))
-					   ? "smoke" : "tune";
-		int has_reason = *reason->valuestring != '\0';
-		const cJSON *ts = cJSON_GetObjectItemCaseSensitive(it, "tuning_status");
-		const char *status = cJSON_IsString(ts) ? ts->valuestring : NULL;
-		const cJSON *pp = cJSON_GetObjectItemCaseSensitive(it, "precision_pass");
-		int rc = 0;
-		if (strcmp(kind, want) != 0)
-			rc = gate_add(fs, INV, GATE_ERROR, f, 0, "'%s' / '%s' is declared %s but its marks and label make it %s",
-				      kid, wid, kind, want);
-		if (!rc && strcmp(kind, "tune") == 0 &&
-		    !(status && (!strcmp(status, "winner_merged") || !strcmp(status, "no_gain") ||
-				 !strcmp(status, "merge_blocked"))))
-			rc = gate_add(fs, INV, GATE_ERROR, f, 0,
-				      "tune workload '%s' / '%s' has no finished tuning_status (winner_merged, no_gain, merge_blocked)",
-				      kid, wid);
-		if (!rc && status && (!strcmp(status, "no_gain") || !strcmp(status, "merge_blocked")) && !has_reason)
-			rc = gate_add(fs, INV, GATE_ERROR, f, 0, "'%s' / '%s' is %s without a reason", kid, wid, status);
-		if (!rc && strcmp(kind, "smoke") == 0 && !cJSON_IsTrue(pp))
-			rc = gate_add(fs, INV, GATE_ERROR, f, 0, "smoke workload '%s' / '%s' has no final precision_pass: true",
-				      kid, wid);
-		if (!rc && strcmp(kind, "smoke") == 0 && has_mark(marks, "full") && !has_reason)
-			rc = gate_add(fs, INV, GATE_ERROR, f, 0,
-				      "smoke workload '%s' / '%s' carries the full mark and needs a reason", kid, wid);
-		if (!rc && strcmp(kind, "skipped") == 0 && !has_reason)
-			rc = gate_add(fs, INV, GATE_ERROR, f, 0, "skipped workload '%s' / '%s' needs a reason", kid, wid);
-		if (rc)
-			return -1;
-	}
-	return 0;
+	char missing[256];
+	int oom = 0;
+	if (!it->is_object)
+		return gate_add(fs, INV, GATE_ERROR, f, 0, "workloads[%d] is not an object",
+				it->index);
+	missing_fields(it, missing, sizeof(missing));
+	if (missing[0])
+		return gate_add(fs, INV, GATE_ERROR, f, 0, "workloads[%d] lacks %s", it->index,
+				missing);
+	if (bad_or_repeated_id(it, seen, &oom))
+		return oom ? -1
+			   : gate_add(fs, INV, GATE_ERROR, f, 0,
+				      "workloads[%d] has an invalid or repeated kernel_id/workload_id",
+				      it->index);
+	if ((it->typed & INV_F_REQUIRED) != INV_F_REQUIRED || !known_kind(it->kind))
+		return gate_add(fs, INV, GATE_ERROR, f, 0,
+				"workloads[%d] ('%s' / '%s') has a field of the wrong type or a kind other than tune, smoke, skipped",
+				it->index, it->kernel_id, it->workload_id);
+	return item_consistency(f, it, fs);
+}
+
+static int inventory_items(const struct s4_input *in, struct gate_findings *fs)
+{
+	struct s4_map seen;
+	int rc = 0;
+	s4_map_init(&seen);
+	for (size_t i = 0; i < in->inventory->n && rc == 0; i++)
+		rc = check_item(in->inventory_file, &in->inventory->v[i], &seen, fs);
+	s4_map_release(&seen);
+	return rc;
 }
 
 /* Bits kept per tune (kernel_id, workload_id) while the records stream by. */
@@ -142,9 +150,10 @@ enum { TUNE = 1, SEEN_BASELINE = 2, SEEN_FINAL = 4 };
 /* Every record is for a tune workload, and every tune workload has a
  * baseline and a final record. One pass over the records with the tune
  * keys in a hash map: linear in records + items. */
-static int tune_coverage(const struct s4_input *in, struct gate_findings *fs,
-			 const struct s4_item *items, size_t n)
+static int tune_coverage(const struct s4_input *in, struct gate_findings *fs)
 {
+	const struct inventory_item *items = in->inventory->v;
+	size_t n = in->inventory->n;
 	struct s4_map tune;
 	int rc = 0;
 	s4_map_init(&tune);
@@ -211,18 +220,10 @@ int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs)
 	case S4_FILE_OK:
 		break;
 	}
-	if (!in->inventory || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(in->inventory, "workloads")))
+	if (!in->inventory || !in->inventory->has_workloads)
 		return gate_add(fs, INV, GATE_ERROR, f, 0, "workload_inventory.json must be an object with a \"workloads\" array");
-	struct s4_item *items;
-	size_t n;
-	if (s4_inventory_items(in->inventory, &items, &n))
-		return -1;
-	struct s4_map seen;
-	s4_map_init(&seen);
-	int rc = inventory_items(in, fs, items, n, &seen);
-	s4_map_release(&seen);
+	int rc = inventory_items(in, fs);
 	if (rc == 0)
-		rc = tune_coverage(in, fs, items, n);
-	free(items);
+		rc = tune_coverage(in, fs);
 	return rc ? -1 : 0;
 }

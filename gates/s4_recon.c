@@ -242,13 +242,11 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 	const struct optlog *lg = in->log;
 	const struct records *rs = in->recs;
 	const char *lf = in->optlog_file, *rf = in->records_file;
-	struct s4_item *items = NULL;
-	size_t nitems = 0;
+	const struct inventory_item *items = in->inventory ? in->inventory->v : NULL;
+	size_t nitems = in->inventory ? in->inventory->n : 0;
 	struct s4_map kernels;
 	int err = -1;
 	s4_map_init(&kernels);
-	if (s4_inventory_items(in->inventory, &items, &nitems))
-		return -1;
 	/* the tune workloads: from the inventory, else from the records */
 	if (items) {
 		for (size_t i = 0; i < nitems; i++)
@@ -439,7 +437,6 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 	}
 	err = 0;
 out:
-	free(items);
 	s4_map_release(&kernels);
 	return err;
 }

@@ -21,18 +21,4 @@ long *s4_map_put(struct s4_map *m, const char *key, long init, int *created);
 /* Joins up to three strings with '\x1f' into a malloc'd key (b, c may be NULL). */
 char *s4_key3(const char *a, const char *b, const char *c);
 
-
-/* One workload_inventory.json item, borrowed from the parsed JSON. */
-struct s4_item {
-	const char *kernel_id;   /* NULL when missing or not a string */
-	const char *workload_id; /* NULL when missing or not a string */
-	const char *kind;        /* NULL when missing or not a string */
-	const void *json;        /* the cJSON object */
-	int index;               /* 1-based position in "workloads" */
-};
-
-/* Items of inv ("workloads" array); malloc'd array in *out (count *n), NULL
- * when inv is NULL or has no array. Returns 0, -1 on allocation failure. */
-int s4_inventory_items(const struct cJSON *inv, struct s4_item **out, size_t *n);
-
 #endif

@@ -11,6 +11,7 @@
 const struct cli_command cli_commands[] = {
 	{ "ab", cmd_ab, "arbitrate candidate B against incumbent A with interleaved runs (tlab)", &cmd_ab_spec },
 	{ "audit", cmd_audit, "reconcile claimed final latencies across a repository", &cmd_audit_spec },
+	{ "explain", cmd_explain, "what a gate rule checks, why, and how to fix its findings", &cmd_explain_spec },
 	{ "gate", cmd_gate, "check perf_opt/ and perf_tuning/ artifacts (tlgate)", &cmd_gate_spec },
 	{ "loop", cmd_loop, "drive the Stage 4 tuning loop: init, baseline, round, status, finish", &cmd_loop_spec },
 	{ "msprof", cmd_msprof, "read an msprof op output directory: per-launch durations and a summary", &cmd_msprof_spec },

@@ -2,6 +2,7 @@
 #include "stats/plateau.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,23 +11,112 @@
  * rounding in (inc - best) / inc. */
 #define GAIN_SLACK 1e-12
 
-struct order {
-	long round;     /* sort key */
-	size_t i;       /* record index, tie-break: file order */
+/* One (round, key) cell while records stream past. */
+struct stats_plateau_cell {
+	long round;
+	size_t key;
+	size_t nrecords, nvalid;    /* branch records (phase final excluded) */
+	double best_us;             /* smallest valid branch duration, first on ties */
+	const char *best_id;
+	double min_us;              /* smallest valid duration, final included */
+	const char *min_id;
 };
 
-static int by_round_then_line(const void *a, const void *b)
+static uint64_t cell_hash(long round, size_t key)
 {
-	const struct order *x = a, *y = b;
-	if (x->round != y->round)
-		return x->round < y->round ? -1 : 1;
-	return x->i < y->i ? -1 : (x->i > y->i);
+	uint64_t h = ((uint64_t)round * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)key * 0xC2B2AE3D27D4EB4Full);
+	return h ^ (h >> 31);
 }
 
-static int by_key(const void *a, const void *b)
+static int cells_grow(struct stats_plateau_acc *a)
 {
-	const struct stats_plateau_key *x = a, *y = b;
-	return x->key < y->key ? -1 : (x->key > y->key);
+	size_t cap = a->cap ? a->cap * 2 : 64, nslot = cap * 2;
+	struct stats_plateau_cell *v = realloc(a->cells, cap * sizeof(*v));
+	size_t *slot = calloc(nslot, sizeof(*slot));
+	if (v)
+		a->cells = v;
+	if (!v || !slot) {
+		free(slot);
+		return -1;
+	}
+	for (size_t c = 0; c < a->n; c++) {
+		size_t j = (size_t)cell_hash(v[c].round, v[c].key) & (nslot - 1);
+		while (slot[j])
+			j = (j + 1) & (nslot - 1);
+		slot[j] = c + 1;
+	}
+	free(a->slot);
+	a->slot = slot;
+	a->nslot = nslot;
+	a->cap = cap;
+	return 0;
+}
+
+/* The cell of (round, key), made when new; NULL when memory ran out. */
+static struct stats_plateau_cell *cell_of(struct stats_plateau_acc *a, long round, size_t key)
+{
+	if (a->n == a->cap && cells_grow(a) != 0)
+		return NULL;
+	size_t mask = a->nslot - 1;
+	for (size_t j = (size_t)cell_hash(round, key) & mask;; j = (j + 1) & mask) {
+		size_t s = a->slot[j];
+		if (s && a->cells[s - 1].round == round && a->cells[s - 1].key == key)
+			return &a->cells[s - 1];
+		if (s)
+			continue;
+		struct stats_plateau_cell *c = &a->cells[a->n];
+		memset(c, 0, sizeof(*c));
+		c->round = round;
+		c->key = key;
+		c->best_us = c->min_us = NAN;
+		a->slot[j] = ++a->n;
+		return c;
+	}
+}
+
+void stats_plateau_begin(struct stats_plateau_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void stats_plateau_abort(struct stats_plateau_acc *a)
+{
+	stats_keyset_release(&a->ks);
+	free(a->cells);
+	free(a->slot);
+	memset(a, 0, sizeof(*a));
+}
+
+int stats_plateau_add(struct stats_plateau_acc *a, const struct record *r)
+{
+	size_t k = stats_keyset_add(&a->ks, r->dispatch, r->workload);
+	struct stats_plateau_cell *c = k == STATS_NOKEY ? NULL : cell_of(a, r->round, k);
+	if (!c)
+		return -1;
+	int valid = record_valid(r);
+	if (valid && (!c->min_id || r->duration_us < c->min_us)) {
+		c->min_us = r->duration_us;
+		c->min_id = r->candidate_id;
+	}
+	if (record_is_final(r))
+		return 0;
+	c->nrecords++;
+	if (!valid)
+		return 0;
+	c->nvalid++;
+	if (!c->best_id || r->duration_us < c->best_us) {
+		c->best_us = r->duration_us;
+		c->best_id = r->candidate_id;
+	}
+	return 0;
+}
+
+static int by_round_then_key(const void *x, const void *y)
+{
+	const struct stats_plateau_cell *a = x, *b = y;
+	if (a->round != b->round)
+		return a->round < b->round ? -1 : 1;
+	return a->key < b->key ? -1 : (a->key > b->key);
 }
 
 void stats_plateau_release(struct stats_plateau *p)
@@ -40,54 +130,36 @@ void stats_plateau_release(struct stats_plateau *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Fills one round from the records idx[lo..hi) (all of round r), reading
- * the incumbents inc[] (records of rounds < r). */
-static int fill_round(const struct records *rs, const struct stats_keyset *ks,
-		      const struct order *idx, size_t lo, size_t hi, const struct record **inc,
-		      size_t *slot_of_key, double noise, struct stats_plateau_round *out)
+/* One round from its cells c[0..n) (keys ascending), reading the
+ * incumbents (inc_us/inc_id: rounds before this one). */
+static int fill_round(const struct stats_plateau_cell *c, size_t n, const double *inc_us,
+		      const char *const *inc_id, double noise, struct stats_plateau_round *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->round = rs->v[idx[lo].i].round;
+	out->round = c[0].round;
 	out->improvement = NAN;
 	out->improvement_key = STATS_NOKEY;
-	out->keys = malloc((hi - lo) * sizeof(*out->keys));
+	out->keys = malloc(n * sizeof(*out->keys));
 	if (!out->keys)
 		return -1;
-	for (size_t j = lo; j < hi; j++) {
-		const struct record *r = &rs->v[idx[j].i];
-		if (stats_record_is_final(r))
-			continue;
-		size_t k = ks->of[idx[j].i];
-		out->nrecords++;
-		if (slot_of_key[k] == STATS_NOKEY) {
-			struct stats_plateau_key *e = &out->keys[out->nkeys];
-			e->key = k;
-			e->incumbent_us = inc[k] ? inc[k]->duration_us : NAN;
-			e->incumbent_id = inc[k] ? inc[k]->candidate_id : NULL;
-			e->best_us = NAN;
-			e->best_id = NULL;
-			e->gain = NAN;
-			slot_of_key[k] = out->nkeys++;
-		}
-		if (!record_valid(r))
-			continue;
-		out->nvalid++;
-		struct stats_plateau_key *e = &out->keys[slot_of_key[k]];
-		if (e->best_id == NULL || r->duration_us < e->best_us) {
-			e->best_us = r->duration_us;
-			e->best_id = r->candidate_id;
-		}
-	}
-	/* Keys in file order of first appearance make the output stable. */
-	qsort(out->keys, out->nkeys, sizeof(*out->keys), by_key);
-	for (size_t e = 0; e < out->nkeys; e++) {
-		struct stats_plateau_key *x = &out->keys[e];
-		slot_of_key[x->key] = STATS_NOKEY;
-		if (x->best_id && x->incumbent_id) {
-			x->gain = (x->incumbent_us - x->best_us) / x->incumbent_us;
-			if (isnan(out->improvement) || x->gain > out->improvement) {
-				out->improvement = x->gain;
-				out->improvement_key = x->key;
+	for (size_t j = 0; j < n; j++) {
+		if (c[j].nrecords == 0)
+			continue; /* only final records of the key */
+		size_t k = c[j].key;
+		struct stats_plateau_key *e = &out->keys[out->nkeys++];
+		out->nrecords += c[j].nrecords;
+		out->nvalid += c[j].nvalid;
+		e->key = k;
+		e->incumbent_us = inc_id[k] ? inc_us[k] : NAN;
+		e->incumbent_id = inc_id[k];
+		e->best_us = c[j].best_id ? c[j].best_us : NAN;
+		e->best_id = c[j].best_id;
+		e->gain = NAN;
+		if (e->best_id && e->incumbent_id) {
+			e->gain = (e->incumbent_us - e->best_us) / e->incumbent_us;
+			if (isnan(out->improvement) || e->gain > out->improvement) {
+				out->improvement = e->gain;
+				out->improvement_key = k;
 			}
 		}
 	}
@@ -97,62 +169,69 @@ static int fill_round(const struct records *rs, const struct stats_keyset *ks,
 	return 0;
 }
 
-int stats_plateau_compute(const struct records *rs, double noise, long window,
-			  struct stats_plateau *out)
+/* Rounds in order: each becomes a row (when it has branch records and is
+ * >= 1), then its minima become incumbents for the rounds after it. */
+static int walk_rounds(struct stats_plateau_acc *a, struct stats_plateau *out)
+{
+	size_t nk = out->ks.n ? out->ks.n : 1;
+	double *inc_us = malloc(nk * sizeof(*inc_us));
+	const char **inc_id = calloc(nk, sizeof(*inc_id));
+	size_t nr = 0;
+	for (size_t i = 0; i < a->n; i++)
+		nr += i == 0 || a->cells[i].round != a->cells[i - 1].round;
+	out->rounds = malloc((nr ? nr : 1) * sizeof(*out->rounds));
+	int rc = -1;
+	if (!inc_us || !inc_id || !out->rounds)
+		goto out;
+	for (size_t lo = 0; lo < a->n;) {
+		size_t hi = lo, branches = 0;
+		while (hi < a->n && a->cells[hi].round == a->cells[lo].round)
+			branches += a->cells[hi++].nrecords;
+		if (a->cells[lo].round >= 1 && branches > 0) {
+			if (fill_round(a->cells + lo, hi - lo, inc_us, inc_id, out->noise,
+				       &out->rounds[out->nrounds]) != 0)
+				goto out;
+			out->nrounds++;
+		}
+		for (size_t j = lo; j < hi; j++) {
+			const struct stats_plateau_cell *c = &a->cells[j];
+			if (c->min_id && (!inc_id[c->key] || c->min_us < inc_us[c->key])) {
+				inc_us[c->key] = c->min_us;
+				inc_id[c->key] = c->min_id;
+			}
+		}
+		lo = hi;
+	}
+	rc = 0;
+out:
+	free(inc_us);
+	free(inc_id);
+	return rc;
+}
+
+int stats_plateau_finish(struct stats_plateau_acc *a, double noise, long window,
+			 struct stats_plateau *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->last_improvement = -1;
 	if (!isfinite(noise) || noise < 0.0 || window < 1) {
+		stats_plateau_abort(a);
 		errno = EINVAL;
 		return -1;
 	}
 	out->noise = noise;
 	out->window = window;
-	struct order *idx = NULL;
-	size_t *slot_of_key = NULL;
-	const struct record **inc = NULL;
-	int rc = -1;
-	if (stats_keyset_build(rs, &out->ks) != 0)
-		goto out;
-	size_t n = rs->n, nk = out->ks.n;
-	idx = malloc((n ? n : 1) * sizeof(*idx));
-	slot_of_key = malloc((nk ? nk : 1) * sizeof(*slot_of_key));
-	inc = calloc(nk ? nk : 1, sizeof(*inc));
-	out->rounds = malloc((n ? n : 1) * sizeof(*out->rounds));
-	if (!idx || !slot_of_key || !inc || !out->rounds)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		idx[i].round = rs->v[i].round;
-		idx[i].i = i;
-	}
-	for (size_t k = 0; k < nk; k++)
-		slot_of_key[k] = STATS_NOKEY;
-	qsort(idx, n, sizeof(*idx), by_round_then_line);
-
-	for (size_t lo = 0; lo < n;) {
-		size_t hi = lo;
-		long r = rs->v[idx[lo].i].round;
-		size_t branches = 0;
-		while (hi < n && rs->v[idx[hi].i].round == r) {
-			branches += !stats_record_is_final(&rs->v[idx[hi].i]);
-			hi++;
-		}
-		if (r >= 1 && branches > 0) {
-			if (fill_round(rs, &out->ks, idx, lo, hi, inc, slot_of_key, noise,
-				       &out->rounds[out->nrounds]) != 0) {
-				free(out->rounds[out->nrounds].keys);
-				goto out;
-			}
-			out->nrounds++;
-		}
-		/* The round's records become incumbents for later rounds. */
-		for (size_t j = lo; j < hi; j++) {
-			const struct record *x = &rs->v[idx[j].i];
-			size_t k = out->ks.of[idx[j].i];
-			if (record_valid(x) && (!inc[k] || x->duration_us < inc[k]->duration_us))
-				inc[k] = x;
-		}
-		lo = hi;
+	out->ks = a->ks;
+	memset(&a->ks, 0, sizeof(a->ks));
+	if (a->n > 1)
+		qsort(a->cells, a->n, sizeof(*a->cells), by_round_then_key);
+	int rc = walk_rounds(a, out);
+	stats_plateau_abort(a);
+	if (rc != 0) {
+		stats_plateau_release(out);
+		out->last_improvement = -1;
+		errno = ENOMEM;
+		return -1;
 	}
 	for (size_t i = 0; i < out->nrounds; i++) {
 		if (out->rounds[i].improved) {
@@ -163,16 +242,21 @@ int stats_plateau_compute(const struct records *rs, double noise, long window,
 		}
 	}
 	out->plateau = out->consecutive_no_improvement >= window;
-	rc = 0;
-out:
-	free(idx);
-	free(slot_of_key);
-	free(inc);
-	if (rc != 0) {
-		int e = errno ? errno : ENOMEM;
-		stats_plateau_release(out);
-		out->last_improvement = -1;
-		errno = e;
-	}
-	return rc;
+	return 0;
+}
+
+int stats_plateau_compute(const struct records *rs, double noise, long window,
+			  struct stats_plateau *out)
+{
+	struct stats_plateau_acc a;
+	stats_plateau_begin(&a);
+	for (size_t i = 0; i < rs->n; i++)
+		if (stats_plateau_add(&a, &rs->v[i]) != 0) {
+			stats_plateau_abort(&a);
+			memset(out, 0, sizeof(*out));
+			out->last_improvement = -1;
+			errno = ENOMEM;
+			return -1;
+		}
+	return stats_plateau_finish(&a, noise, window, out);
 }

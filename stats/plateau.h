@@ -73,7 +73,26 @@ struct stats_plateau {
 	int plateau;                /* consecutive_no_improvement >= window */
 };
 
-/* Computes the plateau analysis of rs with threshold noise (a fraction,
+/* Streaming: begin, add every record (valid or not) in file order, then
+ * finish. Memory grows with the (round, key) cells, never with records;
+ * record ids are borrowed (keep their pool alive while *out is used). add
+ * returns 0 or -1 when memory ran out (then abort). finish empties a and
+ * returns what stats_plateau_compute returns. */
+struct stats_plateau_cell;
+struct stats_plateau_acc {
+	struct stats_keyset ks;
+	struct stats_plateau_cell *cells; /* one per (round, key) */
+	size_t n, cap;
+	size_t *slot;               /* hash of cells: index + 1, 0 empty */
+	size_t nslot;
+};
+void stats_plateau_begin(struct stats_plateau_acc *a);
+int stats_plateau_add(struct stats_plateau_acc *a, const struct record *r);
+int stats_plateau_finish(struct stats_plateau_acc *a, double noise, long window,
+			 struct stats_plateau *out);
+void stats_plateau_abort(struct stats_plateau_acc *a);
+
+/* Computes the plateau analysis of rs (the streaming steps over rs) with threshold noise (a fraction,
  * 0.03 = 3%, must be >= 0 and finite) and window (>= 1). rs may be empty
  * (no rounds, no plateau).
  * Returns 0; -1 with errno EINVAL for a bad noise/window, ENOMEM on

@@ -38,7 +38,52 @@ size_t stats_keyset_find(const struct stats_keyset *ks, const char *dispatch,
 		if (s == 0)
 			return STATS_NOKEY;
 		const struct stats_key *k = &ks->v[s - 1];
-		if (strcmp(k->dispatch, dispatch) == 0 && strcmp(k->workload, workload) == 0)
+		if ((k->dispatch == dispatch || strcmp(k->dispatch, dispatch) == 0) &&
+		    (k->workload == workload || strcmp(k->workload, workload) == 0))
+			return s - 1;
+	}
+}
+
+static int keyset_grow(struct stats_keyset *ks)
+{
+	size_t cap = ks->cap ? ks->cap * 2 : 16, nslot = cap * 2;
+	struct stats_key *v = realloc(ks->v, cap * sizeof(*v));
+	size_t *slot = calloc(nslot, sizeof(*slot));
+	if (v)
+		ks->v = v;
+	if (!v || !slot) {
+		free(slot);
+		return -1;
+	}
+	for (size_t k = 0; k < ks->n; k++) {
+		size_t i = (size_t)key_hash(ks->v[k].dispatch, ks->v[k].workload) & (nslot - 1);
+		while (slot[i])
+			i = (i + 1) & (nslot - 1);
+		slot[i] = k + 1;
+	}
+	free(ks->slot);
+	ks->slot = slot;
+	ks->nslot = nslot;
+	ks->cap = cap;
+	return 0;
+}
+
+size_t stats_keyset_add(struct stats_keyset *ks, const char *dispatch, const char *workload)
+{
+	if (ks->n == ks->cap && keyset_grow(ks) != 0)
+		return STATS_NOKEY;
+	size_t mask = ks->nslot - 1;
+	for (size_t i = (size_t)key_hash(dispatch, workload) & mask;; i = (i + 1) & mask) {
+		size_t s = ks->slot[i];
+		if (s == 0) {
+			ks->v[ks->n].dispatch = dispatch;
+			ks->v[ks->n].workload = workload;
+			ks->slot[i] = ++ks->n;
+			return ks->n - 1;
+		}
+		const struct stats_key *k = &ks->v[s - 1];
+		if ((k->dispatch == dispatch || strcmp(k->dispatch, dispatch) == 0) &&
+		    (k->workload == workload || strcmp(k->workload, workload) == 0))
 			return s - 1;
 	}
 }
@@ -47,38 +92,17 @@ int stats_keyset_build(const struct records *rs, struct stats_keyset *ks)
 {
 	memset(ks, 0, sizeof(*ks));
 	size_t n = rs->n;
-	size_t nslot = 16;
-	while (nslot < 2 * n + 2)
-		nslot *= 2;
-	ks->v = malloc((n ? n : 1) * sizeof(*ks->v));
 	ks->of = malloc((n ? n : 1) * sizeof(*ks->of));
-	ks->slot = calloc(nslot, sizeof(*ks->slot));
-	if (!ks->v || !ks->of || !ks->slot) {
-		stats_keyset_release(ks);
+	if (!ks->of)
 		return -1;
-	}
-	ks->nslot = nslot;
-	ks->nrec = n;
-	size_t mask = nslot - 1;
 	for (size_t r = 0; r < n; r++) {
-		const char *d = rs->v[r].dispatch, *w = rs->v[r].workload;
-		size_t i = (size_t)key_hash(d, w) & mask;
-		for (;; i = (i + 1) & mask) {
-			size_t s = ks->slot[i];
-			if (s == 0) {
-				ks->v[ks->n].dispatch = d;
-				ks->v[ks->n].workload = w;
-				ks->slot[i] = ++ks->n;
-				ks->of[r] = ks->n - 1;
-				break;
-			}
-			const struct stats_key *k = &ks->v[s - 1];
-			if (strcmp(k->dispatch, d) == 0 && strcmp(k->workload, w) == 0) {
-				ks->of[r] = s - 1;
-				break;
-			}
+		ks->of[r] = stats_keyset_add(ks, rs->v[r].dispatch, rs->v[r].workload);
+		if (ks->of[r] == STATS_NOKEY) {
+			stats_keyset_release(ks);
+			return -1;
 		}
 	}
+	ks->nrec = n;
 	return 0;
 }
 
@@ -131,7 +155,7 @@ void stats_baseline(const struct records *rs, const struct stats_keyset *ks,
 
 int stats_record_is_final(const struct record *r)
 {
-	return r->phase && strcmp(r->phase, "final") == 0;
+	return record_is_final(r);
 }
 
 double stats_rel_change(double d, double ref)

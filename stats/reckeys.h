@@ -26,10 +26,12 @@ struct stats_key {
 struct stats_keyset {
 	struct stats_key *v;    /* distinct keys, in order of first appearance */
 	size_t n;               /* number of keys */
-	size_t *of;             /* of[i]: key index of record i (rs->v[i]) */
-	size_t nrec;            /* records the set was built from */
+	size_t cap;             /* allocated keys */
+	size_t *of;             /* of[i]: key index of record i (rs->v[i]); NULL
+				 * for a set grown with stats_keyset_add */
+	size_t nrec;            /* records the set was built from (0 when grown) */
 	size_t *slot;           /* private hash table: key index + 1, 0 = empty */
-	size_t nslot;           /* power of two */
+	size_t nslot;           /* power of two, twice cap */
 };
 
 /* Builds the key set of rs (every record, valid or not). Lookups are O(1)
@@ -37,6 +39,10 @@ struct stats_keyset {
  * failure (ks is then empty and safe to release). */
 int stats_keyset_build(const struct records *rs, struct stats_keyset *ks);
 void stats_keyset_release(struct stats_keyset *ks);
+/* Grows a set one key at a time (start from a zeroed struct): the index
+ * of (dispatch, workload), added when new, or STATS_NOKEY when memory ran
+ * out. The strings are borrowed (interned ids: keep their pool alive). */
+size_t stats_keyset_add(struct stats_keyset *ks, const char *dispatch, const char *workload);
 
 /* Index of key (dispatch, workload), or STATS_NOKEY. */
 size_t stats_keyset_find(const struct stats_keyset *ks, const char *dispatch,

@@ -4,7 +4,6 @@
 #include "stats/stats.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@ void stats_speedup_release(struct stats_speedup *s)
 		return;
 	free(s->keys);
 	free(s->groups);
+	free(s->kept);
 	stats_keyset_release(&s->ks);
 	memset(s, 0, sizeof(*s));
 	s->geomean_speedup = NAN;
@@ -68,76 +68,81 @@ static int by_first_key(const void *a, const void *b)
 	return x->first < y->first ? -1 : (x->first > y->first);
 }
 
-int stats_speedup_compute(const struct records *rs, const char *final_candidate,
-			  struct stats_speedup *out)
+void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate)
 {
-	memset(out, 0, sizeof(*out));
-	out->geomean_speedup = NAN;
-	out->geomean_change = NAN;
-	const struct record **base = NULL, **named = NULL, **phase = NULL, **best = NULL;
-	double *buf = NULL;
-	size_t *idx = NULL;
-	struct by_d *order = NULL;
-	int rc = -1;
-	errno = ENOMEM;
-	if (stats_keyset_build(rs, &out->ks) != 0)
-		goto out;
-	size_t nk = out->ks.n, cap = nk ? nk : 1;
-	base = calloc(cap, sizeof(*base));
-	named = calloc(cap, sizeof(*named));
-	phase = calloc(cap, sizeof(*phase));
-	best = calloc(cap, sizeof(*best));
-	buf = malloc(cap * sizeof(*buf));
-	idx = malloc(cap * sizeof(*idx));
-	order = malloc(cap * sizeof(*order));
-	out->keys = calloc(cap, sizeof(*out->keys));
+	memset(a, 0, sizeof(*a));
+	a->final_candidate = final_candidate;
+}
+
+void stats_speedup_abort(struct stats_speedup_acc *a)
+{
+	stats_keyset_release(&a->ks);
+	free(a->kept);
+	memset(a, 0, sizeof(*a));
+}
+
+/* A record kept past the reader's line: only ids (interned) stay. */
+static void keep(struct record *dst, const struct record *r)
+{
+	*dst = *r;
+	dst->artifact_path = dst->artifact_sha256 = dst->msprof_raw_path = dst->timestamp = NULL;
+}
+
+static int is_baseline_phase(const struct record *r)
+{
+	return r->phase && r->phase[0] == 'b' && strcmp(r->phase, "baseline") == 0;
+}
+
+int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r)
+{
+	size_t k = stats_keyset_add(&a->ks, r->dispatch, r->workload);
+	if (k == STATS_NOKEY)
+		return -1;
+	if (k >= a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		struct stats_speedup_kept *v = realloc(a->kept, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		memset(v + a->cap, 0, (cap - a->cap) * sizeof(*v));
+		a->kept = v;
+		a->cap = cap;
+	}
+	struct stats_speedup_kept *e = &a->kept[k];
+	if (!record_valid(r))
+		return 0;
+	/* baseline: the first valid round-0 record, phase baseline preferred */
+	if (r->round == 0 && (!e->has_base || (is_baseline_phase(r) && !is_baseline_phase(&e->base)))) {
+		keep(&e->base, r);
+		e->has_base = 1;
+	}
+	if (!e->has_best || r->duration_us < e->best.duration_us) {
+		keep(&e->best, r);
+		e->has_best = 1;
+	}
+	if (record_is_final(r)) { /* the last one wins */
+		keep(&e->phase, r);
+		e->has_phase = 1;
+	}
+	if (a->final_candidate && strcmp(r->candidate_id, a->final_candidate) == 0 &&
+	    (!e->has_named || r->round >= e->named.round)) {
+		keep(&e->named, r);
+		e->has_named = 1;
+	}
+	return 0;
+}
+
+/* Groups: keys sorted by dispatch, each run one group, then groups back
+ * in order of first appearance; and the overall geometric mean. */
+static int group(struct stats_speedup *out)
+{
+	size_t nk = out->nkeys, cap = nk ? nk : 1;
+	double *buf = malloc(cap * sizeof(*buf));
+	size_t *idx = malloc(cap * sizeof(*idx));
+	struct by_d *order = malloc(cap * sizeof(*order));
 	out->groups = calloc(cap, sizeof(*out->groups));
-	if (!base || !named || !phase || !best || !buf || !idx || !order || !out->keys || !out->groups)
+	int rc = -1;
+	if (!buf || !idx || !order || !out->groups)
 		goto out;
-	stats_baseline(rs, &out->ks, base);
-	stats_best_before(rs, &out->ks, LONG_MAX, NULL, best);
-	if (final_candidate) {
-		stats_best_before(rs, &out->ks, LONG_MAX, final_candidate, named);
-		size_t any = 0;
-		for (size_t k = 0; k < nk; k++)
-			any += named[k] != NULL;
-		if (!any) {
-			errno = ENOENT;
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (stats_record_is_final(r) && record_valid(r))
-			phase[out->ks.of[i]] = r; /* the last one wins */
-	}
-	for (size_t k = 0; k < nk; k++) {
-		struct stats_speedup_key *e = &out->keys[k];
-		e->key = k;
-		e->dispatch = out->ks.v[k].dispatch;
-		e->workload = out->ks.v[k].workload;
-		e->baseline = base[k];
-		if (final_candidate) {
-			e->final = named[k];
-			e->source = named[k] ? STATS_FINAL_NAMED : STATS_FINAL_NONE;
-		} else if (phase[k]) {
-			e->final = phase[k];
-			e->source = STATS_FINAL_PHASE;
-		} else {
-			e->final = best[k];
-			e->source = best[k] ? STATS_FINAL_BEST : STATS_FINAL_NONE;
-		}
-		e->speedup = NAN;
-		e->change = NAN;
-		if (e->baseline && e->final) {
-			e->speedup = e->baseline->duration_us / e->final->duration_us;
-			e->change = stats_rel_change(e->final->duration_us, e->baseline->duration_us);
-			e->regression = e->speedup < 1.0;
-		}
-	}
-	out->nkeys = nk;
-	/* Groups: keys sorted by dispatch, each run one group, then groups
-	 * back in order of first appearance. */
 	for (size_t k = 0; k < nk; k++) {
 		order[k].dispatch = out->keys[k].dispatch;
 		order[k].k = k;
@@ -164,17 +169,86 @@ int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 	out->geomean_change = 1.0 / out->geomean_speedup - 1.0;
 	rc = 0;
 out:
-	free(base);
-	free(named);
-	free(phase);
-	free(best);
 	free(buf);
 	free(idx);
 	free(order);
-	if (rc != 0) {
-		int e = errno;
-		stats_speedup_release(out);
-		errno = e;
-	}
 	return rc;
+}
+
+/* One key's final and speedup from what was kept. */
+static void settle_key(struct stats_speedup *out, size_t k, int named)
+{
+	struct stats_speedup_kept *kp = &out->kept[k];
+	struct stats_speedup_key *e = &out->keys[k];
+	e->key = k;
+	e->dispatch = out->ks.v[k].dispatch;
+	e->workload = out->ks.v[k].workload;
+	e->baseline = kp->has_base ? &kp->base : NULL;
+	if (named) {
+		e->final = kp->has_named ? &kp->named : NULL;
+		e->source = kp->has_named ? STATS_FINAL_NAMED : STATS_FINAL_NONE;
+	} else if (kp->has_phase) {
+		e->final = &kp->phase;
+		e->source = STATS_FINAL_PHASE;
+	} else {
+		e->final = kp->has_best ? &kp->best : NULL;
+		e->source = kp->has_best ? STATS_FINAL_BEST : STATS_FINAL_NONE;
+	}
+	e->speedup = NAN;
+	e->change = NAN;
+	if (e->baseline && e->final) {
+		e->speedup = e->baseline->duration_us / e->final->duration_us;
+		e->change = stats_rel_change(e->final->duration_us, e->baseline->duration_us);
+		e->regression = e->speedup < 1.0;
+	}
+}
+
+int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->geomean_speedup = NAN;
+	out->geomean_change = NAN;
+	out->ks = a->ks;
+	out->kept = a->kept;
+	int named = a->final_candidate != NULL;
+	memset(a, 0, sizeof(*a));
+	size_t nk = out->ks.n;
+	errno = ENOMEM;
+	out->keys = calloc(nk ? nk : 1, sizeof(*out->keys));
+	if (!out->keys)
+		goto fail;
+	size_t any = 0;
+	for (size_t k = 0; k < nk; k++)
+		any += out->kept[k].has_named;
+	if (named && !any) {
+		errno = ENOENT;
+		goto fail;
+	}
+	for (size_t k = 0; k < nk; k++)
+		settle_key(out, k, named);
+	out->nkeys = nk;
+	if (group(out) != 0)
+		goto fail;
+	return 0;
+fail:;
+	int e = errno;
+	stats_speedup_release(out);
+	errno = e;
+	return -1;
+}
+
+int stats_speedup_compute(const struct records *rs, const char *final_candidate,
+			  struct stats_speedup *out)
+{
+	struct stats_speedup_acc a;
+	stats_speedup_begin(&a, final_candidate);
+	for (size_t i = 0; i < rs->n; i++)
+		if (stats_speedup_add(&a, &rs->v[i]) != 0) {
+			stats_speedup_abort(&a);
+			memset(out, 0, sizeof(*out));
+			out->geomean_speedup = out->geomean_change = NAN;
+			errno = ENOMEM;
+			return -1;
+		}
+	return stats_speedup_finish(&a, out);
 }

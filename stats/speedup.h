@@ -61,8 +61,16 @@ struct stats_speedup_group {
 	double geomean_change;          /* 1 / geomean_speedup - 1 */
 };
 
+/* What one key keeps while records stream past (copies: ids only, the
+ * other strings of a kept record are NULL). */
+struct stats_speedup_kept {
+	struct record base, best, phase, named;
+	unsigned char has_base, has_best, has_phase, has_named;
+};
+
 struct stats_speedup {
 	struct stats_keyset ks;         /* owned */
+	struct stats_speedup_kept *kept; /* owned, one per key: what keys[] point into */
 	struct stats_speedup_key *keys; /* one per key, order of first appearance */
 	size_t nkeys;
 	struct stats_speedup_group *groups; /* one per dispatch, order of first appearance */
@@ -73,11 +81,29 @@ struct stats_speedup {
 	double geomean_change;          /* 1 / geomean_speedup - 1 */
 };
 
-/* Computes the speedups of rs. final_candidate may be NULL.
+/* Streaming: begin, add every record in file order (valid or not), then
+ * finish. Memory grows with the number of keys, never of records. The
+ * strings of the records added (their interned ids) are borrowed: keep
+ * their pool alive while *out is used. add returns 0, -1 when memory ran
+ * out (then abort). finish empties a and returns what compute returns. */
+struct stats_speedup_acc {
+	struct stats_keyset ks;
+	struct stats_speedup_kept *kept;
+	size_t cap;
+	const char *final_candidate;
+};
+void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate);
+int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r);
+int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out);
+void stats_speedup_abort(struct stats_speedup_acc *a);
+
+/* Computes the speedups of rs (the same streaming steps over rs).
+ * final_candidate may be NULL.
  * Returns 0; -1 with errno ENOENT when final_candidate names no candidate
  * with a valid record in rs, ENOMEM on allocation failure (then *out is
  * empty and safe to release). *out owns its arrays (stats_speedup_release)
- * and borrows strings and records from rs: keep rs alive. */
+ * and borrows the ids of rs: keep rs alive. The records keys[] point to
+ * are copies in kept[]: ids only (artifact_path, timestamp... are NULL). */
 int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 			  struct stats_speedup *out);
 void stats_speedup_release(struct stats_speedup *s);

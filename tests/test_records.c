@@ -14,9 +14,11 @@
 static void test_parse_v1_v2(void **state)
 {
 	(void)state;
-	struct record r;
+	struct records rs;
 	char err[256];
-	assert_int_equal(record_parse(V1, strlen(V1), 3, &r, err, sizeof(err)), 0);
+	records_init(&rs);
+	assert_int_equal(records_parse_one(V1, strlen(V1), 3, &rs, err, sizeof(err)), 0);
+	struct record r = rs.v[0];
 	assert_int_equal(r.contract, RECORDS_V1);
 	assert_int_equal(r.line, 3);
 	assert_null(r.parent_id);
@@ -24,22 +26,25 @@ static void test_parse_v1_v2(void **state)
 	assert_close(r.duration_us, 120.5, 0);
 	assert_true(record_valid(&r));
 	assert_true(isnan(r.aicore_util));
-	record_release(&r);
 
-	assert_int_equal(record_parse(V2, strlen(V2), 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(records_parse_one(V2, strlen(V2), 1, &rs, err, sizeof(err)), 0);
+	r = rs.v[1];
 	assert_int_equal(r.contract, RECORDS_V2);
 	assert_string_equal(r.phase, "candidate");
 	assert_string_equal(r.workload, "w1");
 	assert_false(record_valid(&r)); /* l0_pass false */
 	assert_close(r.aicore_util, 0.5, 0);
-	record_release(&r);
+	records_release(&rs);
 }
 
 static void expect_bad(const char *line, const char *want)
 {
-	struct record r;
+	struct records rs;
 	char err[256];
-	assert_int_equal(record_parse(line, strlen(line), 1, &r, err, sizeof(err)), -1);
+	records_init(&rs);
+	assert_int_equal(records_parse_one(line, strlen(line), 1, &rs, err, sizeof(err)), -1);
+	assert_int_equal(rs.n, 0);
+	records_release(&rs);
 	if (!strstr(err, want)) {
 		print_error("message '%s' lacks '%s'\n", err, want);
 		fail();
@@ -136,6 +141,142 @@ static void test_load_file_long_line(void **state)
 	assert_int_equal(records_load("/nonexistent/x.jsonl", &rs, &ps), -1);
 }
 
+/* Issue 13 item 7: strict JSONL. */
+static void test_strict_jsonl(void **state)
+{
+	(void)state;
+	/* two objects on a line: the second is not silently dropped */
+	expect_bad(V1 V1, "trailing content after the JSON object");
+	expect_bad(V1 " x", "trailing content");
+	expect_bad("[1] 2", "trailing content after the JSON value");
+	/* \u0000 would cut an id short */
+	expect_bad("{\"round\": 0, \"candidate_id\": \"a\\u0000b\"}", "\\u0000 in a string");
+	expect_bad("{\"round\": 0, \"x\": [\"\\u0000\"]}", "\\u0000 in a string");
+	/* a lone surrogate, a raw control character, a bad escape */
+	expect_bad("{\"round\": 0, \"candidate_id\": \"\\udc00\"}", "surrogate");
+	expect_bad("{\"round\": 0, \"candidate_id\": \"a\tb\"}", "control character");
+	expect_bad("{\"round\": 0, \"candidate_id\": \"\\q\"}", "bad escape");
+	/* a CR inside a line */
+	expect_bad("{\"round\": 0}\r{\"round\": 1}", "carriage return inside the line");
+	/* nesting is bounded */
+	char deep[2 * RECORDS_MAX_DEPTH + 32];
+	size_t n = (size_t)snprintf(deep, sizeof(deep), "{\"x\": ");
+	for (int i = 0; i <= RECORDS_MAX_DEPTH; i++)
+		deep[n++] = '[';
+	deep[n] = '\0';
+	expect_bad(deep, "nested too deep");
+}
+
+/* A CR-only file reads as one line and is refused as such, never as a
+ * record. */
+static void test_cr_only_file(void **state)
+{
+	(void)state;
+	const char buf[] = V1 "\r" V1 "\r" V1 "\r";
+	struct records rs;
+	struct records_problems ps;
+	records_init(&rs);
+	records_problems_init(&ps);
+	assert_int_equal(records_load_buffer(buf, sizeof(buf) - 1, &rs, &ps), 0);
+	assert_int_equal(rs.n, 0);
+	assert_int_equal(ps.n, 1);
+	assert_int_equal(ps.v[0].line, 1);
+	assert_non_null(strstr(ps.v[0].message, "CR-only line endings"));
+	records_release(&rs);
+	records_problems_release(&ps);
+}
+
+/* Issue 13 item 3: a line of 74,000 keys; the duplicate is found (the
+ * check is a hash set: linear; `make bench` measures the time). */
+static void test_many_keys(void **state)
+{
+	(void)state;
+	size_t cap = 74000 * 16 + 512, n = 0;
+	char *line = malloc(cap);
+	assert_non_null(line);
+	line[n++] = '{';
+	for (int i = 0; i < 74000; i++)
+		n += (size_t)snprintf(line + n, cap - n, "\"k%d\":1,", i);
+	const char *tail = "\"round\": 0, \"candidate_id\": \"b\", \"dispatch_path\": \"d\", "
+			   "\"workload\": \"w\", \"duration_us\": 1, \"l0_pass\": true, "
+			   "\"timestamp\": \"2026-01-01\"}";
+	size_t base = n;
+	n += (size_t)snprintf(line + n, cap - n, "%s", tail);
+	assert_true(n < RECORDS_LINE_MAX);
+	struct records rs;
+	char err[256];
+	records_init(&rs);
+	assert_int_equal(records_parse_one(line, n, 1, &rs, err, sizeof(err)), 0);
+	/* the same with one key repeated near the end */
+	n = base + (size_t)snprintf(line + base, cap - base, "\"k73990\":2,%s", tail);
+	assert_int_equal(records_parse_one(line, n, 1, &rs, err, sizeof(err)), -1);
+	assert_string_equal(err, "duplicate key 'k73990'");
+	/* escaped spelling of a known key is the same key */
+	expect_bad("{\"round\": 0, \"\\u0072ound\": 1}", "duplicate key 'round'");
+	expect_bad("{\"a\\/b\": 0, \"a/b\": 1}", "duplicate key 'a/b'");
+	assert_int_equal(rs.n, 1);
+	records_release(&rs);
+	free(line);
+}
+
+/* Ids are interned once per set; the reader streams records whose other
+ * strings live until the next line. */
+static void test_interned_and_streamed(void **state)
+{
+	(void)state;
+	const char buf[] = V1 "\n" V1 "\n\n" V2 "\n";
+	struct records rs;
+	records_init(&rs);
+	assert_int_equal(records_load_buffer(buf, sizeof(buf) - 1, &rs, NULL), 0);
+	assert_int_equal(rs.n, 3);
+	assert_ptr_equal(rs.v[0].candidate_id, rs.v[1].candidate_id);
+	assert_ptr_equal(rs.v[0].workload, rs.v[2].workload); /* "w1" in both contracts */
+	assert_ptr_not_equal(rs.v[0].timestamp, rs.v[1].timestamp); /* copied, not interned */
+	assert_string_equal(rs.v[1].timestamp, "2026-09-06T00:00:00Z");
+
+	struct strpool ids;
+	struct records_reader rd;
+	struct record r;
+	strpool_init(&ids);
+	records_reader_buffer(&rd, buf, sizeof(buf) - 1, &ids);
+	assert_int_equal(records_reader_next(&rd, &r), RECORDS_NEXT_RECORD);
+	assert_string_equal(r.msprof_raw_path, "p/");
+	const char *cand = r.candidate_id;
+	assert_int_equal(records_reader_next(&rd, &r), RECORDS_NEXT_RECORD);
+	assert_ptr_equal(r.candidate_id, cand);
+	assert_int_equal(records_reader_next(&rd, &r), RECORDS_NEXT_BLANK);
+	assert_int_equal(records_reader_next(&rd, &r), RECORDS_NEXT_RECORD);
+	assert_int_equal(rd.line, 4);
+	assert_int_equal(records_reader_next(&rd, &r), RECORDS_NEXT_EOF);
+	assert_int_equal(rd.bytes, sizeof(buf) - 1);
+	records_reader_close(&rd);
+	assert_ptr_equal(strpool_find(&ids, "baseline", 8), cand);
+	assert_null(strpool_find(&ids, "nope", 4));
+	strpool_release(&ids);
+	records_release(&rs);
+}
+
+/* Numbers: the exact fast path and strtod give the same doubles. */
+static void test_numbers(void **state)
+{
+	(void)state;
+	static const char *const nums[] = { "120.5", "0.1", "0.3", "100.000", "9007199254740993",
+					    "123456789012345", "1.5e2", "2E-3", "-0.5", "0.000001",
+					    "99999999999999.9", "1234567.8901234567" };
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		char line[512];
+		snprintf(line, sizeof(line), "{\"round\": 0, \"candidate_id\": \"b\", \"dispatch_path\": \"d\", "
+			 "\"workload\": \"w\", \"duration_us\": 1, \"l0_pass\": true, "
+			 "\"timestamp\": \"2026-01-01\", \"aicore_util\": %s}", nums[i]);
+		struct records rs;
+		char err[256];
+		records_init(&rs);
+		assert_int_equal(records_parse_one(line, strlen(line), 1, &rs, err, sizeof(err)), 0);
+		assert_true(rs.v[0].aicore_util == strtod(nums[i], NULL));
+		records_release(&rs);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +285,11 @@ int main(void)
 		cmocka_unit_test(test_iso8601),
 		cmocka_unit_test(test_load_buffer),
 		cmocka_unit_test(test_load_file_long_line),
+		cmocka_unit_test(test_strict_jsonl),
+		cmocka_unit_test(test_cr_only_file),
+		cmocka_unit_test(test_many_keys),
+		cmocka_unit_test(test_interned_and_streamed),
+		cmocka_unit_test(test_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,7 +32,7 @@ static char *render(enum report_format fmt, const struct gate_findings *fs,
 
 static struct report_ctx ctx_for(const char *root)
 {
-	struct report_ctx c = { "tlgate", "9.9.9", root, 3, 0 };
+	struct report_ctx c = { "tlgate", "9.9.9", root, 3, 0, -1, 0, 0 };
 	return c;
 }
 
@@ -186,7 +186,17 @@ static void test_sarif(void **state)
 		const struct gate_rule_info *info = gate_rule_find(str_at(r, "ruleId"));
 		assert_string_equal(str_at(rule, "shortDescription.text"),
 				    info ? info->summary : str_at(r, "ruleId"));
+		/* known rules link their section of docs/rules.md and carry help */
+		if (info) {
+			char anchor[160];
+			snprintf(anchor, sizeof(anchor), "/rules.md#%s", info->id);
+			for (char *c = anchor; *c; c++)
+				*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+			assert_non_null(strstr(str_at(rule, "helpUri"), anchor));
+			assert_non_null(strstr(str_at(rule, "help.text"), info->fix));
+		}
 	}
+	assert_non_null(strstr(str_at(doc, "runs.0.tool.driver.informationUri"), "://"));
 	assert_non_null(recon);
 	assert_non_null(fb);
 	r = cJSON_GetArrayItem(results, 0);
@@ -197,7 +207,8 @@ static void test_sarif(void **state)
 	assert_non_null(strstr(str_at(r, "message.text"), "3.12 us"));
 	r = cJSON_GetArrayItem(results, 1);
 	assert_string_equal(str_at(r, "level"), "warning");
-	assert_null(item_at(r, "locations.0.physicalLocation.region")); /* line 0 */
+	/* a whole-file finding (line 0) points at line 1 */
+	assert_int_equal(item_at(r, "locations.0.physicalLocation.region.startLine")->valueint, 1);
 	assert_string_equal(str_at(cJSON_GetArrayItem(results, 2), "level"), "note");
 	/* outside the root: an absolute file URI, percent-encoded */
 	r = cJSON_GetArrayItem(results, 3);

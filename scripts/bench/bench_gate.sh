@@ -27,15 +27,17 @@ rss() { /usr/bin/time -f '%M' "$TLGATE" "$1" 2>&1 >/dev/null | tail -n 1; }
 bytes=$(find "$W/big" -type f \( -name '*.md' -o -name '*.jsonl' \) -exec cat {} + | wc -c)
 tg=$(best3 "$TLGATE" "$W/big")
 tc=$(best3 sh -c "find '$W/big' -type f \\( -name '*.md' -o -name '*.jsonl' \\) -exec cat {} + >/dev/null")
+# the Python gate's records check, modelled in one process over the same tree
+tp=$(best3 python3 scripts/bench/py_records_gate.py "$W/big")
 rs=$(rss "$W/small")
 rb=$(rss "$W/big")
 # the CI pattern the old gate had: one process per directory
 t0=$(now)
 for d in "$W"/big/op*/perf_opt; do "$TLGATE" "$d" >/dev/null; done
 t1=$(now)
-awk -v bytes="$bytes" -v tg="$tg" -v tc="$tc" -v rs="$rs" -v rb="$rb" -v t0="$t0" -v t1="$t1" 'BEGIN {
+awk -v bytes="$bytes" -v tg="$tg" -v tc="$tc" -v tp="$tp" -v rs="$rs" -v rb="$rb" -v t0="$t0" -v t1="$t1" 'BEGIN {
     mb = bytes / 1e6
-    split(tg, g, " "); split(tc, c, " ")
+    split(tg, g, " "); split(tc, c, " "); split(tp, p, " ")
     printf "## tlgate (gate 4)\n\n"
     printf "Generated tree: 200 perf_opt/ directories x 1000 records (v1, 99 rounds with a comparison table each), %.1f MB of opt_log.md + perf_records.jsonl. Best of 3 runs; the machine is shared, so CPU time (one core) is the steadier figure.\n\n", mb
     printf "| measure | value |\n|---|---|\n"
@@ -45,7 +47,12 @@ awk -v bytes="$bytes" -v tg="$tg" -v tc="$tc" -v rs="$rs" -v rb="$rb" -v t0="$t0
     printf "| cat of the same files: wall clock | %.3f s, %.0f MB/s |\n", c[1], mb / c[1]
     printf "| tlgate throughput / cat throughput (CPU time) | %.2f |\n", c[2] / g[2]
     printf "| tlgate throughput / cat throughput (wall clock) | %.2f |\n", c[1] / g[1]
+    printf "| Python gate model (scripts/bench/py_records_gate.py), one process: CPU time | %.3f s, %.0f MB/s |\n", p[2], mb / p[2]
+    printf "| tlgate speed / Python gate speed (CPU time) | %.1fx |\n", p[2] / g[2]
+    printf "| tlgate time / cat time (CPU time) | %.1fx |\n", g[2] / c[2]
     printf "| tlgate started once per directory (200 processes) | %.3f s, %.0f MB/s |\n", t1 - t0, mb / (t1 - t0)
     printf "| peak RSS, 50 directories | %d KiB |\n", rs
     printf "| peak RSS, 200 directories | %d KiB |\n", rb
+    printf "\nTargets (issue 15): >= 300 MB/s of CPU time; tlgate time <= 5x cat; >= 10x the Python gate in one process. "
+    printf "The Python model does what gate_lint.py'"'"'s perf_records_lint does per directory (json.loads per line, required fields, types, the comparison table and final_latency reconciliation), not the other S4 rules tlgate also runs.\n"
 }'

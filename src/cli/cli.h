@@ -42,6 +42,7 @@ const struct cli_command *cli_find_command(const char *name);
 
 int cmd_ab(int argc, char **argv);
 int cmd_audit(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 int cmd_loop(int argc, char **argv);
 int cmd_msprof(int argc, char **argv);
@@ -53,6 +54,7 @@ int cmd_winner(int argc, char **argv);
 
 extern const struct cli_spec cmd_ab_spec;
 extern const struct cli_spec cmd_audit_spec;
+extern const struct cli_spec cmd_explain_spec;
 extern const struct cli_spec cmd_gate_spec;
 extern const struct cli_spec cmd_loop_spec;
 extern const struct cli_spec cmd_msprof_spec;

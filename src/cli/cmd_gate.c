@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -34,6 +35,7 @@ static const struct cli_option gate_options[] = {
 	{ 'r', 0, "report", "FMT:PATH", "also write FMT to PATH (repeatable)" },
 	{ 'S', 0, "stage-result", "FILE", "check the Stage Result block in FILE ('-': stdin)\n"
 					  "against the one operator directory PATH" },
+	{ 'T', 0, "statistics", NULL, "text: counts per rule instead of one line per finding" },
 	CLI_OPT_END
 };
 
@@ -49,6 +51,9 @@ const struct cli_spec cmd_gate_spec = {
 	"(FILE, or standard input for '-') and reconciles it with the records of the one\n"
 	"operator directory DIR (or its perf_opt/): S4-STAGE-RESULT-* findings only, in\n"
 	"any --format (docs/tlgate.md).\n"
+	"\n"
+	"The text format ends with one line: directories checked, errors, warnings\n"
+	"and the time taken. `tlperf explain RULE` says what a rule checks.\n"
 	"Exit: 0 no errors, 1 errors found, 2 usage error or unreadable PATH.\n",
 	0, NULL,
 };
@@ -409,7 +414,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 	}
 	gatecheck_config_apply(&cfg, &fs);
 	top = git_toplevel();
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae };
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, 0, 0 };
 	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));
 		goto out;
@@ -445,7 +450,9 @@ out:
 int cmd_gate(int argc, char **argv)
 {
 	const char *changed = NULL, *base = NULL, *config = NULL, *stage = NULL;
-	int strict = 0, wae = 0, opt, rc = CLI_USAGE;
+	int strict = 0, wae = 0, statistics = 0, opt, rc = CLI_USAGE;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	enum report_format fmt = REPORT_TEXT;
 	struct report_out *reports = NULL;
 	size_t nreports = 0;
@@ -464,6 +471,7 @@ int cmd_gate(int argc, char **argv)
 		case 'b': base = optarg; break;
 		case 'C': config = optarg; break;
 		case 's': strict = 1; break;
+		case 'T': statistics = 1; break;
 		case 'w': wae = 1; break;
 		case 'S': stage = optarg; break;
 		case 'f':
@@ -624,7 +632,11 @@ int cmd_gate(int argc, char **argv)
 		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", changed ? " (none changed)" : "");
 
 	top = git_toplevel();
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, checked, wae };
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, checked, wae,
+				  (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+				  statistics, 1 };
 	if (report_write(stdout, fmt, &all, &ctx) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));
 		goto out;

@@ -124,6 +124,11 @@ static void print_markdown(const struct stats_plateau *p)
 	printf("- plateau: %s\n", p->plateau ? "yes" : "no");
 }
 
+static int add_record(void *acc, const struct record *r)
+{
+	return stats_plateau_add(acc, r);
+}
+
 int cmd_plateau(int argc, char **argv)
 {
 	struct recargs a = { .name = "plateau" };
@@ -131,9 +136,12 @@ int cmd_plateau(int argc, char **argv)
 	double noise = STATS_PLATEAU_NOISE;
 	long window = STATS_PLATEAU_WINDOW;
 	int ch, rc;
-	struct records rs;
+	struct strpool ids;
+	struct stats_plateau_acc acc;
 	struct stats_plateau p = { 0 };
-	records_init(&rs);
+	enum records_contract contract;
+	strpool_init(&ids);
+	stats_plateau_begin(&acc);
 	cli_parser_init(&cp, &cmd_plateau_spec, argc, argv);
 	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
@@ -153,22 +161,23 @@ int cmd_plateau(int argc, char **argv)
 		}
 	}
 	if (ch == CLI_PARSE_STOP)
-		return cp.rc;
-	rc = recargs_load_operand(&a, &cp, &rs);
+		return cp.rc; /* ids and acc allocate nothing until used */
+	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
 	if (rc != CLI_OK)
 		goto out;
-	if (stats_plateau_compute(&rs, noise, window, &p) != 0) {
+	if (stats_plateau_finish(&acc, noise, window, &p) != 0) {
 		cli_error("out of memory analysing '%s'", a.path);
 		rc = CLI_USAGE;
 		goto out;
 	}
 	if (a.json)
-		rc = print_json(&p, a.path, rs.contract);
+		rc = print_json(&p, a.path, contract);
 	else
 		print_markdown(&p);
 	rc = cli_finish_stdout(rc);
 out:
+	stats_plateau_abort(&acc);
 	stats_plateau_release(&p);
-	records_release(&rs);
+	strpool_release(&ids);
 	return rc;
 }

@@ -414,15 +414,22 @@ out:
 	return rc;
 }
 
+static int add_record(void *acc, const struct record *r)
+{
+	return stats_speedup_add(acc, r);
+}
+
 int cmd_speedup(int argc, char **argv)
 {
 	struct recargs a = { .name = "speedup" };
 	struct cli_parser cp;
 	const char *final = NULL, *plot = NULL;
 	int ch, rc;
-	struct records rs;
+	struct strpool ids;
+	struct stats_speedup_acc acc;
 	struct stats_speedup s = { 0 };
-	records_init(&rs);
+	enum records_contract contract;
+	strpool_init(&ids); /* allocates nothing until used */
 	cli_parser_init(&cp, &cmd_speedup_spec, argc, argv);
 	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
@@ -441,11 +448,12 @@ int cmd_speedup(int argc, char **argv)
 					       argv[cp.next]);
 		return speedup_folder(argv[cp.next], a.json, a.strict, plot);
 	}
-	rc = recargs_load_operand(&a, &cp, &rs);
+	stats_speedup_begin(&acc, final);
+	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;
-	if (stats_speedup_compute(&rs, final, &s) != 0) {
+	if (stats_speedup_finish(&acc, &s) != 0) {
 		if (errno == ENOENT)
 			cli_error("final candidate '%s' has no valid record in '%s'", final, path);
 		else
@@ -454,7 +462,7 @@ int cmd_speedup(int argc, char **argv)
 		goto out;
 	}
 	if (a.json)
-		rc = print_json(&s, path, final, rs.contract);
+		rc = print_json(&s, path, final, contract);
 	else
 		print_markdown(&s);
 	if (rc == CLI_OK && s.nused == 0) {
@@ -468,7 +476,8 @@ int cmd_speedup(int argc, char **argv)
 	}
 	rc = cli_finish_stdout(rc);
 out:
+	stats_speedup_abort(&acc);
 	stats_speedup_release(&s);
-	records_release(&rs);
+	strpool_release(&ids);
 	return rc;
 }

@@ -31,29 +31,79 @@ int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct r
 	return recargs_load(a->path, a->strict, rs);
 }
 
-int recargs_load(const char *path, int strict, struct records *rs)
+/* One invalid line, printed under the policy of recargs.h. */
+static void report_problem(const char *path, long line, const char *msg, int strict)
 {
-	struct records_problems ps;
-	records_init(rs);
-	records_problems_init(&ps);
+	fflush(stdout);
+	fprintf(stderr, "%s:%ld: %s: %s%s\n", path, line, strict ? "error" : "warning", msg,
+		strict ? "" : " (line skipped)");
+}
+
+int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_sink add, void *ctx,
+		   enum records_contract *contract)
+{
+	struct records_reader rd;
+	struct record r;
+	enum records_next k;
+	size_t nprob = 0, v1 = 0, v2 = 0;
 	int rc = CLI_OK;
+	*contract = RECORDS_UNKNOWN;
 	errno = 0;
-	if (records_load(path, rs, &ps) != 0) {
+	if (records_reader_open(&rd, path, ids) != 0) {
 		cli_error("cannot read records '%s': %s", path, strerror(errno ? errno : EIO));
-		rc = CLI_USAGE;
-		goto out;
+		return CLI_USAGE;
 	}
-	for (size_t i = 0; i < ps.n; i++) {
-		fflush(stdout);
-		fprintf(stderr, "%s:%ld: %s: %s%s\n", path, ps.v[i].line, strict ? "error" : "warning",
-			ps.v[i].message, strict ? "" : " (line skipped)");
+	while ((k = records_reader_next(&rd, &r)) != RECORDS_NEXT_EOF) {
+		if (k == RECORDS_NEXT_ERROR || (k == RECORDS_NEXT_RECORD && add(ctx, &r) != 0)) {
+			cli_error("cannot read records '%s': %s", path,
+				  strerror(k == RECORDS_NEXT_ERROR && errno ? errno : ENOMEM));
+			rc = CLI_USAGE;
+			break;
+		}
+		if (k == RECORDS_NEXT_PROBLEM && rd.bare_cr) {
+			cli_error("cannot read records '%s': line %ld: carriage return inside a line "
+				  "(CR-only line endings?); JSONL lines end with LF", path, rd.line);
+			rc = CLI_USAGE;
+			break;
+		}
+		if (k == RECORDS_NEXT_PROBLEM) {
+			report_problem(path, rd.line, rd.err, strict);
+			nprob++;
+		}
+		v1 += k == RECORDS_NEXT_RECORD && r.contract == RECORDS_V1;
+		v2 += k == RECORDS_NEXT_RECORD && r.contract == RECORDS_V2;
 	}
-	if (ps.n && strict) {
-		cli_error("'%s' has %zu invalid line(s); refusing under --strict", path, ps.n);
+	records_reader_close(&rd);
+	*contract = v1 + v2 == 0 ? RECORDS_UNKNOWN : v2 > v1 ? RECORDS_V2 : RECORDS_V1;
+	if (rc == CLI_OK && nprob && strict) {
+		cli_error("'%s' has %zu invalid line(s); refusing under --strict", path, nprob);
 		rc = CLI_FAIL;
 	}
-out:
-	records_problems_release(&ps);
+	return rc;
+}
+
+int recargs_stream_operand(struct recargs *a, const struct cli_parser *p, struct strpool *ids,
+			   recargs_sink add, void *ctx, enum records_contract *contract)
+{
+	*contract = RECORDS_UNKNOWN;
+	if (p->argc - p->next != 1)
+		return cli_usage_error(a->name, "expected one RECORDS file, got %d arguments",
+				       p->argc - p->next);
+	a->path = p->argv[p->next];
+	return recargs_stream(a->path, a->strict, ids, add, ctx, contract);
+}
+
+static int keep_record(void *ctx, const struct record *r)
+{
+	return records_push_interned(ctx, r);
+}
+
+int recargs_load(const char *path, int strict, struct records *rs)
+{
+	enum records_contract c;
+	records_init(rs);
+	int rc = recargs_stream(path, strict, &rs->pool, keep_record, rs, &c);
+	rs->contract = c;
 	return rc;
 }
 

@@ -6,6 +6,9 @@
  * Bad input policy (README "tlperf plateau, speedup, table, winner"):
  *   - a RECORDS path that cannot be read: "tlperf: error: cannot read
  *     records 'PATH': <strerror>", exit 2;
+ *   - a line holding a carriage return before its end (CR-only line
+ *     endings: the file is not JSONL): "tlperf: error: cannot read records
+ *     'PATH': line N: carriage return inside a line ...", exit 2;
  *   - an invalid line (not JSON, schema violation, over 1 MiB): reported as
  *     "PATH:LINE: warning: <problem> (line skipped)" on stderr and left
  *     out of every statistic; with --strict the same lines are errors and
@@ -21,6 +24,7 @@
 #include "cli/options.h"
 #include "model/records.h"
 #include "util/escape.h"
+#include "util/strpool.h"
 
 /* The rows of --json and --strict, for a command's option table (keys 'j'
  * and 's', taken by recargs_option()). */
@@ -52,6 +56,21 @@ int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct r
  * also on allocation failure). *rs must be released by the caller in
  * every case. */
 int recargs_load(const char *path, int strict, struct records *rs);
+
+/* Receives each valid record of a stream (ids interned in the pool given,
+ * other strings valid during the call). Returns 0, -1 when memory ran out. */
+typedef int (*recargs_sink)(void *ctx, const struct record *r);
+
+/* Streams path through add() under the policy above, in memory bounded by
+ * the longest line (plus what add keeps and the interned ids). *contract
+ * receives the majority contract of the valid records. Returns CLI_OK,
+ * CLI_FAIL (strict and invalid lines) or CLI_USAGE (unreadable, CR line
+ * endings, out of memory). */
+int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_sink add, void *ctx,
+		   enum records_contract *contract);
+/* recargs_stream() of the one operand (else a usage error); sets a->path. */
+int recargs_stream_operand(struct recargs *a, const struct cli_parser *p, struct strpool *ids,
+			   recargs_sink add, void *ctx, enum records_contract *contract);
 
 /* A JSON number, or null when v is NaN or infinite. */
 cJSON *recargs_num_or_null(double v);

@@ -1,404 +1,861 @@
-/* records.c: perf_records.jsonl reader and schema validation (records.h). */
+/* io/records.c: the perf_records.jsonl reader (io/records.h).
+ *
+ * A line goes through named steps: check_bytes (NUL, UTF-8, bare CR),
+ * parse_object (JSON syntax in place, known fields into a table, unknown
+ * keys into the duplicate set), then the schema steps (take_key_fields,
+ * take_v2_fields, take_numbers, take_timestamp) that word every error the
+ * way the gate and the statistics commands print it. */
 #include "io/records.h"
-#include "io/lineio.h"
 #include "util/utf8.h"
 
-#include <cjson/cJSON.h>
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+/* ---- the fields a record may have ---- */
 
-void record_release(struct record *r)
-{
-	if (!r)
-		return;
-	free(r->candidate_id);
-	free(r->parent_id);
-	free(r->dispatch);
-	free(r->workload);
-	free(r->phase);
-	free(r->artifact_path);
-	free(r->artifact_sha256);
-	free(r->msprof_raw_path);
-	free(r->timestamp);
-	memset(r, 0, sizeof(*r));
-}
+enum fkey { F_ROUND, F_CAND, F_PARENT, F_DISPATCH, F_WORKLOAD, F_KERNEL, F_WORKLOAD_ID, F_PHASE,
+	    F_APATH, F_ASHA, F_DURATION, F_L0, F_MSPROF, F_TS, F_AICORE, F_MEMBW, F_MEASURED,
+	    F_N };
 
-int record_copy(struct record *dst, const struct record *src)
+static const char *const fkey_name[F_N] = {
+	"round", "candidate_id", "parent_id", "dispatch_path", "workload", "kernel_id",
+	"workload_id", "phase", "artifact_path", "artifact_sha256", "duration_us", "l0_pass",
+	"msprof_raw_path", "timestamp", "aicore_util", "mem_bw_gbps", "measured"
+};
+
+enum vtype { V_NONE = 0, V_STR, V_NUM, V_TRUE, V_FALSE, V_NULL, V_NESTED };
+
+struct fval {
+	enum vtype t;
+	const char *s;  /* V_STR: NUL-terminated in the line */
+	size_t n;       /* V_STR: length */
+	double num;     /* V_NUM */
+};
+
+struct records_keyslot {
+	unsigned gen;   /* line generation that filled the slot */
+	uint64_t hash;
+	const char *s;
+	size_t n;
+};
+
+/* Parser state of one line. */
+struct lp {
+	char *p, *e;            /* cursor over the writable line */
+	char *start;            /* for byte offsets in messages */
+	struct fval f[F_N];
+	const char *dup;        /* first repeated key, NUL-terminated */
+	const char *why;        /* syntax problem, static text */
+	char *why_at;           /* where it was found */
+	struct records_reader *rd;
+	int not_object;      /* valid JSON, but not an object */
+};
+
+static int fail(struct lp *lp, const char *why)
 {
-	*dst = *src;
-	dst->candidate_id = dup_or_null(src->candidate_id);
-	dst->parent_id = dup_or_null(src->parent_id);
-	dst->dispatch = dup_or_null(src->dispatch);
-	dst->workload = dup_or_null(src->workload);
-	dst->phase = dup_or_null(src->phase);
-	dst->artifact_path = dup_or_null(src->artifact_path);
-	dst->artifact_sha256 = dup_or_null(src->artifact_sha256);
-	dst->msprof_raw_path = dup_or_null(src->msprof_raw_path);
-	dst->timestamp = dup_or_null(src->timestamp);
-	if ((src->candidate_id && !dst->candidate_id) || (src->parent_id && !dst->parent_id) ||
-	    (src->dispatch && !dst->dispatch) || (src->workload && !dst->workload) ||
-	    (src->phase && !dst->phase) || (src->artifact_path && !dst->artifact_path) ||
-	    (src->artifact_sha256 && !dst->artifact_sha256) ||
-	    (src->msprof_raw_path && !dst->msprof_raw_path) ||
-	    (src->timestamp && !dst->timestamp)) {
-		record_release(dst);
-		return -1;
+	if (!lp->why) {
+		lp->why = why;
+		lp->why_at = lp->p;
 	}
-	return 0;
+	return -1;
 }
 
-int record_valid(const struct record *r)
+static int key_id(const char *s, size_t n)
 {
-	return r->l0_pass && r->duration_us > 0.0 && isfinite(r->duration_us);
-}
-
-int record_same_key(const struct record *a, const struct record *b)
-{
-	return strcmp(a->dispatch, b->dispatch) == 0 && strcmp(a->workload, b->workload) == 0;
-}
-
-static int digits(const char *s, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
-int records_is_iso8601(const char *s)
-{
-	/* YYYY-MM-DD */
-	if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2))
-		return 0;
-	int mon = (s[5] - '0') * 10 + (s[6] - '0');
-	int day = (s[8] - '0') * 10 + (s[9] - '0');
-	if (mon < 1 || mon > 12 || day < 1 || day > 31)
-		return 0;
-	s += 10;
-	if (*s == '\0')
-		return 1;
-	if (*s != 'T' && *s != ' ')
-		return 0;
-	s++;
-	if (!digits(s, 2) || s[2] != ':' || !digits(s + 3, 2))
-		return 0;
-	if ((s[0] - '0') * 10 + (s[1] - '0') > 23 || (s[3] - '0') * 10 + (s[4] - '0') > 59)
-		return 0;
-	s += 5;
-	if (*s == ':') {
-		if (!digits(s + 1, 2) || (s[1] - '0') * 10 + (s[2] - '0') > 60)
-			return 0;
-		s += 3;
-		if (*s == '.' || *s == ',') {
-			s++;
-			if (!isdigit((unsigned char)*s))
-				return 0;
-			while (isdigit((unsigned char)*s))
-				s++;
-		}
+	switch (n) {
+	case 5:
+		return memcmp(s, "round", 5) == 0 ? F_ROUND : memcmp(s, "phase", 5) == 0 ? F_PHASE : -1;
+	case 7:
+		return memcmp(s, "l0_pass", 7) == 0 ? F_L0 : -1;
+	case 8:
+		return memcmp(s, "workload", 8) == 0 ? F_WORKLOAD : memcmp(s, "measured", 8) == 0 ? F_MEASURED : -1;
+	case 9:
+		return memcmp(s, "parent_id", 9) == 0 ? F_PARENT : memcmp(s, "kernel_id", 9) == 0 ? F_KERNEL
+		       : memcmp(s, "timestamp", 9) == 0 ? F_TS : -1;
+	case 11:
+		return memcmp(s, "workload_id", 11) == 0 ? F_WORKLOAD_ID : memcmp(s, "duration_us", 11) == 0
+		       ? F_DURATION : memcmp(s, "aicore_util", 11) == 0 ? F_AICORE
+		       : memcmp(s, "mem_bw_gbps", 11) == 0 ? F_MEMBW : -1;
+	case 12:
+		return memcmp(s, "candidate_id", 12) == 0 ? F_CAND : -1;
+	case 13:
+		return memcmp(s, "dispatch_path", 13) == 0 ? F_DISPATCH : memcmp(s, "artifact_path", 13) == 0 ? F_APATH : -1;
+	case 15:
+		return memcmp(s, "artifact_sha256", 15) == 0 ? F_ASHA : memcmp(s, "msprof_raw_path", 15) == 0 ? F_MSPROF : -1;
 	}
-	if (*s == '\0' || (s[0] == 'Z' && s[1] == '\0'))
-		return 1;
-	if ((*s == '+' || *s == '-') && digits(s + 1, 2)) {
-		s += 3;
-		if (*s == ':')
-			s++;
-		if (*s == '\0')
-			return 1;
-		return digits(s, 2) && s[2] == '\0';
-	}
-	return 0;
+	return -1;
 }
 
-/* cJSON_GetObjectItemCaseSensitive, comparing the first byte before
- * strcmp: most keys differ there, and the lookups were the reader's
- * largest cost after the line reader. */
-static const cJSON *field(const cJSON *o, const char *k)
+/* ---- JSON syntax, in place ---- */
+
+static void skip_ws(struct lp *lp)
 {
-	for (const cJSON *it = o->child; it; it = it->next)
-		if (it->string && it->string[0] == k[0] && strcmp(it->string, k) == 0)
-			return it;
-	return NULL;
+	while (lp->p < lp->e && (*lp->p == ' ' || *lp->p == '\t' || *lp->p == '\n' || *lp->p == '\r'))
+		lp->p++;
 }
 
-/* Field lookup helpers: each writes a message and returns -1 on a problem. */
-static int get_string(const cJSON *o, const char *k, int required, int nullable,
-		      char **out, char *err, size_t errlen)
+static int hex4(const char *p, unsigned *out)
 {
-	const cJSON *it = field(o, k);
-	*out = NULL;
-	if (!it) {
-		if (required) {
-			snprintf(err, errlen, "missing required field '%s'", k);
+	unsigned v = 0;
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
 			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static char *put_utf8(char *w, unsigned cp)
+{
+	if (cp < 0x80) {
+		*w++ = (char)cp;
+	} else if (cp < 0x800) {
+		*w++ = (char)(0xC0 | (cp >> 6));
+		*w++ = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		*w++ = (char)(0xE0 | (cp >> 12));
+		*w++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*w++ = (char)(0x80 | (cp & 0x3F));
+	} else {
+		*w++ = (char)(0xF0 | (cp >> 18));
+		*w++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+		*w++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*w++ = (char)(0x80 | (cp & 0x3F));
+	}
+	return w;
+}
+
+/* One \uXXXX escape (with its pair for a surrogate) at lp->p (just past the
+ * 'u'); writes UTF-8 at *w. Decoded text is never longer than the escape. */
+static int unescape_u(struct lp *lp, char **w)
+{
+	unsigned cp, lo;
+	if (lp->e - lp->p < 4 || hex4(lp->p, &cp) != 0)
+		return fail(lp, "bad \\u escape");
+	lp->p += 4;
+	if (cp >= 0xDC00 && cp <= 0xDFFF)
+		return fail(lp, "lone UTF-16 surrogate in a \\u escape");
+	if (cp >= 0xD800 && cp <= 0xDBFF) {
+		if (lp->e - lp->p < 6 || lp->p[0] != '\\' || lp->p[1] != 'u' || hex4(lp->p + 2, &lo) != 0 ||
+		    lo < 0xDC00 || lo > 0xDFFF)
+			return fail(lp, "lone UTF-16 surrogate in a \\u escape");
+		lp->p += 6;
+		cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+	}
+	if (cp == 0)
+		return fail(lp, "\\u0000 in a string");
+	*w = put_utf8(*w, cp);
+	return 0;
+}
+
+/* The rest of a string with escapes, from lp->p (at a backslash); w is
+ * where decoded bytes go. */
+static int string_slow(struct lp *lp, char *w, size_t *n, const char *s)
+{
+	while (lp->p < lp->e && *lp->p != '"') {
+		unsigned char c = (unsigned char)*lp->p;
+		if (c < 0x20)
+			return fail(lp, "control character in a string");
+		if (c != '\\') {
+			*w++ = *lp->p++;
+			continue;
 		}
+		if (++lp->p >= lp->e)
+			break;
+		char x = *lp->p++;
+		switch (x) {
+		case '"': case '\\': case '/': *w++ = x; break;
+		case 'b': *w++ = '\b'; break;
+		case 'f': *w++ = '\f'; break;
+		case 'n': *w++ = '\n'; break;
+		case 'r': *w++ = '\r'; break;
+		case 't': *w++ = '\t'; break;
+		case 'u':
+			if (unescape_u(lp, &w) != 0)
+				return -1;
+			break;
+		default:
+			lp->p--;
+			return fail(lp, "bad escape in a string");
+		}
+	}
+	if (lp->p >= lp->e)
+		return fail(lp, "unterminated string");
+	lp->p++;
+	*w = '\0';
+	*n = (size_t)(w - s);
+	return 0;
+}
+
+/* A string at lp->p (at its opening quote): *s, *n are its decoded text,
+ * NUL-terminated in place. */
+static int parse_string(struct lp *lp, const char **s, size_t *n)
+{
+	char *b = ++lp->p;
+	while (lp->p < lp->e) {
+		unsigned char c = (unsigned char)*lp->p;
+		if (c == '"') {
+			*lp->p++ = '\0';
+			*s = b;
+			*n = (size_t)(lp->p - 1 - b);
+			return 0;
+		}
+		if (c == '\\')
+			break;
+		if (c < 0x20)
+			return fail(lp, "control character in a string");
+		lp->p++;
+	}
+	*s = b;
+	return string_slow(lp, lp->p, n, b);
+}
+
+static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+				      1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+				      1e20, 1e21, 1e22 };
+
+/* Digits run at p; returns its end. */
+static const char *digits_end(const char *p, const char *e)
+{
+	while (p < e && *p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+/* A JSON number (RFC 8259 grammar). Plain decimals with at most 15
+ * significant digits are converted exactly (one correctly rounded
+ * division); anything else goes to strtod. */
+static int parse_number(struct lp *lp, double *out)
+{
+	const char *p = lp->p, *e = lp->e, *b = p;
+	int neg = p < e && *p == '-';
+	p += neg;
+	const char *ib = p, *ie = digits_end(p, e);
+	if (ie == ib || (*ib == '0' && ie - ib > 1))
+		return fail(lp, "bad number");
+	const char *fb = ie, *fe = ie;
+	if (ie < e && *ie == '.') {
+		fb = ie + 1;
+		fe = digits_end(fb, e);
+		if (fe == fb)
+			return fail(lp, "bad number");
+	}
+	p = fe;
+	int expo = p < e && (*p == 'e' || *p == 'E');
+	if (expo) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		const char *x = digits_end(p, e);
+		if (x == p)
+			return fail(lp, "bad number");
+		p = x;
+	}
+	lp->p = (char *)p;
+	size_t nd = (size_t)(ie - ib) + (size_t)(fe - fb);
+	if (!expo && nd <= 15) {
+		uint64_t m = 0;
+		for (const char *q = ib; q < ie; q++)
+			m = m * 10 + (uint64_t)(*q - '0');
+		for (const char *q = fb; q < fe; q++)
+			m = m * 10 + (uint64_t)(*q - '0');
+		double d = (double)m / pow10_exact[fe - fb];
+		*out = neg ? -d : d;
 		return 0;
 	}
-	if (cJSON_IsNull(it)) {
+	char tmp[64];
+	size_t len = (size_t)(p - b);
+	if (len < sizeof(tmp)) {
+		memcpy(tmp, b, len);
+		tmp[len] = '\0';
+		*out = strtod(tmp, NULL);
+	} else {
+		char c = *lp->p; /* a long number: terminate it in place for strtod */
+		*lp->p = '\0';
+		*out = strtod(b, NULL);
+		*lp->p = c;
+	}
+	return 0;
+}
+
+static int parse_literal(struct lp *lp, struct fval *v)
+{
+	size_t left = (size_t)(lp->e - lp->p);
+	if (left >= 4 && memcmp(lp->p, "true", 4) == 0) {
+		v->t = V_TRUE;
+		lp->p += 4;
+	} else if (left >= 5 && memcmp(lp->p, "false", 5) == 0) {
+		v->t = V_FALSE;
+		lp->p += 5;
+	} else if (left >= 4 && memcmp(lp->p, "null", 4) == 0) {
+		v->t = V_NULL;
+		lp->p += 4;
+	} else {
+		return fail(lp, "unexpected character");
+	}
+	return 0;
+}
+
+/* A scalar value at lp->p (not an object or array). */
+static int parse_scalar(struct lp *lp, struct fval *v)
+{
+	char c = *lp->p;
+	if (c == '"') {
+		v->t = V_STR;
+		return parse_string(lp, &v->s, &v->n);
+	}
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		v->t = V_NUM;
+		return parse_number(lp, &v->num);
+	}
+	return parse_literal(lp, v);
+}
+
+/* A whole nested value (object or array) at lp->p, checked for syntax but
+ * not kept. Iterative: an explicit stack of what each level is. */
+static int skip_nested(struct lp *lp)
+{
+	char stack[RECORDS_MAX_DEPTH];
+	int depth = 0;
+	struct fval tmp;
+	for (;;) {
+		char c = *lp->p; /* at a value */
+		if (c == '{' || c == '[') {
+			if (depth == RECORDS_MAX_DEPTH)
+				return fail(lp, "values nested too deep");
+			stack[depth++] = c;
+			lp->p++;
+			skip_ws(lp);
+			if (lp->p < lp->e && *lp->p == (c == '{' ? '}' : ']')) {
+				lp->p++;
+				depth--;
+				goto after_value;
+			}
+			goto member;
+		}
+		if (parse_scalar(lp, &tmp) != 0)
+			return -1;
+	after_value:
+		if (depth == 0)
+			return 0;
+		skip_ws(lp);
+		if (lp->p < lp->e && *lp->p == ',') {
+			lp->p++;
+			skip_ws(lp);
+			goto member;
+		}
+		if (lp->p < lp->e && *lp->p == (stack[depth - 1] == '{' ? '}' : ']')) {
+			lp->p++;
+			depth--;
+			goto after_value;
+		}
+		return fail(lp, "expected ',' or the end of an object or array");
+	member:
+		if (stack[depth - 1] == '{') {
+			const char *k;
+			size_t kn;
+			if (lp->p >= lp->e || *lp->p != '"' || parse_string(lp, &k, &kn) != 0)
+				return fail(lp, "expected a key");
+			skip_ws(lp);
+			if (lp->p >= lp->e || *lp->p++ != ':')
+				return fail(lp, "expected ':'");
+			skip_ws(lp);
+		}
+		if (lp->p >= lp->e)
+			return fail(lp, "unexpected end of line");
+	}
+}
+
+/* ---- duplicate keys: a hash set per line, cleared by generation ---- */
+
+static int keyset_grow(struct records_reader *rd)
+{
+	size_t n = rd->nkeys ? rd->nkeys * 2 : 64;
+	struct records_keyslot *v = calloc(n, sizeof(*v));
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < rd->nkeys; i++) {
+		struct records_keyslot *o = &rd->keys[i];
+		if (o->gen != rd->gen)
+			continue;
+		size_t j = (size_t)o->hash & (n - 1);
+		while (v[j].gen == rd->gen)
+			j = (j + 1) & (n - 1);
+		v[j] = *o;
+	}
+	free(rd->keys);
+	rd->keys = v;
+	rd->nkeys = n;
+	return 0;
+}
+
+/* Adds an unknown key; sets lp->dup when it was there already. used counts
+ * the keys of this line (the table stays at most half full). */
+static int note_key(struct lp *lp, const char *k, size_t n, size_t *used)
+{
+	struct records_reader *rd = lp->rd;
+	if ((*used + 1) * 2 > rd->nkeys && keyset_grow(rd) != 0)
+		return -2;
+	uint64_t h = strpool_hash(k, n);
+	size_t j = (size_t)h & (rd->nkeys - 1);
+	while (rd->keys[j].gen == rd->gen) {
+		struct records_keyslot *e = &rd->keys[j];
+		if (e->hash == h && e->n == n && memcmp(e->s, k, n) == 0) {
+			if (!lp->dup)
+				lp->dup = k;
+			return 0;
+		}
+		j = (j + 1) & (rd->nkeys - 1);
+	}
+	rd->keys[j] = (struct records_keyslot){ rd->gen, h, k, n };
+	(*used)++;
+	return 0;
+}
+
+static void next_generation(struct records_reader *rd)
+{
+	if (++rd->gen == 0) { /* wrapped: old marks could collide */
+		if (rd->keys)
+			memset(rd->keys, 0, rd->nkeys * sizeof(*rd->keys));
+		rd->gen = 1;
+	}
+}
+
+/* ---- one object ---- */
+
+/* One member: key, ':', value. Known keys land in lp->f. */
+static int parse_member(struct lp *lp, size_t *used)
+{
+	const char *k;
+	size_t kn;
+	if (lp->p >= lp->e || *lp->p != '"')
+		return fail(lp, "expected a key");
+	if (parse_string(lp, &k, &kn) != 0)
+		return -1;
+	skip_ws(lp);
+	if (lp->p >= lp->e || *lp->p++ != ':')
+		return fail(lp, "expected ':'");
+	skip_ws(lp);
+	if (lp->p >= lp->e)
+		return fail(lp, "unexpected end of line");
+	int id = key_id(k, kn);
+	struct fval sink, *v = id >= 0 ? &lp->f[id] : &sink;
+	if (id >= 0 && v->t != V_NONE && !lp->dup)
+		lp->dup = k;
+	else if (id < 0 && note_key(lp, k, kn, used) != 0)
+		return -2;
+	memset(v, 0, sizeof(*v));
+	if (*lp->p == '{' || *lp->p == '[') {
+		v->t = V_NESTED;
+		return skip_nested(lp);
+	}
+	return parse_scalar(lp, v);
+}
+
+/* A line whose first value is not an object: "not a JSON object" when it
+ * is one valid JSON value, a syntax problem otherwise. */
+static int not_an_object(struct lp *lp)
+{
+	struct fval tmp;
+	int rc = *lp->p == '[' || *lp->p == '{' ? skip_nested(lp) : parse_scalar(lp, &tmp);
+	if (rc != 0)
+		return -1;
+	skip_ws(lp);
+	if (lp->p != lp->e)
+		return fail(lp, "trailing content after the JSON value (one value per line)");
+	lp->not_object = 1;
+	return -1;
+}
+
+/* The line as one object and nothing after it. Returns 0, -1 with
+ * lp->why (or lp->not_object), -2 when memory ran out. */
+static int parse_object(struct lp *lp)
+{
+	size_t used = 0;
+	skip_ws(lp);
+	if (lp->p >= lp->e)
+		return fail(lp, "empty line");
+	if (*lp->p != '{')
+		return not_an_object(lp);
+	lp->p++;
+	skip_ws(lp);
+	if (lp->p < lp->e && *lp->p == '}') {
+		lp->p++;
+	} else {
+		for (;;) {
+			int rc = parse_member(lp, &used);
+			if (rc != 0)
+				return rc;
+			skip_ws(lp);
+			if (lp->p < lp->e && *lp->p == ',') {
+				lp->p++;
+				skip_ws(lp);
+				continue;
+			}
+			if (lp->p < lp->e && *lp->p == '}') {
+				lp->p++;
+				break;
+			}
+			return fail(lp, "expected ',' or '}'");
+		}
+	}
+	skip_ws(lp);
+	if (lp->p != lp->e)
+		return fail(lp, "trailing content after the JSON object (one object per line)");
+	return 0;
+}
+
+/* ---- the schema ---- */
+
+struct schema {
+	struct lp *lp;
+	struct record *out;
+	struct strpool *ids;
+	char *err;
+	size_t errlen;
+	int v2;
+};
+
+static int problem(struct schema *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int problem(struct schema *sc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(sc->err, sc->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A string field: *dst set (interned when intern), NULL when absent or
+ * null and allowed. */
+static int take_string(struct schema *sc, enum fkey k, int required, int nullable, int intern,
+		       const char **dst)
+{
+	const struct fval *v = &sc->lp->f[k];
+	*dst = NULL;
+	if (v->t == V_NONE)
+		return required ? problem(sc, "missing required field '%s'", fkey_name[k]) : 0;
+	if (v->t == V_NULL) {
 		if (nullable)
 			return 0;
-		snprintf(err, errlen, "field '%s' must be a string, got null", k);
-		return -1;
+		return problem(sc, "field '%s' must be a string, got null", fkey_name[k]);
 	}
-	if (!cJSON_IsString(it) || !it->valuestring) {
-		snprintf(err, errlen, "field '%s' must be a string%s", k, nullable ? " or null" : "");
-		return -1;
-	}
-	*out = strdup(it->valuestring);
-	if (!*out) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (v->t != V_STR)
+		return problem(sc, "field '%s' must be a string%s", fkey_name[k],
+			       nullable ? " or null" : "");
+	*dst = intern ? strpool_intern(sc->ids, v->s, v->n) : v->s;
+	if (!*dst)
+		return -2;
 	return 0;
 }
 
-static double optional_number(const cJSON *o, const char *k)
+static int take_round(struct schema *sc)
 {
-	const cJSON *it = field(o, k);
-	if (it && cJSON_IsNumber(it) && isfinite(it->valuedouble))
-		return it->valuedouble;
-	return NAN;
+	const struct fval *v = &sc->lp->f[F_ROUND];
+	if (v->t == V_NONE)
+		return problem(sc, "missing required field 'round'");
+	if (v->t != V_NUM || !isfinite(v->num) || v->num != floor(v->num) || v->num < 0 ||
+	    v->num > 1e9)
+		return problem(sc, "field 'round' must be an integer >= 0");
+	sc->out->round = (long)v->num;
+	return 0;
 }
 
-/* Duplicate keys make a record ambiguous: readers disagree on which wins. */
-static const char *duplicate_key(const cJSON *o)
+static int is_phase(const char *s, size_t n)
 {
-	for (const cJSON *a = o->child; a; a = a->next)
-		for (const cJSON *b = a->next; b; b = b->next)
-			/* first byte first: keys rarely share it, strcmp is the cost */
-			if (a->string && b->string && a->string[0] == b->string[0] &&
-			    strcmp(a->string, b->string) == 0)
-				return a->string;
-	return NULL;
+	return (n == 8 && memcmp(s, "baseline", 8) == 0) || (n == 9 && memcmp(s, "candidate", 9) == 0) ||
+	       (n == 6 && memcmp(s, "merged", 6) == 0) || (n == 5 && memcmp(s, "final", 5) == 0);
 }
 
-int record_parse(const char *text, size_t len, long line, struct record *out,
-		 char *err, size_t errlen)
+/* candidate_id, parent_id and the key (dispatch, workload). */
+static int take_key_fields(struct schema *sc)
 {
-	cJSON *o = NULL;
-	int rc = -1;
-	memset(out, 0, sizeof(*out));
-	out->line = line;
-	out->aicore_util = NAN;
-	out->mem_bw_gbps = NAN;
+	struct record *o = sc->out;
+	int rc;
+	if ((rc = take_string(sc, F_CAND, 1, 0, 1, &o->candidate_id)) ||
+	    (rc = take_string(sc, F_PARENT, sc->v2, 1, 1, &o->parent_id)) ||
+	    (rc = take_string(sc, sc->v2 ? F_KERNEL : F_DISPATCH, 1, 0, 1, &o->dispatch)) ||
+	    (rc = take_string(sc, sc->v2 ? F_WORKLOAD_ID : F_WORKLOAD, 1, 0, 1, &o->workload)))
+		return rc;
+	return 0;
+}
 
-	if (memchr(text, '\0', len)) {
+/* phase, artifact_path, artifact_sha256 (v2), artifact_path (optional in
+ * v1, the loop driver writes it), msprof_raw_path. */
+static int take_v2_fields(struct schema *sc)
+{
+	struct record *o = sc->out;
+	const struct fval *ph = &sc->lp->f[F_PHASE];
+	int rc;
+	if (sc->v2) {
+		if ((rc = take_string(sc, F_PHASE, 1, 0, 0, &o->phase)) ||
+		    (rc = take_string(sc, F_APATH, 1, 0, 0, &o->artifact_path)) ||
+		    (rc = take_string(sc, F_ASHA, 1, 0, 0, &o->artifact_sha256)))
+			return rc;
+		if (!is_phase(ph->s, ph->n))
+			return problem(sc, "field 'phase' must be baseline, candidate, merged or final, got '%.40s'",
+				       ph->s);
+		o->phase = strpool_intern(sc->ids, ph->s, ph->n);
+		if (!o->phase)
+			return -2;
+	} else if ((rc = take_string(sc, F_APATH, 0, 1, 0, &o->artifact_path))) {
+		return rc;
+	}
+	return take_string(sc, F_MSPROF, sc->v2, 1, 0, &o->msprof_raw_path);
+}
+
+static double optional_number(const struct fval *v)
+{
+	return v->t == V_NUM && isfinite(v->num) ? v->num : NAN;
+}
+
+/* duration_us, l0_pass and the optional numbers. */
+static int take_numbers(struct schema *sc)
+{
+	const struct fval *d = &sc->lp->f[F_DURATION], *l0 = &sc->lp->f[F_L0];
+	struct record *o = sc->out;
+	if (d->t == V_NONE)
+		return problem(sc, "missing required field 'duration_us'");
+	if (d->t != V_NUM)
+		return problem(sc, "field 'duration_us' must be a number");
+	if (!isfinite(d->num) || !(d->num > 0.0))
+		return problem(sc, "field 'duration_us' must be a finite number > 0, got %g", d->num);
+	o->duration_us = d->num;
+	if (l0->t == V_NONE)
+		return problem(sc, "missing required field 'l0_pass'");
+	if (l0->t != V_TRUE && l0->t != V_FALSE)
+		return problem(sc, "field 'l0_pass' must be a boolean");
+	o->l0_pass = l0->t == V_TRUE;
+	o->aicore_util = optional_number(&sc->lp->f[F_AICORE]);
+	o->mem_bw_gbps = optional_number(&sc->lp->f[F_MEMBW]);
+	o->not_measured = sc->lp->f[F_MEASURED].t == V_FALSE;
+	return 0;
+}
+
+static int take_timestamp(struct schema *sc)
+{
+	int rc = take_string(sc, F_TS, 1, 0, 0, &sc->out->timestamp);
+	if (rc)
+		return rc;
+	if (!records_is_iso8601(sc->out->timestamp))
+		return problem(sc, "field 'timestamp' is not ISO 8601: '%.40s'", sc->out->timestamp);
+	return 0;
+}
+
+/* The fields parsed into lp->f, checked in the documented order. */
+static int take_schema(struct schema *sc)
+{
+	const struct fval *f = sc->lp->f;
+	int rc;
+	sc->v2 = f[F_KERNEL].t || f[F_WORKLOAD_ID].t || f[F_PHASE].t;
+	sc->out->contract = sc->v2 ? RECORDS_V2 : RECORDS_V1;
+	if ((rc = take_round(sc)) || (rc = take_key_fields(sc)) || (rc = take_v2_fields(sc)) ||
+	    (rc = take_numbers(sc)) || (rc = take_timestamp(sc)))
+		return rc;
+	return 0;
+}
+
+/* ---- one line ---- */
+
+/* Bytes no record may hold: NUL, invalid UTF-8, a CR inside the line. */
+static int check_bytes(const char *s, size_t n, char *err, size_t errlen)
+{
+	if (memchr(s, '\0', n)) {
 		snprintf(err, errlen, "line contains a NUL byte");
 		return -1;
 	}
-	size_t bad = utf8_invalid_at(text, len);
+	size_t bad = utf8_invalid_at(s, n);
 	if (bad != (size_t)-1) {
 		snprintf(err, errlen, "invalid UTF-8 at byte %zu", bad + 1);
 		return -1;
 	}
-	o = cJSON_ParseWithLength(text, len);
-	if (!o) {
-		snprintf(err, errlen, "not valid JSON");
-		goto out;
+	const char *cr = memchr(s, '\r', n);
+	if (cr) {
+		snprintf(err, errlen,
+			 "carriage return inside the line at byte %zu (CR-only line endings? "
+			 "JSONL lines end with LF)", (size_t)(cr - s) + 1);
+		return -1;
 	}
-	if (!cJSON_IsObject(o)) {
+	return 0;
+}
+
+static void syntax_message(const struct lp *lp, char *err, size_t errlen)
+{
+	if (lp->not_object)
 		snprintf(err, errlen, "not a JSON object");
-		goto out;
-	}
-	const char *dup = duplicate_key(o);
-	if (dup) {
-		snprintf(err, errlen, "duplicate key '%s'", dup);
-		goto out;
-	}
-	int v2 = cJSON_HasObjectItem(o, "kernel_id") || cJSON_HasObjectItem(o, "workload_id") ||
-		 cJSON_HasObjectItem(o, "phase");
-	out->contract = v2 ? RECORDS_V2 : RECORDS_V1;
-
-	const cJSON *round = field(o, "round");
-	if (!round) {
-		snprintf(err, errlen, "missing required field 'round'");
-		goto out;
-	}
-	if (!cJSON_IsNumber(round) || !isfinite(round->valuedouble) ||
-	    round->valuedouble != floor(round->valuedouble) || round->valuedouble < 0 ||
-	    round->valuedouble > 1e9) {
-		snprintf(err, errlen, "field 'round' must be an integer >= 0");
-		goto out;
-	}
-	out->round = (long)round->valuedouble;
-
-	if (get_string(o, "candidate_id", 1, 0, &out->candidate_id, err, errlen) ||
-	    get_string(o, "parent_id", v2, 1, &out->parent_id, err, errlen) ||
-	    get_string(o, v2 ? "kernel_id" : "dispatch_path", 1, 0, &out->dispatch, err, errlen) ||
-	    get_string(o, v2 ? "workload_id" : "workload", 1, 0, &out->workload, err, errlen))
-		goto out;
-	if (v2) {
-		if (get_string(o, "phase", 1, 0, &out->phase, err, errlen) ||
-		    get_string(o, "artifact_path", 1, 0, &out->artifact_path, err, errlen) ||
-		    get_string(o, "artifact_sha256", 1, 0, &out->artifact_sha256, err, errlen))
-			goto out;
-		if (strcmp(out->phase, "baseline") && strcmp(out->phase, "candidate") &&
-		    strcmp(out->phase, "merged") && strcmp(out->phase, "final")) {
-			snprintf(err, errlen,
-				 "field 'phase' must be baseline, candidate, merged or final, got '%.40s'",
-				 out->phase);
-			goto out;
-		}
-	} else if (get_string(o, "artifact_path", 0, 1, &out->artifact_path, err, errlen)) {
-		goto out; /* optional in v1 (the loop driver writes it) */
-	}
-	if (get_string(o, "msprof_raw_path", v2, 1, &out->msprof_raw_path, err, errlen))
-		goto out;
-
-	const cJSON *d = field(o, "duration_us");
-	if (!d) {
-		snprintf(err, errlen, "missing required field 'duration_us'");
-		goto out;
-	}
-	if (!cJSON_IsNumber(d)) {
-		snprintf(err, errlen, "field 'duration_us' must be a number");
-		goto out;
-	}
-	if (!isfinite(d->valuedouble) || !(d->valuedouble > 0.0)) {
-		snprintf(err, errlen, "field 'duration_us' must be a finite number > 0, got %g",
-			 d->valuedouble);
-		goto out;
-	}
-	out->duration_us = d->valuedouble;
-
-	const cJSON *l0 = field(o, "l0_pass");
-	if (!l0) {
-		snprintf(err, errlen, "missing required field 'l0_pass'");
-		goto out;
-	}
-	if (!cJSON_IsBool(l0)) {
-		snprintf(err, errlen, "field 'l0_pass' must be a boolean");
-		goto out;
-	}
-	out->l0_pass = cJSON_IsTrue(l0) ? 1 : 0;
-
-	if (get_string(o, "timestamp", 1, 0, &out->timestamp, err, errlen))
-		goto out;
-	if (!records_is_iso8601(out->timestamp)) {
-		snprintf(err, errlen, "field 'timestamp' is not ISO 8601: '%.40s'", out->timestamp);
-		goto out;
-	}
-	out->not_measured = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(o, "measured"));
-	out->aicore_util = optional_number(o, "aicore_util");
-	out->mem_bw_gbps = optional_number(o, "mem_bw_gbps");
-	rc = 0;
-out:
-	cJSON_Delete(o);
-	if (rc != 0)
-		record_release(out);
-	return rc;
+	else if (lp->dup)
+		snprintf(err, errlen, "duplicate key '%.60s'", lp->dup);
+	else
+		snprintf(err, errlen, "not valid JSON at byte %zu: %s",
+			 (size_t)(lp->why_at - lp->start) + 1, lp->why);
 }
 
-void records_init(struct records *rs)
+/* Parses s[0..n) (writable; strings are unescaped in place) into *out.
+ * Returns 0, -1 with a message in err, -2 when memory ran out. */
+static int parse_line(struct records_reader *rd, char *s, size_t n, long line,
+		      struct record *out, char *err, size_t errlen)
 {
-	memset(rs, 0, sizeof(*rs));
-}
-
-void records_release(struct records *rs)
-{
-	for (size_t i = 0; i < rs->n; i++)
-		record_release(&rs->v[i]);
-	free(rs->v);
-	memset(rs, 0, sizeof(*rs));
-}
-
-int records_push(struct records *rs, const struct record *r)
-{
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 16;
-		struct record *v = realloc(rs->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		rs->v = v;
-		rs->cap = cap;
-	}
-	if (record_copy(&rs->v[rs->n], r) != 0)
+	struct lp lp;
+	memset(out, 0, sizeof(*out));
+	out->line = line;
+	out->aicore_util = NAN;
+	out->mem_bw_gbps = NAN;
+	if (check_bytes(s, n, err, errlen) != 0)
 		return -1;
-	rs->n++;
+	memset(&lp, 0, sizeof(lp));
+	lp.p = lp.start = s;
+	lp.e = s + n;
+	lp.rd = rd;
+	next_generation(rd);
+	int rc = parse_object(&lp);
+	if (rc == -2)
+		return -2;
+	if (rc != 0 || lp.dup) {
+		syntax_message(&lp, err, errlen);
+		return -1;
+	}
+	struct schema sc = { &lp, out, rd->ids, err, errlen, 0 };
+	return take_schema(&sc);
+}
+
+/* ---- the reader ---- */
+
+static void reader_init(struct records_reader *rd, struct strpool *ids)
+{
+	memset(rd, 0, sizeof(*rd));
+	rd->ids = ids;
+	rd->gen = 1;
+}
+
+int records_reader_open(struct records_reader *rd, const char *path, struct strpool *ids)
+{
+	reader_init(rd, ids);
+	if (lineio_open(&rd->l, path, RECORDS_LINE_MAX) != 0)
+		return -1;
+	rd->from_file = 1;
 	return 0;
 }
 
-void records_problems_init(struct records_problems *ps)
+void records_reader_buffer(struct records_reader *rd, const char *buf, size_t len,
+			   struct strpool *ids)
 {
-	memset(ps, 0, sizeof(*ps));
+	reader_init(rd, ids);
+	rd->buf = buf;
+	rd->blen = len;
 }
 
-void records_problems_release(struct records_problems *ps)
+void records_reader_close(struct records_reader *rd)
 {
-	for (size_t i = 0; i < ps->n; i++)
-		free(ps->v[i].message);
-	free(ps->v);
-	memset(ps, 0, sizeof(*ps));
+	if (rd->from_file)
+		lineio_close(&rd->l);
+	free(rd->copy);
+	free(rd->keys);
+	memset(rd, 0, sizeof(*rd));
 }
 
-int records_problems_add(struct records_problems *ps, long line, const char *fmt, ...)
+/* Buffer mode: the next line copied (at most RECORDS_LINE_MAX bytes) into
+ * rd->copy. Returns 1, 0 at the end, -1 when out of memory. */
+static int buffer_line(struct records_reader *rd, char **s, size_t *n)
 {
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (ps->n == ps->cap) {
-		size_t cap = ps->cap ? ps->cap * 2 : 8;
-		struct records_problem *v = realloc(ps->v, cap * sizeof(*v));
-		if (!v)
+	if (rd->bpos >= rd->blen)
+		return 0;
+	const char *b = rd->buf + rd->bpos;
+	const char *nl = memchr(b, '\n', rd->blen - rd->bpos);
+	size_t len = nl ? (size_t)(nl - b) : rd->blen - rd->bpos;
+	rd->bpos += len + (nl != NULL);
+	rd->bytes += len + (nl != NULL);
+	rd->crlf = len > 0 && b[len - 1] == '\r';
+	len -= (size_t)rd->crlf;
+	rd->truncated = len > RECORDS_LINE_MAX;
+	if (rd->truncated)
+		len = RECORDS_LINE_MAX;
+	if (len + 1 > rd->copycap) {
+		size_t cap = rd->copycap ? rd->copycap : 256;
+		while (cap < len + 1)
+			cap *= 2;
+		char *c = realloc(rd->copy, cap);
+		if (!c)
 			return -1;
-		ps->v = v;
-		ps->cap = cap;
+		rd->copy = c;
+		rd->copycap = cap;
 	}
-	ps->v[ps->n].line = line;
-	ps->v[ps->n].message = strdup(buf);
-	if (!ps->v[ps->n].message)
-		return -1;
-	ps->n++;
-	return 0;
+	memcpy(rd->copy, b, len);
+	rd->copy[len] = '\0';
+	*s = rd->copy;
+	*n = len;
+	rd->line++;
+	return 1;
+}
+
+static int file_line(struct records_reader *rd, char **s, size_t *n)
+{
+	int rc = lineio_next(&rd->l);
+	if (rc != 1)
+		return rc;
+	*s = rd->l.buf;
+	*n = rd->l.len;
+	rd->line = rd->l.lineno;
+	rd->crlf = rd->l.had_cr;
+	rd->truncated = rd->l.truncated;
+	rd->bytes += rd->l.len + 1 + (size_t)rd->l.had_cr;
+	return 1;
 }
 
 static int is_blank(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!isspace((unsigned char)s[i]))
+		if (s[i] != ' ' && s[i] != '\t')
 			return 0;
 	return 1;
 }
 
-/* Handles one line; shared by the file and buffer readers. */
-static int take_line(const char *text, size_t len, long line, int truncated,
-		     struct records *rs, struct records_problems *ps)
+enum records_next records_reader_next(struct records_reader *rd, struct record *out)
 {
-	char err[256];
-	struct record r;
-	if (line == 1 && lineio_has_bom(text, len)) {
-		text += 3;
-		len -= 3;
+	char *s = NULL;
+	size_t n = 0;
+	int rc = rd->from_file ? file_line(rd, &s, &n) : buffer_line(rd, &s, &n);
+	if (rc < 0 && !rd->from_file)
+		errno = ENOMEM;
+	if (rc <= 0)
+		return rc < 0 ? RECORDS_NEXT_ERROR : RECORDS_NEXT_EOF;
+	rd->bom = rd->line == 1 && lineio_has_bom(s, n);
+	if (rd->bom) {
+		s += 3;
+		n -= 3;
 	}
-	if (truncated) {
-		if (ps && records_problems_add(ps, line, "line longer than %u bytes",
-					       (unsigned)LINEIO_DEFAULT_LIMIT) != 0)
-			return -1;
-		return 0;
+	rd->err[0] = '\0';
+	rd->bare_cr = memchr(s, '\r', n) != NULL;
+	if (rd->truncated) {
+		/* a CR-only file is one long line: say so rather than "too long" */
+		if (!memchr(s, '\r', n) || check_bytes(s, n, rd->err, sizeof(rd->err)) == 0)
+			snprintf(rd->err, sizeof(rd->err), "line longer than %u bytes (the limit of a record line)",
+				 (unsigned)RECORDS_LINE_MAX);
+		return RECORDS_NEXT_PROBLEM;
 	}
-	if (is_blank(text, len))
-		return 0;
-	if (record_parse(text, len, line, &r, err, sizeof(err)) != 0) {
-		if (ps && records_problems_add(ps, line, "%s", err) != 0)
-			return -1;
-		return 0;
+	if (is_blank(s, n))
+		return RECORDS_NEXT_BLANK;
+	rc = parse_line(rd, s, n, rd->line, out, rd->err, sizeof(rd->err));
+	if (rc == -2) {
+		errno = ENOMEM;
+		return RECORDS_NEXT_ERROR;
 	}
-	int rc = records_push(rs, &r);
-	record_release(&r);
-	return rc;
+	return rc == 0 ? RECORDS_NEXT_RECORD : RECORDS_NEXT_PROBLEM;
 }
+
+/* ---- whole files ---- */
 
 static void settle_contract(struct records *rs)
 {
@@ -412,42 +869,63 @@ static void settle_contract(struct records *rs)
 	rs->contract = (v1 + v2 == 0) ? RECORDS_UNKNOWN : (v2 > v1 ? RECORDS_V2 : RECORDS_V1);
 }
 
+static int drain(struct records_reader *rd, struct records *rs, struct records_problems *ps)
+{
+	struct record r;
+	enum records_next k;
+	while ((k = records_reader_next(rd, &r)) != RECORDS_NEXT_EOF) {
+		if (k == RECORDS_NEXT_ERROR)
+			return -1;
+		if (k == RECORDS_NEXT_RECORD && records_push_interned(rs, &r) != 0)
+			return -1;
+		if (k == RECORDS_NEXT_PROBLEM && ps && records_problems_add(ps, rd->line, "%s", rd->err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int records_load(const char *path, struct records *rs, struct records_problems *ps)
 {
-	struct lineio l;
-	int rc;
-	if (lineio_open(&l, path, LINEIO_DEFAULT_LIMIT) != 0)
+	struct records_reader rd;
+	if (records_reader_open(&rd, path, &rs->pool) != 0)
 		return -1;
-	while ((rc = lineio_next(&l)) == 1) {
-		if (take_line(l.buf, l.len, l.lineno, l.truncated, rs, ps) != 0) {
-			rc = -1;
-			errno = ENOMEM;
-			break;
-		}
-	}
+	int rc = drain(&rd, rs, ps);
 	int saved = errno;
-	lineio_close(&l);
+	records_reader_close(&rd);
 	settle_contract(rs);
 	errno = saved;
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 int records_load_buffer(const char *buf, size_t len, struct records *rs,
 			struct records_problems *ps)
 {
-	long line = 0;
-	size_t i = 0;
-	while (i < len) {
-		const char *nl = memchr(buf + i, '\n', len - i);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		size_t n = end - i;
-		line++;
-		if (n > 0 && buf[i + n - 1] == '\r')
-			n--;
-		if (take_line(buf + i, n, line, n > LINEIO_DEFAULT_LIMIT, rs, ps) != 0)
-			return -1;
-		i = end + 1;
-	}
+	struct records_reader rd;
+	records_reader_buffer(&rd, buf, len, &rs->pool);
+	int rc = drain(&rd, rs, ps);
+	records_reader_close(&rd);
 	settle_contract(rs);
-	return 0;
+	if (rc != 0)
+		errno = ENOMEM;
+	return rc;
+}
+
+int records_parse_one(const char *text, size_t len, long line, struct records *rs, char *err,
+		      size_t errlen)
+{
+	struct records_reader rd;
+	struct record r;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -2;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	reader_init(&rd, &rs->pool);
+	int rc = is_blank(copy, len) ? (snprintf(err, errlen, "empty line"), -1)
+		 : parse_line(&rd, copy, len, line, &r, err, errlen);
+	if (rc == 0 && records_push_interned(rs, &r) != 0)
+		rc = -2;
+	records_reader_close(&rd);
+	free(copy);
+	return rc;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gates/rules.h"
+#include "report/rules_doc.h"
 
 static const char *sarif_level(enum gate_severity s)
 {
@@ -72,6 +73,17 @@ static size_t sarif_rule_ids(const struct gate_findings *fs, const char ***ids)
 	return n;
 }
 
+/* help.text of a rule: why it exists, what triggers it, how to fix it
+ * (the `tlperf explain` fields). Malloc'd; NULL when out of memory. */
+static char *help_text(const struct gate_rule_info *r)
+{
+	size_t n = strlen(r->purpose) + strlen(r->trigger) + strlen(r->fix) + 64;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s\n\nTriggered by: %s\n\nFix: %s", r->purpose, r->trigger, r->fix);
+	return s;
+}
+
 int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
 {
 	int oom = 0;
@@ -100,6 +112,7 @@ int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct re
 	}
 	report_json_str(driver, "name", ctx->tool_name ? ctx->tool_name : "tlgate", &oom);
 	report_json_str(driver, "version", ctx->tool_version ? ctx->tool_version : "0", &oom);
+	report_json_str(driver, "informationUri", TLPERF_DOCS_URL "/README.md", &oom);
 	rules = cJSON_AddArrayToObject(driver, "rules");
 	for (size_t i = 0; rules && i < nids; i++) {
 		const struct gate_rule_info *info = gate_rule_find(ids[i]);
@@ -110,6 +123,18 @@ int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct re
 		sd = report_json_obj(r, "shortDescription", &oom);
 		if (sd)
 			report_json_str(sd, "text", info ? info->summary : ids[i], &oom);
+		if (info) {
+			char uri[512];
+			report_rule_help_uri(info->id, uri, sizeof(uri));
+			report_json_str(r, "helpUri", uri, &oom);
+			cJSON *help = report_json_obj(r, "help", &oom);
+			char *text = help_text(info);
+			if (help && text)
+				report_json_str(help, "text", text, &oom);
+			else
+				oom = 1;
+			free(text);
+		}
 		dc = report_json_obj(r, "defaultConfiguration", &oom);
 		if (dc)
 			report_json_str(dc, "level", sarif_level(info ? info->default_severity : GATE_ERROR),
@@ -151,11 +176,11 @@ int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct re
 		if (uri[0] != 'f' || strncmp(uri, "file://", 7) != 0)
 			report_json_str(art, "uriBaseId", "%SRCROOT%", &oom);
 		free(uri);
-		if (g->line > 0) {
-			cJSON *region = report_json_obj(phys, "region", &oom);
-			if (region)
-				report_json_num(region, "startLine", (double)g->line, &oom);
-		}
+		/* a finding about a whole file points at its first line: code
+		 * scanning UIs want a region */
+		cJSON *region = report_json_obj(phys, "region", &oom);
+		if (region)
+			report_json_num(region, "startLine", g->line > 0 ? (double)g->line : 1, &oom);
 		char fp[33];
 		report_fingerprint(g->rule, rel[i], g->message, occ[i], fp);
 		pf = report_json_obj(r, "partialFingerprints", &oom);

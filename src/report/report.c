@@ -46,7 +46,7 @@ const char *report_format_name(enum report_format fmt)
 int report_write(FILE *f, enum report_format fmt, const struct gate_findings *fs,
 		 const struct report_ctx *ctx)
 {
-	static const struct report_ctx defaults = { "tlgate", "", NULL, 0, 0 };
+	static const struct report_ctx defaults = { "tlgate", "", NULL, 0, 0, -1, 0, 0 };
 	int rc;
 	if (!ctx)
 		ctx = &defaults;

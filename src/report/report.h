@@ -23,6 +23,9 @@ struct report_ctx {
 	const char *repo_root;     /* file paths are made relative to it when under it; may be NULL */
 	size_t dirs_checked;       /* directories the gate looked at (summaries) */
 	int warnings_as_errors;    /* counts warnings as failures in summaries */
+	double elapsed_s;          /* text: the summary line's time; < 0 leaves it out */
+	int statistics;            /* text: counts per rule instead of one line per finding */
+	int summary;               /* text: end with the one summary line */
 };
 
 /* Parses a format name; returns 0, or -1 when unknown. */

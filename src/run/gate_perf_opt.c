@@ -3,12 +3,14 @@
 #include "run/gate_perf_opt.h"
 #include "io/lineio.h"
 #include "io/optlog.h"
+#include "io/records.h"
 #include "gates/rules.h"
 #include "gates/s4_util.h"
 #include "util/sha256.h"
 #include "util/utf8.h"
 #include "io/records.h"
 #include "util/path.h"
+#include "io/inventory.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -99,320 +101,65 @@ struct loaded {
 	unsigned long long bytes;
 };
 
-/* ---- a fast path for the common record line ----
- *
- * Most lines are flat objects of known keys with plain strings (no
- * escapes), numbers, booleans and nulls. fast_record() reads exactly those
- * and applies the same checks as record_parse(); anything else (escapes,
- * nesting, unknown or repeated keys, any invalid field) returns 1 so the
- * caller falls back to record_parse(), which also words every error. The
- * result for a line is therefore the same either way, only faster. */
-
-enum fk { FK_ROUND, FK_CAND, FK_PARENT, FK_DISPATCH, FK_WORKLOAD, FK_KERNEL, FK_WORKLOAD_ID,
-	  FK_PHASE, FK_APATH, FK_ASHA, FK_DURATION, FK_L0, FK_MSPROF, FK_TS, FK_AICORE, FK_MEMBW,
-	  FK_N };
-static const char *const fk_names[FK_N] = {
-	"round", "candidate_id", "parent_id", "dispatch_path", "workload", "kernel_id", "workload_id",
-	"phase", "artifact_path", "artifact_sha256", "duration_us", "l0_pass", "msprof_raw_path",
-	"timestamp", "aicore_util", "mem_bw_gbps"
-};
-
-enum fv { FV_NONE = 0, FV_STR, FV_NUM, FV_TRUE, FV_FALSE, FV_NULL };
-
-struct fval {
-	enum fv t;
-	const char *p;  /* string start (FV_STR) or number start (FV_NUM) */
-	size_t n;       /* string length */
-};
-
-static const char *fws(const char *p, const char *e)
+/* Adds a schema problem for line (counted past MAX_PROBLEMS). */
+static int add_problem(struct loaded *ld, long line, const char *msg, long *extra)
 {
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-		p++;
-	return p;
-}
-
-/* A JSON number at p; returns its end, NULL when not one. */
-static const char *fnum(const char *p, const char *e)
-{
-	if (p < e && *p == '-')
-		p++;
-	if (p >= e || *p < '0' || *p > '9')
-		return NULL;
-	if (*p == '0')
-		p++;
-	else
-		while (p < e && *p >= '0' && *p <= '9')
-			p++;
-	if (p < e && *p == '.') {
-		p++;
-		if (p >= e || *p < '0' || *p > '9')
-			return NULL;
-		while (p < e && *p >= '0' && *p <= '9')
-			p++;
-	}
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		p++;
-		if (p < e && (*p == '+' || *p == '-'))
-			p++;
-		if (p >= e || *p < '0' || *p > '9')
-			return NULL;
-		while (p < e && *p >= '0' && *p <= '9')
-			p++;
-	}
-	return p;
-}
-
-static char *fdup(const struct fval *v)
-{
-	return strndup(v->p, v->n);
-}
-
-/* 0: *out holds the record; 1: use record_parse; -1: out of memory. */
-static int fast_record(const char *s, size_t n, long line, struct record *out)
-{
-	struct fval v[FK_N];
-	const char *p = s, *e = s + n;
-	memset(v, 0, sizeof(v));
-	if (memchr(s, '\0', n) || utf8_invalid_at(s, n) != (size_t)-1)
-		return 1;
-	p = fws(p, e);
-	if (p >= e || *p++ != '{')
-		return 1;
-	p = fws(p, e);
-	if (p < e && *p == '}')
-		return 1;
-	for (;;) {
-		if (p >= e || *p++ != '"')
-			return 1;
-		const char *k = p;
-		while (p < e && *p != '"' && *p != '\\')
-			p++;
-		if (p >= e || *p != '"')
-			return 1;
-		size_t kl = (size_t)(p - k);
-		p = fws(p + 1, e);
-		if (p >= e || *p++ != ':')
-			return 1;
-		p = fws(p, e);
-		static size_t fk_len[FK_N];
-		if (fk_len[0] == 0)
-			for (int i = 0; i < FK_N; i++)
-				fk_len[i] = strlen(fk_names[i]);
-		int key = -1;
-		for (int i = 0; i < FK_N; i++)
-			if (fk_len[i] == kl && k[0] == fk_names[i][0] && memcmp(fk_names[i], k, kl) == 0) {
-				key = i;
-				break;
-			}
-		if (key < 0 || v[key].t != FV_NONE)
-			return 1;
-		struct fval *fv = &v[key];
-		if (p >= e)
-			return 1;
-		if (*p == '"') {
-			const char *b = ++p;
-			while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
-				p++;
-			if (p >= e || *p != '"')
-				return 1;
-			fv->t = FV_STR;
-			fv->p = b;
-			fv->n = (size_t)(p - b);
-			p++;
-		} else if (e - p >= 4 && memcmp(p, "null", 4) == 0) {
-			fv->t = FV_NULL;
-			p += 4;
-		} else if (e - p >= 4 && memcmp(p, "true", 4) == 0) {
-			fv->t = FV_TRUE;
-			p += 4;
-		} else if (e - p >= 5 && memcmp(p, "false", 5) == 0) {
-			fv->t = FV_FALSE;
-			p += 5;
-		} else {
-			const char *q = fnum(p, e);
-			if (!q)
-				return 1;
-			fv->t = FV_NUM;
-			fv->p = p;
-			p = q;
-		}
-		p = fws(p, e);
-		if (p < e && *p == ',') {
-			p = fws(p + 1, e);
-			continue;
-		}
-		if (p < e && *p == '}') {
-			p = fws(p + 1, e);
-			break;
-		}
-		return 1;
-	}
-	if (p != e)
-		return 1;
-
-	int v2 = v[FK_KERNEL].t || v[FK_WORKLOAD_ID].t || v[FK_PHASE].t;
-	double round, dur;
-	if (v[FK_ROUND].t != FV_NUM || v[FK_DURATION].t != FV_NUM)
-		return 1;
-	round = strtod(v[FK_ROUND].p, NULL);
-	dur = strtod(v[FK_DURATION].p, NULL);
-	if (!isfinite(round) || round != floor(round) || round < 0 || round > 1e9 || !isfinite(dur) ||
-	    !(dur > 0))
-		return 1;
-	int kd = v2 ? FK_KERNEL : FK_DISPATCH, kw = v2 ? FK_WORKLOAD_ID : FK_WORKLOAD;
-	if (v[FK_CAND].t != FV_STR || v[kd].t != FV_STR || v[kw].t != FV_STR)
-		return 1;
-	if (v[FK_PARENT].t != FV_STR && v[FK_PARENT].t != FV_NULL && !(v[FK_PARENT].t == FV_NONE && !v2))
-		return 1;
-	if (v[FK_MSPROF].t != FV_STR && v[FK_MSPROF].t != FV_NULL && !(v[FK_MSPROF].t == FV_NONE && !v2))
-		return 1;
-	if (v2) {
-		if (v[FK_PHASE].t != FV_STR || v[FK_APATH].t != FV_STR || v[FK_ASHA].t != FV_STR)
-			return 1;
-		const struct fval *ph = &v[FK_PHASE];
-		if (!((ph->n == 8 && !memcmp(ph->p, "baseline", 8)) || (ph->n == 9 && !memcmp(ph->p, "candidate", 9)) ||
-		      (ph->n == 6 && !memcmp(ph->p, "merged", 6)) || (ph->n == 5 && !memcmp(ph->p, "final", 5))))
-			return 1;
-	}
-	if (v[FK_L0].t != FV_TRUE && v[FK_L0].t != FV_FALSE)
-		return 1;
-	if (v[FK_TS].t != FV_STR || v[FK_TS].n > 64)
-		return 1;
-	char ts[65];
-	memcpy(ts, v[FK_TS].p, v[FK_TS].n);
-	ts[v[FK_TS].n] = '\0';
-	if (!records_is_iso8601(ts))
-		return 1;
-
-	memset(out, 0, sizeof(*out));
-	out->line = line;
-	out->contract = v2 ? RECORDS_V2 : RECORDS_V1;
-	out->round = (long)round;
-	out->duration_us = dur;
-	out->l0_pass = v[FK_L0].t == FV_TRUE;
-	out->aicore_util = NAN;
-	out->mem_bw_gbps = NAN;
-	if (v[FK_AICORE].t == FV_NUM) {
-		double a = strtod(v[FK_AICORE].p, NULL);
-		out->aicore_util = isfinite(a) ? a : NAN;
-	}
-	if (v[FK_MEMBW].t == FV_NUM) {
-		double b = strtod(v[FK_MEMBW].p, NULL);
-		out->mem_bw_gbps = isfinite(b) ? b : NAN;
-	}
-	int oom = !(out->candidate_id = fdup(&v[FK_CAND])) || !(out->dispatch = fdup(&v[kd])) ||
-		  !(out->workload = fdup(&v[kw])) || !(out->timestamp = strdup(ts)) ||
-		  (v[FK_PARENT].t == FV_STR && !(out->parent_id = fdup(&v[FK_PARENT]))) ||
-		  (v[FK_MSPROF].t == FV_STR && !(out->msprof_raw_path = fdup(&v[FK_MSPROF]))) ||
-		  (v2 && (!(out->phase = fdup(&v[FK_PHASE])) || !(out->artifact_path = fdup(&v[FK_APATH])) ||
-			  !(out->artifact_sha256 = fdup(&v[FK_ASHA]))));
-	if (oom) {
-		record_release(out);
-		return -1;
-	}
-	return 0;
-}
-
-int gatecheck_parse_record(const char *text, size_t len, long line, struct record *out,
-			   char *err, size_t errlen)
-{
-	int fr = fast_record(text, len, line, out);
-	if (fr < 0)
-		return -2;
-	if (fr == 0)
+	if (ld->probs.n >= MAX_PROBLEMS) {
+		(*extra)++;
 		return 0;
-	return record_parse(text, len, line, out, err, errlen) == 0 ? 0 : -1;
+	}
+	return records_problems_add(&ld->probs, line, "%s", msg);
 }
 
-/* Appends r to rs taking over its strings (records_push would copy them). */
-static int push_move(struct records *rs, struct record *r)
+/* What the gate says about a line beyond the reader's verdict: a byte
+ * order mark, the first CRLF ending. */
+static int note_line(struct loaded *ld, const struct records_reader *rd, int *crlf, long *extra)
 {
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 64;
-		struct record *v = realloc(rs->v, cap * sizeof(*v));
-		if (!v)
+	if (rd->bom && add_problem(ld, rd->line, "file starts with a UTF-8 byte order mark", extra))
+		return -1;
+	if (rd->crlf && !*crlf) {
+		*crlf = 1;
+		if (add_problem(ld, rd->line, "CRLF line ending (JSONL lines end with LF)", extra))
 			return -1;
-		rs->v = v;
-		rs->cap = cap;
 	}
-	rs->v[rs->n++] = *r;
-	memset(r, 0, sizeof(*r));
 	return 0;
 }
 
+/* Streams perf_records.jsonl into ld (io/records.h); ids are interned in
+ * the set's pool. */
 static int load_records(const char *path, struct loaded *ld)
 {
-	struct lineio l;
-	char err[256];
-	int rc, any = 0, crlf = 0;
+	struct records_reader rd;
+	struct record r;
+	enum records_next k;
+	int any = 0, crlf = 0;
 	long extra = 0;
-	records_init(&ld->recs);
-	records_problems_init(&ld->probs);
-	if (lineio_open(&l, path, LINEIO_DEFAULT_LIMIT) != 0) {
+	if (records_reader_open(&rd, path, &ld->recs.pool) != 0) {
 		ld->state = errno == ENOENT ? S4_FILE_MISSING : S4_FILE_UNREADABLE;
 		return 0;
 	}
 	ld->state = S4_FILE_OK;
-	while ((rc = lineio_next(&l)) == 1) {
-		char *s = l.buf;
-		size_t n = l.len;
-		ld->bytes += n + 1 + (size_t)l.had_cr;
-		const char *prob = NULL;
-		char pbuf[96];
-		if (l.lineno == 1 && lineio_has_bom(s, n)) {
-			s += 3;
-			n -= 3;
-			prob = "file starts with a UTF-8 byte order mark";
+	while ((k = records_reader_next(&rd, &r)) != RECORDS_NEXT_EOF) {
+		if (k == RECORDS_NEXT_ERROR) {
+			if (errno == ENOMEM)
+				goto oom;
+			ld->state = S4_FILE_UNREADABLE;
+			break;
 		}
-		if (l.had_cr && !crlf) {
-			crlf = 1;
-			prob = "CRLF line ending (JSONL lines end with LF)";
-		}
-		if (l.truncated) {
-			snprintf(pbuf, sizeof(pbuf), "line longer than %u bytes", (unsigned)LINEIO_DEFAULT_LIMIT);
-			prob = pbuf;
-		}
-		int blank = 1;
-		for (size_t i = 0; i < n && blank; i++)
-			if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-				blank = 0;
-		if (!blank || l.truncated)
-			any = 1;
-		if (prob) {
-			if (ld->probs.n < MAX_PROBLEMS) {
-				if (records_problems_add(&ld->probs, l.lineno, "%s", prob))
-					goto oom;
-			} else
-				extra++;
-		}
-		if (l.truncated || blank)
-			continue;
-		struct record r;
-		int pr = gatecheck_parse_record(s, n, l.lineno, &r, err, sizeof(err));
-		if (pr == -2)
+		any |= k != RECORDS_NEXT_BLANK;
+		if (note_line(ld, &rd, &crlf, &extra) != 0)
 			goto oom;
-		if (pr != 0) {
-			if (ld->probs.n < MAX_PROBLEMS) {
-				if (records_problems_add(&ld->probs, l.lineno, "%s", err))
-					goto oom;
-			} else
-				extra++;
+		if (k == RECORDS_NEXT_PROBLEM && add_problem(ld, rd.line, rd.err, &extra) != 0)
+			goto oom;
+		if (k != RECORDS_NEXT_RECORD)
 			continue;
-		}
-		if (ld->recs.n >= MAX_RECORDS) {
+		if (ld->recs.n >= MAX_RECORDS)
 			ld->dropped++;
-			record_release(&r);
-			continue;
-		}
-		if (push_move(&ld->recs, &r)) {
-			record_release(&r);
+		else if (records_push_interned(&ld->recs, &r) != 0)
 			goto oom;
-		}
 	}
-	if (rc < 0)
-		ld->state = S4_FILE_UNREADABLE;
-	lineio_close(&l);
+	ld->bytes = rd.bytes;
+	records_reader_close(&rd);
 	if (!any && ld->state == S4_FILE_OK)
 		ld->state = S4_FILE_EMPTY;
 	if (extra > 0)
@@ -426,7 +173,7 @@ static int load_records(const char *path, struct loaded *ld)
 	ld->recs.contract = v1 + v2 == 0 ? RECORDS_UNKNOWN : v2 > v1 ? RECORDS_V2 : RECORDS_V1;
 	return 0;
 oom:
-	lineio_close(&l);
+	records_reader_close(&rd);
 	errno = ENOMEM;
 	return -1;
 }
@@ -669,13 +416,15 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	char *f_log = NULL, *f_rec = NULL, *f_inv = NULL, *f_fb = NULL;
 	char *s_log = NULL, *s_rec = NULL, *s_inv = NULL, *s_fb = NULL;
 	char *inv_text = NULL, *fb_text = NULL, *root = NULL;
-	cJSON *inv = NULL;
+	struct inventory inv;
+	int prc;
 	int rc = -1;
 	DIR *d = NULL;
 
 	if (!res)
 		gatecheck_result_init(&local);
 	optlog_init(&lg);
+	inventory_init(&inv);
 	memset(&ld, 0, sizeof(ld));
 	records_init(&ld.recs);
 	records_problems_init(&ld.probs);
@@ -758,12 +507,15 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 		} else if (utf8_invalid_at(t, len) != (size_t)-1) {
 			in.inventory_state = S4_FILE_UNREADABLE;
 			in.inventory_error = "it is not valid UTF-8";
-		} else if (!(inv = cJSON_ParseWithLength(t, len))) {
+		} else if ((prc = inventory_parse(t, len, &inv)) != 0) {
+			if (prc < 0)
+				rc = -1;
 			in.inventory_state = S4_FILE_UNREADABLE;
-			in.inventory_error = "it is not valid JSON";
+			in.inventory_error = prc < 0 ? "out of memory" : "it is not valid JSON";
+		} else {
+			in.inventory = &inv;
 		}
 	}
-	in.inventory = inv;
 
 	/* perf_records.jsonl, streamed */
 	if (stat(f_rec, &st) == 0 && !S_ISREG(st.st_mode))
@@ -891,7 +643,7 @@ out:
 	optlog_release(&lg);
 	records_release(&ld.recs);
 	records_problems_release(&ld.probs);
-	cJSON_Delete(inv);
+	inventory_release(&inv);
 	free(inv_text);
 	free(fb_text);
 	free(root);
@@ -999,6 +751,19 @@ int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *
 	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	if (!rules)
 		rules = root;
+	/* {"rules": {...}} holds nothing else; the flat form holds only rule
+	 * ids. Anything else is a key the gate does not know: name it, rather
+	 * than complain about its value. */
+	const cJSON *key;
+	cJSON_ArrayForEach(key, root)
+	{
+		int is_rules = strcmp(key->string, "rules") == 0;
+		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
+			snprintf(err, errlen, "'%s': unknown key '%s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
+				 path, key->string);
+			goto out;
+		}
+	}
 	if (!cJSON_IsObject(rules)) {
 		snprintf(err, errlen, "'%s': \"rules\" must be an object", path);
 		goto out;

@@ -69,14 +69,6 @@ int gatecheck_apply_suppressions(struct gate_findings *fs, struct gatecheck_resu
 int gatecheck_add_suppression(struct gatecheck_result *res, const char *file,
 			      const struct optlog_suppression *s);
 
-/* Parses one perf_records.jsonl line exactly like record_parse() (same
- * verdict, same fields, same error text), with a fast path for plain flat
- * lines. Returns 0 with *out filled (release with record_release), -1 with
- * a message in err when the line is invalid, -2 when memory ran out.
- * text[0..len) must be followed by a NUL (as lineio lines are). */
-int gatecheck_parse_record(const char *text, size_t len, long line, struct record *out,
-			   char *err, size_t errlen);
-
 /* Rule severities from --strict and a .tlgate.json. */
 struct gatecheck_config {
 	char **rule;                  /* rule ids (or prefixes ending in '*') */

@@ -1,6 +1,7 @@
 /* loopstate.c: what the loop knows, derived from the records and the
  * markers in opt_log.md (see loop.h). */
 #include "run/loop.h"
+#include "io/records.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 . "$ROOT/tests/cli/lib.sh"
 set -e
 expect_exit 0 "$TLPERF" --help
-for c in ab audit gate loop msprof plateau sim speedup table winner; do expect_grep "  $c " "$OUT"; done
+for c in ab audit explain gate loop msprof plateau sim speedup table winner; do expect_grep "  $c " "$OUT"; done
 # the table is printed sorted
 awk '/^commands:/{on=1;next} on&&/^  [a-z]/{print $1} /^$/{on=0}' "$OUT" >"$TMPDIR_TEST/names"
 sort -c "$TMPDIR_TEST/names" || fail "command table not sorted"

@@ -1,5 +1,5 @@
 /* fuzz_records.c: perf_records.jsonl reader (records_load_buffer,
- * record_parse, records_is_iso8601).
+ * records_parse_one, records_push, records_is_iso8601).
  *
  * Beyond "no crash, no leak, no sanitizer report", it checks what the
  * gate relies on: every accepted record carries its required strings, a
@@ -8,6 +8,9 @@
  * gives the same answer.
  */
 #include "io/records.h"
+#include "model/records.h"
+
+#include <cjson/cJSON.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -86,25 +89,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	records_release(&rs2);
 	records_problems_release(&ps2);
 
-	/* Copying a record keeps every field. */
+	/* Ids are interned: equal text, same pointer. */
+	for (size_t i = 1; i < rs.n; i++) {
+		CHECK((strcmp(rs.v[i].candidate_id, rs.v[0].candidate_id) == 0) ==
+		      (rs.v[i].candidate_id == rs.v[0].candidate_id));
+		CHECK((strcmp(rs.v[i].dispatch, rs.v[0].dispatch) == 0) ==
+		      (rs.v[i].dispatch == rs.v[0].dispatch));
+	}
+	/* Copying a record into another set keeps every field. */
 	if (rs.n > 0) {
-		struct record c;
-		CHECK(record_copy(&c, &rs.v[0]) == 0);
-		CHECK(record_same_key(&c, &rs.v[0]));
-		CHECK(record_valid(&c) == record_valid(&rs.v[0]));
-		record_release(&c);
+		struct records c;
+		records_init(&c);
+		CHECK(records_push(&c, &rs.v[0]) == 0);
+		CHECK(record_same_key(&c.v[0], &rs.v[0]));
+		CHECK(record_valid(&c.v[0]) == record_valid(&rs.v[0]));
+		CHECK(strcmp(c.v[0].timestamp, rs.v[0].timestamp) == 0);
+		records_release(&c);
 	}
 	records_release(&rs);
 	records_problems_release(&ps);
 
-	/* The whole input as a single line, and as a timestamp. */
-	struct record r;
+	/* The whole input as a single line: when it is accepted, it is one
+	 * strict JSON object by cJSON's reading too. */
+	struct records one;
 	char err[256];
 	err[0] = '\0';
-	if (record_parse(buf, size, 1, &r, err, sizeof(err)) == 0)
-		record_release(&r);
-	else
+	records_init(&one);
+	int rc = records_parse_one(buf, size, 1, &one, err, sizeof(err));
+	CHECK(rc == 0 || rc == -1);
+	if (rc == 0) {
+		CHECK(one.n == 1);
+		const char *end = NULL;
+		cJSON *o = cJSON_ParseWithLengthOpts(buf, size, &end, 0);
+		CHECK(cJSON_IsObject(o) && end);
+		while (end < buf + size && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+			end++;
+		CHECK(end == buf + size);
+		cJSON_Delete(o);
+	} else {
 		CHECK(err[0] != '\0' && memchr(err, '\0', sizeof(err)));
+	}
+	records_release(&one);
 	char *s = malloc(size + 1);
 	if (s) {
 		memcpy(s, data, size);

@@ -1,0 +1,38 @@
+/* rules_doc.h: the gate rule table (gates/rules.h) as text for
+ * `tlperf explain RULE` and as Markdown for docs/rules.md (which `make docs`
+ * writes from it, so the two never disagree). */
+#ifndef TLPERF_REPORT_RULES_DOC_H
+#define TLPERF_REPORT_RULES_DOC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gates/rules.h"
+
+/* Where the documentation is read: the installed docs by default
+ * (file://PREFIX/share/doc/tlperf), or what the build was given with
+ * `make DOCS_URL=https://...`. SARIF's informationUri and helpUri use it. */
+#ifndef TLPERF_DOCS_URL
+#define TLPERF_DOCS_URL "file:///usr/local/share/doc/tlperf"
+#endif
+
+/* Writes the anchor of rule id in docs/rules.md (its heading, lowercased:
+ * "s4-perf-records-recon") into buf (always terminated). */
+void report_rule_anchor(const char *id, char *buf, size_t len);
+
+/* Writes the absolute URI of rule id's section of docs/rules.md. */
+void report_rule_help_uri(const char *id, char *buf, size_t len);
+
+/* One rule for a terminal: id and summary, severities, then why, what
+ * triggers it, how to fix it and an example, wrapped to 78 columns.
+ * Returns 0, or -1 on a write error. */
+int report_rule_text(FILE *f, const struct gate_rule_info *r);
+
+/* The whole of docs/rules.md: an index table, then a section per rule.
+ * Returns 0, or -1 on a write error. */
+int report_rules_markdown(FILE *f);
+
+/* One line per rule: "ID  default/strict  summary". Returns 0 or -1. */
+int report_rules_list(FILE *f);
+
+#endif
