@@ -481,6 +481,44 @@ static void layout_rule(void **s)
 	gl_expect_warning(po, "S4-LAYOUT", "missing profile");
 }
 
+/* The line of a finding of rule whose message contains text; 0 when none. */
+static long line_of_finding(const struct gate_findings *fs, const char *rule, const char *text)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (strcmp(fs->v[i].rule, rule) == 0 && strstr(fs->v[i].message, text))
+			return fs->v[i].line;
+	return 0;
+}
+
+/* Every feedback finding names the line it quotes, also when many
+ * findings of different kinds interleave through the file. */
+static void feedback_lines(const char *src)
+{
+	size_t len;
+	gl_copy_tree(src, f("perf_feedback.md"));
+	char *text = gl_read(f("perf_feedback.md"), &len);
+	long base = 1;
+	for (size_t i = 0; i < len; i++)
+		base += text[i] == '\n';
+	if (len && text[len - 1] != '\n')
+		base++;
+	free(text);
+	/* line base: blank; base+1: a slot and a path; base+2: FIXME; base+3..: two more paths */
+	gl_append(f("perf_feedback.md"), "\nA <第一个槽> and docs/gone/a.md here\nFIXME\n"
+					 "examples/gone/b.py\n<第二个槽> docs/gone/c.md\n");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_int_equal(line_of_finding(&fs, "S4-PERF-FEEDBACK-PLACEHOLDER", "<第一个槽>"), base + 1);
+	assert_int_equal(line_of_finding(&fs, "S4-PERF-FEEDBACK-PLACEHOLDER", "<第二个槽>"), base + 4);
+	assert_int_equal(line_of_finding(&fs, "S4-PERF-FEEDBACK-PLACEHOLDER", "FIXME"), base + 2);
+	assert_int_equal(line_of_finding(&fs, "S4-PERF-FEEDBACK-REF", "docs/gone/a.md"), base + 1);
+	assert_int_equal(line_of_finding(&fs, "S4-PERF-FEEDBACK-REF", "examples/gone/b.py"), base + 3);
+	assert_int_equal(line_of_finding(&fs, "S4-PERF-FEEDBACK-REF", "docs/gone/c.md"), base + 4);
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+}
+
 static void feedback_rules(void **s)
 {
 	(void)s;
@@ -508,6 +546,7 @@ static void feedback_rules(void **s)
 	gl_append(f("perf_feedback.md"), "\nSee docs/not/there.md and <填写算子名>. TODO\n");
 	gl_expect(po, "S4-PERF-FEEDBACK-REF", "cited path missing");
 	gl_expect(po, "S4-PERF-FEEDBACK-PLACEHOLDER", "placeholders");
+	feedback_lines(src);
 }
 
 static void suppressions(void **s)

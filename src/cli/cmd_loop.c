@@ -143,164 +143,201 @@ static int split_workload(const char *arg, char **id, char **disp)
 	return *id && *disp ? 0 : -1;
 }
 
+/* --workload/--optional ID@DISPATCH: adds the workload (required or not). */
+static int init_workload(struct loop_plan *p, const char *arg, int required)
+{
+	char *id = NULL, *disp = NULL;
+	int rc = CLI_OK;
+	if (split_workload(arg, &id, &disp) != 0)
+		rc = usage_err("--workload '%s': want ID@DISPATCH", arg);
+	else if (loop_plan_add_workload(p, id, disp, required, NAN) != 0) {
+		cli_error("out of memory");
+		rc = CLI_USAGE;
+	}
+	free(id);
+	free(disp);
+	return rc;
+}
+
+/* The string options: the plan field each one sets, or NULL. */
+static char **init_string_slot(struct loop_plan *p, int ch)
+{
+	switch (ch) {
+	case O_OP: return &p->op;
+	case O_BASE: return &p->baseline;
+	case O_BENCH: return &p->bench_cmd;
+	case O_L0: return &p->l0_cmd;
+	case O_KN: return &p->kernel_name;
+	case O_MSPROF: return &p->msprof;
+	default: return NULL;
+	}
+}
+
+/* The numeric options. Returns 0, or -1 after a message. */
+static int init_number(struct loop_plan *p, int ch, const char *arg)
+{
+	switch (ch) {
+	case O_NOISE: return cli_parse_double("--noise", arg, &p->noise);
+	case O_SMALL: return cli_parse_double("--small-us", arg, &p->small_us);
+	case O_ABT: return cli_parse_double("--ab-threshold", arg, &p->ab_threshold);
+	case O_MR: return cli_parse_long("--max-rounds", arg, 1, 100000, &p->max_rounds);
+	case O_ME: return cli_parse_long("--max-experiments", arg, 1, 100000, &p->max_experiments);
+	case O_LC: return cli_parse_long("--launch-count", arg, 1, 100000, &p->launch_count);
+	case O_WU: return cli_parse_long("--warm-up", arg, 0, 100000, &p->warm_up);
+	case O_PAIRS: return cli_parse_long("--pairs", arg, 3, 100000, &p->tlab_pairs);
+	case O_ALC: return cli_parse_long("--ab-launch-count", arg, 1, 100000, &p->tlab_launch_count);
+	case O_AWU: return cli_parse_long("--ab-warm-up", arg, 0, 100000, &p->tlab_warm_up);
+	case O_TMO: return cli_parse_long("--timeout", arg, 1, 10000000, &p->timeout_s);
+	default: return 0;
+	}
+}
+
+/* One option of `loop init`. Returns CLI_OK or the exit code to stop with. */
+static int init_option(struct loop_plan *p, int ch, const char *arg, int *force,
+		       char ***targets, size_t *ntargets)
+{
+	char **slot = init_string_slot(p, ch);
+	if (slot) {
+		free(*slot);
+		return (*slot = strdup(arg)) ? CLI_OK : CLI_USAGE;
+	}
+	switch (ch) {
+	case O_WL:
+	case O_OPT: return init_workload(p, arg, ch == O_WL);
+	case O_TARGET: {
+		char **t = realloc(*targets, (*ntargets + 1) * sizeof(*t));
+		if (!t)
+			return CLI_USAGE;
+		*targets = t;
+		t[(*ntargets)++] = (char *)arg;
+		return CLI_OK;
+	}
+	case O_CONTRACT:
+		if (strcmp(arg, "v1") != 0 && strcmp(arg, "v2") != 0)
+			return usage_err("--contract '%s': want v1 or v2", arg);
+		p->contract = arg[1] - '0';
+		return CLI_OK;
+	case O_APROTO:
+		if (strcmp(arg, "seq") != 0 && strcmp(arg, "ref") != 0)
+			return usage_err("--ab-protocol '%s': want seq or ref", arg);
+		p->tlab_ref = strcmp(arg, "ref") == 0;
+		return CLI_OK;
+	case O_FORCE: *force = 1; return CLI_OK;
+	default: return init_number(p, ch, arg) ? CLI_USAGE : CLI_OK;
+	}
+}
+
+/* --target ID=US, applied once every workload is known. */
+static int init_targets(struct loop_plan *p, char **targets, size_t ntargets)
+{
+	for (size_t i = 0; i < ntargets; i++) {
+		char *eq = strrchr(targets[i], '=');
+		double us;
+		if (!eq)
+			return usage_err("--target '%s': want ID=US", targets[i]);
+		*eq = '\0';
+		struct loop_workload *w = (struct loop_workload *)loop_plan_workload(p, targets[i]);
+		if (!w) {
+			cli_error("field 'target': unknown workload '%s' (not given with --workload)",
+				  targets[i]);
+			return CLI_USAGE;
+		}
+		if (cli_parse_double("--target", eq + 1, &us))
+			return CLI_USAGE;
+		w->target_us = us;
+	}
+	return CLI_OK;
+}
+
+/* The plan is complete and sound, and writing it loses nothing. */
+static int init_may_write(const struct loop_plan *p, int force)
+{
+	char err[1024];
+	struct stat sb;
+	if (loop_plan_check(p, err, sizeof(err)) != 0) {
+		cli_error("plan refused: %s", err);
+		return CLI_USAGE;
+	}
+	if (stat(p->baseline, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		cli_error("plan refused: field 'baseline': file '%s' does not exist", p->baseline);
+		return CLI_USAGE;
+	}
+	if (access(LOOP_PLAN, F_OK) != 0)
+		return CLI_OK;
+	if (!force) {
+		cli_error("'%s' exists already: edit it, or pass --force to replace it", LOOP_PLAN);
+		return CLI_USAGE;
+	}
+	if (access(LOOP_RECORDS, F_OK) == 0) {
+		cli_error("'%s' holds records: the plan they were measured with stays", LOOP_RECORDS);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* perf_opt/ and its folders, loop.json (written whole, then renamed), and
+ * the head of opt_log.md when there is none yet. */
+static int init_write(const struct loop_plan *p)
+{
+	if ((mkdir(LOOP_DIR, 0755) != 0 && errno != EEXIST) ||
+	    (mkdir(LOOP_DIR "/logs", 0755) != 0 && errno != EEXIST) ||
+	    (mkdir(LOOP_DIR "/profiles", 0755) != 0 && errno != EEXIST)) {
+		cli_error("cannot create '%s': %s", LOOP_DIR, strerror(errno));
+		return CLI_USAGE;
+	}
+	char *json = loop_plan_to_json(p);
+	FILE *f = json ? fopen(LOOP_PLAN ".tmp", "w") : NULL;
+	int bad = !f || fputs(json, f) == EOF;
+	if (f && fclose(f) != 0)
+		bad = 1;
+	free(json);
+	if (bad || rename(LOOP_PLAN ".tmp", LOOP_PLAN)) {
+		cli_error("cannot write '%s': %s", LOOP_PLAN, strerror(errno));
+		return CLI_USAGE;
+	}
+	if (access(LOOP_LOG, F_OK) == 0)
+		return CLI_OK;
+	char head[2048];
+	int n = snprintf(head, sizeof(head),
+			 "# %s performance tuning log\n\n"
+			 "Driven by `tlperf loop` with the plan `%s`: record contract v%d, noise "
+			 "%.1f%%, max_rounds %ld, max_experiments %ld, A/B (tlab) for gains under "
+			 "%.1f%% (small kernels under %g us). Primary metric: msprof op Task "
+			 "Duration(us).\n",
+			 p->op, LOOP_PLAN, p->contract, 100 * p->noise, p->max_rounds,
+			 p->max_experiments, 100 * p->ab_threshold, p->small_us);
+	if (recwrite_append(LOOP_LOG, head, (size_t)n, 0) != 0) {
+		cli_error("cannot write '%s': %s", LOOP_LOG, strerror(errno));
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 static int cmd_init(int argc, char **argv)
 {
 	struct loop_plan p;
-	char err[1024];
-	int rc = CLI_USAGE, force = 0;
+	int rc = CLI_USAGE, force = 0, ch;
 	char **targets = NULL;
 	size_t ntargets = 0;
-	loop_plan_init(&p);
-	int ch;
 	struct cli_parser cp;
+	loop_plan_init(&p);
 	cli_parser_init(&cp, &loop_init_spec, argc, argv);
-	while ((ch = cli_parser_next(&cp)) > 0) {
-		char **slot = NULL;
-		char *id = NULL, *disp = NULL;
-		switch (ch) {
-		case O_OP: slot = &p.op; break;
-		case O_BASE: slot = &p.baseline; break;
-		case O_BENCH: slot = &p.bench_cmd; break;
-		case O_L0: slot = &p.l0_cmd; break;
-		case O_KN: slot = &p.kernel_name; break;
-		case O_MSPROF: slot = &p.msprof; break;
-		case O_WL:
-		case O_OPT:
-			if (split_workload(optarg, &id, &disp) != 0) {
-				free(id);
-				free(disp);
-				rc = usage_err("--workload '%s': want ID@DISPATCH", optarg);
-				goto out;
-			}
-			if (loop_plan_add_workload(&p, id, disp, ch == O_WL, NAN) != 0) {
-				free(id);
-				free(disp);
-				cli_error("out of memory");
-				goto out;
-			}
-			free(id);
-			free(disp);
-			break;
-		case O_TARGET: {
-			char **t = realloc(targets, (ntargets + 1) * sizeof(*t));
-			if (!t)
-				goto out;
-			targets = t;
-			targets[ntargets++] = optarg;
-			break;
-		}
-		case O_CONTRACT:
-			if (strcmp(optarg, "v1") == 0)
-				p.contract = 1;
-			else if (strcmp(optarg, "v2") == 0)
-				p.contract = 2;
-			else {
-				rc = usage_err("--contract '%s': want v1 or v2", optarg);
-				goto out;
-			}
-			break;
-		case O_NOISE: if (cli_parse_double("--noise", optarg, &p.noise)) goto out; break;
-		case O_SMALL: if (cli_parse_double("--small-us", optarg, &p.small_us)) goto out; break;
-		case O_ABT: if (cli_parse_double("--ab-threshold", optarg, &p.ab_threshold)) goto out; break;
-		case O_MR: if (cli_parse_long("--max-rounds", optarg, 1, 100000, &p.max_rounds)) goto out; break;
-		case O_ME: if (cli_parse_long("--max-experiments", optarg, 1, 100000, &p.max_experiments)) goto out; break;
-		case O_LC: if (cli_parse_long("--launch-count", optarg, 1, 100000, &p.launch_count)) goto out; break;
-		case O_WU: if (cli_parse_long("--warm-up", optarg, 0, 100000, &p.warm_up)) goto out; break;
-		case O_PAIRS: if (cli_parse_long("--pairs", optarg, 3, 100000, &p.tlab_pairs)) goto out; break;
-		case O_APROTO:
-			if (strcmp(optarg, "seq") != 0 && strcmp(optarg, "ref") != 0) {
-				rc = usage_err("--ab-protocol '%s': want seq or ref", optarg);
-				goto out;
-			}
-			p.tlab_ref = strcmp(optarg, "ref") == 0;
-			break;
-		case O_ALC: if (cli_parse_long("--ab-launch-count", optarg, 1, 100000, &p.tlab_launch_count)) goto out; break;
-		case O_AWU: if (cli_parse_long("--ab-warm-up", optarg, 0, 100000, &p.tlab_warm_up)) goto out; break;
-		case O_TMO: if (cli_parse_long("--timeout", optarg, 1, 10000000, &p.timeout_s)) goto out; break;
-		case O_FORCE: force = 1; break;
-		}
-		if (slot) {
-			free(*slot);
-			if (!(*slot = strdup(optarg)))
-				goto out;
-		}
-	}
+	while ((ch = cli_parser_next(&cp)) > 0)
+		if ((rc = init_option(&p, ch, optarg, &force, &targets, &ntargets)) != CLI_OK)
+			goto out;
+	rc = CLI_USAGE;
 	if (ch == CLI_PARSE_STOP) {
 		rc = cp.rc;
 		goto out;
 	}
 	if (cli_parser_no_operands(&cp) != 0)
 		goto out;
-	if (!p.kernel_name && p.op && !(p.kernel_name = strdup(p.op)))
+	if ((!p.kernel_name && p.op && !(p.kernel_name = strdup(p.op))) ||
+	    (!p.msprof && !(p.msprof = strdup("msprof"))))
 		goto out;
-	if (!p.msprof && !(p.msprof = strdup("msprof")))
+	if ((rc = init_targets(&p, targets, ntargets)) != CLI_OK ||
+	    (rc = init_may_write(&p, force)) != CLI_OK || (rc = init_write(&p)) != CLI_OK)
 		goto out;
-	for (size_t i = 0; i < ntargets; i++) {
-		char *eq = strrchr(targets[i], '=');
-		double us;
-		if (!eq) {
-			rc = usage_err("--target '%s': want ID=US", targets[i]);
-			goto out;
-		}
-		*eq = '\0';
-		struct loop_workload *w = (struct loop_workload *)loop_plan_workload(&p, targets[i]);
-		if (!w) {
-			cli_error("field 'target': unknown workload '%s' (not given with --workload)",
-				  targets[i]);
-			goto out;
-		}
-		if (cli_parse_double("--target", eq + 1, &us))
-			goto out;
-		w->target_us = us;
-	}
-	if (loop_plan_check(&p, err, sizeof(err)) != 0) {
-		cli_error("plan refused: %s", err);
-		goto out;
-	}
-	struct stat sb;
-	if (stat(p.baseline, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		cli_error("plan refused: field 'baseline': file '%s' does not exist", p.baseline);
-		goto out;
-	}
-	if (access(LOOP_PLAN, F_OK) == 0) {
-		if (!force) {
-			cli_error("'%s' exists already: edit it, or pass --force to replace it", LOOP_PLAN);
-			goto out;
-		}
-		if (access(LOOP_RECORDS, F_OK) == 0) {
-			cli_error("'%s' holds records: the plan they were measured with stays", LOOP_RECORDS);
-			goto out;
-		}
-	}
-	if ((mkdir(LOOP_DIR, 0755) != 0 && errno != EEXIST) ||
-	    (mkdir(LOOP_DIR "/logs", 0755) != 0 && errno != EEXIST) ||
-	    (mkdir(LOOP_DIR "/profiles", 0755) != 0 && errno != EEXIST)) {
-		cli_error("cannot create '%s': %s", LOOP_DIR, strerror(errno));
-		goto out;
-	}
-	char *json = loop_plan_to_json(&p);
-	FILE *f = json ? fopen(LOOP_PLAN ".tmp", "w") : NULL;
-	if (!f || fputs(json, f) == EOF || fclose(f) != 0 || rename(LOOP_PLAN ".tmp", LOOP_PLAN)) {
-		cli_error("cannot write '%s': %s", LOOP_PLAN, strerror(errno));
-		free(json);
-		goto out;
-	}
-	free(json);
-	if (access(LOOP_LOG, F_OK) != 0) {
-		char head[2048];
-		int n = snprintf(head, sizeof(head),
-				 "# %s performance tuning log\n\n"
-				 "Driven by `tlperf loop` with the plan `%s`: record contract v%d, noise "
-				 "%.1f%%, max_rounds %ld, max_experiments %ld, A/B (tlab) for gains under "
-				 "%.1f%% (small kernels under %g us). Primary metric: msprof op Task "
-				 "Duration(us).\n",
-				 p.op, LOOP_PLAN, p.contract, 100 * p.noise, p.max_rounds,
-				 p.max_experiments, 100 * p.ab_threshold, p.small_us);
-		if (recwrite_append(LOOP_LOG, head, (size_t)n, 0) != 0) {
-			cli_error("cannot write '%s': %s", LOOP_LOG, strerror(errno));
-			goto out;
-		}
-	}
 	printf("wrote %s (%zu workload%s, contract v%d)\n", LOOP_PLAN, p.nworkloads,
 	       p.nworkloads == 1 ? "" : "s", p.contract);
 	printf("next: tlperf loop baseline\n");
