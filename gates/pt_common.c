@@ -103,6 +103,23 @@ static double to_us(double v, enum ptlog_unit u)
 	}
 }
 
+/* 1 when the number at buf[pos] follows an index word (case, 用例, No.,
+ * iter, round, shape, 第, #). */
+static int is_index(const char *buf, size_t pos)
+{
+	static const char *const words[] = { "case", "cases", "\xE7\x94\xA8\xE4\xBE\x8B" /* 用例 */, "no.", "iter",
+					     "round", "shape", "\xE7\xAC\xAC" /* 第 */, "#", NULL };
+	size_t p = pos;
+	while (p > 0 && buf[p - 1] == ' ')
+		p--;
+	for (size_t i = 0; words[i]; i++) {
+		size_t l = strlen(words[i]);
+		if (p >= l && strncasecmp(buf + p - l, words[i], l) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_unit *unit)
 {
 	char buf[1024];
@@ -119,6 +136,9 @@ static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_un
 	if (!n)
 		return 0;
 	size_t pick = 0;
+	/* `case 13`, `#3`, `第 2 个`: an index, not a figure */
+	while (pick + 1 < n && is_index(buf, nums[pick].pos))
+		pick++;
 	/* "0.2431 (run1), 0.2385 (run2); avg=0.2408": the average is the figure */
 	const char *avg = NULL;
 	static const char *const labels[] = { "avg=", "avg =", "mean=", "mean =", "average=", NULL };
@@ -311,9 +331,62 @@ static int json_has_value(const struct ptjson *j, double v)
 	return best;
 }
 
+/* The file's own time stamp (a top-level "timestamp", "time", "date",
+ * "generated_at", "created_at", "run_at", "end_time" string) as its digits,
+ * e.g. 2026-08-06T11:30Z -> 202608061130, padded to 14 digits so that stamps
+ * with and without seconds compare; 0 when none. */
+static unsigned long long json_stamp(const struct pt_jsonfile *jf)
+{
+	static const char *const keys[] = { "timestamp", "time", "date", "datetime", "generated_at",
+					    "created_at", "run_at", "end_time", "finished_at", NULL };
+	if (!jf->j.root || !cJSON_IsObject(jf->j.root))
+		return 0;
+	for (size_t i = 0; keys[i]; i++) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(jf->j.root, keys[i]);
+		if (!cJSON_IsString(t) || !t->valuestring)
+			continue;
+		unsigned long long v = 0;
+		int nd = 0;
+		for (const char *p = t->valuestring; *p && nd < 14; p++)
+			if (isdigit((unsigned char)*p)) {
+				v = v * 10 + (unsigned long long)(*p - '0');
+				nd++;
+			}
+		if (nd < 8)
+			continue;
+		while (nd++ < 14)
+			v *= 10;
+		return v;
+	}
+	return 0;
+}
+
 long pt_latest_json(const struct pt_folder *f, long *iter)
 {
 	*iter = -1;
+	/* the files' own time stamps, when (nearly) all the result files carry
+	 * one: the newest is the latest, whatever the names say */
+	{
+		size_t rows = 0, stamped = 0;
+		long best = -1;
+		unsigned long long bs = 0;
+		for (size_t j = 0; j < f->njson; j++) {
+			struct ptjson_table t[4];
+			if (!f->json[j].j.root || ptjson_tables(&f->json[j].j, t, 4) == 0)
+				continue;
+			rows++;
+			unsigned long long st = json_stamp(&f->json[j]);
+			if (!st)
+				continue;
+			stamped++;
+			if (st > bs) {
+				bs = st;
+				best = (long)j;
+			}
+		}
+		if (stamped >= 2 && stamped * 2 > rows)
+			return best;
+	}
 	if (f->has_perf) {
 		for (size_t ii = f->perf.nit; ii-- > 0;) {
 			const struct ptperf_iter *it = &f->perf.it[ii];

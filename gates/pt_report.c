@@ -187,6 +187,25 @@ static int check_claims(const struct pt_folder *f, long lj, const struct stalene
 			continue;
 		double v = nums[k].v;
 		const char *what = kind == 2 ? "geometric-mean speedup" : "average speedup";
+		/* a row or line with both columns (`| mean_speedup | 0.3733x |
+		 * 0.3916x | +4.9% |`, `0.37 → 0.39`): the last figure is the
+		 * result claimed, the earlier ones are what it started from */
+		{
+			size_t last = k;
+			for (size_t q = k + 1; q < n; q++)
+				if (nums[q].decimal && nums[q].unit != PTLOG_PCT)
+					last = q;
+			if (last != k && lt) {
+				double w = kind == 2 ? lgeo : lmean;
+				int any = 0;
+				for (size_t q = k; q <= last; q++)
+					if (nums[q].decimal && nums[q].unit != PTLOG_PCT && pt_close(nums[q].v, w, TOL))
+						any = 1;
+				if (any && pt_close(nums[last].v, w, TOL))
+					continue;
+				v = nums[last].v;
+			}
+		}
 		if (!lt) {
 			if (gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)l + 1,
 				     "claims a%s %s %g but no bench JSON with per-case speedups to check it against",
@@ -461,6 +480,255 @@ static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
 	return 0;
 }
 
+/* ---- totals and means of times ------------------------------------ */
+
+/* One of words in s, an ASCII one as a word of prose (not torch.sum,
+ * reduce_sum or avg_speedup). */
+static int has_word(const char *s, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++) {
+		size_t wl = strlen(words[i]);
+		for (const char *p = s; (p = ptlog_stristr(p, words[i])) != NULL; p += wl) {
+			if ((unsigned char)words[i][0] >= 0x80)
+				return 1;
+			if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.'))
+				continue;
+			if (isalnum((unsigned char)p[wl]) || p[wl] == '_' || p[wl] == '(' || p[wl] == '.')
+				continue;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int total_kind(const char *line)
+{
+	static const char *const sum[] = { "total", "sum", "\xE5\x90\x88\xE8\xAE\xA1" /* 合计 */,
+					   "\xE6\x80\xBB\xE8\xAE\xA1" /* 总计 */, "\xE6\x80\xBB\xE8\x80\x97\xE6\x97\xB6" /* 总耗时 */,
+					   "\xE6\x80\xBB\xE6\x97\xB6\xE9\x97\xB4" /* 总时间 */, "\xE4\xB9\x8B\xE5\x92\x8C" /* 之和 */,
+					   "\xE6\x80\xBB\xE5\x92\x8C" /* 总和 */, NULL };
+	static const char *const mean[] = { "mean", "average", "avg", "\xE5\xB9\xB3\xE5\x9D\x87" /* 平均 */,
+					    "\xE5\x9D\x87\xE5\x80\xBC" /* 均值 */, NULL };
+	static const char *const speed[] = { "speedup", "\xE5\x8A\xA0\xE9\x80\x9F" /* 加速 */, NULL };
+	if (ptlog_contains_any(line, (size_t)-1, speed))
+		return 0;
+	if (has_word(line, sum))
+		return 2;
+	if (has_word(line, mean))
+		return 1;
+	return 0;
+}
+
+/* Microseconds per unit of a figure, 0 when it is not a time. */
+static double us_per(enum ptlog_unit u)
+{
+	switch (u) {
+	case PTLOG_MS: return 1e3;
+	case PTLOG_US: return 1;
+	case PTLOG_NS: return 1e-3;
+	case PTLOG_S: return 1e6;
+	default: return 0;
+	}
+}
+
+/* Unit named in the text ("(ms)", " ms", "us"), as microseconds per unit;
+ * 0 when none. */
+static double unit_in(const char *s)
+{
+	static const struct { const char *w; double m; } u[] = {
+		{ "(ms)", 1e3 }, { "\xEF\xBC\x88ms\xEF\xBC\x89", 1e3 }, { " ms", 1e3 }, { "_ms", 1e3 },
+		{ "(us)", 1 }, { "\xEF\xBC\x88us\xEF\xBC\x89", 1 }, { " us", 1 }, { "_us", 1 }, { "\xC2\xB5s", 1 },
+		{ "\xCE\xBCs", 1 } };
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (ptlog_stristr(s, u[i].w))
+			return u[i].m;
+	return 0;
+}
+
+/* Index of a JSON file named in s, -1 none. */
+static long json_named(const struct pt_folder *f, const char *s)
+{
+	for (size_t j = 0; j < f->njson; j++)
+		if (strstr(s, f->json[j].name))
+			return (long)j;
+	return -1;
+}
+
+/* Time columns of the largest row table of a file: sums (kind 2) or means
+ * (kind 1) in microseconds. Returns the count (at most max). */
+static size_t time_columns(const struct pt_jsonfile *jf, int kind, const char **names, double *agg,
+			   size_t max, size_t *ncases)
+{
+	struct ptjson_table tb[16];
+	size_t nt = jf->j.root ? ptjson_tables(&jf->j, tb, 16) : 0, best = 0, k = 0;
+	if (!nt)
+		return 0;
+	for (size_t t = 1; t < nt; t++)
+		if (tb[t].n > tb[best].n)
+			best = t;
+	const cJSON *row0 = ptjson_row(&tb[best], 0), *m;
+	*ncases = tb[best].n;
+	cJSON_ArrayForEach(m, row0) {
+		if (!cJSON_IsNumber(m) || !m->string || k >= max)
+			continue;
+		double per = 0;
+		const char *key = m->string;
+		size_t kl = strlen(key);
+		if (kl > 3 && (strcmp(key + kl - 3, "_us") == 0 || strstr(key, "_us_")))
+			per = 1;
+		else if (kl > 3 && (strcmp(key + kl - 3, "_ms") == 0 || strstr(key, "_ms_")))
+			per = 1e3;
+		if (!per)
+			continue;
+		double sum = 0;
+		size_t n = 0;
+		for (size_t r = 0; r < tb[best].n; r++) {
+			double x = ptjson_num(ptjson_row(&tb[best], r), key);
+			if (isfinite(x)) {
+				sum += x * per;
+				n++;
+			}
+		}
+		if (!n)
+			continue;
+		names[k] = key;
+		agg[k] = kind == 1 ? sum / (double)n : sum;
+		k++;
+	}
+	return k;
+}
+
+static int check_totals(const struct pt_folder *f, long lj, struct gate_findings *fs)
+{
+	const struct ptlog_text *r = &f->report;
+	long section = 0; /* first line of the current section */
+	int fence = 0;
+	for (size_t l = 0; l < r->nlines; l++) {
+		const char *line = r->lines[l];
+		if (strncmp(line, "```", 3) == 0)
+			fence = !fence;
+		if (fence)
+			continue;
+		if (line[0] == '#') {
+			section = (long)l;
+			continue;
+		}
+		int kind = total_kind(line);
+		if (!kind)
+			continue;
+		if (strchr(line, '|')) {
+			char c0[1][96];
+			if (cells(line, c0, 1) && agg_row(c0[0]) && strlen(c0[0]) < 12)
+				continue; /* an AVG / SUM row: the per-case table check */
+		}
+		struct ptlog_num nums[16];
+		size_t n = ptlog_numbers(line, nums, 16);
+		double fig[2];
+		size_t nf = 0;
+		double lineunit = unit_in(line);
+		enum ptlog_unit shown = PTLOG_NOUNIT;
+		for (size_t i = 0; i < n && nf < 3; i++) {
+			if (nums[i].unit == PTLOG_PCT || nums[i].unit == PTLOG_X || nums[i].v <= 0)
+				continue;
+			double per = us_per(nums[i].unit);
+			if (!per && (!nums[i].decimal || !lineunit))
+				continue;
+			if (nf < 2)
+				fig[nf] = nums[i].v * (per ? per : lineunit);
+			nf++;
+			if (per)
+				shown = nums[i].unit;
+		}
+		if (nf == 0 || nf > 2)
+			continue;
+		/* the JSON it cites: on the line, else above it in its section */
+		long cj = json_named(f, line);
+		for (long q = (long)l - 1; cj < 0 && q >= section; q--)
+			cj = json_named(f, r->lines[q]);
+		long use = cj >= 0 ? cj : lj;
+		if (use < 0)
+			continue;
+		const char *names[24];
+		double agg[24];
+		size_t ncases = 0;
+		size_t nc = time_columns(&f->json[use], kind, names, agg, 24, &ncases);
+		if (!nc)
+			continue;
+		/* a -> b: the state it started from may be an older file's */
+		int before_ok = 0;
+		for (size_t j = 0; nf == 2 && j < f->njson && !before_ok; j++) {
+			const char *on[24];
+			double oa[24];
+			size_t oc, on_cases;
+			if ((long)j == use)
+				continue;
+			oc = time_columns(&f->json[j], kind, on, oa, 24, &on_cases);
+			for (size_t x = 0; x < oc; x++)
+				if (fabs(fig[0] - oa[x]) / oa[x] <= TOL)
+					before_ok = 1;
+		}
+		int ok = 0;
+		size_t bx = 0, by = 0;
+		double bdev = INFINITY;
+		for (size_t x = 0; x < nc && !ok; x++) {
+			if (nf == 1) {
+				double d = fabs(fig[0] - agg[x]) / agg[x];
+				if (d <= TOL)
+					ok = 1;
+				if (d < bdev) {
+					bdev = d;
+					bx = x;
+				}
+				continue;
+			}
+			for (size_t y = 0; y < nc && !ok; y++) {
+				if (x == y)
+					continue;
+				double d1 = fabs(fig[0] - agg[x]) / agg[x], d2 = fabs(fig[1] - agg[y]) / agg[y];
+				if ((d1 <= TOL || before_ok) && d2 <= TOL)
+					ok = 1;
+				if (d1 + d2 < bdev) {
+					bdev = d1 + d2;
+					bx = x;
+					by = y;
+				}
+			}
+		}
+		if (ok)
+			continue;
+		double per = shown != PTLOG_NOUNIT ? us_per(shown) : (lineunit ? lineunit : 1);
+		const char *un = per >= 1e3 ? "ms" : "us";
+		const char *what = kind == 2 ? "sum" : "mean";
+		enum gate_severity sev = cj >= 0 ? GATE_ERROR : GATE_WARNING;
+		const char *tail = cj >= 0 ? "" : " (the line names no JSON: compared with the latest results)";
+		int rc2;
+		if (nf == 1)
+			rc2 = gate_add(fs, RULE, sev, f->report_shown, (long)l + 1,
+				       "%s %.4g %s does not reconcile with %s: the %s of its %zu cases' %s is %.4g %s (%+.1f%%)%s",
+				       kind == 2 ? "total" : "mean", fig[0] / per, un, f->json[use].name, what, ncases,
+				       names[bx], agg[bx] / per, un, ptlog_pct(agg[bx], fig[0]), tail);
+		else if (before_ok) {
+			size_t y = 0;
+			for (size_t q = 1; q < nc; q++)
+				if (fabs(fig[1] - agg[q]) < fabs(fig[1] - agg[y]))
+					y = q;
+			rc2 = gate_add(fs, RULE, sev, f->report_shown, (long)l + 1,
+				       "%s %.4g → %.4g %s: %.4g does not reconcile with %s, whose %zu cases' %s %s %s %.4g %s (%+.1f%%)%s",
+				       kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, fig[1] / per,
+				       f->json[use].name, ncases, names[y], kind == 2 ? "sum" : "mean",
+				       kind == 2 ? "to" : "is", agg[y] / per, un, ptlog_pct(agg[y], fig[1]), tail);
+		} else
+			rc2 = gate_add(fs, RULE, sev, f->report_shown, (long)l + 1,
+				       "%s %.4g → %.4g %s does not reconcile with %s: the %ss of its %zu cases are %.4g → %.4g %s (%s → %s; %+.1f%%, %+.1f%%)%s",
+				       kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, f->json[use].name,
+				       what, ncases, agg[bx] / per, agg[by] / per, un, names[bx], names[by],
+				       ptlog_pct(agg[bx], fig[0]), ptlog_pct(agg[by], fig[1]), tail);
+		if (rc2)
+			return -1;
+	}
+	return 0;
+}
+
 int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs)
 {
 	if (!f->has_report)
@@ -473,7 +741,7 @@ int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs)
 	int stale_reported = 0;
 	if (check_claims(f, lj, &st, &stale_reported, fs))
 		return -1;
-	if (check_tables(f, fs))
+	if (check_tables(f, fs) || check_totals(f, lj, fs))
 		return -1;
 	if (!f->has_perf)
 		return 0;

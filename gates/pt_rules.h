@@ -94,8 +94,9 @@ int pt_convention(const struct pt_folder *f);
 /* 1 when a, b agree within rel (relative, e.g. 0.005). */
 int pt_close(double a, double b, double rel);
 
-/* Index of the JSON holding the folder's current results: the one
- * matching the candidate figure of the latest perf_log iteration that has
+/* Index of the JSON holding the folder's current results: when most
+ * result files carry their own time stamp ("timestamp": ...), the newest
+ * by it; else the one matching the candidate figure of the latest perf_log iteration that has
  * one and was not rolled back (*iter gets that iteration, else -1), else
  * the last by name order (baseline < iterN < roundR_dirX < roundR_final).
  * -1 when no JSON has rows. */

@@ -92,6 +92,18 @@ static int names_candidate(const char *cand, const char *name)
 	return strlen(cand) == n && strncmp(cand, b, n) == 0;
 }
 
+/* A claim counts unless it is a `- LABEL: N us` list item whose label
+ * names no recorded workload (a note, a copy-only floor, ...). */
+static int claim_counts(const struct records *rs, const struct optlog_claim *cl)
+{
+	if (!cl->soft)
+		return 1;
+	for (size_t i = 0; i < rs->n; i++)
+		if (s4_same_workload(rs->v[i].workload, cl->workload))
+			return 1;
+	return 0;
+}
+
 static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
 {
 	const struct optlog *lg = in->log;
@@ -107,7 +119,11 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 	for (size_t i = 0; i < rs->n; i++)
 		if (record_valid(&rs->v[i]))
 			nvalid++;
-	if (lg->summary_line == 0 || lg->n_claims == 0) {
+	size_t nclaims = 0;
+	for (size_t c = 0; c < lg->n_claims; c++)
+		if (claim_counts(rs, &lg->claims[c]))
+			nclaims++;
+	if (lg->summary_line == 0 || nclaims == 0) {
 		if (nvalid == 0)
 			return 0;
 		return gate_add(fs, RULE, GATE_ERROR, lf, lg->summary_line,
@@ -129,6 +145,8 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 		const struct optlog_claim *cl = &lg->claims[c];
 		const char *label = cl->workload;
 		const struct record *hit, *base_hit;
+		if (!claim_counts(rs, cl))
+			continue;
 		double hit_dev;
 		int any_workload, any_winner;
 		struct s4_map same; /* workload -> 1 when it is the claim's */
@@ -215,10 +233,26 @@ again:
 				return -1;
 		}
 	}
-	/* the final measurement of workloads without a claim (for the speedup) */
+	/* the final measurement of workloads without a claim (for the speedup):
+	 * the named best's record, else the record of the one candidate every
+	 * claim reconciled with; never just the latest record, which may be a
+	 * rolled-back candidate's (the speedup rule then tries both readings) */
+	const char *common = NULL;
+	int one = 1;
+	for (size_t k = 0; k < rc->n; k++) {
+		const struct s4_recon_row *row = &rc->v[k];
+		if (!row->claim_line || !row->winner || !row->ok)
+			continue;
+		if (!common)
+			common = row->winner;
+		else if (strcmp(common, row->winner) != 0)
+			one = 0;
+	}
+	if (!one)
+		common = NULL;
 	for (size_t k = 0; k < rc->n; k++) {
 		struct s4_recon_row *row = &rc->v[k];
-		if (row->claim_line)
+		if (row->claim_line || (!known && !common))
 			continue;
 		const struct record *last = NULL;
 		for (size_t i = 0; i < rs->n; i++) {
@@ -226,7 +260,7 @@ again:
 			if (!record_valid(r) || s4_is_baseline(r) || strcmp(r->dispatch, row->dispatch) ||
 			    strcmp(r->workload, row->workload))
 				continue;
-			if (known && !names_candidate(r->candidate_id, best))
+			if (known ? !names_candidate(r->candidate_id, best) : strcmp(r->candidate_id, common) != 0)
 				continue;
 			if (!last || r->round >= last->round)
 				last = r;

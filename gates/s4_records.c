@@ -79,6 +79,20 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 					      "the first record of '%s' / '%s' must be the round-0 baseline with parent_id null (got round %ld, parent_id %s%s%s)",
 					      r->dispatch, r->workload, r->round, r->parent_id ? "'" : "",
 					      r->parent_id ? r->parent_id : "null", r->parent_id ? "'" : "");
+		} else if (r->round < *last && r->round == 0 && s4_is_baseline(r) && !r->parent_id &&
+			   (in->log->baseline_remeasure_line || in->log->runs > 1)) {
+			/* the baseline measured again (after a restart, or by the
+			 * next appended run), as the log says */
+			long why = in->log->baseline_remeasure_line;
+			if (why)
+				rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_NOTE, f, r->line,
+					      "round-0 baseline of '%s' / '%s' recorded again after round %ld: read as the re-measured baseline %s line %ld explains",
+					      r->dispatch, r->workload, *last, in->optlog_file, why);
+			else
+				rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_NOTE, f, r->line,
+					      "round-0 baseline of '%s' / '%s' recorded again after round %ld: read as the baseline of the next of the %ld tuning runs in %s",
+					      r->dispatch, r->workload, *last, in->log->runs, in->optlog_file);
+			*last = 0;
 		} else if (r->round < *last) {
 			rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, f, r->line,
 				      "round goes back from %ld to %ld for '%s' / '%s'", *last, r->round,
@@ -93,7 +107,8 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 			long *d = s4_map_put(&seen, dkey, r->line, &created);
 			if (!d)
 				rc = -1;
-			else if (!created && !log_remeasures(in->log, r->round))
+			else if (!created && !log_remeasures(in->log, r->round) &&
+				 !(r->round == 0 && s4_is_baseline(r) && in->log->baseline_remeasure_line))
 				rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_WARNING, f, r->line,
 					      "round %ld, candidate '%s', '%s' / '%s' was already recorded at line %ld, and the log does not call round %ld a re-measurement",
 					      r->round, r->candidate_id, r->dispatch, r->workload, *d, r->round);

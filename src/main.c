@@ -61,6 +61,7 @@ static int cmd_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
+	cli_term_init();
 	const char *self = argc > 0 ? path_base(argv[0], NULL) : "tlperf";
 
 	/* Alias dispatch: the link name selects the subcommand. */

@@ -39,9 +39,6 @@ static void check_spec(const struct cli_spec *s)
 						fail_msg("%s: key %d twice", s->cmd, a->key);
 					if (a->short_name && a->short_name == b->short_name)
 						fail_msg("%s: -%c twice", s->cmd, a->short_name);
-					/* a short letter must not be another option's key */
-					if (a->short_name && a->short_name == b->key)
-						fail_msg("%s: -%c is also a key", s->cmd, a->short_name);
 					if (a->long_name && b->long_name &&
 					    strcmp(a->long_name, b->long_name) == 0)
 						fail_msg("%s: --%s twice", s->cmd, a->long_name);

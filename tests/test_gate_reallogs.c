@@ -118,6 +118,8 @@ static void expect_round_named(const char *rule, const char *needle)
 
 /* ---- ada_layer_norm: v1, one final_latency per workload, geomean, plateau ---- */
 
+static const char *ada_r5_cand; /* round 5's candidate_id, NULL: as in rounds 1-3 */
+
 static void ada_records(void)
 {
 	static const struct { const char *w; const char *d; double base; } W[] = {
@@ -149,7 +151,7 @@ static void ada_records(void)
 	v1(3, "v2_op1_bm7", "v2_op1_bm8", W[3].d, W[3].w, 8.76);
 	v1(3, "v2_op1_bm7", "v2_op1_bm8", W[4].d, W[4].w, 9.11);
 	for (int i = 0; i < 8; i++)
-		v1(5, c5[i], i == 7 ? "baseline" : c1[i], W[i].d, W[i].w, r5[i]);
+		v1(5, ada_r5_cand ? ada_r5_cand : c5[i], i == 7 ? "baseline" : c1[i], W[i].d, W[i].w, r5[i]);
 	v1(6, "v2_op1_bm4", "v1_bm4", W[0].d, W[0].w, 3.12);
 	v1(6, "v2_op1_bm4", "v1_bm4", W[1].d, W[1].w, 3.16);
 	v1(6, "v2_op1_bm4", "v1_bm4", W[2].d, W[2].w, 3.16);
@@ -198,6 +200,51 @@ static void ada_table_removed(void **s)
 	ada_records();
 	delete_captioned_table(f("opt_log.md"), "**候选 vs current best 对比表（round 2）**");
 	expect_round_named("S4-OPTLOG-COMPTABLE", "round 2,");
+}
+
+/* Round 5 is a final confirmation (`## Final Confirmation（round 5）`):
+ * recorded under a new candidate_id it needs no comparison table, and its
+ * numbers still reconcile. */
+static void ada_final_confirmation(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__ada_layer_norm"))
+		skip();
+	ada_r5_cand = "final_confirm";
+	ada_records();
+	ada_r5_cand = NULL;
+	gl_expect(po, NULL, "ada with round 5 recorded as final_confirm");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	for (size_t i = 0; i < res.recon.n; i++)
+		assert_true(res.recon.v[i].ok);
+	assert_false(gl_has(&fs, "S4-OPTLOG-COMPTABLE", GATE_WARNING));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	/* a number of that round raised 5%: still caught */
+	setup_log("grandliu__ada_layer_norm");
+	ada_r5_cand = "final_confirm";
+	ada_records();
+	ada_r5_cand = NULL;
+	gl_replace(f("opt_log.md"), "llama-prefill/bf16: final_latency: 40.822 us", "llama-prefill/bf16: final_latency: 42.863 us");
+	gl_expect(po, "S4-PERF-RECORDS-RECON", "ada round-5 claim +5%");
+}
+
+/* The Final Summary heading numbered, in ASCII or Chinese punctuation. */
+static void ada_numbered_summary(void **s)
+{
+	(void)s;
+	static const char *const h[] = { "## 8. Final Summary", "## 8、Final Summary", "## Final Summary（终版）", NULL };
+	for (int i = 0; h[i]; i++) {
+		if (setup_log("grandliu__ada_layer_norm"))
+			skip();
+		ada_records();
+		gl_replace(f("opt_log.md"), "## Final Summary", h[i]);
+		gl_expect(po, NULL, h[i]);
+		gl_replace(f("opt_log.md"), "dit-xl-2/fp16: final_latency: 8.94 us", "dit-xl-2/fp16: final_latency: 9.39 us");
+		gl_expect(po, "S4-PERF-RECORDS-RECON", h[i]);
+	}
 }
 
 /* Recording round 6's new bm=3/bm=5 candidates shows what the log lacks:
@@ -361,14 +408,29 @@ static void mish_claim_5pct(void **s)
 	gl_expect(po, "S4-PERF-RECORDS-RECON", "mish final +5%");
 }
 
+/* The records are those of the log's last run (the one its last Final
+ * Summary speaks of): deleting that run's round-1 table is caught even
+ * though the first run has round-1 tables of its own. */
 static void mish_table_removed(void **s)
 {
 	(void)s;
 	if (setup_log("grandliu__mish"))
 		skip();
 	mish_records();
+	delete_captioned_table(f("opt_log.md"), "### Experiment Branches（Round 2）");
+	expect_round_named("S4-OPTLOG-COMPTABLE", "round 1 of the log's last tuning run");
+}
+
+/* The first run's tables are not the last run's: deleting one of them is
+ * no finding for the last run's records. */
+static void mish_first_run_table_removed(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__mish"))
+		skip();
+	mish_records();
 	delete_captioned_table(f("opt_log.md"), "### 必测 Dispatch 检查\n");
-	expect_round_named("S4-OPTLOG-COMPTABLE", "round 1,");
+	gl_expect(po, NULL, "mish without a first-run table");
 }
 
 int main(void)
@@ -378,12 +440,15 @@ int main(void)
 		cmocka_unit_test_teardown(ada_claim_5pct, teardown),
 		cmocka_unit_test_teardown(ada_table_removed, teardown),
 		cmocka_unit_test_teardown(ada_round6_candidates, teardown),
+		cmocka_unit_test_teardown(ada_final_confirmation, teardown),
+		cmocka_unit_test_teardown(ada_numbered_summary, teardown),
 		cmocka_unit_test_teardown(argmax, teardown),
 		cmocka_unit_test_teardown(argmax_claim_5pct, teardown),
 		cmocka_unit_test_teardown(argmax_table_removed, teardown),
 		cmocka_unit_test_teardown(mish, teardown),
 		cmocka_unit_test_teardown(mish_claim_5pct, teardown),
 		cmocka_unit_test_teardown(mish_table_removed, teardown),
+		cmocka_unit_test_teardown(mish_first_run_table_removed, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,79 @@ static void names(void **s)
 	assert_string_equal(optlog_norm_name("Smoke-DIT/fp32", a, sizeof(a)), "smoke_dit_fp32");
 }
 
+/* Appended runs: a round heading not above the run's highest round,
+ * after a Final Summary, starts a new run; `Round N` in `Iteration 1
+ * (Round 2)` names a run, so its captions give no round. */
+static void runs_and_run_labels(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg,
+	     "# t\n"                                                   /* 1 */
+	     "## Iteration 1\n"                                        /* 2 */
+	     "| c | duration | note |\n|---|---|---|\n| current best | 1 | x |\n" /* 3-5 */
+	     "## Iteration 2\n"                                        /* 6 */
+	     "## Final Summary\n"                                      /* 7 */
+	     "- w: 2.00 → 1.00 us\n"                                   /* 8 */
+	     "# Round 2: again\n"                                      /* 9 */
+	     "## Iteration 1 (Round 2)\n"                              /* 10 */
+	     "### Experiment Branches（Round 2）\n"                     /* 11 */
+	     "| c | p3_us |\n|---|---|\n| (incumbent) | 1 |\n"         /* 12-14 */
+	     "## Final Summary (Round 2)\n"                            /* 15 */
+	     "- big: 10.0 → 9.0 us\n");                                /* 16 */
+	assert_int_equal(lg.runs, 2);
+	assert_int_equal(lg.target_run, 1);
+	assert_int_equal(lg.summary_line, 15);
+	const struct optlog_table *t = table_at(&lg, 3);
+	assert_int_equal(t->run, 0);
+	assert_int_equal(t->round, 1);
+	t = table_at(&lg, 12);
+	assert_int_equal(t->run, 1);
+	assert_int_equal(t->round, 1); /* not the caption's Round 2 */
+	assert_int_equal(lg.n_claims, 1);
+	assert_int_equal(lg.claims[0].line, 16);
+	optlog_release(&lg);
+}
+
+/* Numbered headings, `RN` captions, units in captions, confirmation
+ * sections, claim lists and a subset-scoped geomean. */
+static void issue12_formats(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg,
+	     "# t\n"                                                                   /* 1 */
+	     "## 3、Iteration 3\n"                                                      /* 2 */
+	     "**候选 vs current best 对比表（R7，msprof op Task Duration(us)，median of 20）**\n" /* 3 */
+	     "| branch | b1c2 | b2c4 |\n|---|---|---|\n| baseline（current best） | 31.83 | 40.1 |\n" /* 4-6 */
+	     "## Final Confirmation（round 5）：最终文件\n"                               /* 7 */
+	     "## Round 9（final 全配置复采）\n"                                          /* 8 */
+	     "### Final 全组合验证\n"                                                   /* 9 */
+	     "## （八）Final Summary\n"                                                 /* 10 */
+	     "- smoke: 30.75 us（1.01×）\n"                                             /* 11 */
+	     "- 几何平均（3 真实 workload）2.93×\n"                                      /* 12 */
+	     "- 几何平均加速比 2.25×\n");                                               /* 13 */
+	const struct optlog_table *t = table_at(&lg, 4);
+	assert_int_equal(t->round, 7);
+	assert_false(t->has_duration);
+	assert_true(t->cap_duration && t->numeric_rows == 1 && t->has_incumbent);
+	assert_int_equal(lg.n_rounds, 4);
+	assert_int_equal(lg.rounds[0].round, 3);
+	assert_true(lg.rounds[1].confirm && lg.rounds[1].numbered && lg.rounds[1].round == 5);
+	assert_true(lg.rounds[2].confirm && lg.rounds[2].numbered && lg.rounds[2].round == 9);
+	assert_true(lg.rounds[3].confirm && !lg.rounds[3].numbered);
+	assert_int_equal(lg.summary_line, 10);
+	assert_int_equal(lg.n_claims, 1);
+	assert_true(lg.claims[0].soft);
+	assert_string_equal(lg.claims[0].workload, "smoke");
+	assert_true(lg.claims[0].final_us == 30.75);
+	assert_int_equal(lg.n_geomeans, 2);
+	assert_int_equal(lg.geomeans[0].scope, 3);
+	assert_true(lg.geomeans[0].value == 2.93);
+	assert_int_equal(lg.geomeans[1].scope, -1);
+	optlog_release(&lg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +295,8 @@ int main(void)
 		cmocka_unit_test(suppressions_and_retro),
 		cmocka_unit_test(bad_bytes),
 		cmocka_unit_test(names),
+		cmocka_unit_test(runs_and_run_labels),
+		cmocka_unit_test(issue12_formats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

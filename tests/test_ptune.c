@@ -248,6 +248,39 @@ static void test_stop(void **state)
 	gate_findings_release(&fs);
 }
 
+/* The formats of issue 12 that are not errors: a Part A verdict
+ * `**适用但低优先级**`, a RESULT compared against the mean of two runs or
+ * against a named earlier iteration after a rolled-back one, `case 13` as
+ * an index, a change written as a speed-up (177.48 → 23.6 us, +650%), a
+ * line with two figures, one RESULT over several [RESULT-#4] lines, JSON
+ * files whose names do not say which is newest (their timestamps do), a
+ * report row with both columns, and totals that reconcile. */
+static void test_formats(void **state)
+{
+	(void)state;
+	struct gate_findings fs;
+	run(base, "formats", &fs);
+	if (gate_count(&fs, GATE_ERROR) != 0 || gate_count(&fs, GATE_WARNING) != 0) {
+		dump(&fs);
+		fail_msg("the formats fixture has findings");
+	}
+	gate_findings_release(&fs);
+}
+
+/* Report totals must reconcile with the JSON they cite: which file, and
+ * by how much. */
+static void test_report_totals(void **state)
+{
+	(void)state;
+	struct gate_findings fs;
+	run(base, "report_totals_bad", &fs);
+	const struct want w[] = {
+		{ "perf_report.md", 11, "totals 8.03 → 7.66 ms: 7.66 does not reconcile with ours_v2.json, whose 4 cases' ours_us sum to 7.27 ms (+5.4%)" },
+	};
+	expect_rule(&fs, "PT-REPORT", GATE_ERROR, w, 1);
+	gate_findings_release(&fs);
+}
+
 static void test_report(void **state)
 {
 	(void)state;
@@ -466,6 +499,8 @@ int main(void)
 		cmocka_unit_test(test_db),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_report_totals),
 		cmocka_unit_test(test_report_beside_folder),
 		cmocka_unit_test(test_missing_files_warn),
 		cmocka_unit_test(test_suppressions),

@@ -10,6 +10,7 @@
  */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "report/term.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -346,6 +347,7 @@ static void print_verdict(const struct ab_opts *o, const struct ab_session *s, s
 			  const struct ab_decision *d)
 {
 	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "schema", "tlperf/tlab/v1");
 	size_t cnt = npairs ? npairs : 1;
 	double *diffs = malloc(cnt * sizeof(*diffs));
 	double *rdiffs = malloc(cnt * sizeof(*rdiffs));
@@ -435,6 +437,7 @@ static void print_error_json(const struct ab_opts *o, const struct ab_session *s
 	cJSON *j = cJSON_CreateObject();
 	if (!j)
 		return;
+	cJSON_AddStringToObject(j, "schema", "tlperf/tlab/v1");
 	char journal[4200];
 	snprintf(journal, sizeof(journal), "%s/runs.jsonl", o->run.workdir);
 	cJSON_AddStringToObject(j, "error", msg);
@@ -523,6 +526,19 @@ static int adopt_journal(const struct ab_opts *o, struct abrun_journal *jr, stru
 		s->resumed++;
 	}
 	return 0;
+}
+
+/* The state of the verdict after npairs pairs, for the progress line. */
+static void verdict_so_far(const struct ab_opts *o, const struct ab_decision *d, size_t npairs,
+			   char *buf, size_t len)
+{
+	if (o->protocol == AB_PROTOCOL_SEQ && npairs < o->seq.min_pairs)
+		snprintf(buf, len, "first look after %zu pairs", o->seq.min_pairs);
+	else if (o->protocol == AB_PROTOCOL_SEQ)
+		snprintf(buf, len, "so far: B gain %+.1f%% [%+.1f%%, %+.1f%%], no verdict yet",
+			 100.0 * d->seq.gain, 100.0 * d->seq.gain_lo, 100.0 * d->seq.gain_hi);
+	else
+		snprintf(buf, len, "so far: B gain %+.1f%%", 100.0 * d->ref.b_rel_change);
 }
 
 /* ---- the command ---- */
@@ -768,6 +784,13 @@ int cmd_ab(int argc, char **argv)
 
 	struct ab_decision d = { 0 };
 	size_t npairs = 0;
+	/* On a terminal one line redraws (pair, elapsed, ETA, verdict so far)
+	 * and the per-run lines need --verbose; elsewhere the per-run lines are
+	 * the progress. */
+	struct term_progress pg;
+	char state[160] = "";
+	term_progress_begin(&pg, "pair", (size_t)o.pairs);
+	pg.at_most = o.protocol == AB_PROTOCOL_SEQ; /* seq may stop early */
 	for (long p = 1; p <= o.pairs; p++) {
 		char order[2];
 		pair_order(&o, &s, p, order);
@@ -775,14 +798,19 @@ int cmd_ab(int argc, char **argv)
 			char arm = order[k];
 			double *slot = arm == 'A' ? &s.a[p - 1] : &s.b[p - 1];
 			if (!isnan(*slot)) {
-				fprintf(stderr, "pair %ld/%ld %c: median %.3f us (recorded)\n", p, o.pairs,
-					arm, *slot);
+				term_progress_line(&pg, pg.tty, "pair %ld/%ld %c: median %.3f us (recorded)", p,
+						   o.pairs, arm, *slot);
 				continue;
 			}
 			if (run_interrupted())
 				break;
 			struct abrun_run r;
+			char now[200];
+			snprintf(now, sizeof(now), "running %c%s%s", arm, *state ? "; " : "", state);
+			term_progress_step(&pg, (size_t)p - 1, now);
+			double t_run = term_now();
 			int mr = abrun_measure(&o.run, arm, p, k + 1, &r, msg, sizeof(msg));
+			t_run = term_now() - t_run;
 			char log[4096];
 			abrun_log_path(&o.run, p, arm, log, sizeof(log));
 			if (mr == ABRUN_INTERRUPTED)
@@ -800,8 +828,9 @@ int cmd_ab(int argc, char **argv)
 				rc = CLI_USAGE;
 				goto out;
 			}
-			fprintf(stderr, "pair %ld/%ld %c: median %.3f us (%zu launch%s)\n", p, o.pairs,
-				arm, r.median_us, r.launches, r.launches == 1 ? "" : "es");
+			term_progress_line(&pg, pg.tty, "pair %ld/%ld %c: median %.3f us (%zu launch%s)", p,
+					   o.pairs, arm, r.median_us, r.launches, r.launches == 1 ? "" : "es");
+			term_progress_line(&pg, 1, "  run took %.1f s; log %s", t_run, log);
 			if (r.launches < (size_t)o.run.launch_count)
 				cli_warn("pair %ld %c: %zu of %ld launches captured", p, arm, r.launches,
 					 o.run.launch_count);
@@ -830,15 +859,21 @@ int cmd_ab(int argc, char **argv)
 		}
 		if (d.done)
 			break;
+		verdict_so_far(&o, &d, npairs, state, sizeof(state));
+		term_progress_step(&pg, npairs, state);
 	}
+	term_progress_end(&pg);
+	const char *vname = ab_verdict_name(d.verdict);
+	const char *von = term_sgr(stderr, term_verdict_style(vname));
+	const char *voff = *von ? term_sgr(stderr, TERM_RESET) : "";
 	if (o.protocol == AB_PROTOCOL_SEQ)
-		fprintf(stderr, "verdict: %s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)\n",
-			ab_verdict_name(d.verdict), 100.0 * d.seq.gain, 100.0 * d.seq.gain_lo,
-			100.0 * d.seq.gain_hi, npairs, abseq_reason_name(d.seq.reason));
+		term_progress_line(&pg, 0, "verdict: %s%s%s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)",
+				   von, vname, voff, 100.0 * d.seq.gain, 100.0 * d.seq.gain_lo,
+				   100.0 * d.seq.gain_hi, npairs, abseq_reason_name(d.seq.reason));
 	else
-		fprintf(stderr, "verdict: %s (B gain %+.2f%%, sign test p = %.4g, %s)\n",
-			ab_verdict_name(d.verdict), 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
-			d.ref.direction_consistent ? "consistent" : "not consistent");
+		term_progress_line(&pg, 0, "verdict: %s%s%s (B gain %+.2f%%, sign test p = %.4g, %s)",
+				   von, vname, voff, 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
+				   d.ref.direction_consistent ? "consistent" : "not consistent");
 	print_verdict(&o, &s, npairs, &d);
 	rc = CLI_OK;
 	if (o.plot && write_plot(&o, &s, npairs, &d) != 0) {

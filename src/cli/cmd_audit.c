@@ -21,6 +21,7 @@
  */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "report/term.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
 #include "run/gate_stage_result.h"
@@ -732,7 +733,10 @@ static int json_str(cJSON *o, const char *k, const char *s)
 static int write_json(FILE *f, const struct audit *a)
 {
 	int bad = 0;
-	cJSON *doc = cJSON_CreateObject(), *ops = doc ? cJSON_AddArrayToObject(doc, "operators") : NULL;
+	cJSON *doc = cJSON_CreateObject();
+	if (doc)
+		cJSON_AddStringToObject(doc, "schema", "tlperf/audit/v1");
+	cJSON *ops = doc ? cJSON_AddArrayToObject(doc, "operators") : NULL;
 	if (!ops) {
 		cJSON_Delete(doc);
 		return -1;
@@ -875,6 +879,9 @@ static void h(FILE *f, const char *s)
 	report_xml_escape(f, s, 0);
 }
 
+/* Colours of the page beyond the chart's (svg.h); each has a legend entry. */
+#define ROW_FAIL_BG "#fdecea"
+
 static const char html_css[] =
 	"body{font-family:Helvetica,Arial,'Noto Sans CJK SC','PingFang SC','Microsoft YaHei',"
 	"sans-serif;margin:24px;color:#222;}\n"
@@ -882,15 +889,40 @@ static const char html_css[] =
 	".totals{display:flex;gap:12px;margin:12px 0 20px;flex-wrap:wrap}\n"
 	".card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px}\n"
 	".card b{display:block;font-size:22px}\n"
-	".card.bad b{color:#c62828}\n"
-	"tr.bad td{color:#c62828}\n"
+	".card.bad b{color:" SVG_COLOR_FAIL "}\n"
+	"tr.bad td{color:" SVG_COLOR_FAIL "}\n"
 	"table{border-collapse:collapse;font-size:13px;margin-top:16px}\n"
 	"th,td{border:1px solid #ddd;padding:4px 8px;text-align:left;vertical-align:top;white-space:nowrap}\n"
 	"th{background:#f5f5f5}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"tr.fail td{background:#fdecea;color:#b71c1c}\n"
+	"tr.fail td{background:" ROW_FAIL_BG ";color:" SVG_COLOR_FAIL "}\n"
+	"caption{text-align:left;font-weight:bold;padding:4px 0}\n"
+	".legend{list-style:none;padding:0;margin:4px 0 0;font-size:12px;display:flex;gap:16px;flex-wrap:wrap}\n"
+	".legend .sw{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle}\n"
+	".legend .sw.line{height:0;border-top:2px dashed}\n"
 	"tr.fail td.status{font-weight:bold}\n"
 	".note{color:#666;font-size:12px}\n";
+
+/* One entry per colour the page uses (chart and table), each swatch
+ * carrying its colour in data-color so a check can match them. */
+static void write_legend(FILE *f)
+{
+	static const struct {
+		const char *color, *cls, *text;
+	} e[] = {
+		{ SVG_COLOR_UP, "", "bar: speedup &#8805; 1&#215; (faster than the baseline)" },
+		{ SVG_COLOR_DOWN, "", "bar: speedup &lt; 1&#215; (slower than the baseline)" },
+		{ SVG_COLOR_FAIL, "", "red (bar, name, row text, count): a claim that does not reconcile" },
+		{ SVG_COLOR_GEOMEAN, " line", "dashed line: overall geometric mean" },
+		{ ROW_FAIL_BG, "", "table row: the claim does not reconcile (or the folder fails the gate)" },
+	};
+	fputs("<ul class=\"legend\" aria-label=\"legend\">\n", f);
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+		fprintf(f, "<li><span class=\"sw%s\" data-color=\"%s\" style=\"%s:%s\"></span>%s</li>\n",
+			e[i].cls, e[i].color, *e[i].cls ? "border-color" : "background", e[i].color,
+			e[i].text);
+	fputs("</ul>\n", f);
+}
 
 static int write_html(FILE *f, const struct audit *a)
 {
@@ -936,11 +968,16 @@ static int write_html(FILE *f, const struct audit *a)
 	free(failing);
 	if (rc != 0)
 		return -1;
+	write_legend(f);
 
-	fputs("<table>\n<thead><tr><th>operator</th><th>contract</th><th>workload</th>"
-	      "<th>baseline_us<br>(record)</th><th>claimed_us<br>(log)</th><th>winner</th>"
-	      "<th>winner_us<br>(record)</th><th>deviation</th><th>speedup</th>"
-	      "<th>operator geomean</th><th>stop reason</th><th>reconciled</th><th>gate</th>"
+	fputs("<table>\n<caption>Claimed vs recorded final latency: one row per operator and "
+	      "workload</caption>\n<thead><tr><th scope=\"col\">operator</th>"
+	      "<th scope=\"col\">contract</th><th scope=\"col\">workload</th>"
+	      "<th scope=\"col\">baseline_us<br>(record)</th><th scope=\"col\">claimed_us<br>(log)</th>"
+	      "<th scope=\"col\">winner</th><th scope=\"col\">winner_us<br>(record)</th>"
+	      "<th scope=\"col\">deviation</th><th scope=\"col\">speedup</th>"
+	      "<th scope=\"col\">operator geomean</th><th scope=\"col\">stop reason</th>"
+	      "<th scope=\"col\">reconciled</th><th scope=\"col\">gate</th>"
 	      "</tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct audit_op *op = &a->v[i];
@@ -994,8 +1031,11 @@ static int write_html(FILE *f, const struct audit *a)
 	for (size_t i = 0; i < a->n; i++)
 		any_sr |= a->v[i].has_sr;
 	if (any_sr) {
-		fputs("<h2>Stage Result claims</h2>\n<table>\n<thead><tr><th>operator</th><th>line</th>"
-		      "<th>field</th><th>workload</th><th>claimed</th><th>records</th><th>status</th>"
+		fputs("<h2>Stage Result claims</h2>\n<table>\n<caption>Stage Result fields against the "
+		      "records</caption>\n<thead><tr><th scope=\"col\">operator</th>"
+		      "<th scope=\"col\">line</th><th scope=\"col\">field</th>"
+		      "<th scope=\"col\">workload</th><th scope=\"col\">claimed</th>"
+		      "<th scope=\"col\">records</th><th scope=\"col\">status</th>"
 		      "</tr></thead>\n<tbody>\n", f);
 		for (size_t i = 0; i < a->n; i++) {
 			const struct audit_op *op = &a->v[i];
@@ -1114,11 +1154,25 @@ int cmd_audit(int argc, char **argv)
 	}
 	if (a.n == 0)
 		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
-	for (size_t i = 0; i < a.n; i++)
+	/* a large tree takes a while: a redrawn line on a terminal, a plain
+	 * line every tenth of the way otherwise, a line per directory with
+	 * --verbose */
+	struct term_progress pg;
+	term_progress_begin(&pg, "directory", a.n);
+	pg.plain_tenths = a.n >= 20;
+	for (size_t i = 0; i < a.n; i++) {
+		term_progress_step(&pg, i, a.v[i].name);
 		if (check_op(&a.v[i], strict) != 0) {
+			term_progress_end(&pg);
 			cli_error("out of memory");
 			goto out;
 		}
+		term_progress_line(&pg, 1, "%s: %zu error%s, %zu warning%s", a.v[i].perf_opt,
+				   a.v[i].errors, a.v[i].errors == 1 ? "" : "s", a.v[i].warnings,
+				   a.v[i].warnings == 1 ? "" : "s");
+	}
+	term_progress_step(&pg, a.n, NULL);
+	term_progress_end(&pg);
 	if (totals(&a) != 0) {
 		cli_error("out of memory");
 		goto out;

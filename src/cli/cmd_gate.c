@@ -555,20 +555,25 @@ int cmd_gate(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (base) {
-		char *argv2[] = { "git", "rev-parse", "--verify", "--quiet", NULL, NULL };
+	/* --base REV names a revision of the repository holding each checked
+	 * directory (not of the current directory) */
+	for (size_t i = 0; base && i < dirs.n; i++) {
+		if (dirs.ptune[i] || (changed && !in_changed(&ch, dirs.path[i])))
+			continue;
+		char *argv2[] = { "git", "-C", dirs.path[i], "rev-parse", "--verify", "--quiet", NULL, NULL };
 		char *spec = malloc(strlen(base) + 10);
 		char *o = NULL;
 		size_t ol;
 		if (!spec)
 			goto oom;
 		snprintf(spec, strlen(base) + 10, "%s^{commit}", base);
-		argv2[4] = spec;
+		argv2[6] = spec;
 		int g = run_git(argv2, &o, &ol);
 		free(spec);
 		free(o);
 		if (g != 0) {
-			cli_error("--base '%s' is not a revision git knows", base);
+			cli_error("--base '%s' is not a revision of the git repository holding '%s' (or '%s' is in none)",
+				  base, dirs.path[i], dirs.path[i]);
 			goto out;
 		}
 	}

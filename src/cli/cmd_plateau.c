@@ -38,6 +38,7 @@ static cJSON *str_or_null(const char *s)
 static int print_json(const struct stats_plateau *p, const char *path, enum records_contract c)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/plateau/v1");
 	cJSON *rounds = cJSON_AddArrayToObject(root, "rounds");
 	cJSON_AddStringToObject(root, "records", path);
 	cJSON_AddStringToObject(root, "contract", recargs_contract_name(c));

@@ -52,6 +52,7 @@ static int print_json(const struct stats_speedup *s, const char *path, const cha
 		      enum records_contract c)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/speedup/v1");
 	cJSON_AddStringToObject(root, "records", path);
 	cJSON_AddStringToObject(root, "contract", recargs_contract_name(c));
 	if (final)
@@ -255,6 +256,7 @@ static size_t pt_regressions(const struct ptune_speedups *p)
 static int pt_print_json(const struct ptune_speedups *p, const char *path)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/speedup-perf-tuning/v1");
 	cJSON_AddStringToObject(root, "perf_tuning", path);
 	cJSON_AddStringToObject(root, "json", p->json);
 	cJSON_AddStringToObject(root, "speedup_key", p->key);

@@ -38,6 +38,7 @@ const struct cli_spec cmd_table_spec = {
 static int print_json(const struct stats_cmptable *t, const char *path, const char *md)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/table/v1");
 	cJSON_AddStringToObject(root, "records", path);
 	cJSON_AddNumberToObject(root, "round", (double)t->round);
 	cJSON *rows = cJSON_AddArrayToObject(root, "rows");

@@ -79,6 +79,7 @@ static int print_json(const struct stats_winner *w, const char *path, char **cmd
 		      const size_t *kidx, size_t ncmds)
 {
 	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "tlperf/winner/v1");
 	cJSON_AddStringToObject(root, "records", path);
 	cJSON_AddNumberToObject(root, "round", (double)w->round);
 	cJSON_AddStringToObject(root, "decision", stats_winner_decision_name(w->decision));

@@ -5,9 +5,15 @@
 
 #include <string.h>
 
+#include "report/term.h"
+
 const struct cli_option cli_common_options[] = {
 	{ CLI_KEY_HELP, 'h', "help", NULL, "show this help and exit" },
 	{ CLI_KEY_VERSION, 0, "version", NULL, "print the version and exit" },
+	{ CLI_KEY_COLOR, 0, "color", "WHEN", "auto (default: on a terminal, unless NO_COLOR is set),\n"
+					   "always or never" },
+	{ CLI_KEY_QUIET, 'q', "quiet", NULL, "no progress and no notes on stderr" },
+	{ CLI_KEY_VERBOSE, 'v', "verbose", NULL, "more detail on stderr (per run, per directory)" },
 	CLI_OPT_END
 };
 
@@ -133,6 +139,22 @@ int cli_parser_next(struct cli_parser *p)
 		p->rc = cli_finish_stdout(CLI_OK);
 		return CLI_PARSE_STOP;
 	}
+	if (c == CLI_KEY_COLOR) {
+		enum term_color m;
+		if (term_color_parse(p->arg, &m) != 0) {
+			p->rc = cli_usage_error(p->spec->cmd,
+						"option '--color' wants auto, always or never, got '%s'", p->arg);
+			return CLI_PARSE_STOP;
+		}
+		term_set_color(m);
+		cli_msg_configure(term_use_color(stderr), term_verbosity() == TERM_QUIET);
+		return cli_parser_next(p);
+	}
+	if (c == CLI_KEY_QUIET || c == CLI_KEY_VERBOSE) {
+		term_set_verbosity(c == CLI_KEY_QUIET ? TERM_QUIET : TERM_VERBOSE);
+		cli_msg_configure(term_use_color(stderr), c == CLI_KEY_QUIET);
+		return cli_parser_next(p);
+	}
 	if (c == CLI_KEY_VERSION) {
 		if (strcmp(cli_prog, "tlperf") == 0)
 			printf("tlperf %s\n", TLPERF_VERSION);
@@ -142,6 +164,11 @@ int cli_parser_next(struct cli_parser *p)
 		return CLI_PARSE_STOP;
 	}
 	return c;
+}
+
+void cli_term_init(void)
+{
+	cli_msg_configure(term_use_color(stderr), 0);
 }
 
 int cli_parser_no_operands(const struct cli_parser *p)

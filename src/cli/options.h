@@ -27,8 +27,9 @@
  *     operands: argv[p.next .. argc)
  *
  * Every command also takes the common options (see cli_common_options):
- * -h/--help (usage on stdout, exit 0) and --version (exit 0). Mistakes
- * read, on stderr, exit 2:
+ * -h/--help (usage on stdout, exit 0), --version (exit 0), --color WHEN,
+ * -q/--quiet and -v/--verbose (the presentation state of report/term.h and
+ * the message helpers). Mistakes read, on stderr, exit 2:
  *     <prog>: error: unknown option '--bogus'
  *     <prog>: error: option '--noise' needs a value
  *     <prog>: error: option '--json' takes no value
@@ -76,7 +77,10 @@ enum {
 /* Keys of the common options (outside the byte range of command keys). */
 enum {
 	CLI_KEY_HELP = 0x10000,
-	CLI_KEY_VERSION
+	CLI_KEY_VERSION,
+	CLI_KEY_COLOR,
+	CLI_KEY_QUIET,
+	CLI_KEY_VERBOSE
 };
 
 #define CLI_MAX_OPTIONS 64
@@ -111,6 +115,10 @@ int cli_parser_no_operands(const struct cli_parser *p);
 /* Writes spec's usage (synopsis, about, options, common options, epilog;
  * the option tables of its subcommands) to f. */
 void cli_usage_print(FILE *f, const struct cli_spec *spec);
+
+/* Applies the terminal settings before any option is parsed: colour of
+ * messages on stderr under NO_COLOR / TERM / isatty (main calls it once). */
+void cli_term_init(void);
 
 /* Writes only the option rows of table, aligned as in the usage. */
 void cli_options_print(FILE *f, const struct cli_option *table);

@@ -42,6 +42,9 @@ struct ctx {
 	int col[5];            /* kernel, workload, baseline, final, candidate */
 	int crlf_seen;
 	int stop_seen;
+	int sect_unit;         /* prose since the last heading names a duration unit */
+	int sum_col;           /* final column of a table in the Final Summary, -1 */
+	double sum_mul;        /* its unit, microseconds per unit */
 };
 
 /* ---- small string helpers (ASCII case folding only; UTF-8 bytes pass) ---- */
@@ -199,6 +202,7 @@ void optlog_init(struct optlog *lg)
 	lg->max_rounds = -1;
 	lg->max_experiments = -1;
 	lg->blank = 1;
+	lg->runs = 1;
 }
 
 static void clear_summary(struct optlog *lg)
@@ -207,6 +211,8 @@ static void clear_summary(struct optlog *lg)
 		free(lg->claims[i].workload);
 	lg->n_claims = 0;
 	lg->n_geomeans = 0;
+	lg->n_summary_rounds = 0;
+	lg->n_summary_round_lines = 0;
 	free(lg->best);
 	lg->best = NULL;
 	lg->best_line = 0;
@@ -240,6 +246,8 @@ void optlog_release(struct optlog *lg)
 	free(lg->superseded);
 	free(lg->claims);
 	free(lg->geomeans);
+	free(lg->summary_rounds);
+	free(lg->summary_round_lines);
 	free(lg->final_rows);
 	free(lg->suppressions);
 	free(lg->problems);
@@ -265,9 +273,29 @@ static int heading_level(const char *s, const char **text)
 	return n;
 }
 
-/* "round N" / "第 N 轮" anywhere in s; -1 when none. */
-static long round_in(const char *s)
+/* `R7` at p (a round abbreviation): not inside a word, digits, then no
+ * letter/digit/'.'; returns the number or -1. */
+static long r_abbrev(const char *s, const char *p)
 {
+	if (*p != 'R' || (p > s && (is_alpha((unsigned char)p[-1]) || is_digit((unsigned char)p[-1]) ||
+				   p[-1] == '_' || p[-1] == '-' || p[-1] == '/')))
+		return -1;
+	const char *q = p + 1;
+	if (!is_digit((unsigned char)*q))
+		return -1;
+	char *end;
+	long v = strtol(q, &end, 10);
+	if (is_alpha((unsigned char)*end) || is_digit((unsigned char)*end) || *end == '.' || *end == '_')
+		return -1;
+	return v;
+}
+
+/* "round N" / "RN" / "第 N 轮" anywhere in s; -1 when none. *word (may be
+ * NULL) is set to 1 when it came from Round/RN, 0 from 第 N 轮. */
+static long round_in_w(const char *s, int *word)
+{
+	if (word)
+		*word = 1;
 	for (const char *p = s; (p = find_ci(p, "round")) != NULL; p += 5) {
 		if (p > s && is_alpha((unsigned char)p[-1]))
 			continue;
@@ -277,23 +305,98 @@ static long round_in(const char *s)
 		if (is_digit((unsigned char)*q))
 			return strtol(q, NULL, 10);
 	}
+	for (const char *p = s; (p = strchr(p, 'R')) != NULL; p++) {
+		long v = r_abbrev(s, p);
+		if (v >= 0)
+			return v;
+	}
 	const char *p = strstr(s, "第");
 	if (p) {
 		const char *q = skip_ws(p + strlen("第"));
 		if (is_digit((unsigned char)*q)) {
 			char *end;
 			long v = strtol(q, &end, 10);
-			if (strncmp(skip_ws(end), "轮", strlen("轮")) == 0)
+			if (strncmp(skip_ws(end), "轮", strlen("轮")) == 0) {
+				if (word)
+					*word = 0;
 				return v;
+			}
 		}
 	}
 	return -1;
 }
 
-/* Round of a heading that opens a round section, or -1. */
-static long heading_round(const char *t)
+static long round_in(const char *s)
+{
+	return round_in_w(s, NULL);
+}
+
+/* Skips a heading's numbering: `8. `, `8、`, `8.1 `, `8) `, `一、`,
+ * `（八）`, `(8)`, `IV. `; returns s unchanged when there is none. */
+static const char *skip_numbering(const char *s)
+{
+	const char *t = skip_marks(s);
+	const char *q = t;
+	static const char *const cn[] = { "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "百", NULL };
+	int open = 0;
+	if (*q == '(') {
+		open = 1;
+		q++;
+	} else if (strncmp(q, "（", strlen("（")) == 0) {
+		open = 3;
+		q += strlen("（");
+	}
+	const char *num = q;
+	if (is_digit((unsigned char)*q)) {
+		while (is_digit((unsigned char)*q) || (*q == '.' && is_digit((unsigned char)q[1])))
+			q++;
+	} else {
+		for (;;) {
+			int hit = 0;
+			for (int i = 0; cn[i]; i++)
+				if (strncmp(q, cn[i], strlen(cn[i])) == 0) {
+					q += strlen(cn[i]);
+					hit = 1;
+				}
+			if (!hit)
+				break;
+		}
+		if (q == num && !open) {
+			while (*q == 'I' || *q == 'V' || *q == 'X')
+				q++;
+			if (q != num && *q != '.' && strncmp(q, "、", strlen("、")) != 0)
+				return s;
+		}
+	}
+	if (q == num)
+		return s;
+	if (open) {
+		if (open == 1 && *q == ')')
+			q++;
+		else if (open == 3 && strncmp(q, "）", strlen("）")) == 0)
+			q += strlen("）");
+		else
+			return s;
+		return skip_marks(q);
+	}
+	static const char *const seps[] = { "、", "．", "：", "）", ".", ")", ":", NULL };
+	for (int i = 0; seps[i]; i++)
+		if (strncmp(q, seps[i], strlen(seps[i])) == 0) {
+			q += strlen(seps[i]);
+			return skip_marks(q);
+		}
+	/* `8 Final Summary`, `8.1 Iteration 2`: a number and a space */
+	if ((*q == ' ' || *q == '\t') && is_digit((unsigned char)*num) && is_alpha((unsigned char)*skip_ws(q)))
+		return skip_marks(q);
+	return s;
+}
+
+/* Round of a heading that opens a round section, or -1; *word set to 1
+ * when the heading is led by Round / RN. */
+static long heading_round_w(const char *t, int *word)
 {
 	t = skip_marks(t);
+	*word = 0;
 	static const char *const words[] = { "iteration", "iter", "round", "迭代", NULL };
 	for (int i = 0; words[i]; i++) {
 		if (!starts_ci(t, words[i]))
@@ -304,19 +407,51 @@ static long heading_round(const char *t)
 		q = skip_ws(q);
 		if (*q == '#' || *q == '-')
 			q = skip_ws(q + 1);
-		if (is_digit((unsigned char)*q))
+		if (is_digit((unsigned char)*q)) {
+			*word = i == 2;
 			return strtol(q, NULL, 10);
+		}
+	}
+	long v = r_abbrev(t, t);
+	if (v >= 0) {
+		*word = 1;
+		return v;
 	}
 	if (strncmp(t, "第", strlen("第")) == 0) {
 		const char *q = skip_ws(t + strlen("第"));
 		char *end;
 		if (is_digit((unsigned char)*q)) {
-			long v = strtol(q, &end, 10);
+			long r = strtol(q, &end, 10);
 			if (strncmp(skip_ws(end), "轮", strlen("轮")) == 0)
-				return v;
+				return r;
 		}
 	}
 	return -1;
+}
+
+/* A final confirmation heading: says final and confirmation. */
+static int is_confirm_heading(const char *t)
+{
+	static const char *const fin[] = { "final", "最终", "终测", "终版", "终态", NULL };
+	static const char *const conf[] = { "confirm", "verif", "validat", "re-measure", "remeasure",
+					    "re-run", "rerun", "确认", "验证", "复采", "复测", "重测",
+					    "全配置", "全组合", "全量", "终测", "复核", NULL };
+	int f = 0, c = 0;
+	for (int i = 0; fin[i] && !f; i++) {
+		const char *p = find_ci(t, fin[i]);
+		/* `final` as a word (not `finalize`) */
+		if (p && i == 0 && is_alpha((unsigned char)p[5]) && lc((unsigned char)p[5]) != 's')
+			p = NULL;
+		if (p && i == 0 && p > t && is_alpha((unsigned char)p[-1]))
+			p = NULL;
+		f = p != NULL;
+	}
+	for (int i = 0; conf[i] && !c; i++)
+		c = find_ci(t, conf[i]) != NULL;
+	/* `Final Summary` / `Final Performance Test Data` are not confirmation rounds */
+	if (find_ci(t, "final summary") || find_ci(t, "performance test data"))
+		return 0;
+	return f && c;
 }
 
 static int is_delimiter_row(const char *s)
@@ -507,6 +642,7 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 	c->workload = label;
 	c->final_us = final_us;
 	c->baseline_us = base;
+	c->soft = 0;
 	return 0;
 }
 
@@ -521,6 +657,8 @@ static int scan_claim(struct optlog *lg, const char *s, long line)
 			p++;
 		p = skip_ws(p);
 		size_t c = colon_at(p);
+		if (!c && *p == '=')
+			c = 1;
 		if (!c)
 			return 0;
 		p = skip_ws(p + c);
@@ -567,7 +705,16 @@ static int scan_claim(struct optlog *lg, const char *s, long line)
 		p += 2;
 	else if (strncmp(p, "⟶", strlen("⟶")) == 0)
 		p += strlen("⟶");
-	else
+	else if (mb != 0) {
+		/* `- smoke: 30.75 us（1.01×）`: a claim when the label is a workload */
+		char *label = clean_label(lead, (size_t)(colon - lead));
+		if (!label)
+			return 0;
+		if (add_claim(lg, line, label, b * mb, NAN))
+			return -1;
+		lg->claims[lg->n_claims - 1].soft = 1;
+		return 0;
+	} else
 		return 0;
 	p = skip_ws(p);
 	n = optlog_read_number(p, &f);
@@ -622,6 +769,36 @@ static int scan_best(struct optlog *lg, const char *s, long line)
 	return 0;
 }
 
+/* The number of workloads a geomean claim is scoped to, read before the
+ * claimed value at end: an integer followed (within a few words, no digit
+ * or closing bracket between) by workload(s), shape(s), dispatch, case(s)
+ * or 组合 — `几何平均（3 真实 workload）2.93×`, `geomean over 5 workloads`.
+ * -1 when none. */
+static long geomean_scope(const char *s, const char *end)
+{
+	static const char *const nouns[] = { "workload", "shape", "dispatch", "case", "组合", "个算例", NULL };
+	for (const char *p = s; p < end; p++) {
+		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.' ||
+							       is_alpha((unsigned char)p[-1]) || p[-1] == '_')))
+			continue;
+		char *e;
+		long n = strtol(p, &e, 10);
+		if (*e == '.' || n <= 0)
+			continue;
+		const char *q = e;
+		for (int k = 0; q < end && k < 40; q++, k++) {
+			if (is_digit((unsigned char)*q) || *q == ')' || *q == ',' || *q == '=' || *q == ':' ||
+			    strncmp(q, "）", strlen("）")) == 0 || strncmp(q, "，", strlen("，")) == 0 ||
+			    strncmp(q, "：", strlen("：")) == 0)
+				break;
+			for (int i = 0; nouns[i]; i++)
+				if (starts_ci(q, nouns[i]))
+					return n;
+		}
+	}
+	return -1;
+}
+
 static int scan_geomean(struct optlog *lg, const char *s, long line)
 {
 	static const char *const keys[] = { "几何平均", "geomean", "geometric mean", "geo-mean",
@@ -650,6 +827,7 @@ static int scan_geomean(struct optlog *lg, const char *s, long line)
 				return -1;
 			lg->geomeans[lg->n_geomeans].line = line;
 			lg->geomeans[lg->n_geomeans].value = v;
+			lg->geomeans[lg->n_geomeans].scope = geomean_scope(s, p);
 			lg->n_geomeans++;
 			return 0;
 		}
@@ -868,6 +1046,45 @@ static int cell_is(const char *cell, const char *name)
 	return *c == '\0';
 }
 
+/* Prose naming a measured duration: Task Duration, duration, latency,
+ * 时延, 耗时, µs/μs, `(us)`, `_us`, a number followed by us/ms, msprof,
+ * perf_records, median of N. */
+static int prose_duration(const char *s)
+{
+	static const char *const w[] = { "duration", "latency", "时延", "耗时", "µs", "μs", "(us)",
+					 "（us）", "_us", "msprof", "perf_records", "median of", "median-of",
+					 NULL };
+	for (int i = 0; w[i]; i++)
+		if (find_ci(s, w[i]))
+			return 1;
+	for (const char *p = s; (p = find_ci(p, "us")) != NULL; p += 2) {
+		if (is_alpha((unsigned char)p[2]))
+			continue;
+		const char *q = p;
+		while (q > s && q[-1] == ' ')
+			q--;
+		if (q > s && is_digit((unsigned char)q[-1]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Innermost round-section entry, and the innermost one not led by the
+ * word Round (-1 when none). */
+static void innermost_entries(const struct ctx *cx, long *any, long *norun)
+{
+	*any = *norun = -1;
+	for (int l = 6; l >= 1; l--) {
+		long i = cx->hidx[l];
+		if (i < 0)
+			continue;
+		if (*any < 0)
+			*any = i;
+		if (*norun < 0 && !cx->lg->rounds[i].round_word)
+			*norun = i;
+	}
+}
+
 static int open_table(struct ctx *cx, long line)
 {
 	struct optlog *lg = cx->lg;
@@ -897,7 +1114,23 @@ static int open_table(struct ctx *cx, long line)
 		if (shows_incumbent(cx->cap))
 			t->has_incumbent = 1;
 	}
+	if (t->caption_line) {
+		int w = 0;
+		cr = round_in_w(cx->cap, &w);
+		t->cap_round = cr;
+		t->cap_round_word = w;
+		/* the unit stated only in the caption (a heading, a bold line, a
+		 * sentence) or in the prose of the section above the table */
+		if (prose_duration(cx->cap))
+			t->cap_duration = 1;
+	} else {
+		t->cap_round = -1;
+	}
+	if (cx->sect_unit)
+		t->cap_duration = 1;
+	innermost_entries(cx, &t->sect_any, &t->sect_norun);
 	t->round = cr >= 0 ? cr : innermost_round(cx, NULL);
+	t->run = 0;
 	for (int i = 0; i < 5; i++)
 		cx->col[i] = -1;
 	static const char *const names[5] = { "kernel_id", "workload_id", "baseline_us", "final_us",
@@ -915,6 +1148,25 @@ static int open_table(struct ctx *cx, long line)
 	cx->table = lg->n_tables++;
 	cx->in_table = 1;
 	cx->table_final = 0;
+	/* a table in the Final Summary: its final column gives claims */
+	cx->sum_col = -1;
+	cx->sum_mul = 1;
+	if (cx->in_summary && nc >= 2) {
+		hdr = strdup(cx->prev);
+		if (!hdr)
+			return -1;
+		nc = split_cells(hdr, cells, 64);
+		for (int i = 1; i < nc && cx->sum_col < 0; i++) {
+			const char *c = cells[i];
+			if ((find_ci(c, "final") && !find_ci(c, "candidate") && !find_ci(c, "_id")) ||
+			    strstr(c, "最终") || strstr(c, "优化后") || strstr(c, "调优后") ||
+			    (find_ci(c, "after") && !find_ci(c, "vs"))) {
+				cx->sum_col = i;
+				cx->sum_mul = (find_ci(c, "ms") && !find_ci(c, "msprof")) ? 1000 : 1;
+			}
+		}
+		free(hdr);
+	}
 	if (cx->in_fptd) {
 		int all = 1;
 		for (int j = 0; j < 5; j++)
@@ -968,6 +1220,22 @@ static int table_row(struct ctx *cx, char *line, long lineno)
 		return 0;
 	struct optlog_table *t = &lg->tables[cx->table];
 	t->rows++;
+	{
+		char *d = strdup(line);
+		if (!d)
+			return -1;
+		char *cl[64];
+		int n = split_cells(d, cl, 64);
+		for (int i = 1; i < n; i++) {
+			double v;
+			const char *c = skip_marks(cl[i]);
+			if (optlog_read_number(c, &v)) {
+				t->numeric_rows++;
+				break;
+			}
+		}
+		free(d);
+	}
 	if (!t->has_incumbent) {
 		/* the first cell only: between the leading '|' and the next one */
 		const char *a = skip_ws(line);
@@ -982,6 +1250,23 @@ static int table_row(struct ctx *cx, char *line, long lineno)
 		first[n] = '\0';
 		if (shows_incumbent(first))
 			t->has_incumbent = 1;
+	}
+	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS) {
+		char *d = strdup(line);
+		if (!d)
+			return -1;
+		int n = split_cells(d, cells, 64);
+		double v = n > cx->sum_col ? cell_number(cells[cx->sum_col]) : NAN;
+		if (!isnan(v) && n > 0) {
+			char *label = clean_label(cells[0], strlen(cells[0]));
+			if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN)) {
+				free(d);
+				return -1;
+			}
+			if (label)
+				lg->claims[lg->n_claims - 1].soft = 1;
+		}
+		free(d);
 	}
 	if (!cx->table_final || lg->n_final_rows >= MAX_ROWS)
 		return 0;
@@ -1028,6 +1313,25 @@ static int is_remeasure(const char *s)
 	       find_ci(s, "remeasure") || find_ci(s, "re-run") || find_ci(s, "rerun");
 }
 
+static int is_baseline_remeasure(const char *s)
+{
+	static const char *const base[] = { "baseline", "基线", "round 0", "round-0", "round0", "incumbent", NULL };
+	static const char *const again[] = { "重测", "复测", "re-measure", "remeasure", "measured again",
+					     "re-measured", "重新测", "重新采", "重采", "re-run", "rerun", NULL };
+	int b = 0, a = 0;
+	for (int i = 0; base[i] && !b; i++)
+		b = find_ci(s, base[i]) != NULL;
+	for (int i = 0; again[i] && !a; i++)
+		a = find_ci(s, again[i]) != NULL;
+	return a && b;
+}
+
+static int starts_summary(const char *t)
+{
+	return starts_ci(t, "final summary") || strncmp(t, "最终总结", strlen("最终总结")) == 0 ||
+	       strncmp(t, "最终小结", strlen("最终小结")) == 0;
+}
+
 static int on_heading(struct ctx *cx, int level, const char *text, long line)
 {
 	struct optlog *lg = cx->lg;
@@ -1035,14 +1339,42 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		cx->hround[l] = -1;
 		cx->hidx[l] = -1;
 	}
-	long r = heading_round(text);
-	if (r >= 0 && lg->n_rounds < MAX_ITEMS) {
+	cx->sect_unit = 0;
+	const char *t = skip_numbering(text);
+	int word = 0;
+	long r = heading_round_w(t, &word);
+	/* a title (H1) is not a confirmation section */
+	int confirm = level > 1 && is_confirm_heading(t);
+	if ((r >= 0 || confirm) && lg->n_rounds < MAX_ITEMS) {
 		if (PUSH(lg, rounds))
 			return -1;
-		lg->rounds[lg->n_rounds].round = r;
-		lg->rounds[lg->n_rounds].line = line;
-		lg->rounds[lg->n_rounds].remeasure = 0;
-		cx->hround[level] = r;
+		struct optlog_round *e = &lg->rounds[lg->n_rounds];
+		memset(e, 0, sizeof(*e));
+		e->line = line;
+		e->level = level;
+		e->round_word = word;
+		e->confirm = confirm;
+		long pidx = -1;
+		long pr = innermost_round(cx, &pidx);
+		e->parent = pidx;
+		/* the second number: `Iteration 1（round 1）`, `Final Confirmation（round 5）` */
+		const char *after = t;
+		if (r >= 0) {
+			while (*after && !is_digit((unsigned char)*after))
+				after++;
+			while (is_digit((unsigned char)*after))
+				after++;
+		}
+		int pw = 0;
+		e->paren_round = round_in_w(after, &pw);
+		if (r < 0 && confirm)
+			r = e->paren_round >= 0 ? e->paren_round : -1;
+		e->numbered = r >= 0;
+		(void)pr;
+		e->round = r;
+		if (confirm && r < 0 && pidx >= 0)
+			e->round = lg->rounds[pidx].round; /* nested: the enclosing round's */
+		cx->hround[level] = e->round >= 0 ? e->round : -1;
 		cx->hidx[level] = (long)lg->n_rounds;
 		lg->n_rounds++;
 	}
@@ -1050,10 +1382,11 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		cx->in_summary = 0;
 	if (cx->in_fptd && level <= cx->fptd_level)
 		cx->in_fptd = 0;
-	const char *t = skip_marks(text);
 	if (find_ci(text, "skill retrospective") && lg->retrospective_line == 0)
 		lg->retrospective_line = line;
-	if (starts_ci(t, "final summary")) {
+	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text))
+		lg->baseline_remeasure_line = line;
+	if (starts_summary(t)) {
 		if (lg->summary_line && lg->n_superseded < MAX_ITEMS) {
 			if (PUSH(lg, superseded))
 				return -1;
@@ -1073,6 +1406,25 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 	return 0;
 }
 
+/* A summary line naming the records' round the final numbers come from:
+ * `与 perf_records.jsonl round 5 逐条对账`, `(records of round 9)`. */
+static int scan_cited_round(struct optlog *lg, const char *s, long line)
+{
+	if (!find_ci(s, "perf_records"))
+		return 0;
+	if (!find_ci(s, "final") && !strstr(s, "对账") && !find_ci(s, "reconcil") && !strstr(s, "最终") &&
+	    !strstr(s, "终测"))
+		return 0;
+	long r = round_in(s);
+	if (r < 0 || lg->n_summary_rounds >= MAX_ITEMS)
+		return 0;
+	if (PUSH(lg, summary_rounds) || PUSH(lg, summary_round_lines))
+		return -1;
+	lg->summary_rounds[lg->n_summary_rounds++] = r;
+	lg->summary_round_lines[lg->n_summary_round_lines++] = line;
+	return 0;
+}
+
 static int on_text(struct ctx *cx, const char *s, long line)
 {
 	struct optlog *lg = cx->lg;
@@ -1080,9 +1432,15 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	innermost_round(cx, &idx);
 	if (idx >= 0 && is_remeasure(s))
 		lg->rounds[idx].remeasure = 1;
+	if (prose_duration(s))
+		cx->sect_unit = 1;
+	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s))
+		lg->baseline_remeasure_line = line;
 	scan_budgets(lg, s, line);
 	if (!cx->in_summary)
 		return 0;
+	if (scan_cited_round(lg, s, line))
+		return -1;
 	if (scan_claim(lg, s, line) || scan_best(lg, s, line) || scan_geomean(lg, s, line))
 		return -1;
 	scan_stop(cx, s, line);
@@ -1230,6 +1588,94 @@ static void ctx_release(struct ctx *cx)
 	free(cx->cap);
 }
 
+/* ---- after the last line: runs, run labels, table rounds ---- */
+
+static long entry_section(const struct optlog *lg, long i)
+{
+	while (i >= 0 && (lg->rounds[i].run_label || lg->rounds[i].round < 0) && !lg->rounds[i].confirm)
+		i = lg->rounds[i].parent;
+	return i;
+}
+
+static int finish(struct optlog *lg)
+{
+	int iter_heads = 0, round_is_run = 0;
+	for (size_t i = 0; i < lg->n_rounds; i++) {
+		const struct optlog_round *e = &lg->rounds[i];
+		if (e->round >= 0 && !e->round_word && !e->confirm) {
+			iter_heads = 1;
+			if (e->paren_round >= 0 && e->paren_round != e->round)
+				round_is_run = 1;
+		}
+	}
+	for (size_t i = 0; i < lg->n_rounds; i++) {
+		struct optlog_round *e = &lg->rounds[i];
+		e->run_label = e->round_word && !e->confirm && (round_is_run || (e->level == 1 && iter_heads));
+	}
+	/* Final Summary headings, in order */
+	size_t nfs = lg->n_superseded + (lg->summary_line ? 1 : 0);
+	long *fs = malloc((nfs + 1) * sizeof(*fs));
+	if (!fs)
+		return -1;
+	for (size_t i = 0; i < lg->n_superseded; i++)
+		fs[i] = lg->superseded[i];
+	if (lg->summary_line)
+		fs[nfs - 1] = lg->summary_line;
+	long run = 0, maxr = -1, last = 0;
+	long starts[64];
+	size_t nstarts = 0;
+	size_t f = 0;
+	for (size_t i = 0; i < lg->n_rounds; i++) {
+		struct optlog_round *e = &lg->rounds[i];
+		if (e->run_label || e->round < 0) {
+			e->run = run;
+			continue;
+		}
+		int between = 0;
+		while (f < nfs && fs[f] < e->line) {
+			if (fs[f] > last)
+				between = 1;
+			f++;
+		}
+		if (between && maxr >= 0 && e->round <= maxr) {
+			run++;
+			maxr = -1;
+			if (nstarts < 64)
+				starts[nstarts++] = e->line;
+		}
+		if (e->round > maxr)
+			maxr = e->round;
+		e->run = run;
+		last = e->line;
+	}
+	lg->runs = run + 1;
+	lg->target_run = run;
+	if (lg->summary_line) {
+		lg->target_run = 0;
+		for (size_t k = 0; k < nstarts; k++)
+			if (starts[k] < lg->summary_line)
+				lg->target_run = (long)k + 1;
+	}
+	for (size_t i = 0; i < lg->n_tables; i++) {
+		struct optlog_table *t = &lg->tables[i];
+		long sec = entry_section(lg, t->sect_any);
+		t->run = 0;
+		for (size_t k = 0; k < nstarts; k++)
+			if (starts[k] <= t->line)
+				t->run = (long)k + 1;
+		t->confirm = 0;
+		for (long a = sec; a >= 0; a = lg->rounds[a].parent)
+			if (lg->rounds[a].confirm)
+				t->confirm = 1;
+		if (t->cap_round >= 0 && !(t->cap_round_word && round_is_run))
+			t->round = t->cap_round;
+		else
+			t->round = sec >= 0 ? lg->rounds[sec].round : -1;
+	}
+	free(fs);
+	return 0;
+}
+
 int optlog_load(const char *path, struct optlog *lg)
 {
 	struct lineio l;
@@ -1248,6 +1694,10 @@ int optlog_load(const char *path, struct optlog *lg)
 	int saved = errno;
 	ctx_release(&cx);
 	lineio_close(&l);
+	if (rc >= 0 && finish(lg)) {
+		rc = -1;
+		saved = ENOMEM;
+	}
 	errno = saved;
 	return rc < 0 ? -1 : 0;
 }
@@ -1282,5 +1732,7 @@ int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg)
 	}
 	free(line);
 	ctx_release(&cx);
+	if (rc == 0 && finish(lg))
+		rc = -1;
 	return rc;
 }

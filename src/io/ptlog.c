@@ -441,9 +441,17 @@ static enum ptlog_verdict find_verdict(const char *s, const char **after, int sc
 	}
 	for (const char *p = s; (p = strstr(p, VERDICT_APPLIES)); p += 6) {
 		const char *q = p + 6;
+		/* the verdict opening a bold span (`**适用但低优先级**`) is one
+		 * whatever follows it */
+		const char *st = p;
+		if (st - s >= 6 && strncmp(st - 6, VERDICT_PART, 6) == 0)
+			st -= 6;
+		else if (st - s >= 3 && strncmp(st - 3, VERDICT_NOT, 3) == 0)
+			st -= 3;
+		int bold = st - s >= 2 && st[-1] == '*' && st[-2] == '*';
 		/* "适用场景" is a word, not a verdict */
-		if (!(*q == '\0' || *q == ' ' || *q == '*' || *q == ',' || *q == '(' || *q == ':' ||
-		      *q == '-' || (unsigned char)*q == 0xE2 /* — */ || (unsigned char)*q == 0xEF /* fullwidth */))
+		if (!bold && !(*q == '\0' || *q == ' ' || *q == '*' || *q == ',' || *q == '(' || *q == ':' ||
+			       *q == '-' || (unsigned char)*q == 0xE2 /* — */ || (unsigned char)*q == 0xEF /* fullwidth */))
 			continue;
 		while (*q == '*')
 			q++;

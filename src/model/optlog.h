@@ -8,13 +8,29 @@
  * a heading or a sentence), and HTML comments holding suppressions
  * `<!-- tlgate-disable RULE -- reason -->`.
  *
+ * Headings may be numbered (`## 8. Final Summary`, `## 8、…`, `## 一、…`,
+ * `## （八）…`, `## 8.1 …`): the number is skipped before a heading is
+ * recognised.
+ *
  * Rounds: a heading that starts with `Iteration N`, `Iter N`, `Round N`,
- * `迭代 N` or `第 N 轮` opens the section of round N (a parenthetical round
- * after it, as in `Iteration 1（round 1）`, is read when the heading has no
- * leading number, e.g. `Final Confirmation（round 5）` is not a round
- * section but its caption-like number is ignored). A table belongs to the
- * round named in its caption (`**候选 vs current best 对比表（round 2）**`),
- * else to the innermost round section around it.
+ * `RN`, `迭代 N` or `第 N 轮` opens the section of round N. A heading is a
+ * final confirmation section when it says final (final, 最终, 终测) and
+ * confirmation (confirm, 验证, 确认, 复采, 复测, 全配置, 全组合, ...):
+ * `## Final Confirmation（round 5）`, `## Round 9（final 全配置复采）`,
+ * `### Final 全组合验证`; its round is its leading number, else the
+ * parenthetical one, else none. A table belongs to the round named in its
+ * caption (`**候选 vs current best 对比表（round 2）**`, `（R7，…）`), else to
+ * the innermost round section around it.
+ *
+ * `Round N` as a run label: when a heading reads `Iteration 1 (Round 2)`
+ * (the two numbers differ), `Round` names a conductor run in that log, so
+ * `Round N` headings and captions are not round sections (and H1 `Round N`
+ * headings never are when the log has Iteration headings).
+ *
+ * Runs: a log may hold several appended tuning runs. A round heading whose
+ * number is not above the current run's highest round, after a Final
+ * Summary, starts a new run. Tables and round sections carry their run;
+ * target_run is the run holding the last Final Summary.
  *
  * Claims are read from the LAST `Final Summary` section only; earlier
  * Final Summary headings are listed as superseded.
@@ -30,15 +46,33 @@ struct optlog_table {
 	long round;         /* round it counts for: caption's, else the section's; -1 none */
 	long caption_line;  /* 0 when there is no caption */
 	int has_duration;   /* a header cell names a duration (Task Duration, duration, _us, (us), µs) */
+	int cap_duration;   /* the caption or the section's prose names one (the unit is
+			     * stated there, the workloads being the columns) */
 	int has_incumbent;  /* current best / current_best / (best) / incumbent ... in caption, header or first column */
 	long rows;          /* data rows */
+	long numeric_rows;  /* data rows with a number in a cell after the first */
+	long run;           /* run it belongs to (0-based) */
+	int confirm;        /* it sits in a final confirmation section */
+	/* parse-time inputs of round/run (optlog.c resolves them at the end) */
+	long sect_any;      /* innermost round-section entry, -1 */
+	long sect_norun;    /* innermost entry not led by the word Round, -1 */
+	long cap_round;     /* round named in the caption, -1 */
+	int cap_round_word; /* 1 when cap_round was read from the word Round / RN */
 };
 
-/* A round section heading. */
+/* A round section heading (or a final confirmation heading). */
 struct optlog_round {
-	long round;         /* N */
+	long round;         /* N; -1 for an unnumbered confirmation section */
 	long line;          /* heading line */
 	int remeasure;      /* its section says it re-measures (复测, re-measure, ...) */
+	int level;          /* heading level */
+	int round_word;     /* 1 when the heading is led by Round / RN */
+	long paren_round;   /* a second round number in the heading, -1 */
+	int confirm;        /* a final confirmation section */
+	int numbered;       /* the heading states its round (else it is the enclosing one's) */
+	int run_label;      /* the heading names a run, not a round (not a section) */
+	long run;           /* run (0-based) */
+	long parent;        /* enclosing round entry, -1 */
 };
 
 /* A claimed final result in the last Final Summary:
@@ -46,6 +80,8 @@ struct optlog_round {
  * `：`, `us`/`µs`), or `- WORKLOAD: BASE → FINAL us`. */
 struct optlog_claim {
 	long line;
+	int soft;           /* `- LABEL: N us` list item: a claim only when LABEL
+			     * names a recorded workload */
 	char *workload;     /* label on the line, NULL when none; malloc'd */
 	double final_us;    /* claimed final latency */
 	double baseline_us; /* claimed baseline on the same line, NAN when none */
@@ -55,6 +91,7 @@ struct optlog_claim {
 struct optlog_number {
 	long line;
 	double value;
+	long scope;         /* geomean over N workloads as stated (`（3 真实 workload）`), -1 all */
 };
 
 /* A row of the `Final Performance Test Data` table (v2). */
@@ -103,7 +140,12 @@ struct optlog {
 	OPTLOG_VEC(struct optlog_table, tables);
 	OPTLOG_VEC(struct optlog_round, rounds);
 
+	long runs;                  /* tuning runs in the log (>= 1) */
+	long target_run;            /* run of the last Final Summary (or the last run) */
 	long summary_line;          /* heading of the LAST Final Summary, 0 none */
+	OPTLOG_VEC(long, summary_rounds); /* rounds the last summary cites as the records' source */
+	OPTLOG_VEC(long, summary_round_lines);
+	long baseline_remeasure_line; /* a line saying the baseline was measured again, 0 none */
 	OPTLOG_VEC(long, superseded); /* headings of earlier Final Summaries */
 	char *best;                 /* best/winner named in the last summary, NULL none */
 	long best_line;

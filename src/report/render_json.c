@@ -18,6 +18,7 @@ int report_render_json(FILE *f, const struct gate_findings *fs, const struct rep
 	cJSON *doc = cJSON_CreateObject(), *arr = NULL, *cnt;
 	if (!doc)
 		return report_emit_json(f, NULL, 1);
+	report_json_str(doc, "schema", "tlperf/gate/v1", &oom);
 	report_json_str(doc, "tool", ctx->tool_name ? ctx->tool_name : "tlgate", &oom);
 	report_json_str(doc, "version", ctx->tool_version ? ctx->tool_version : "", &oom);
 	arr = cJSON_AddArrayToObject(doc, "findings");

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gates/rules.h"
+#include "report/term.h"
 
 struct rule_count {
 	const char *rule;
@@ -68,8 +69,11 @@ static int write_statistics(FILE *f, const struct gate_findings *fs)
 static void write_summary(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
 {
 	size_t e = gate_count(fs, GATE_ERROR), w = gate_count(fs, GATE_WARNING);
-	fprintf(f, "checked %zu director%s: %zu error%s, %zu warning%s", ctx->dirs_checked,
-		ctx->dirs_checked == 1 ? "y" : "ies", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+	const char *reset = term_sgr(f, TERM_RESET);
+	fprintf(f, "checked %zu director%s: %s%zu error%s%s, %s%zu warning%s%s", ctx->dirs_checked,
+		ctx->dirs_checked == 1 ? "y" : "ies", term_sgr(f, e ? TERM_ERROR : TERM_GOOD), e,
+		e == 1 ? "" : "s", reset, term_sgr(f, w ? TERM_WARNING : TERM_GOOD), w,
+		w == 1 ? "" : "s", reset);
 	if (ctx->warnings_as_errors && w > 0)
 		fputs(" (warnings count as errors)", f);
 	if (ctx->elapsed_s >= 0)
@@ -97,12 +101,16 @@ int report_render_text(FILE *f, const struct gate_findings *fs, const struct rep
 			errno = ENOMEM;
 			return -1;
 		}
+		/* the severity word coloured on a terminal (term.h decides) */
+		const char *on = term_sgr(f, g->severity == GATE_ERROR ? TERM_ERROR
+					  : g->severity == GATE_WARNING ? TERM_WARNING : TERM_NOTE);
+		const char *off = *on ? term_sgr(f, TERM_RESET) : "";
 		if (g->line > 0)
-			fprintf(f, "%s:%ld: %s: [%s] %s\n", file, g->line,
-				gate_severity_name(g->severity), rule, msg);
+			fprintf(f, "%s:%ld: %s%s%s: [%s] %s\n", file, g->line, on,
+				gate_severity_name(g->severity), off, rule, msg);
 		else
-			fprintf(f, "%s: %s: [%s] %s\n", file, gate_severity_name(g->severity), rule,
-				msg);
+			fprintf(f, "%s: %s%s%s: [%s] %s\n", file, on, gate_severity_name(g->severity), off,
+				rule, msg);
 		free(file), free(msg), free(rule);
 	}
 	if (ctx->summary)

@@ -20,9 +20,9 @@
 	"'Microsoft YaHei', sans-serif\""
 #define COLOR_A "#1f77b4"
 #define COLOR_B "#ff7f0e"
-#define COLOR_UP "#2e7d32"
-#define COLOR_DOWN "#ef6c00"
-#define COLOR_FAIL "#c62828"
+#define COLOR_UP SVG_COLOR_UP
+#define COLOR_DOWN SVG_COLOR_DOWN
+#define COLOR_FAIL SVG_COLOR_FAIL
 #define COLOR_GRID "#e0e0e0"
 #define COLOR_AXIS "#555555"
 
@@ -630,11 +630,11 @@ static void bars_geomean(FILE *f, double gm, const struct bars_frame *g)
 		return;
 	double x = bars_x(g, gm);
 	fprintf(f, "<line class=\"geomean\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" "
-		   "stroke=\"#6a1b9a\" stroke-width=\"2\" stroke-dasharray=\"6 4\">"
+		   "stroke=\"" SVG_COLOR_GEOMEAN "\" stroke-width=\"2\" stroke-dasharray=\"6 4\">"
 		   "<title>geometric mean %s\xC3\x97</title></line>\n",
 		x, g->TOP - 6, x, g->yb, num(b1, sizeof(b1), gm));
 	snprintf(buf, sizeof(buf), "geomean %s\xC3\x97", num(b1, sizeof(b1), gm));
-	text(f, x, g->TOP - 10, "middle", "fill=\"#6a1b9a\" font-weight=\"bold\"", buf);
+	text(f, x, g->TOP - 10, "middle", "fill=\"" SVG_COLOR_GEOMEAN "\" font-weight=\"bold\"", buf);
 }
 
 int svg_write_bars(FILE *f, const struct svg_bars *p)

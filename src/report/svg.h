@@ -16,6 +16,13 @@
 #ifndef TLPERF_SVG_H
 #define TLPERF_SVG_H
 
+/* Colours of the speedup bars, named so that a page showing a chart can
+ * give each one a legend entry. */
+#define SVG_COLOR_UP "#2e7d32"      /* bar: speedup >= 1 */
+#define SVG_COLOR_DOWN "#ef6c00"    /* bar: speedup < 1 */
+#define SVG_COLOR_FAIL "#c62828"    /* bar and label: claim does not reconcile */
+#define SVG_COLOR_GEOMEAN "#6a1b9a" /* dashed line: overall geometric mean */
+
 #include <stddef.h>
 #include <stdio.h>
 

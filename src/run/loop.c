@@ -32,6 +32,7 @@
 #include "util/strbuf.h"
 #include "model/stage_result.h"
 #include "report/stage_result.h"
+#include "report/term.h"
 #include "stats/winner.h"
 
 #define AIC_METRICS                                                                        \
@@ -499,8 +500,13 @@ static int measure_candidate(struct ctx *c, long round, const char *id, const ch
 	}
 	if (missing == 0)
 		return CLI_OK;
+	/* progress: one redrawn line on a terminal, plain lines otherwise */
+	struct term_progress pg;
+	size_t done = 0;
+	char state[300];
+	term_progress_begin(&pg, "measurement", missing);
 	if (l0 && !l0_known) {
-		fprintf(stderr, "%s: L0 ...\n", id);
+		term_progress_line(&pg, 0, "%s: L0 ...", id);
 		int rc = run_l0(c, impl, l0log);
 		if (rc >= CLI_SIGNAL || rc == CLI_USAGE)
 			return rc;
@@ -533,12 +539,22 @@ static int measure_candidate(struct ctx *c, long round, const char *id, const ch
 			loop_path_name(w->id, wbuf, sizeof(wbuf));
 			snprintf(profdir, sizeof(profdir), LOOP_DIR "/profiles/%s/%s/%s", rname, id, wbuf);
 			snprintf(blog, sizeof(blog), "%s/%s.%s.bench.log", logdir, id, wbuf);
-			fprintf(stderr, "%s: measuring %s ...\n", id, w->id);
+			if (pg.tty) {
+				snprintf(state, sizeof(state), "%s on %s", id, w->id);
+				term_progress_step(&pg, done, state);
+			} else {
+				term_progress_line(&pg, 0, "%s: measuring %s ...", id, w->id);
+			}
+			double t_run = term_now();
 			int rc = measure(c, impl, w, profdir, blog, &m);
+			term_progress_end(&pg);
 			if (rc != 0)
 				return rc;
-			fprintf(stderr, "%s: %s median %.3f us (%zu launches)\n", id, w->id, m.median_us,
-				m.launches);
+			term_progress_line(&pg, 0, "%s: %s median %.3f us (%zu launches)", id, w->id,
+					   m.median_us, m.launches);
+			term_progress_line(&pg, 1, "  took %.1f s; log %s; profile %s", term_now() - t_run,
+					   blog, profdir);
+			done++;
 			in.duration = m.median_us;
 			in.l0_pass = 1;
 			in.measured = 1;
@@ -633,7 +649,8 @@ int loop_cmd_baseline(const struct loop_opts *o)
 			char log[256];
 			mkdir_p(LOOP_DIR "/logs/round0");
 			snprintf(log, sizeof(log), LOOP_DIR "/logs/round0/baseline.log");
-			fprintf(stderr, "baseline: L0 ...\n");
+			if (term_verbosity() != TERM_QUIET)
+				fprintf(stderr, "baseline: L0 ...\n");
 			rc = run_l0(&c, c.plan.baseline, log);
 			if (rc == 1) {
 				cli_error("the baseline '%s' fails L0: nothing to tune against (see '%s')",
@@ -849,8 +866,9 @@ static int run_tlab(const struct ctx *c, const struct loop_opts *o, long n, cons
 	if (resume)
 		argv[na++] = "--resume";
 	argv[na] = NULL;
-	fprintf(stderr, "%s: A/B against the current best on %s (tlab --protocol %s) ...\n", id,
-		w->id, c->plan.tlab_ref ? "ref" : "seq");
+	if (term_verbosity() != TERM_QUIET)
+		fprintf(stderr, "%s: A/B against the current best on %s (tlab --protocol %s) ...\n",
+			id, w->id, c->plan.tlab_ref ? "ref" : "seq");
 	rc = run_one("tlab", argv, log, ab->json, 0, err, sizeof(err));
 	if (rc >= CLI_SIGNAL)
 		goto out;
@@ -1259,6 +1277,7 @@ int loop_cmd_status(const struct loop_opts *o)
 	long maxr = c.st.finishing ? c.st.final_round - 1 : c.st.last_decided;
 	if (o->json) {
 		cJSON *j = cJSON_CreateObject(), *best = NULL;
+		cJSON_AddStringToObject(j, "schema", "tlperf/loop-status/v1");
 		cJSON_AddStringToObject(j, "op", c.plan.op);
 		cJSON_AddBoolToObject(j, "baseline", baseline_complete(&c) && c.st.baseline_logged);
 		cJSON_AddNumberToObject(j, "rounds", (double)c.st.last_decided);

@@ -6,10 +6,23 @@
 
 const char *cli_prog = "tlperf";
 
+static int msg_color, msg_quiet;
+
+void cli_msg_configure(int color, int quiet)
+{
+	msg_color = color;
+	msg_quiet = quiet;
+}
+
 static void vmsg(const char *level, const char *fmt, va_list ap)
 {
+	/* bold red error, bold yellow warning, bold cyan note (as gcc does) */
+	const char *sgr = level[0] == 'e' ? "\033[1;31m" : level[0] == 'w' ? "\033[1;33m" : "\033[1;36m";
 	fflush(stdout);
-	fprintf(stderr, "%s: %s: ", cli_prog, level);
+	if (msg_color)
+		fprintf(stderr, "%s: %s%s\033[0m: ", cli_prog, sgr, level);
+	else
+		fprintf(stderr, "%s: %s: ", cli_prog, level);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -33,6 +46,8 @@ void cli_warn(const char *fmt, ...)
 void cli_note(const char *fmt, ...)
 {
 	va_list ap;
+	if (msg_quiet)
+		return;
 	va_start(ap, fmt);
 	vmsg("note", fmt, ap);
 	va_end(ap);

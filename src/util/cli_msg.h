@@ -35,6 +35,10 @@ void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* How messages look: color != 0 colours the level word (the command line
+ * decides, see report/term.h); quiet != 0 drops notes. Default: neither. */
+void cli_msg_configure(int color, int quiet);
+
 /* Flush stdout and report a write error (full disk must not look like
  * success). Returns rc unchanged when stdout is fine, else CLI_USAGE. */
 int cli_finish_stdout(int rc);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The real opt_log.md files of ../shared/real-logs with the records of
+# testdata/gate_reallogs (written for this project to agree with each log's
+# own numbers): each passes as is, and each tampering fails with its rule:
+# a claimed final +5% (RECON), a round's table deleted (COMPTABLE naming the
+# round; for mish the LAST run's round 1), two records of one key swapped
+# (ORDER), an earlier record rewritten and checked with --base from another
+# directory (APPEND). Skipped without ../shared.
+. "$ROOT/tests/cli/lib.sh"
+need_shared
+set -e
+RL=$SHARED/real-logs
+[ -d "$RL" ] || skip "no real logs"
+n=0
+# fresh NAME LOG: op/perf_opt in a fresh directory $D, the real log + our records
+fresh() {
+    n=$((n + 1)); D=$TMPDIR_TEST/c$n; P=$D/op/perf_opt
+    mkdir -p "$P"
+    cp "$RL/$2/opt_log.md" "$P/opt_log.md"
+    cp "$TESTDATA/gate_reallogs/$1/"* "$P/"
+    mkdir -p "$P/profiles/stage4"
+    chmod -R u+w "$D"
+}
+verdict() {
+    expect_exit "$1" "$TLGATE" "$P"
+    if [ -n "${2:-}" ]; then expect_grep "error: [$2]" "$OUT"; fi
+}
+# delete_table CAPTION: removes the caption line and the table under it
+delete_table() {
+    awk -v cap="$1" '
+        skip == 1 && /^[[:space:]]*$/ { next }
+        skip >= 1 && /^\|/ { skip = 2; next }
+        skip == 2 { skip = 0 }
+        skip == 1 { skip = 0 }
+        index($0, cap) == 1 { skip = 1; next }
+        { print }' "$P/opt_log.md" > "$P/opt_log.md.new"
+    mv "$P/opt_log.md.new" "$P/opt_log.md"
+}
+# swap_records A B: exchanges lines A and B of perf_records.jsonl
+swap_records() {
+    awk -v a="$1" -v b="$2" '{ l[NR] = $0 } END { t = l[a]; l[a] = l[b]; l[b] = t; for (i = 1; i <= NR; i++) print l[i] }' \
+        "$P/perf_records.jsonl" > "$P/r.new"
+    mv "$P/r.new" "$P/perf_records.jsonl"
+}
+# append_check LINE: commit the tree, rewrite record LINE, run --base from /
+append_check() {
+    ( cd "$D" && git init -q . && git config user.email t@example.com && git config user.name t &&
+      git add -A && git commit -qm records )
+    sed -i "${1}s/\"duration_us\": \([0-9.]*\)/\"duration_us\": 1\1/" "$P/perf_records.jsonl"
+    ( cd / && expect_exit 1 "$TLGATE" --base HEAD "$P" )
+    expect_grep "perf_records.jsonl:$1: error: [S4-PERF-RECORDS-APPEND]" "$OUT"
+    # the revision is resolved in the repository holding the directory
+    ( cd / && expect_exit 2 "$TLGATE" --base no-such-rev "$P" )
+    expect_grep "not a revision of the git repository holding" "$ERR"
+}
+command -v git >/dev/null 2>&1 || skip "git not installed"
+
+# ---- ada_layer_norm: numbered workloads, final confirmation round 5 ----
+fresh ada grandliu__ada_layer_norm; verdict 0
+expect_no_grep "error:" "$OUT"
+fresh ada grandliu__ada_layer_norm
+sed -i 's|dit-xl-2/fp16: final_latency: 8.94 us|dit-xl-2/fp16: final_latency: 9.39 us|' "$P/opt_log.md"
+verdict 1 S4-PERF-RECORDS-RECON
+fresh ada grandliu__ada_layer_norm; delete_table '**候选 vs current best 对比表（round 2）**'
+verdict 1 S4-OPTLOG-COMPTABLE; expect_grep "for round 2," "$OUT"
+# records 9 and 17: smoke-dit/fp32 rounds 1 and 2 (v1_bm4, v2_op1_bm4)
+fresh ada grandliu__ada_layer_norm; swap_records 9 17; verdict 1 S4-PERF-RECORDS-ORDER
+fresh ada grandliu__ada_layer_norm; append_check 3
+
+# ---- argmax: v2, inventory, Final table ----
+fresh argmax grandliu__argmax; verdict 0
+fresh argmax grandliu__argmax; sed -i 's/| 25.890 | 11.775 |/| 25.890 | 12.364 |/' "$P/opt_log.md"
+verdict 1 S4-PERF-RECORDS-RECON
+fresh argmax grandliu__argmax; delete_table '- 候选 vs current best（r1a_chain）对比表：'
+verdict 1 S4-OPTLOG-COMPTABLE; expect_grep "for round 2," "$OUT"
+# records 1 and 6: lm-head fp16 baseline and round 1
+fresh argmax grandliu__argmax; swap_records 1 6; verdict 1 S4-PERF-RECORDS-ORDER
+fresh argmax grandliu__argmax; append_check 2
+
+# ---- mish: three appended sessions; the records are the last run's ----
+fresh mish grandliu__mish; verdict 0
+fresh mish grandliu__mish; sed -i 's/yolo-p4 fp16: 53.84 → 51.32 us/yolo-p4 fp16: 53.84 → 53.89 us/' "$P/opt_log.md"
+verdict 1 S4-PERF-RECORDS-RECON
+fresh mish grandliu__mish; delete_table '### Experiment Branches（Round 2）'
+verdict 1 S4-OPTLOG-COMPTABLE; expect_grep "for round 1 of the log's last tuning run" "$OUT"
+# records 3 and 10: yolo_p4_fp16 baseline and its round-1 v5_op8
+fresh mish grandliu__mish; swap_records 3 10; verdict 1 S4-PERF-RECORDS-ORDER
+fresh mish grandliu__mish; append_check 2
+exit 0
