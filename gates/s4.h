@@ -131,6 +131,10 @@ int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_re
 /* Shared helpers (s4_util.c). */
 /* 1 when a record is a round-0 baseline (round 0, or candidate "baseline", or v2 phase baseline). */
 int s4_is_baseline(const struct record *r);
+/* Index of the first record of the records' last run: when the log holds
+ * several appended runs, a round-0 baseline record after records of later
+ * rounds starts the records of a new run; else 0. */
+size_t s4_records_from(const struct s4_input *in);
 /* Normalised workload name equality (optlog_norm_name). */
 int s4_same_workload(const char *a, const char *b);
 /* Relative deviation |a-b|/b. */

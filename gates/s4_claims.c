@@ -2,6 +2,7 @@
  * checked against the records (s4.h). */
 #include "gates/s4.h"
 #include "gates/s4_util.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -84,10 +85,20 @@ int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct
 		free(alt);
 		return -1;
 	}
+	size_t from = s4_records_from(in);
 	for (size_t i = 0; i < rc->n; i++) {
 		const struct s4_recon_row *r = &rc->v[i];
 		if (!(r->baseline_us > 0))
 			continue;
+		if (from > 0) {
+			/* several runs: the workloads of the last one only */
+			int mine = 0;
+			for (size_t k = from; k < in->recs->n && !mine; k++)
+				mine = strcmp(in->recs->v[k].dispatch, r->dispatch) == 0 &&
+				       strcmp(in->recs->v[k].workload, r->workload) == 0;
+			if (!mine)
+				continue;
+		}
 		if (r->winner_us > 0) {
 			known[n++] = r->baseline_us / r->winner_us;
 			continue;
@@ -186,22 +197,25 @@ int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs)
 	const char *f = in->optlog_file;
 	if (in->optlog_state != S4_FILE_OK || rs->n == 0)
 		return 0;
+	/* several runs in the log: the last run's records */
+	size_t from = s4_records_from(in);
 	long maxr = 0;
-	for (size_t i = 0; i < rs->n; i++)
+	for (size_t i = from; i < rs->n; i++)
 		if (rs->v[i].round > maxr)
 			maxr = rs->v[i].round;
 	if (lg->stop == OPTLOG_STOP_BUDGET) {
 		long max_rounds = lg->max_rounds >= 0 ? lg->max_rounds : 10;
 		long max_exp = lg->max_experiments >= 0 ? lg->max_experiments : 30;
-		struct s4_map cands;
-		s4_map_init(&cands);
-		for (size_t i = 0; i < rs->n; i++)
-			if (!s4_is_baseline(&rs->v[i]) && !s4_map_put(&cands, rs->v[i].candidate_id, 0, NULL)) {
-				s4_map_release(&cands);
+		struct s4_idmap cands; /* candidate ids are interned: keyed by address */
+		s4_idmap_init(&cands);
+		for (size_t i = from; i < rs->n; i++)
+			if (!s4_is_baseline(&rs->v[i]) &&
+			    !s4_idmap_put(&cands, rs->v[i].candidate_id, NULL, NULL, 0, 0, NULL)) {
+				s4_idmap_release(&cands);
 				return -1;
 			}
 		long branches = (long)cands.n;
-		s4_map_release(&cands);
+		s4_idmap_release(&cands);
 		if (maxr < max_rounds && branches < max_exp)
 			return gate_add(fs, "S4-STOP-REASON", GATE_WARNING, f, lg->stop_line,
 					"stop reason budget_exhausted, but the records reach round %ld of max_rounds %ld and %ld of max_experiments %ld branches",
@@ -210,7 +224,7 @@ int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs)
 	}
 	if (lg->stop != OPTLOG_STOP_PLATEAU)
 		return 0;
-	double noise = (isnan(lg->noise_pct) ? 3.0 : lg->noise_pct) / 100.0;
+	double noise = (isnan(lg->noise_pct) ? STATS_NOISE_DEFAULT_PCT : lg->noise_pct) / 100.0;
 	if (maxr < 3)
 		return gate_add(fs, "S4-STOP-REASON", GATE_WARNING, f, lg->stop_line,
 				"stop reason plateau needs 3 rounds without an improvement above the noise threshold, but the records end at round %ld",
@@ -219,7 +233,7 @@ int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs)
 	if (!idx)
 		return -1;
 	size_t k = 0;
-	for (size_t i = 0; i < rs->n; i++)
+	for (size_t i = from; i < rs->n; i++)
 		if (record_valid(&rs->v[i]))
 			idx[k++] = i;
 	sort_base = rs->v;

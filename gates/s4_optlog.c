@@ -52,39 +52,17 @@ static long log_run(const struct optlog *lg)
 	return lg->runs > 1 ? lg->target_run : -1;
 }
 
-/* Index of the first record of the records' last run. When the log holds
- * several appended runs, a round-0 baseline record after records of later
- * rounds starts the records of a new run; else 0. */
-static size_t records_from(const struct s4_input *in)
-{
-	const struct records *rs = in->recs;
-	size_t start = 0;
-	long maxr = 0;
-	if (in->log->runs <= 1)
-		return 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (r->round == 0 && s4_is_baseline(r) && maxr >= 1) {
-			start = i;
-			maxr = 0;
-		}
-		if (r->round > maxr)
-			maxr = r->round;
-	}
-	return start;
-}
-
 /* Rounds r >= 1 in which the records (from index from) hold a candidate
  * experiment. Returns a malloc'd sorted unique array (count in *n), NULL
  * with *n = 0 when none; -1 in *n on allocation failure. */
 static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 {
 	const struct records *rs = in->recs;
-	struct s4_map first;
+	struct s4_idmap first; /* candidate_id (interned) -> first round */
 	long *v = NULL;
 	size_t k = 0;
 	*n = 0;
-	s4_map_init(&first);
+	s4_idmap_init(&first);
 	if (in->contract == RECORDS_V2) {
 		v = malloc((rs->n + 1) * sizeof(*v));
 		if (!v)
@@ -99,7 +77,7 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 			if (s4_is_baseline(r))
 				continue;
 			int created;
-			long *slot = s4_map_put(&first, r->candidate_id, r->round, &created);
+			long *slot = s4_idmap_put(&first, r->candidate_id, NULL, NULL, 0, r->round, &created);
 			if (!slot)
 				goto fail;
 			if (r->round < *slot)
@@ -109,10 +87,10 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 		if (!v)
 			goto fail;
 		for (size_t i = 0; i < first.cap; i++)
-			if (first.keys[i] && first.vals[i] >= 1)
+			if (first.full[i] && first.vals[i] >= 1)
 				v[k++] = first.vals[i];
 	}
-	s4_map_release(&first);
+	s4_idmap_release(&first);
 	qsort(v, k, sizeof(*v), cmp_long);
 	size_t u = 0;
 	for (size_t i = 0; i < k; i++)
@@ -121,7 +99,7 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 	*n = u;
 	return v;
 fail:
-	s4_map_release(&first);
+	s4_idmap_release(&first);
 	free(v);
 	*n = (size_t)-1;
 	return NULL;
@@ -185,7 +163,7 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 	int rc = 0;
 	if (in->optlog_state != S4_FILE_OK || in->recs->n == 0)
 		return 0;
-	size_t from = records_from(in);
+	size_t from = s4_records_from(in);
 	long run = log_run(lg);
 	long *need = candidate_rounds(in, from, &nr);
 	if (nr == (size_t)-1)

@@ -64,18 +64,29 @@ static int set_winner(struct s4_recon_row *row, const struct record *r)
 	return 0;
 }
 
-/* Rows for every key in file order, with the baseline measurement. */
+/* Rows for every key in file order, with the baseline measurement. The
+ * keys of the records are interned: a map by address finds each record's
+ * row without scanning the rows. */
 static int build_rows(const struct s4_input *in, struct s4_recon *rc)
 {
 	const struct records *rs = in->recs;
+	struct s4_idmap at; /* (dispatch, workload) -> row index */
+	s4_idmap_init(&at);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
-		struct s4_recon_row *row = row_of(rc, r->dispatch, r->workload, in->contract);
-		if (!row)
+		int created;
+		long *k = s4_idmap_put(&at, r->dispatch, r->workload, NULL, 0, 0, &created);
+		struct s4_recon_row *row = !k ? NULL : created ? row_of(rc, r->dispatch, r->workload, in->contract)
+							       : &rc->v[*k];
+		if (!row) {
+			s4_idmap_release(&at);
 			return -1;
+		}
+		*k = (long)(row - rc->v);
 		if (isnan(row->baseline_us) && s4_is_baseline(r) && r->round == 0)
 			row->baseline_us = r->duration_us;
 	}
+	s4_idmap_release(&at);
 	return 0;
 }
 
@@ -149,19 +160,19 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 			continue;
 		double hit_dev;
 		int any_workload, any_winner;
-		struct s4_map same; /* workload -> 1 when it is the claim's */
+		struct s4_idmap same; /* workload (interned) -> 1 when it is the claim's */
 again:
 		hit = base_hit = NULL;
 		hit_dev = INFINITY;
 		any_workload = any_winner = 0;
-		s4_map_init(&same);
+		s4_idmap_init(&same);
 		for (size_t i = 0; i < rs->n; i++) {
 			const struct record *r = &rs->v[i];
 			if (label) {
 				int created;
-				long *m = s4_map_put(&same, r->workload, 0, &created);
+				long *m = s4_idmap_put(&same, r->workload, NULL, NULL, 0, 0, &created);
 				if (!m) {
-					s4_map_release(&same);
+					s4_idmap_release(&same);
 					return -1;
 				}
 				if (created)
@@ -186,7 +197,7 @@ again:
 				hit = r;
 			}
 		}
-		s4_map_release(&same);
+		s4_idmap_release(&same);
 		if (label && !any_workload) {
 			/* prose before final_latency, or a misspelt workload: the
 			 * number is still checked, against every workload */

@@ -57,21 +57,19 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 {
 	const struct records *rs = in->recs;
 	const char *f = in->records_file;
-	struct s4_map keys, cands, seen;
+	/* ids are interned in rs: maps keyed by address (s4_idmap) */
+	struct s4_idmap keys, cands, seen;
 	int rc = 0;
-	s4_map_init(&keys);
-	s4_map_init(&cands);
-	s4_map_init(&seen);
+	s4_idmap_init(&keys);
+	s4_idmap_init(&cands);
+	s4_idmap_init(&seen);
+	if (s4_idmap_reserve(&seen, rs->n) != 0 || s4_idmap_reserve(&cands, rs->n) != 0)
+		rc = -1;
 	for (size_t i = 0; i < rs->n && rc == 0; i++) {
 		const struct record *r = &rs->v[i];
-		char rbuf[32];
-		snprintf(rbuf, sizeof(rbuf), "%ld", r->round);
-		char *key = s4_key3(r->dispatch, r->workload, NULL);
-		char *dup = NULL;
-		char *dkey = key ? s4_key3(key, r->candidate_id, rbuf) : NULL;
 		int created;
-		long *last = key ? s4_map_put(&keys, key, r->round, &created) : NULL;
-		if (!dkey || !last) {
+		long *last = s4_idmap_put(&keys, r->dispatch, r->workload, NULL, 0, r->round, &created);
+		if (!last) {
 			rc = -1;
 		} else if (created) {
 			if (r->round != 0 || r->parent_id)
@@ -100,11 +98,12 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 		} else {
 			*last = r->round;
 		}
-		if (rc == 0 && dkey && r->parent_id && !s4_map_get(&cands, r->parent_id))
+		if (rc == 0 && r->parent_id && !s4_idmap_get(&cands, r->parent_id, NULL, NULL, 0))
 			rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, f, r->line,
 				      "parent_id '%s' names no candidate recorded earlier", r->parent_id);
-		if (rc == 0 && dkey) {
-			long *d = s4_map_put(&seen, dkey, r->line, &created);
+		if (rc == 0) {
+			long *d = s4_idmap_put(&seen, r->dispatch, r->workload, r->candidate_id, r->round,
+					       r->line, &created);
 			if (!d)
 				rc = -1;
 			else if (!created && !log_remeasures(in->log, r->round) &&
@@ -113,15 +112,12 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 					      "round %ld, candidate '%s', '%s' / '%s' was already recorded at line %ld, and the log does not call round %ld a re-measurement",
 					      r->round, r->candidate_id, r->dispatch, r->workload, *d, r->round);
 		}
-		if (rc == 0 && !s4_map_put(&cands, r->candidate_id, r->round, NULL))
+		if (rc == 0 && !s4_idmap_put(&cands, r->candidate_id, NULL, NULL, 0, r->round, NULL))
 			rc = -1;
-		free(key);
-		free(dup);
-		free(dkey);
 	}
-	s4_map_release(&keys);
-	s4_map_release(&cands);
-	s4_map_release(&seen);
+	s4_idmap_release(&keys);
+	s4_idmap_release(&cands);
+	s4_idmap_release(&seen);
 	return rc;
 }
 

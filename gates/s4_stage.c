@@ -1,6 +1,7 @@
 /* s4_stage.c: S4-STAGE-RESULT-*, a Stage Result block reconciled against
  * the records (s4_stage.h). */
 #include "gates/s4_stage.h"
+#include "stats/stats.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -900,7 +901,7 @@ static void check_stop(struct st *s)
 		rounds = s->sc->loop_final_round - 1;
 	if (strcmp(w, "plateau") == 0) {
 		double noise = !isnan(s->sc->noise) ? s->sc->noise
-			       : !isnan(lg->noise_pct) ? lg->noise_pct / 100 : 0.03;
+			       : !isnan(lg->noise_pct) ? lg->noise_pct / 100 : STATS_NOISE_DEFAULT;
 		struct stats_plateau pl;
 		if (stats_plateau_compute(rs, noise, STATS_PLATEAU_WINDOW, &pl) != 0) {
 			s->err = -1;

@@ -92,6 +92,117 @@ long *s4_map_put(struct s4_map *m, const char *key, long init, int *created)
 	return &m->vals[i];
 }
 
+void s4_idmap_init(struct s4_idmap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void s4_idmap_release(struct s4_idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	free(m->full);
+	memset(m, 0, sizeof(*m));
+}
+
+static uint64_t idhash(const struct s4_idkey *k)
+{
+	uint64_t h = (uint64_t)(uintptr_t)k->a * 0x9E3779B97F4A7C15ull;
+	h = (h ^ (uint64_t)(uintptr_t)k->b) * 0xC2B2AE3D27D4EB4Full;
+	h = (h ^ (uint64_t)(uintptr_t)k->c) * 0x9E3779B97F4A7C15ull;
+	h ^= (uint64_t)k->d;
+	h ^= h >> 33; /* fmix64: every bit of the key reaches the low bits */
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static int idsame(const struct s4_idkey *x, const struct s4_idkey *y)
+{
+	return x->a == y->a && x->b == y->b && x->c == y->c && x->d == y->d;
+}
+
+static size_t idslot(const struct s4_idkey *keys, const unsigned char *full, size_t cap,
+		     const struct s4_idkey *k)
+{
+	size_t i = (size_t)idhash(k) & (cap - 1);
+	while (full[i] && !idsame(&keys[i], k))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const void *c, long d)
+{
+	struct s4_idkey k = { a, b, c, d };
+	if (m->cap == 0)
+		return NULL;
+	size_t i = idslot(m->keys, m->full, m->cap, &k);
+	return m->full[i] ? &m->vals[i] : NULL;
+}
+
+static int idmap_grow_to(struct s4_idmap *m, size_t cap)
+{
+	struct s4_idkey *keys = malloc(cap * sizeof(*keys));
+	long *vals = malloc(cap * sizeof(*vals));
+	unsigned char *full = calloc(cap, 1);
+	if (!keys || !vals || !full) {
+		free(keys);
+		free(vals);
+		free(full);
+		return -1;
+	}
+	for (size_t j = 0; j < m->cap; j++) {
+		if (!m->full[j])
+			continue;
+		size_t i = idslot(keys, full, cap, &m->keys[j]);
+		keys[i] = m->keys[j];
+		vals[i] = m->vals[j];
+		full[i] = 1;
+	}
+	size_t n = m->n;
+	s4_idmap_release(m);
+	m->keys = keys;
+	m->vals = vals;
+	m->full = full;
+	m->cap = cap;
+	m->n = n;
+	return 0;
+}
+
+static int idmap_grow(struct s4_idmap *m)
+{
+	return idmap_grow_to(m, m->cap ? m->cap * 2 : 64);
+}
+
+int s4_idmap_reserve(struct s4_idmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	return cap == m->cap ? 0 : idmap_grow_to(m, cap);
+}
+
+long *s4_idmap_put(struct s4_idmap *m, const void *a, const void *b, const void *c, long d,
+		   long init, int *created)
+{
+	struct s4_idkey k = { a, b, c, d };
+	if (created)
+		*created = 0;
+	if ((m->n + 1) * 2 > m->cap && idmap_grow(m) != 0)
+		return NULL;
+	size_t i = idslot(m->keys, m->full, m->cap, &k);
+	if (!m->full[i]) {
+		m->keys[i] = k;
+		m->vals[i] = init;
+		m->full[i] = 1;
+		m->n++;
+		if (created)
+			*created = 1;
+	}
+	return &m->vals[i];
+}
+
 char *s4_key3(const char *a, const char *b, const char *c)
 {
 	size_t la = strlen(a), lb = b ? strlen(b) : 0, lc = c ? strlen(c) : 0;
@@ -117,9 +228,10 @@ char *s4_key3(const char *a, const char *b, const char *c)
 
 int s4_is_baseline(const struct record *r)
 {
+	/* hot: once per record in several rules; the first byte settles most */
 	if (r->phase)
-		return strcmp(r->phase, "baseline") == 0;
-	return r->round == 0 || strcmp(r->candidate_id, "baseline") == 0;
+		return r->phase[0] == 'b' && strcmp(r->phase, "baseline") == 0;
+	return r->round == 0 || (r->candidate_id[0] == 'b' && strcmp(r->candidate_id, "baseline") == 0);
 }
 
 int s4_same_workload(const char *a, const char *b)
@@ -156,4 +268,23 @@ void s4_recon_release(struct s4_recon *rc)
 	}
 	free(rc->v);
 	s4_recon_init(rc);
+}
+
+size_t s4_records_from(const struct s4_input *in)
+{
+	const struct records *rs = in->recs;
+	size_t start = 0;
+	long maxr = 0;
+	if (in->log->runs <= 1)
+		return 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (r->round == 0 && s4_is_baseline(r) && maxr >= 1) {
+			start = i;
+			maxr = 0;
+		}
+		if (r->round > maxr)
+			maxr = r->round;
+	}
+	return start;
 }

@@ -18,6 +18,33 @@ long *s4_map_get(const struct s4_map *m, const char *key);
  * NULL on allocation failure. */
 long *s4_map_put(struct s4_map *m, const char *key, long init, int *created);
 
+/* A map keyed by up to three ids and a number, compared by address: the
+ * ids of one struct records are interned (model/records.h), so equal text
+ * is the same pointer and no key is copied, joined or compared byte by
+ * byte. Unused key parts are NULL / 0. */
+struct s4_idkey {
+	const void *a, *b, *c;
+	long d;
+};
+
+struct s4_idmap {
+	struct s4_idkey *keys;  /* slots */
+	long *vals;             /* value per slot */
+	unsigned char *full;    /* 1 for a used slot */
+	size_t cap, n;          /* slots (a power of two), used */
+};
+
+void s4_idmap_init(struct s4_idmap *m);
+void s4_idmap_release(struct s4_idmap *m);
+/* Room for n keys without growing; 0, or -1 on allocation failure. */
+int s4_idmap_reserve(struct s4_idmap *m, size_t n);
+/* Slot of the key, or NULL when absent. */
+long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const void *c, long d);
+/* Slot of the key, inserted with value init when absent (*created set to
+ * 1; created may be NULL). NULL on allocation failure. */
+long *s4_idmap_put(struct s4_idmap *m, const void *a, const void *b, const void *c, long d,
+		   long init, int *created);
+
 /* Joins up to three strings with '\x1f' into a malloc'd key (b, c may be NULL). */
 char *s4_key3(const char *a, const char *b, const char *c);
 

@@ -6,6 +6,7 @@
 
 #include "stats/fisher.h"
 #include "stats/hl.h"
+#include "stats/stats.h"
 
 /* Calibrated with `tlperf sim --trials 10000` over all scenarios: the
  * largest false-adoption rate stays under 2.5% across the looks. */
@@ -18,7 +19,7 @@ void abseq_params_default(struct abseq_params *p)
 	p->min_pairs = 4;
 	p->max_pairs = 16;
 	p->min_gain = 0.01;
-	p->noise = 0.03;
+	p->noise = STATS_NOISE_DEFAULT;
 	p->crit_inf = CRIT_INF;
 	p->crit_k = CRIT_K;
 	p->tie_z = 2.326;

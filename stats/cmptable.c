@@ -1,7 +1,6 @@
 /* cmptable.c: the per-round "candidate vs current best" table
  * (cmptable.h). */
 #include "stats/cmptable.h"
-#include "util/strbuf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -123,48 +122,4 @@ out:
 		errno = e;
 	}
 	return rc;
-}
-
-char *stats_cmptable_markdown(const struct stats_cmptable *t)
-{
-	struct stats_sb b = { 0 };
-	stats_sb_printf(&b, "**候选 vs current best 对比表（round %ld）**\n\n", t->round);
-	stats_sb_str(&b, "| candidate | dispatch | workload | Task Duration(us) | vs best | "
-			 "AICore util | memory | L0 |\n");
-	stats_sb_str(&b, "|---|---|---|---:|---:|---:|---:|---|\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		const struct stats_cmprow *x = &t->rows[i];
-		const struct record *r = x->rec;
-		const struct stats_key *k = &t->ks.v[x->key];
-		stats_sb_str(&b, "| ");
-		stats_sb_md_cell(&b, r->candidate_id);
-		if (x->current_best)
-			stats_sb_str(&b, " (current best)");
-		else if (r->phase && strcmp(r->phase, "candidate") != 0)
-			stats_sb_printf(&b, " (%s)", r->phase);
-		stats_sb_str(&b, " | ");
-		stats_sb_md_cell(&b, k->dispatch);
-		stats_sb_str(&b, " | ");
-		stats_sb_md_cell(&b, k->workload);
-		if (!r->not_measured)
-			stats_sb_printf(&b, " | %.3f | ", r->duration_us);
-		else
-			stats_sb_str(&b, " | — (not measured) | ");
-		if (isfinite(x->vs_best))
-			stats_sb_printf(&b, "%+.1f%%", 100.0 * x->vs_best);
-		else
-			stats_sb_str(&b, "—");
-		stats_sb_str(&b, " | ");
-		if (isfinite(r->aicore_util))
-			stats_sb_printf(&b, "%.1f%%", 100.0 * r->aicore_util);
-		else
-			stats_sb_str(&b, "—");
-		stats_sb_str(&b, " | ");
-		if (isfinite(r->mem_bw_gbps))
-			stats_sb_printf(&b, "%.1f GB/s", r->mem_bw_gbps);
-		else
-			stats_sb_str(&b, "—");
-		stats_sb_str(&b, r->l0_pass ? " | pass |\n" : " | fail |\n");
-	}
-	return stats_sb_take(&b);
 }

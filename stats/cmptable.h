@@ -15,13 +15,8 @@
  *      "—" as its "vs best" because it never counts.
  * vs best = (duration - incumbent) / incumbent; negative is faster.
  *
- * The Markdown (stats_cmptable_markdown) is a caption line
- *   **候选 vs current best 对比表（round N）**
- * a blank line, and the table
- *   | candidate | dispatch | workload | Task Duration(us) | vs best | AICore util | memory | L0 |
- * with "—" where aicore_util / mem_bw_gbps are absent. Pasted under the
- * round's heading of opt_log.md (or appended anywhere: the caption names
- * the round) it satisfies S4-OPTLOG-COMPTABLE.
+ * The table is rendered in one place: report/table.h
+ * (report_cmptable_view, report_cmptable_markdown).
  */
 #ifndef TLPERF_CMPTABLE_H
 #define TLPERF_CMPTABLE_H
@@ -57,10 +52,5 @@ struct stats_cmptable {
 int stats_cmptable_build(const struct records *rs, long round, const char *incumbent_id,
 			 struct stats_cmptable *t);
 void stats_cmptable_release(struct stats_cmptable *t);
-
-/* The caption line, a blank line and the Markdown table, each line ending
- * in '\n' (ready to append to opt_log.md). Returns a malloc'd string the
- * caller frees, NULL on allocation failure. */
-char *stats_cmptable_markdown(const struct stats_cmptable *t);
 
 #endif

@@ -34,9 +34,10 @@
 #include <stddef.h>
 
 #include "stats/reckeys.h"
+#include "stats/stats.h"
 #include "model/records.h"
 
-#define STATS_PLATEAU_NOISE 0.03
+#define STATS_PLATEAU_NOISE STATS_NOISE_DEFAULT
 #define STATS_PLATEAU_WINDOW 3
 
 /* One key measured in one round. */

@@ -164,3 +164,133 @@ double stats_rel_change(double d, double ref)
 		return NAN;
 	return (d - ref) / ref;
 }
+
+/* ---- the round digest ---- */
+
+enum { D_FIRST, D_BEST, D_NAMED, D_N };
+
+/* A record kept past its line: strings other than ids owned here. */
+struct kept {
+	int has;
+	struct record r;
+	char *own[4];   /* artifact_path, artifact_sha256, msprof_raw_path, timestamp */
+};
+
+struct stats_digest_slot {
+	struct kept k[D_N];
+};
+
+static void kept_clear(struct kept *k)
+{
+	for (int i = 0; i < 4; i++)
+		free(k->own[i]);
+	memset(k, 0, sizeof(*k));
+}
+
+static int kept_set(struct kept *k, const struct record *r)
+{
+	const char *src[4] = { r->artifact_path, r->artifact_sha256, r->msprof_raw_path, r->timestamp };
+	char *own[4] = { NULL, NULL, NULL, NULL };
+	for (int i = 0; i < 4; i++)
+		if (src[i] && !(own[i] = strdup(src[i]))) {
+			for (int j = 0; j < i; j++)
+				free(own[j]);
+			return -1;
+		}
+	kept_clear(k);
+	k->has = 1;
+	k->r = *r;
+	memcpy(k->own, own, sizeof(own));
+	k->r.artifact_path = own[0];
+	k->r.artifact_sha256 = own[1];
+	k->r.msprof_raw_path = own[2];
+	k->r.timestamp = own[3];
+	return 0;
+}
+
+void stats_digest_begin(struct stats_round_digest *d, long round, const char *incumbent_id)
+{
+	memset(d, 0, sizeof(*d));
+	d->round = round;
+	d->incumbent_id = incumbent_id;
+	records_init(&d->keep);
+}
+
+void stats_digest_release(struct stats_round_digest *d)
+{
+	for (size_t k = 0; k < d->ks.n && d->slot; k++)
+		for (int j = 0; j < D_N; j++)
+			kept_clear(&d->slot[k].k[j]);
+	free(d->slot);
+	stats_keyset_release(&d->ks);
+	records_release(&d->keep);
+	memset(d, 0, sizeof(*d));
+}
+
+static struct stats_digest_slot *digest_slot(struct stats_round_digest *d, const struct record *r)
+{
+	size_t k = stats_keyset_add(&d->ks, r->dispatch, r->workload);
+	if (k == STATS_NOKEY)
+		return NULL;
+	if (k >= d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+		struct stats_digest_slot *v = realloc(d->slot, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + d->cap, 0, (cap - d->cap) * sizeof(*v));
+		d->slot = v;
+		d->cap = cap;
+	}
+	return &d->slot[k];
+}
+
+int stats_digest_add(struct stats_round_digest *d, const struct record *r)
+{
+	struct stats_digest_slot *s = digest_slot(d, r);
+	if (!s)
+		return -1;
+	if (!s->k[D_FIRST].has && kept_set(&s->k[D_FIRST], r) != 0)
+		return -1;
+	if (r->round == d->round)
+		return records_push(&d->keep, r);
+	if (r->round > d->round || !record_valid(r))
+		return 0;
+	/* the same choices as stats_best_before */
+	struct kept *b = &s->k[D_BEST], *n = &s->k[D_NAMED];
+	if ((!b->has || r->duration_us < b->r.duration_us) && kept_set(b, r) != 0)
+		return -1;
+	if (d->incumbent_id && strcmp(r->candidate_id, d->incumbent_id) == 0 &&
+	    (!n->has || r->round >= n->r.round) && kept_set(n, r) != 0)
+		return -1;
+	return 0;
+}
+
+static int by_line(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+	return x->line < y->line ? -1 : (x->line > y->line);
+}
+
+int stats_digest_finish(struct stats_round_digest *d, struct records *out)
+{
+	for (size_t k = 0; k < d->ks.n; k++)
+		for (int j = 0; j < D_N; j++) {
+			const struct kept *x = &d->slot[k].k[j];
+			int dup = 0; /* one record may be first, best and named at once */
+			for (int i = 0; i < j; i++)
+				dup |= d->slot[k].k[i].has && d->slot[k].k[i].r.line == x->r.line;
+			if (x->has && !dup && x->r.round != d->round && records_push(&d->keep, &x->r) != 0)
+				return -1;
+		}
+	if (d->keep.n > 1)
+		qsort(d->keep.v, d->keep.n, sizeof(*d->keep.v), by_line);
+	size_t v1 = 0, v2 = 0;
+	for (size_t i = 0; i < d->keep.n; i++) {
+		v1 += d->keep.v[i].contract == RECORDS_V1;
+		v2 += d->keep.v[i].contract == RECORDS_V2;
+	}
+	d->keep.contract = v1 + v2 == 0 ? RECORDS_UNKNOWN : v2 > v1 ? RECORDS_V2 : RECORDS_V1;
+	*out = d->keep;
+	records_init(&d->keep);
+	return 0;
+}

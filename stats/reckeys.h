@@ -72,6 +72,30 @@ void stats_baseline(const struct records *rs, const struct stats_keyset *ks,
  * not an experiment branch). */
 int stats_record_is_final(const struct record *r);
 
+/* Streaming digest of a records file for the commands of one round N
+ * (table, winner): it keeps the records of round N and, per key, the first
+ * record, the smallest valid duration before N and (with incumbent_id)
+ * that candidate's latest valid record before N; finish hands them over
+ * in file order as a struct records on which stats_cmptable_build and
+ * stats_winner_choose for round N give what they give on the whole file.
+ * Memory: the keys and round N, never the other records. add returns 0,
+ * -1 when memory ran out; release frees what finish did not take. */
+struct stats_digest_slot;
+struct stats_round_digest {
+	long round;
+	const char *incumbent_id;   /* borrowed, may be NULL */
+	struct stats_keyset ks;     /* keys so far (borrows the added ids) */
+	struct stats_digest_slot *slot; /* one per key */
+	size_t cap;
+	struct records keep;        /* the records of round N (copies) */
+};
+void stats_digest_begin(struct stats_round_digest *d, long round, const char *incumbent_id);
+int stats_digest_add(struct stats_round_digest *d, const struct record *r);
+/* Moves the kept records into *out (initialised here; release it with
+ * records_release). Returns 0, -1 when memory ran out. */
+int stats_digest_finish(struct stats_round_digest *d, struct records *out);
+void stats_digest_release(struct stats_round_digest *d);
+
 /* Relative change of d against the reference ref: (d - ref) / ref.
  * Negative is faster. NAN when either is not a positive finite number. */
 double stats_rel_change(double d, double ref);

@@ -122,15 +122,32 @@ double stats_max(const double *x, size_t n)
 	return m;
 }
 
+void stats_geomean_init(struct stats_geomean_acc *g)
+{
+	g->logsum = 0.0;
+	g->n = 0;
+	g->bad = 0;
+}
+
+void stats_geomean_add(struct stats_geomean_acc *g, double x)
+{
+	if (!(x > 0.0) || !isfinite(x))
+		g->bad = 1;
+	else
+		g->logsum += log(x);
+	g->n++;
+}
+
+double stats_geomean_value(const struct stats_geomean_acc *g)
+{
+	return g->n == 0 || g->bad ? NAN : exp(g->logsum / (double)g->n);
+}
+
 double stats_geomean(const double *x, size_t n)
 {
-	if (n == 0)
-		return NAN;
-	double s = 0.0;
-	for (size_t i = 0; i < n; i++) {
-		if (!(x[i] > 0.0) || !isfinite(x[i]))
-			return NAN;
-		s += log(x[i]);
-	}
-	return exp(s / (double)n);
+	struct stats_geomean_acc g;
+	stats_geomean_init(&g);
+	for (size_t i = 0; i < n; i++)
+		stats_geomean_add(&g, x[i]);
+	return stats_geomean_value(&g);
 }

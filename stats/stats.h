@@ -9,6 +9,13 @@
 
 #include <stddef.h>
 
+/* The noise threshold of every comparison unless a command, a loop.json or
+ * the log says otherwise: 3% (seeds: "improving by more than the noise
+ * threshold (3%)"), as a fraction, in percent, and as usage text. */
+#define STATS_NOISE_DEFAULT 0.03
+#define STATS_NOISE_DEFAULT_PCT 3.0
+#define STATS_NOISE_DEFAULT_TEXT "0.03"
+
 /* Median of x[0..n-1]; the mean of the two middle values when n is even. */
 double stats_median(const double *x, size_t n);
 
@@ -28,6 +35,19 @@ double stats_max(const double *x, size_t n);
 /* Geometric mean computed through logarithms: exp(mean(log x)). NAN when
  * any value is <= 0 or not finite. */
 double stats_geomean(const double *x, size_t n);
+
+/* The geometric mean as values arrive (the one way the project computes
+ * it: exp of the mean of logarithms). A value that is not a positive
+ * finite number makes the mean NAN, as in stats_geomean. */
+struct stats_geomean_acc {
+	double logsum;
+	size_t n;
+	int bad;        /* a value was not positive and finite */
+};
+void stats_geomean_init(struct stats_geomean_acc *g);
+void stats_geomean_add(struct stats_geomean_acc *g, double x);
+/* NAN when no value was added or one was bad. */
+double stats_geomean_value(const struct stats_geomean_acc *g);
 
 /* Sorts a copy of x ascending into out (out must hold n values; may not
  * alias x). Returns 0, or -1 when any value is NaN (out is then undefined). */

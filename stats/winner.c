@@ -1,6 +1,7 @@
 /* winner.c: a round's winner under the non-regression and A/B rules
  * (winner.h). */
 #include "stats/winner.h"
+#include "stats/stats.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -228,7 +229,8 @@ static void judge_candidate(const struct stats_winner_opts *o, const struct reco
 		if (!e->candidate || m[i].r->duration_us < e->candidate->duration_us)
 			e->candidate = m[i].r;
 	}
-	double logsum = 0.0;
+	struct stats_geomean_acc gm;
+	stats_geomean_init(&gm);
 	c->complete = 1;
 	for (size_t j = 0; j < w->nrequired; j++) {
 		struct stats_winner_key *e = &c->keys[j];
@@ -255,10 +257,10 @@ static void judge_candidate(const struct stats_winner_opts *o, const struct reco
 		c->ngains += e->state == STATS_WK_GAIN;
 		c->nsoft += e->state == STATS_WK_SOFT_REGRESSION;
 		c->nregressions += e->state == STATS_WK_REGRESSION;
-		logsum += log(inc_us / cand_us);
+		stats_geomean_add(&gm, inc_us / cand_us);
 		c->ncompared++;
 	}
-	c->gain = c->ncompared ? exp(logsum / (double)c->ncompared) - 1.0 : NAN;
+	c->gain = stats_geomean_value(&gm) - 1.0;
 }
 
 /* Collects and judges the candidates of the round, in order of first

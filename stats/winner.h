@@ -66,7 +66,7 @@
 #include "stats/reckeys.h"
 #include "model/records.h"
 
-#define STATS_WINNER_NOISE 0.03
+#define STATS_WINNER_NOISE STATS_NOISE_DEFAULT
 #define STATS_WINNER_AB_THRESHOLD 0.05
 #define STATS_WINNER_SMALL_US 20.0
 /* Candidates x required keys of one round compared at most (each cell is

@@ -3,6 +3,7 @@
 #include "testlib.h"
 #include "recbuild.h"
 #include "stats/cmptable.h"
+#include "report/table.h"
 
 #include <errno.h>
 
@@ -40,7 +41,7 @@ static void test_rows_and_vs_best(void **state)
 	assert_false(t.rows[5].current_best);
 	assert_true(isnan(t.rows[5].vs_best));
 
-	char *md = stats_cmptable_markdown(&t);
+	char *md = report_cmptable_markdown(&t);
 	assert_non_null(md);
 	const char *want =
 		"**候选 vs current best 对比表（round 2）**\n"
@@ -75,7 +76,7 @@ static void test_escaping_and_errors(void **state)
 	rb_v1(&b, 1, "v|2", "k|x", "w\\\\1", 99.0, 1);
 	rb_load(&b, &rs);
 	assert_int_equal(stats_cmptable_build(&rs, 1, NULL, &t), 0);
-	char *md = stats_cmptable_markdown(&t);
+	char *md = report_cmptable_markdown(&t);
 	assert_non_null(md);
 	assert_non_null(strstr(md, "| v\\|2 | k\\|x | w\\\\1 | 99.000 | -1.0% |"));
 	free(md);

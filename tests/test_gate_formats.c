@@ -157,7 +157,7 @@ static void numbered_summary_headings(void **s)
 	static const char *const heads[] = { "## 8. Final Summary", "## 8、Final Summary", "## 8．Final Summary",
 					     "## Final Summary（总结）", "## 一、Final Summary",
 					     "## （八）Final Summary", "## 8.1 Final Summary", "## **8. Final Summary**",
-					     "## 8) Final Summary", "## 最终总结", NULL };
+					     "## 8) Final Summary", "## 最终总结", "## ✅ Final Summary", NULL };
 	for (int i = 0; heads[i]; i++) {
 		fx("columns");
 		gl_replace(f("opt_log.md"), "## 4. Final Summary", heads[i]);

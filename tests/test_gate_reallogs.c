@@ -421,6 +421,56 @@ static void mish_table_removed(void **s)
 	expect_round_named("S4-OPTLOG-COMPTABLE", "round 1 of the log's last tuning run");
 }
 
+/* The records of both runs (the first run's final re-measure as round 5,
+ * after its `## Final Performance Test Data`): the last run's baselines
+ * start its records, the first run's tables serve the first run. */
+static void mish_both_runs_records(void)
+{
+	recs = fopen(f("perf_records.jsonl"), "w");
+	minute = 0;
+	v1(0, "baseline", NULL, "cast_path", "fp16_N1M", 23.28);
+	v1(0, "baseline", NULL, "fp32_path", "fp32_N1M", 23.30);
+	v1(0, "baseline", NULL, "cast_path", "bf16_N1M", 23.26);
+	v1(1, "v1_op1_nc48", "baseline", "cast_path", "fp16_N1M", 8.48);
+	v1(1, "v1_op1_nc48", "baseline", "fp32_path", "fp32_N1M", 11.40);
+	v1(1, "v1_op1_nc48", "baseline", "cast_path", "bf16_N1M", 8.58);
+	v1(2, "op1_bs4096", "v1_op1_nc48", "cast_path", "fp16_N1M", 7.88);
+	v1(2, "v2_op3_bs8192", "v1_op1_nc48", "fp32_path", "fp32_N1M", 8.82);
+	v1(3, "op1_bs6144", "op1_bs4096", "cast_path", "bf16_N1M", 7.58);
+	v1(4, "v4_op1", "op1_bs6144", "cast_path", "fp16_N1M", 8.00);
+	v1(5, "mish_r1_final", "op1_bs6144", "cast_path", "fp16_N1M", 7.44);
+	v1(5, "mish_r1_final", "v2_op3_bs8192", "fp32_path", "fp32_N1M", 8.56);
+	v1(5, "mish_r1_final", "op1_bs6144", "cast_path", "bf16_N1M", 7.66);
+	assert_int_equal(fclose(recs), 0);
+	/* then the last run's */
+	char *first = gl_read(f("perf_records.jsonl"), NULL);
+	mish_records();
+	char *last = gl_read(f("perf_records.jsonl"), NULL);
+	gl_write(f("perf_records.jsonl"), first);
+	gl_append(f("perf_records.jsonl"), last);
+	free(first);
+	free(last);
+}
+
+static void mish_both_runs(void **s)
+{
+	(void)s;
+	if (setup_log("grandliu__mish"))
+		skip();
+	mish_both_runs_records();
+	gl_expect(po, NULL, "mish with the records of both runs");
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	gl_run(po, &fs, &res);
+	assert_false(gl_has(&fs, "S4-STOP-REASON", GATE_WARNING) &&
+		     strstr(gl_message(&fs, "S4-STOP-REASON"), "bf16_N1M"));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	/* the last run's round-1 table deleted: still caught */
+	delete_captioned_table(f("opt_log.md"), "### Experiment Branches（Round 2）");
+	expect_round_named("S4-OPTLOG-COMPTABLE", "round 1 of the log's last tuning run");
+}
+
 /* The first run's tables are not the last run's: deleting one of them is
  * no finding for the last run's records. */
 static void mish_first_run_table_removed(void **s)
@@ -449,6 +499,7 @@ int main(void)
 		cmocka_unit_test_teardown(mish_claim_5pct, teardown),
 		cmocka_unit_test_teardown(mish_table_removed, teardown),
 		cmocka_unit_test_teardown(mish_first_run_table_removed, teardown),
+		cmocka_unit_test_teardown(mish_both_runs, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
  *   -> print the JSON verdict.
  */
 #include "cli/cli.h"
+#include "stats/stats.h"
 #include "cli/options.h"
 #include "report/term.h"
 
@@ -41,7 +42,7 @@ static const struct cli_option ab_options[] = {
 	{ 'l', 0, "launch-count", "N", "launches profiled per run (default 15)" },
 	{ 'u', 0, "warm-up", "N", "msprof warm-up replays per launch (default 5)" },
 	{ 'k', 0, "kernel-name", "K", "kernel name pattern, for msprof and for reading (main)" },
-	{ 'n', 0, "noise", "F", "tie margin on the relative change (default 0.03)" },
+	{ 'n', 0, "noise", "F", "tie margin on the relative change (default " STATS_NOISE_DEFAULT_TEXT ")" },
 	{ 't', 0, "timeout", "S", "seconds per run; the run's process group is killed\n"
 				  "after it (default 900)" },
 	{ 'm', 0, "aic-metrics", "LIST", "msprof metrics (default BasicInfo,PipeUtilization,\n"
@@ -680,7 +681,7 @@ int cmd_ab(int argc, char **argv)
 		.protocol = AB_PROTOCOL_SEQ,
 		.protocol_name = "seq",
 		.pairs = 3,
-		.noise = 0.03,
+		.noise = STATS_NOISE_DEFAULT,
 		.ci_level = 0.90,
 	};
 	struct ab_session s = { 0 };

@@ -1,13 +1,14 @@
 /* cmd_plateau.c: `tlperf plateau RECORDS`: per-round improvement over the
  * incumbent and the plateau verdict (stats/plateau.h does the work). */
 #include "cli/cli.h"
+#include "stats/stats.h"
 #include "stats/plateau.h"
 #include "cli/recargs.h"
 
 #include <cjson/cJSON.h>
 
 static const struct cli_option plateau_options[] = {
-	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default 0.03 = 3%)" },
+	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default " STATS_NOISE_DEFAULT_TEXT " = 3%)" },
 	{ 'w', 0, "window", "N", "rounds without improvement that make a plateau (default 3)" },
 	RECARGS_JSON_OPTION("machine output: rounds[], consecutive_no_improvement,\n"
 			    "last_improvement (null when none), plateau"),
@@ -17,7 +18,7 @@ static const struct cli_option plateau_options[] = {
 
 const struct cli_spec cmd_plateau_spec = {
 	"plateau",
-	"tlperf plateau RECORDS [--noise 0.03] [--window 3] [--json] [--strict]",
+	"tlperf plateau RECORDS [--noise " STATS_NOISE_DEFAULT_TEXT "] [--window 3] [--json] [--strict]",
 	"For each round r >= 1 of RECORDS (perf_records.jsonl, v1 or v2): the best\n"
 	"valid duration per (dispatch, workload) before r (the incumbent), the best\n"
 	"in r, and the round's improvement = the largest relative gain across keys.\n"

@@ -9,6 +9,7 @@
  * neighbouring effects are compared on common random numbers.
  */
 #include "cli/cli.h"
+#include "stats/stats.h"
 #include "cli/options.h"
 
 #include <math.h>
@@ -35,7 +36,7 @@ static const struct cli_option sim_options[] = {
 	{ O_MINP, 0, "min-pairs", "N", "seq: first look after N pairs (default 4)" },
 	{ O_MAXP, 0, "max-pairs", "N", "seq: budget of pairs (default 16)" },
 	{ O_MING, 0, "min-gain", "F", "seq: smallest gain worth adopting (default 0.01)" },
-	{ O_NOISE, 0, "noise", "F", "tie margin, seq and ref (default 0.03)" },
+	{ O_NOISE, 0, "noise", "F", "tie margin, seq and ref (default " STATS_NOISE_DEFAULT_TEXT ")" },
 	{ O_CI, 0, "crit-inf", "Z", "seq's calibrated constant (re-calibration only)" },
 	{ O_CK, 0, "crit-k", "K", "seq's calibrated constant (re-calibration only)" },
 	{ O_GP, 0, "guard-p", "P", "seq's calibrated constant (re-calibration only)" },

@@ -6,6 +6,7 @@
 #include "cli/recargs.h"
 #include "stats/speedup.h"
 #include "report/svg.h"
+#include "report/table.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -112,47 +113,20 @@ static void print_speedup(double x)
  * looking for "geomean ... N.NNx" finds the overall claim. */
 static void print_markdown(const struct stats_speedup *s)
 {
-	printf("**Multi-dispatch speedup (baseline → final)**\n\n");
-	printf("| dispatch | workload | baseline_us | final_us | final candidate | speedup | change |\n");
-	printf("|---|---|---:|---:|---|---:|---:|\n");
-	for (size_t k = 0; k < s->nkeys; k++) {
-		const struct stats_speedup_key *e = &s->keys[k];
-		fputs("| ", stdout);
-		recargs_md_key(stdout, e->dispatch, " | ", e->workload);
-		if (e->baseline)
-			printf(" | %.3f | ", e->baseline->duration_us);
-		else
-			fputs(" | — | ", stdout);
-		if (e->final) {
-			printf("%.3f | ", e->final->duration_us);
-			escape_md_cell(stdout, e->final->candidate_id, MD_CELL_PLAIN);
-			fputs(" | ", stdout);
-		} else {
-			fputs("— | — | ", stdout);
-		}
-		print_speedup(e->speedup);
-		fputs(" | ", stdout);
-		recargs_md_pct(stdout, e->change);
-		puts(e->regression ? " (regression) |" : " |");
-	}
-	printf("| **geomean** | all (%zu) | | | | **", s->nused);
-	print_speedup(s->geomean_speedup);
-	fputs("** | **", stdout);
-	recargs_md_pct(stdout, s->geomean_change);
-	puts("** |\n");
-
-	printf("| dispatch path | workloads | speedup (geometric mean) | latency change | regressions |\n");
-	printf("|---|---:|---:|---:|---:|\n");
-	for (size_t g = 0; g < s->ngroups; g++) {
-		const struct stats_speedup_group *x = &s->groups[g];
-		fputs("| ", stdout);
-		escape_md_cell(stdout, x->dispatch, MD_CELL_PLAIN);
-		printf(" | %zu | ", x->nused);
-		print_speedup(x->geomean_speedup);
-		fputs(" | ", stdout);
-		recargs_md_pct(stdout, x->geomean_change);
-		printf(" | %zu |\n", x->nregressions);
-	}
+	struct table t;
+	char *md;
+	report_speedup_keys_view(s, &t);
+	md = report_table_markdown(&t);
+	table_release(&t);
+	if (md)
+		printf("%s\n", md);
+	free(md);
+	report_speedup_paths_view(s, &t);
+	md = report_table_markdown(&t);
+	table_release(&t);
+	if (md)
+		fputs(md, stdout);
+	free(md);
 	putchar('\n');
 	fputs("- geomean speedup: ", stdout);
 	print_speedup(s->geomean_speedup);

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "stats/cmptable.h"
 #include "cli/recargs.h"
+#include "report/table.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -92,7 +93,7 @@ int cmd_table(int argc, char **argv)
 		return cp.rc;
 	if (round < 0)
 		return cli_usage_error("table", "--round N is required");
-	rc = recargs_load_operand(&a, &cp, &rs);
+	rc = recargs_load_round(&a, &cp, round, incumbent, &rs);
 	if (rc != CLI_OK)
 		goto out;
 	const char *path = a.path;
@@ -110,7 +111,7 @@ int cmd_table(int argc, char **argv)
 		}
 		goto out;
 	}
-	md = stats_cmptable_markdown(&t);
+	md = report_cmptable_markdown(&t);
 	if (!md) {
 		cli_error("out of memory");
 		rc = CLI_USAGE;

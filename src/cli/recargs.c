@@ -3,6 +3,7 @@
 #include "cli/recargs.h"
 #include "cli/cli.h"
 #include "io/records.h"
+#include "stats/reckeys.h"
 #include "util/escape.h"
 
 #include <errno.h>
@@ -91,6 +92,30 @@ int recargs_stream_operand(struct recargs *a, const struct cli_parser *p, struct
 				       p->argc - p->next);
 	a->path = p->argv[p->next];
 	return recargs_stream(a->path, a->strict, ids, add, ctx, contract);
+}
+
+static int digest_record(void *ctx, const struct record *r)
+{
+	return stats_digest_add(ctx, r);
+}
+
+int recargs_load_round(struct recargs *a, const struct cli_parser *p, long round,
+		       const char *incumbent_id, struct records *rs)
+{
+	struct strpool ids;
+	struct stats_round_digest d;
+	enum records_contract c;
+	records_init(rs);
+	strpool_init(&ids);
+	stats_digest_begin(&d, round, incumbent_id);
+	int rc = recargs_stream_operand(a, p, &ids, digest_record, &d, &c);
+	if (rc == CLI_OK && stats_digest_finish(&d, rs) != 0) {
+		cli_error("out of memory reading '%s'", a->path);
+		rc = CLI_USAGE;
+	}
+	stats_digest_release(&d);
+	strpool_release(&ids);
+	return rc;
 }
 
 static int keep_record(void *ctx, const struct record *r)

@@ -72,6 +72,13 @@ int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_si
 int recargs_stream_operand(struct recargs *a, const struct cli_parser *p, struct strpool *ids,
 			   recargs_sink add, void *ctx, enum records_contract *contract);
 
+/* For the commands of one round N (table, winner): streams the operand
+ * through a stats_round_digest and leaves in *rs (initialised here) only
+ * what the round's analysis reads (stats/reckeys.h): memory bounded by the
+ * keys and round N. Returns what recargs_stream returns. */
+int recargs_load_round(struct recargs *a, const struct cli_parser *p, long round,
+		       const char *incumbent_id, struct records *rs);
+
 /* A JSON number, or null when v is NaN or infinite. */
 cJSON *recargs_num_or_null(double v);
 

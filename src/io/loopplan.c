@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/stats.h"
 #include "util/strbuf.h"
 
 #define PLAN_MAX_BYTES (4u * 1024u * 1024u)
@@ -17,7 +18,7 @@ void loop_plan_init(struct loop_plan *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->contract = 1;
-	p->noise = 0.03;
+	p->noise = STATS_NOISE_DEFAULT;
 	p->max_rounds = 10;
 	p->max_experiments = 30;
 	p->small_us = 20.0;

@@ -397,7 +397,7 @@ static long heading_round_w(const char *t, int *word)
 {
 	t = skip_marks(t);
 	*word = 0;
-	static const char *const words[] = { "iteration", "iter", "round", "迭代", NULL };
+	static const char *const words[] = { "iteration", "iter", "round", "迭代", "轮次", NULL };
 	for (int i = 0; words[i]; i++) {
 		if (!starts_ci(t, words[i]))
 			continue;
@@ -448,9 +448,12 @@ static int is_confirm_heading(const char *t)
 	}
 	for (int i = 0; conf[i] && !c; i++)
 		c = find_ci(t, conf[i]) != NULL;
-	/* `Final Summary` / `Final Performance Test Data` are not confirmation rounds */
-	if (find_ci(t, "final summary") || find_ci(t, "performance test data"))
+	/* `Final Summary` is not a confirmation round; `Final Performance Test
+	 * Data` re-measures the final file (a v1 log's confirmation) */
+	if (find_ci(t, "final summary"))
 		return 0;
+	if (starts_ci(t, "final performance test data") || starts_ci(t, "final performance data"))
+		return 1;
 	return f && c;
 }
 
@@ -520,8 +523,9 @@ static int names_duration(const char *cell)
 static int shows_incumbent(const char *s)
 {
 	static const char *const marks[] = { "current best", "current_best", "current-best",
-					     "currentbest", "(best)", "（best）", "incumbent",
-					     "当前最优", "当前 best", NULL };
+					     "currentbest", "(best)", "（best）", "[best]", "incumbent",
+					     "当前最优", "当前 best", "当前best", "当前最佳", "现最优",
+					     "best so far", NULL };
 	for (int i = 0; marks[i]; i++)
 		if (find_ci(s, marks[i]))
 			return 1;
@@ -1328,8 +1332,20 @@ static int is_baseline_remeasure(const char *s)
 
 static int starts_summary(const char *t)
 {
-	return starts_ci(t, "final summary") || strncmp(t, "最终总结", strlen("最终总结")) == 0 ||
-	       strncmp(t, "最终小结", strlen("最终小结")) == 0;
+	static const char *const w[] = { "final summary", "最终总结", "最终小结", NULL };
+	for (int i = 0; w[i]; i++) {
+		const char *p = find_ci(t, w[i]);
+		if (!p || p - t > 8)
+			continue;
+		/* only marks before it (an emoji, a symbol), no word */
+		int word = 0;
+		for (const char *q = t; q < p; q++)
+			if (is_alpha((unsigned char)*q) || is_digit((unsigned char)*q))
+				word = 1;
+		if (!word)
+			return 1;
+	}
+	return 0;
 }
 
 static int on_heading(struct ctx *cx, int level, const char *text, long line)
@@ -1367,6 +1383,7 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		}
 		int pw = 0;
 		e->paren_round = round_in_w(after, &pw);
+		e->paren_word = pw;
 		if (r < 0 && confirm)
 			r = e->paren_round >= 0 ? e->paren_round : -1;
 		e->numbered = r >= 0;
@@ -1611,6 +1628,15 @@ static int finish(struct optlog *lg)
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		struct optlog_round *e = &lg->rounds[i];
 		e->run_label = e->round_word && !e->confirm && (round_is_run || (e->level == 1 && iter_heads));
+		/* an unnumbered section inside a run label has no round */
+		if (e->confirm && !e->numbered && e->parent >= 0 && lg->rounds[e->parent].run_label)
+			e->round = -1;
+		/* `Final Performance Test Data (Round 2)` where Round names the run */
+		if (round_is_run && e->confirm && e->numbered &&
+		    ((e->round_word && e->round >= 0) || (!e->round_word && e->paren_word && e->round == e->paren_round))) {
+			e->numbered = 0;
+			e->round = -1;
+		}
 	}
 	/* Final Summary headings, in order */
 	size_t nfs = lg->n_superseded + (lg->summary_line ? 1 : 0);

@@ -68,6 +68,7 @@ struct optlog_round {
 	int level;          /* heading level */
 	int round_word;     /* 1 when the heading is led by Round / RN */
 	long paren_round;   /* a second round number in the heading, -1 */
+	int paren_word;     /* 1 when that number follows Round / RN */
 	int confirm;        /* a final confirmation section */
 	int numbered;       /* the heading states its round (else it is the enclosing one's) */
 	int run_label;      /* the heading names a run, not a round (not a section) */

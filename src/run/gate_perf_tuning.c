@@ -2,6 +2,7 @@
  * rules over it (ptune.h, gates/pt_rules.h). All file I/O of those rules
  * happens here. */
 #include "run/gate_perf_tuning.h"
+#include "stats/stats.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -160,7 +161,7 @@ static double find_noise(const struct pt_folder *f)
 				return best;
 		}
 	}
-	return 3.0;
+	return STATS_NOISE_DEFAULT_PCT;
 }
 
 /* Loads the folder. Findings for files that cannot be read go to fs.

@@ -34,6 +34,7 @@
 #include "report/stage_result.h"
 #include "report/term.h"
 #include "stats/winner.h"
+#include "report/table.h"
 
 #define AIC_METRICS                                                                        \
 	"BasicInfo,PipeUtilization,ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,"   \
@@ -894,7 +895,7 @@ static int round_table(const struct ctx *c, long n, const char *incumbent, struc
 		cli_error("comparison table of round %ld: %s", n, strerror(errno));
 		return -1;
 	}
-	char *md = stats_cmptable_markdown(&t);
+	char *md = report_cmptable_markdown(&t);
 	stats_cmptable_release(&t);
 	if (!md) {
 		cli_error("out of memory");
