@@ -314,21 +314,7 @@ static long name_order(const char *name)
 /* 2 when value matches an aggregate of a table owner, 1 a row value, 0 none. */
 static int json_has_value(const struct ptjson *j, double v)
 {
-	struct ptjson_table t[16];
-	size_t nt = ptjson_tables(j, t, 16);
-	int best = 0;
-	for (size_t i = 0; i < nt; i++) {
-		const cJSON *m;
-		cJSON_ArrayForEach(m, t[i].owner)
-			if (cJSON_IsNumber(m) && pt_close(m->valuedouble, v, 0.001))
-				return 2;
-		for (size_t r = 0; r < t[i].n && best < 1; r++) {
-			cJSON_ArrayForEach(m, ptjson_row(&t[i], r))
-				if (cJSON_IsNumber(m) && pt_close(m->valuedouble, v, 0.001))
-					best = 1;
-		}
-	}
-	return best;
+	return ptjson_has_value(j, v, 0.001);
 }
 
 /* The file's own time stamp (a top-level "timestamp", "time", "date",

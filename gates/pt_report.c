@@ -348,15 +348,17 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 					named++;
 			if (named < 2)
 				continue;
-			size_t hits = 0, ri = 0;
-			for (size_t l = hl + 2; l < end && ri < tb[t].n; l++) {
+			size_t hits = 0;
+			const cJSON *row = row0;
+			for (size_t l = hl + 2; l < end && row; l++) {
 				char cl[MAXCOLS][96];
 				size_t n = cells(r->lines[l], cl, MAXCOLS);
 				if (n && agg_row(cl[0]))
 					continue;
-				const cJSON *row = ptjson_row(&tb[t], ri++);
+				const cJSON *cur = row;
+				row = row->next;
 				for (size_t c = 0; c < n && c < nc; c++) {
-					double v, x = ptjson_num(row, head[c]);
+					double v, x = ptjson_num(cur, head[c]);
 					struct ptlog_num num[2];
 					if (isfinite(x) && ptlog_numbers(cl[c], num, 2) == 1 &&
 					    decimals_match(&num[0], cl[c], x) && cell_num(cl[c], &v))
@@ -372,8 +374,35 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 	}
 	if (bestj < 0)
 		return 0;
-	for (size_t c = 0; c < nc; c++)
+	/* per column: sum and count of the table's plain rows and of the JSON's
+	 * rows, once (each aggregate row compares with them) */
+	double tsum[MAXCOLS], jsum[MAXCOLS];
+	size_t tn[MAXCOLS], jn[MAXCOLS];
+	for (size_t c = 0; c < nc; c++) {
 		col_of[c] = isfinite(ptjson_num(ptjson_row(&bestt, 0), head[c]));
+		tsum[c] = jsum[c] = 0;
+		tn[c] = jn[c] = 0;
+	}
+	for (size_t q = hl + 2; q < end; q++) {
+		char dc[MAXCOLS][96];
+		size_t m = cells(r->lines[q], dc, MAXCOLS);
+		double x;
+		if (!m || agg_row(dc[0]))
+			continue;
+		for (size_t c = 1; c < m && c < nc; c++)
+			if (col_of[c] && cell_num(dc[c], &x)) {
+				tsum[c] += x;
+				tn[c]++;
+			}
+	}
+	for (const cJSON *row = ptjson_row(&bestt, 0); row; row = row->next)
+		for (size_t c = 1; c < nc; c++) {
+			double x = col_of[c] ? ptjson_num(row, head[c]) : NAN;
+			if (isfinite(x)) {
+				jsum[c] += x;
+				jn[c]++;
+			}
+		}
 	/* the aggregate rows */
 	for (size_t l = hl + 2; l < end; l++) {
 		char cl[MAXCOLS][96];
@@ -385,33 +414,15 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 			double v;
 			if (!col_of[c] || !cell_num(cl[c], &v))
 				continue;
-			double tsum = 0, jsum = 0;
-			size_t tn = 0, jn = 0;
-			for (size_t q = hl + 2; q < end; q++) {
-				char dc[MAXCOLS][96];
-				size_t m = cells(r->lines[q], dc, MAXCOLS);
-				double x;
-				if (m > c && !agg_row(dc[0]) && cell_num(dc[c], &x)) {
-					tsum += x;
-					tn++;
-				}
-			}
-			for (size_t q = 0; q < bestt.n; q++) {
-				double x = ptjson_num(ptjson_row(&bestt, q), head[c]);
-				if (isfinite(x)) {
-					jsum += x;
-					jn++;
-				}
-			}
-			if (!tn || !jn)
+			if (!tn[c] || !jn[c])
 				continue;
-			double tw = kind == 1 ? tsum / (double)tn : tsum;
-			double jw = kind == 1 ? jsum / (double)jn : jsum;
+			double tw = kind == 1 ? tsum[c] / (double)tn[c] : tsum[c];
+			double jw = kind == 1 ? jsum[c] / (double)jn[c] : jsum[c];
 			if (pt_close(v, tw, TOL) && pt_close(v, jw, TOL))
 				continue;
 			if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
 				     "%s row: %s %g is not the %s of the %zu rows above (%.4g) nor of %s (%.4g, %+.1f%%)",
-				     cl[0], head[c], v, kind == 1 ? "mean" : "sum", tn, tw, f->json[bestj].name, jw,
+				     cl[0], head[c], v, kind == 1 ? "mean" : "sum", tn[c], tw, f->json[bestj].name, jw,
 				     ptlog_pct(jw, v)))
 				return -1;
 		}

@@ -439,6 +439,40 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  perf_opt/workload_inventory.json: error: [S4-WORKLOAD-INVENTORY]\n"
 	  "  workload_inventory.json is missing" },
+	{ "TLGATE-CONFIG", GATE_ERROR, GATE_ERROR,
+	  "a pull request's .tlgate.json does not weaken a rule of the base revision",
+	  "In CI the gate checks a pull request; a .tlgate.json the pull request adds or edits "
+	  "could switch off the very rule its changes break. In pull-request mode (--changed-since "
+	  "or --base) the configuration comes from the base revision (or --config), so such a file "
+	  "has no effect, and this rule says it was tried.",
+	  "A .tlgate.json of the working tree that gives some rule a lower severity (off < note < "
+	  "warning < error) than the base revision's configuration does (the rule's default where "
+	  "the base says nothing); or one that cannot be read or parsed. Only in pull-request mode.",
+	  "Change the configuration in its own pull request, reviewed on its own; do not weaken a "
+	  "rule in the change it would excuse. To silence one finding, use an inline suppression "
+	  "with a reason.",
+	  ".tlgate.json (added by the pull request):\n"
+	  "  {\"rules\": {\"S4-PERF-RECORDS-RECON\": \"off\"}}\n"
+	  "finding:\n"
+	  "  .tlgate.json: error: [TLGATE-CONFIG] sets S4-PERF-RECORDS-RECON to off, weaker than\n"
+	  "  error (its default): a pull request cannot weaken the gate; the base revision's\n"
+	  "  configuration is applied instead" },
+	{ "TLGATE-PATH", GATE_ERROR, GATE_ERROR,
+	  "every path the gate reads stays inside the checked tree and is a regular file within the size caps",
+	  "The checked tree may come from an untrusted pull request. A path it names (a record's "
+	  "artifact_path or msprof_raw_path, or opt_log.md itself as a symbolic link) must not make "
+	  "the gate read files of the CI runner, hang on a device or FIFO, or tell whether a path "
+	  "exists outside the tree.",
+	  "A path that leads outside the checked tree (\"..\" above it, an absolute path elsewhere, "
+	  "a symbolic link pointing out), or names something that is not a regular file, or a file "
+	  "above its cap (64 MiB for an artifact). The finding says which; nothing is opened.",
+	  "Keep every file the records and the logs name inside the repository, as regular files; "
+	  "name them relative to perf_opt/ (or as perf_opt/...).",
+	  "perf_records.jsonl:\n"
+	  "  {..., \"msprof_raw_path\": \"../../..\", ...}\n"
+	  "finding:\n"
+	  "  perf_records.jsonl:2: error: [TLGATE-PATH] msprof_raw_path '../../..' leads outside\n"
+	  "  the checked tree (not read)" },
 	{ "TLGATE-SUPPRESSION", GATE_WARNING, GATE_WARNING,
 	  "an inline suppression is malformed or unused",
 	  "Suppressions are allowed only with a reason and only where they silence something; a "
@@ -450,6 +484,18 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  opt_log.md:3: warning: [TLGATE-SUPPRESSION] a suppression needs a rule id and a\n"
 	  "  reason: <!-- tlgate-disable RULE -- reason -->" },
+	{ "TLGATE-TREE", GATE_ERROR, GATE_ERROR,
+	  "every perf_opt/ and perf_tuning/ directory can be found and read (no symbolic link, no unreadable directory)",
+	  "A directory the gate skips is a directory whose claims nobody checks. A perf_opt/ that is "
+	  "a symbolic link (possibly to a place outside the tree), or a directory the walk cannot "
+	  "read, would otherwise pass silently.",
+	  "A perf_opt/ or perf_tuning/ that is a symbolic link (or lies under one in the changed-files "
+	  "list), or a directory under the checked PATH that cannot be read.",
+	  "Commit the directory itself instead of a link; make the directory readable.",
+	  "ops/x/perf_opt -> ../../elsewhere/perf_opt\n"
+	  "finding:\n"
+	  "  ops/x/perf_opt: error: [TLGATE-TREE] perf_opt/ is a symbolic link: tlgate never follows\n"
+	  "  links, so it is not checked (commit the directory itself)" },
 };
 const size_t gate_nrules = sizeof(gate_rules) / sizeof(gate_rules[0]);
 

@@ -41,6 +41,15 @@ struct s4_missing_path {
 	const char *path;
 };
 
+/* A path the gate refused to open (found by src/run): it leads out of the
+ * checked tree, or is a device, FIFO or oversized file. */
+struct s4_refused {
+	const char *file;     /* shown file the path was found in (or is) */
+	long line;            /* its line, 0 for the file itself */
+	const char *what;     /* "opt_log.md", "msprof_raw_path '../x'" */
+	const char *why;      /* "leads outside the checked tree (not read)" */
+};
+
 struct s4_input {
 	const char *dir;              /* the perf_opt directory as shown */
 	const char *optlog_file;      /* shown paths of the files */
@@ -69,8 +78,9 @@ struct s4_input {
 	void *path_ctx;
 
 	/* sha256 of the file a final record's artifact_path names; fills hex
-	 * and returns 0, -1 when the file cannot be read. */
-	int (*artifact_sha256)(const char *artifact_path, char hex[65], void *ctx);
+	 * and returns 0, -1 when the file cannot be read (*why then says why:
+	 * "does not exist", "leads outside the checked tree (not read)"...). */
+	int (*artifact_sha256)(const char *artifact_path, char hex[65], const char **why, void *ctx);
 	void *artifact_ctx;
 
 	struct s4_append append;
@@ -79,6 +89,9 @@ struct s4_input {
 	size_t n_top_files;
 	const struct s4_missing_path *missing_paths; /* records naming missing profiles */
 	size_t n_missing_paths;
+	const struct s4_refused *refused; /* paths not read, each a TLGATE-PATH error */
+	size_t n_refused;
+	size_t n_refused_more;        /* refusals beyond the list, counted only */
 };
 
 /* Per workload reconciliation (for `tlperf audit`). */

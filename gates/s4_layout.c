@@ -1,5 +1,6 @@
 /* s4_layout.c: S4-LAYOUT, files that belong in logs/ and profiles that
- * records name but that do not exist (s4.h). */
+ * records name but that do not exist; TLGATE-PATH, paths the gate refused
+ * to open (s4.h). */
 #include "gates/s4.h"
 
 #include <fnmatch.h>
@@ -26,5 +27,15 @@ int s4_rule_layout(const struct s4_input *in, struct gate_findings *fs)
 			     in->n_missing_paths > 1 ? " (other records name missing profiles too)" : ""))
 			return -1;
 	}
+	for (size_t i = 0; i < in->n_refused; i++) {
+		const struct s4_refused *r = &in->refused[i];
+		if (gate_add(fs, "TLGATE-PATH", GATE_ERROR, r->file, r->line, "%s %s", r->what, r->why))
+			return -1;
+	}
+	if (in->n_refused_more &&
+	    gate_add(fs, "TLGATE-PATH", GATE_ERROR, in->records_file, 0,
+		     "%zu more paths not read (outside the checked tree, not regular files or too large)",
+		     in->n_refused_more))
+		return -1;
 	return 0;
 }

@@ -444,11 +444,12 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
 		char hex[65];
+		const char *why = "cannot be read";
 		if (!r->phase || strcmp(r->phase, "final") || !r->artifact_path || !in->artifact_sha256)
 			continue;
-		if (in->artifact_sha256(r->artifact_path, hex, in->artifact_ctx) != 0) {
+		if (in->artifact_sha256(r->artifact_path, hex, &why, in->artifact_ctx) != 0) {
 			if (gate_add(fs, RULE, GATE_ERROR, rf, r->line,
-				     "the final record names artifact '%s', which cannot be read", r->artifact_path))
+				     "the final record names artifact '%s', which %s", r->artifact_path, why))
 				goto out;
 			continue;
 		}

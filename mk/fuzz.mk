@@ -21,6 +21,7 @@ FUZZ_NEEDS_lineio  := src/io/lineio.h
 FUZZ_NEEDS_optlog  := src/io/optlog.c
 FUZZ_NEEDS_msprof  := src/io/msprof.c src/io/csvtab.c
 FUZZ_NEEDS_plan    := src/io/loopplan.c
+FUZZ_NEEDS_stage_result := src/io/stage_result.c gates/s4_stage.c
 
 FUZZ_ALL   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzz_missing = $(filter-out $(wildcard $(FUZZ_NEEDS_$(1))),$(FUZZ_NEEDS_$(1)))

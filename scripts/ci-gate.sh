@@ -1,10 +1,12 @@
 #!/bin/sh
-# ci-gate.sh: run tlgate on the perf_opt/ directories a change touches.
+# ci-gate.sh: run tlgate on the perf_opt/ and perf_tuning/ directories a
+# change touches.
 #
 #   scripts/ci-gate.sh [BASE_REF] [-- TLGATE_OPTION...]   pull/merge requests
 #   scripts/ci-gate.sh --staged [FILE...]                  pre-commit
 #
-# Pull request mode: finds the perf_opt directories with a file changed in
+# Pull request mode: finds the perf_opt and perf_tuning directories (and
+# .tlgate.json files) with a file changed in
 # BASE_REF...HEAD, runs `tlgate --changed-since BASE_REF --base BASE_REF`
 # (so perf_records.jsonl must only have grown since the base), and writes
 #   tlgate.sarif        SARIF 2.1.0 (code scanning)
@@ -17,10 +19,10 @@
 # On a shallow clone the base commit is fetched from $TLGATE_REMOTE
 # (default origin); when that fails the script says so and exits 2.
 #
-# Staged mode: gates the perf_opt directories holding the given files (the
+# Staged mode: gates the perf_opt/perf_tuning directories holding the given files (the
 # staged files when none are given) against HEAD; pre-commit passes them.
 #
-# Exit: 0 no errors (or no perf_opt changes), 1 gate errors, 2 usage or
+# Exit: 0 no errors (or no such changes), 1 gate errors, 2 usage or
 # environment error (no base commit, tlgate missing or failing to run).
 # Environment: TLGATE (the binary; default: tlgate on PATH, else this
 # checkout's build/bin/tlgate, built with make when missing).
@@ -31,8 +33,13 @@ say() { printf '%s: %s\n' "$prog" "$*" >&2; }
 die() { say "error: $*"; exit 2; }
 
 here=$(cd "$(dirname "$0")" && pwd)
-# a path's perf_opt directory: everything up to its (last) perf_opt component
-perf_dir_sed='s#^\(\(.*/\)\{0,1\}perf_opt\)/.*#\1#p'
+# a path's perf_opt (else perf_tuning) directory: everything up to its
+# (last) perf_opt component; a path that IS one (a symbolic link) counts
+perf_dir_sed='s#^\(\(.*/\)\{0,1\}perf_opt\)\(/.*\)\{0,1\}$#\1#p;t
+s#^\(\(.*/\)\{0,1\}perf_tuning\)\(/.*\)\{0,1\}$#\1#p'
+# what the gate cares about: perf dirs, and configuration (a weakened
+# .tlgate.json is an error)
+watched='(^|/)(perf_opt|perf_tuning)(/|$)|(^|/)\.tlgate\.json$'
 
 find_tlgate() {
     if [ -n "${TLGATE:-}" ]; then
@@ -80,7 +87,7 @@ if [ "$staged" = 1 ]; then
     else
         files=$(printf '%s\n' "$@")
     fi
-    # the nearest perf_opt ancestor of each file, once each
+    # the nearest perf_opt/perf_tuning ancestor of each file, once each
     dirs=$(printf '%s\n' "$files" | sed -n "$perf_dir_sed" | sort -u)
     set --
     old_ifs=$IFS
@@ -91,7 +98,7 @@ if [ "$staged" = 1 ]; then
     done
     IFS=$old_ifs
     if [ $# -eq 0 ]; then
-        echo "no perf_opt changes"
+        echo "no perf_opt or perf_tuning changes"
         exit 0
     fi
     if git rev-parse --verify --quiet HEAD >/dev/null; then
@@ -159,17 +166,20 @@ if ! git merge-base "$base" HEAD >/dev/null 2>&1; then
 fi
 
 changed=$(git -c core.quotePath=false diff --name-only --diff-filter=d "$range" -- |
-    grep -E '(^|/)perf_opt/' || true)
+    grep -E "$watched" || true)
 if [ -z "$changed" ]; then
-    echo "no perf_opt changes since $base"
+    echo "no perf_opt or perf_tuning changes since $base"
     if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
         # shellcheck disable=SC2016 # backticks are Markdown
-        printf '### tlgate: passed\n\nno perf_opt changes since `%s`.\n' "$base" >>"$GITHUB_STEP_SUMMARY"
+        printf '### tlgate: passed\n\nno perf_opt or perf_tuning changes since `%s`.\n' "$base" >>"$GITHUB_STEP_SUMMARY"
     fi
     exit 0
 fi
-say "perf_opt directories changed since $base:"
-printf '%s\n' "$changed" | sed -n "$perf_dir_sed" | sort -u | sed 's/^/  /' >&2
+say "perf_opt/perf_tuning directories (and .tlgate.json files) changed since $base:"
+{
+    printf '%s\n' "$changed" | sed -n "$perf_dir_sed"
+    printf '%s\n' "$changed" | grep -E '(^|/)\.tlgate\.json$' || true
+} | sort -u | sed 's/^/  /' >&2
 
 fmt=text
 [ "${GITHUB_ACTIONS:-}" = true ] && fmt=github

@@ -582,7 +582,7 @@ static void config_severities(void **s)
 	char err[256];
 	fx("v1");
 	gl_write(f("../.tlgate.json"), "{\"rules\": {\"S4-STOP-REASON\": \"off\", \"S4-PERF-RECORDS-RECON\": \"error\"}}");
-	char *found = gatecheck_config_find(po);
+	char *found = gatecheck_config_find(po, f(".."));
 	assert_non_null(found);
 	gatecheck_config_init(&cfg);
 	assert_int_equal(gatecheck_config_load(found, &cfg, err, sizeof(err)), 0);

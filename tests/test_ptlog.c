@@ -199,8 +199,28 @@ static void test_json_tokens(void **state)
 	assert_string_equal(tb[0].name, "rows");
 	assert_string_equal(tb[0].speedup, "speedup");
 	char label[32];
-	ptjson_row_label(&tb[0], 1, label, sizeof(label));
+	ptjson_row_label(ptjson_row(&tb[0], 1), 1, label, sizeof(label));
 	assert_string_equal(label, "b");
+	/* the key index: first key of that name, values are not keys */
+	assert_int_equal(ptjson_key_line(&j, "speedup", 0), 5);
+	assert_int_equal(ptjson_key_line(&j, "Infinity NaN", 0), 0);
+	assert_int_equal(ptjson_key_line(&j, "nope", 0), 0);
+	size_t pos = 0;
+	assert_int_equal(ptjson_key_line_next(&j, "speedup", &pos), 5);
+	assert_int_equal(ptjson_key_line_next(&j, "speedup", &pos), 5);
+	assert_int_equal(ptjson_key_line_next(&j, "speedup", &pos), 0);
+	assert_int_equal(pos, j.len);
+	assert_int_equal(ptjson_line_at(&j, 0), 1);
+	assert_int_equal(ptjson_line_at(&j, 2), 2);
+	/* values of the table's owner (2) and rows (1), within a relative tolerance */
+	assert_int_equal(ptjson_has_value(&j, 0.5, 0.001), 1);
+	assert_int_equal(ptjson_has_value(&j, 2.001, 0.001), 1);
+	assert_int_equal(ptjson_has_value(&j, 2.01, 0.001), 0);
+	assert_int_equal(ptjson_has_value(&j, 7, 0.001), 0);
+	const cJSON *x = ptjson_members_get(&j.root_members, "x", 1);
+	assert_non_null(x);
+	assert_true(cJSON_IsNull(x));
+	assert_null(ptjson_members_get(&j.root_members, "xy", 2));
 	double mean, geo;
 	size_t nv;
 	ptjson_speedup_means(&tb[0], &mean, &geo, &nv);

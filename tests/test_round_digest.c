@@ -3,6 +3,7 @@
  * give exactly what they give on the whole file, for every round, with and
  * without an incumbent; and the digest holds the keys and round N only. */
 #include "recbuild.h"
+#include "report/table.h"
 #include "stats/cmptable.h"
 #include "stats/winner.h"
 
@@ -29,7 +30,7 @@ static void same_table(const struct records *all, const struct records *dg, long
 		assert_int_equal(ea, errno);
 		return;
 	}
-	char *ma = stats_cmptable_markdown(&a), *mb = stats_cmptable_markdown(&b);
+	char *ma = report_cmptable_markdown(&a), *mb = report_cmptable_markdown(&b);
 	assert_string_equal(ma, mb);
 	assert_int_equal(a.nmissing_best, b.nmissing_best);
 	free(ma);

@@ -395,6 +395,20 @@ static void test_render_roundtrip(void **state)
 	free(js);
 	stage_result_release(&sr);
 	stage_result_release(&back);
+
+	/* a per-workload field after the same field unlabelled (a block read
+	 * from elsewhere): both kept */
+	static const char mixed[] = "## Stage Result\n- final_latency: 7 us\n- w1: final_latency: 6 us\n";
+	stage_result_init(&sr);
+	assert_int_equal(stage_result_parse(mixed, sizeof(mixed) - 1, &sr), 0);
+	js = report_stage_result_json(&sr);
+	assert_non_null(js);
+	o = cJSON_Parse(js);
+	assert_string_equal(cJSON_GetObjectItem(o, "final_latency")->valuestring, "7 us");
+	assert_string_equal(cJSON_GetObjectItem(o, "final_latency (w1)")->valuestring, "6 us");
+	cJSON_Delete(o);
+	free(js);
+	stage_result_release(&sr);
 }
 
 /* ---------------------------------------------------------------- rules */

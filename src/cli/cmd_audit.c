@@ -24,9 +24,11 @@
 #include "report/term.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
+#include "run/gate_tree.h"
 #include "run/gate_stage_result.h"
 #include "io/stage_result.h"
 #include "report/report.h"
+#include "util/escape.h"
 #include "stats/stats.h"
 #include "report/svg.h"
 #include "util/utf8.h"
@@ -54,7 +56,7 @@ const struct cli_spec cmd_audit_spec = {
 	"audit",
 	"tlperf audit [options] [ROOT...]",
 	"Reconciles claimed final latencies across every perf_opt/ directory under\n"
-	"each ROOT (default: the current directory; .git and node_modules skipped):\n"
+	"each ROOT (default: the current directory; .git and node_modules not entered):\n"
 	"one row per operator and workload with the contract, the baseline record,\n"
 	"the claimed final (opt_log.md), the recorded winner, the deviation, the\n"
 	"speedup, the operator's geometric mean, the stop reason and the gate\n"
@@ -76,6 +78,8 @@ const struct cli_spec cmd_audit_spec = {
 enum audit_format { AUDIT_MARKDOWN, AUDIT_CSV, AUDIT_JSON, AUDIT_HTML };
 
 struct audit_op {
+	const struct gate_set *set;   /* where it was found */
+	const struct gate_dir *dir;   /* its tree and path in it */
 	char *perf_opt;               /* the perf_opt directory as found */
 	char *name;                   /* operator directory: perf_opt's parent as shown */
 	struct gatecheck_result res;  /* contract, recon rows, stop reason */
@@ -102,8 +106,10 @@ struct audit {
 
 /* ---- finding the directories --------------------------------------------- */
 
-static int add_op(struct audit *a, const char *path, int ptune)
+static int add_op(struct audit *a, const struct gate_set *set, const struct gate_dir *d)
 {
+	const char *path = d->shown;
+	int ptune = d->ptune;
 	if (a->n == a->cap) {
 		size_t c = a->cap ? 2 * a->cap : 16;
 		struct audit_op *v = realloc(a->v, c * sizeof(*v));
@@ -115,6 +121,8 @@ static int add_op(struct audit *a, const char *path, int ptune)
 	struct audit_op *op = &a->v[a->n];
 	memset(op, 0, sizeof(*op));
 	op->ptune = ptune;
+	op->set = set;
+	op->dir = d;
 	op->sp.mean = op->sp.geomean = op->sp.stated_mean = NAN;
 	op->perf_opt = strdup(path);
 	size_t len = strlen(path);
@@ -142,44 +150,6 @@ static int add_op(struct audit *a, const char *path, int ptune)
 	}
 	a->n++;
 	return 0;
-}
-
-static int skip_name(const char *n)
-{
-	return strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strcmp(n, ".git") == 0 ||
-	       strcmp(n, "node_modules") == 0;
-}
-
-/* Collects perf_opt (and perf_tuning) directories under dir in name order, not following
- * symlinks. Returns 0, -1 on allocation failure. Unreadable subdirectories
- * are warned about and skipped. */
-static int walk(struct audit *a, const char *dir, int depth)
-{
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, NULL, alphasort), rc = 0;
-	if (n < 0) {
-		cli_warn("cannot read directory '%s': %s", dir, strerror(errno));
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		const char *nm = names[i]->d_name;
-		char path[4096];
-		struct stat st;
-		if (rc == 0 && !skip_name(nm) &&
-		    (size_t)snprintf(path, sizeof(path), "%s%s%s", dir,
-				     dir[strlen(dir) - 1] == '/' ? "" : "/", nm) < sizeof(path) &&
-		    lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (strcmp(nm, "perf_opt") == 0)
-				rc = add_op(a, path, 0);
-			else if (strcmp(nm, "perf_tuning") == 0)
-				rc = add_op(a, path, 1);
-			else if (depth < 64)
-				rc = walk(a, path, depth + 1);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return rc;
 }
 
 /* ---- checking ---------------------------------------------------------------- */
@@ -211,8 +181,10 @@ static int check_ptune(struct audit_op *op, int strict)
 	int rc = -1;
 	gate_findings_init(&fs);
 	gatecheck_config_init(&cfg);
+	const struct tree *t = &op->set->roots[op->dir->root].tree;
+	const char *rel = op->dir->rel;
 	errno = 0;
-	if (ptune_check_dir(op->perf_opt, op->perf_opt, &fs) != 0) {
+	if (ptune_check_dir_in(t, rel, op->perf_opt, &fs) != 0) {
 		if (errno == ENOMEM)
 			goto out;
 		cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
@@ -222,14 +194,13 @@ static int check_ptune(struct audit_op *op, int strict)
 	}
 	struct gatecheck_result pres;
 	gatecheck_result_init(&pres);
-	int sr = ptune_suppressions(op->perf_opt, op->perf_opt, &pres);
+	int sr = ptune_suppressions_in(t, rel, op->perf_opt, &pres);
 	if (sr == 0)
 		sr = gatecheck_apply_suppressions(&fs, &pres);
 	gatecheck_result_release(&pres);
 	if (sr)
 		goto out;
-	cfg_path = gatecheck_config_find(op->perf_opt);
-	if (cfg_path && gatecheck_config_load(cfg_path, &cfg, err, sizeof(err)) != 0) {
+	if (gate_config_in_tree(op->set, op->dir, &cfg, &cfg_path, err, sizeof(err)) != 0) {
 		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
 		gatecheck_config_release(&cfg);
 		gatecheck_config_init(&cfg);
@@ -238,7 +209,7 @@ static int check_ptune(struct audit_op *op, int strict)
 	gatecheck_config_apply(&cfg, &fs);
 	op->errors = gate_count(&fs, GATE_ERROR);
 	op->warnings = gate_count(&fs, GATE_WARNING);
-	int r = ptune_speedups(op->perf_opt, &op->sp, err, sizeof(err));
+	int r = ptune_speedups_in(t, rel, op->perf_opt, &op->sp, err, sizeof(err));
 	if (r < 0 && errno == ENOMEM)
 		goto out;
 	if (r != 0)
@@ -272,8 +243,20 @@ static int check_stage_result(struct audit_op *op, const struct gatecheck_config
 	if (!op->sr_file)
 		return -1;
 	snprintf(op->sr_file, n, "%s/logs/stage_result.md", op->perf_opt);
-	if (lstat(op->sr_file, &st) != 0 || !S_ISREG(st.st_mode))
+	/* only a regular file inside the checked tree, reached without links */
+	char *logs = tree_join(op->dir->rel, "logs");
+	int fd = -1;
+	enum tree_status ts = logs ? tree_resolve(&op->set->roots[op->dir->root].tree, logs, "stage_result.md",
+						  TREE_WANT_FILE | TREE_NOFOLLOW, 1 << 20, &fd, &st)
+				   : TREE_UNREADABLE;
+	free(logs);
+	if (fd >= 0)
+		close(fd);
+	if (ts != TREE_OK) {
+		if (ts != TREE_MISSING)
+			cli_warn("'%s' %s: its Stage Result is not shown", op->sr_file, tree_status_text(ts));
 		return 0;
+	}
 	stage_result_init(&sr);
 	if (stage_result_load(op->sr_file, &sr, err, sizeof(err)) != 0) {
 		cli_warn("%s: its Stage Result is not shown", err);
@@ -324,7 +307,8 @@ static int check_op(struct audit_op *op, int strict)
 		return check_ptune(op, strict);
 	struct gate_findings fs;
 	struct gatecheck_config cfg;
-	struct gatecheck_opts opts = { .base_ref = NULL };
+	const struct gate_root *root = &op->set->roots[op->dir->root];
+	struct gatecheck_opts opts = { .tree = &root->tree, .rel = op->dir->rel, .repo_top = root->top };
 	char err[512];
 	char *cfg_path = NULL;
 	int rc = -1;
@@ -340,8 +324,7 @@ static int check_op(struct audit_op *op, int strict)
 	}
 	if (gatecheck_apply_suppressions(&fs, &op->res) != 0)
 		goto out;
-	cfg_path = gatecheck_config_find(op->perf_opt);
-	if (cfg_path && gatecheck_config_load(cfg_path, &cfg, err, sizeof(err)) != 0) {
+	if (gate_config_in_tree(op->set, op->dir, &cfg, &cfg_path, err, sizeof(err)) != 0) {
 		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
 		gatecheck_config_release(&cfg);
 		gatecheck_config_init(&cfg);
@@ -524,8 +507,9 @@ static char *valid_utf8(const char *s)
 
 static void md_text(FILE *f, const char *str)
 {
-	/* table cells: pipes and markup escaped, invalid UTF-8 replaced */
-	char *s = valid_utf8(str);
+	/* table cells: pipes and markup escaped, control characters and
+	 * invalid UTF-8 shown as escapes (util/escape.h) */
+	char *s = escape_text(str, 0);
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
 		if (strchr("|\\`*_[]<>#~", *p))
 			fputc('\\', f);
@@ -636,7 +620,7 @@ static void write_markdown(FILE *f, const struct audit *a)
 
 static void csv_field(FILE *f, const char *str, int last)
 {
-	char *s = valid_utf8(str);
+	char *s = escape_text(str, 0);
 	const char *p = s ? s : "";
 	if (strpbrk(p, ",\"\r\n")) {
 		fputc('"', f);
@@ -1103,10 +1087,12 @@ int cmd_audit(int argc, char **argv)
 	const char *output = NULL;
 	int strict = 0, c, rc = CLI_USAGE;
 	struct audit a;
+	struct gate_set set;
 	char *tmp = NULL;
 	FILE *f = NULL;
 	struct cli_parser cp;
 	memset(&a, 0, sizeof(a));
+	gate_set_init(&set);
 	cli_parser_init(&cp, &cmd_audit_spec, argc, argv);
 	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
@@ -1135,22 +1121,25 @@ int cmd_audit(int argc, char **argv)
 	if (!nroots)
 		nroots = 1;
 	for (int i = 0; i < nroots; i++) {
-		struct stat st;
-		if (stat(roots[i], &st) != 0) {
-			cli_error("cannot read '%s': %s", roots[i], strerror(errno));
+		char err[512];
+		if (gate_set_add_root(&set, roots[i], err, sizeof(err)) != 0) {
+			cli_error("%s", err);
 			goto out;
 		}
-		if (!S_ISDIR(st.st_mode)) {
-			cli_error("'%s' is not a directory", roots[i]);
-			goto out;
-		}
-		int r = path_base_is(roots[i], "perf_opt")      ? add_op(&a, roots[i], 0)
-			: path_base_is(roots[i], "perf_tuning") ? add_op(&a, roots[i], 1)
-							 : walk(&a, roots[i], 0);
-		if (r != 0) {
+	}
+	if (gate_set_discover(&set, NULL, 0) != 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < set.ndirs; i++)
+		if (add_op(&a, &set, &set.dirs[i]) != 0) {
 			cli_error("out of memory");
 			goto out;
 		}
+	/* what the walk could not check fails the audit */
+	for (size_t i = 0; i < set.tree_findings.n; i++) {
+		const struct gate_finding *tf = &set.tree_findings.v[i];
+		cli_error("%s: [%s] %s", tf->file, tf->rule, tf->message);
 	}
 	if (a.n == 0)
 		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
@@ -1215,7 +1204,7 @@ int cmd_audit(int argc, char **argv)
 		free(tmp);
 		tmp = NULL;
 	}
-	rc = a.unreconcilable ? CLI_FAIL : CLI_OK;
+	rc = a.unreconcilable || set.tree_findings.n ? CLI_FAIL : CLI_OK;
 	if (a.unreconcilable)
 		fprintf(stderr, "tlperf audit: %zu of %zu operator%s do%s not reconcile\n",
 			a.unreconcilable, a.n, a.n == 1 ? "" : "s", a.unreconcilable == 1 ? "es" : "");
@@ -1227,5 +1216,6 @@ out:
 		free(tmp);
 	}
 	audit_release(&a);
+	gate_set_release(&set);
 	return output ? rc : cli_finish_stdout(rc);
 }

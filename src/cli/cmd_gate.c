@@ -6,29 +6,28 @@
 #include "run/gate_stage_result.h"
 #include "io/stage_result.h"
 #include "run/gate_perf_tuning.h"
+#include "run/gate_tree.h"
+#include "run/git.h"
 #include "report/report.h"
 #include "util/path.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
 static const struct cli_option gate_options[] = {
-	{ 'c', 0, "changed-since", "REF", "only directories holding a file changed in REF...HEAD\n"
-					  "(REF..HEAD when there is no merge base; deletions ignored)" },
+	{ 'c', 0, "changed-since", "REF", "only the directories holding a file changed in REF...HEAD\n"
+					  "(REF..HEAD when there is no merge base; deletions ignored),\n"
+					  "wherever they are" },
 	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF" },
-	{ 'C', 0, "config", "FILE", "rule severities (default: nearest .tlgate.json upwards)" },
+	{ 'C', 0, "config", "FILE", "rule severities (default: the nearest .tlgate.json up to the\n"
+				    "repository top; with --changed-since or --base, the base\n"
+				    "revision's: a pull request's own .tlgate.json never applies,\n"
+				    "and one weakening a rule is a TLGATE-CONFIG error)" },
 	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
 	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
 	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
@@ -45,7 +44,8 @@ const struct cli_spec cmd_gate_spec = {
 	"tlperf gate [options] [PATH...]",
 	"Checks every perf_opt/ directory (gate 4) and perf_tuning/ directory found\n"
 	"under each PATH (a perf_opt/ directory, an operator directory, or any tree;\n"
-	".git and node_modules are skipped). No PATH means the current directory.\n",
+	".git and node_modules are not entered). No PATH means the current directory.\n"
+	"Nothing outside a PATH is read; symbolic links never lead out of it.\n",
 	gate_options,
 	"--stage-result FILE DIR reads the '## Stage Result' block a tuning agent returns\n"
 	"(FILE, or standard input for '-') and reconciles it with the records of the one\n"
@@ -58,286 +58,16 @@ const struct cli_spec cmd_gate_spec = {
 	0, NULL,
 };
 
-struct dirlist {
-	char **path;   /* as found (joined from the PATH given) */
-	int *ptune;    /* 1 for perf_tuning/ */
-	size_t n, cap;
-};
-
-static int dl_add(struct dirlist *dl, const char *p, int ptune)
-{
-	if (dl->n == dl->cap) {
-		size_t c = dl->cap ? dl->cap * 2 : 16;
-		char **v = realloc(dl->path, c * sizeof(*v));
-		if (!v)
-			return -1;
-		dl->path = v;
-		int *t = realloc(dl->ptune, c * sizeof(*t));
-		if (!t)
-			return -1;
-		dl->ptune = t;
-		dl->cap = c;
-	}
-	if (!(dl->path[dl->n] = strdup(p)))
-		return -1;
-	dl->ptune[dl->n++] = ptune;
-	return 0;
-}
-
-static void dl_release(struct dirlist *dl)
-{
-	for (size_t i = 0; i < dl->n; i++)
-		free(dl->path[i]);
-	free(dl->path);
-	free(dl->ptune);
-	memset(dl, 0, sizeof(*dl));
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Recursive search below dir (not following symlinks). */
-static int discover(const char *dir, struct dirlist *dl, int depth)
-{
-	if (depth > 64)
-		return 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0; /* unreadable subdirectories are skipped */
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	int rc = 0;
-	while ((de = readdir(d)) != NULL) {
-		const char *nm = de->d_name;
-		if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, ".git") || !strcmp(nm, "node_modules"))
-			continue;
-		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **v = realloc(names, cap * sizeof(*v));
-			if (!v) {
-				rc = -1;
-				break;
-			}
-			names = v;
-		}
-		if (!(names[n] = strdup(nm))) {
-			rc = -1;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (rc == 0 && n > 0) /* qsort(NULL, 0) is undefined */
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *p = path_join(dir, names[i]);
-		struct stat st;
-		if (!p) {
-			rc = -1;
-			break;
-		}
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (strcmp(names[i], "perf_opt") == 0)
-				rc = dl_add(dl, p, 0);
-			else if (strcmp(names[i], "perf_tuning") == 0)
-				rc = dl_add(dl, p, 1);
-			else
-				rc = discover(p, dl, depth + 1);
-		}
-		free(p);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return rc;
-}
-
-/* ---- git for --changed-since ---- */
-
-static int run_git(char *const argv[], char **out, size_t *outlen)
-{
-	int fds[2];
-	pid_t pid;
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	*out = NULL;
-	*outlen = 0;
-	if (pipe(fds) != 0)
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&at);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&at, 0);
-	int rc = posix_spawnp(&pid, "git", &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	close(fds[1]);
-	if (rc != 0) {
-		close(fds[0]);
-		errno = rc;
-		return -1;
-	}
-	size_t cap = 0;
-	char buf[65536];
-	ssize_t r;
-	int oom = 0;
-	while ((r = read(fds[0], buf, sizeof(buf))) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (oom)
-			continue;
-		if (*outlen + (size_t)r + 1 > cap) {
-			size_t c = cap ? cap * 2 : 65536;
-			while (c < *outlen + (size_t)r + 1)
-				c *= 2;
-			char *n = realloc(*out, c);
-			if (!n) {
-				oom = 1;
-				continue;
-			}
-			*out = n;
-			cap = c;
-		}
-		memcpy(*out + *outlen, buf, (size_t)r);
-		*outlen += (size_t)r;
-	}
-	close(fds[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (oom) {
-		errno = ENOMEM;
-		return -1;
-	}
-	if (*out)
-		(*out)[*outlen] = '\0';
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-static char *git_toplevel(void)
-{
-	char *argv[] = { "git", "rev-parse", "--show-toplevel", NULL };
-	char *out;
-	size_t n;
-	if (run_git(argv, &out, &n) != 0) {
-		free(out);
-		return NULL;
-	}
-	while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == '\r'))
-		out[--n] = '\0';
-	return out;
-}
-
-/* Real paths of the perf_opt/ and perf_tuning/ directories holding a file
- * changed in REF...HEAD (REF..HEAD without a merge base). Returns 0, 1
- * when git could not answer (bad REF), -1 on failure. */
-static int changed_dirs(const char *ref, struct dirlist *out)
-{
-	char *top = git_toplevel();
-	if (!top)
-		return 1;
-	size_t rl = strlen(ref);
-	char *range = malloc(rl + 8);
-	char *out_text = NULL;
-	size_t len;
-	int rc = 1;
-	if (!range)
-		goto done;
-	snprintf(range, rl + 8, "%s...HEAD", ref);
-	char *argv[] = { "git", "-C", top, "diff", "--name-only", "-z", "--diff-filter=d", range, "--", NULL };
-	if (run_git(argv, &out_text, &len) != 0) {
-		free(out_text);
-		out_text = NULL;
-		snprintf(range, rl + 8, "%s..HEAD", ref);
-		if (run_git(argv, &out_text, &len) != 0)
-			goto done;
-	}
-	rc = 0;
-	for (size_t i = 0; i < len && rc == 0;) {
-		const char *name = out_text + i;
-		size_t n = strlen(name);
-		i += n + 1;
-		static const char *const kinds[] = { "perf_opt", "perf_tuning" };
-		for (int k = 0; k < 2; k++) {
-			const char *p = name;
-			const char *hit = NULL;
-			size_t kl = strlen(kinds[k]);
-			while ((p = strstr(p, kinds[k])) != NULL) {
-				if ((p == name || p[-1] == '/') && p[kl] == '/') {
-					hit = p;
-					break;
-				}
-				p += kl;
-			}
-			if (!hit)
-				continue;
-			size_t dl = (size_t)(hit - name) + kl;
-			char *rel = strndup(name, dl);
-			char *abs = rel ? path_join(top, rel) : NULL;
-			char real[PATH_MAX];
-			if (!abs)
-				rc = -1;
-			else if (realpath(abs, real) && dl_add(out, real, k))
-				rc = -1;
-			free(rel);
-			free(abs);
-		}
-	}
-done:
-	free(top);
-	free(range);
-	free(out_text);
-	return rc;
-}
-
-static int in_changed(const struct dirlist *ch, const char *p)
-{
-	char real[PATH_MAX];
-	if (!realpath(p, real))
-		return 0;
-	for (size_t i = 0; i < ch->n; i++)
-		if (strcmp(ch->path[i], real) == 0)
-			return 1;
-	return 0;
-}
-
-/* ---- configuration per directory ---- */
-
-static int config_for(const char *explicit_cfg, const char *dir, int strict,
-		      struct gatecheck_config *cfg, char **loaded)
+/* --stage-result: the configuration for one directory (explicit, else the
+ * nearest .tlgate.json up to the repository top). */
+static int stage_config(const char *explicit_cfg, const char *dir, int strict,
+			struct gatecheck_config *cfg, char **loaded)
 {
 	char err[512];
-	char *path = explicit_cfg ? strdup(explicit_cfg) : gatecheck_config_find(dir);
-	if (!path) {
-		if (*loaded) {
-			gatecheck_config_release(cfg);
-			free(*loaded);
-			*loaded = NULL;
-		}
-		cfg->strict = strict;
-		return 0;
-	}
-	if (*loaded && strcmp(*loaded, path) == 0) {
-		free(path);
-		return 0;
-	}
-	gatecheck_config_release(cfg);
+	char *path = explicit_cfg ? strdup(explicit_cfg) : gatecheck_config_find(dir, NULL);
 	cfg->strict = strict;
-	free(*loaded);
+	if (!path)
+		return 0;
 	*loaded = path;
 	if (gatecheck_config_load(path, cfg, err, sizeof(err)) != 0) {
 		cli_error("%s", err);
@@ -361,6 +91,170 @@ struct report_out {
 	enum report_format fmt;
 	char *path;
 };
+
+/* The configuration for one directory, loaded only when it differs from
+ * the one already in cfg (*loaded names it). */
+struct cfg_state {
+	const char *explicit_path;  /* --config */
+	const char *rev;            /* pull-request mode: the base revision */
+	int strict;
+	struct gatecheck_config cfg;
+	char *loaded;               /* name of what cfg holds, NULL: defaults */
+	int have_explicit;
+	char **reported;            /* working-tree configs already compared with base */
+	size_t nreported;
+};
+
+static int cfg_switch(struct cfg_state *cs, const char *name)
+{
+	if ((!name && !cs->loaded) || (name && cs->loaded && strcmp(name, cs->loaded) == 0))
+		return 0; /* same as before */
+	gatecheck_config_release(&cs->cfg);
+	cs->cfg.strict = cs->strict;
+	free(cs->loaded);
+	cs->loaded = NULL;
+	return 1;
+}
+
+/* In pull-request mode: the working tree's configuration of d, compared
+ * with the base revision's (base, base_name): TLGATE-CONFIG errors into
+ * out, once per file. */
+static int check_weakening(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
+			   const struct gatecheck_config *base, const char *base_name,
+			   struct gate_findings *out)
+{
+	struct gatecheck_config pr;
+	char err[512], *name = NULL;
+	gatecheck_config_init(&pr);
+	int rc = gate_config_in_tree(set, d, &pr, &name, err, sizeof(err));
+	if (rc != 0) {
+		/* an unreadable or invalid PR configuration cannot apply anyway */
+		rc = gate_add(out, "TLGATE-CONFIG", GATE_ERROR, name ? name : d->shown, 0,
+			      "%s (the base revision's configuration is applied)", err);
+	} else if (name) {
+		int seen = 0;
+		for (size_t i = 0; i < cs->nreported && !seen; i++)
+			seen = strcmp(cs->reported[i], name) == 0;
+		if (!seen) {
+			char **v = realloc(cs->reported, (cs->nreported + 1) * sizeof(*v));
+			if (!v) {
+				rc = -1;
+			} else {
+				cs->reported = v;
+				cs->reported[cs->nreported++] = name;
+				name = NULL;
+				rc = gate_config_weakened(base, base_name, &pr, cs->reported[cs->nreported - 1], out);
+			}
+		}
+	}
+	free(name);
+	gatecheck_config_release(&pr);
+	return rc;
+}
+
+/* Loads the configuration of d into cs->cfg. Returns 0, -1 after a
+ * message (exit 2), -2 when out of memory. */
+static int config_for(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
+		      struct gate_findings *out)
+{
+	char err[512], *path = NULL, *name = NULL;
+	if (cs->explicit_path) {
+		if (!cs->have_explicit) {
+			cfg_switch(cs, cs->explicit_path);
+			if (gatecheck_config_load(cs->explicit_path, &cs->cfg, err, sizeof(err)) != 0) {
+				cli_error("%s", err);
+				return -1;
+			}
+			cs->have_explicit = 1;
+			if (!(cs->loaded = strdup(cs->explicit_path)))
+				return -2;
+		}
+		if (!cs->rev)
+			return 0;
+	}
+	if (cs->rev) {
+		/* the base revision's: the pull request's own never applies */
+		struct gatecheck_config base;
+		gatecheck_config_init(&base);
+		if (gate_config_find_at_rev(set, d, cs->rev, &path, err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			return -1;
+		}
+		if (path && gate_config_load_at_rev(set, d, cs->rev, path, &base, &name, err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			free(path);
+			free(name);
+			gatecheck_config_release(&base);
+			return -1;
+		}
+		int rc = check_weakening(set, d, cs, &base, name, out);
+		if (rc == 0 && !cs->explicit_path && cfg_switch(cs, name)) {
+			/* take base over */
+			gatecheck_config_release(&cs->cfg);
+			cs->cfg = base;
+			cs->cfg.strict = cs->strict;
+			gatecheck_config_init(&base);
+			cs->loaded = name;
+			name = NULL;
+		}
+		gatecheck_config_release(&base);
+		free(path);
+		free(name);
+		return rc ? -2 : 0;
+	}
+	struct gatecheck_config tmp;
+	gatecheck_config_init(&tmp);
+	if (gate_config_in_tree(set, d, &tmp, &name, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		free(name);
+		gatecheck_config_release(&tmp);
+		return -1;
+	}
+	if (cfg_switch(cs, name)) {
+		cs->cfg = tmp;
+		cs->cfg.strict = cs->strict;
+		cs->loaded = name;
+	} else {
+		gatecheck_config_release(&tmp);
+		free(name);
+	}
+	return 0;
+}
+
+/* Checks one directory into one (findings with their default severities,
+ * suppressions applied). Returns 0, -1 after a message, -2 out of memory. */
+static int check_one(struct gate_set *set, const struct gate_dir *d, const char *base,
+		     struct gate_findings *one)
+{
+	const struct gate_root *r = &set->roots[d->root];
+	struct gatecheck_result res;
+	gatecheck_result_init(&res);
+	int sr;
+	errno = 0;
+	if (d->ptune) {
+		if (ptune_check_dir_in(&r->tree, d->rel, d->shown, one) != 0) {
+			cli_error("cannot read '%s': %s", d->shown, strerror(errno));
+			return -1;
+		}
+		sr = ptune_suppressions_in(&r->tree, d->rel, d->shown, &res);
+	} else {
+		struct gatecheck_opts gopts = { .base_ref = base, .tree = &r->tree, .rel = d->rel,
+						.repo_top = r->top };
+		if (gatecheck_dir(d->shown, d->shown, &gopts, one, &res) != 0) {
+			int e = errno;
+			gatecheck_result_release(&res);
+			if (e == ENOMEM)
+				return -2;
+			cli_error("cannot read '%s': %s", d->shown, strerror(e));
+			return -1;
+		}
+		sr = 0;
+	}
+	if (sr == 0)
+		sr = gatecheck_apply_suppressions(one, &res);
+	gatecheck_result_release(&res);
+	return sr ? -2 : 0;
+}
 
 /* --stage-result FILE DIR: one block against one directory. */
 static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
@@ -402,7 +296,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 		cli_error("%s", err);
 		goto out;
 	}
-	if (config_for(config, perf_opt, strict, &cfg, &cfg_loaded) != 0)
+	if (stage_config(config, perf_opt, strict, &cfg, &cfg_loaded) != 0)
 		goto out;
 	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
 	errno = 0;
@@ -413,7 +307,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 		goto out;
 	}
 	gatecheck_config_apply(&cfg, &fs);
-	top = git_toplevel();
+	top = tree_repo_top(perf_opt);
 	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, 0, 0 };
 	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));
@@ -456,12 +350,16 @@ int cmd_gate(int argc, char **argv)
 	enum report_format fmt = REPORT_TEXT;
 	struct report_out *reports = NULL;
 	size_t nreports = 0;
-	struct dirlist dirs = { 0 }, ch = { 0 };
+	struct gate_set set;
 	struct gate_findings all;
-	struct gatecheck_config cfg;
-	char *cfg_loaded = NULL, *top = NULL;
+	struct cfg_state cs;
+	char err[512];
+	char *changed_list = NULL;
+	size_t changed_len = 0;
 	gate_findings_init(&all);
-	gatecheck_config_init(&cfg);
+	gate_set_init(&set);
+	memset(&cs, 0, sizeof(cs));
+	gatecheck_config_init(&cs.cfg);
 
 	struct cli_parser cp;
 	cli_parser_init(&cp, &cmd_gate_spec, argc, argv);
@@ -520,34 +418,46 @@ int cmd_gate(int argc, char **argv)
 				       strict, wae, fmt, reports, nreports);
 		goto out;
 	}
+	/* git only when asked for, and never one found through a relative
+	 * PATH entry (it could be the checked tree's own) */
+	if ((changed || base) && git_locate(getenv("PATH"), err, sizeof(err)) != 0) {
+		cli_error("--%s needs git: %s", changed ? "changed-since" : "base", err);
+		goto out;
+	}
 	const char *const dot[] = { ".", NULL };
 	const char *const *paths = cp.next < argc ? (const char *const *)argv + cp.next : dot;
-	for (size_t i = 0; paths[i]; i++) {
-		struct stat st;
-		if (stat(paths[i], &st) != 0) {
-			cli_error("cannot read '%s': %s", paths[i], strerror(errno));
+	for (size_t i = 0; paths[i]; i++)
+		if (gate_set_add_root(&set, paths[i], err, sizeof(err)) != 0) {
+			cli_error("%s", err);
 			goto out;
 		}
-		if (!S_ISDIR(st.st_mode)) {
-			cli_error("'%s' is not a directory", paths[i]);
-			goto out;
-		}
-		if (access(paths[i], R_OK | X_OK) != 0) {
-			cli_error("cannot read '%s': %s", paths[i], strerror(errno));
-			goto out;
-		}
-		if (path_base_is(paths[i], "perf_opt")) {
-			if (dl_add(&dirs, paths[i], 0))
-				goto oom;
-		} else if (path_base_is(paths[i], "perf_tuning")) {
-			if (dl_add(&dirs, paths[i], 1))
-				goto oom;
-		} else if (discover(paths[i], &dirs, 0)) {
+	const char *top = set.roots[0].top;
+	if ((changed || base) && !top) {
+		cli_error("--%s: '%s' is not in a git repository", changed ? "changed-since" : "base", paths[0]);
+		goto out;
+	}
+	/* --base REV names a revision of the repository holding each checked
+	 * tree (not of the current directory) */
+	for (size_t i = 0; base && i < set.nroots; i++) {
+		const char *rtop = set.roots[i].top;
+		size_t sl = strlen(base) + 10;
+		char *spec = malloc(sl), *o = NULL;
+		size_t ol;
+		if (!spec)
 			goto oom;
+		snprintf(spec, sl, "%s^{commit}", base);
+		char *argv2[] = { "git", "-C", (char *)rtop, "rev-parse", "--verify", "--quiet", spec, NULL };
+		int g = rtop ? git_capture(argv2, 4096, &o, &ol) : -1;
+		free(spec);
+		free(o);
+		if (g != 0) {
+			cli_error("--base '%s' is not a revision of the git repository holding '%s' (or '%s' is in none)",
+				  base, set.roots[i].shown, set.roots[i].shown);
+			goto out;
 		}
 	}
 	if (changed) {
-		int c = changed_dirs(changed, &ch);
+		int c = gate_changed_files(top, changed, &changed_list, &changed_len);
 		if (c < 0)
 			goto oom;
 		if (c > 0) {
@@ -555,91 +465,39 @@ int cmd_gate(int argc, char **argv)
 			goto out;
 		}
 	}
-	/* --base REV names a revision of the repository holding each checked
-	 * directory (not of the current directory) */
-	for (size_t i = 0; base && i < dirs.n; i++) {
-		if (dirs.ptune[i] || (changed && !in_changed(&ch, dirs.path[i])))
-			continue;
-		char *argv2[] = { "git", "-C", dirs.path[i], "rev-parse", "--verify", "--quiet", NULL, NULL };
-		char *spec = malloc(strlen(base) + 10);
-		char *o = NULL;
-		size_t ol;
-		if (!spec)
-			goto oom;
-		snprintf(spec, strlen(base) + 10, "%s^{commit}", base);
-		argv2[6] = spec;
-		int g = run_git(argv2, &o, &ol);
-		free(spec);
-		free(o);
-		if (g != 0) {
-			cli_error("--base '%s' is not a revision of the git repository holding '%s' (or '%s' is in none)",
-				  base, dirs.path[i], dirs.path[i]);
-			goto out;
-		}
-	}
+	if (gate_set_discover(&set, changed ? changed_list : NULL, changed_len) != 0)
+		goto oom;
 
-	struct gatecheck_opts gopts = { .base_ref = base };
-	size_t checked = 0;
-	for (size_t i = 0; i < dirs.n; i++) {
-		if (changed && !in_changed(&ch, dirs.path[i]))
-			continue;
+	cs.explicit_path = config;
+	cs.rev = base ? base : changed;
+	cs.strict = strict;
+	cs.cfg.strict = strict;
+	for (size_t i = 0; i < set.ndirs; i++) {
+		const struct gate_dir *d = &set.dirs[i];
 		struct gate_findings one;
 		gate_findings_init(&one);
-		checked++;
-		if (config_for(config, dirs.path[i], strict, &cfg, &cfg_loaded) != 0) {
-			gate_findings_release(&one);
-			goto out;
+		int c = config_for(&set, d, &cs, &all);
+		if (c == 0)
+			c = check_one(&set, d, base, &one);
+		if (c == 0) {
+			gatecheck_config_apply(&cs.cfg, &one);
+			c = move_findings(&all, &one) ? -2 : 0;
 		}
-		if (dirs.ptune[i]) {
-			if (ptune_check_dir(dirs.path[i], dirs.path[i], &one) != 0) {
-				cli_error("cannot read '%s': %s", dirs.path[i], strerror(errno));
-				gate_findings_release(&one);
-				goto out;
-			}
-			/* inline suppressions of the folder's Markdown files */
-			struct gatecheck_result pres;
-			gatecheck_result_init(&pres);
-			int sr = ptune_suppressions(dirs.path[i], dirs.path[i], &pres);
-			if (sr == 0)
-				sr = gatecheck_apply_suppressions(&one, &pres);
-			gatecheck_result_release(&pres);
-			if (sr) {
-				gate_findings_release(&one);
-				goto oom;
-			}
-		} else {
-			struct gatecheck_result res;
-			gatecheck_result_init(&res);
-			errno = 0;
-			if (gatecheck_dir(dirs.path[i], dirs.path[i], &gopts, &one, &res) != 0) {
-				int e = errno;
-				gatecheck_result_release(&res);
-				gate_findings_release(&one);
-				if (e == ENOMEM)
-					goto oom;
-				cli_error("cannot read '%s': %s", dirs.path[i], strerror(e));
-				goto out;
-			}
-			int sr = gatecheck_apply_suppressions(&one, &res);
-			gatecheck_result_release(&res);
-			if (sr) {
-				gate_findings_release(&one);
-				goto oom;
-			}
-		}
-		gatecheck_config_apply(&cfg, &one);
-		if (move_findings(&all, &one)) {
-			gate_findings_release(&one);
+		gate_findings_release(&one);
+		if (c == -2)
 			goto oom;
-		}
+		if (c)
+			goto out;
 	}
-	if (checked == 0)
+	/* what discovery could not check: never configurable away */
+	if (move_findings(&all, &set.tree_findings))
+		goto oom;
+	if (set.ndirs == 0)
 		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", changed ? " (none changed)" : "");
 
-	top = git_toplevel();
 	struct timespec t1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, checked, wae,
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, set.ndirs, wae,
 				  (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
 				  statistics, 1 };
 	if (report_write(stdout, fmt, &all, &ctx) != 0) {
@@ -668,11 +526,13 @@ out:
 	for (size_t i = 0; i < nreports; i++)
 		free(reports[i].path);
 	free(reports);
-	dl_release(&dirs);
-	dl_release(&ch);
+	gate_set_release(&set);
 	gate_findings_release(&all);
-	gatecheck_config_release(&cfg);
-	free(cfg_loaded);
-	free(top);
+	gatecheck_config_release(&cs.cfg);
+	free(cs.loaded);
+	for (size_t i = 0; i < cs.nreported; i++)
+		free(cs.reported[i]);
+	free(cs.reported);
+	free(changed_list);
 	return rc;
 }

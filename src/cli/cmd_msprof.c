@@ -2,6 +2,7 @@
  * from msprof op trees or op_summary files. */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "util/escape.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -74,10 +75,14 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 			const char *pat)
 {
 	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-	printf("%s: %s layout, %zu launch%s", c->dir, msprof_layout_name(c->layout), c->n,
+	/* names come from the profiler's files: shown escaped (util/escape.h) */
+	char *dir = escape_text(c->dir, 0), *epat = pat ? escape_text(pat, 0) : NULL;
+	printf("%s: %s layout, %zu launch%s", dir ? dir : "?", msprof_layout_name(c->layout), c->n,
 	       c->n == 1 ? "" : "es");
 	if (pat)
-		printf(" matching '%s'", pat);
+		printf(" matching '%s'", epat ? epat : "?");
+	free(dir);
+	free(epat);
 	if (c->n_filtered)
 		printf(" (%zu of other kernels left out)", c->n_filtered);
 	printf("\n\n%-6s %-28s %6s %13s %12s %12s %12s %12s\n", "launch", "kernel", "device",
@@ -88,12 +93,14 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 			snprintf(b6, sizeof(b6), "%d", l->device);
 		else
 			snprintf(b6, sizeof(b6), "-");
-		printf("%-6ld %-28s %6s %13s %12s %12s %12s %12s\n", l->index, l->kernel, b6,
+		char *kernel = escape_text(l->kernel, 0);
+		printf("%-6ld %-28s %6s %13s %12s %12s %12s %12s\n", l->index, kernel ? kernel : "?", b6,
 		       fmt_num(b1, sizeof(b1), l->duration_us, 3),
 		       fmt_num(b2, sizeof(b2), l->aic_time_us, 3),
 		       fmt_num(b3, sizeof(b3), l->aiv_time_us, 3),
 		       fmt_num(b4, sizeof(b4), l->main_mem_read_bw_gbs, 3),
 		       fmt_num(b5, sizeof(b5), l->main_mem_write_bw_gbs, 3));
+		free(kernel);
 	}
 	printf("\nsummary: %zu launch%s, median %s us, MAD %s us, min %s us, max %s us\n",
 	       s->launches, s->launches == 1 ? "" : "es", fmt_num(b1, sizeof(b1), s->median_us, 3),
@@ -104,9 +111,11 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 		       c->n_missing == 1 ? "" : "es");
 	printf("utilisation: aic_time %s us, aiv_time %s us", fmt_num(b1, sizeof(b1), s->aic_time_us, 3),
 	       fmt_num(b2, sizeof(b2), s->aiv_time_us, 3));
-	if (s->max_ratio_name[0])
-		printf(", busiest pipe %s %s", s->max_ratio_name,
-		       fmt_num(b3, sizeof(b3), s->max_ratio, 3));
+	if (s->max_ratio_name[0]) {
+		char *pipe = escape_text(s->max_ratio_name, 0);
+		printf(", busiest pipe %s %s", pipe ? pipe : "?", fmt_num(b3, sizeof(b3), s->max_ratio, 3));
+		free(pipe);
+	}
 	printf("\nbandwidth: main memory read %s GB/s, write %s GB/s (mean per block row)\n",
 	       fmt_num(b1, sizeof(b1), s->main_mem_read_bw_gbs, 3),
 	       fmt_num(b2, sizeof(b2), s->main_mem_write_bw_gbs, 3));

@@ -1702,13 +1702,30 @@ static int finish(struct optlog *lg)
 	return 0;
 }
 
+static int load_lines(struct lineio *lp, struct optlog *lg);
+
 int optlog_load(const char *path, struct optlog *lg)
 {
 	struct lineio l;
-	struct ctx cx;
-	int rc;
 	if (lineio_open(&l, path, LINEIO_DEFAULT_LIMIT) != 0)
 		return -1;
+	return load_lines(&l, lg);
+}
+
+int optlog_load_stream(FILE *f, struct optlog *lg)
+{
+	struct lineio l;
+	lineio_init(&l, f, LINEIO_DEFAULT_LIMIT);
+	l.owned = 1;
+	return load_lines(&l, lg);
+}
+
+/* Reads every line of l into lg and closes l. */
+static int load_lines(struct lineio *lp, struct optlog *lg)
+{
+	struct lineio l = *lp;
+	struct ctx cx;
+	int rc;
 	ctx_init(&cx, lg);
 	while ((rc = lineio_next(&l)) == 1) {
 		if (take_line(&cx, l.buf, l.len, l.lineno, l.truncated, l.had_cr)) {

@@ -4,6 +4,7 @@
 #define TLPERF_IO_OPTLOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model/optlog.h"
 
@@ -11,6 +12,8 @@
  * or -1 when the file cannot be opened or read (errno set; *lg keeps what
  * was read and must still be released). */
 int optlog_load(const char *path, struct optlog *lg);
+/* The same from an open stream, which is closed here (also on error). */
+int optlog_load_stream(FILE *f, struct optlog *lg);
 
 /* Same from a memory buffer (tests, fuzzers). Returns 0, -1 on allocation
  * failure. */

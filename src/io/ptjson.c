@@ -2,6 +2,7 @@
 #include "io/ptjson.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,21 +58,222 @@ static char *rewrite_tokens(const char *s, size_t n, size_t *outlen)
 	return o;
 }
 
-static long line_of(const char *text, size_t off)
+long ptjson_line_at(const struct ptjson *j, size_t off)
 {
-	long line = 1;
-	for (size_t i = 0; i < off && text[i]; i++)
-		if (text[i] == '\n')
-			line++;
-	return line;
+	/* lines before off = newlines at offsets < off */
+	size_t lo = 0, hi = j->nnl;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (j->nl[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo + 1;
+}
+
+/* FNV-1a */
+static size_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return (size_t)h;
+}
+
+static size_t pow2_at_least(size_t n)
+{
+	size_t c = 16;
+	while (c < n)
+		c *= 2;
+	return c;
+}
+
+/* One pass over the text: newline offsets and the first position of every
+ * object key (a string followed by ':'). */
+static int index_text(struct ptjson *j)
+{
+	size_t nnl = 0, nstr = 0;
+	for (size_t i = 0; i < j->len; i++) {
+		nnl += j->text[i] == '\n';
+		nstr += j->text[i] == '"';
+	}
+	j->nl = malloc((nnl ? nnl : 1) * sizeof(*j->nl));
+	j->keycap = pow2_at_least(nstr + 1); /* keys <= strings, load <= 1/2 */
+	j->keys = calloc(j->keycap, sizeof(*j->keys));
+	if (!j->nl || !j->keys)
+		return -1;
+	const char *t = j->text;
+	for (size_t i = 0; i < j->len; i++) {
+		if (t[i] == '\n') {
+			j->nl[j->nnl++] = i;
+			continue;
+		}
+		if (t[i] != '"')
+			continue;
+		size_t b = i++;
+		while (i < j->len && t[i] != '"') {
+			if (t[i] == '\\' && i + 1 < j->len)
+				i++;
+			if (t[i] == '\n')
+				j->nl[j->nnl++] = i;
+			i++;
+		}
+		if (i >= j->len)
+			break;
+		size_t q = i + 1;
+		while (q < j->len && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r' || t[q] == '\n'))
+			q++;
+		if (q >= j->len || t[q] != ':')
+			continue;
+		size_t klen = i - b - 1;
+		size_t h = hash_bytes(t + b + 1, klen) & (j->keycap - 1);
+		for (;;) {
+			struct ptjson_keypos *k = &j->keys[h];
+			if (k->off == 0) {
+				k->off = b + 1;
+				k->len = klen;
+				break;
+			}
+			if (k->len == klen && memcmp(t + k->off, t + b + 1, klen) == 0)
+				break; /* the first one stays */
+			h = (h + 1) & (j->keycap - 1);
+		}
+	}
+	return 0;
+}
+
+int ptjson_members_build(struct ptjson_members *m, const cJSON *obj)
+{
+	size_t n = 0;
+	const cJSON *c;
+	memset(m, 0, sizeof(*m));
+	if (!cJSON_IsObject(obj))
+		return 0;
+	for (c = obj->child; c; c = c->next)
+		n++;
+	m->cap = pow2_at_least(2 * n + 1);
+	m->slot = calloc(m->cap, sizeof(*m->slot));
+	if (!m->slot) {
+		m->cap = 0;
+		return -1;
+	}
+	for (c = obj->child; c; c = c->next) {
+		if (!c->string)
+			continue;
+		size_t len = strlen(c->string);
+		size_t h = hash_bytes(c->string, len) & (m->cap - 1);
+		while (m->slot[h] && strcmp(m->slot[h]->string, c->string) != 0)
+			h = (h + 1) & (m->cap - 1);
+		if (!m->slot[h])
+			m->slot[h] = c;
+	}
+	return 0;
+}
+
+const cJSON *ptjson_members_get(const struct ptjson_members *m, const char *name, size_t len)
+{
+	if (!m->cap)
+		return NULL;
+	size_t h = hash_bytes(name, len) & (m->cap - 1);
+	for (; m->slot[h]; h = (h + 1) & (m->cap - 1))
+		if (strncmp(m->slot[h]->string, name, len) == 0 && m->slot[h]->string[len] == '\0')
+			return m->slot[h];
+	return NULL;
+}
+
+void ptjson_members_release(struct ptjson_members *m)
+{
+	free(m->slot);
+	memset(m, 0, sizeof(*m));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int push_num(double **v, size_t *n, size_t *cap, double x)
+{
+	if (!isfinite(x))
+		return 0;
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		double *p = realloc(*v, c * sizeof(*p));
+		if (!p)
+			return -1;
+		*v = p;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+/* Sorted values of the owners and rows of the first 16 tables, for
+ * ptjson_has_value. */
+static int index_values(struct ptjson *j)
+{
+	struct ptjson_table t[16];
+	size_t nt = ptjson_tables(j, t, 16), ca = 0, cc = 0;
+	for (size_t i = 0; i < nt; i++) {
+		const cJSON *m, *r;
+		cJSON_ArrayForEach(m, t[i].owner)
+			if (cJSON_IsNumber(m) && push_num(&j->aggs, &j->naggs, &ca, m->valuedouble))
+				return -1;
+		cJSON_ArrayForEach(r, t[i].rows)
+			cJSON_ArrayForEach(m, r)
+				if (cJSON_IsNumber(m) && push_num(&j->cells, &j->ncells, &cc, m->valuedouble))
+					return -1;
+	}
+	if (j->naggs > 1)
+		qsort(j->aggs, j->naggs, sizeof(double), cmp_double);
+	if (j->ncells > 1)
+		qsort(j->cells, j->ncells, sizeof(double), cmp_double);
+	return 0;
+}
+
+/* Whether a sorted v[0..n) holds x within rel (|a-b| <= rel*max(|a|,|b|) + 1e-12). */
+static int sorted_has(const double *v, size_t n, double x, double rel)
+{
+	if (!isfinite(x) || n == 0)
+		return 0;
+	double lo_v = x - (rel * fabs(x) / (1 - rel) + 1e-12) * 1.000001 - 1e-12;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < lo_v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < n; i++) {
+		double m = fabs(v[i]) > fabs(x) ? fabs(v[i]) : fabs(x);
+		if (fabs(v[i] - x) <= rel * m + 1e-12)
+			return 1;
+		if (v[i] > x)
+			return 0; /* above x, the gap only grows */
+	}
+	return 0;
+}
+
+int ptjson_has_value(const struct ptjson *j, double v, double rel)
+{
+	if (sorted_has(j->aggs, j->naggs, v, rel))
+		return 2;
+	return sorted_has(j->cells, j->ncells, v, rel) ? 1 : 0;
 }
 
 int ptjson_parse(struct ptjson *j, const char *data, size_t len)
 {
 	memset(j, 0, sizeof(*j));
 	j->text = rewrite_tokens(data, len, &j->len);
-	if (!j->text)
+	if (!j->text || index_text(j) != 0) {
+		ptjson_release(j);
 		return -1;
+	}
 	const char *end = NULL;
 	j->root = cJSON_ParseWithLengthOpts(j->text, j->len, &end, 0);
 	if (!j->root) {
@@ -80,7 +282,7 @@ int ptjson_parse(struct ptjson *j, const char *data, size_t len)
 			const char *e = cJSON_GetErrorPtr();
 			off = e && e >= j->text && e <= j->text + j->len ? (size_t)(e - j->text) : 0;
 		}
-		j->err_line = line_of(j->text, off);
+		j->err_line = ptjson_line_at(j, off);
 		return 1;
 	}
 	/* trailing garbage after the value is a parse error too */
@@ -91,9 +293,13 @@ int ptjson_parse(struct ptjson *j, const char *data, size_t len)
 		if (p < j->text + j->len) {
 			cJSON_Delete(j->root);
 			j->root = NULL;
-			j->err_line = line_of(j->text, (size_t)(p - j->text));
+			j->err_line = ptjson_line_at(j, (size_t)(p - j->text));
 			return 1;
 		}
+	}
+	if (ptjson_members_build(&j->root_members, j->root) != 0 || index_values(j) != 0) {
+		ptjson_release(j);
+		return -1;
 	}
 	return 0;
 }
@@ -102,34 +308,50 @@ void ptjson_release(struct ptjson *j)
 {
 	cJSON_Delete(j->root);
 	free(j->text);
+	free(j->nl);
+	free(j->keys);
+	ptjson_members_release(&j->root_members);
+	free(j->aggs);
+	free(j->cells);
 	memset(j, 0, sizeof(*j));
 }
 
 long ptjson_key_line(const struct ptjson *j, const char *key, size_t from)
 {
-	char pat[256];
-	int n = snprintf(pat, sizeof(pat), "\"%s\"", key);
-	if (n < 0 || (size_t)n >= sizeof(pat) || !j->text || from >= j->len)
+	size_t kl = strlen(key);
+	if (!j->text)
 		return 0;
-	const char *p = strstr(j->text + from, pat);
-	return p ? line_of(j->text, (size_t)(p - j->text)) : 0;
+	if (from > 0) {
+		size_t pos = from;
+		return ptjson_key_line_next(j, key, &pos);
+	}
+	if (!j->keycap)
+		return 0;
+	size_t h = hash_bytes(key, kl) & (j->keycap - 1);
+	for (;; h = (h + 1) & (j->keycap - 1)) {
+		const struct ptjson_keypos *k = &j->keys[h];
+		if (k->off == 0)
+			return 0;
+		if (k->len == kl && memcmp(j->text + k->off, key, kl) == 0)
+			return ptjson_line_at(j, k->off - 1);
+	}
 }
 
-long ptjson_key_line_nth(const struct ptjson *j, const char *key, size_t n)
+long ptjson_key_line_next(const struct ptjson *j, const char *key, size_t *pos)
 {
 	char pat[256];
-	int k = snprintf(pat, sizeof(pat), "\"%s\"", key);
-	if (k < 0 || (size_t)k >= sizeof(pat) || !j->text)
+	int n = snprintf(pat, sizeof(pat), "\"%s\"", key);
+	if (n < 0 || (size_t)n >= sizeof(pat) || !j->text || *pos >= j->len) {
+		*pos = j->len;
 		return 0;
-	const char *p = j->text;
-	for (size_t i = 0;; i++) {
-		p = strstr(p, pat);
-		if (!p)
-			return 0;
-		if (i == n)
-			return line_of(j->text, (size_t)(p - j->text));
-		p += k;
 	}
+	const char *p = strstr(j->text + *pos, pat);
+	if (!p) {
+		*pos = j->len;
+		return 0;
+	}
+	*pos = (size_t)(p - j->text) + (size_t)n;
+	return ptjson_line_at(j, (size_t)(p - j->text));
 }
 
 static int has_number_member(const cJSON *o)
@@ -211,9 +433,8 @@ double ptjson_num(const cJSON *row, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-void ptjson_row_label(const struct ptjson_table *t, size_t i, char *buf, size_t len)
+void ptjson_row_label(const cJSON *row, size_t i, char *buf, size_t len)
 {
-	const cJSON *row = ptjson_row(t, i);
 	static const char *const idkeys[] = { "case_id", "case", "id", "name", "label" };
 	if (row && row->string) {
 		snprintf(buf, len, "%s", row->string);
@@ -238,8 +459,9 @@ void ptjson_speedup_means(const struct ptjson_table *t, double *mean, double *ge
 {
 	double sum = 0, lsum = 0;
 	size_t n = 0;
-	for (size_t i = 0; t->speedup && i < t->n; i++) {
-		double s = ptjson_num(ptjson_row(t, i), t->speedup);
+	const cJSON *row = t->speedup ? ptjson_row(t, 0) : NULL;
+	for (; row; row = row->next) {
+		double s = ptjson_num(row, t->speedup);
 		if (!isfinite(s) || s <= 0)
 			continue;
 		sum += s;

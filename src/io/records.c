@@ -808,6 +808,14 @@ int records_reader_open(struct records_reader *rd, const char *path, struct strp
 	return 0;
 }
 
+void records_reader_stream(struct records_reader *rd, FILE *f, struct strpool *ids)
+{
+	reader_init(rd, ids);
+	lineio_init(&rd->l, f, RECORDS_LINE_MAX);
+	rd->l.owned = 1;
+	rd->from_file = 1;
+}
+
 void records_reader_buffer(struct records_reader *rd, const char *buf, size_t len,
 			   struct strpool *ids)
 {

@@ -31,6 +31,7 @@
 #define TLPERF_IO_RECORDS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "io/lineio.h"
 #include "model/records.h"
@@ -75,6 +76,9 @@ struct records_reader {
  * block). ids receives the interned ids; it must outlive every record read.
  * Returns 0, or -1 with errno set. */
 int records_reader_open(struct records_reader *rd, const char *path, struct strpool *ids);
+/* The same over an open stream (taken over: closed by records_reader_close),
+ * for files opened inside a checked tree (io/tree.h). */
+void records_reader_stream(struct records_reader *rd, FILE *f, struct strpool *ids);
 /* Reads from buf[0..len) instead (not copied: keep it alive). */
 void records_reader_buffer(struct records_reader *rd, const char *buf, size_t len,
 			   struct strpool *ids);

@@ -17,21 +17,70 @@
 
 #include <cjson/cJSON.h>
 
+/* Every lookup below is O(1) or O(log n) in the file's size, and every
+ * whole-file pass is linear: a bench JSON of any shape (30,000 rows, an
+ * object of 100,000 members) is checked in time linear in its bytes. */
+
+/* The largest bench JSON read: bigger files are reported, never parsed
+ * (a real one is a few hundred KiB). */
+#define PTJSON_MAX_BYTES (16u * 1024u * 1024u)
+
+/* Member names of one object, hashed: name -> first member of that name
+ * (as cJSON_GetObjectItemCaseSensitive finds it). */
+struct ptjson_members {
+	const cJSON **slot;   /* open addressing, cap a power of two; NULL = empty */
+	size_t cap;
+};
+
+/* First position of each object key in the text, hashed by its raw bytes. */
+struct ptjson_keypos {
+	size_t off;       /* offset of the key's first byte (after its quote); 0: empty slot */
+	size_t len;       /* raw bytes between the quotes */
+};
+
 struct ptjson {
 	char *text;       /* the file as read (after the token rewrite), NUL-terminated */
 	size_t len;       /* bytes in text */
 	cJSON *root;      /* NULL when the text does not parse */
 	long err_line;    /* 1-based line of the parse error, 0 when parsed */
+	size_t *nl;       /* offsets of the '\n' bytes of text, ascending */
+	size_t nnl;
+	struct ptjson_keypos *keys; /* open addressing, keycap a power of two */
+	size_t keycap;
+	struct ptjson_members root_members; /* of root when it is an object */
+	double *aggs;     /* sorted number members of the owners of the first 16 tables */
+	size_t naggs;
+	double *cells;    /* sorted number members of those tables' rows */
+	size_t ncells;
 };
 
 void ptjson_release(struct ptjson *j);
 
-/* 1-based line of the first occurrence of "key" (with its quotes) in the
- * text at or after byte offset from; 0 when absent. */
+/* 1-based line of the first object key "key" in the text (O(1), from an
+ * index built by ptjson_parse); with from > 0, of the first occurrence of
+ * "key" (with its quotes) at or after byte offset from (O(n)). 0 when
+ * absent. */
 long ptjson_key_line(const struct ptjson *j, const char *key, size_t from);
 
-/* 1-based line of the n-th (0-based) occurrence of "key"; 0 when absent. */
-long ptjson_key_line_nth(const struct ptjson *j, const char *key, size_t n);
+/* 1-based line of the next occurrence of "key" (with its quotes) at or
+ * after *pos, which moves past it (to the end when there is none): calls
+ * for consecutive rows cost one pass over the text in all. 0 when absent. */
+long ptjson_key_line_next(const struct ptjson *j, const char *key, size_t *pos);
+
+/* 1-based line of byte offset off (O(log n)). */
+long ptjson_line_at(const struct ptjson *j, size_t off);
+
+/* Builds the member index of obj (an object; anything else gives an empty
+ * index). Returns 0, -1 when out of memory. */
+int ptjson_members_build(struct ptjson_members *m, const cJSON *obj);
+/* The first member of the indexed object named name[0..len), or NULL. */
+const cJSON *ptjson_members_get(const struct ptjson_members *m, const char *name, size_t len);
+void ptjson_members_release(struct ptjson_members *m);
+
+/* 2 when v is within rel (relative, as pt_close) of a number member of a
+ * table owner of j (the first 16 tables), 1 of a number in one of their
+ * rows, 0 neither. O(log n). */
+int ptjson_has_value(const struct ptjson *j, double v, double rel);
 
 /* A set of per-case rows found in a file. */
 struct ptjson_table {
@@ -48,15 +97,16 @@ struct ptjson_table {
  * number found. The pointers borrow from j->root. */
 size_t ptjson_tables(const struct ptjson *j, struct ptjson_table *out, size_t max);
 
-/* Row i of a table (array element or object member); NULL past the end. */
+/* Row i of a table (array element or object member); NULL past the end.
+ * O(i): walk the rows with ptjson_row(t, 0) and ->next instead. */
 const cJSON *ptjson_row(const struct ptjson_table *t, size_t i);
 
 /* The numeric value of key in row, NAN when absent or not a number. */
 double ptjson_num(const cJSON *row, const char *key);
 
-/* Writes a short label for row i ("case 3", the member name, or "#3") to
- * buf. */
-void ptjson_row_label(const struct ptjson_table *t, size_t i, char *buf, size_t len);
+/* Writes a short label for row (the i-th, 0-based: "case 3", the member
+ * name, or "#3") to buf. */
+void ptjson_row_label(const cJSON *row, size_t i, char *buf, size_t len);
 
 /* Arithmetic and geometric mean of the finite positive speedups of the
  * table's rows; *nvalid gets their count. Both NAN when none. */

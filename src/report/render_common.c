@@ -2,6 +2,7 @@
  * sanitising hostile bytes, repo-relative paths, fingerprints, counting,
  * ordering, and cJSON building with allocation checks. */
 #include "report/render_common.h"
+#include "util/escape.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -53,6 +54,8 @@ static int xml_forbidden(unsigned cp)
  * allocation failure. */
 char *report_sanitize(const char *str, enum report_san mode)
 {
+	if (mode == REPORT_SAN_TEXT) /* the one text escaper: C0, DEL, C1, bad bytes */
+		return escape_text(str, 0);
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
 	size_t n = strlen((const char *)s);
 	if (n > (SIZE_MAX - 1) / 4)

@@ -1,5 +1,6 @@
 /* render_github.c: findings as GitHub Actions workflow commands (::error file=...::), percent-escaped. */
 #include "report/render_common.h"
+#include "util/escape.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -44,8 +45,10 @@ int report_render_github(FILE *f, const struct gate_findings *fs, const struct r
 		if (g->severity == GATE_OFF)
 			continue;
 		char *rel = report_relpath(ctx->repo_root, g->file);
-		char *file = rel ? report_sanitize(rel, REPORT_SAN_XML) : NULL;
-		char *msg = report_sanitize(g->message, REPORT_SAN_XML), *rule = report_sanitize(g->rule, REPORT_SAN_XML);
+		/* controls escaped visibly (util/escape.h); newlines are
+		 * encoded by gh_escape */
+		char *file = rel ? escape_text(rel, 0) : NULL;
+		char *msg = escape_text(g->message, ESCAPE_KEEP_NEWLINE | ESCAPE_KEEP_CR), *rule = escape_text(g->rule, 0);
 		free(rel);
 		if (!file || !msg || !rule) {
 			free(file), free(msg), free(rule);

@@ -37,8 +37,20 @@ char *report_stage_result_json(const struct stage_result *sr)
 			cJSON *m = cJSON_GetObjectItemCaseSensitive(o, e->key);
 			if (!m)
 				m = cJSON_AddObjectToObject(o, e->key);
-			bad = !m || !cJSON_IsObject(m) ||
-			      !cJSON_AddStringToObject(m, e->workload, e->value);
+			if (m && !cJSON_IsObject(m)) {
+				/* the same field unlabelled before (a block read from
+				 * someone else): keep both, as "key (WORKLOAD)" */
+				size_t n = strlen(e->key) + strlen(e->workload) + 4;
+				char *k = malloc(n);
+				bad = !k;
+				if (k) {
+					snprintf(k, n, "%s (%s)", e->key, e->workload);
+					bad = !cJSON_AddStringToObject(o, k, e->value);
+					free(k);
+				}
+				continue;
+			}
+			bad = !m || !cJSON_AddStringToObject(m, e->workload, e->value);
 		} else if ((e->field == SR_STAGE || e->field == SR_ITERATIONS) && !isnan(e->number)) {
 			bad = !cJSON_AddNumberToObject(o, e->key, e->number);
 		} else {

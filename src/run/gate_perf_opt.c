@@ -4,11 +4,12 @@
 #include "io/lineio.h"
 #include "io/optlog.h"
 #include "io/records.h"
+#include "io/tree.h"
+#include "run/git.h"
 #include "gates/rules.h"
 #include "gates/s4_util.h"
 #include "util/sha256.h"
 #include "util/utf8.h"
-#include "io/records.h"
 #include "util/path.h"
 #include "io/inventory.h"
 
@@ -33,6 +34,11 @@ extern char **environ;
 #define MAX_JSON (16u << 20)    /* workload_inventory.json */
 #define MAX_FEEDBACK (4u << 20) /* perf_feedback.md */
 #define MAX_MISSING 64
+#define GATECHECK_CONFIG_MAX (1 << 20)
+#define MAX_REFUSED 64
+#define MAX_ARTIFACT (64 * 1024 * 1024)   /* one artifact hashed */
+#define HASH_BUDGET (256ull * 1024 * 1024) /* all artifacts of a directory */
+#define MAX_ARTIFACTS 64                    /* distinct files hashed per directory */
 
 void gatecheck_result_init(struct gatecheck_result *res)
 {
@@ -52,38 +58,57 @@ void gatecheck_result_release(struct gatecheck_result *res)
 	gatecheck_result_init(res);
 }
 
-/* Reads a whole (small) file; *state tells what happened. Returns malloc'd
- * NUL-terminated text or NULL. */
-static char *slurp(const char *path, size_t max, size_t *len, enum s4_file_state *state)
+/* Paths the gate refused to read, for TLGATE-PATH (s4_rule_layout). */
+struct refusals {
+	struct s4_refused v[MAX_REFUSED];
+	char *what[MAX_REFUSED];
+	size_t n;
+	size_t more;              /* beyond MAX_REFUSED, counted only */
+};
+
+static void refusals_release(struct refusals *r)
 {
-	struct stat st;
-	*len = 0;
-	if (stat(path, &st) != 0) {
-		*state = errno == ENOENT ? S4_FILE_MISSING : S4_FILE_UNREADABLE;
-		return NULL;
+	for (size_t i = 0; i < r->n; i++)
+		free(r->what[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Notes a refusal (s is not TREE_OK nor TREE_MISSING). Returns 0, -1 when
+ * out of memory. */
+static int refuse(struct refusals *r, const char *file, long line, const char *what,
+		  enum tree_status s)
+{
+	if (r->n == MAX_REFUSED) {
+		r->more++;
+		return 0;
 	}
-	if (!S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-		*state = S4_FILE_UNREADABLE;
+	if (!(r->what[r->n] = strdup(what)))
+		return -1;
+	r->v[r->n].file = file;
+	r->v[r->n].line = line;
+	r->v[r->n].what = r->what[r->n];
+	r->v[r->n].why = tree_status_text(s);
+	r->n++;
+	return 0;
+}
+
+static enum s4_file_state state_of(enum tree_status s)
+{
+	return s == TREE_OK ? S4_FILE_OK : s == TREE_MISSING ? S4_FILE_MISSING : S4_FILE_UNREADABLE;
+}
+
+/* Reads a whole (small) file of the directory through the tree; *state
+ * tells what happened. Returns malloc'd NUL-terminated text or NULL. */
+static char *slurp(const struct tree *t, const char *dir, const char *name, size_t max,
+		   size_t *len, enum s4_file_state *state, enum tree_status *ts)
+{
+	char *buf = NULL;
+	*ts = tree_read(t, dir, name, (off_t)max, &buf, len);
+	*state = state_of(*ts);
+	if (*ts != TREE_OK)
 		return NULL;
-	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*state = S4_FILE_UNREADABLE;
-		return NULL;
-	}
-	char *buf = malloc((size_t)st.st_size + 1);
-	size_t n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-	int bad = !buf || ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		*state = S4_FILE_UNREADABLE;
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
 	*state = S4_FILE_EMPTY;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < *len; i++)
 		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r') {
 			*state = S4_FILE_OK;
 			break;
@@ -125,19 +150,16 @@ static int note_line(struct loaded *ld, const struct records_reader *rd, int *cr
 	return 0;
 }
 
-/* Streams perf_records.jsonl into ld (io/records.h); ids are interned in
- * the set's pool. */
-static int load_records(const char *path, struct loaded *ld)
+/* Streams perf_records.jsonl from f (closed here) into ld (io/records.h);
+ * ids are interned in the set's pool. */
+static int load_records(FILE *f, struct loaded *ld)
 {
 	struct records_reader rd;
 	struct record r;
 	enum records_next k;
 	int any = 0, crlf = 0;
 	long extra = 0;
-	if (records_reader_open(&rd, path, &ld->recs.pool) != 0) {
-		ld->state = errno == ENOENT ? S4_FILE_MISSING : S4_FILE_UNREADABLE;
-		return 0;
-	}
+	records_reader_stream(&rd, f, &ld->recs.pool);
 	ld->state = S4_FILE_OK;
 	while ((k = records_reader_next(&rd, &r)) != RECORDS_NEXT_EOF) {
 		if (k == RECORDS_NEXT_ERROR) {
@@ -180,158 +202,126 @@ oom:
 
 /* ---- paths relative to the perf_opt directory ---- */
 
-/* Resolves a path a record names: "perf_opt/x" is relative to the operator
- * directory (the parent), other relative paths to perf_opt itself. */
-static char *resolve(const char *dir, const char *p)
+/* The directory a path a record names is relative to: "perf_opt/x" is
+ * relative to the operator directory (the parent), other relative paths to
+ * perf_opt itself. Returns a malloc'd base for tree_resolve. */
+static char *record_base(const char *rel, const char *p)
 {
-	if (p[0] == '/')
-		return strdup(p);
-	if (strncmp(p, "perf_opt/", 9) == 0) {
-		char *parent = path_join(dir, "..");
-		char *r = parent ? path_join(parent, p) : NULL;
-		free(parent);
-		return r;
-	}
-	return path_join(dir, p);
+	if (strncmp(p, "perf_opt/", 9) == 0)
+		return tree_join(rel, "..");
+	return strdup(rel);
 }
 
-struct sha_cache {
-	const char *dir;
-	char *path[8];
-	char hex[8][65];
-	int ok[8];
-	int n;
+struct sha_entry {
+	dev_t dev;
+	ino_t ino;
+	char hex[65];
 };
 
-static int artifact_sha(const char *artifact, char hex[65], void *ctx)
+struct sha_cache {
+	const struct tree *tree;
+	const char *rel;
+	struct sha_entry v[MAX_ARTIFACTS];
+	int n;
+	unsigned long long hashed;  /* bytes hashed so far */
+};
+
+static int artifact_sha(const char *artifact, char hex[65], const char **why, void *ctx)
 {
 	struct sha_cache *c = ctx;
+	char *base = record_base(c->rel, artifact);
+	int fd = -1;
+	struct stat st;
+	enum tree_status s = base ? tree_resolve(c->tree, base, artifact, TREE_WANT_FILE, MAX_ARTIFACT, &fd, &st)
+				  : TREE_UNREADABLE;
+	free(base);
+	if (s != TREE_OK) {
+		*why = s == TREE_TOO_LARGE ? "is larger than 64 MiB (not read)" : tree_status_text(s);
+		return -1;
+	}
 	for (int i = 0; i < c->n; i++)
-		if (strcmp(c->path[i], artifact) == 0) {
-			memcpy(hex, c->hex[i], 65);
-			return c->ok[i] ? 0 : -1;
+		if (c->v[i].dev == st.st_dev && c->v[i].ino == st.st_ino) {
+			close(fd);
+			memcpy(hex, c->v[i].hex, 65);
+			return 0;
 		}
-	char *full = resolve(c->dir, artifact);
-	int ok = full && sha256_file(full, hex) == 0;
-	free(full);
-	if (c->n < 8) {
-		c->path[c->n] = strdup(artifact);
-		if (c->path[c->n]) {
-			memcpy(c->hex[c->n], ok ? hex : "", ok ? 65 : 1);
-			c->ok[c->n] = ok;
-			c->n++;
+	if (c->n == MAX_ARTIFACTS || c->hashed + (unsigned long long)st.st_size > HASH_BUDGET) {
+		close(fd);
+		*why = "was not hashed: the directory's final records name more than 64 files or 256 MiB";
+		return -1;
+	}
+	struct sha256 h;
+	unsigned char buf[65536], dig[32];
+	ssize_t r;
+	sha256_init(&h);
+	while ((r = read(fd, buf, sizeof(buf))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || c->hashed + (unsigned long long)r > HASH_BUDGET) {
+			close(fd);
+			*why = r < 0 ? "cannot be read" : "grew while it was hashed (not read)";
+			return -1;
 		}
+		c->hashed += (unsigned long long)r;
+		sha256_update(&h, buf, (size_t)r);
 	}
-	return ok ? 0 : -1;
-}
-
-static char *find_repo_root(const char *dir)
-{
-	char buf[PATH_MAX];
-	if (!realpath(dir, buf))
-		return NULL;
-	for (;;) {
-		char *g = path_join(buf, ".git");
-		struct stat st;
-		int hit = g && stat(g, &st) == 0;
-		free(g);
-		if (hit)
-			return strdup(buf);
-		char *slash = strrchr(buf, '/');
-		if (!slash || slash == buf)
-			return NULL;
-		*slash = '\0';
-	}
+	close(fd);
+	sha256_final(&h, dig);
+	sha256_hex(dig, hex);
+	c->v[c->n].dev = st.st_dev;
+	c->v[c->n].ino = st.st_ino;
+	memcpy(c->v[c->n].hex, hex, 65);
+	c->n++;
+	return 0;
 }
 
 static int path_exists(const char *rel, void *ctx)
 {
-	const char *root = ctx;
-	if (strstr(rel, ".."))
-		return 0;
-	char *p = path_join(root, rel);
-	int ok = p && access(p, F_OK) == 0;
-	free(p);
-	return ok;
+	const struct tree *t = ctx;
+	return tree_resolve(t, "", rel, TREE_WANT_ANY, 0, NULL, NULL) == TREE_OK;
 }
 
 /* ---- --base: git show REF:path, compared as a byte prefix ---- */
 
-static int spawn_git(char *const argv[], int *outfd, pid_t *pid)
+/* The directory's path relative to the repository top, malloc'd, or NULL
+ * when the tree is not inside top. */
+static char *repo_relative(const struct tree *t, const char *top, const char *rel)
 {
-	int fds[2];
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	if (pipe(fds) != 0)
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawnattr_init(&at);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	posix_spawn_file_actions_addclose(&fa, fds[1]);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&at, 0);
-	int rc = posix_spawnp(pid, "git", &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	close(fds[1]);
-	if (rc != 0) {
-		close(fds[0]);
-		errno = rc;
-		return -1;
-	}
-	*outfd = fds[0];
-	return 0;
+	size_t tl = strlen(top);
+	const char *in;
+	if (strcmp(t->root, top) == 0)
+		in = "";
+	else if (strncmp(t->root, top, tl) == 0 && (t->root[tl] == '/' || tl == 1))
+		in = t->root + (tl == 1 ? 1 : tl + 1);
+	else
+		return NULL;
+	return tree_join(*in ? in : NULL, rel);
 }
 
-static int wait_child(pid_t pid)
+static void check_append(const struct tree *t, const char *rel, const char *top_given,
+			 const char *ref, struct s4_append *a)
 {
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void check_append(const char *records, const char *ref, struct s4_append *a)
-{
+	char err[256];
 	memset(a, 0, sizeof(*a));
 	a->ref = ref;
-	/* the directory's real path: the file itself may be gone */
-	char real[PATH_MAX], dirbuf[PATH_MAX];
-	const char *slash = strrchr(records, '/');
-	size_t dl = slash ? (size_t)(slash - records) : 0;
-	if (dl >= sizeof(dirbuf))
+	if (!git_path() && git_locate(getenv("PATH"), err, sizeof(err)) != 0)
 		return;
-	memcpy(dirbuf, records, dl);
-	dirbuf[dl] = '\0';
-	char rd[PATH_MAX];
-	if (!realpath(dl ? dirbuf : ".", rd) ||
-	    (size_t)snprintf(real, sizeof(real), "%s/perf_records.jsonl", rd) >= sizeof(real))
-		return;
-	char *root = find_repo_root(dl ? dirbuf : ".");
-	if (!root)
-		return;
-	size_t rl = strlen(root);
-	char *spec = malloc(strlen(ref) + strlen(real) + 2);
-	if (!spec || strncmp(real, root, rl) != 0 || real[rl] != '/') {
-		free(root);
-		free(spec);
-		return;
-	}
-	snprintf(spec, strlen(ref) + strlen(real) + 2, "%s:%s", ref, real + rl + 1);
-	char *argv[] = { "git", "-C", root, "show", spec, NULL };
+	char *top = top_given ? strdup(top_given) : tree_repo_top(t->root);
+	char *drel = top ? repo_relative(t, top, rel) : NULL;
+	char *file = drel ? tree_join(drel, "perf_records.jsonl") : NULL;
+	char *spec = file ? malloc(strlen(ref) + strlen(file) + 2) : NULL;
+	FILE *cur = NULL;
 	int fd;
 	pid_t pid;
-	if (spawn_git(argv, &fd, &pid) != 0) {
-		free(root);
-		free(spec);
-		return;
-	}
+	if (!spec)
+		goto out;
+	snprintf(spec, strlen(ref) + strlen(file) + 2, "%s:%s", ref, file);
+	char *argv[] = { "git", "-C", top, "show", spec, NULL };
+	if (git_spawn(argv, &fd, &pid) != 0)
+		goto out;
 	FILE *old = fdopen(fd, "rb");
-	FILE *cur = fopen(records, "rb");
+	if (tree_fopen(t, rel, "perf_records.jsonl", 0, &cur) != TREE_OK)
+		cur = NULL;
 	long line = 1;
 	int differ = 0, co, cn;
 	if (old) {
@@ -347,20 +337,22 @@ static void check_append(const char *records, const char *ref, struct s4_append 
 		/* drain, so git never blocks on a full pipe */
 		while (differ && getc(old) != EOF)
 			;
-	}
-	if (old)
 		fclose(old);
-	else
+	} else {
 		close(fd);
-	if (cur)
-		fclose(cur);
-	int st = wait_child(pid);
+	}
+	int st = git_wait(pid);
 	if (st == 0 && old) {
 		a->checked = 1;
 		a->prefix = !differ;
 		a->first_changed = line;
 	}
-	free(root);
+out:
+	if (cur)
+		fclose(cur);
+	free(top);
+	free(drel);
+	free(file);
 	free(spec);
 }
 
@@ -398,9 +390,83 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* gatecheck_dir without a tree: one rooted at the directory's parent. */
+static int gatecheck_dir_path(const char *path, const char *shown, const struct gatecheck_opts *opts,
+			      struct gate_findings *fs, struct gatecheck_result *res)
+{
+	struct gatecheck_opts o;
+	struct tree t;
+	char *real = realpath(path, NULL);
+	if (!real)
+		return -1;
+	char *slash = strrchr(real, '/');
+	char *name = strdup(slash[1] ? slash + 1 : ".");
+	if (slash == real)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	int rc = -1;
+	if (name && tree_open(&t, real) == 0) {
+		if (opts)
+			o = *opts;
+		else
+			memset(&o, 0, sizeof(o));
+		o.tree = &t;
+		o.rel = name;
+		rc = gatecheck_dir(path, shown, &o, fs, res);
+		tree_close(&t);
+	} else if (!name) {
+		errno = ENOMEM;
+	}
+	free(name);
+	free(real);
+	return rc;
+}
+
+/* Names of the regular files at the top of the directory, sorted. */
+static int list_top(int dfd, char ***top, size_t *ntop)
+{
+	size_t cap = 0;
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		struct stat st;
+		if (de->d_name[0] == '.' || fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (*ntop == cap) {
+			size_t c = cap ? cap * 2 : 16;
+			char **v = realloc(*top, c * sizeof(*v));
+			if (!v)
+				goto oom;
+			*top = v;
+			cap = c;
+		}
+		if (!((*top)[*ntop] = strdup(de->d_name)))
+			goto oom;
+		(*ntop)++;
+	}
+	closedir(d);
+	if (*ntop > 1) /* qsort(NULL, 0) is undefined */
+		qsort(*top, *ntop, sizeof(**top), cmp_str);
+	return 0;
+oom:
+	closedir(d);
+	errno = ENOMEM;
+	return -1;
+}
+
 int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_opts *opts,
 		  struct gate_findings *fs, struct gatecheck_result *res)
 {
+	if (!opts || !opts->tree)
+		return gatecheck_dir_path(path, shown, opts, fs, res);
+	const struct tree *T = opts->tree;
+	const char *rel = opts->rel ? opts->rel : "";
 	struct gatecheck_result local;
 	struct gatecheck_result *R = res ? res : &local;
 	struct optlog lg;
@@ -408,18 +474,20 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	struct s4_input in;
 	struct sha_cache sc;
 	struct s4_map seen;
+	struct refusals ref;
+	struct tree repo;
+	int repo_open = 0;
 	char **top = NULL;
-	size_t ntop = 0, captop = 0;
+	size_t ntop = 0;
 	struct s4_missing_path missing[MAX_MISSING];
 	char *missing_str[MAX_MISSING];
 	size_t nmiss = 0;
-	char *f_log = NULL, *f_rec = NULL, *f_inv = NULL, *f_fb = NULL;
 	char *s_log = NULL, *s_rec = NULL, *s_inv = NULL, *s_fb = NULL;
-	char *inv_text = NULL, *fb_text = NULL, *root = NULL;
+	char *inv_text = NULL, *fb_text = NULL;
 	struct inventory inv;
 	int prc;
-	int rc = -1;
-	DIR *d = NULL;
+	int rc = -1, dfd;
+	enum tree_status ts;
 
 	if (!res)
 		gatecheck_result_init(&local);
@@ -430,47 +498,23 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	records_problems_init(&ld.probs);
 	memset(&in, 0, sizeof(in));
 	memset(&sc, 0, sizeof(sc));
+	memset(&ref, 0, sizeof(ref));
 	s4_map_init(&seen);
 
-	d = opendir(path);
-	if (!d)
+	ts = tree_resolve(T, rel, ".", TREE_WANT_DIR | TREE_NOFOLLOW, 0, &dfd, NULL);
+	if (ts != TREE_OK) {
+		if (ts != TREE_UNREADABLE)
+			errno = ts == TREE_MISSING ? ENOENT : ts == TREE_SYMLINK ? ELOOP : ENOTDIR;
 		goto out;
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *full = path_join(path, de->d_name);
-		struct stat st;
-		int reg = full && lstat(full, &st) == 0 && S_ISREG(st.st_mode);
-		free(full);
-		if (!reg)
-			continue;
-		if (ntop == captop) {
-			size_t c = captop ? captop * 2 : 16;
-			char **v = realloc(top, c * sizeof(*v));
-			if (!v)
-				goto oom;
-			top = v;
-			captop = c;
-		}
-		if (!(top[ntop] = strdup(de->d_name)))
-			goto oom;
-		ntop++;
 	}
-	closedir(d);
-	d = NULL;
-	if (ntop > 1) /* qsort(NULL, 0) is undefined */
-		qsort(top, ntop, sizeof(*top), cmp_str);
+	if (list_top(dfd, &top, &ntop) != 0)
+		goto out;
 
-	f_log = path_join(path, "opt_log.md");
-	f_rec = path_join(path, "perf_records.jsonl");
-	f_inv = path_join(path, "workload_inventory.json");
-	f_fb = path_join(path, "perf_feedback.md");
 	s_log = path_join(shown, "opt_log.md");
 	s_rec = path_join(shown, "perf_records.jsonl");
 	s_inv = path_join(shown, "workload_inventory.json");
 	s_fb = path_join(shown, "perf_feedback.md");
-	if (!f_log || !f_rec || !f_inv || !f_fb || !s_log || !s_rec || !s_inv || !s_fb)
+	if (!s_log || !s_rec || !s_inv || !s_fb)
 		goto oom;
 
 	in.dir = shown;
@@ -480,21 +524,28 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	in.feedback_file = s_fb;
 	in.log = &lg;
 
-	/* opt_log.md */
-	struct stat st;
-	if (stat(f_log, &st) != 0)
-		in.optlog_state = errno == ENOENT ? S4_FILE_MISSING : S4_FILE_UNREADABLE;
-	else if (!S_ISREG(st.st_mode))
-		in.optlog_state = S4_FILE_UNREADABLE;
-	else if (optlog_load(f_log, &lg) != 0)
-		in.optlog_state = errno == ENOMEM ? (rc = -1, S4_FILE_UNREADABLE) : S4_FILE_UNREADABLE;
-	else
-		in.optlog_state = lg.blank ? S4_FILE_EMPTY : S4_FILE_OK;
+	/* opt_log.md, streamed */
+	FILE *f;
+	ts = tree_fopen(T, rel, "opt_log.md", 0, &f);
+	in.optlog_state = state_of(ts);
+	if (ts == TREE_OK) {
+		if (optlog_load_stream(f, &lg) != 0) {
+			if (errno == ENOMEM)
+				goto oom;
+			in.optlog_state = S4_FILE_UNREADABLE;
+		} else {
+			in.optlog_state = lg.blank ? S4_FILE_EMPTY : S4_FILE_OK;
+		}
+	} else if (ts != TREE_MISSING && refuse(&ref, s_log, 0, "opt_log.md", ts)) {
+		goto oom;
+	}
 	R->bytes += lg.bytes;
 
 	/* workload_inventory.json */
 	size_t len;
-	inv_text = slurp(f_inv, MAX_JSON, &len, &in.inventory_state);
+	inv_text = slurp(T, rel, "workload_inventory.json", MAX_JSON, &len, &in.inventory_state, &ts);
+	if (ts != TREE_OK && ts != TREE_MISSING && refuse(&ref, s_inv, 0, "workload_inventory.json", ts))
+		goto oom;
 	R->bytes += len;
 	if (inv_text && in.inventory_state == S4_FILE_OK) {
 		const char *t = inv_text;
@@ -518,10 +569,15 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	}
 
 	/* perf_records.jsonl, streamed */
-	if (stat(f_rec, &st) == 0 && !S_ISREG(st.st_mode))
-		ld.state = S4_FILE_UNREADABLE;
-	else if (load_records(f_rec, &ld) != 0)
-		goto oom;
+	ts = tree_fopen(T, rel, "perf_records.jsonl", 0, &f);
+	if (ts == TREE_OK) {
+		if (load_records(f, &ld) != 0)
+			goto oom;
+	} else {
+		ld.state = state_of(ts);
+		if (ts != TREE_MISSING && refuse(&ref, s_rec, 0, "perf_records.jsonl", ts))
+			goto oom;
+	}
 	R->bytes += ld.bytes;
 	in.records_state = ld.state;
 	in.recs = &ld.recs;
@@ -532,7 +588,9 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	R->contract = in.contract;
 	R->records = ld.recs.n;
 
-	/* records naming profiles that do not exist */
+	/* records naming profiles that do not exist, or that lead out of the
+	 * tree: checked inside it only, so the answer never tells what exists
+	 * outside */
 	for (size_t i = 0; i < ld.recs.n; i++) {
 		const char *p = ld.recs.v[i].msprof_raw_path;
 		int created;
@@ -542,12 +600,19 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 			goto oom;
 		if (!created)
 			continue;
-		char *full = resolve(path, p);
-		if (!full)
+		char *base = record_base(rel, p);
+		if (!base)
 			goto oom;
-		int ok = access(full, F_OK) == 0;
-		free(full);
-		if (!ok && nmiss < MAX_MISSING) {
+		ts = tree_resolve(T, base, p, TREE_WANT_ANY, 0, NULL, NULL);
+		free(base);
+		if (ts == TREE_OK)
+			continue;
+		if (ts != TREE_MISSING) {
+			char what[96];
+			snprintf(what, sizeof(what), "msprof_raw_path '%.60s%s'", p, strlen(p) > 60 ? "..." : "");
+			if (refuse(&ref, s_rec, ld.recs.v[i].line, what, ts))
+				goto oom;
+		} else if (nmiss < MAX_MISSING) {
 			missing_str[nmiss] = strdup(p);
 			if (!missing_str[nmiss])
 				goto oom;
@@ -562,26 +627,35 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	in.n_missing_paths = nmiss;
 
 	/* perf_feedback.md */
-	fb_text = slurp(f_fb, MAX_FEEDBACK, &len, &in.feedback_state);
+	fb_text = slurp(T, rel, "perf_feedback.md", MAX_FEEDBACK, &len, &in.feedback_state, &ts);
+	if (ts != TREE_OK && ts != TREE_MISSING && refuse(&ref, s_fb, 0, "perf_feedback.md", ts))
+		goto oom;
 	R->bytes += len;
 	in.feedback = fb_text;
 	in.feedback_len = len;
-	root = opts && opts->repo_root ? strdup(opts->repo_root) : find_repo_root(path);
-	if (!root) {
-		char cwd[PATH_MAX];
-		root = strdup(getcwd(cwd, sizeof(cwd)) ? cwd : ".");
-	}
-	if (!root)
-		goto oom;
+	/* paths it cites: looked up in the repository (or the checked tree) */
 	in.path_exists = path_exists;
-	in.path_ctx = root;
+	in.path_ctx = (void *)T;
+	if (fb_text) {
+		char *rt = opts->repo_root ? strdup(opts->repo_root) : tree_repo_top(T->root);
+		if (rt && tree_open(&repo, rt) == 0) {
+			repo_open = 1;
+			in.path_ctx = &repo;
+		}
+		free(rt);
+	}
 
-	sc.dir = path;
+	sc.tree = T;
+	sc.rel = rel;
 	in.artifact_sha256 = artifact_sha;
 	in.artifact_ctx = &sc;
 
-	if (opts && opts->base_ref)
-		check_append(f_rec, opts->base_ref, &in.append);
+	if (opts->base_ref)
+		check_append(T, rel, opts->repo_top, opts->base_ref, &in.append);
+
+	in.refused = ref.v;
+	in.n_refused = ref.n;
+	in.n_refused_more = ref.more;
 
 	if (opts && opts->extra && opts->extra_only) {
 		struct gate_findings scratch;
@@ -630,15 +704,14 @@ oom:
 		errno = ENOMEM;
 	rc = -1;
 out:
-	if (d)
-		closedir(d);
 	for (size_t i = 0; i < ntop; i++)
 		free(top[i]);
 	free(top);
 	for (size_t i = 0; i < nmiss; i++)
 		free(missing_str[i]);
-	for (int i = 0; i < sc.n; i++)
-		free(sc.path[i]);
+	refusals_release(&ref);
+	if (repo_open)
+		tree_close(&repo);
 	s4_map_release(&seen);
 	optlog_release(&lg);
 	records_release(&ld.recs);
@@ -646,8 +719,6 @@ out:
 	inventory_release(&inv);
 	free(inv_text);
 	free(fb_text);
-	free(root);
-	free(f_log); free(f_rec); free(f_inv); free(f_fb);
 	free(s_log); free(s_rec); free(s_inv); free(s_fb);
 	if (!res)
 		gatecheck_result_release(&local);
@@ -668,7 +739,7 @@ static int known_rule(const char *r)
 {
 	size_t n = strlen(r);
 	if (n > 0 && r[n - 1] == '*')
-		return strncmp(r, "S4-", 3) == 0 || strncmp(r, "PT-", 3) == 0;
+		return strncmp(r, "S4-", 3) == 0 || strncmp(r, "PT-", 3) == 0 || strncmp(r, "TLGATE-", 7) == 0;
 	return gate_rule_find(r) != NULL || strncmp(r, "PT-", 3) == 0;
 }
 
@@ -732,20 +803,13 @@ void gatecheck_config_release(struct gatecheck_config *cfg)
 	cfg->strict = strict;
 }
 
-int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *err, size_t errlen)
+int gatecheck_config_parse(const char *text, size_t len, const char *name,
+			   struct gatecheck_config *cfg, char *err, size_t errlen)
 {
-	size_t len;
-	enum s4_file_state st;
-	char *text = slurp(path, 1u << 20, &len, &st);
-	cJSON *root = NULL;
+	cJSON *root = cJSON_ParseWithLength(text, len);
 	int rc = -1;
-	if (!text) {
-		snprintf(err, errlen, "cannot read '%s'", path);
-		return -1;
-	}
-	root = cJSON_ParseWithLength(text, len);
 	if (!cJSON_IsObject(root)) {
-		snprintf(err, errlen, "'%s' is not a JSON object", path);
+		snprintf(err, errlen, "'%s' is not a JSON object", name);
 		goto out;
 	}
 	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
@@ -759,13 +823,13 @@ int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *
 	{
 		int is_rules = strcmp(key->string, "rules") == 0;
 		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
-			snprintf(err, errlen, "'%s': unknown key '%s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
-				 path, key->string);
+			snprintf(err, errlen, "'%s': unknown key '%.80s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
+				 name, key->string);
 			goto out;
 		}
 	}
 	if (!cJSON_IsObject(rules)) {
-		snprintf(err, errlen, "'%s': \"rules\" must be an object", path);
+		snprintf(err, errlen, "'%s': \"rules\" must be an object", name);
 		goto out;
 	}
 	const cJSON *it;
@@ -773,56 +837,114 @@ int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *
 	{
 		enum gate_severity sev;
 		if (!cJSON_IsString(it) || gate_severity_parse(it->valuestring, &sev) != 0) {
-			snprintf(err, errlen, "'%s': rule '%s' must be \"error\", \"warning\", \"note\" or \"off\"",
-				 path, it->string);
+			snprintf(err, errlen, "'%s': rule '%.80s' must be \"error\", \"warning\", \"note\" or \"off\"",
+				 name, it->string);
 			goto out;
 		}
 		if (!known_rule(it->string) && strcmp(it->string, "TLGATE-SUPPRESSION") != 0) {
-			snprintf(err, errlen, "'%s': unknown rule '%s'", path, it->string);
+			snprintf(err, errlen, "'%s': unknown rule '%.80s'", name, it->string);
 			goto out;
 		}
 		char **r = realloc(cfg->rule, (cfg->n + 1) * sizeof(*r));
 		if (r)
 			cfg->rule = r;
-		enum gate_severity *s = realloc(cfg->sev, (cfg->n + 1) * sizeof(*s));
-		if (s)
-			cfg->sev = s;
-		if (!r || !s || !(cfg->rule[cfg->n] = strdup(it->string))) {
+		enum gate_severity *sv = realloc(cfg->sev, (cfg->n + 1) * sizeof(*sv));
+		if (sv)
+			cfg->sev = sv;
+		if (!r || !sv || !(cfg->rule[cfg->n] = strdup(it->string))) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
 		cfg->sev[cfg->n++] = sev;
 	}
 	free(cfg->path);
-	cfg->path = strdup(path);
+	cfg->path = strdup(name);
 	rc = 0;
 out:
 	cJSON_Delete(root);
+	return rc;
+}
+
+int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *err, size_t errlen)
+{
+	/* a configuration file the user names: any regular file of at most
+	 * 1 MiB, symbolic links followed (it is not part of the checked tree) */
+	struct stat st;
+	FILE *f = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GATECHECK_CONFIG_MAX ||
+	    !(f = fdopen(fd, "rb"))) {
+		if (fd >= 0 && !f)
+			close(fd);
+		snprintf(err, errlen, "cannot read '%s': %s", path,
+			 fd < 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 1 MiB");
+		return -1;
+	}
+	text = malloc((size_t)st.st_size + 1);
+	len = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
+	int bad = !text || ferror(f);
+	fclose(f);
+	if (bad) {
+		free(text);
+		snprintf(err, errlen, "cannot read '%s'", path);
+		return -1;
+	}
+	text[len] = '\0';
+	int rc = gatecheck_config_parse(text, len, path, cfg, err, errlen);
 	free(text);
 	return rc;
 }
 
-char *gatecheck_config_find(const char *dir)
+char *gatecheck_config_find(const char *dir, const char *stop)
 {
-	char buf[PATH_MAX];
-	if (!realpath(dir, buf))
-		return NULL;
+	char *buf = realpath(dir, NULL);
+	char *top = stop ? realpath(stop, NULL) : tree_repo_top(dir);
+	char *found = NULL;
+	if (!buf)
+		goto out;
+	/* without a repository, only dir itself */
+	size_t tl = top ? strlen(top) : strlen(buf);
+	if (strncmp(buf, top ? top : buf, tl) != 0)
+		goto out;
 	for (;;) {
 		char *c = path_join(buf, ".tlgate.json");
-		if (c && access(c, R_OK) == 0)
-			return c;
+		struct stat st;
+		if (c && lstat(c, &st) == 0 && S_ISREG(st.st_mode)) {
+			found = c;
+			break;
+		}
 		free(c);
 		char *slash = strrchr(buf, '/');
-		if (!slash)
-			return NULL;
-		if (slash == buf) {
-			if (buf[1] == '\0')
-				return NULL;
-			buf[1] = '\0';
-			continue;
-		}
-		*slash = '\0';
+		if (strlen(buf) <= tl || !slash)
+			break;
+		if (slash == buf)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (strlen(buf) < tl)
+			break;
 	}
+out:
+	free(buf);
+	free(top);
+	return found;
+}
+
+enum gate_severity gatecheck_config_severity(const struct gatecheck_config *cfg, const char *rule,
+					     enum gate_severity dflt, int *matched)
+{
+	if (matched)
+		*matched = 0;
+	for (size_t c = cfg->n; c-- > 0;) {
+		if (!rule_matches(cfg->rule[c], rule))
+			continue;
+		if (matched)
+			*matched = 1;
+		return cfg->sev[c] == GATE_OFF || dflt != GATE_NOTE ? cfg->sev[c] : dflt;
+	}
+	return dflt;
 }
 
 void gatecheck_config_apply(const struct gatecheck_config *cfg, struct gate_findings *fs)

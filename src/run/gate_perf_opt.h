@@ -17,10 +17,13 @@
 #include "io/records.h"
 #include "gates/s4.h"
 
+struct tree;
+
 struct gatecheck_opts {
 	const char *base_ref;   /* --base REF, NULL for none */
 	const char *repo_root;  /* for paths cited in perf_feedback.md; NULL: the
-				   nearest ancestor holding .git, else the cwd */
+				   nearest ancestor of the tree holding .git, else
+				   the checked tree */
 	/* More rules over the same input, run after the S4 rules with their
 	 * reconciliation rows (tlgate --stage-result); NULL for none. With
 	 * extra_only, the S4 rules' own findings are dropped. */
@@ -28,6 +31,12 @@ struct gatecheck_opts {
 		     struct gate_findings *fs, void *ctx);
 	void *extra_ctx;
 	int extra_only;
+	const struct tree *tree;/* the checked tree (io/tree.h): every file is read
+				   through it, nothing outside it is opened; NULL:
+				   a tree rooted at path's parent */
+	const char *rel;        /* with tree: the directory's path in it */
+	const char *repo_top;   /* --base: the repository (git -C); NULL: the
+				   nearest ancestor of the tree holding .git */
 };
 
 /* An inline suppression `<!-- tlgate-disable RULE -- reason -->`. */
@@ -51,7 +60,12 @@ struct gatecheck_result {
 void gatecheck_result_init(struct gatecheck_result *res);
 void gatecheck_result_release(struct gatecheck_result *res);
 
-/* Checks the perf_opt directory at path (shown is how paths are printed).
+/* Checks the perf_opt directory at path (shown is how paths are printed;
+ * with opts->tree, the directory is opts->rel in that tree and path is
+ * not used). A path a record names (artifact_path, msprof_raw_path) and
+ * the directory's own files are resolved inside the tree: one leading out
+ * of it, or naming a device, FIFO or oversized file, is never opened and
+ * becomes a TLGATE-PATH error saying why.
  * Findings are appended to fs; res (may be NULL) receives the summary.
  * Returns 0, or -1 when the directory cannot be read or memory ran out
  * (errno set). */
@@ -84,8 +98,19 @@ void gatecheck_config_release(struct gatecheck_config *cfg);
  * (a top-level map of rule ids works too). Returns 0, or -1 with a message
  * in err (file, what is wrong). */
 int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *err, size_t errlen);
-/* The nearest .tlgate.json in dir or its ancestors, malloc'd, or NULL. */
-char *gatecheck_config_find(const char *dir);
+/* The same from text (name is how the file is named in messages). */
+int gatecheck_config_parse(const char *text, size_t len, const char *name,
+			   struct gatecheck_config *cfg, char *err, size_t errlen);
+/* The nearest .tlgate.json (a regular file, not a link) in dir or its
+ * ancestors up to stop (NULL: the repository top, the nearest ancestor
+ * holding .git; without one, dir alone), malloc'd, or NULL. Never looks
+ * above stop. */
+char *gatecheck_config_find(const char *dir, const char *stop);
+/* The severity rule gets under cfg when its findings would have dflt
+ * (the same choice as gatecheck_config_apply); *matched (may be NULL) is
+ * set when an entry of cfg decided it. */
+enum gate_severity gatecheck_config_severity(const struct gatecheck_config *cfg, const char *rule,
+					     enum gate_severity dflt, int *matched);
 /* Applies --strict and the configured severities to fs in place (dropping
  * rules set to off). */
 void gatecheck_config_apply(const struct gatecheck_config *cfg, struct gate_findings *fs);

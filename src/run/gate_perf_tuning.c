@@ -6,12 +6,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "io/tree.h"
 #include "run/gate_perf_opt.h"
 #include "io/optlog.h"
 #include "gates/pt_rules.h"
@@ -22,56 +25,6 @@
 /* A log or JSON larger than this is not a tuning artifact: it is reported,
  * never read into memory. */
 #define PTUNE_MAX_FILE (64L * 1024 * 1024)
-
-/* Reads a whole file. Returns 0, 1 when too large, -1 on error (errno). */
-static int slurp(const char *path, char **data, size_t *len)
-{
-	*data = NULL;
-	*len = 0;
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return -1;
-	size_t cap = 0, n = 0;
-	char *buf = NULL;
-	int rc = 0;
-	for (;;) {
-		if (n + 65536 + 1 > cap) {
-			if ((long)cap > PTUNE_MAX_FILE) {
-				rc = 1;
-				break;
-			}
-			size_t nc = cap ? cap * 2 : 65536 * 2;
-			char *p = realloc(buf, nc);
-			if (!p) {
-				rc = -1;
-				break;
-			}
-			buf = p;
-			cap = nc;
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, fp);
-		n += got;
-		if (got == 0) {
-			if (ferror(fp))
-				rc = -1;
-			break;
-		}
-	}
-	fclose(fp);
-	if (rc) {
-		free(buf);
-		return rc;
-	}
-	if (!buf) {
-		buf = malloc(1);
-		if (!buf)
-			return -1;
-	}
-	buf[n] = '\0';
-	*data = buf;
-	*len = n;
-	return 0;
-}
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -107,13 +60,16 @@ static void folder_release(struct pt_folder *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* Reports a file the folder holds but that could not be read. */
-static int unreadable(struct gate_findings *fs, const char *rule, const char *shown, int rc)
+/* Reports a file the folder holds but that could not be read, and why. */
+static int unreadable(struct gate_findings *fs, const char *rule, const char *shown, enum tree_status ts,
+		      off_t cap)
 {
-	if (rc == 1)
-		return gate_add(fs, rule, GATE_ERROR, shown, 0, "file larger than %ld MiB, not read",
-				PTUNE_MAX_FILE / (1024 * 1024));
-	return gate_add(fs, rule, GATE_ERROR, shown, 0, "cannot read: %s", strerror(errno));
+	if (ts == TREE_TOO_LARGE)
+		return gate_add(fs, rule, GATE_ERROR, shown, 0, "file larger than %ld MiB (the cap on such a file), not read",
+				(long)(cap / (1024 * 1024)));
+	if (ts == TREE_UNREADABLE)
+		return gate_add(fs, rule, GATE_ERROR, shown, 0, "cannot read: %s", strerror(errno));
+	return gate_add(fs, rule, GATE_ERROR, shown, 0, "not read: it %s", tree_status_text(ts));
 }
 
 /* The noise threshold the folder states, in percent; 3 when none. */
@@ -164,17 +120,24 @@ static double find_noise(const struct pt_folder *f)
 	return STATS_NOISE_DEFAULT_PCT;
 }
 
-/* Loads the folder. Findings for files that cannot be read go to fs.
- * Returns 0, -1 when the directory cannot be read or memory runs out. */
-static int folder_load(const char *path, const char *shown, struct pt_folder *f,
+/* Loads the folder rel of tree t. Findings for files that cannot be read
+ * go to fs. Returns 0, -1 when the directory cannot be read or memory runs
+ * out. */
+static int folder_load(const struct tree *t, const char *rel, const char *shown, struct pt_folder *f,
 		       struct gate_findings *fs)
 {
 	memset(f, 0, sizeof(*f));
 	f->shown = strdup(shown);
 	if (!f->shown)
 		return -1;
-	DIR *d = opendir(path);
+	int dfd;
+	enum tree_status dts = tree_resolve(t, rel, ".", TREE_WANT_DIR | TREE_NOFOLLOW, 0, &dfd, NULL);
+	DIR *d = dts == TREE_OK ? fdopendir(dfd) : NULL;
 	if (!d) {
+		if (dts == TREE_OK)
+			close(dfd);
+		else if (dts != TREE_UNREADABLE)
+			errno = dts == TREE_MISSING ? ENOENT : ENOTDIR;
 		free(f->shown);
 		f->shown = NULL;
 		return -1;
@@ -184,7 +147,9 @@ static int folder_load(const char *path, const char *shown, struct pt_folder *f,
 	struct dirent *de;
 	int rc = 0;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		struct stat lst;
+		if (de->d_name[0] == '.' ||
+		    (fstatat(dirfd(d), de->d_name, &lst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(lst.st_mode)))
 			continue;
 		if (n == cap) {
 			size_t c = cap ? cap * 2 : 32;
@@ -210,37 +175,29 @@ static int folder_load(const char *path, const char *shown, struct pt_folder *f,
 	const char *report = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const char *nm = names[i];
-		char *full = path_join(path, nm);
-		char *sh = path_join(shown, nm);
-		if (!full || !sh) {
-			free(full);
-			free(sh);
-			rc = -1;
-			goto out;
-		}
-		struct stat st;
-		if (stat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(full);
-			free(sh);
-			continue;
-		}
-		char *data = NULL;
-		size_t len = 0;
 		int kind = ends_with(nm, ".json") ? 1 :
 			   (strcmp(nm, "optimization_log.md") == 0 ||
 			    (strncmp(nm, "optimization_log_", 17) == 0 && ends_with(nm, ".md"))) ? 2 :
 			   strcmp(nm, "perf_log.md") == 0 ? 3 :
 			   (strcmp(nm, "final_report.md") == 0 || strcmp(nm, "perf_report.md") == 0) ? 4 : 0;
-		if (kind == 0 || (kind == 4 && report)) {
-			free(full);
+		if (kind == 0 || (kind == 4 && report))
+			continue;
+		char *sh = path_join(shown, nm);
+		if (!sh) {
+			rc = -1;
+			goto out;
+		}
+		char *data = NULL;
+		size_t len = 0;
+		off_t fcap = kind == 1 ? (off_t)PTJSON_MAX_BYTES : (off_t)PTUNE_MAX_FILE;
+		enum tree_status ts = tree_read(t, rel, nm, fcap, &data, &len);
+		if (ts == TREE_MISSING) { /* gone since it was listed */
 			free(sh);
 			continue;
 		}
-		int r = slurp(full, &data, &len);
-		free(full);
-		if (r != 0) {
+		if (ts != TREE_OK) {
 			static const char *const rule[] = { "", "PT-JSON", "PT-PLAN", "PT-ITERATION", "PT-REPORT" };
-			int e = unreadable(fs, rule[kind], sh, r);
+			int e = unreadable(fs, rule[kind], sh, ts, fcap);
 			free(sh);
 			if (e) {
 				rc = -1;
@@ -309,11 +266,17 @@ static int folder_load(const char *path, const char *shown, struct pt_folder *f,
 	/* sigmoid's report sits beside perf_tuning/, not inside it */
 	if (!f->has_report) {
 		static const char *const rep[] = { "final_report.md", "perf_report.md" };
+		char *parent = tree_join(rel, "..");
+		if (!parent) {
+			rc = -1;
+			goto out;
+		}
 		for (size_t k = 0; k < 2 && !f->has_report; k++) {
-			char up[4096];
-			snprintf(up, sizeof(up), "%s/../%s", path, rep[k]);
-			struct stat st;
-			if (stat(up, &st) != 0 || !S_ISREG(st.st_mode))
+			char *data = NULL;
+			size_t len = 0;
+			enum tree_status ts = tree_read(t, parent, rep[k], PTUNE_MAX_FILE, &data, &len);
+			/* absent, or above the checked tree: not this folder's */
+			if (ts == TREE_MISSING || ts == TREE_OUTSIDE || ts == TREE_NOT_REGULAR)
 				continue;
 			char shown_up[4096];
 			size_t sl = strlen(shown);
@@ -323,11 +286,9 @@ static int folder_load(const char *path, const char *shown, struct pt_folder *f,
 				snprintf(shown_up, sizeof(shown_up), "%s", rep[k]);
 			else
 				snprintf(shown_up, sizeof(shown_up), "%s/../%s", shown, rep[k]);
-			char *data = NULL;
-			size_t len = 0;
-			int r = slurp(up, &data, &len);
-			if (r != 0) {
-				if (unreadable(fs, "PT-REPORT", shown_up, r)) {
+			if (ts != TREE_OK) {
+				if (unreadable(fs, "PT-REPORT", shown_up, ts, PTUNE_MAX_FILE)) {
+					free(parent);
 					rc = -1;
 					goto out;
 				}
@@ -337,11 +298,13 @@ static int folder_load(const char *path, const char *shown, struct pt_folder *f,
 			int pr = f->report_shown ? ptlog_text_split(&f->report, data, len) : -1;
 			free(data);
 			if (pr) {
+				free(parent);
 				rc = -1;
 				goto out;
 			}
 			f->has_report = 1;
 		}
+		free(parent);
 	}
 	f->noise_pct = find_noise(f);
 out:
@@ -353,10 +316,45 @@ out:
 	return rc;
 }
 
+/* A tree rooted at path's parent, *rel its last component (malloc'd). */
+static int tree_of(const char *path, struct tree *t, char **rel)
+{
+	char *real = realpath(path, NULL);
+	if (!real)
+		return -1;
+	char *slash = strrchr(real, '/');
+	*rel = strdup(slash[1] ? slash + 1 : ".");
+	if (slash == real)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	int rc = *rel ? tree_open(t, real) : -1;
+	if (rc) {
+		free(*rel);
+		*rel = NULL;
+	}
+	free(real);
+	return rc;
+}
+
 int ptune_check_dir(const char *path, const char *shown, struct gate_findings *fs)
 {
+	struct tree t;
+	char *rel;
+	if (tree_of(path, &t, &rel) != 0)
+		return -1;
+	int rc = ptune_check_dir_in(&t, rel, shown, fs);
+	int e = errno;
+	tree_close(&t);
+	free(rel);
+	errno = e;
+	return rc;
+}
+
+int ptune_check_dir_in(const struct tree *t, const char *rel, const char *shown, struct gate_findings *fs)
+{
 	struct pt_folder f;
-	if (folder_load(path, shown, &f, fs))
+	if (folder_load(t, rel, shown, &f, fs))
 		return -1;
 	int (*const rules[])(const struct pt_folder *, struct gate_findings *) = {
 		pt_rule_json,   pt_rule_plan, pt_rule_sequence, pt_rule_precision, pt_rule_result,
@@ -387,10 +385,25 @@ static int scan_text(const struct ptlog_text *t, const char *file, struct gatech
 
 int ptune_suppressions(const char *path, const char *shown, struct gatecheck_result *res)
 {
+	struct tree t;
+	char *rel;
+	if (tree_of(path, &t, &rel) != 0)
+		return -1;
+	int rc = ptune_suppressions_in(&t, rel, shown, res);
+	int e = errno;
+	tree_close(&t);
+	free(rel);
+	errno = e;
+	return rc;
+}
+
+int ptune_suppressions_in(const struct tree *t, const char *rel, const char *shown,
+			  struct gatecheck_result *res)
+{
 	struct gate_findings ignored;
 	gate_findings_init(&ignored);
 	struct pt_folder f;
-	int rc = folder_load(path, shown, &f, &ignored);
+	int rc = folder_load(t, rel, shown, &f, &ignored);
 	gate_findings_release(&ignored);
 	if (rc)
 		return -1;
@@ -421,14 +434,37 @@ int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size
 {
 	memset(out, 0, sizeof(*out));
 	out->mean = out->geomean = out->stated_mean = NAN;
-	char sub[4096];
 	struct stat st;
-	snprintf(sub, sizeof(sub), "%s/perf_tuning", path);
-	const char *dir = (stat(sub, &st) == 0 && S_ISDIR(st.st_mode)) ? sub : path;
+	char *sub = tree_join(path, "perf_tuning");
+	const char *dir = sub && stat(sub, &st) == 0 && S_ISDIR(st.st_mode) ? sub : path;
+	struct tree t;
+	char *rel = NULL;
+	int rc;
+	if (tree_of(dir, &t, &rel) != 0) {
+		int e = errno;
+		if (err)
+			snprintf(err, errlen, "cannot read '%s': %s", dir, strerror(e));
+		free(sub);
+		errno = e;
+		return -1;
+	}
+	rc = ptune_speedups_in(&t, rel, dir, out, err, errlen);
+	tree_close(&t);
+	free(rel);
+	free(sub);
+	return rc;
+}
+
+int ptune_speedups_in(const struct tree *tr, const char *rel, const char *shown,
+		      struct ptune_speedups *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->mean = out->geomean = out->stated_mean = NAN;
+	const char *dir = shown;
 	struct gate_findings ignored;
 	gate_findings_init(&ignored);
 	struct pt_folder f;
-	if (folder_load(dir, dir, &f, &ignored)) {
+	if (folder_load(tr, rel, shown, &f, &ignored)) {
 		int e = errno;
 		gate_findings_release(&ignored);
 		if (err)
@@ -460,16 +496,17 @@ int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size
 		errno = ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < tab->n; i++) {
+	const cJSON *row = ptjson_row(tab, 0);
+	for (size_t i = 0; i < tab->n && row; i++, row = row->next) {
 		char label[128];
-		ptjson_row_label(tab, i, label, sizeof(label));
+		ptjson_row_label(row, i, label, sizeof(label));
 		out->v[i].label = strdup(label);
 		if (!out->v[i].label) {
 			rc = -1;
 			errno = ENOMEM;
 			goto out;
 		}
-		out->v[i].speedup = ptjson_num(ptjson_row(tab, i), tab->speedup);
+		out->v[i].speedup = ptjson_num(row, tab->speedup);
 		out->n++;
 	}
 	ptjson_speedup_means(tab, &out->mean, &out->geomean, &out->nvalid);

@@ -14,6 +14,14 @@
  * directory itself cannot be read (errno set). */
 int ptune_check_dir(const char *path, const char *shown, struct gate_findings *fs);
 
+struct tree;
+
+/* The same for the folder rel of the checked tree t (io/tree.h): every file
+ * is read through it (a link out of the tree, a device or FIFO, a bench
+ * JSON above PTJSON_MAX_BYTES is an error finding saying why, never read). The
+ * path-taking functions use a tree rooted at the folder's parent. */
+int ptune_check_dir_in(const struct tree *t, const char *rel, const char *shown, struct gate_findings *fs);
+
 struct gatecheck_result;
 
 /* Collects the inline suppressions (`<!-- tlgate-disable RULE -- reason -->`)
@@ -22,6 +30,8 @@ struct gatecheck_result;
  * gatecheck_apply_suppressions as for perf_opt/. Returns 0, -1 when the
  * directory cannot be read or memory runs out (errno set). */
 int ptune_suppressions(const char *path, const char *shown, struct gatecheck_result *res);
+int ptune_suppressions_in(const struct tree *t, const char *rel, const char *shown,
+			  struct gatecheck_result *res);
 
 /* Per-case speedups of a perf_tuning folder, read from its latest bench
  * JSON (the one holding the latest perf_log iteration's candidate figures,
@@ -49,6 +59,9 @@ struct ptune_speedups {
  * cannot be read (errno set, err says which path). err may be NULL.
  * Release with ptune_speedups_release (also after an error). */
 int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size_t errlen);
+/* The folder rel of t (not its perf_tuning/ subfolder), shown as shown. */
+int ptune_speedups_in(const struct tree *t, const char *rel, const char *shown,
+		      struct ptune_speedups *out, char *err, size_t errlen);
 void ptune_speedups_release(struct ptune_speedups *s);
 
 #endif

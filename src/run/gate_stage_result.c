@@ -19,14 +19,23 @@ struct opdir {
 };
 
 /* 1 regular file under the operator directory, 0 missing, -1 other or
- * (through a symlink) outside it. rel never holds "..". */
+ * (through a symlink) outside it. rel never holds a ".." component (refused
+ * here again all the same). */
 static int op_file(const char *rel, void *ctx)
 {
 	const struct opdir *od = ctx;
 	char full[PATH_MAX * 2], real[PATH_MAX];
 	struct stat st;
-	if (strstr(rel, "..") || rel[0] == '/')
+	if (rel[0] == '/')
 		return -1;
+	for (const char *p = rel; *p;) { /* a ".." component (not "a..b") */
+		size_t k = strcspn(p, "/");
+		if (k == 2 && p[0] == '.' && p[1] == '.')
+			return -1;
+		p += k;
+		while (*p == '/')
+			p++;
+	}
 	snprintf(full, sizeof(full), "%s/%s", od->real, rel);
 	if (lstat(full, &st) != 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;

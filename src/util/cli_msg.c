@@ -1,7 +1,9 @@
 /* cli_msg.c: the one message helper family (see cli_msg.h). */
 #include "util/cli_msg.h"
+#include "util/escape.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *cli_prog = "tlperf";
@@ -14,17 +16,32 @@ void cli_msg_configure(int color, int quiet)
 	msg_quiet = quiet;
 }
 
+/* Messages quote inputs (paths, ids, kernel names): control characters in
+ * them are escaped (util/escape.h), newlines kept; the colour codes are
+ * ours, added around the level only. */
 static void vmsg(const char *level, const char *fmt, va_list ap)
 {
 	/* bold red error, bold yellow warning, bold cyan note (as gcc does) */
 	const char *sgr = level[0] == 'e' ? "\033[1;31m" : level[0] == 'w' ? "\033[1;33m" : "\033[1;36m";
+	char small[1024], *text = small;
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(text, (size_t)n + 1, fmt, copy);
+	va_end(copy);
 	fflush(stdout);
 	if (msg_color)
 		fprintf(stderr, "%s: %s%s\033[0m: ", cli_prog, sgr, level);
 	else
 		fprintf(stderr, "%s: %s: ", cli_prog, level);
-	vfprintf(stderr, fmt, ap);
+	if (n < 0 || !text)
+		fputs("(message could not be formatted)", stderr);
+	else if (escape_put_text(stderr, text, ESCAPE_KEEP_NEWLINE) != 0)
+		fputs("(out of memory)", stderr);
 	fputc('\n', stderr);
+	if (text != small)
+		free(text);
 }
 
 void cli_error(const char *fmt, ...)

@@ -1,6 +1,10 @@
 /* escape.c: see escape.h. */
 #include "util/escape.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 const char *escape_md_cell_byte(unsigned char c, enum md_cell_mode mode)
 {
 	switch (c) {
@@ -37,4 +41,125 @@ void escape_md_cell(FILE *f, const char *s, enum md_cell_mode mode)
 		else
 			fputc(*s, f);
 	}
+}
+
+/* ---- text from inputs ---- */
+
+/* Length of the valid UTF-8 sequence at s[i] (*cp its code point), 0 when
+ * the bytes there are not one. */
+static size_t seq(const unsigned char *s, size_t n, size_t i, unsigned *cp)
+{
+	unsigned c = s[i];
+	size_t len;
+	unsigned min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xC2 && c <= 0xDF) {
+		len = 2;
+		min = 0x80;
+		*cp = c & 0x1F;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		len = 3;
+		min = 0x800;
+		*cp = c & 0x0F;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		len = 4;
+		min = 0x10000;
+		*cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (i + len > n)
+		return 0;
+	for (size_t k = 1; k < len; k++) {
+		if ((s[i + k] & 0xC0) != 0x80)
+			return 0;
+		*cp = (*cp << 6) | (s[i + k] & 0x3F);
+	}
+	if (*cp < min || *cp > 0x10FFFF || (*cp >= 0xD800 && *cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
+/* The escape for the character at s[i] (into out, NUL-terminated), or 0
+ * when it is kept; *len gets the bytes it spans. */
+static int escape_at(const unsigned char *s, size_t n, size_t i, int flags, char out[8], size_t *len)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned cp;
+	*len = seq(s, n, i, &cp);
+	if (*len == 0) {
+		*len = 1;
+		cp = 0x100; /* not a character: the byte itself is shown */
+	}
+	int keep = (cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp <= 0x9F)) || cp == '\t' ||
+		   (cp == '\n' && (flags & ESCAPE_KEEP_NEWLINE)) || (cp == '\r' && (flags & ESCAPE_KEEP_CR));
+	if (keep && cp != 0x100)
+		return 0;
+	if (cp >= 0x80 && cp <= 0x9F) {
+		memcpy(out, "\\u00", 4);
+		out[4] = hex[cp >> 4];
+		out[5] = hex[cp & 15];
+		out[6] = '\0';
+	} else {
+		out[0] = '\\';
+		out[1] = 'x';
+		out[2] = hex[s[i] >> 4];
+		out[3] = hex[s[i] & 15];
+		out[4] = '\0';
+	}
+	return 1;
+}
+
+char *escape_text(const char *str, int flags)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	size_t n = strlen((const char *)s);
+	if (n > (SIZE_MAX - 1) / 6)
+		return NULL;
+	char *out = malloc(6 * n + 1); /* a byte grows to at most 6 ("\u009b" from 2) */
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		char e[8];
+		size_t len;
+		if (escape_at(s, n, i, flags, e, &len)) {
+			size_t el = strlen(e);
+			memcpy(out + o, e, el);
+			o += el;
+		} else {
+			memcpy(out + o, s + i, len);
+			o += len;
+		}
+		i += len;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+int escape_put_text(FILE *f, const char *s, int flags)
+{
+	char *e = escape_text(s, flags);
+	if (!e)
+		return -1;
+	fputs(e, f);
+	free(e);
+	return 0;
+}
+
+int escape_text_is_safe(const char *str, int flags)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	size_t n = strlen((const char *)s);
+	for (size_t i = 0; i < n;) {
+		char e[8];
+		size_t len;
+		if (escape_at(s, n, i, flags, e, &len))
+			return 0;
+		i += len;
+	}
+	return 1;
 }

@@ -16,6 +16,10 @@ unset GITHUB_ACTIONS GITHUB_STEP_SUMMARY GITHUB_BASE_REF CI_MERGE_REQUEST_DIFF_B
 # static checks of the files themselves
 expect_grep "pull_request:" "$GH"
 expect_grep "'**/perf_opt/**'" "$GH"
+expect_grep "'**/perf_tuning/**'" "$GH"
+expect_grep "'**/.tlgate.json'" "$GH"
+expect_grep '"**/perf_tuning/**/*"' "$GL"
+expect_grep "files: (^|/)(perf_opt|perf_tuning)(/|$)" "$PC"
 expect_grep "fetch-depth: 0" "$GH"
 expect_grep "github/codeql-action/upload-sarif" "$GH"
 expect_grep "sarif_file: tlgate.sarif" "$GH"
@@ -111,5 +115,5 @@ echo x >>README.md
 git add README.md
 # shellcheck disable=SC2086
 expect_exit 0 env TLGATE="$TLGATE" "$ROOT/$entry_prog" $entry_args README.md
-expect_grep "no perf_opt changes" "$OUT"
+expect_grep "no perf_opt or perf_tuning changes" "$OUT"
 echo "integrations ok"

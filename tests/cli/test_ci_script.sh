@@ -44,11 +44,11 @@ echo y >>my_perf_opt/notes.md
 git commit -qam docs
 rm -f "$T/args"
 expect_exit 0 sh "$CI" "$BASE"
-expect_grep "no perf_opt changes" "$OUT"
+expect_grep "no perf_opt or perf_tuning changes" "$OUT"
 [ ! -e "$T/args" ] || fail "the gate ran although no perf_opt file changed"
 # ... and the job summary says so
 expect_exit 0 env GITHUB_STEP_SUMMARY="$T/summary0.md" sh "$CI" "$BASE"
-expect_grep "no perf_opt changes" "$T/summary0.md"
+expect_grep "no perf_opt or perf_tuning changes" "$T/summary0.md"
 
 # a pull request touching op_a's records and a doc
 git checkout -q -b pr main
@@ -119,7 +119,7 @@ expect_exit 0 sh "$CI" --staged "op_a/perf_opt/opt_log.md" "sp ace/perf_opt/perf
 printf '%s\n' --base HEAD "op_a/perf_opt" "sp ace/perf_opt" >"$T/want"
 diff "$T/want" "$T/args" || fail "staged: tlgate arguments differ"
 expect_exit 0 sh "$CI" --staged docs/README.md
-expect_grep "no perf_opt changes" "$OUT"
+expect_grep "no perf_opt or perf_tuning changes" "$OUT"
 # without file arguments: what is staged in the index
 echo '{"y": 2}' >>"op_b/perf_opt/perf_records.jsonl"
 git add op_b/perf_opt/perf_records.jsonl

@@ -37,15 +37,19 @@ expect_grep "::error file=" "$T/r.gh"
 expect_grep "S4-PERF-RECORDS-RECON" "$T/r.md"
 expect_grep "<testsuite" "$T/r.xml"
 
-# .tlgate.json found by walking up; a rule set to off disappears
+# .tlgate.json found by walking up to the repository top (never above it;
+# outside a repository only the checked tree is searched); a rule set to
+# off disappears
 printf '{"rules": {"S4-PERF-RECORDS-RECON": "warning", "S4-STOP-REASON": "off"}}\n' > "$T/tree/.tlgate.json"
+expect_exit 1 "$TLGATE" "$T/tree/v1"
+git init -q "$T/tree"
 expect_exit 0 "$TLGATE" "$T/tree/v1"
 expect_grep "warning: [S4-PERF-RECORDS-RECON]" "$OUT"
 expect_no_grep "S4-STOP-REASON" "$OUT"
 printf '{"rules": {"S4-BOGUS": "off"}}\n' > "$T/bad.json"
 expect_exit 2 "$TLGATE" --config "$T/bad.json" "$T/tree/v1"
 expect_grep "S4-BOGUS" "$ERR"
-rm "$T/tree/.tlgate.json"
+rm -rf "$T/tree/.tlgate.json" "$T/tree/.git"
 
 # an inline suppression with a reason silences the rule; without one it is reported
 printf '\n<!-- tlgate-disable S4-PERF-RECORDS-RECON -- claim under review -->\n' >> "$T/tree/v1/perf_opt/opt_log.md"
