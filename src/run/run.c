@@ -208,8 +208,9 @@ static int open_out(const char *path, int append)
  *    to go, then SIGKILLs the group, itself included.
  * A bench's or profiler's grandchildren therefore never outlive the tlab
  * that started them by more than the grace period, even under kill -9.
- * Only async-signal-safe calls run between fork and exec in the command;
- * the guard is a copy of this single-threaded process. */
+ * This process is single-threaded, so the guard (a copy of it) and the
+ * command may call what they need between fork and exec (setenv
+ * included). */
 
 #define GUARD_EXEC_FAILED 127
 
