@@ -242,8 +242,9 @@ void cli_usage_print(FILE *f, const struct cli_spec *spec)
 	fputs("usage: ", f);
 	for (; *s; s++) {
 		fputc(*s, f);
+		/* a new synopsis line; one starting with a blank continues the last */
 		if (*s == '\n' && s[1])
-			fputs("   or: ", f);
+			fputs(s[1] == ' ' ? "" : "   or: ", f);
 	}
 	if (s == spec->synopsis || s[-1] != '\n')
 		fputc('\n', f);

@@ -1,12 +1,13 @@
-# The README examples of "tlperf plateau, speedup, table, winner" are real:
-# every console block in that section is re-run from the project root and
-# its output compared with the text shown.
+# The examples of docs/records.md ("tlperf plateau, speedup, table,
+# winner", moved there from the README) are real: every console block of
+# that page is re-run from the project root and its output compared with
+# the text shown.
 . "$ROOT/tests/cli/lib.sh"
 set -e
-awk '/^### tlperf plateau, speedup, table, winner/ { on = 1; next }
-     on && /^### / { exit }
-     on' "$ROOT/README.md" >"$TMPDIR_TEST/section"
-[ -s "$TMPDIR_TEST/section" ] || fail "README section not found"
+awk '/^# tlperf plateau, speedup, table, winner/ { on = 1; next }
+     on && /^## Record contracts/ { exit }
+     on' "$ROOT/docs/records.md" >"$TMPDIR_TEST/section"
+[ -s "$TMPDIR_TEST/section" ] || fail "docs/records.md section not found"
 # Split into blocks: ex_N.cmd (the command, continuation lines joined) and
 # ex_N.out (the expected output).
 awk -v dir="$TMPDIR_TEST" '
@@ -25,10 +26,10 @@ for c in "$TMPDIR_TEST"/ex_*.cmd; do
     [ -e "$c" ] || fail "no console example found"
     base=${c%.cmd}
     cmd=$(cat "$c")
-    case "$cmd" in tlperf\ *) ;; *) fail "example does not start with tlperf: $cmd" ;; esac
-    (cd "$ROOT" && eval "\"\$TLPERF\" ${cmd#tlperf }") >"$base.got" 2>"$base.err" || fail "example failed: $cmd"
-    diff -u "$base.out" "$base.got" || fail "README output differs for: $cmd"
+    case "$cmd" in build/bin/tlperf\ *) ;; *) fail "example does not start with build/bin/tlperf: $cmd" ;; esac
+    (cd "$ROOT" && eval "\"\$TLPERF\" ${cmd#build/bin/tlperf }") >"$base.got" 2>"$base.err" || fail "example failed: $cmd"
+    diff -u "$base.out" "$base.got" || fail "docs/records.md output differs for: $cmd"
     count=$((count + 1))
 done
 [ "$count" -ge 4 ] || fail "expected at least 4 examples, found $count"
-echo "$count README examples match"
+echo "$count docs/records.md examples match"
