@@ -300,8 +300,10 @@ static pid_t orphan_group(const char *tok, const char *pidfile)
 	if (p == 0) {
 		setpgid(0, 0);
 		setenv("TLPERF_RUN_TOKEN", tok, 1);
-		char cmd[400];
-		snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s'; exec sleep 60", pidfile);
+		char cmd[1100];
+		/* written whole (tmp + mv): a reader never sees an empty file */
+		snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s.t'; mv '%s.t' '%s'; exec sleep 60",
+			 pidfile, pidfile, pidfile);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -319,7 +321,9 @@ static void test_stop_recorded(void **state)
 	path_in(pf, sizeof(pf), "orphan.pid");
 	unlink(pf);
 	pid_t g = orphan_group("test-token-1", pf);
+	assert_non_null(slurp(pf));
 	long bg = strtol(slurp(pf), NULL, 10);
+	assert_true(bg > 0);
 	long got = -1;
 	/* a file with another token: the group is not provably the run's */
 	snprintf(text, sizeof(text), "%ld other-token\n", (long)g);
