@@ -131,6 +131,26 @@ static int check_weakening(struct gate_set *set, const struct gate_dir *d, struc
 		/* an unreadable or invalid PR configuration cannot apply anyway */
 		rc = gate_add(out, "TLGATE-CONFIG", GATE_ERROR, name ? name : d->shown, 0,
 			      "%s (the base revision's configuration is applied)", err);
+	} else if (!name && base_name && base && base->n) {
+		/* the pull request removed the base's file: its stricter rules
+		 * would be gone after the merge */
+		const char *colon = strchr(base_name, ':');
+		const struct gate_root *r = &set->roots[d->root];
+		name = colon && r->top ? tree_join(r->top, colon + 1) : NULL;
+		int seen = !name;
+		for (size_t i = 0; i < cs->nreported && !seen; i++)
+			seen = strcmp(cs->reported[i], name) == 0;
+		if (!seen) {
+			char **v = realloc(cs->reported, (cs->nreported + 1) * sizeof(*v));
+			if (!v) {
+				rc = -1;
+			} else {
+				cs->reported = v;
+				cs->reported[cs->nreported++] = name;
+				name = NULL;
+				rc = gate_config_removed(base, base_name, cs->reported[cs->nreported - 1], out);
+			}
+		}
 	} else if (name) {
 		int seen = 0;
 		for (size_t i = 0; i < cs->nreported && !seen; i++)
@@ -258,7 +278,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 
 /* --stage-result FILE DIR: one block against one directory. */
 static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
-			     int strict, int wae, enum report_format fmt,
+			     int strict, int wae, int statistics, enum report_format fmt,
 			     const struct report_out *reports, size_t nreports)
 {
 	struct stage_result sr;
@@ -308,7 +328,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 	}
 	gatecheck_config_apply(&cfg, &fs);
 	top = tree_repo_top(perf_opt);
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, 0, 0 };
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, statistics, 1 };
 	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));
 		goto out;
@@ -415,7 +435,7 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (stage) {
 		rc = stage_result_gate(stage, cp.next < argc ? argv[cp.next] : ".", argc - cp.next, config,
-				       strict, wae, fmt, reports, nreports);
+				       strict, wae, statistics, fmt, reports, nreports);
 		goto out;
 	}
 	/* git only when asked for, and never one found through a relative
