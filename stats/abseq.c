@@ -314,6 +314,38 @@ int abseq_states(const double *ya, const double *yb, const int *b_first, size_t 
 	return states_impl(ya, yb, b_first, n, state_gap, outlier_gap, 0, state_a, state_b, out);
 }
 
+/* The reading of (sa, sb, st) in which arm `arm` (0 A, 1 B) has one state:
+ * its slow runs join its fast ones. Used when its second cluster sits less
+ * than two splitting distances (2 state_gap) above the first: one state's
+ * runs spread by a jittering gap or random-walk drift are cut in two there
+ * as readily as two states are told apart, so which it is cannot be told
+ * and a decision must hold under both. */
+static void one_state_reading(int arm, int *sa, int *sb, size_t n, struct abseq_states *st)
+{
+	int *sx = arm ? sb : sa;
+	for (size_t i = 0; i < n; i++)
+		if (sx[i] == ABSEQ_SLOW)
+			sx[i] = ABSEQ_FAST;
+	if (arm) {
+		st->nclusters_b = 1;
+		st->b_fast += st->b_slow;
+		st->b_slow = 0;
+	} else {
+		st->nclusters_a = 1;
+		st->a_fast += st->a_slow;
+		st->a_slow = 0;
+	}
+	/* a one-state arm carries the other arm's gap (abseq_states' rule) */
+	if (st->nclusters_a == 2) {
+		st->gap_b = st->gap_a;
+	} else if (st->nclusters_b == 2) {
+		st->gap_a = st->gap_b;
+	} else {
+		st->gap_a = st->gap_b = 0.0;
+	}
+	st->ambiguous = st->nclusters_a != st->nclusters_b;
+}
+
 /* ---- steps 2-4 --------------------------------------------------------- */
 
 /* Upper quantile of Student's t with nu degrees of freedom at the one-sided
@@ -707,6 +739,27 @@ int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
 		struct mean_view v2;
 		if (states_impl(ya, yb, b_first, n, p->state_gap, p->outlier_gap, 1, sa2, sb2, &st2) == 0 &&
 		    mean_view(ya, yb, b_first, sa2, sb2, n, 0, &st2, p, crit, &v2) == 0) {
+			t_lo = fmin(t_lo, v2.t_lo);
+			t_hi = fmax(t_hi, v2.t_hi);
+			lg_min = fmin(lg_min, v2.lg_up);
+			lg_max = fmax(lg_max, v2.lg_dn);
+		}
+	}
+	/* A second cluster less than 2 state_gap above the first may be one
+	 * state cut in two: the decision must also hold with that arm read
+	 * as one state (an unseen state then costs, step 3). */
+	for (int arm = 0; arm < 2; arm++) {
+		int ncl = arm ? st.nclusters_b : st.nclusters_a;
+		double g = arm ? st.gap_b : st.gap_a;
+		if (ncl != 2 || !(g < 2.0 * p->state_gap))
+			continue;
+		int sa2[ABSEQ_MAX_PAIRS], sb2[ABSEQ_MAX_PAIRS];
+		struct abseq_states st2 = st;
+		struct mean_view v2;
+		memcpy(sa2, sa, n * sizeof(*sa));
+		memcpy(sb2, sb, n * sizeof(*sb));
+		one_state_reading(arm, sa2, sb2, n, &st2);
+		if (mean_view(ya, yb, b_first, sa2, sb2, n, m, &st2, p, crit, &v2) == 0) {
 			t_lo = fmin(t_lo, v2.t_lo);
 			t_hi = fmax(t_hi, v2.t_hi);
 			lg_min = fmin(lg_min, v2.lg_up);
