@@ -307,6 +307,43 @@ static void test_decide_outlier_above_one_state(void **state)
 	assert_int_not_equal(r.verdict, AB_B_BETTER);
 }
 
+/* A second cluster less than 2 state_gap (3%) above the first may be one
+ * state cut in two by a jittering gap or drift: the decision must also
+ * hold with that arm read as one state, where B's unseen state costs at
+ * the prior gap (10%) instead of A's small gap. A's runs alternate 2%
+ * apart under a slight drift; B is steady 5% below. Read as two states
+ * 2% apart, B's unseen state would cost only 2% and B would be adopted
+ * at 8 pairs; it is not. The same data with A's levels 4% apart (beyond
+ * 2 state_gap) is a real second state and B is adopted. */
+static void test_decide_small_second_cluster_may_be_one_state(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	struct abseq_result near, wide;
+	abseq_params_default(&p);
+	double a[8], a4[8], b[8];
+	for (int i = 0; i < 8; i++) {
+		double drift = 0.0008 * i, wob = 0.001 * ((i * 7) % 3);
+		a[i] = 100.0 * exp(drift + ((i % 2) ? 0.02 : 0.0) + wob);
+		a4[i] = 100.0 * exp(drift + ((i % 2) ? 0.04 : 0.0) + wob);
+		b[i] = 95.0 * exp(drift + 0.001 * ((i * 5) % 3));
+	}
+	assert_int_equal(abseq_decide(a, b, NULL, 8, &p, NULL, NULL, &near), 0);
+	assert_int_equal(abseq_decide(a4, b, NULL, 8, &p, NULL, NULL, &wide), 0);
+	/* the clustering itself still shows two clusters 2% apart */
+	assert_int_equal(near.states.nclusters_a, 2);
+	assert_int_equal(near.states.nclusters_b, 1);
+	assert_close(near.states.gap_a, 0.02, 0.002);
+	assert_true(near.gain > 0.05);
+	/* but the one-state reading keeps the bound below 0 */
+	assert_true(near.gain_lo < 0);
+	assert_int_not_equal(near.verdict, AB_B_BETTER);
+	assert_int_equal(wide.states.nclusters_a, 2);
+	assert_close(wide.states.gap_a, 0.04, 0.002);
+	assert_true(wide.gain_lo > 0.03);
+	assert_int_equal(wide.verdict, AB_B_BETTER);
+}
+
 static void test_decide_tie_and_loss(void **state)
 {
 	(void)state;
@@ -429,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_decide_unseen_state_costs),
 		cmocka_unit_test(test_decide_outlier_above_one_state),
 		cmocka_unit_test(test_decide_outliers_count_against_candidate),
+		cmocka_unit_test(test_decide_small_second_cluster_may_be_one_state),
 		cmocka_unit_test(test_decide_tie_and_loss),
 		cmocka_unit_test(test_decide_within_state_tie),
 		cmocka_unit_test(test_decide_state_shift_is_not_adopted),
