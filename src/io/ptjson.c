@@ -345,7 +345,15 @@ long ptjson_key_line_next(const struct ptjson *j, const char *key, size_t *pos)
 		*pos = j->len;
 		return 0;
 	}
-	const char *p = strstr(j->text + *pos, pat);
+	/* memchr + memcmp rather than strstr: a strstr of the remainder may
+	 * measure all of it first (sanitizers do), which made consecutive calls
+	 * quadratic */
+	const char *p = j->text + *pos, *end = j->text + j->len;
+	while ((p = memchr(p, '"', (size_t)(end - p))) != NULL) {
+		if ((size_t)(end - p) >= (size_t)n && memcmp(p, pat, (size_t)n) == 0)
+			break;
+		p++;
+	}
 	if (!p) {
 		*pos = j->len;
 		return 0;

@@ -144,10 +144,14 @@ static enum tree_status finish(int cur, const char *name, const struct stat *sb,
 	if (f < 0)
 		return errno_status(errno);
 	struct stat now;
-	if (fstat(f, &now) != 0 || !S_ISREG(now.st_mode) || (max > 0 && now.st_size > max)) {
-		int regular = S_ISREG(now.st_mode);
+	if (fstat(f, &now) != 0) {
+		int e = errno;
 		close(f);
-		return regular ? TREE_TOO_LARGE : TREE_NOT_REGULAR; /* swapped under us */
+		return errno_status(e);
+	}
+	if (!S_ISREG(now.st_mode) || (max > 0 && now.st_size > max)) {
+		close(f);
+		return S_ISREG(now.st_mode) ? TREE_TOO_LARGE : TREE_NOT_REGULAR; /* swapped under us */
 	}
 	int fl = fcntl(f, F_GETFL);
 	if (fl >= 0)
