@@ -902,8 +902,19 @@ static void check_stop(struct st *s)
 	if (strcmp(w, "plateau") == 0) {
 		double noise = !isnan(s->sc->noise) ? s->sc->noise
 			       : !isnan(lg->noise_pct) ? lg->noise_pct / 100 : STATS_NOISE_DEFAULT;
+		/* the rounds run: the final re-measurement is no round */
+		struct records run;
+		records_init(&run);
+		for (size_t i = 0; i < rs->n; i++)
+			if (rs->v[i].round <= rounds && records_push(&run, &rs->v[i]) != 0) {
+				records_release(&run);
+				s->err = -1;
+				return;
+			}
 		struct stats_plateau pl;
-		if (stats_plateau_compute(rs, noise, STATS_PLATEAU_WINDOW, &pl) != 0) {
+		int pr = stats_plateau_compute(&run, noise, STATS_PLATEAU_WINDOW, &pl);
+		records_release(&run);
+		if (pr != 0) {
 			s->err = -1;
 			return;
 		}

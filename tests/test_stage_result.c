@@ -704,6 +704,44 @@ static void test_stop_plateau_ok(void **state)
 	free(b2);
 }
 
+static void loop_final_round5_plateau(struct s4_stage_ctx *sc)
+{
+	sc->loop_finished = 1;
+	sc->loop_final_round = 5;
+	sc->loop_stop = "plateau";
+}
+
+/* The loop's final re-measurement (round 5) came out 4% faster than the
+ * best: it is no round, so the plateau of rounds 2..4 stands. */
+static void test_stop_plateau_final_round_excluded(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	rb_v1(&b, 0, "baseline", "d", "w", 10.0, 1);
+	rb_v1(&b, 1, "c1", "d", "w", 7.0, 1);
+	rb_v1(&b, 2, "c2", "d", "w", 7.0, 1);
+	rb_v1(&b, 3, "c3", "d", "w", 6.95, 1);
+	rb_v1(&b, 4, "c4", "d", "w", 7.1, 1);
+	rb_v1(&b, 5, "c1", "d", "w", 6.7, 1);
+	static const char log[] = "## Final Summary\n\n- best: c1\n- final_latency: 6.7 us\n- stop_reason: plateau\n";
+	char *blk = edit(BLOCK_TWO, "- w1: baseline_latency: 10.000 us\n- w2: baseline_latency: 20.000 us\n"
+				    "- w1: final_latency: 7.000 us\n- w2: final_latency: 14.000 us\n",
+			 "- baseline_latency: 10 us\n- final_latency: 6.7 us\n");
+	char *b1 = edit(blk, "stop_reason: user_stop", "stop_reason: plateau");
+	char *b2 = edit(b1, "iterations: 2", "iterations: 4");
+	char *b3 = edit(b2, "improvement: 30.0%", "improvement: 33.0%");
+	struct fx f;
+	fx_run(&f, b.buf, b.n, log, b3, loop_final_round5_plateau);
+	if (f.fs.n)
+		dump(&f);
+	assert_int_equal(f.fs.n, 0);
+	fx_release(&f);
+	free(blk);
+	free(b1);
+	free(b2);
+	free(b3);
+}
+
 static void test_paths(void **state)
 {
 	(void)state;
@@ -896,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_iterations_v2_final_round),
 		cmocka_unit_test(test_stop_reason),
 		cmocka_unit_test(test_stop_plateau_ok),
+		cmocka_unit_test(test_stop_plateau_final_round_excluded),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_locate),
 		cmocka_unit_test(test_literals),
