@@ -131,6 +131,26 @@ static int check_weakening(struct gate_set *set, const struct gate_dir *d, struc
 		/* an unreadable or invalid PR configuration cannot apply anyway */
 		rc = gate_add(out, "TLGATE-CONFIG", GATE_ERROR, name ? name : d->shown, 0,
 			      "%s (the base revision's configuration is applied)", err);
+	} else if (!name && base_name && base && base->n) {
+		/* the pull request removed the base's file: its stricter rules
+		 * would be gone after the merge */
+		const char *colon = strchr(base_name, ':');
+		const struct gate_root *r = &set->roots[d->root];
+		name = colon && r->top ? tree_join(r->top, colon + 1) : NULL;
+		int seen = !name;
+		for (size_t i = 0; i < cs->nreported && !seen; i++)
+			seen = strcmp(cs->reported[i], name) == 0;
+		if (!seen) {
+			char **v = realloc(cs->reported, (cs->nreported + 1) * sizeof(*v));
+			if (!v) {
+				rc = -1;
+			} else {
+				cs->reported = v;
+				cs->reported[cs->nreported++] = name;
+				name = NULL;
+				rc = gate_config_removed(base, base_name, cs->reported[cs->nreported - 1], out);
+			}
+		}
 	} else if (name) {
 		int seen = 0;
 		for (size_t i = 0; i < cs->nreported && !seen; i++)

@@ -555,9 +555,20 @@ int gate_config_load_at_rev(const struct gate_set *s, const struct gate_dir *d, 
 	return rc;
 }
 
+static int weaker_how(const struct gatecheck_config *base, const char *base_name,
+		      const struct gatecheck_config *pr, const char *file, const char *id,
+		      enum gate_severity dflt, struct gate_findings *fs, const char *how);
+
 static int weaker(const struct gatecheck_config *base, const char *base_name,
 		  const struct gatecheck_config *pr, const char *file, const char *id,
 		  enum gate_severity dflt, struct gate_findings *fs)
+{
+	return weaker_how(base, base_name, pr, file, id, dflt, fs, "sets");
+}
+
+static int weaker_how(const struct gatecheck_config *base, const char *base_name,
+		      const struct gatecheck_config *pr, const char *file, const char *id,
+		      enum gate_severity dflt, struct gate_findings *fs, const char *how)
 {
 	int in_base;
 	enum gate_severity b = gatecheck_config_severity(base, id, dflt, &in_base);
@@ -565,10 +576,28 @@ static int weaker(const struct gatecheck_config *base, const char *base_name,
 	if (p >= b)
 		return 0;
 	return gate_add(fs, "TLGATE-CONFIG", GATE_ERROR, file, 0,
-			"sets %s to %s, weaker than %s (%s): a pull request cannot weaken the gate; the base "
+			"%s %s to %s, weaker than %s (%s): a pull request cannot weaken the gate; the base "
 			"revision's configuration is applied instead",
-			id, gate_severity_name(p), gate_severity_name(b),
+			how, id, gate_severity_name(p), gate_severity_name(b),
 			in_base && base_name ? base_name : "its default");
+}
+
+int gate_config_removed(const struct gatecheck_config *base, const char *base_name,
+			const char *file, struct gate_findings *fs)
+{
+	struct gatecheck_config none;
+	gatecheck_config_init(&none);
+	for (size_t i = 0; i < base->n; i++) {
+		const char *id = base->rule[i];
+		size_t n = strlen(id);
+		const struct gate_rule_info *ri = gate_rule_find(id);
+		if (n > 0 && id[n - 1] == '*')
+			continue;
+		if (weaker_how(base, base_name, &none, file, id, ri ? ri->default_severity : GATE_ERROR, fs,
+			       "removing it sets"))
+			return -1;
+	}
+	return 0;
 }
 
 int gate_config_weakened(const struct gatecheck_config *base, const char *base_name,

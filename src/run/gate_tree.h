@@ -107,4 +107,10 @@ int gate_config_weakened(const struct gatecheck_config *base, const char *base_n
 			 const struct gatecheck_config *pr, const char *file,
 			 struct gate_findings *fs);
 
+/* The same when the working tree no longer holds the base revision's
+ * file (base_name "REV:path", shown as file): every rule it made stricter
+ * than its default. Returns 0, -1 when out of memory. */
+int gate_config_removed(const struct gatecheck_config *base, const char *base_name,
+			const char *file, struct gate_findings *fs);
+
 #endif

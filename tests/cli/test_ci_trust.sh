@@ -208,6 +208,10 @@ printf '{"rules": {"S4-STOP-REASON": "warning"}}\n' >"$D/r/.tlgate.json"; commit
 ( cd "$D/r" && gate 1 --changed-since main --base main )
 expect_grep "error: [S4-STOP-REASON]" "$OUT"
 expect_grep "[TLGATE-CONFIG] sets S4-STOP-REASON to warning, weaker than error (main:.tlgate.json)" "$OUT"
+rm "$D/r/.tlgate.json"; commit "$D/r" "pr: remove the configuration"
+( cd "$D/r" && gate 1 --changed-since main --base main )
+expect_grep "error: [S4-STOP-REASON]" "$OUT"
+expect_grep ".tlgate.json: error: [TLGATE-CONFIG] removing it sets S4-STOP-REASON to warning, weaker than error (main:.tlgate.json)" "$OUT"
 # a .tlgate.json above the repository top is never read
 mkdir -p "$D/outer"; repo "$D/outer/r"
 sed -i 's/final_latency: 64.0 us/final_latency: 32.0 us/' "$D/outer/r/ops/good/perf_opt/opt_log.md"
