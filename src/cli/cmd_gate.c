@@ -278,7 +278,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 
 /* --stage-result FILE DIR: one block against one directory. */
 static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
-			     int strict, int wae, enum report_format fmt,
+			     int strict, int wae, int statistics, enum report_format fmt,
 			     const struct report_out *reports, size_t nreports)
 {
 	struct stage_result sr;
@@ -328,7 +328,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 	}
 	gatecheck_config_apply(&cfg, &fs);
 	top = tree_repo_top(perf_opt);
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, 0, 0 };
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, statistics, 1 };
 	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));
 		goto out;
@@ -435,7 +435,7 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (stage) {
 		rc = stage_result_gate(stage, cp.next < argc ? argv[cp.next] : ".", argc - cp.next, config,
-				       strict, wae, fmt, reports, nreports);
+				       strict, wae, statistics, fmt, reports, nreports);
 		goto out;
 	}
 	/* git only when asked for, and never one found through a relative

@@ -56,7 +56,8 @@ cmp -s "$SR" "$TMPDIR_TEST/filled" || fail "the filled-in copy was rewritten"
 
 # the gate: clean, from a file and from standard input
 expect_exit 0 "$TLGATE" --stage-result "$SR" "$OP"
-[ ! -s "$OUT" ] || { cat "$OUT"; fail "findings on the loop's own block"; }
+expect_grep "checked 1 directory: 0 errors, 0 warnings" "$OUT"
+[ "$(wc -l <"$OUT")" -eq 1 ] || { cat "$OUT"; fail "findings on the loop's own block"; }
 set +e; "$TLGATE" --stage-result - "$OP/perf_opt" <"$SR" >"$OUT" 2>"$ERR"; rc=$?; set -e
 [ "$rc" = 0 ] || { cat "$OUT" "$ERR"; fail "stdin: exit $rc"; }
 
@@ -113,6 +114,9 @@ expect_exit 1 "$TLGATE" --stage-result "$TMPDIR_TEST/budget.md" "$OP"
 expect_grep "warning: [S4-STAGE-RESULT-STOP] stop_reason budget_exhausted, but the records hold" "$OUT"
 expect_exit 1 "$TLGATE" --strict --stage-result "$TMPDIR_TEST/budget.md" "$OP"
 expect_no_grep "warning: [S4-STAGE-RESULT-STOP]" "$OUT"
+
+expect_exit 1 "$TLGATE" --statistics --stage-result "$TMPDIR_TEST/budget.md" "$OP"
+expect_grep "checked 1 directory: 2 errors, 1 warning" "$OUT"
 
 # every output format carries the finding
 sed 's/^- n1024: final_latency: .*/- n1024: final_latency: 7.000 us/' "$SR" >"$TMPDIR_TEST/e.md"
