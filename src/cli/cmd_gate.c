@@ -476,16 +476,32 @@ int cmd_gate(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (changed) {
-		int c = gate_changed_files(top, changed, &changed_list, &changed_len);
+	/* --changed-since: each repository's own list of changed files */
+	for (size_t i = 0; changed && i < set.nroots; i++) {
+		const char *rtop = set.roots[i].top;
+		int done = 0;
+		for (size_t k = 0; k < i && !done; k++)
+			done = set.roots[k].top && rtop && strcmp(set.roots[k].top, rtop) == 0;
+		if (done)
+			continue;
+		if (!rtop) {
+			cli_error("--changed-since: '%s' is not in a git repository", set.roots[i].shown);
+			goto out;
+		}
+		free(changed_list);
+		changed_list = NULL;
+		int c = gate_changed_files(rtop, changed, &changed_list, &changed_len);
 		if (c < 0)
 			goto oom;
 		if (c > 0) {
-			cli_error("--changed-since '%s': git cannot list the changes (not a repository, or an unknown revision)", changed);
+			cli_error("--changed-since '%s': git cannot list the changes of the repository holding '%s' (an unknown revision?)",
+				  changed, set.roots[i].shown);
 			goto out;
 		}
+		if (gate_set_discover_changed(&set, rtop, changed_list, changed_len) != 0)
+			goto oom;
 	}
-	if (gate_set_discover(&set, changed ? changed_list : NULL, changed_len) != 0)
+	if (!changed && gate_set_discover(&set, NULL, 0) != 0)
 		goto oom;
 
 	cs.explicit_path = config;

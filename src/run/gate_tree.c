@@ -267,7 +267,7 @@ static size_t perf_prefix(const char *p, int *kind)
 	}
 }
 
-static int from_changed(struct gate_set *s, const char *changed, size_t len)
+static int from_changed(struct gate_set *s, const char *top, const char *changed, size_t len)
 {
 	char **v = NULL;
 	size_t n = 0, cap = 0;
@@ -295,7 +295,7 @@ static int from_changed(struct gate_set *s, const char *changed, size_t len)
 		qsort(v, n, sizeof(*v), cmp_str);
 	for (size_t r = 0; r < s->nroots; r++) {
 		const struct gate_root *gr = &s->roots[r];
-		if (!gr->in_repo)
+		if (!gr->in_repo || (top && strcmp(gr->top, top) != 0))
 			continue;
 		size_t il = strlen(gr->in_repo);
 		for (size_t j = 0; j < n; j++) {
@@ -328,7 +328,7 @@ out:
 int gate_set_discover(struct gate_set *s, const char *changed, size_t changed_len)
 {
 	if (changed)
-		return from_changed(s, changed, changed_len);
+		return from_changed(s, NULL, changed, changed_len);
 	for (size_t r = 0; r < s->nroots; r++) {
 		const struct gate_root *gr = &s->roots[r];
 		int rc = gr->only ? add_named(s, r, gr->only, strcmp(gr->only, "perf_tuning") == 0)
@@ -337,6 +337,12 @@ int gate_set_discover(struct gate_set *s, const char *changed, size_t changed_le
 			return -1;
 	}
 	return 0;
+}
+
+int gate_set_discover_changed(struct gate_set *s, const char *top, const char *changed,
+			      size_t changed_len)
+{
+	return from_changed(s, top, changed, changed_len);
 }
 
 int gate_changed_files(const char *top, const char *ref, char **out, size_t *len)

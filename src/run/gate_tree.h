@@ -71,6 +71,12 @@ int gate_set_add_root(struct gate_set *s, const char *operand, char *err, size_t
  * memory. */
 int gate_set_discover(struct gate_set *s, const char *changed, size_t changed_len);
 
+/* The same for the roots held by the repository at top only, from that
+ * repository's changed files (several PATHs in several repositories:
+ * one call per repository). */
+int gate_set_discover_changed(struct gate_set *s, const char *top, const char *changed,
+			      size_t changed_len);
+
 /* The files changed in REF...HEAD (REF..HEAD without a merge base) of the
  * repository at top, NUL-separated, deletions left out: malloc'd into
  * *out. Runs git (run/git.h). Returns 0, 1 when git cannot answer (an

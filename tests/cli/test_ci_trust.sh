@@ -175,6 +175,11 @@ repo "$D/r"; tampered "$D/r/node_modules/pkg/perf_opt"; commit "$D/r" "pr: node_
 expect_grep "node_modules/pkg/perf_opt/opt_log.md:19: $RECON" "$OUT"
 ( cd "$D/r" && expect_exit 1 timeout 5 env TLGATE="$TLGATE" sh "$ROOT/scripts/ci-gate.sh" main )
 expect_grep "$RECON" "$OUT"
+# two repositories on one command line: each one's own changes
+repo "$D/r2"; tampered "$D/r2/ops/two/perf_opt"; commit "$D/r2" "pr: two"
+gate 1 --changed-since main --base main "$D/r" "$D/r2"
+expect_grep "r/node_modules/pkg/perf_opt/opt_log.md:19: $RECON" "$OUT"
+expect_grep "r2/ops/two/perf_opt/opt_log.md:19: $RECON" "$OUT"
 # a symlinked perf_opt/ in the change list: a finding
 repo "$D/r"; mkdir -p "$D/r/ops/sym"; ln -s ../good/perf_opt "$D/r/ops/sym/perf_opt"; commit "$D/r" "pr: link"
 ( cd "$D/r" && gate 1 --changed-since main )
