@@ -49,6 +49,10 @@ static int write_statistics(FILE *f, const struct gate_findings *fs)
 		v[k].n++;
 	}
 	qsort(v, n, sizeof(*v), by_count);
+	int w = 0; /* the rule column fits the longest id */
+	for (size_t k = 0; k < n; k++)
+		if ((int)strlen(v[k].rule) > w)
+			w = (int)strlen(v[k].rule);
 	for (size_t k = 0; k < n; k++) {
 		const struct gate_rule_info *ri = gate_rule_find(v[k].rule);
 		char *rule = report_sanitize(v[k].rule, REPORT_SAN_TEXT);
@@ -57,8 +61,8 @@ static int write_statistics(FILE *f, const struct gate_findings *fs)
 			errno = ENOMEM;
 			return -1;
 		}
-		fprintf(f, "%6zu  %-7s  %-25s  %s\n", v[k].n, gate_severity_name(v[k].severity), rule,
-			ri ? ri->summary : "");
+		fprintf(f, "%6zu  %-7s  %-*s  %s\n", v[k].n, gate_severity_name(v[k].severity), w,
+			rule, ri ? ri->summary : "");
 		free(rule);
 	}
 	free(v);

@@ -21,12 +21,19 @@ tail -n 1 "$OUT" | grep -q '^checked 3 directories: 1 error, ' || fail "summary 
 expect_exit 1 "$TLGATE" --format json "$T"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT" || fail "json output is not JSON alone"
 
-# --statistics: counts per rule, then the summary
+# --statistics: counts per rule, then the summary; a feedback file with a
+# placeholder brings a rule id longer than the others
+{ cat "$T/v1/perf_feedback.example.md"; echo "TODO"; } >"$T/v1/perf_opt/perf_feedback.md"
 expect_exit 1 "$TLGATE" --statistics "$T"
+expect_grep "S4-PERF-FEEDBACK-PLACEHOLDER" "$OUT"
 grep -Eq '^ +1  error    S4-PERF-RECORDS-RECON +the claimed final result' "$OUT" || { cat "$OUT"; fail "no RECON count"; }
 grep -Eq '^ +[0-9]+  warning  S4-STOP-REASON ' "$OUT" || fail "no S4-STOP-REASON count"
 expect_no_grep "opt_log.md:" "$OUT"
-tail -n 1 "$OUT" | grep -q '^checked 3 directories: 1 error' || fail "no summary after --statistics"
+# the rule column fits the longest id: every summary starts in one column
+cols=$(awk 'match($0, /^ +[0-9]+  (error|warning|note) +[A-Z][A-Z0-9-]* +/) { print RLENGTH }' "$OUT" | sort -u | wc -l)
+[ "$cols" = 1 ] || { cat "$OUT"; fail "--statistics columns not aligned"; }
+tail -n 1 "$OUT" | grep -q '^checked 3 directories: 2 errors' || fail "no summary after --statistics"
+rm "$T/v1/perf_opt/perf_feedback.md"
 
 # an unknown key in .tlgate.json is named, exit 2
 echo '{"rulez": {}}' >"$T/.tlgate.json"
