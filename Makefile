@@ -116,7 +116,7 @@ complexity:
 bench: all
 	@BUILD=$(BUILD) sh scripts/bench/run.sh
 
-install: all
+install: $(TLPERF) $(ALIASES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(TLPERF) $(DESTDIR)$(PREFIX)/bin/tlperf
 	ln -f $(DESTDIR)$(PREFIX)/bin/tlperf $(DESTDIR)$(PREFIX)/bin/tlab

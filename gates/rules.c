@@ -42,8 +42,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "  - candidate_time: 53.6 us\n"
 	  "  - improvement: -15%\n"
 	  "finding:\n"
-	  "  perf_log.md:12: error: [PT-ITERATION] improvement -15% does not match\n"
-	  "  71.9 -> 53.6 (-25.5%)" },
+	  "  perf_log.md:12: error: [PT-ITERATION] 'Iteration 2 — tile 128': improvement -15%\n"
+	  "  does not match baseline_time 71.9 and candidate_time 53.6 (-25.45%)" },
 	{ "PT-JSON", GATE_ERROR, GATE_ERROR,
 	  "perf_tuning: bench JSON parses and its aggregates match its rows",
 	  "The bench JSON files are the measurements every report quotes; an aggregate that "
@@ -75,8 +75,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "  [ORDER-PLAN] 1. [#3] 2. [#2]\n"
 	  "  [#3] 前置依赖: [#2]\n"
 	  "finding:\n"
-	  "  optimization_log.md:20: error: [PT-PLAN] [#3] is planned before its\n"
-	  "  prerequisite [#2]" },
+	  "  optimization_log.md:20: error: [PT-PLAN] [ORDER-PLAN] makes [#3] depend on [#2],\n"
+	  "  which is planned later (line 21)" },
 	{ "PT-PRECISION", GATE_ERROR, GATE_ERROR,
 	  "perf_tuning: no performance change while precision fails",
 	  "A faster kernel that computes the wrong answer is not an optimisation. Once precision "
@@ -121,7 +121,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "optimization_log.md:\n"
 	  "  [RESULT-#1] 精度: PASS | 性能: 747.9 -> 316.6 us (-30%)\n"
 	  "finding:\n"
-	  "  optimization_log.md:40: error: [PT-RESULT] 747.9 -> 316.6 is -57.7%, not -30%" },
+	  "  optimization_log.md:40: error: [PT-RESULT] [RESULT-#1] quotes 747.9 → 316.6 as -30%,\n"
+	  "  but the change is -57.7% (a speed-up of +136.2%)" },
 	{ "PT-SEQUENCE", GATE_ERROR, GATE_ERROR,
 	  "perf_tuning: ORDER-CHECK, IMPL, SELF-CHECK, RESULT in order, plan order and prerequisites kept",
 	  "The protocol checks each item before it is built and measures it before the next one "
@@ -204,7 +205,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "  ## 实测\n"
 	  "  TODO\n"
 	  "finding:\n"
-	  "  perf_feedback.md:7: error: [S4-PERF-FEEDBACK-MEASURED] placeholder in 实测" },
+	  "  perf_feedback.md:7: error: [S4-PERF-FEEDBACK-PLACEHOLDER] placeholder 'TODO' left in\n"
+	  "  the feedback" },
 	{ "S4-PERF-RECORDS", GATE_ERROR, GATE_ERROR,
 	  "perf_records.jsonl exists and is not empty",
 	  "perf_records.jsonl holds the measurements every claim is reconciled with; without it "
@@ -236,8 +238,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "Measure the missing baseline/final records, or correct the inventory.",
 	  "inventory tune workloads: w1, w2; records only for w1\n"
 	  "finding:\n"
-	  "  perf_opt/perf_records.jsonl: error: [S4-PERF-RECORDS-COVERAGE] tune workload 'w2'\n"
-	  "  has no baseline record" },
+	  "  perf_opt/perf_records.jsonl: error: [S4-PERF-RECORDS-COVERAGE] tune workload\n"
+	  "  'k::main' / 'w2' has no baseline record" },
 	{ "S4-PERF-RECORDS-ORDER", GATE_ERROR, GATE_ERROR,
 	  "round 0 baseline first, rounds never go back, parents exist",
 	  "Speedups are measured from the round-0 baseline along a chain of parents; records out of "
@@ -435,10 +437,11 @@ const struct gate_rule_info gate_rules[] = {
 	  "inconsistent with its marks and label, a tune item not finished, a smoke item whose "
 	  "precision did not pass.",
 	  "Write the inventory before tuning and keep it complete and consistent.",
-	  "perf_opt/ with contract v2 and no workload_inventory.json\n"
+	  "workload_inventory.json: {\"kernel_id\": \"k::main\", \"workload_id\": \"w1\",\n"
+	  "  \"kind\": \"tune\", \"tuning_status\": \"in_progress\", ...}\n"
 	  "finding:\n"
-	  "  perf_opt/workload_inventory.json: error: [S4-WORKLOAD-INVENTORY]\n"
-	  "  workload_inventory.json is missing" },
+	  "  perf_opt/workload_inventory.json: error: [S4-WORKLOAD-INVENTORY] tune workload\n"
+	  "  'k::main' / 'w1' has no finished tuning_status (winner_merged, no_gain, merge_blocked)" },
 	{ "TLGATE-CONFIG", GATE_ERROR, GATE_ERROR,
 	  "a pull request's .tlgate.json does not weaken a rule of the base revision",
 	  "In CI the gate checks a pull request; a .tlgate.json the pull request adds or edits "

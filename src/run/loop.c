@@ -1112,8 +1112,12 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 	if (log_append(&b) != 0)
 		goto out;
 
-	printf("round %ld: decision %s; current best %s\n", n, decision, best);
-	printf("state: %s\n", state);
+	/* the decision and the state coloured on a terminal (report/term.h) */
+	printf("round %ld: decision %s%s%s; current best %s\n", n,
+	       term_sgr(stdout, term_verdict_style(decision)), decision, term_sgr(stdout, TERM_RESET),
+	       best);
+	printf("state: %s%s%s\n", term_sgr(stdout, term_verdict_style(state)), state,
+	       term_sgr(stdout, TERM_RESET));
 	rc = CLI_OK;
 	goto out;
 oom:

@@ -87,4 +87,16 @@ kernel tile 9.0 60.0
 expect_exit 0 "$TLPERF" loop -C "$OP" -q round 1 --branch tile=perf_opt/tile.py
 expect_no_grep "measuring" "$ERR"
 expect_no_grep "median" "$ERR"
+# on a terminal: one redrawn line (measurement i of N), results stay
+kernel dbuf 8.5 58.0
+tty env TERM=xterm "$TLPERF" loop -C "$OP" round 2 --branch dbuf=perf_opt/dbuf.py
+grep -q "measurement 1 of 2.*elapsed.*dbuf on n1024" "$TTY_OUT" || { cat -v "$TTY_OUT"; fail "loop: no progress line on a terminal"; }
+grep -q "dbuf: n65536 median" "$TTY_OUT" || fail "loop: result line missing on a terminal"
+grep -q "decision $ESC\[1;3[12]m" "$TTY_OUT" || fail "loop: decision not coloured on a terminal"
+grep -q "^state: $ESC\[" "$TTY_OUT" || fail "loop: state not coloured on a terminal"
+# --verbose adds where each measurement went
+kernel wide 8.9 59.0
+expect_exit 0 "$TLPERF" loop -C "$OP" -v round 3 --branch wide=perf_opt/wide.py
+expect_grep "took" "$ERR"
+expect_grep "profile perf_opt/profiles/round3/wide" "$ERR"
 echo ok
