@@ -6,6 +6,7 @@
 #include "report/table.h"
 #include "stats/cmptable.h"
 #include "stats/winner.h"
+#include "report/table.h"
 
 #include <errno.h>
 

@@ -22,11 +22,29 @@ best3() {
     done
     echo "$bc $bm"
 }
+# cpu CMD...: CPU seconds, best of 5, after a warm-up run; task-clock from
+# `perf stat` (millisecond resolution) when it works here, else user + sys
+# from /usr/bin/time (10 ms resolution).
+if perf stat -x, -e task-clock -o /dev/null true >/dev/null 2>&1; then HAVE_PERF=1; else HAVE_PERF=0; fi
+cpu() {
+    "$@" >/dev/null 2>&1 || true
+    best=""
+    for _ in 1 2 3 4 5; do
+        if [ "$HAVE_PERF" = 1 ]; then
+            perf stat -x, -e task-clock -o "$W/ps" "$@" >/dev/null 2>&1 || true
+            c=$(awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$W/ps")
+        else
+            c=$(/usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{ printf "%.4f", $1 + $2 }')
+        fi
+        best=$(echo "$c $best" | awk '{ b = $1; if ($2 != "" && $2 < b) b = $2; printf "%.4f", b }')
+    done
+    echo "$best"
+}
 # growth NAME CPU_N CPU_2N: a table row
 growth() {
     awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {
         f = a > 0 ? b / a : 0
-        printf "| %s | %.3f | %.3f | %.2fx | %s |\n", n, a, b, f, f < 2.5 ? "yes" : "NO"
+        printf "| %s | %.4f | %.4f | %.2fx | %s |\n", n, a, b, f, f < 2.5 ? "yes" : "NO"
     }'
 }
 
@@ -56,15 +74,15 @@ echo
 
 echo "## Every reader linear: time when the input doubles"
 echo
-echo "CPU seconds (user + sys, best of 3) for an input of size N and 2N; the factor is their ratio (linear = 2, target < 2.5)."
+echo "CPU seconds (best of 5 after a warm-up; task-clock from perf stat when available, else user + sys) for an input of size N and 2N; the factor is their ratio (linear = 2, target < 2.5)."
 echo
 echo "| reader (command) | N | 2N | factor | < 2.5x |"
 echo "|---|---:|---:|---:|---|"
-set -- $(best3 "$T" plateau "$R1"); a=$1
-set -- $(best3 "$T" plateau "$R2"); b=$1
+a=$(cpu "$T" plateau "$R1")
+b=$(cpu "$T" plateau "$R2")
 growth "perf_records.jsonl, 100,000 -> 200,000 records (\`tlperf plateau\`)" "$a" "$b"
-set -- $(best3 "$G" "$W/r100k"); a=$1
-set -- $(best3 "$G" "$W/r200k"); b=$1
+a=$(cpu "$G" "$W/r100k")
+b=$(cpu "$G" "$W/r200k")
 growth "opt_log.md + perf_records.jsonl, 100,000 -> 200,000 records (\`tlgate\` on one directory)" "$a" "$b"
 
 # duplicate-key check: lines of 37,000 and 74,000 keys (under 1 MiB each)
@@ -72,15 +90,15 @@ L=$(sed -n 1p "$R1")
 for k in 37000 74000; do
     awk -v l="$L" -v k="$k" 'BEGIN { s = "{"; for (i = 0; i < k; i++) s = s "\"k" i "\":1,"; s = s substr(l, 2); for (j = 0; j < 40; j++) print s }' >"$W/keys$k.jsonl"
 done
-set -- $(best3 "$T" plateau "$W/keys37000.jsonl"); a=$1
-set -- $(best3 "$T" plateau "$W/keys74000.jsonl"); b=$1
+a=$(cpu "$T" plateau "$W/keys37000.jsonl")
+b=$(cpu "$T" plateau "$W/keys74000.jsonl")
 growth "one record line of 37,000 -> 74,000 keys, 40 lines (duplicate-key check, \`tlperf plateau\`)" "$a" "$b"
 
 # msprof trees: 2,500 -> 5,000 launches
 sh scripts/bench/gen_opprof.sh "$W/m1" 5 500 8 >/dev/null
 sh scripts/bench/gen_opprof.sh "$W/m2" 10 500 8 >/dev/null
-set -- $(best3 "$T" msprof "$W/m1" --kernel-name main); a=$1
-set -- $(best3 "$T" msprof "$W/m2" --kernel-name main); b=$1
+a=$(cpu "$T" msprof "$W/m1" --kernel-name main)
+b=$(cpu "$T" msprof "$W/m2" --kernel-name main)
 growth "msprof CSV tree, 2,500 -> 5,000 launches (\`tlperf msprof\`)" "$a" "$b"
 
 # perf_tuning/ JSON: iter1.json with 15,000 -> 30,000 cases
@@ -95,8 +113,8 @@ for n in 15000 30000; do
         print "]}"
     }' >"$d/iter1.json"
 done
-set -- $(best3 "$G" "$W/pt15000"); a=$1
-set -- $(best3 "$G" "$W/pt30000"); b=$1
+a=$(cpu "$G" "$W/pt15000")
+b=$(cpu "$G" "$W/pt30000")
 growth "perf_tuning/ iteration JSON, 15,000 -> 30,000 cases (\`tlgate\` on the folder)" "$a" "$b"
 echo
 echo "Command: \`sh scripts/bench/bench_records.sh\` (BUILD=$B)."

@@ -1,6 +1,7 @@
 /* optlog.c: streaming reader of opt_log.md (optlog.h). */
 #include "io/optlog.h"
 #include "io/lineio.h"
+#include "model/ptlog.h"
 #include "util/utf8.h"
 
 #include <errno.h>
@@ -60,10 +61,10 @@ static const char *find_ci(const char *h, const char *n)
 	if (nl == 0)
 		return h;
 	int c0 = lc((unsigned char)*n), c1 = (c0 >= 'a' && c0 <= 'z') ? c0 - 32 : c0;
-	for (; *h; h++) {
-		int hc = (unsigned char)*h;
-		if (hc != c0 && hc != c1)
-			continue;
+	const char first[3] = { (char)c0, (char)c1, '\0' };
+	/* strpbrk finds the candidate first bytes a block at a time: this
+	 * search runs on every line of every opt_log.md */
+	for (; (h = strpbrk(h, first)) != NULL; h++) {
 		size_t i = 1;
 		while (i < nl && h[i] && lc((unsigned char)h[i]) == lc((unsigned char)n[i]))
 			i++;
@@ -874,24 +875,10 @@ static void scan_stop(struct ctx *cx, const char *s, long line)
 static void scan_budgets(struct optlog *lg, const char *s, long line)
 {
 	if (isnan(lg->noise_pct)) {
-		const char *k = strstr(s, "噪声阈值");
-		if (!k)
-			k = find_ci(s, "noise threshold");
-		if (!k)
-			k = find_ci(s, "noise_threshold");
-		if (k) {
-			for (const char *p = k; *p && p - k < 48; p++) {
-				double v;
-				if (!is_digit((unsigned char)*p))
-					continue;
-				size_t n = optlog_read_number(p, &v);
-				if (n && p[n] == '%') {
-					lg->noise_pct = v;
-					lg->noise_line = line;
-					break;
-				}
-				p += n ? n - 1 : 0;
-			}
+		double v = ptlog_noise_pct(s); /* the one scraper of the threshold */
+		if (!isnan(v)) {
+			lg->noise_pct = v;
+			lg->noise_line = line;
 		}
 	}
 	static const char *const keys[] = { "max_rounds", "max_experiments" };

@@ -64,7 +64,8 @@ const char *ptlog_stristr(const char *hay, const char *needle)
 	size_t n = strlen(needle);
 	if (!n)
 		return hay;
-	for (const char *p = hay; *p; p++) {
+	const char first[3] = { (char)tolower((unsigned char)*needle), (char)toupper((unsigned char)*needle), '\0' };
+	for (const char *p = hay; (p = strpbrk(p, first)) != NULL; p++) {
 		size_t i = 0;
 		while (i < n && p[i] &&
 		       tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
@@ -962,4 +963,29 @@ void ptperf_release(struct ptperf *p)
 	free(p->db_lines);
 	ptlog_text_release(&p->text);
 	memset(p, 0, sizeof(*p));
+}
+
+double ptlog_noise_pct(const char *line)
+{
+	static const char *const labels[] = { "noise threshold", "noise_threshold",
+					      "\xE5\x99\xAA\xE5\xA3\xB0\xE9\x98\x88\xE5\x80\xBC" /* 噪声阈值 */, NULL };
+	const char *hit = NULL;
+	for (size_t k = 0; labels[k] && !hit; k++)
+		hit = ptlog_stristr(line, labels[k]);
+	if (!hit)
+		return NAN;
+	struct ptlog_num nums[16];
+	size_t n = ptlog_numbers(line, nums, 16);
+	double best = NAN;
+	long bestd = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (nums[k].unit != PTLOG_PCT || nums[k].sign || nums[k].v <= 0 || nums[k].v >= 50)
+			continue;
+		long d = labs((long)nums[k].pos - (long)(hit - line));
+		if (d <= 24 && (isnan(best) || d < bestd)) {
+			best = nums[k].v;
+			bestd = d;
+		}
+	}
+	return best;
 }

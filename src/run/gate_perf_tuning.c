@@ -89,30 +89,9 @@ static double find_noise(const struct pt_folder *f)
 		texts[nt++] = &f->perf.text;
 	if (f->has_report)
 		texts[nt++] = &f->report;
-	static const char *const labels[] = { "noise threshold", "noise_threshold",
-					      "\xE5\x99\xAA\xE5\xA3\xB0\xE9\x98\x88\xE5\x80\xBC" /* 噪声阈值 */, NULL };
 	for (size_t t = 0; t < nt; t++) {
 		for (size_t l = 0; l < texts[t]->nlines; l++) {
-			const char *line = texts[t]->lines[l];
-			const char *hit = NULL;
-			for (size_t k = 0; labels[k] && !hit; k++)
-				hit = ptlog_stristr(line, labels[k]);
-			if (!hit)
-				continue;
-			struct ptlog_num nums[16];
-			size_t n = ptlog_numbers(line, nums, 16);
-			/* the percentage nearest to the label */
-			double best = NAN;
-			long bestd = 0;
-			for (size_t k = 0; k < n; k++) {
-				if (nums[k].unit != PTLOG_PCT || nums[k].sign || nums[k].v <= 0 || nums[k].v >= 50)
-					continue;
-				long d = labs((long)nums[k].pos - (long)(hit - line));
-				if (d <= 24 && (isnan(best) || d < bestd)) {
-					best = nums[k].v;
-					bestd = d;
-				}
-			}
+			double best = ptlog_noise_pct(texts[t]->lines[l]);
 			if (!isnan(best))
 				return best;
 		}
