@@ -50,6 +50,20 @@ static void test_lines(void **state)
 	assert_non_null(strstr(err, "o:2:"));
 	assert_int_equal(absource_parse_durations("\n\n", 2, "o", &d, &n, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no durations"));
+	/* decimals only: strtod would read 0x10 as 16 us, inf and nan too */
+	static const char *const notdec[] = { "0x10", "0x1p3", "inf", "nan", "1e999", "8.4\0009" };
+	for (size_t i = 0; i < sizeof(notdec) / sizeof(notdec[0]); i++) {
+		char text[64];
+		size_t len = strlen(notdec[i]);
+		if (i == 5)
+			len = 6; /* "8.4", NUL, "9" plus the line end below */
+		memcpy(text, "9.5\n", 4);
+		memcpy(text + 4, notdec[i], len);
+		text[4 + len] = '\n';
+		assert_int_equal(absource_parse_durations(text, 5 + len, "out", &d, &n, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "out:2: '"));
+		assert_non_null(strstr(err, "is not a duration in us"));
+	}
 }
 
 static void test_json_array(void **state)

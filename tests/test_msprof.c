@@ -2,6 +2,8 @@
  * quirks (trailing commas, NA/N/A/empty, CRLF, BOM, quotes, TABs) and the
  * ten real sample CSVs of ../shared when present. */
 #include "testlib.h"
+#include <sys/stat.h>
+
 #include "io/csvtab.h"
 #include "io/msprof.h"
 
@@ -415,6 +417,173 @@ static void test_shared_samples(void **state)
 	msprof_capture_release(&c);
 }
 
+/* ---- strictness: every oddity a clear error naming file and line ---- */
+
+#define BASIC_HEADER "Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device Id,Pid,Current Freq,Rated Freq,\n"
+
+/* A fresh OPPROF_x (flat layout) under a new temp directory whose
+ * OpBasicInfo.csv holds text[0..len) (binary-safe). Returns the temp dir. */
+static char *flat_capture(const char *text, size_t len)
+{
+	static char dir[64];
+	snprintf(dir, sizeof(dir), "/tmp/tlperf-strict.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	char p[256];
+	snprintf(p, sizeof(p), "%s/OPPROF_20260101000000_ABCDEFGHIJKLMNOP", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/OPPROF_20260101000000_ABCDEFGHIJKLMNOP/OpBasicInfo.csv", dir);
+	FILE *f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	return dir;
+}
+
+static void rm_tree(const char *dir)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Reads dir; wants rc and every one of the message parts. */
+static void expect_read(const char *dir, int want, const char *part1, const char *part2)
+{
+	struct msprof_capture c;
+	char err[2048] = "";
+	msprof_capture_init(&c);
+	int rc = msprof_read(dir, NULL, &c, err, sizeof(err));
+	if (rc != want || !strstr(err, part1) || (part2 && !strstr(err, part2)))
+		print_error("%s: rc %d, err '%s'\n", dir, rc, err);
+	assert_int_equal(rc, want);
+	assert_non_null(strstr(err, part1));
+	if (part2)
+		assert_non_null(strstr(err, part2));
+	msprof_capture_release(&c);
+}
+
+static void test_decimal_only(void **state)
+{
+	(void)state;
+	static const char *const bad[] = { "0x1p3", "0x10", "inf", "nan", "NaN", "-inf", "1e999",
+					   "8.4.1", "+", ".", "1e", "0x", NULL };
+	for (size_t i = 0; bad[i]; i++) {
+		char text[400];
+		int n = snprintf(text, sizeof(text), BASIC_HEADER "main_kernel,mix,%s,2,4,0,1,1800,1800,\n",
+				 bad[i]);
+		char *dir = flat_capture(text, (size_t)n);
+		expect_read(dir, MSPROF_EFORMAT, "OpBasicInfo.csv:2: Task Duration(us) is not a number", bad[i]);
+		rm_tree(dir);
+	}
+	double v;
+	assert_int_equal(csvtab_number("0x1p3", &v), -1);
+	assert_int_equal(csvtab_number("nan", &v), -1);
+	assert_int_equal(csvtab_number("86824.726562", &v), 1);
+	assert_close(v, 86824.726562, 0);
+	assert_int_equal(csvtab_number("1.5e2", &v), 1);
+	assert_close(v, 150, 0);
+	assert_int_equal(csvtab_number(".5", &v), 1);
+	assert_int_equal(csvtab_number("7.", &v), 1);
+}
+
+static void test_nul_negative_zero_dup_quote(void **state)
+{
+	(void)state;
+	/* "8.4\0999": a NUL inside the cell would read as 8.4 */
+	static const char nul[] = BASIC_HEADER "main_kernel,mix,8.4\0" "999,2,4,0,1,1800,1800,\n";
+	char *dir = flat_capture(nul, sizeof(nul) - 1);
+	expect_read(dir, MSPROF_EFORMAT, "OpBasicInfo.csv:2: a NUL byte inside a field", NULL);
+	rm_tree(dir);
+	/* -0 is no duration */
+	static const char negz[] = BASIC_HEADER "main_kernel,mix,-0,2,4,0,1,1800,1800,\n";
+	dir = flat_capture(negz, sizeof(negz) - 1);
+	expect_read(dir, MSPROF_EFORMAT, "OpBasicInfo.csv:2: Task Duration(us) is negative: '-0'", NULL);
+	rm_tree(dir);
+	static const char negz2[] = BASIC_HEADER "main_kernel,mix,-0.000000,2,4,0,1,1800,1800,\n";
+	dir = flat_capture(negz2, sizeof(negz2) - 1);
+	expect_read(dir, MSPROF_EFORMAT, "is negative", NULL);
+	rm_tree(dir);
+	/* two Task Duration(us) columns: which one is meant cannot be told */
+	static const char dup[] = "Op Name,Task Duration(us),Block Dim,Task Duration(us),\n"
+				  "main_kernel,8.5,2,9.5,\n";
+	dir = flat_capture(dup, sizeof(dup) - 1);
+	expect_read(dir, MSPROF_EFORMAT,
+		    "OpBasicInfo.csv:1: column 'Task Duration(us)' appears twice in the header "
+		    "(fields 2 and 4)", NULL);
+	rm_tree(dir);
+	/* an unterminated quote is said as such, with the line its row starts on */
+	static const char quote[] = BASIC_HEADER "main_kernel,mix,8.5,2,4,0,1,1800,1800,\n"
+				    "\"main_kernel,mix,8.6,2,4,0,1,1800,1800,\n"
+				    "main_kernel,mix,8.7,2,4,0,1,1800,1800,\n";
+	dir = flat_capture(quote, sizeof(quote) - 1);
+	expect_read(dir, MSPROF_EFORMAT, "OpBasicInfo.csv:3: unterminated quote", "never closes");
+	rm_tree(dir);
+}
+
+/* Two OPPROF_x in one directory are both read and both named in roots:
+ * tlab refuses such a run (two captures are two runs). */
+static void test_two_roots_named(void **state)
+{
+	(void)state;
+	static const char one[] = BASIC_HEADER "main_kernel,mix,8.5,2,4,0,1,1800,1800,\n";
+	char *dir = flat_capture(one, sizeof(one) - 1);
+	char p[256], q[600];
+	snprintf(p, sizeof(p), "%s/OPPROF_20260101000000_ABCDEFGHIJKLMNOP", dir);
+	snprintf(q, sizeof(q), "cp -r '%s' '%s/OPPROF_20260101000001_QRSTUVWXYZABCDEF'", p, dir);
+	assert_int_equal(system(q), 0);
+	struct msprof_capture c;
+	char err[512];
+	msprof_capture_init(&c);
+	assert_int_equal(msprof_read(dir, NULL, &c, err, sizeof(err)), MSPROF_OK);
+	assert_int_equal(c.nroots, 2);
+	assert_int_equal(c.n, 2);
+	assert_non_null(strstr(c.roots[0], "OPPROF_20260101000000_"));
+	assert_non_null(strstr(c.roots[1], "OPPROF_20260101000001_"));
+	msprof_capture_release(&c);
+	rm_tree(dir);
+}
+
+/* More than 65,536 launches (the old allocation stopped there with "Cannot
+ * allocate memory"; up to 100,000 are read). */
+static void test_many_launches(void **state)
+{
+	(void)state;
+	enum { N = 65540 };
+	/* 65,540 small files: on tmpfs when there is one (fast), else /tmp */
+	char dir[64];
+	snprintf(dir, sizeof(dir), "%s/tlperf-many.XXXXXX",
+		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	char p[512];
+	snprintf(p, sizeof(p), "%s/OPPROF_20260101000000_ABCDEFGHIJKLMNOP", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/OPPROF_20260101000000_ABCDEFGHIJKLMNOP/main_kernel", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	for (int i = 0; i < N; i++) {
+		snprintf(p, sizeof(p), "%s/OPPROF_20260101000000_ABCDEFGHIJKLMNOP/main_kernel/%d", dir, i);
+		assert_int_equal(mkdir(p, 0755), 0);
+		snprintf(p + strlen(p), sizeof(p) - strlen(p), "/OpBasicInfo_20260101000000%03d.csv",
+			 i % 1000);
+		FILE *f = fopen(p, "w");
+		assert_non_null(f);
+		fprintf(f, BASIC_HEADER "main_kernel,mix,%d.%06d,2,4,0,1,1800,1800,\n", 8 + i % 3,
+			i % 1000);
+		fclose(f);
+	}
+	struct msprof_capture c;
+	char err[512] = "";
+	msprof_capture_init(&c);
+	int rc = msprof_read(dir, NULL, &c, err, sizeof(err));
+	if (rc != MSPROF_OK)
+		print_error("%s\n", err);
+	assert_int_equal(rc, MSPROF_OK);
+	assert_int_equal(c.n, N);
+	assert_int_equal(c.layout, MSPROF_LAYOUT_PER_LAUNCH);
+	assert_int_equal(c.v[N - 1].index, N - 1); /* numeric order */
+	msprof_capture_release(&c);
+	rm_tree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +597,10 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_op_summary_streamed),
 		cmocka_unit_test(test_shared_samples),
+		cmocka_unit_test(test_decimal_only),
+		cmocka_unit_test(test_nul_negative_zero_dup_quote),
+		cmocka_unit_test(test_two_roots_named),
+		cmocka_unit_test(test_many_launches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 static char dir[256];
 
@@ -219,8 +220,10 @@ static void test_sigint_interrupts_child(void **state)
 {
 	(void)state;
 	char cmd[600];
-	/* the child sends us SIGINT (as Ctrl-C would) and keeps running */
-	snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s/int.pid'; kill -INT $PPID; sleep 60", dir);
+	/* the child sends us SIGINT (as Ctrl-C would) and keeps running; its
+	 * parent is the guard, so it names our pid */
+	snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s/int.pid'; kill -INT %ld; sleep 60", dir,
+		 (long)getpid());
 	assert_int_equal(run_signals_install(), 0);
 	assert_int_equal(run_interrupted(), 0);
 	struct run_spec s = { .command = cmd, .timeout_s = 30 };
@@ -233,6 +236,131 @@ static void test_sigint_interrupts_child(void **state)
 	assert_int_equal(run_group_alive(r.pid), 0);
 	assert_false(pid_alive(read_pid("int.pid")));
 	assert_int_equal(run_signals_restore(), 0);
+}
+
+/* Waits up to secs for pid to be gone; 1 when it is. */
+static int gone_within(long pid, double secs)
+{
+	for (int i = 0; i < (int)(secs * 100); i++) {
+		if (!pid_alive(pid))
+			return 1;
+		usleep(10000);
+	}
+	return !pid_alive(pid);
+}
+
+/* kill -9 of the process that called run_command: the guard kills the
+ * command's whole group (a background grandchild included) and the group
+ * file names the group meanwhile. */
+static void test_parent_death_kills_group(void **state)
+{
+	(void)state;
+	char cmd[1200], gf[300], pf[300];
+	path_in(gf, sizeof(gf), "death.group");
+	path_in(pf, sizeof(pf), "death.pid");
+	unlink(pf);
+	snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s.t'; mv '%s.t' '%s'; sleep 60", pf, pf, pf);
+	pid_t mid = fork();
+	assert_true(mid >= 0);
+	if (mid == 0) {
+		struct run_spec s = { .command = cmd, .group_file = gf, .kill_grace_s = 1 };
+		struct run_result r;
+		run_command(&s, &r);
+		_exit(0);
+	}
+	long bg = 0;
+	for (int i = 0; i < 1000 && bg == 0; i++) {
+		char *t = slurp(pf);
+		if (t)
+			bg = strtol(t, NULL, 10);
+		else
+			usleep(10000);
+	}
+	assert_true(bg > 0);
+	char *g = slurp(gf);
+	assert_non_null(g);
+	long pgid = strtol(g, NULL, 10);
+	assert_true(pgid > 0);
+	assert_non_null(strchr(g, ' ')); /* "<pgid> <token>" */
+	kill(mid, SIGKILL);
+	int st;
+	waitpid(mid, &st, 0);
+	/* the guard's grace is 1 s; the wait bound is generous for a loaded box */
+	assert_true(gone_within(bg, 10));
+	for (int i = 0; i < 1000 && run_group_alive(pgid); i++)
+		usleep(10000);
+	assert_int_equal(run_group_alive(pgid), 0);
+}
+
+/* A group started without a guard, carrying token tok: what an older
+ * tlab (or a guard killed with it) leaves. Returns its pgid. */
+static pid_t orphan_group(const char *tok, const char *pidfile)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		setpgid(0, 0);
+		setenv("TLPERF_RUN_TOKEN", tok, 1);
+		char cmd[1100];
+		/* written whole (tmp + mv): a reader never sees an empty file */
+		snprintf(cmd, sizeof(cmd), "sleep 60 & echo $! > '%s.t'; mv '%s.t' '%s'; exec sleep 60",
+			 pidfile, pidfile, pidfile);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	setpgid(p, p);
+	for (int i = 0; i < 1000 && !slurp(pidfile); i++)
+		usleep(10000);
+	return p;
+}
+
+static void test_stop_recorded(void **state)
+{
+	(void)state;
+	char gf[300], pf[300], text[200];
+	path_in(gf, sizeof(gf), "orphan.group");
+	path_in(pf, sizeof(pf), "orphan.pid");
+	unlink(pf);
+	pid_t g = orphan_group("test-token-1", pf);
+	assert_non_null(slurp(pf));
+	long bg = strtol(slurp(pf), NULL, 10);
+	assert_true(bg > 0);
+	long got = -1;
+	/* a file with another token: the group is not provably the run's */
+	snprintf(text, sizeof(text), "%ld other-token\n", (long)g);
+	FILE *f = fopen(gf, "w");
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(run_stop_recorded(gf, 1, &got), 0);
+	assert_int_equal(got, (long)g);
+	assert_true(pid_alive(bg));
+	assert_int_equal(run_group_alive(g), 1);
+	/* the right token: the group is stopped, the file removed */
+	snprintf(text, sizeof(text), "%ld test-token-1\n", (long)g);
+	f = fopen(gf, "w");
+	fputs(text, f);
+	fclose(f);
+	assert_true(run_stop_recorded(gf, 1, &got) >= 2);
+	int st;
+	waitpid(g, &st, 0);
+	assert_true(gone_within(bg, 5));
+	assert_int_equal(run_group_alive(g), 0);
+	assert_int_equal(access(gf, F_OK), -1);
+	/* no file: nothing to do */
+	assert_int_equal(run_stop_recorded(gf, 1, &got), 0);
+	assert_int_equal(got, 0);
+}
+
+/* argv that cannot be executed: a spawn failure with its errno */
+static void test_exec_failure(void **state)
+{
+	(void)state;
+	char *argv[] = { "/nonexistent/tlperf-no-such-program", NULL };
+	struct run_spec s = { .argv = argv, .command = "x" };
+	struct run_result r;
+	assert_int_equal(run_command(&s, &r), 1);
+	assert_int_equal(r.status, RUN_SPAWN_FAILED);
+	assert_int_equal(r.err, ENOENT);
+	assert_int_equal(run_exit_code(&r), 2);
 }
 
 int main(void)
@@ -248,6 +376,9 @@ int main(void)
 		cmocka_unit_test(test_timeout_ignoring_sigterm),
 		cmocka_unit_test(test_timeout_grace_lets_children_clean_up),
 		cmocka_unit_test(test_sigint_interrupts_child),
+		cmocka_unit_test(test_parent_death_kills_group),
+		cmocka_unit_test(test_stop_recorded),
+		cmocka_unit_test(test_exec_failure),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -23,6 +23,7 @@
 
 #include "stats/ab.h"
 #include "stats/ab_ci.h"
+#include "stats/ab_refout.h"
 #include "run/tlab_seq.h"
 #include "io/ab_source.h"
 #include "run/tlab_run.h"
@@ -35,7 +36,9 @@ static const struct cli_option ab_options[] = {
 				  "msprof line as written)" },
 	{ 'b', 0, "b-cmd", "CMD", "candidate bench command" },
 	{ 'w', 0, "workdir", "DIR", "session directory (default perf_opt/ab_test)" },
-	{ 'p', 0, "pairs", "N", "ref: A/B pairs, at least 3 (default 3); seq ignores it" },
+	{ 'p', 0, "pairs", "N", "ref: A/B pairs (default 3; 1 and 2 are accepted like\n"
+				"ab_test.py, which then decides on their direction\n"
+				"alone); seq ignores it" },
 	{ 'l', 0, "launch-count", "N", "launches profiled per run (default 15)" },
 	{ 'u', 0, "warm-up", "N", "msprof warm-up replays per launch (default 5)" },
 	{ 'k', 0, "kernel-name", "K", "kernel name pattern, for msprof and for reading (main)" },
@@ -100,7 +103,15 @@ const struct cli_spec cmd_ab_spec = {
 	"|rel| < noise, else B_better / A_better by the sign of rel when\n"
 	"significant, else inconclusive.\n"
 	"\n"
-	"Output: one JSON object on stdout; progress on stderr.\n"
+	"Output: one JSON object on stdout; progress on stderr. The reference's\n"
+	"fields carry ab_test.py's values under both protocols: b_rel_change =\n"
+	"round(-rel, 4) (NEGATIVE when B is faster), the merged medians and\n"
+	"pair_diffs_us (B - A) rounded to 3 decimals, sign_test_p to 4 (Python's\n"
+	"round). Ours: gain (> 0 when B is faster, unrounded) and exact (the\n"
+	"reference's fields unrounded). See docs/tlab.md \"Drop-in fields\".\n"
+	"One tlab per WORKDIR (WORKDIR/tlab.lock; a second exits 2 naming the\n"
+	"first's pid). A run's processes die with tlab, kill -9 included; what a\n"
+	"killed tlab left running is stopped by the next one (WORKDIR/tlab.run).\n"
 	"Exit: 0 verdict printed; 1 a run failed (JSON {\"error\": ...} names its\n"
 	"log); 2 usage or environment error (msprof not found, workdir not\n"
 	"writable, runs.jsonl from another session); 128+N interrupted by\n"
@@ -326,40 +337,65 @@ static void print_json(cJSON *o)
 	}
 }
 
+/* The "protocol" field: ab_test.py's own label under ref (a drop-in), the
+ * protocol's name under seq. */
+static const char *protocol_label(const struct ab_opts *o)
+{
+	return o->protocol == AB_PROTOCOL_REF ? AB_REF_PROTOCOL_LABEL : o->protocol_name;
+}
+
 static void print_verdict(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
 			  const struct ab_decision *d)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "schema", "tlperf/tlab/v1");
-	double *diffs = malloc((npairs ? npairs : 1) * sizeof(*diffs));
-	double *rels = malloc((npairs ? npairs : 1) * sizeof(*rels));
-	if (!j || !diffs || !rels) {
+	size_t cnt = npairs ? npairs : 1;
+	double *diffs = malloc(cnt * sizeof(*diffs));
+	double *rdiffs = malloc(cnt * sizeof(*rdiffs));
+	double *rels = malloc(cnt * sizeof(*rels));
+	struct ab_ref_out ro;
+	if (!j || !diffs || !rdiffs || !rels) {
 		cli_error("out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < npairs; i++) {
 		diffs[i] = s->b[i] - s->a[i];
+		rdiffs[i] = stats_ab_ref_pair_diff(s->a[i], s->b[i]);
 		rels[i] = (s->a[i] - s->b[i]) / s->a[i];
 	}
-	/* The reference tool's fields first, same names and meaning. */
-	cJSON_AddStringToObject(j, "protocol", o->protocol_name);
+	stats_ab_ref_out(&d->ref, &ro);
+	/* The reference tool's fields first: same names, same meaning, same
+	 * rounding (stats/ab_refout.h), under both protocols. */
+	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
 	cJSON_AddNumberToObject(j, "pairs", (double)npairs);
 	cJSON_AddNumberToObject(j, "launch_count", (double)o->run.launch_count);
 	cJSON_AddItemToObject(j, "a_medians_us", num_array(s->a, npairs));
 	cJSON_AddItemToObject(j, "b_medians_us", num_array(s->b, npairs));
-	cJSON_AddNumberToObject(j, "a_merged_median_us", d->ref.a_merged_median_us);
-	cJSON_AddNumberToObject(j, "b_merged_median_us", d->ref.b_merged_median_us);
-	cJSON_AddNumberToObject(j, "b_rel_change", d->ref.b_rel_change);
-	cJSON_AddItemToObject(j, "pair_diffs_us", num_array(diffs, npairs));
-	cJSON_AddNumberToObject(j, "sign_test_p", d->ref.sign_test_p);
+	cJSON_AddNumberToObject(j, "a_merged_median_us", ro.a_merged_median_us);
+	cJSON_AddNumberToObject(j, "b_merged_median_us", ro.b_merged_median_us);
+	cJSON_AddNumberToObject(j, "b_rel_change", ro.b_rel_change);
+	cJSON_AddItemToObject(j, "pair_diffs_us", num_array(rdiffs, npairs));
+	cJSON_AddNumberToObject(j, "sign_test_p", ro.sign_test_p);
 	cJSON_AddBoolToObject(j, "direction_consistent", d->ref.direction_consistent);
 	cJSON_AddNumberToObject(j, "noise_threshold", o->noise);
 	cJSON_AddStringToObject(j, "verdict", ab_verdict_name(d->verdict));
-	/* Ours. */
+	/* Ours. gain: > 0 when B is faster (seq adds its own below). */
+	cJSON_AddStringToObject(j, "tlab_protocol", o->protocol_name);
+	if (o->protocol == AB_PROTOCOL_REF)
+		cJSON_AddNumberToObject(j, "gain", d->ref.b_rel_change);
+	cJSON *ex = cJSON_AddObjectToObject(j, "exact");
+	if (ex) {
+		/* the reference's fields unrounded, same names and signs */
+		cJSON_AddNumberToObject(ex, "a_merged_median_us", d->ref.a_merged_median_us);
+		cJSON_AddNumberToObject(ex, "b_merged_median_us", d->ref.b_merged_median_us);
+		cJSON_AddNumberToObject(ex, "b_rel_change", ro.b_rel_change_exact);
+		cJSON_AddItemToObject(ex, "pair_diffs_us", num_array(diffs, npairs));
+		cJSON_AddNumberToObject(ex, "sign_test_p", d->ref.sign_test_p);
+	}
 	cJSON_AddBoolToObject(j, "significant", d->ref.significant);
 	cJSON_AddItemToObject(j, "pair_rel_changes", num_array(rels, npairs));
 	if (d->have_ci) {
-		cJSON *ci = cJSON_AddObjectToObject(j, "b_rel_change_ci");
+		cJSON *ci = cJSON_AddObjectToObject(j, "pair_gain_ci");
 		if (ci) {
 			cJSON_AddStringToObject(ci, "method",
 						"order statistics of the per-pair (A-B)/A "
@@ -390,6 +426,7 @@ static void print_verdict(const struct ab_opts *o, const struct ab_session *s, s
 out:
 	cJSON_Delete(j);
 	free(diffs);
+	free(rdiffs);
 	free(rels);
 }
 
@@ -407,7 +444,7 @@ static void print_error_json(const struct ab_opts *o, const struct ab_session *s
 	cJSON_AddStringToObject(j, "error", msg);
 	if (log)
 		cJSON_AddStringToObject(j, "log", log);
-	cJSON_AddStringToObject(j, "protocol", o->protocol_name);
+	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
 	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
 	cJSON_AddStringToObject(j, "runs_file", journal);
 	cJSON_AddNumberToObject(j, "runs_recorded", s ? (double)s->n : 0);
@@ -421,7 +458,7 @@ static int write_plot(const struct ab_opts *o, const struct ab_session *s, size_
 		      const struct ab_decision *d)
 {
 	char title[160];
-	snprintf(title, sizeof(title), "tlab: %s (B %+.2f%% vs A, %zu pairs, sign test p = %.3g)",
+	snprintf(title, sizeof(title), "tlab: %s (B gain %+.2f%%, %zu pairs, sign test p = %.3g)",
 		 ab_verdict_name(d->verdict), 100.0 * d->ref.b_rel_change, npairs,
 		 d->ref.sign_test_p);
 	struct svg_ab p = {
@@ -433,7 +470,7 @@ static int write_plot(const struct ab_opts *o, const struct ab_session *s, size_
 	};
 	if (o->protocol == AB_PROTOCOL_SEQ) {
 		/* seq's own figures: mean gain, its interval, the run states it found */
-		snprintf(title, sizeof(title), "tlab: %s (B %+.2f%% vs A, %zu pairs, stop: %s)",
+		snprintf(title, sizeof(title), "tlab: %s (B gain %+.2f%%, %zu pairs, stop: %s)",
 			 ab_verdict_name(d->verdict), 100.0 * d->seq.gain, npairs,
 			 abseq_reason_name(d->seq.reason));
 		p.estimate = d->seq.gain;
@@ -502,7 +539,7 @@ static void verdict_so_far(const struct ab_opts *o, const struct ab_decision *d,
 		snprintf(buf, len, "so far: B gain %+.1f%% [%+.1f%%, %+.1f%%], no verdict yet",
 			 100.0 * d->seq.gain, 100.0 * d->seq.gain_lo, 100.0 * d->seq.gain_hi);
 	else
-		snprintf(buf, len, "so far: B %+.1f%% vs A", 100.0 * d->ref.b_rel_change);
+		snprintf(buf, len, "so far: B gain %+.1f%%", 100.0 * d->ref.b_rel_change);
 }
 
 /* ---- the command ---- */
@@ -526,8 +563,10 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		case 'r': o->resume = 1; break;
 		case 'G': o->plot = optarg; break;
 		case 'p':
-			if (cli_parse_long("--pairs", optarg, 3, 100000, &o->pairs) != 0)
-				return cli_usage_error("ab", "--pairs must be at least 3");
+			/* ab_test.py takes any count; 1 and 2 decide on the direction
+			 * of the pairs alone (p is only used from 5 pairs on) */
+			if (cli_parse_long("--pairs", optarg, 1, 100000, &o->pairs) != 0)
+				return cli_usage_error("ab", "--pairs must be 1..100000");
 			o->pairs_given = 1;
 			break;
 		case 'N':
@@ -612,6 +651,11 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		o->pairs = (long)o->seq.max_pairs;
 		if (!o->seed_given)
 			o->seed = ab_seq_default_seed();
+	} else if (o->pairs < 3) {
+		cli_warn("--pairs %ld: as in ab_test.py, the verdict rests on the direction of "
+			 "the pair difference%s alone (the sign test counts from 5 pairs on); 3 or "
+			 "more pairs are recommended",
+			 o->pairs, o->pairs == 1 ? "" : "s");
 	}
 	o->run.source = o->source.kind == ABSOURCE_STDOUT ? ABRUN_SOURCE_STDOUT
 			: o->source.kind == ABSOURCE_CSV  ? ABRUN_SOURCE_CSV
@@ -643,7 +687,7 @@ int cmd_ab(int argc, char **argv)
 	struct ab_session s = { 0 };
 	struct abrun_journal jr = { 0 };
 	char msg[8192], found[4096], path[4200];
-	int rc = CLI_OK, installed = 0;
+	int rc = CLI_OK, installed = 0, lockfd = -1;
 
 	abseq_params_default(&o.seq);
 	int prc = parse_args(argc, argv, &o);
@@ -685,6 +729,26 @@ int cmd_ab(int argc, char **argv)
 		rc = CLI_USAGE;
 		goto out;
 	}
+	/* One tlab per work directory: the journal is read and appended under
+	 * this lock for the whole session. */
+	long holder = 0, pgid = 0;
+	lockfd = abrun_lock_workdir(&o.run, &holder, msg, sizeof(msg));
+	if (lockfd < 0) {
+		print_error_json(&o, NULL, msg, NULL);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	/* What a killed tlab left running would write into the runs we are
+	 * about to measure again: stop it first. */
+	int stopped = abrun_stop_survivors(&o.run, &pgid);
+	if (stopped > 0)
+		cli_warn("%s/tlab.run: stopped %d process%s that a previous tlab on this work "
+			 "directory left running (process group %ld)",
+			 o.run.workdir, stopped, stopped == 1 ? "" : "es", pgid);
+	else if (stopped < 0)
+		cli_warn("%s/tlab.run: cannot read it (%s); a previous tlab's processes, if any, "
+			 "were not checked",
+			 o.run.workdir, strerror(errno));
 	if (abrun_journal_load(&o.run, &jr, msg, sizeof(msg)) != 0) {
 		print_error_json(&o, NULL, msg, NULL);
 		rc = CLI_USAGE;
@@ -808,8 +872,8 @@ int cmd_ab(int argc, char **argv)
 				   von, vname, voff, 100.0 * d.seq.gain, 100.0 * d.seq.gain_lo,
 				   100.0 * d.seq.gain_hi, npairs, abseq_reason_name(d.seq.reason));
 	else
-		term_progress_line(&pg, 0, "verdict: %s%s%s (B %+.2f%% vs A, sign test p = %.4g, %s)", von,
-				   vname, voff, 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
+		term_progress_line(&pg, 0, "verdict: %s%s%s (B gain %+.2f%%, sign test p = %.4g, %s)",
+				   von, vname, voff, 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
 				   d.ref.direction_consistent ? "consistent" : "not consistent");
 	print_verdict(&o, &s, npairs, &d);
 	rc = CLI_OK;
@@ -820,6 +884,8 @@ int cmd_ab(int argc, char **argv)
 out:
 	if (installed)
 		run_signals_restore();
+	if (lockfd >= 0)
+		close(lockfd); /* the lock goes with it */
 	abrun_journal_release(&jr);
 	session_release(&s);
 	absource_release(&o.source);

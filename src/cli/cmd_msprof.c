@@ -231,6 +231,10 @@ int cmd_msprof(int argc, char **argv)
 		rc = CLI_FAIL;
 		goto out;
 	}
+	if (cap.nroots > 1)
+		cli_warn("'%s' holds %zu captures ('%s', '%s'%s): their launches are pooled below; "
+			 "one tlab run writes one (tlab refuses such a run)",
+			 argv[optind], cap.nroots, cap.roots[0], cap.roots[1], cap.nroots > 2 ? ", ..." : "");
 	if (cap.first_problem)
 		cli_warn("%zu metric file%s unreadable, their metrics left out; first: %s",
 			 cap.n_metric_problems, cap.n_metric_problems == 1 ? "" : "s", cap.first_problem);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "io/csvtab.h"
+#include "util/decimal.h"
 
 #define STDOUT_MAX_BYTES (64L * 1024 * 1024)
 
@@ -150,12 +151,15 @@ int absource_parse_durations(const char *text, size_t len, const char *name, dou
 			}
 			memcpy(buf, ls, ll);
 			buf[ll] = '\0';
-			char *end = NULL;
-			errno = 0;
-			double v = strtod(buf, &end);
-			if (end == buf || *end != '\0' || errno != 0 || !isfinite(v) || !(v > 0)) {
+			/* decimals only: strtod would take "0x10" as 16 us */
+			double v = 0;
+			if (decimal_parse(ls, ll, &v) != 0 || !(v > 0)) {
+				for (size_t k = 0; k < ll; k++)
+					if (buf[k] == '\0')
+						buf[k] = '?'; /* show where a NUL byte was */
 				snprintf(err, errlen,
-					 "%s:%ld: '%.40s' is not a duration in us (one number > 0 per line, or a JSON array)",
+					 "%s:%ld: '%.40s' is not a duration in us (one decimal number > 0 "
+					 "per line, or a JSON array)",
 					 name, line, buf);
 				goto fail;
 			}

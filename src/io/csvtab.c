@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/decimal.h"
+
 void csvtab_init(struct csvtab *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -44,7 +46,9 @@ struct builder {
 	long row_line;    /* line where the current row's first field ended */
 	int have_header;
 	int failed;       /* 1: out of memory; 2: too many fields; 3: the callback stopped;
-			     4: the last row is cut short (truncated file) */
+			     4: the last row is cut short (truncated file); 5: a NUL byte
+			     inside a field */
+	long row_start;   /* line where the row being read began */
 	long bad_line;
 	csvtab_row_fn fn; /* streaming: called per row instead of storing it */
 	void *ctx;
@@ -83,6 +87,12 @@ static void on_field(void *s, size_t len, void *data)
 		return;
 	if (b->nrow == 0)
 		b->row_line = b->line;
+	if (s && memchr(s, '\0', len)) {
+		/* "8.4\0999" would read as 8.4 once a C string */
+		b->failed = 5;
+		b->bad_line = b->line;
+		return;
+	}
 	if (b->nrow == b->caprow) {
 		size_t nc = b->caprow ? b->caprow * 2 : 32;
 		char **nr = realloc(b->row, nc * sizeof(*nr));
@@ -113,6 +123,7 @@ static void on_row(int c, void *data)
 	(void)c;
 	struct builder *b = data;
 	struct csvtab *t = b->t;
+	b->row_start = b->line + 1; /* the next row starts after this line */
 	if (b->failed) {
 		drop_row(b);
 		return;
@@ -278,6 +289,7 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 		goto out;
 	}
 	t->path = strdup(path);
+	b.row_start = 1;
 	if (!t->path || csv_init(&p, CSV_APPEND_NULL) != 0) {
 		snprintf(err, errlen, "'%s': out of memory", path);
 		goto out;
@@ -303,12 +315,28 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 		goto out;
 	}
 	b.at_fini = 1;
+	/* A quote still open at the end is an error, not a field that
+	 * swallowed the rest of the file (libcsv's own check, CSV_STRICT_FINI,
+	 * needs CSV_STRICT too, which would refuse other quirks): libcsv 3's
+	 * state FIELD_BEGUN (2) with quoted set is exactly that. */
+	if (!b.failed && (p.pstate == 2 && p.quoted)) {
+		snprintf(err, errlen,
+			 "%s:%ld: unterminated quote: a quoted field opened in the row starting on this "
+			 "line never closes (the file ends at line %ld)",
+			 path, b.row_start, b.line);
+		goto out;
+	}
 	if (!b.failed && csv_fini(&p, on_field, on_row, &b) != 0) {
-		snprintf(err, errlen, "%s:%ld: unterminated quoted field", path, b.line);
+		snprintf(err, errlen, "%s:%ld: %s", path, b.line, csv_strerror(csv_error(&p)));
 		goto out;
 	}
 	if (b.failed == 1) {
 		snprintf(err, errlen, "'%s': out of memory", path);
+		goto out;
+	}
+	if (b.failed == 5) {
+		snprintf(err, errlen, "%s:%ld: a NUL byte inside a field (not a text CSV)", path,
+			 b.bad_line);
 		goto out;
 	}
 	if (b.failed == 2) {
@@ -355,6 +383,17 @@ int csvtab_col(const struct csvtab *t, const char *name)
 	return -1;
 }
 
+int csvtab_col_dup(const struct csvtab *t, const char *name)
+{
+	int first = csvtab_col(t, name);
+	if (first < 0)
+		return -1;
+	for (size_t i = (size_t)first + 1; i < t->ncols; i++)
+		if (strcmp(t->cols[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 const char *csvtab_cell(const struct csvtab *t, size_t r, int c)
 {
 	if (c < 0 || (size_t)c >= t->ncols || r >= t->nrows)
@@ -371,19 +410,11 @@ int csvtab_number(const char *cell, double *out)
 	while (n > 0 && (cell[n - 1] == ' ' || cell[n - 1] == '\t' || cell[n - 1] == '\r'))
 		n--;
 	if (n == 0 || (n == 2 && strncmp(cell, "NA", 2) == 0) ||
-	    (n == 3 && (strncmp(cell, "N/A", 3) == 0 || strncmp(cell, "NaN", 3) == 0 ||
-			strncmp(cell, "nan", 3) == 0)) ||
-	    (n == 1 && cell[0] == '-'))
+	    (n == 3 && strncmp(cell, "N/A", 3) == 0) || (n == 1 && cell[0] == '-'))
 		return 0;
-	char buf[128];
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, cell, n);
-	buf[n] = '\0';
-	char *end = NULL;
-	errno = 0;
-	double v = strtod(buf, &end);
-	if (end == buf || *end != '\0' || errno == ERANGE || !isfinite(v))
+	/* decimals only: no hex floats, no inf/nan (util/decimal.h) */
+	double v;
+	if (decimal_parse(cell, n, &v) != 0)
 		return -1;
 	*out = v;
 	return 1;

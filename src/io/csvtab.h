@@ -31,7 +31,8 @@ void csvtab_release(struct csvtab *t);
 
 /* Reads path into *t (which must be initialised or released). Returns 0;
  * -1 on an I/O error or a file that is not CSV (empty file, no header,
- * unbalanced quotes, over the size limit), with a message naming the file
+ * a quote never closed (named as such, with the line its row starts on),
+ * a NUL byte inside a field, over the size limit), with a message naming the file
  * (and line when known) in err[0..errlen-1]. On error *t is released. */
 int csvtab_read(const char *path, struct csvtab *t, char *err, size_t errlen);
 
@@ -53,13 +54,19 @@ int csvtab_stream(const char *path, struct csvtab *header, csvtab_row_fn fn, voi
 /* Index of the column whose header equals name exactly, or -1. */
 int csvtab_col(const struct csvtab *t, const char *name);
 
+/* Index of a SECOND column named name (a header naming it twice), or -1.
+ * Readers that pick a column by name check this first: which of two
+ * same-named columns holds the value cannot be told. */
+int csvtab_col_dup(const struct csvtab *t, const char *name);
+
 /* Cell (row r, column c); "" when out of range. Never NULL. */
 const char *csvtab_cell(const struct csvtab *t, size_t r, int c);
 
 /* Parses a cell as a number: surrounding spaces/TABs ignored; `NA`,
- * `N/A`, `NaN`, empty and `-` count as missing. Returns 1 and sets *out
- * for a finite number, 0 for a missing value, -1 for anything else
- * (garbage, inf). */
+ * `N/A`, empty and `-` count as missing. Only decimal numbers are numbers
+ * (util/decimal.h): `0x1p3`, `0x10`, `inf`, `nan`, `NaN` are not. Returns
+ * 1 and sets *out for a finite decimal, 0 for a missing value, -1 for
+ * anything else. */
 int csvtab_number(const char *cell, double *out);
 
 #endif

@@ -63,6 +63,9 @@ void msprof_capture_release(struct msprof_capture *c)
 	for (size_t i = 0; i < c->n; i++)
 		launch_release(&c->v[i]);
 	free(c->v);
+	for (size_t i = 0; i < c->nroots; i++)
+		free(c->roots ? c->roots[i] : NULL);
+	free(c->roots);
 	free(c->dir);
 	free(c->first_problem);
 	msprof_capture_init(c);
@@ -408,6 +411,24 @@ static const char *first_col_name(const struct csvtab *t, const char *const *nam
 }
 
 static const char *const BLOCK_COLS[] = { "Block Dim", "Block Num", NULL };
+
+/* A header naming the duration or the op column twice: which one holds the
+ * value cannot be told, so it is an error (msprof never writes one). */
+static int dup_columns(struct reader *r, const struct csvtab *t, const char *path)
+{
+	static const char *const cols[] = { "Task Duration(us)", "Op Name", NULL };
+	for (size_t i = 0; cols[i]; i++) {
+		int second = csvtab_col_dup(t, cols[i]);
+		if (second >= 0) {
+			set_err(r->err, r->errlen,
+				"%s:1: column '%s' appears twice in the header (fields %d and %d): "
+				"which one holds the value cannot be told",
+				path, cols[i], csvtab_col(t, cols[i]) + 1, second + 1);
+			return MSPROF_EFORMAT;
+		}
+	}
+	return MSPROF_OK;
+}
 static const char *const TYPE_COLS[] = { "Op Type", "OP Type", NULL };
 static const char *const DEV_COLS[] = { "Device Id", "Device_id", "Device ID", NULL };
 
@@ -434,6 +455,8 @@ static int read_basic_info(struct reader *r, const char *path, const char *dir,
 		rc = MSPROF_EFORMAT;
 		goto out;
 	}
+	if ((rc = dup_columns(r, &t, path)) != MSPROF_OK)
+		goto out;
 	if (t.nrows == 0) {
 		set_err(r->err, r->errlen, "%s: header only, no launch row (capture cut short?)", path);
 		rc = MSPROF_EFORMAT;
@@ -452,14 +475,17 @@ static int read_basic_info(struct reader *r, const char *path, const char *dir,
 		double d = NAN;
 		int k = csvtab_number(dur, &d);
 		if (k < 0) {
-			set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a number: '%s'", path,
-				t.lines[row], dur);
+			set_err(r->err, r->errlen,
+				"%s:%ld: Task Duration(us) is not a number: '%.40s' (decimals only: "
+				"no hex, inf or nan)",
+				path, t.lines[row], dur);
 			rc = MSPROF_EFORMAT;
 			goto out;
 		}
 		/* a negative duration is as unusable as text: a median of it
-		 * would decide an A/B verdict (found by the reliability tests) */
-		if (k == 1 && d < 0) {
+		 * would decide an A/B verdict (found by the reliability tests);
+		 * "-0" is no duration either */
+		if (k == 1 && (d < 0 || signbit(d))) {
 			set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is negative: '%.40s'",
 				path, t.lines[row], dur);
 			rc = MSPROF_EFORMAT;
@@ -565,9 +591,18 @@ static int walk(const char *dir, char **comps, int depth, struct found_list *fl)
 			break;
 		}
 		if (is_basic_info(names[i])) {
+			if (fl->n == MAX_FILES) {
+				/* bounded memory; said as such, not as "out of memory" */
+				free(path);
+				errno = EFBIG;
+				rc = -1;
+				break;
+			}
 			if (fl->n == fl->cap) {
 				size_t nc = fl->cap ? fl->cap * 2 : 16;
-				struct found *nv = nc > MAX_FILES ? NULL : realloc(fl->v, nc * sizeof(*nv));
+				if (nc > MAX_FILES)
+					nc = MAX_FILES;
+				struct found *nv = realloc(fl->v, nc * sizeof(*nv));
 				if (!nv) {
 					free(path);
 					errno = ENOMEM;
@@ -613,16 +648,36 @@ static int walk(const char *dir, char **comps, int depth, struct found_list *fl)
 	return rc;
 }
 
+/* Records one more root directory read. Returns 0 or -1 (ENOMEM). */
+static int add_root(struct msprof_capture *c, const char *root)
+{
+	char **nv = realloc(c->roots, (c->nroots + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	c->roots = nv;
+	if (!(nv[c->nroots] = strdup(root)))
+		return -1;
+	c->nroots++;
+	return 0;
+}
+
 static int read_opprof_root(struct reader *r, const char *root)
 {
 	struct found_list fl = { 0 };
 	char *comps[MAX_DEPTH + 1];
 	int rc = MSPROF_OK;
 	if (walk(root, comps, 0, &fl) != 0) {
-		set_err(r->err, r->errlen, "cannot read '%s': %s", root,
-			strerror(errno ? errno : ENOMEM));
+		int e = errno;
+		if (e == EFBIG)
+			set_err(r->err, r->errlen,
+				"'%s': more than %d OpBasicInfo files (launches); read at most %d per "
+				"capture",
+				root, MAX_FILES, MAX_FILES);
+		else
+			set_err(r->err, r->errlen, "cannot read '%s': %s", root,
+				strerror(e ? e : ENOMEM));
 		found_free(&fl);
-		return MSPROF_EIO;
+		return e == EFBIG ? MSPROF_EFORMAT : MSPROF_EIO;
 	}
 	if (fl.n > 1)
 		qsort(fl.v, fl.n, sizeof(*fl.v), cmp_found);
@@ -633,8 +688,10 @@ static int read_opprof_root(struct reader *r, const char *root)
 							  : MSPROF_LAYOUT_PER_LAUNCH;
 		rc = read_basic_info(r, f->path, f->dir, f->kernel, f->index, f->device, lay);
 	}
-	if (fl.n > 0)
-		r->c->nroots++;
+	if (fl.n > 0 && add_root(r->c, root) != 0 && rc == MSPROF_OK) {
+		set_err(r->err, r->errlen, "out of memory");
+		rc = MSPROF_EIO;
+	}
 	found_free(&fl);
 	return rc;
 }
@@ -725,6 +782,8 @@ static int summary_row(void *ctx, const struct csvtab *h, char *const *f, long l
 				x->cdur < 0 ? "Task Duration(us)" : "Op Name");
 			return x->rc = MSPROF_EFORMAT;
 		}
+		if (dup_columns(r, h, x->path) != MSPROF_OK)
+			return x->rc = MSPROF_EFORMAT;
 	}
 	const char *op = f[x->cname];
 	if (!msprof_kernel_match(r->pat, op)) {
@@ -734,11 +793,12 @@ static int summary_row(void *ctx, const struct csvtab *h, char *const *f, long l
 	double d = NAN;
 	int k = csvtab_number(f[x->cdur], &d);
 	if (k < 0) {
-		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a number: '%s'", x->path,
-			line, f[x->cdur]);
+		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a number: '%.40s' (decimals only: "
+			"no hex, inf or nan)",
+			x->path, line, f[x->cdur]);
 		return x->rc = MSPROF_EFORMAT;
 	}
-	if (k == 1 && d < 0) { /* see read_basic_info */
+	if (k == 1 && (d < 0 || signbit(d))) { /* see read_basic_info */
 		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is negative: '%.40s'", x->path,
 			line, f[x->cdur]);
 		return x->rc = MSPROF_EFORMAT;
@@ -841,8 +901,10 @@ static int read_prof_root(struct reader *r, const char *root)
 	}
 	free_list(names, n);
 done:
-	if (found)
-		r->c->nroots++;
+	if (found && add_root(r->c, root) != 0 && rc == MSPROF_OK) {
+		set_err(r->err, r->errlen, "out of memory");
+		rc = MSPROF_EIO;
+	}
 	return rc;
 }
 

@@ -64,6 +64,7 @@ struct msprof_capture {
 	char *dir;                 /* the directory given to msprof_read */
 	enum msprof_layout layout; /* what was found */
 	size_t nroots;             /* OPPROF_x / PROF_x directories read */
+	char **roots;              /* their paths, in the order read (nroots of them) */
 	struct msprof_launch *v;   /* matching launches, in order: root by name, device,
 				      kernel, launch index numerically; op_summary rows in file order */
 	size_t n;

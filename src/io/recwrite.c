@@ -66,23 +66,36 @@ int recwrite_append(const char *path, const char *text, size_t len, int flags)
 	at += len;
 	if (flags & RECWRITE_LINE)
 		buf[at++] = '\n';
-	ssize_t w;
-	do
-		w = write(fd, buf, total);
-	while (w < 0 && errno == EINTR);
-	if (w < 0 || (size_t)w != total) {
-		/* Undo our own partial bytes (never earlier ones) so no torn
-		 * line stays in the file. */
-		saved = w < 0 ? errno : EIO;
-		if (w > 0 && ftruncate(fd, st.st_size) != 0) {
-			/* nothing more we can do; report the write error */
+	/* One write(2) normally; a short one only happens when the disk
+	 * fills (or a quota, or a file size limit) mid-text: the rest is
+	 * tried once more so errno tells the real reason (ENOSPC rather than
+	 * a bare short count), then our own bytes are cut back so no torn
+	 * line stays in the file (never earlier ones). */
+	size_t off = 0;
+	while (off < total) {
+		ssize_t w = write(fd, buf + off, total - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			saved = w < 0 ? errno : EIO;
+			goto undo;
 		}
-		errno = saved;
-		goto out;
+		off += (size_t)w;
 	}
-	if (fsync(fd) != 0)
-		goto out;
+	while (fsync(fd) != 0) {
+		if (errno != EINTR) {
+			/* not on disk: take it back rather than leave it half-known */
+			saved = errno;
+			goto undo;
+		}
+	}
 	rc = 0;
+	goto out;
+undo:
+	if (ftruncate(fd, st.st_size) != 0) {
+		/* nothing more we can do; report the write error */
+	}
+	errno = saved;
 out:
 	saved = errno;
 	free(buf);

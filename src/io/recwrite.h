@@ -5,7 +5,8 @@
  * exclusive flock(2) on it, issues ONE write(2) for the whole text, fsyncs,
  * and unlocks. Two processes appending to the same file therefore never
  * interleave, and a crash leaves either the whole text or nothing: a short
- * write (disk full) is cut back to the length the file had before, under
+ * write (disk full: the rest is retried once to learn the real errno) or a
+ * failed fsync is cut back to the length the file had before, under
  * the same lock, so a half line is never left behind.
  *
  * A file whose last byte is not a newline (an earlier writer that was not
@@ -25,8 +26,9 @@ enum recwrite_flags {
  * RECWRITE_LINE the text must not contain '\n' and one is appended; without
  * it the text is written as is (a block of lines should end with '\n').
  * Returns 0, or -1 with errno set (EINVAL for an embedded newline in a
- * line, EIO when the write was short and was undone); the file is then as
- * it was before the call. Retries EINTR. Blocks while another process
+ * line; ENOSPC, EDQUOT, EFBIG... when the write was cut short or the fsync
+ * failed, after which our bytes were cut back); the file is then as it
+ * was before the call, ending at its last complete line. Retries EINTR. Blocks while another process
  * holds the lock. */
 int recwrite_append(const char *path, const char *text, size_t len, int flags);
 

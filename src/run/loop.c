@@ -292,7 +292,7 @@ static int set_aside(const char *dir)
 static int measure(const struct ctx *c, const char *impl, const struct loop_workload *w,
 		   const char *profdir, const char *log, struct meas *m)
 {
-	char err[512], kn[512], outarg[4200], lc[64], wu[64];
+	char err[2600], kn[512], outarg[4200], lc[64], wu[64];
 	char *line = loop_plan_expand(c->plan.bench_cmd, impl, w->id, w->dispatch, err,
 				      sizeof(err));
 	if (!line) {
@@ -322,6 +322,12 @@ static int measure(const struct ctx *c, const char *impl, const struct loop_work
 	struct msprof_summary sum;
 	msprof_capture_init(&cap);
 	int mr = msprof_read(profdir, c->plan.kernel_name, &cap, err, sizeof(err));
+	if (mr == MSPROF_OK && cap.nroots > 1) {
+		/* one measurement writes one capture: another process wrote here */
+		snprintf(err, sizeof(err), "'%s' holds %zu captures ('%s', '%s'), not pooled", profdir,
+			 cap.nroots, cap.roots[0], cap.roots[1]);
+		mr = MSPROF_EFORMAT;
+	}
 	if (mr != MSPROF_OK || msprof_summarize(&cap, &sum) != 0) {
 		cli_error("measurement of '%s' on '%s' gave no usable profile: %s (log '%s')", impl,
 			  w->id, mr != MSPROF_OK ? err : "no duration", log);
@@ -759,13 +765,27 @@ static int check_branches(const struct ctx *c, const struct loop_opts *o, long n
 
 struct ab_outcome {
 	char verdict[32];   /* B_better, A_better, tie, inconclusive, or "" */
-	double rel;         /* b_rel_change */
-	double p;           /* sign_test_p */
-	double a_us, b_us;  /* merged medians */
+	double gain;        /* B's gain, > 0 when B is faster (tlab's "gain") */
+	double p;           /* sign test p, unrounded when tlab gave it */
+	double a_us, b_us;  /* merged medians, unrounded when tlab gave them */
 	char json[1200];    /* where the JSON is */
 };
 
-/* Reads a tlab JSON file; returns 0 when it holds a verdict. */
+/* A number of o: exact.<key> (tlab's unrounded copy of a reference field)
+ * when present, else the top-level <key>; NAN when neither is a number. */
+static double ab_num(const cJSON *o, const char *key)
+{
+	const cJSON *ex = cJSON_GetObjectItemCaseSensitive(o, "exact");
+	const cJSON *x = cJSON_IsObject(ex) ? cJSON_GetObjectItemCaseSensitive(ex, key) : NULL;
+	if (!cJSON_IsNumber(x))
+		x = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(x) ? x->valuedouble : NAN;
+}
+
+/* Reads a tlab JSON file; returns 0 when it holds a verdict. B's gain is
+ * tlab's "gain" (> 0 when B is faster). Without it: a JSON of an older
+ * tlab under ref ("protocol": "ref") had b_rel_change as the gain; the
+ * reference's b_rel_change (ab_test.py, tlab now) is the opposite. */
 static int read_ab(const char *path, struct ab_outcome *ab)
 {
 	FILE *f = fopen(path, "rb");
@@ -780,19 +800,18 @@ static int read_ab(const char *path, struct ab_outcome *ab)
 	const cJSON *v = o ? cJSON_GetObjectItemCaseSensitive(o, "verdict") : NULL;
 	if (cJSON_IsString(v)) {
 		snprintf(ab->verdict, sizeof(ab->verdict), "%s", v->valuestring);
-		const cJSON *x;
-		ab->rel = cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(o, "b_rel_change"))
-				  ? x->valuedouble
-				  : NAN;
-		ab->p = cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(o, "sign_test_p"))
-				? x->valuedouble
-				: NAN;
-		ab->a_us = cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(o, "a_merged_median_us"))
-				   ? x->valuedouble
-				   : NAN;
-		ab->b_us = cJSON_IsNumber(x = cJSON_GetObjectItemCaseSensitive(o, "b_merged_median_us"))
-				   ? x->valuedouble
-				   : NAN;
+		const cJSON *g = cJSON_GetObjectItemCaseSensitive(o, "gain");
+		const cJSON *proto = cJSON_GetObjectItemCaseSensitive(o, "protocol");
+		double rel = ab_num(o, "b_rel_change");
+		if (cJSON_IsNumber(g))
+			ab->gain = g->valuedouble;
+		else if (cJSON_IsString(proto) && strcmp(proto->valuestring, "ref") == 0)
+			ab->gain = rel;
+		else
+			ab->gain = -rel;
+		ab->p = ab_num(o, "sign_test_p");
+		ab->a_us = ab_num(o, "a_merged_median_us");
+		ab->b_us = ab_num(o, "b_merged_median_us");
 		rc = 0;
 	}
 	cJSON_Delete(o);
@@ -1055,17 +1074,17 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 			ran++;
 			stats_sb_printf(
 				&b,
-				"- %s: verdict **%s**, A %.3f us, B %.3f us (B vs A %+.2f%%), sign test "
+				"- %s: verdict **%s**, A %.3f us, B %.3f us (B gain %+.2f%%), sign test "
 				"p %.4g (`%s`)\n",
-				wl->id, ab.verdict, ab.a_us, ab.b_us, -100 * ab.rel, ab.p, ab.json);
+				wl->id, ab.verdict, ab.a_us, ab.b_us, 100 * ab.gain, ab.p, ab.json);
 			if (strcmp(ab.verdict, "B_better") != 0)
 				all_b = 0;
 			if (strcmp(ab.verdict, "A_better") == 0)
 				any_a = 1;
 			snprintf(verdicts + strlen(verdicts), sizeof(verdicts) - strlen(verdicts), "%s%s",
 				 *verdicts ? "," : "", ab.verdict);
-			printf("A/B %s on %s: %s (B vs A %+.2f%%, sign test p %.4g)\n", cd->candidate_id,
-			       wl->id, ab.verdict, -100 * ab.rel, ab.p);
+			printf("A/B %s on %s: %s (B gain %+.2f%%, sign test p %.4g)\n", cd->candidate_id,
+			       wl->id, ab.verdict, 100 * ab.gain, ab.p);
 		}
 		if (ran > 0 && all_b) {
 			snprintf(decision, sizeof(decision), "adopt");

@@ -6,13 +6,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#endif
 
 extern char **environ;
 
@@ -61,10 +67,10 @@ int run_interrupted(void)
 	return (int)got_signal;
 }
 
-/* Scans /proc for a member of pgid that is not a zombie (a zombie is
- * dead; it only waits for a parent that may never reap it). -1 when /proc
- * is not there. */
-static int proc_group_alive(pid_t pgid)
+/* Scans /proc for a member of pgid other than exclude (0: none) that is
+ * not a zombie (a zombie is dead; it only waits for a parent that may
+ * never reap it). -1 when /proc is not there. */
+static int proc_group_scan(pid_t pgid, pid_t exclude)
 {
 	DIR *d = opendir("/proc");
 	if (!d)
@@ -88,11 +94,23 @@ static int proc_group_alive(pid_t pgid)
 		long ppid = 0, pgrp = 0;
 		if (!rp || sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
 			continue;
-		if (pgrp == (long)pgid && state != 'Z' && state != 'X')
+		if (pgrp == (long)pgid && state != 'Z' && state != 'X' &&
+		    strtol(e->d_name, NULL, 10) != (long)exclude)
 			alive = 1;
 	}
 	closedir(d);
 	return alive;
+}
+
+static int proc_group_alive(pid_t pgid)
+{
+	return proc_group_scan(pgid, 0);
+}
+
+static int group_has_other(pid_t pgid, pid_t self)
+{
+	int r = proc_group_scan(pgid, self);
+	return r != 0; /* without /proc: assume someone is left (the KILL follows) */
 }
 
 int run_group_alive(long pgid)
@@ -175,17 +193,240 @@ static int open_out(const char *path, int append)
 	return fd;
 }
 
+/* ---- the guard: children die with their parent ----
+ *
+ * run_command forks a guard, not the command itself. The guard makes a new
+ * process group, asks the kernel for SIGTERM when its parent dies
+ * (PR_SET_PDEATHSIG) and forks the command (sh -c LINE or argv) into that
+ * group, with SIGKILL as the command's own parent-death signal. It then
+ * waits:
+ *  - the command ends: the guard ends the same way (exit status, or the
+ *    same signal), so the caller sees the command's outcome;
+ *  - SIGTERM (the parent died: kill -9 of tlab or of the loop; or the
+ *    parent's kill_group): the guard sends SIGTERM to the whole group,
+ *    waits up to the grace period for the command and every other member
+ *    to go, then SIGKILLs the group, itself included.
+ * A bench's or profiler's grandchildren therefore never outlive the tlab
+ * that started them by more than the grace period, even under kill -9.
+ * This process is single-threaded, so the guard (a copy of it) and the
+ * command may call what they need between fork and exec (setenv
+ * included). */
+
+#define GUARD_EXEC_FAILED 127
+
+static void close_from(int lowfd)
+{
+#if defined(__linux__) && defined(SYS_close_range)
+	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U, 0) == 0)
+		return;
+#endif
+	for (int fd = lowfd; fd < 1024; fd++)
+		close(fd);
+}
+
+/* In the command, just before exec: default signals, empty mask. */
+static void child_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGQUIT, SIGHUP, SIGUSR1 };
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &dfl, NULL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The guard's life after fork (never returns). fd 3 is the write end of
+ * the parent's exec-error pipe. */
+static void guard_main(const struct run_spec *spec, pid_t parent, double grace,
+		       const char *token) __attribute__((noreturn));
+static void guard_main(const struct run_spec *spec, pid_t parent, double grace,
+		       const char *token)
+{
+	pid_t me = getpid();
+	sigset_t waitset;
+	sigemptyset(&waitset);
+	sigaddset(&waitset, SIGCHLD);
+	sigaddset(&waitset, SIGTERM);
+	sigaddset(&waitset, SIGINT);
+	sigaddset(&waitset, SIGHUP);
+	sigprocmask(SIG_BLOCK, &waitset, NULL);
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, NULL); /* blocked SIGCHLD is queued for sigwaitinfo */
+#ifdef __linux__
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+	if (getppid() != parent)
+		_exit(GUARD_EXEC_FAILED); /* the parent died before we got here */
+
+	pid_t cmd = fork();
+	if (cmd < 0) {
+		int e = errno;
+		(void)!write(3, &e, sizeof(e));
+		_exit(GUARD_EXEC_FAILED);
+	}
+	if (cmd == 0) {
+#ifdef __linux__
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+		if (getppid() != me)
+			_exit(GUARD_EXEC_FAILED);
+		child_signals();
+		if (spec->envp)
+			environ = (char **)spec->envp;
+		if (token)
+			setenv("TLPERF_RUN_TOKEN", token, 1);
+		if (spec->argv) {
+			execvp(spec->argv[0], spec->argv);
+		} else {
+			char *argv[] = { "sh", "-c", (char *)spec->command, NULL };
+			execv("/bin/sh", argv);
+		}
+		int e = errno;
+		(void)!write(3, &e, sizeof(e));
+		_exit(GUARD_EXEC_FAILED);
+	}
+	close(3); /* only the command reports exec failures */
+
+	int status = 0;
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&waitset, &si);
+		if (sig < 0)
+			continue;
+		if (sig == SIGCHLD) {
+			pid_t r = waitpid(cmd, &status, WNOHANG);
+			if (r == cmd)
+				break;
+			continue;
+		}
+		/* SIGTERM/SIGINT/SIGHUP: our parent died, or is killing the group. */
+		kill(-me, SIGTERM);
+		kill(-me, SIGCONT);
+		double end = now_s() + grace;
+		int reaped = 0;
+		while (now_s() < end) {
+			if (!reaped && waitpid(cmd, &status, WNOHANG) == cmd)
+				reaped = 1;
+			if (reaped && !group_has_other(me, me))
+				_exit(128 + SIGTERM);
+			sleep_s(0.01);
+		}
+		kill(-me, SIGKILL); /* the group, this guard included */
+		_exit(128 + SIGKILL);
+	}
+	/* The command's own end, passed on. */
+	if (WIFEXITED(status))
+		_exit(WEXITSTATUS(status));
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		struct rlimit nocore = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &nocore); /* the command dumped core, not us */
+		sigaction(sig, &dfl, NULL);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		kill(me, sig);
+		_exit(128 + sig);
+	}
+	_exit(GUARD_EXEC_FAILED);
+}
+
+/* Forks the guard with stdin /dev/null, stdout outfd, stderr logfd.
+ * Returns its pid (= the group id), or -1 with *err set (fork failure, or
+ * the command could not be executed). */
+static pid_t spawn_guarded(const struct run_spec *spec, int outfd, int logfd, double grace,
+			   const char *token, int *err)
+{
+	int pfd[2];
+	if (pipe(pfd) != 0) {
+		*err = errno;
+		return -1;
+	}
+	fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		*err = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		/* descriptors: 0 /dev/null, 1 out, 2 log, 3 the error pipe; moved
+		 * up first so none is overwritten before it is copied */
+		int nul = open("/dev/null", O_RDONLY);
+		int hn = nul < 0 ? -1 : fcntl(nul, F_DUPFD, 10);
+		int ho = fcntl(outfd, F_DUPFD, 10), hl = fcntl(logfd, F_DUPFD, 10);
+		int hw = fcntl(pfd[1], F_DUPFD, 10);
+		if (hn < 0 || ho < 0 || hl < 0 || hw < 0 || dup2(hn, 0) < 0 || dup2(ho, 1) < 0 ||
+		    dup2(hl, 2) < 0 || dup2(hw, 3) < 0)
+			_exit(GUARD_EXEC_FAILED);
+		fcntl(3, F_SETFD, FD_CLOEXEC);
+		close_from(4);
+		guard_main(spec, parent, grace, token);
+	}
+	/* both sides set the group, so kill(-pid) works as soon as we return */
+	setpgid(pid, pid);
+	close(pfd[1]);
+	int e = 0;
+	ssize_t n;
+	do
+		n = read(pfd[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		*err = e ? e : ECHILD;
+		return -1;
+	}
+	return pid;
+}
+
+/* "pgid token\n" into path, written whole (tmp + rename). */
+static int write_group_file(const char *path, long pgid, const char *token)
+{
+	char tmp[4200], text[160];
+	int n = snprintf(text, sizeof(text), "%ld %s\n", pgid, token);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+		return -1;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int ok = write(fd, text, (size_t)n) == n;
+	ok &= close(fd) == 0;
+	if (!ok || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 int run_command(const struct run_spec *spec, struct run_result *res)
 {
 	int logfd = -1, outfd = -1, rc = 1, err = 0;
-	int attr_ok = 0, fa_ok = 0;
-	posix_spawnattr_t attr;
-	posix_spawn_file_actions_t fa;
 	pid_t pid = 0;
 	double grace = spec->kill_grace_s > 0 ? spec->kill_grace_s : 1.0;
+	char token[80];
+	static unsigned long seq;
 
 	memset(res, 0, sizeof(*res));
 	res->status = RUN_SPAWN_FAILED;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(token, sizeof(token), "%ld-%lld%09ld-%lu", (long)getpid(), (long long)ts.tv_sec,
+		 ts.tv_nsec, ++seq);
 
 	logfd = open_out(spec->log_path, spec->append);
 	if (logfd < 0) {
@@ -199,50 +440,22 @@ int run_command(const struct run_spec *spec, struct run_result *res)
 			goto out;
 		}
 	}
-	if ((err = posix_spawnattr_init(&attr)) != 0)
-		goto out;
-	attr_ok = 1;
-	sigset_t none, defs;
-	sigemptyset(&none);
-	sigemptyset(&defs);
-	sigaddset(&defs, SIGINT);
-	sigaddset(&defs, SIGTERM);
-	sigaddset(&defs, SIGPIPE);
-	sigaddset(&defs, SIGCHLD);
-	sigaddset(&defs, SIGQUIT);
-	if ((err = posix_spawnattr_setpgroup(&attr, 0)) != 0 ||
-	    (err = posix_spawnattr_setsigmask(&attr, &none)) != 0 ||
-	    (err = posix_spawnattr_setsigdefault(&attr, &defs)) != 0 ||
-	    (err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-						       POSIX_SPAWN_SETSIGDEF)) != 0)
-		goto out;
-	if ((err = posix_spawn_file_actions_init(&fa)) != 0)
-		goto out;
-	fa_ok = 1;
-	if ((err = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) != 0 ||
-	    (err = posix_spawn_file_actions_adddup2(&fa, outfd >= 0 ? outfd : logfd, 1)) != 0 ||
-	    (err = posix_spawn_file_actions_adddup2(&fa, logfd, 2)) != 0)
-		goto out;
-
 	if (installed && got_signal) {
 		/* Interrupted before we started: start nothing. */
 		res->status = RUN_INTERRUPTED;
 		res->signal = (int)got_signal;
 		goto out;
 	}
-	char *argv[] = { "sh", "-c", (char *)spec->command, NULL };
 	double t0 = now_s();
-	if (spec->argv)
-		err = posix_spawnp(&pid, spec->argv[0], &fa, &attr, spec->argv,
-				   spec->envp ? spec->envp : environ);
-	else
-		err = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv,
-				  spec->envp ? spec->envp : environ);
-	if (err != 0) {
+	pid = spawn_guarded(spec, outfd >= 0 ? outfd : logfd, logfd, grace, token, &err);
+	if (pid < 0) {
 		pid = 0;
 		goto out;
 	}
 	res->pid = (long)pid;
+	if (spec->group_file && write_group_file(spec->group_file, (long)pid, token) != 0) {
+		/* not fatal: the guard still ties the run to us */
+	}
 	/* The parent closes its copies now, so a full disk shows in the child. */
 	close(logfd);
 	logfd = -1;
@@ -292,15 +505,158 @@ int run_command(const struct run_spec *spec, struct run_result *res)
 out:
 	if (res->status == RUN_SPAWN_FAILED)
 		res->err = err;
-	if (fa_ok)
-		posix_spawn_file_actions_destroy(&fa);
-	if (attr_ok)
-		posix_spawnattr_destroy(&attr);
+	if (pid > 0 && spec->group_file)
+		unlink(spec->group_file);
 	if (logfd >= 0)
 		close(logfd);
 	if (outfd >= 0)
 		close(outfd);
 	return rc;
+}
+
+/* ---- what an earlier process left behind ---- */
+
+/* 1 when /proc/<pid>/environ holds "TLPERF_RUN_TOKEN=<token>". */
+static int carries_token(long pid, const char *token)
+{
+	char path[64], want[128];
+	snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+	int wn = snprintf(want, sizeof(want), "TLPERF_RUN_TOKEN=%s", token);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	/* NUL-separated; compare entry by entry without holding it all */
+	int found = 0, match = 1;
+	size_t at = 0;
+	int ch;
+	while (!found && (ch = getc(f)) != EOF) {
+		if (ch == '\0') {
+			found = match && at == (size_t)wn;
+			match = 1;
+			at = 0;
+			continue;
+		}
+		if (match && (at >= (size_t)wn || ch != (unsigned char)want[at]))
+			match = 0;
+		at++;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Live processes that are in group pgid or carry token, into v (up to
+ * max); *in_group_token: whether a member of the group carries the token. */
+static size_t survivors(long pgid, const char *token, long *v, size_t max, int *in_group_token,
+			size_t *in_group)
+{
+	DIR *d = opendir("/proc");
+	size_t n = 0;
+	*in_group_token = 0;
+	*in_group = 0;
+	if (!d)
+		return 0;
+	long self = (long)getpid();
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && n < max) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		long pid = strtol(e->d_name, NULL, 10);
+		if (pid == self)
+			continue;
+		char path[300], buf[512];
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t k = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[k] = '\0';
+		char *rp = strrchr(buf, ')');
+		char state = 0;
+		long ppid = 0, pgrp = 0;
+		if (!rp || sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3 || state == 'Z' ||
+		    state == 'X')
+			continue;
+		int tok = carries_token(pid, token);
+		if (pgrp == pgid) {
+			(*in_group)++;
+			if (tok)
+				*in_group_token = 1;
+		} else if (!tok) {
+			continue;
+		}
+		v[n++] = pid;
+	}
+	closedir(d);
+	return n;
+}
+
+int run_stop_recorded(const char *group_file, double grace_s, long *pgid)
+{
+	char buf[200], token[100];
+	*pgid = 0;
+	FILE *f = fopen(group_file, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : -1;
+	size_t k = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[k] = '\0';
+	long g = 0;
+	if (sscanf(buf, "%ld %99s", &g, token) != 2 || g <= 1) {
+		unlink(group_file); /* not ours to interpret: nothing to stop */
+		return 0;
+	}
+	*pgid = g;
+	long v[4096];
+	int tok;
+	size_t ing;
+	size_t n = survivors(g, token, v, 4096, &tok, &ing);
+	size_t stopped = 0;
+	if (n > 0) {
+		/* group members only count when the group is provably the run's */
+		for (size_t i = 0; i < n; i++) {
+			int member = 0;
+			char path[64], sb[512];
+			snprintf(path, sizeof(path), "/proc/%ld/stat", v[i]);
+			FILE *sf = fopen(path, "r");
+			if (sf) {
+				size_t m = fread(sb, 1, sizeof(sb) - 1, sf);
+				fclose(sf);
+				sb[m] = '\0';
+				char *rp = strrchr(sb, ')');
+				char st;
+				long pp, pg;
+				member = rp && sscanf(rp + 1, " %c %ld %ld", &st, &pp, &pg) == 3 && pg == g;
+			}
+			if (member && !tok)
+				continue;
+			kill((pid_t)v[i], SIGTERM);
+			kill((pid_t)v[i], SIGCONT);
+			v[stopped++] = v[i];
+		}
+		if (tok)
+			kill(-(pid_t)g, SIGTERM);
+		double end = now_s() + (grace_s > 0 ? grace_s : 1.0);
+		for (;;) {
+			int any = 0;
+			for (size_t i = 0; i < stopped && !any; i++)
+				any = kill((pid_t)v[i], 0) == 0 && carries_token(v[i], token);
+			if (tok && proc_group_alive((pid_t)g) == 1)
+				any = 1;
+			if (!any || now_s() >= end)
+				break;
+			sleep_s(0.02);
+		}
+		for (size_t i = 0; i < stopped; i++)
+			kill((pid_t)v[i], SIGKILL);
+		if (tok)
+			kill(-(pid_t)g, SIGKILL);
+		end = now_s() + 5.0;
+		while (tok && proc_group_alive((pid_t)g) == 1 && now_s() < end)
+			sleep_s(0.01);
+	}
+	unlink(group_file);
+	return (int)stopped;
 }
 
 const char *run_describe(const struct run_result *res, char *buf, size_t len)

@@ -1,8 +1,15 @@
 /* run.h: running one shell command the way measurements need it.
  *
  * Every command is `/bin/sh -c LINE` (or an argv run without a shell, see
- * run_spec.argv), spawned with posix_spawn in a new
- * process group, stdin from /dev/null, stdout and stderr to a log file. A
+ * run_spec.argv), started in a new process group by a small guard process
+ * (a fork of ours), stdin from /dev/null, stdout and stderr to a log file.
+ * Children die with their parent: the guard gets SIGTERM from the kernel
+ * when we die (PR_SET_PDEATHSIG; kill -9 included) and then kills the
+ * whole group (SIGTERM, SIGKILL after the grace period); the command gets
+ * SIGKILL if the guard dies. Every command carries TLPERF_RUN_TOKEN=<a
+ * token unique to the run> in its environment, and run_spec.group_file
+ * records "<pgid> <token>" while the run lives, so a later process can
+ * find and stop what an earlier one left behind (run_stop_recorded). A
  * timeout kills the whole group (SIGTERM; SIGKILL to what is left once the
  * group is empty or the grace period is over), so a bench that forks
  * helpers leaves nothing behind. SIGINT and
@@ -31,6 +38,8 @@ struct run_spec {
 	char *const *argv;     /* when non-NULL: run argv[0] (PATH lookup when it has
 				  no '/') with these arguments and NO shell; command
 				  is then only used in messages and may be NULL */
+	const char *group_file; /* when non-NULL: "<pgid> <token>\n" written here once
+				   the run started, removed when run_command returns */
 };
 
 enum run_status {
@@ -80,6 +89,18 @@ int run_signals_restore(void);
  * starting new work. While installed, run_command() does not even start a
  * command once a signal was recorded (RUN_INTERRUPTED, pid 0). */
 int run_interrupted(void);
+
+/* Stops what an earlier run recorded in group_file (run_spec.group_file)
+ * left running: the processes of its group when at least one of them
+ * still carries its TLPERF_RUN_TOKEN (so a reused group id is never
+ * touched), and any other process carrying the token (one that left the
+ * group). SIGTERM, up to grace_s for them to go, then SIGKILL; waits
+ * (bounded, 5 s) until they are gone. Our own process is never touched.
+ * Removes group_file afterwards. Returns how many processes were stopped
+ * (0: nothing left, or no file), -1 when the file cannot be read
+ * (errno). *pgid gets the recorded group (0 when none). Linux (/proc);
+ * elsewhere it only removes the file. */
+int run_stop_recorded(const char *group_file, double grace_s, long *pgid);
 
 /* Whether the process group pgid still has a live (non-zombie) member
  * (kill(-pgid, 0), then /proc on Linux).

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "io/ab_source.h"
 #include "io/lineio.h"
 #include "io/msprof.h"
+#include "io/recwrite.h"
 #include "run/run.h"
 #include "stats/stats.h"
 
@@ -36,6 +39,90 @@ void abrun_profile_path(const struct abrun_config *c, long pair, char arm, char 
 void abrun_log_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/logs/pair%ld%c.log", c->workdir, pair, arm);
+}
+
+void abrun_group_path(const struct abrun_config *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/tlab.run", c->workdir);
+}
+
+/* The pid written in the lock file, 0 when none (yet). */
+static long lock_holder(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	char *end = NULL;
+	long pid = strtol(buf, &end, 10);
+	return end != buf && pid > 0 ? pid : 0;
+}
+
+int abrun_lock_workdir(const struct abrun_config *c, long *holder, char *err, size_t errlen)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/tlab.lock", c->workdir);
+	*holder = 0;
+	int fd;
+	do
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open the lock '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	int r;
+	while ((r = flock(fd, LOCK_EX | LOCK_NB)) != 0 && errno == EINTR)
+		;
+	if (r != 0) {
+		int e = errno;
+		if (e == EWOULDBLOCK) {
+			/* The holder writes its pid right after locking: give it a
+			 * moment, and prefer a pid that is alive. */
+			for (int i = 0; i < 100; i++) {
+				long pid = lock_holder(fd);
+				if (pid > 0 && kill((pid_t)pid, 0) == 0) {
+					*holder = pid;
+					break;
+				}
+				struct timespec ts = { 0, 10 * 1000 * 1000 };
+				nanosleep(&ts, NULL);
+			}
+			if (*holder > 0)
+				snprintf(err, errlen,
+					 "work directory '%s' is in use by another tlab (pid %ld, lock "
+					 "'%s'): wait for it to end, or use another --workdir",
+					 c->workdir, *holder, path);
+			else
+				snprintf(err, errlen,
+					 "work directory '%s' is in use by another tlab (lock '%s'): wait "
+					 "for it to end, or use another --workdir",
+					 c->workdir, path);
+		} else {
+			snprintf(err, errlen, "cannot lock '%s': %s", path, strerror(e));
+		}
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)n, 0) != n) {
+		int e = errno;
+		snprintf(err, errlen, "cannot write the lock '%s': %s", path, strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int abrun_stop_survivors(const struct abrun_config *c, long *pgid)
+{
+	char path[4200];
+	abrun_group_path(c, path, sizeof(path));
+	return run_stop_recorded(path, 5.0, pgid);
 }
 
 /* s in single quotes for /bin/sh, each ' written as '\''. malloc'd. */
@@ -170,30 +257,66 @@ static int source_prepare(const struct abrun_config *c, const char *profile, cha
 	return 0;
 }
 
-/* The launch durations of a finished run into a malloc'd array. Returns 0,
- * or -1 with err saying what was missing. */
+/* The launch durations of a finished run into a malloc'd array; *captured
+ * gets how many launches the run holds (durations NA included). Returns
+ * 0, or -1 with err saying what was missing or wrong. A profile holding
+ * two OPPROF_x/PROF_x directories is an error: one run writes one, so the
+ * other came from another process (a previous tlab's survivor), and
+ * pooling them would mix two runs. */
 static int source_read(const struct abrun_config *c, const char *profile, double **d, size_t *n,
-		       char *err, size_t errlen)
+		       size_t *captured, char *err, size_t errlen)
 {
 	char outfile[4200];
+	int rc;
 	switch (c->source) {
 	case ABRUN_SOURCE_STDOUT:
 		snprintf(outfile, sizeof(outfile), "%s/stdout.txt", profile);
-		return absource_read_stdout(outfile, d, n, err, errlen);
+		rc = absource_read_stdout(outfile, d, n, err, errlen);
+		*captured = *n;
+		return rc;
 	case ABRUN_SOURCE_CSV:
-		return absource_read_csv(profile, c->csv_glob, c->csv_column, d, n, err, errlen);
+		rc = absource_read_csv(profile, c->csv_glob, c->csv_column, d, n, err, errlen);
+		*captured = *n;
+		return rc;
 	case ABRUN_SOURCE_MSPROF:
 	default: {
 		struct msprof_capture cap;
 		msprof_capture_init(&cap);
 		int r = msprof_read(profile, c->kernel_name, &cap, err, errlen);
+		*d = NULL;
+		if (r == MSPROF_OK && cap.nroots > 1) {
+			snprintf(err, errlen,
+				 "'%s' holds %zu profiler directories ('%s' and '%s'): a run writes one; "
+				 "another process wrote into this run's directory (not pooled)",
+				 profile, cap.nroots, cap.roots[0], cap.roots[1]);
+			r = MSPROF_EFORMAT;
+		}
 		*d = r == MSPROF_OK ? msprof_durations(&cap, n) : NULL;
+		*captured = cap.n;
 		if (r == MSPROF_OK && !*d)
 			snprintf(err, errlen, "no launch durations in '%s'", profile);
 		msprof_capture_release(&cap);
 		return *d ? 0 : -1;
 	}
 	}
+}
+
+/* Creates the run's profile directory, which must not exist: a fresh one
+ * for every attempt (an earlier attempt is moved aside first). Returns 0
+ * or -1 with errno set. */
+static int fresh_dir(const char *profile)
+{
+	for (int tries = 0; tries < 5; tries++) {
+		if (mkdir(profile, 0755) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+		/* something recreated it since it was moved aside */
+		if (move_aside(profile, "") != 0)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
@@ -212,14 +335,20 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 			 pair, arm, c->workdir, strerror(errno));
 		return ABRUN_ENV;
 	}
+	if (fresh_dir(profile) != 0) {
+		snprintf(err, errlen, "cannot create a fresh '%s': %s", profile, strerror(errno));
+		return ABRUN_ENV;
+	}
 	line = source_command(c, pair, arm);
 	if (!line) {
 		snprintf(err, errlen, "out of memory");
 		return ABRUN_ENV;
 	}
 	/* A few seconds of grace: an NPU bench may need them to release the device. */
+	char groupf[4200];
+	abrun_group_path(c, groupf, sizeof(groupf));
 	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s,
-				 .kill_grace_s = 5.0 };
+				 .kill_grace_s = 5.0, .group_file = groupf };
 	struct run_result res;
 	char outfile[4200];
 	if (source_prepare(c, profile, arm, pair, &spec, outfile, sizeof(outfile), err, errlen) != 0) {
@@ -250,9 +379,17 @@ int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 	}
 
 	char rerr[6144];
-	size_t n = 0;
-	if (source_read(c, profile, &d, &n, rerr, sizeof(rerr)) != 0) {
+	size_t n = 0, captured = 0;
+	if (source_read(c, profile, &d, &n, &captured, rerr, sizeof(rerr)) != 0) {
 		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
+		goto out;
+	}
+	if (captured > (size_t)c->launch_count) {
+		snprintf(err, errlen,
+			 "pair %ld %c: %zu launches in '%s', more than --launch-count %ld: another "
+			 "process wrote into this run (a previous tlab's survivor?); the run is not "
+			 "used; see log '%s'",
+			 pair, arm, captured, profile, c->launch_count, log);
 		goto out;
 	}
 	out->arm = arm;
@@ -293,7 +430,7 @@ int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r
 	char path[4096], arm[2] = { r->arm, '\0' };
 	cJSON *o = cJSON_CreateObject();
 	char *text = NULL;
-	int rc = -1, fd = -1, saved = ENOMEM;
+	int rc = -1, saved = ENOMEM;
 	if (!o)
 		goto out;
 	cJSON_AddNumberToObject(o, "v", 1);
@@ -315,59 +452,12 @@ int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r
 	text = cJSON_PrintUnformatted(o);
 	if (!text)
 		goto out;
-	size_t n = strlen(text);
-	char *line = realloc(text, n + 3);
-	if (!line)
-		goto out;
-	text = line;
-	text[n++] = '\n';
-	text[n] = '\0';
-
 	journal_path(c, path, sizeof(path));
-	/* After a write cut short, start on a fresh line. */
-	int rfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (rfd >= 0) {
-		struct stat st;
-		char last = '\n';
-		if (fstat(rfd, &st) == 0 && st.st_size > 0 &&
-		    pread(rfd, &last, 1, st.st_size - 1) == 1 && last != '\n') {
-			memmove(text + 1, text, n + 1);
-			text[0] = '\n';
-			n++;
-		}
-		close(rfd);
-	}
-	do
-		fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0) {
-		saved = errno;
-		goto out;
-	}
-	/* One write per line, so concurrent readers never see half a record. */
-	size_t off = 0;
-	while (off < n) {
-		ssize_t w = write(fd, text + off, n - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			saved = errno;
-			goto out;
-		}
-		off += (size_t)w;
-	}
-	while (fsync(fd) != 0) {
-		if (errno != EINTR) {
-			saved = errno;
-			goto out;
-		}
-	}
-	rc = 0;
+	/* one locked write; a short one (full disk) is cut back to the last
+	 * complete line and reported with its errno */
+	rc = recwrite_append(path, text, strlen(text), RECWRITE_LINE);
+	saved = errno;
 out:
-	if (fd >= 0 && close(fd) != 0 && rc == 0) {
-		saved = errno;
-		rc = -1;
-	}
 	cJSON_Delete(o);
 	free(text);
 	if (rc != 0)

@@ -7,9 +7,17 @@
  *                               as each run ends (O_APPEND, one write, fsync)
  *   WORKDIR/pair<i><A|B>/       the profiler's --output for that run
  *   WORKDIR/logs/pair<i><A|B>.log  the run's stdout and stderr
+ *   WORKDIR/tlab.lock           held (flock) by the tlab using the directory;
+ *                               holds its pid. A second tlab is refused.
+ *   WORKDIR/tlab.run            "<pgid> <token>" of the run in progress
+ *                               (run.h), so a later tlab stops what a killed
+ *                               one left running
  * A run that did not finish (failed, timed out, interrupted) is not in
  * runs.jsonl; before it is measured again its directory and log are moved
- * aside to <name>.unfinished-<k>, never deleted.
+ * aside to <name>.unfinished-<k>, never deleted, and the run gets a fresh
+ * directory. A run whose directory holds more launches than --launch-count,
+ * or two profiler directories, is an error (another process wrote there),
+ * never pooled.
  */
 #ifndef TLPERF_ABRUN_H
 #define TLPERF_ABRUN_H
@@ -63,6 +71,23 @@ struct abrun_run {
 /* Frees the strings r owns and zeroes it (safe on a zeroed run). */
 void abrun_run_release(struct abrun_run *r);
 
+/* "WORKDIR/tlab.run": the group file of the run in progress (run.h). */
+void abrun_group_path(const struct abrun_config *c, char *buf, size_t len);
+
+/* Takes the work directory for this process: an exclusive flock(2) on
+ * WORKDIR/tlab.lock (created when missing), which then holds our pid. The
+ * lock goes with the process (killed or not); children do not inherit it.
+ * Returns an fd >= 0 to keep open, or -1: with errno EWOULDBLOCK when
+ * another process holds it (*holder = its pid, 0 if it cannot be told),
+ * other errno values when the file cannot be used; err says which. */
+int abrun_lock_workdir(const struct abrun_config *c, long *holder, char *err, size_t errlen);
+
+/* Stops the processes a previous tlab's run left running in this work
+ * directory (WORKDIR/tlab.run; run_stop_recorded). Call with the lock held.
+ * Returns how many were stopped (0: none), -1 on error (errno); *pgid
+ * gets the recorded group. */
+int abrun_stop_survivors(const struct abrun_config *c, long *pgid);
+
 /* "WORKDIR/pair<i><arm>" and "WORKDIR/logs/pair<i><arm>.log" into buf. */
 void abrun_profile_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len);
 void abrun_log_path(const struct abrun_config *c, long pair, char arm, char *buf, size_t len);
@@ -89,9 +114,11 @@ enum abrun_rc {
 int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		  struct abrun_run *out, char *err, size_t errlen);
 
-/* Appends r to WORKDIR/runs.jsonl: one line, one write(2), then fsync.
- * When the file does not end in a newline (a write cut short by a crash),
- * the line starts with one, so the damage stays on its own line.
+/* Appends r to WORKDIR/runs.jsonl with recwrite_append (io/recwrite.h):
+ * one line under flock, fsync'd. A write cut short (a full disk) is
+ * truncated back, so the file ends at its last complete line and errno
+ * says why (ENOSPC). When the file does not end in a newline (damage from
+ * before), the line starts with one, so the damage stays on its own line.
  * Returns 0, or -1 with errno set. */
 int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r);
 

@@ -30,7 +30,7 @@ well_formed ab.svg
 [ "$(count 'class="pair"' ab.svg)" = 4 ] || fail "want 4 pair lines"
 [ "$(count 'class="estimate"' ab.svg)" = 1 ] || fail "want the estimate"
 [ "$(count 'class="interval"' ab.svg)" = 1 ] || fail "want the interval"
-expect_grep "<title>tlab: B_better (B +" ab.svg
+expect_grep "<title>tlab: B_better (B gain +" ab.svg
 # an unwritable plot path is an error after the verdict
 expect_exit 2 "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir ab2 --pairs 3 \
     --a-cmd "$FK --mean 10 --seed 3" --b-cmd "$FK --mean 9 --seed 3" --plot no/such/dir/ab.svg

@@ -30,6 +30,12 @@ grep -q '"parent_id":"tile"' "$REC" || fail "dbuf derives from the current best"
 [ -s "$OP/perf_opt/ab_r2_dbuf/n1024.json" ] || fail "tlab JSON kept"
 expect_grep '"verdict"' "$OP/perf_opt/ab_r2_dbuf/n1024.json"
 expect_grep "A/B arbitration (tlab" "$LOG"
+# the loop reports tlab's gain (> 0 when B is faster), not the reference's
+# b_rel_change (< 0 when B is faster)
+g=$(sed -n 's/^[[:space:]]*"gain":[[:space:]]*\([-+0-9.eE]*\),*$/\1/p' "$OP/perf_opt/ab_r2_dbuf/n1024.json" | head -n 1)
+[ -n "$g" ] || fail "tlab JSON without gain"
+s=$(awk -v g="$g" 'BEGIN { print (g >= 0) ? "+" : "-" }')
+expect_grep "(B gain $s" "$LOG"
 v=$(sed -n 's/.*"verdict":[[:space:]]*"\([A-Za-z_]*\)".*/\1/p' "$OP/perf_opt/ab_r2_dbuf/n1024.json" | head -n 1)
 if [ "$v" = B_better ]; then expect_grep "current best dbuf" "$OUT"
 else expect_grep "current best tile" "$OUT"; fi

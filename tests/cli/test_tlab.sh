@@ -13,10 +13,10 @@ expect_exit 0 "$TLAB" --protocol ref --msprof "$FAKE" --launch-count 5 --warm-up
 expect_grep '"verdict":	"B_better"' "$OUT"
 for f in protocol pairs launch_count a_medians_us b_medians_us a_merged_median_us \
          b_merged_median_us b_rel_change pair_diffs_us sign_test_p direction_consistent \
-         noise_threshold verdict runs b_rel_change_ci; do
+         noise_threshold verdict runs pair_gain_ci gain exact tlab_protocol; do
     expect_grep "\"$f\":" "$OUT"
 done
-expect_grep '"protocol":	"ref"' "$OUT"
+expect_grep '"protocol":	"interleaved A/B multi-run (BP_run_state_bimodality)"' "$OUT"
 expect_grep '"pairs":	3' "$OUT"
 expect_grep '"sign_test_p":	0.25,' "$OUT"
 expect_grep '"direction_consistent":	true' "$OUT"

@@ -64,7 +64,7 @@ expect_grep "see log 'nodata/logs/pair1A.log'" "$OUT"
 # usage errors: exit 2 before anything runs
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x
 expect_grep "--b-cmd is required" "$ERR"
-expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --pairs 2
+expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --pairs 0
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --noise 2
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --timeout 0
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --launch-count 0
