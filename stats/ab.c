@@ -81,7 +81,9 @@ int stats_ab_ref(const double *a, const double *b, size_t npairs, double noise,
 	int significant = consistent && (npairs < 5 || p < 0.1);
 
 	enum ab_verdict v;
-	if (fabs(rel) < noise)
+	if (!isfinite(rel))
+		v = AB_INCONCLUSIVE; /* e.g. medians of 1.7e308 overflow: a NaN is no verdict */
+	else if (fabs(rel) < noise)
 		v = AB_TIE;
 	else if (significant)
 		v = rel > 0.0 ? AB_B_BETTER : AB_A_BETTER;

@@ -51,7 +51,8 @@ struct abseq_params {
 	double crit_k;       /* crit(n) = crit_inf + crit_k / n: stricter early */
 	double tie_z;        /* normal quantile of the within-state interval (t-corrected) */
 	double state_gap;    /* log jump that separates two run-state clusters (0.015) */
-	double outlier_gap;  /* log distance above the fast cluster that makes a run an outlier (0.09) */
+	double outlier_gap;  /* largest log gap of a slow state above fast; runs beyond are outliers (0.13) */
+	double prior_gap;    /* log gap assumed for a state neither arm has shown yet (0.0953 = 10%) */
 	double guard_p;      /* Fisher p at or below which the arms' state counts differ (0.1) */
 	int signflip;        /* 1: also compute the exact sign-flip p of the raw log-ratios */
 };
@@ -92,6 +93,9 @@ struct abseq_states {
 	double gap_a;      /* log slow - log fast of arm A (0 with one cluster) */
 	double gap_b;
 	double drift;      /* fitted common drift, log per run */
+	int conflict;      /* both arms showed two clusters with disagreeing gaps: the
+			      smaller was taken for outliers (abseq_decide also weighs
+			      the other reading) */
 	unsigned a_fast, a_slow, a_outlier;  /* run counts per state */
 	unsigned b_fast, b_slow, b_outlier;
 };

@@ -1,5 +1,6 @@
 /* plateau.c: per-round improvement and plateau detection (plateau.h). */
 #include "stats/plateau.h"
+#include "stats/winner.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -20,6 +21,16 @@ struct stats_plateau_cell {
 	const char *best_id;
 	double min_us;              /* smallest valid duration, final included */
 	const char *min_id;
+};
+
+/* One (round, key, candidate) branch while records stream past. */
+struct stats_plateau_branch {
+	long round;
+	size_t key;
+	const char *cand;           /* interned id */
+	size_t seq;                 /* order of first appearance */
+	double min_us;              /* smallest valid duration, NAN when none */
+	int baseline_phase;         /* a v2 "baseline" record (not a candidate) */
 };
 
 static uint64_t cell_hash(long round, size_t key)
@@ -74,6 +85,64 @@ static struct stats_plateau_cell *cell_of(struct stats_plateau_acc *a, long roun
 	}
 }
 
+static uint64_t branch_hash(long round, size_t key, const char *cand)
+{
+	uint64_t h = cell_hash(round, key);
+	for (const unsigned char *p = (const unsigned char *)cand; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
+static int branches_grow(struct stats_plateau_acc *a)
+{
+	size_t cap = a->capbr ? a->capbr * 2 : 64, nslot = cap * 2;
+	struct stats_plateau_branch *v = realloc(a->br, cap * sizeof(*v));
+	size_t *slot = calloc(nslot, sizeof(*slot));
+	if (v)
+		a->br = v;
+	if (!v || !slot) {
+		free(slot);
+		return -1;
+	}
+	for (size_t c = 0; c < a->nbr; c++) {
+		size_t j = (size_t)branch_hash(v[c].round, v[c].key, v[c].cand) & (nslot - 1);
+		while (slot[j])
+			j = (j + 1) & (nslot - 1);
+		slot[j] = c + 1;
+	}
+	free(a->bslot);
+	a->bslot = slot;
+	a->nbslot = nslot;
+	a->capbr = cap;
+	return 0;
+}
+
+static struct stats_plateau_branch *branch_of(struct stats_plateau_acc *a, long round, size_t key,
+					       const char *cand)
+{
+	if (a->nbr == a->capbr && branches_grow(a) != 0)
+		return NULL;
+	size_t mask = a->nbslot - 1;
+	for (size_t j = (size_t)branch_hash(round, key, cand) & mask;; j = (j + 1) & mask) {
+		size_t s = a->bslot[j];
+		if (s) {
+			struct stats_plateau_branch *b = &a->br[s - 1];
+			if (b->round == round && b->key == key && strcmp(b->cand, cand) == 0)
+				return b;
+			continue;
+		}
+		struct stats_plateau_branch *b = &a->br[a->nbr];
+		memset(b, 0, sizeof(*b));
+		b->round = round;
+		b->key = key;
+		b->cand = cand;
+		b->seq = a->nbr;
+		b->min_us = NAN;
+		a->bslot[j] = ++a->nbr;
+		return b;
+	}
+}
+
 void stats_plateau_begin(struct stats_plateau_acc *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -84,6 +153,8 @@ void stats_plateau_abort(struct stats_plateau_acc *a)
 	stats_keyset_release(&a->ks);
 	free(a->cells);
 	free(a->slot);
+	free(a->br);
+	free(a->bslot);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -100,6 +171,14 @@ int stats_plateau_add(struct stats_plateau_acc *a, const struct record *r)
 	}
 	if (record_is_final(r))
 		return 0;
+	if (r->round >= 1) {
+		struct stats_plateau_branch *b = branch_of(a, r->round, k, r->candidate_id);
+		if (!b)
+			return -1;
+		if (valid && (isnan(b->min_us) || r->duration_us < b->min_us))
+			b->min_us = r->duration_us;
+		b->baseline_phase = r->phase && strcmp(r->phase, "baseline") == 0;
+	}
 	c->nrecords++;
 	if (!valid)
 		return 0;
@@ -109,6 +188,87 @@ int stats_plateau_add(struct stats_plateau_acc *a, const struct record *r)
 		c->best_id = r->candidate_id;
 	}
 	return 0;
+}
+
+static int by_round_then_seq(const void *x, const void *y)
+{
+	const struct stats_plateau_branch *a = x, *b = y;
+	if (a->round != b->round)
+		return a->round < b->round ? -1 : 1;
+	return a->seq < b->seq ? -1 : (a->seq > b->seq);
+}
+
+/* The winner rule (stats/winner.h, same noise) over round `round`: its
+ * branches br[0..n) and the incumbents before it, as a small record set of
+ * their own (one record per incumbent, one per branch: its smallest valid
+ * duration, or an L0 failure when it has no valid one). Sets the round's
+ * winner_decision and winner_id, and clears improved unless a complete
+ * candidate without regression gains beyond noise on some key. Returns 0,
+ * -1 when memory ran out. */
+static int winner_check(const struct stats_keyset *ks, const struct stats_plateau_branch *br,
+			size_t n, const double *inc_us, const char *const *inc_id, double noise,
+			struct stats_plateau_round *x)
+{
+	struct records mini;
+	memset(&mini, 0, sizeof(mini));
+	mini.v = calloc(ks->n + n + 1, sizeof(*mini.v));
+	if (!mini.v)
+		return -1;
+	mini.contract = RECORDS_V1;
+	for (size_t k = 0; k < ks->n; k++) {
+		if (!inc_id[k])
+			continue;
+		struct record *r = &mini.v[mini.n++];
+		r->line = (long)mini.n;
+		r->contract = RECORDS_V1;
+		r->round = x->round - 1;
+		r->candidate_id = (char *)inc_id[k];
+		r->dispatch = (char *)ks->v[k].dispatch;
+		r->workload = (char *)ks->v[k].workload;
+		r->duration_us = inc_us[k];
+		r->l0_pass = 1;
+		r->aicore_util = r->mem_bw_gbps = NAN;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (br[i].baseline_phase)
+			continue;
+		struct record *r = &mini.v[mini.n++];
+		r->line = (long)mini.n;
+		r->contract = RECORDS_V1;
+		r->round = x->round;
+		r->candidate_id = (char *)br[i].cand;
+		r->dispatch = (char *)ks->v[br[i].key].dispatch;
+		r->workload = (char *)ks->v[br[i].key].workload;
+		r->l0_pass = !isnan(br[i].min_us);
+		r->duration_us = r->l0_pass ? br[i].min_us : 1.0;
+		r->aicore_util = r->mem_bw_gbps = NAN;
+	}
+	struct stats_winner_opts o;
+	struct stats_winner w;
+	char err[256];
+	stats_winner_opts_init(&o);
+	o.noise = noise;
+	int rc = 0;
+	if (stats_winner_choose(&mini, x->round, &o, &w, err, sizeof(err)) != 0) {
+		if (errno == ENOMEM)
+			rc = -1;
+		x->improved = 0; /* no check possible: not an improvement */
+	} else {
+		x->winner_decision = (int)w.decision;
+		int has_winner = w.decision == STATS_WINNER_ADOPT ||
+				 w.decision == STATS_WINNER_NEEDS_AB || w.decision == STATS_WINNER_TIE;
+		if (has_winner && w.chosen != STATS_NOKEY) {
+			const struct stats_winner_candidate *c = &w.cands[w.chosen];
+			x->winner_id = c->candidate_id;
+			if (c->ngains == 0)
+				x->improved = 0;
+		} else {
+			x->improved = 0;
+		}
+		stats_winner_release(&w);
+	}
+	free(mini.v);
+	return rc;
 }
 
 static int by_round_then_key(const void *x, const void *y)
@@ -181,6 +341,7 @@ static int walk_rounds(struct stats_plateau_acc *a, struct stats_plateau *out)
 		nr += i == 0 || a->cells[i].round != a->cells[i - 1].round;
 	out->rounds = malloc((nr ? nr : 1) * sizeof(*out->rounds));
 	int rc = -1;
+	size_t b0 = 0;
 	if (!inc_us || !inc_id || !out->rounds)
 		goto out;
 	for (size_t lo = 0; lo < a->n;) {
@@ -188,10 +349,18 @@ static int walk_rounds(struct stats_plateau_acc *a, struct stats_plateau *out)
 		while (hi < a->n && a->cells[hi].round == a->cells[lo].round)
 			branches += a->cells[hi++].nrecords;
 		if (a->cells[lo].round >= 1 && branches > 0) {
-			if (fill_round(a->cells + lo, hi - lo, inc_us, inc_id, out->noise,
-				       &out->rounds[out->nrounds]) != 0)
+			struct stats_plateau_round *x = &out->rounds[out->nrounds];
+			if (fill_round(a->cells + lo, hi - lo, inc_us, inc_id, out->noise, x) != 0)
 				goto out;
 			out->nrounds++;
+			while (b0 < a->nbr && a->br[b0].round < x->round)
+				b0++;
+			size_t b1 = b0;
+			while (b1 < a->nbr && a->br[b1].round == x->round)
+				b1++;
+			if (!x->blocked &&
+			    winner_check(&out->ks, a->br + b0, b1 - b0, inc_us, inc_id, out->noise, x) != 0)
+				goto out;
 		}
 		for (size_t j = lo; j < hi; j++) {
 			const struct stats_plateau_cell *c = &a->cells[j];
@@ -225,6 +394,8 @@ int stats_plateau_finish(struct stats_plateau_acc *a, double noise, long window,
 	memset(&a->ks, 0, sizeof(a->ks));
 	if (a->n > 1)
 		qsort(a->cells, a->n, sizeof(*a->cells), by_round_then_key);
+	if (a->nbr > 1)
+		qsort(a->br, a->nbr, sizeof(*a->br), by_round_then_seq);
 	int rc = walk_rounds(a, out);
 	stats_plateau_abort(a);
 	if (rc != 0) {

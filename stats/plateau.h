@@ -17,9 +17,14 @@
  *               NAN when no key of the round has both an incumbent and a
  *               valid measurement).
  *   improved    improvement > noise (strictly; 3.0% at noise 0.03 is not
- *               an improvement, 3.1% is). Computed as gain > noise + 1e-12
+ *               an improvement, 3.1% is; computed as gain > noise + 1e-12
  *               so that floating-point rounding of an exact tie never
- *               counts as a gain.
+ *               counts as a gain) AND the round passes the winner rule's
+ *               non-regression check (stats/winner.h with the same noise):
+ *               some complete candidate without a regression beyond noise
+ *               on any key gains beyond noise on one. A round where one key
+ *               gains while another regresses (winner: defer or rollback)
+ *               is not an improvement.
  *   blocked     the round has no valid record at all (every branch failed
  *               L0 or none was measured). Blocked rounds are not improved.
  *   consecutive_no_improvement  trailing rounds (from the last one back)
@@ -57,7 +62,10 @@ struct stats_plateau_round {
 	int blocked;                /* 1 when nvalid == 0 */
 	double improvement;         /* max gain across keys, NAN when none comparable */
 	size_t improvement_key;     /* key index of that gain, STATS_NOKEY when none */
-	int improved;               /* improvement > noise */
+	int improved;               /* improvement > noise and a non-regressing winner */
+	const char *winner_id;      /* the winner rule's candidate (borrowed), NULL when
+				     * the round has none without regression */
+	int winner_decision;        /* enum stats_winner_decision of the round */
 	struct stats_plateau_key *keys; /* keys with a record in the round, in
 					 * order of first appearance in the file */
 	size_t nkeys;
@@ -75,17 +83,25 @@ struct stats_plateau {
 };
 
 /* Streaming: begin, add every record (valid or not) in file order, then
- * finish. Memory grows with the (round, key) cells, never with records;
+ * finish. Memory grows with the (round, key) cells and the (round, key,
+ * candidate) branches the non-regression check needs;
  * record ids are borrowed (keep their pool alive while *out is used). add
  * returns 0 or -1 when memory ran out (then abort). finish empties a and
  * returns what stats_plateau_compute returns. */
 struct stats_plateau_cell;
+struct stats_plateau_branch;
 struct stats_plateau_acc {
 	struct stats_keyset ks;
 	struct stats_plateau_cell *cells; /* one per (round, key) */
 	size_t n, cap;
 	size_t *slot;               /* hash of cells: index + 1, 0 empty */
 	size_t nslot;
+	/* one per (round >= 1, key, candidate): what the winner rule's
+	 * non-regression check needs (so these grow with the records) */
+	struct stats_plateau_branch *br;
+	size_t nbr, capbr;
+	size_t *bslot;              /* hash of br: index + 1, 0 empty */
+	size_t nbslot;
 };
 void stats_plateau_begin(struct stats_plateau_acc *a);
 int stats_plateau_add(struct stats_plateau_acc *a, const struct record *r);

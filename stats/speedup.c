@@ -4,6 +4,7 @@
 #include "stats/stats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ const char *stats_final_source_name(enum stats_final_source s)
 	case STATS_FINAL_NAMED: return "named";
 	case STATS_FINAL_PHASE: return "final";
 	case STATS_FINAL_BEST: return "best";
+	case STATS_FINAL_ADOPTED: return "adopted";
 	case STATS_FINAL_NONE: break;
 	}
 	return "none";
@@ -68,25 +70,157 @@ static int by_first_key(const void *a, const void *b)
 	return x->first < y->first ? -1 : (x->first > y->first);
 }
 
-void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate)
-{
-	memset(a, 0, sizeof(*a));
-	a->final_candidate = final_candidate;
-}
-
-void stats_speedup_abort(struct stats_speedup_acc *a)
-{
-	stats_keyset_release(&a->ks);
-	free(a->kept);
-	memset(a, 0, sizeof(*a));
-}
-
 /* A record kept past the reader's line: only ids (interned) stay. */
 static void keep(struct record *dst, const struct record *r)
 {
 	*dst = *r;
 	dst->artifact_path = dst->artifact_sha256 = dst->msprof_raw_path = dst->timestamp = NULL;
 }
+
+void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate)
+{
+	memset(a, 0, sizeof(*a));
+	a->final_candidate = final_candidate;
+}
+
+static void free_cands(struct stats_speedup_acc *a)
+{
+	for (size_t i = 0; i < a->ncands; i++) {
+		free(a->cands[i].keys);
+		free(a->cands[i].rec);
+	}
+	free(a->cands);
+	a->cands = NULL;
+	a->ncands = a->capc = 0;
+}
+
+void stats_speedup_abort(struct stats_speedup_acc *a)
+{
+	stats_keyset_release(&a->ks);
+	free(a->kept);
+	free_cands(a);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The lineage entry of id, created when missing; NULL when memory ran out. */
+static struct stats_speedup_cand *cand_get(struct stats_speedup_acc *a, const char *id)
+{
+	for (size_t i = a->ncands; i-- > 0;) /* recent candidates first */
+		if (strcmp(a->cands[i].id, id) == 0)
+			return &a->cands[i];
+	if (a->ncands == a->capc) {
+		size_t cap = a->capc ? a->capc * 2 : 16;
+		struct stats_speedup_cand *v = realloc(a->cands, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		a->cands = v;
+		a->capc = cap;
+	}
+	struct stats_speedup_cand *c = &a->cands[a->ncands++];
+	memset(c, 0, sizeof(*c));
+	c->id = id;
+	c->min_valid_round = LONG_MAX;
+	c->max_child_round = -1;
+	return c;
+}
+
+static int cand_keep(struct stats_speedup_cand *c, size_t k, const struct record *r)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->keys[i] == k) {
+			if (r->round >= c->rec[i].round)
+				keep(&c->rec[i], r);
+			return 0;
+		}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 4;
+		size_t *kv = realloc(c->keys, cap * sizeof(*kv));
+		if (!kv)
+			return -1;
+		c->keys = kv;
+		struct record *rv = realloc(c->rec, cap * sizeof(*rv));
+		if (!rv)
+			return -1;
+		c->rec = rv;
+		c->cap = cap;
+	}
+	c->keys[c->n] = k;
+	keep(&c->rec[c->n], r);
+	c->n++;
+	return 0;
+}
+
+/* Lineage bookkeeping of one record (no final candidate given). */
+static int lineage_add(struct stats_speedup_acc *a, size_t k, const struct record *r)
+{
+	struct stats_speedup_cand *c = cand_get(a, r->candidate_id);
+	if (!c)
+		return -1;
+	if (record_valid(r)) {
+		if (r->round < c->min_valid_round)
+			c->min_valid_round = r->round;
+		if (cand_keep(c, k, r) != 0)
+			return -1;
+	}
+	if (r->parent_id && strcmp(r->parent_id, r->candidate_id) != 0) {
+		struct stats_speedup_cand *pc = cand_get(a, r->parent_id);
+		if (!pc)
+			return -1;
+		if (r->round >= pc->max_child_round) {
+			pc->max_child_round = r->round;
+			pc->child_seq = ++a->seq;
+		}
+	}
+	return 0;
+}
+
+/* The candidate final_hint names (see speedup.h), *how 1 exact or stem,
+ * 2 prefix; NULL when none. */
+static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_acc *a,
+						     const char *name, int *how)
+{
+	const struct stats_speedup_cand *pre = NULL;
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	size_t bn = strlen(b);
+	if (bn > 3 && strcmp(b + bn - 3, ".py") == 0)
+		bn -= 3;
+	for (size_t i = 0; i < a->ncands; i++) {
+		const struct stats_speedup_cand *c = &a->cands[i];
+		size_t n = strlen(c->id);
+		if (c->n == 0)
+			continue; /* no valid record */
+		if (strcmp(c->id, name) == 0 || (n == bn && strncmp(c->id, b, n) == 0)) {
+			*how = 1;
+			return c;
+		}
+		unsigned char next = (unsigned char)name[n];
+		if (n > 0 && strncmp(c->id, name, n) == 0 && next != 0 &&
+		    !((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
+		      (next >= 'A' && next <= 'Z')) &&
+		    (!pre || n > strlen(pre->id)))
+			pre = c;
+	}
+	*how = pre ? 2 : 0;
+	return pre;
+}
+
+/* The adopted candidate: the parent of the latest round (later line on a
+ * tie) that has a valid record in an earlier round; NULL when none. */
+static const struct stats_speedup_cand *pick_adopted(const struct stats_speedup_acc *a)
+{
+	const struct stats_speedup_cand *best = NULL;
+	for (size_t i = 0; i < a->ncands; i++) {
+		const struct stats_speedup_cand *c = &a->cands[i];
+		if (c->max_child_round < 0 || c->min_valid_round >= c->max_child_round)
+			continue;
+		if (!best || c->max_child_round > best->max_child_round ||
+		    (c->max_child_round == best->max_child_round && c->child_seq > best->child_seq))
+			best = c;
+	}
+	return best;
+}
+
 
 static int is_baseline_phase(const struct record *r)
 {
@@ -108,6 +242,8 @@ int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r)
 		a->cap = cap;
 	}
 	struct stats_speedup_kept *e = &a->kept[k];
+	if (!a->final_candidate && lineage_add(a, k, r) != 0)
+		return -1;
 	if (!record_valid(r))
 		return 0;
 	/* baseline: the first valid round-0 record, phase baseline preferred */
@@ -122,6 +258,7 @@ int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r)
 	if (record_is_final(r)) { /* the last one wins */
 		keep(&e->phase, r);
 		e->has_phase = 1;
+		a->any_phase = 1;
 	}
 	if (a->final_candidate && strcmp(r->candidate_id, a->final_candidate) == 0 &&
 	    (!e->has_named || r->round >= e->named.round)) {
@@ -176,7 +313,7 @@ out:
 }
 
 /* One key's final and speedup from what was kept. */
-static void settle_key(struct stats_speedup *out, size_t k, int named)
+static void settle_key(struct stats_speedup *out, size_t k, int named, enum stats_final_source src)
 {
 	struct stats_speedup_kept *kp = &out->kept[k];
 	struct stats_speedup_key *e = &out->keys[k];
@@ -186,13 +323,11 @@ static void settle_key(struct stats_speedup *out, size_t k, int named)
 	e->baseline = kp->has_base ? &kp->base : NULL;
 	if (named) {
 		e->final = kp->has_named ? &kp->named : NULL;
-		e->source = kp->has_named ? STATS_FINAL_NAMED : STATS_FINAL_NONE;
-	} else if (kp->has_phase) {
-		e->final = &kp->phase;
-		e->source = STATS_FINAL_PHASE;
+		e->source = kp->has_named ? src : STATS_FINAL_NONE;
 	} else {
-		e->final = kp->has_best ? &kp->best : NULL;
-		e->source = kp->has_best ? STATS_FINAL_BEST : STATS_FINAL_NONE;
+		/* phase "final" records; keys without one have no final */
+		e->final = kp->has_phase ? &kp->phase : NULL;
+		e->source = kp->has_phase ? STATS_FINAL_PHASE : STATS_FINAL_NONE;
 	}
 	e->speedup = NAN;
 	e->change = NAN;
@@ -211,8 +346,41 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 	out->ks = a->ks;
 	out->kept = a->kept;
 	int named = a->final_candidate != NULL;
-	memset(a, 0, sizeof(*a));
+	enum stats_final_source src = STATS_FINAL_NAMED;
 	size_t nk = out->ks.n;
+	if (!named && a->final_hint && nk > 0) {
+		int how = 0;
+		const struct stats_speedup_cand *c = resolve_hint(a, a->final_hint, &how);
+		out->hint = c ? how : -1;
+		if (c) {
+			for (size_t i = 0; i < c->n; i++) {
+				out->kept[c->keys[i]].named = c->rec[i];
+				out->kept[c->keys[i]].has_named = 1;
+			}
+			out->final_candidate = c->id;
+			named = 1;
+		}
+	}
+	if (!named && !a->any_phase && nk > 0) {
+		/* never the per-key minimum over candidates (a kernel no one
+		 * has): the candidate the records show adopted last */
+		const struct stats_speedup_cand *c = pick_adopted(a);
+		if (!c) {
+			free_cands(a);
+			memset(a, 0, sizeof(*a));
+			errno = ESRCH;
+			goto fail;
+		}
+		for (size_t i = 0; i < c->n; i++) {
+			out->kept[c->keys[i]].named = c->rec[i];
+			out->kept[c->keys[i]].has_named = 1;
+		}
+		out->final_candidate = c->id;
+		named = 1;
+		src = STATS_FINAL_ADOPTED;
+	}
+	free_cands(a);
+	memset(a, 0, sizeof(*a));
 	errno = ENOMEM;
 	out->keys = calloc(nk ? nk : 1, sizeof(*out->keys));
 	if (!out->keys)
@@ -225,7 +393,7 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 		goto fail;
 	}
 	for (size_t k = 0; k < nk; k++)
-		settle_key(out, k, named);
+		settle_key(out, k, named, src);
 	out->nkeys = nk;
 	if (group(out) != 0)
 		goto fail;
@@ -251,4 +419,19 @@ int stats_speedup_compute(const struct records *rs, const char *final_candidate,
 			return -1;
 		}
 	return stats_speedup_finish(&a, out);
+}
+
+const char *stats_last_adopted(const struct records *rs)
+{
+	struct stats_speedup_acc a;
+	const char *id = NULL;
+	stats_speedup_begin(&a, NULL);
+	for (size_t i = 0; i < rs->n; i++)
+		if (stats_speedup_add(&a, &rs->v[i]) != 0)
+			goto out;
+	const struct stats_speedup_cand *c = pick_adopted(&a);
+	id = c ? c->id : NULL;
+out:
+	stats_speedup_abort(&a);
+	return id;
 }

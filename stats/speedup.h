@@ -8,11 +8,19 @@
  *   final      chosen in this order:
  *              1. final_candidate given: that candidate's most recent valid
  *                 record of the key (latest round, last line);
- *              2. otherwise a v2 record of phase "final": the last valid one;
- *              3. otherwise the current best: the smallest valid duration
- *                 of the key over all rounds (the baseline included, so an
- *                 untouched key has speedup 1).
- *              With final_candidate, keys it never measured have no final
+ *              2. otherwise v2 records of phase "final": the last valid one
+ *                 of the key (keys without one have no final);
+ *              3. otherwise the candidate the records show adopted last:
+ *                 the parent_id of a record of the latest round whose parent
+ *                 has a valid record in an earlier round (a round builds on
+ *                 the version adopted before it; the later line wins a tie),
+ *                 as in 1;
+ *              4. otherwise no answer: -1 with errno ESRCH (the caller asks
+ *                 for --final). Never the smallest duration over all
+ *                 candidates: a geometric mean of per-key minima from
+ *                 different kernels is a result no single kernel achieves
+ *                 and can never show a regression.
+ *              Keys the final candidate never measured have no final
  *              (no silent fallback to another candidate).
  *   speedup    baseline / final; change = (final - baseline) / baseline.
  *   regression speedup < 1 (shown, never hidden).
@@ -33,10 +41,11 @@ enum stats_final_source {
 	STATS_FINAL_NONE = 0,   /* no final for the key */
 	STATS_FINAL_NAMED,      /* the named final candidate's record */
 	STATS_FINAL_PHASE,      /* a v2 phase "final" record */
-	STATS_FINAL_BEST        /* the smallest valid duration (current best) */
+	STATS_FINAL_BEST,       /* unused since the final is one candidate's (JSON name kept) */
+	STATS_FINAL_ADOPTED     /* the candidate the records show adopted last */
 };
 
-/* "none", "named", "final", "best". */
+/* "none", "named", "final", "best", "adopted". */
 const char *stats_final_source_name(enum stats_final_source s);
 
 struct stats_speedup_key {
@@ -79,10 +88,28 @@ struct stats_speedup {
 	size_t nregressions;
 	double geomean_speedup;         /* over every key with a speedup; NAN when none */
 	double geomean_change;          /* 1 / geomean_speedup - 1 */
+	const char *final_candidate;    /* borrowed: the inferred final (hint or adopted),
+					   else NULL */
+	int hint;                       /* final_hint: 0 none, 1 named a candidate exactly
+					   (or by file stem), 2 by a prefix, -1 matched none */
+};
+
+/* A candidate seen while streaming without a final candidate: what the
+ * lineage needs, and its latest valid record per key (ids only). */
+struct stats_speedup_cand {
+	const char *id;                 /* interned id of the records */
+	long min_valid_round;           /* LONG_MAX when no valid record */
+	long max_child_round;           /* latest round of a record naming it parent, -1 none */
+	size_t child_seq;               /* order of that record, for ties */
+	size_t *keys;                   /* key indexes of rec[] */
+	struct record *rec;             /* its latest valid record of each */
+	size_t n, cap;
 };
 
 /* Streaming: begin, add every record in file order (valid or not), then
- * finish. Memory grows with the number of keys, never of records. The
+ * finish. Memory grows with the number of keys, never of records; without
+ * a final candidate also with candidates x keys (the lineage must keep each
+ * candidate's latest record per key until the adopted one is known). The
  * strings of the records added (their interned ids) are borrowed: keep
  * their pool alive while *out is used. add returns 0, -1 when memory ran
  * out (then abort). finish empties a and returns what compute returns. */
@@ -91,16 +118,31 @@ struct stats_speedup_acc {
 	struct stats_speedup_kept *kept;
 	size_t cap;
 	const char *final_candidate;
+	struct stats_speedup_cand *cands; /* only when final_candidate is NULL */
+	size_t ncands, capc, seq;
+	int any_phase;                  /* a valid v2 phase "final" record was seen */
+	const char *final_hint;         /* set after begin (final_candidate NULL): a name
+					   from an opt_log's Final Summary, resolved at
+					   finish against the candidates seen: equal, equal
+					   to its file stem, else the longest candidate id
+					   that prefixes it before a character other than a
+					   letter or digit ("v2" for "v2_c-reorder"); the
+					   records' rules when none matches */
 };
 void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate);
 int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r);
 int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out);
 void stats_speedup_abort(struct stats_speedup_acc *a);
 
+/* The candidate the records of rs show adopted last (rule 3 above), NULL
+ * when none. Borrowed from rs. */
+const char *stats_last_adopted(const struct records *rs);
+
 /* Computes the speedups of rs (the same streaming steps over rs).
  * final_candidate may be NULL.
  * Returns 0; -1 with errno ENOENT when final_candidate names no candidate
- * with a valid record in rs, ENOMEM on allocation failure (then *out is
+ * with a valid record in rs, ESRCH when final_candidate is NULL and the
+ * final cannot be told (rule 4), ENOMEM on allocation failure (then *out is
  * empty and safe to release). *out owns its arrays (stats_speedup_release)
  * and borrows the ids of rs: keep rs alive. The records keys[] point to
  * are copies in kept[]: ids only (artifact_path, timestamp... are NULL). */

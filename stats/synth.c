@@ -55,14 +55,18 @@ int synth_run(const struct synth_arm *a, struct stats_rng *r, long run_index,
 	      int is_second, double *launches, size_t n)
 {
 	int state = stats_rng_u01(r) < a->p_slow ? 1 : 0;
-	double level = a->mean_us * (state ? 1.0 + a->half_gap : 1.0 - a->half_gap);
-	level *= 1.0 + a->drift_per_run * (double)run_index;
-	if (is_second)
-		level *= 1.0 + a->second_penalty;
+	double fast = a->mean_us * (1.0 - a->half_gap), slow = a->mean_us * (1.0 + a->half_gap);
+	if (a->gap_jitter > 0.0)
+		slow = fast + (slow - fast) * fmax(0.0, 1.0 + a->gap_jitter * stats_rng_normal(r));
+	double level = state ? slow : fast;
+	double ref = a->outlier_ref ? slow : level;
+	double scale = (1.0 + a->drift_per_run * (double)run_index) *
+		       (is_second ? 1.0 + a->second_penalty : 1.0);
 	if (a->outlier_p > 0.0 && stats_rng_u01(r) < a->outlier_p) {
-		level *= 1.0 + a->outlier_lo + (a->outlier_hi - a->outlier_lo) * stats_rng_u01(r);
+		level = ref * (1.0 + a->outlier_lo + (a->outlier_hi - a->outlier_lo) * stats_rng_u01(r));
 		state = 2;
 	}
+	level *= scale;
 	for (size_t i = 0; i < n; i++) {
 		double v = level * (1.0 + a->launch_noise * stats_rng_normal(r));
 		launches[i] = v > 0.0 ? v : level * 1e-3;

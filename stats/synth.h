@@ -37,6 +37,9 @@ struct synth_arm {
 	double outlier_p;      /* probability that a run is an outlier */
 	double outlier_lo;     /* outlier runs are slower by U(lo, hi), relative */
 	double outlier_hi;
+	int outlier_ref;       /* 0: an outlier is U(lo, hi) above its run's state level;
+				  1: above the slow level, whatever the state (near the slow cluster) */
+	double gap_jitter;     /* relative sd of the gap from run to run (0: fixed gap) */
 };
 
 /* One run: fills launches[0..n-1] with durations in us and returns its

@@ -13,22 +13,30 @@ struct rb {
 	size_t n;
 };
 
-/* v1 line: round, candidate, dispatch_path, workload, duration, l0_pass. */
-static inline void rb_v1(struct rb *b, long round, const char *cand, const char *disp,
-			 const char *wl, double us, int pass)
+/* v1 line with an explicit parent_id (NULL: JSON null). */
+static inline void rb_v1p(struct rb *b, long round, const char *cand, const char *parent,
+			  const char *disp, const char *wl, double us, int pass)
 {
+	char par[128];
+	snprintf(par, sizeof(par), parent ? "\"%s\"" : "null", parent ? parent : "");
 	int n = snprintf(b->buf + b->n, sizeof(b->buf) - b->n,
 			 "{\"round\": %ld, \"candidate_id\": \"%s\", \"parent_id\": %s, "
 			 "\"dispatch_path\": \"%s\", \"workload\": \"%s\", \"duration_us\": %.17g, "
 			 "\"l0_pass\": %s, \"msprof_raw_path\": \"p/\", "
 			 "\"timestamp\": \"2026-09-06T00:00:00Z\"}\n",
-			 round, cand, round == 0 ? "null" : "\"baseline\"", disp, wl, us,
-			 pass ? "true" : "false");
+			 round, cand, par, disp, wl, us, pass ? "true" : "false");
 	assert_true(n > 0 && (size_t)n < sizeof(b->buf) - b->n);
 	b->n += (size_t)n;
 }
 
-/* v2 line with a phase and optional utilisation/bandwidth (NAN = absent). */
+/* v1 line: round, candidate, dispatch_path, workload, duration, l0_pass
+ * (parent: null in round 0, "baseline" after). */
+static inline void rb_v1(struct rb *b, long round, const char *cand, const char *disp,
+			 const char *wl, double us, int pass)
+{
+	rb_v1p(b, round, cand, round == 0 ? NULL : "baseline", disp, wl, us, pass);
+}
+
 static inline void rb_v2(struct rb *b, long round, const char *cand, const char *kid,
 			 const char *wid, const char *phase, double us, int pass, double util,
 			 double bw)

@@ -2,6 +2,7 @@
  * against values computed by hand (binomial tables). */
 #include "testlib.h"
 #include "stats/ab.h"
+#include "stats/abseq.h"
 #include "stats/ab_ci.h"
 
 static void test_sign_test(void **state)
@@ -149,6 +150,29 @@ static void test_ref_bad_input(void **state)
 	assert_int_equal(stats_ab_ref(a, a, 3, NAN, &r), -1);
 }
 
+/* Medians of 1.7e308: the merged medians of two pairs overflow to inf and
+ * the change is NaN. The reference says inconclusive; a NaN never becomes
+ * a verdict (it used to come out A_better for a faster B). */
+static void test_ref_nan_change_is_inconclusive(void **state)
+{
+	(void)state;
+	struct ab_ref_result r;
+	double a[] = { 1.7e308, 1.7e308 }, b[] = { 1.6e308, 1.6e308 };
+	assert_int_equal(stats_ab_ref(a, b, 2, 0.03, &r), 0);
+	assert_true(isinf(r.a_merged_median_us));
+	assert_true(isnan(r.b_rel_change));
+	assert_int_equal(r.verdict, AB_INCONCLUSIVE);
+	/* the sequential rule works on logs: no overflow, and B is faster */
+	struct abseq_params p;
+	struct abseq_result q;
+	abseq_params_default(&p);
+	double a4[] = { 1.7e308, 1.7e308, 1.7e308, 1.7e308 };
+	double b4[] = { 1.6e308, 1.6e308, 1.6e308, 1.6e308 };
+	assert_int_equal(abseq_decide(a4, b4, NULL, 4, &p, NULL, NULL, &q), 0);
+	assert_true(isfinite(q.gain) && q.gain > 0.05);
+	assert_int_not_equal(q.verdict, AB_A_BETTER);
+}
+
 static void test_median_ci(void **state)
 {
 	(void)state;
@@ -213,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_ref_five_pairs_needs_p),
 		cmocka_unit_test(test_ref_even_pairs_merged_median),
 		cmocka_unit_test(test_ref_bad_input),
+		cmocka_unit_test(test_ref_nan_change_is_inconclusive),
 		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_ab_rel_ci),
 	};

@@ -183,6 +183,37 @@ static void test_round_order(void **state)
 	records_release(&rs);
 }
 
+/* A round improves only when it passes the winner rule's non-regression
+ * check: one key 20% faster while another is 10% slower is no
+ * improvement (winner: defer); the same gain without the regression is. */
+static void test_gain_with_regression_is_not_improvement(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_plateau p;
+	rb_v1(&b, 0, "baseline", K, "w1", 100.0, 1);
+	rb_v1(&b, 0, "baseline", K, "w2", 100.0, 1);
+	rb_v1(&b, 1, "mixed", K, "w1", 80.0, 1);   /* -20% */
+	rb_v1(&b, 1, "mixed", K, "w2", 110.0, 1);  /* +10%: regression */
+	rb_v1(&b, 2, "clean", K, "w1", 78.0, 1);   /* 2.5% over 80: within noise */
+	rb_v1(&b, 2, "clean", K, "w2", 95.0, 1);   /* 5% over 100 */
+	compute(&b, 0.03, 3, &rs, &p);
+	assert_int_equal(p.nrounds, 2);
+	assert_close(p.rounds[0].improvement, 0.20, 1e-12); /* still reported */
+	assert_false(p.rounds[0].improved);
+	assert_int_equal(p.rounds[0].winner_decision, 3 /* STATS_WINNER_DEFER */);
+	assert_null(p.rounds[0].winner_id);
+	/* round 2: incumbents are the per-key bests (80 and 100); "clean" has
+	 * no regression and gains 5% on w2 */
+	assert_true(p.rounds[1].improved);
+	assert_string_equal(p.rounds[1].winner_id, "clean");
+	assert_int_equal(p.last_improvement, 2);
+	assert_int_equal(p.consecutive_no_improvement, 0);
+	stats_plateau_release(&p);
+	records_release(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_v2_final_and_new_keys),
 		cmocka_unit_test(test_empty_and_bad_arguments),
 		cmocka_unit_test(test_round_order),
+		cmocka_unit_test(test_gain_with_regression_is_not_improvement),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,7 @@ static void test_geomean_of_2_and_8_is_4(void **state)
 	rb_v1(&b, 0, "baseline", "k::b", "w2", 80.0, 1);
 	rb_v1(&b, 1, "c", "k::a", "w1", 50.0, 1); /* x2 */
 	rb_v1(&b, 1, "c", "k::b", "w2", 10.0, 1); /* x8 */
-	compute(&b, NULL, &rs, &s);
+	compute(&b, "c", &rs, &s);
 	assert_int_equal(s.nkeys, 2);
 	assert_close(s.keys[0].speedup, 2.0, 1e-12);
 	assert_close(s.keys[1].speedup, 8.0, 1e-12);
@@ -35,7 +35,7 @@ static void test_geomean_of_2_and_8_is_4(void **state)
 	assert_close(s.groups[0].geomean_speedup, 2.0, 1e-12);
 	assert_close(s.groups[1].geomean_speedup, 8.0, 1e-12);
 	assert_int_equal(s.nregressions, 0);
-	assert_int_equal(s.keys[0].source, STATS_FINAL_BEST);
+	assert_int_equal(s.keys[0].source, STATS_FINAL_NAMED);
 	stats_speedup_release(&s);
 	records_release(&rs);
 }
@@ -85,11 +85,11 @@ static void test_final_selection(void **state)
 	compute(&b, NULL, &rs, &s);
 	assert_int_equal(s.keys[0].source, STATS_FINAL_PHASE);
 	assert_close(s.keys[0].speedup, 2.0, 1e-12);
-	/* no final for b: the current best, here the baseline itself (the
-	 * failed 20 us never counts) */
-	assert_int_equal(s.keys[1].source, STATS_FINAL_BEST);
-	assert_close(s.keys[1].speedup, 1.0, 1e-12);
-	assert_false(s.keys[1].regression);
+	/* no final record for b: no final (never the best of some other
+	 * candidate; the failed 20 us would not count anyway) */
+	assert_int_equal(s.keys[1].source, STATS_FINAL_NONE);
+	assert_true(isnan(s.keys[1].speedup));
+	assert_int_equal(s.nused, 1);
 	stats_speedup_release(&s);
 	/* a named final overrides the final phase; keys it lacks are missing */
 	assert_int_equal(stats_speedup_compute(&rs, "fast", &s), 0);
@@ -116,7 +116,7 @@ static void test_missing_baseline_and_empty(void **state)
 	rb_v1(&b, 0, "baseline", "k", "w1", 100.0, 0); /* failed baseline */
 	rb_v1(&b, 1, "c", "k", "w1", 50.0, 1);
 	rb_v1(&b, 1, "c", "k", "new", 5.0, 1);         /* never had a baseline */
-	compute(&b, NULL, &rs, &s);
+	compute(&b, "c", &rs, &s);
 	assert_int_equal(s.nused, 0);
 	assert_null(s.keys[0].baseline);
 	assert_true(isnan(s.geomean_speedup));
@@ -131,6 +131,62 @@ static void test_missing_baseline_and_empty(void **state)
 	records_release(&rs);
 }
 
+/* Without --final: the candidate the lineage shows adopted last, never
+ * the per-workload minimum over different candidates. */
+static void test_final_is_last_adopted(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	rb_v1p(&b, 0, "baseline", NULL, "k", "w1", 100.0, 1);
+	rb_v1p(&b, 0, "baseline", NULL, "k", "w2", 100.0, 1);
+	/* round 1: "fastw1" is great on w1 but 20% slower on w2; "even" gains 10% on both */
+	rb_v1p(&b, 1, "fastw1", "baseline", "k", "w1", 50.0, 1);
+	rb_v1p(&b, 1, "fastw1", "baseline", "k", "w2", 120.0, 1);
+	rb_v1p(&b, 1, "even", "baseline", "k", "w1", 90.0, 1);
+	rb_v1p(&b, 1, "even", "baseline", "k", "w2", 90.0, 1);
+	/* round 2 builds on "even": it was adopted; its child fails L0 */
+	rb_v1p(&b, 2, "even2", "even", "k", "w1", 80.0, 0);
+	rb_v1p(&b, 2, "even2", "even", "k", "w2", 80.0, 0);
+	rb_load(&b, &rs);
+	assert_string_equal(stats_last_adopted(&rs), "even");
+	assert_int_equal(stats_speedup_compute(&rs, NULL, &s), 0);
+	assert_string_equal(s.final_candidate, "even");
+	assert_int_equal(s.keys[0].source, STATS_FINAL_ADOPTED);
+	assert_string_equal(s.keys[0].final->candidate_id, "even");
+	/* 100/90 on both: geomean 1.111..., not sqrt(100/50 * 100/90) = 1.49 */
+	assert_close(s.geomean_speedup, 100.0 / 90.0, 1e-12);
+	stats_speedup_release(&s);
+	records_release(&rs);
+}
+
+/* No final record, no lineage: cannot be told (ESRCH), the caller must
+ * ask for --final. A parent that never had a valid record is no adoption. */
+static void test_final_cannot_be_told(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	rb_v1p(&b, 0, "baseline", NULL, "k", "w1", 100.0, 1);
+	rb_v1p(&b, 1, "a", NULL, "k", "w1", 50.0, 1);
+	rb_v1p(&b, 1, "b", "ghost", "k", "w1", 40.0, 1);
+	rb_v1p(&b, 2, "c", "c", "k", "w1", 30.0, 1); /* its own parent: no adoption */
+	rb_load(&b, &rs);
+	assert_null(stats_last_adopted(&rs));
+	errno = 0;
+	assert_int_equal(stats_speedup_compute(&rs, NULL, &s), -1);
+	assert_int_equal(errno, ESRCH);
+	assert_int_equal(s.nkeys, 0);
+	stats_speedup_release(&s);
+	/* named, it works */
+	assert_int_equal(stats_speedup_compute(&rs, "a", &s), 0);
+	assert_close(s.geomean_speedup, 2.0, 1e-12);
+	stats_speedup_release(&s);
+	records_release(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +194,8 @@ int main(void)
 		cmocka_unit_test(test_groups_and_regression),
 		cmocka_unit_test(test_final_selection),
 		cmocka_unit_test(test_missing_baseline_and_empty),
+		cmocka_unit_test(test_final_is_last_adopted),
+		cmocka_unit_test(test_final_cannot_be_told),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

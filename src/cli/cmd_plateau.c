@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "stats/stats.h"
 #include "stats/plateau.h"
+#include "stats/winner.h"
 #include "cli/recargs.h"
 
 #include <cjson/cJSON.h>
@@ -22,7 +23,10 @@ const struct cli_spec cmd_plateau_spec = {
 	"For each round r >= 1 of RECORDS (perf_records.jsonl, v1 or v2): the best\n"
 	"valid duration per (dispatch, workload) before r (the incumbent), the best\n"
 	"in r, and the round's improvement = the largest relative gain across keys.\n"
-	"A round improves when that gain exceeds --noise; a round with no valid\n"
+	"A round improves when that gain exceeds --noise and the round passes the\n"
+	"winner rule's non-regression check (`tlperf winner` with the same noise:\n"
+	"a complete candidate without a regression beyond noise gains beyond it\n"
+	"somewhere; 'no (winner rule: defer)' otherwise); a round with no valid\n"
 	"branch is 'blocked'. plateau = the last --window rounds did not improve.\n"
 	"Records with l0_pass false never count; v2 'final' records are not rounds.\n",
 	plateau_options,
@@ -55,6 +59,12 @@ static int print_json(const struct stats_plateau *p, const char *path, enum reco
 		cJSON_AddBoolToObject(o, "blocked", r->blocked);
 		cJSON_AddItemToObject(o, "improvement", recargs_num_or_null(r->improvement));
 		cJSON_AddBoolToObject(o, "improved", r->improved);
+		cJSON_AddStringToObject(o, "winner_decision",
+					stats_winner_decision_name((enum stats_winner_decision)r->winner_decision));
+		if (r->winner_id)
+			cJSON_AddStringToObject(o, "winner", r->winner_id);
+		else
+			cJSON_AddNullToObject(o, "winner");
 		if (r->improvement_key != STATS_NOKEY) {
 			const struct stats_key *key = &p->ks.v[r->improvement_key];
 			recargs_json_key(cJSON_AddObjectToObject(o, "improvement_key"), key->dispatch,
@@ -114,7 +124,15 @@ static void print_markdown(const struct stats_plateau *p)
 		} else {
 			fputs("— | — | ", stdout);
 		}
-		puts(r->blocked ? "blocked (no valid branch) |" : r->improved ? "yes |" : "no |");
+		if (r->blocked)
+			puts("blocked (no valid branch) |");
+		else if (r->improved)
+			puts("yes |");
+		else if (r->improvement > p->noise + 1e-12)
+			printf("no (winner rule: %s) |\n",
+			       stats_winner_decision_name((enum stats_winner_decision)r->winner_decision));
+		else
+			puts("no |");
 	}
 	if (p->nrounds)
 		putchar('\n');

@@ -20,9 +20,11 @@
 
 #include "stats/ab.h"
 #include "stats/abseq.h"
+#include "stats/simgrid.h"
 #include "stats/synth.h"
 
-enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP };
+enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP, O_GRID, O_FAM, O_CELLS,
+       O_PG };
 static const struct cli_option sim_options[] = {
 	{ 'p', 0, "protocol", "P", "seq (tlab's default), ref (3 fixed pairs, ab_test.py's\n"
 				   "rule) or both (default)" },
@@ -40,6 +42,19 @@ static const struct cli_option sim_options[] = {
 	{ O_CI, 0, "crit-inf", "Z", "seq's calibrated constant (re-calibration only)" },
 	{ O_CK, 0, "crit-k", "K", "seq's calibrated constant (re-calibration only)" },
 	{ O_GP, 0, "guard-p", "P", "seq's calibrated constant (re-calibration only)" },
+	{ O_PG, 0, "prior-gap", "G", "seq: log gap assumed for a state no run has shown\n"
+				   "(default 0.0953 = 10%)" },
+	{ O_GRID, 0, "grid", "G", "seq only, over a scenario grid instead of the named\n"
+				"scenarios: cells over the state gap G, P(slow) of A and\n"
+				"B, outlier runs near and far from the slow cluster, linear\n"
+				"and random-walk drift and a jittering gap, B's MEAN equal\n"
+				"to A's (null), 4% slower, or 3/5/8% faster. `calibration`\n"
+				"is the grid the constants were tuned on, `evaluation` the\n"
+				"one reported (other cells). Prints the worst cell of every\n"
+				"target with its 95% Wilson interval" },
+	{ O_FAM, 0, "family", "F", "with --grid: only null, slower, gain5_g4, gain5_g8,\n"
+				 "gain3_g4 or pairs8" },
+	{ O_CELLS, 0, "cells", NULL, "with --grid: also print every cell (the JSON always has them)" },
 	CLI_OPT_END
 };
 
@@ -48,7 +63,9 @@ const struct cli_spec cmd_sim_spec = {
 	"tlperf sim [--protocol seq|ref|both] [--scenario NAME|all] [--effect E|all]\n"
 	"                  [--trials N] [--seed S] [--json]\n"
 	"                  [--min-pairs N] [--max-pairs N] [--min-gain F] [--noise F]\n"
-	"                  [--crit-inf Z] [--crit-k K] [--guard-p P]",
+	"                  [--crit-inf Z] [--crit-k K] [--guard-p P] [--prior-gap G]\n"
+	"       tlperf sim --grid calibration|evaluation [--family F] [--cells]\n"
+	"                  [--trials N] [--seed S] [--json] [seq settings]",
 	"Runs the A/B protocols on identical seeded synthetic runs (15 launches per\n"
 	"run, the run median as the run's value) and prints, per scenario and true\n"
 	"effect, how often each verdict came out and how many pairs it took.\n",
@@ -356,10 +373,188 @@ static void print_json(const struct cell *cells, size_t nc, long trials, uint64_
 	printf("]}\n");
 }
 
+/* ---- --grid: the scenario grids of stats/simgrid.h ---- */
+
+struct grid_target {
+	int family;
+	const char *what;
+	double limit;
+	int at_most;   /* 1: the rate must stay at or under limit */
+	int pairs;     /* 1: the figure is mean pairs, else a B_better rate */
+};
+
+static const struct grid_target grid_targets[] = {
+	{ SIMGRID_NULL, "false adoption, B's mean equal to A's", 0.025, 1, 0 },
+	{ SIMGRID_SLOWER, "adoption of a B 4% slower on average", 0.005, 1, 0 },
+	{ SIMGRID_GAIN5_G4, "adoption of a 5% mean gain, G = 4%", 0.95, 0, 0 },
+	{ SIMGRID_GAIN5_G8, "adoption of a 5% mean gain, G = 8%", 0.85, 0, 0 },
+	{ SIMGRID_GAIN3_G4, "adoption of a 3% mean gain, G = 4%", 0.80, 0, 0 },
+	{ SIMGRID_PAIRS8, "mean pairs, 8% mean gain", 6.0, 1, 1 },
+};
+#define N_GRID_TARGETS (sizeof(grid_targets) / sizeof(grid_targets[0]))
+
+static double grid_value(const struct grid_target *t, const struct simgrid_result *r)
+{
+	if (t->pairs)
+		return r->pairs_sum / (double)r->trials;
+	return (double)r->count[AB_B_BETTER] / (double)r->trials;
+}
+
+static void cell_label(const struct simgrid_cell *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "G %.0f%%, pA %.2f, pB %.2f, %s", 100 * c->gap, c->pa, c->pb,
+		 c->variant->name);
+}
+
+static void print_grid_cells(const struct simgrid_cell *cells, const struct simgrid_result *res,
+			     size_t nc)
+{
+	printf("\n| family | G | pA | pB | variant | B mean gain | B_better | tie | A_better | inconclusive | mean pairs | max pairs |\n");
+	printf("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < nc; i++) {
+		const struct simgrid_cell *c = &cells[i];
+		const struct simgrid_result *r = &res[i];
+		double T = (double)r->trials;
+		printf("| %s | %.0f%% | %.2f | %.2f | %s | %+.0f%% | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f | %ld |\n",
+		       simgrid_family_name(c->family), 100 * c->gap, c->pa, c->pb, c->variant->name,
+		       100 * c->gain, 100.0 * (double)r->count[AB_B_BETTER] / T,
+		       100.0 * (double)r->count[AB_TIE] / T, 100.0 * (double)r->count[AB_A_BETTER] / T,
+		       100.0 * (double)r->count[AB_INCONCLUSIVE] / T, r->pairs_sum / T, r->pairs_max);
+	}
+}
+
+static int run_grid(int grid, int family, int all_cells, int json, long trials, uint64_t seed,
+		    const struct abseq_params *sp)
+{
+	size_t total = simgrid_cells(grid, NULL, 0), nc = 0;
+	struct simgrid_cell *all = calloc(total, sizeof(*all));
+	struct simgrid_cell *cells = calloc(total, sizeof(*cells));
+	struct simgrid_result *res = calloc(total, sizeof(*res));
+	if (!all || !cells || !res) {
+		free(all);
+		free(cells);
+		free(res);
+		cli_error("out of memory");
+		return CLI_FAIL;
+	}
+	simgrid_cells(grid, all, total);
+	for (size_t i = 0; i < total; i++)
+		if (family < 0 || all[i].family == family)
+			cells[nc++] = all[i];
+	for (size_t i = 0; i < nc; i++)
+		simgrid_run_cell(&cells[i], trials, seed, sp, &res[i]);
+
+	size_t worst[N_GRID_TARGETS], ncells[N_GRID_TARGETS], over[N_GRID_TARGETS];
+	int fails = 0, present = 0;
+	for (size_t t = 0; t < N_GRID_TARGETS; t++) {
+		const struct grid_target *g = &grid_targets[t];
+		worst[t] = SIZE_MAX;
+		ncells[t] = over[t] = 0;
+		for (size_t i = 0; i < nc; i++) {
+			if (cells[i].family != g->family)
+				continue;
+			double v = grid_value(g, &res[i]);
+			ncells[t]++;
+			if (g->at_most ? v > g->limit + 1e-12 : v < g->limit - 1e-12)
+				over[t]++;
+			if (worst[t] == SIZE_MAX ||
+			    (g->at_most ? v > grid_value(g, &res[worst[t]]) : v < grid_value(g, &res[worst[t]])))
+				worst[t] = i;
+		}
+		if (worst[t] != SIZE_MAX) {
+			present++;
+			fails += over[t] > 0;
+		}
+	}
+
+	char label[128];
+	if (json) {
+		printf("{\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
+		       simgrid_grid_name(grid), trials, (unsigned long long)seed, SIM_LAUNCHES);
+		printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
+		       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g,"
+		       "\"prior_gap\":%.6g,\"outlier_gap\":%.6g},",
+		       sp->min_pairs, sp->max_pairs, sp->min_gain, sp->noise, sp->crit_inf, sp->crit_k,
+		       sp->guard_p, sp->prior_gap, sp->outlier_gap);
+		printf("\"targets\":[");
+		int first = 1;
+		for (size_t t = 0; t < N_GRID_TARGETS; t++) {
+			if (worst[t] == SIZE_MAX)
+				continue;
+			const struct grid_target *g = &grid_targets[t];
+			const struct simgrid_result *r = &res[worst[t]];
+			double lo = NAN, hi = NAN;
+			if (!g->pairs)
+				simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
+			cell_label(&cells[worst[t]], label, sizeof(label));
+			printf("%s{\"family\":\"%s\",\"target\":\"%s\",\"cells\":%zu,\"worst_cell\":\"%s\","
+			       "\"value\":%.6g,",
+			       first ? "" : ",", simgrid_family_name(g->family), g->what, ncells[t], label,
+			       grid_value(g, r));
+			if (g->pairs)
+				printf("\"wilson95\":null,");
+			else
+				printf("\"wilson95\":[%.6g,%.6g],", lo, hi);
+			printf("\"limit\":%.6g,\"at_most\":%s,\"cells_failing\":%zu,\"pass\":%s}", g->limit,
+			       g->at_most ? "true" : "false", over[t], over[t] ? "false" : "true");
+			first = 0;
+		}
+		printf("],\"cells\":[");
+		for (size_t i = 0; i < nc; i++) {
+			const struct simgrid_cell *c = &cells[i];
+			const struct simgrid_result *r = &res[i];
+			double T = (double)r->trials;
+			printf("%s{\"family\":\"%s\",\"gap\":%.6g,\"pa\":%.6g,\"pb\":%.6g,\"variant\":\"%s\","
+			       "\"gain\":%.6g,\"b_better\":%.6g,\"tie\":%.6g,\"a_better\":%.6g,"
+			       "\"inconclusive\":%.6g,\"mean_pairs\":%.6g,\"max_pairs\":%ld}",
+			       i ? "," : "", simgrid_family_name(c->family), c->gap, c->pa, c->pb,
+			       c->variant->name, c->gain, (double)r->count[AB_B_BETTER] / T,
+			       (double)r->count[AB_TIE] / T, (double)r->count[AB_A_BETTER] / T,
+			       (double)r->count[AB_INCONCLUSIVE] / T, r->pairs_sum / T, r->pairs_max);
+		}
+		printf("]}\n");
+	} else {
+		printf("%s grid: %zu cells, %ld trials per cell, seed %llu, %d launches per run; seq: "
+		       "pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
+		       simgrid_grid_name(grid), nc, trials, (unsigned long long)seed, SIM_LAUNCHES,
+		       sp->min_pairs, sp->max_pairs, sp->crit_inf, sp->crit_k, sp->prior_gap,
+		       sp->outlier_gap);
+		printf("| target | cells | worst cell | measured | 95%% Wilson | limit | cells failing | |\n");
+		printf("|---|---:|---|---:|---|---|---:|---|\n");
+		for (size_t t = 0; t < N_GRID_TARGETS; t++) {
+			if (worst[t] == SIZE_MAX)
+				continue;
+			const struct grid_target *g = &grid_targets[t];
+			const struct simgrid_result *r = &res[worst[t]];
+			cell_label(&cells[worst[t]], label, sizeof(label));
+			if (g->pairs) {
+				printf("| %s | %zu | %s | %.2f | | %s %.0f | %zu | %s |\n", g->what, ncells[t],
+				       label, grid_value(g, r), g->at_most ? "<=" : ">=", g->limit, over[t],
+				       over[t] ? "FAIL" : "PASS");
+			} else {
+				double lo, hi;
+				simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
+				printf("| %s | %zu | %s | %.2f%% | %.2f%%..%.2f%% | %s %.1f%% | %zu | %s |\n",
+				       g->what, ncells[t], label, 100 * grid_value(g, r), 100 * lo, 100 * hi,
+				       g->at_most ? "<=" : ">=", 100 * g->limit, over[t],
+				       over[t] ? "FAIL" : "PASS");
+			}
+		}
+		printf("\n%d of %d targets met in every cell.\n", present - fails, present);
+		if (all_cells)
+			print_grid_cells(cells, res, nc);
+	}
+	free(all);
+	free(cells);
+	free(res);
+	return cli_finish_stdout(CLI_OK);
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	struct abseq_params sp;
-	int protos = PROTO_SEQ | PROTO_REF, json = 0, opt;
+	int protos = PROTO_SEQ | PROTO_REF, json = 0, opt, grid = -1, family = -1, all_cells = 0;
+	int proto_given = 0, scen_given = 0;
 	const char *scenario = "all";
 	double effects[N_ALL_EFFECTS];
 	size_t neffects = N_ALL_EFFECTS;
@@ -385,9 +580,11 @@ int cmd_sim(int argc, char **argv)
 				protos = PROTO_SEQ | PROTO_REF;
 			else
 				return cli_usage_error("sim", "unknown protocol '%s' (seq, ref, both)", optarg);
+			proto_given = 1;
 			break;
 		case 's':
 			scenario = optarg;
+			scen_given = 1;
 			if (strcmp(scenario, "all") != 0) {
 				struct synth_arm x, y;
 				if (synth_scenario(scenario, 0, 1, &x, &y) != 0)
@@ -445,6 +642,27 @@ int cmd_sim(int argc, char **argv)
 			if (cli_parse_double("--guard-p", optarg, &sp.guard_p) != 0)
 				return CLI_USAGE;
 			break;
+		case O_PG:
+			if (cli_parse_double("--prior-gap", optarg, &sp.prior_gap) != 0)
+				return CLI_USAGE;
+			break;
+		case O_GRID:
+			grid = simgrid_grid_parse(optarg);
+			if (grid < 0)
+				return cli_usage_error("sim", "unknown grid '%s' (calibration, evaluation)",
+						       optarg);
+			break;
+		case O_FAM:
+			family = -1;
+			for (int f = 0; f < SIMGRID_NFAMILIES; f++)
+				if (strcmp(optarg, simgrid_family_name(f)) == 0)
+					family = f;
+			if (family < 0)
+				return cli_usage_error("sim", "unknown family '%s'", optarg);
+			break;
+		case O_CELLS:
+			all_cells = 1;
+			break;
 		}
 	}
 	if (opt == CLI_PARSE_STOP)
@@ -453,6 +671,15 @@ int cmd_sim(int argc, char **argv)
 		return CLI_USAGE;
 	if (abseq_params_check(&sp, &why) != 0)
 		return cli_usage_error("sim", "%s", why);
+	if (grid < 0 && (family >= 0 || all_cells))
+		return cli_usage_error("sim", "--family and --cells go with --grid");
+	if (grid >= 0) {
+		if (proto_given && protos != PROTO_SEQ)
+			return cli_usage_error("sim", "--grid simulates --protocol seq only");
+		if (scen_given || neffects != N_ALL_EFFECTS)
+			return cli_usage_error("sim", "--grid replaces --scenario and --effect");
+		return run_grid(grid, family, all_cells, json, trials, (uint64_t)seedl, &sp);
+	}
 
 	size_t nscen = 0;
 	for (size_t s = 0; synth_scenario_names[s]; s++)

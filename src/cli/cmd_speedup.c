@@ -4,6 +4,8 @@
 #include "cli/cli.h"
 #include "run/gate_perf_tuning.h"
 #include "cli/recargs.h"
+#include "io/optlog.h"
+#include "model/optlog.h"
 #include "stats/speedup.h"
 #include "report/svg.h"
 #include "report/table.h"
@@ -17,6 +19,8 @@
 
 static const struct cli_option speedup_options[] = {
 	{ 'f', 0, "final", "ID", "take the final durations from candidate ID" },
+	{ 'O', 0, "opt-log", "FILE", "take the final candidate from the winner of FILE's last\n"
+				     "Final Summary (default: opt_log.md next to RECORDS)" },
 	RECARGS_JSON_OPTION("machine output"),
 	RECARGS_STRICT_OPTION,
 	{ 'P', 0, "plot", "FILE", "also write per-workload speedup bars with the geomean\n"
@@ -26,12 +30,17 @@ static const struct cli_option speedup_options[] = {
 
 const struct cli_spec cmd_speedup_spec = {
 	"speedup",
-	"tlperf speedup RECORDS [--final CANDIDATE] [--json] [--strict]\n"
+	"tlperf speedup RECORDS [--final CANDIDATE | --opt-log FILE] [--json] [--strict]\n"
 	"tlperf speedup PERF_TUNING_DIR [--json] [--strict] [--plot FILE]",
 	"Per (dispatch, workload): the round-0 baseline duration, the final\n"
 	"duration, speedup = baseline/final and the change in %. The final is the\n"
-	"--final candidate's latest valid record, else (v2) the phase 'final'\n"
-	"record, else the current best (the smallest valid duration). Per dispatch\n"
+	"--final candidate's latest valid record; else the winner of the last\n"
+	"Final Summary of --opt-log FILE (default: opt_log.md next to RECORDS,\n"
+	"when it exists); else (v2) the phase 'final' records; else the candidate\n"
+	"the records show adopted last (the parent of the latest round). When none\n"
+	"of these tells the final, the command refuses (exit 2) and asks for\n"
+	"--final: it never takes each workload's best over different candidates,\n"
+	"a result no single kernel achieves. Per dispatch\n"
 	"and overall: the geometric mean of the speedups (through logarithms) and\n"
 	"the geometric-mean latency change. Regressions (speedup < 1) are listed.\n"
 	"The Markdown output is the multi-dispatch block of the Final Summary.\n"
@@ -44,8 +53,8 @@ const struct cli_spec cmd_speedup_spec = {
 	speedup_options,
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
 	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
-	"2 usage error, unreadable RECORDS or folder, or an unknown --final\n"
-	"candidate.\n",
+	"2 usage error, unreadable RECORDS, folder or opt_log, an unknown --final\n"
+	"candidate, or a final candidate that cannot be told.\n",
 	0, NULL,
 };
 
@@ -390,6 +399,50 @@ out:
 	return rc;
 }
 
+/* The winner of the last Final Summary of the opt_log at opt_path, or of
+ * opt_log.md next to records_path when opt_path is NULL (absent: *out
+ * stays NULL). "Nothing adopted" is not a name: then *out stays NULL and
+ * the records decide. Returns 0 with *out malloc'd or NULL, or CLI_USAGE
+ * after an error message. */
+static int final_from_optlog(const char *opt_path, const char *records_path, char **out)
+{
+	char buf[4096];
+	const char *path = opt_path;
+	struct optlog lg;
+	struct stat st;
+	*out = NULL;
+	if (!path) {
+		const char *slash = strrchr(records_path, '/');
+		int dl = slash ? (int)(slash - records_path) : 1;
+		const char *dir = slash ? records_path : ".";
+		if (snprintf(buf, sizeof(buf), "%.*s/opt_log.md", dl, dir) >= (int)sizeof(buf))
+			return 0;
+		if (stat(buf, &st) != 0 || !S_ISREG(st.st_mode))
+			return 0;
+		path = buf;
+	}
+	optlog_init(&lg);
+	if (optlog_load(path, &lg) != 0) {
+		cli_error("cannot read opt_log '%s': %s", path, strerror(errno));
+		optlog_release(&lg);
+		return CLI_USAGE;
+	}
+	if (lg.best) {
+		*out = strdup(lg.best);
+		if (!*out) {
+			cli_error("out of memory");
+			optlog_release(&lg);
+			return CLI_USAGE;
+		}
+	} else if (opt_path) {
+		cli_error("'%s' names no winner in a Final Summary: pass --final CANDIDATE", path);
+		optlog_release(&lg);
+		return CLI_USAGE;
+	}
+	optlog_release(&lg);
+	return 0;
+}
+
 static int add_record(void *acc, const struct record *r)
 {
 	return stats_speedup_add(acc, r);
@@ -399,7 +452,8 @@ int cmd_speedup(int argc, char **argv)
 {
 	struct recargs a = { .name = "speedup" };
 	struct cli_parser cp;
-	const char *final = NULL, *plot = NULL;
+	const char *final = NULL, *plot = NULL, *opt_log = NULL;
+	char *from_log = NULL;
 	int ch, rc;
 	struct strpool ids;
 	struct stats_speedup_acc acc;
@@ -410,6 +464,7 @@ int cmd_speedup(int argc, char **argv)
 	while ((ch = cli_parser_next(&cp)) > 0) {
 		switch (ch) {
 		case 'f': final = optarg; break;
+		case 'O': opt_log = optarg; break;
 		case 'P': plot = optarg; break;
 		default:
 			recargs_option(&a, ch);
@@ -419,12 +474,19 @@ int cmd_speedup(int argc, char **argv)
 		return cp.rc;
 	struct stat st;
 	if (argc - cp.next == 1 && stat(argv[cp.next], &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (final)
-			return cli_usage_error("speedup", "--final does not apply to a perf_tuning folder ('%s')",
-					       argv[cp.next]);
+		if (final || opt_log)
+			return cli_usage_error("speedup", "%s does not apply to a perf_tuning folder ('%s')",
+					       final ? "--final" : "--opt-log", argv[cp.next]);
 		return speedup_folder(argv[cp.next], a.json, a.strict, plot);
 	}
+	if (final && opt_log)
+		return cli_usage_error("speedup", "--final and --opt-log exclude each other");
+	if (!final && argc - cp.next == 1) {
+		if ((rc = final_from_optlog(opt_log, argv[cp.next], &from_log)) != 0)
+			return rc;
+	}
 	stats_speedup_begin(&acc, final);
+	acc.final_hint = from_log; /* resolved against the candidates at finish */
 	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
 	if (rc != CLI_OK)
 		goto out;
@@ -432,11 +494,25 @@ int cmd_speedup(int argc, char **argv)
 	if (stats_speedup_finish(&acc, &s) != 0) {
 		if (errno == ENOENT)
 			cli_error("final candidate '%s' has no valid record in '%s'", final, path);
+		else if (errno == ESRCH)
+			cli_error("cannot tell the final candidate of '%s': no opt_log winner, no phase "
+				  "'final' record and no adopted candidate (parent_id) in the records; "
+				  "pass --final CANDIDATE",
+				  path);
 		else
 			cli_error("out of memory analysing '%s'", path);
 		rc = CLI_USAGE;
 		goto out;
 	}
+	if (s.hint == -1)
+		cli_warn("the opt_log's Final Summary names best '%s', which is no candidate with a "
+			 "valid record in '%s': the final is taken from the records",
+			 from_log, path);
+	else if (s.hint == 2)
+		cli_note("the opt_log's Final Summary names best '%s': taken as candidate '%s'",
+			 from_log, s.final_candidate);
+	if (!final && s.final_candidate)
+		final = s.final_candidate;
 	if (a.json)
 		rc = print_json(&s, path, final, contract);
 	else
@@ -452,6 +528,7 @@ int cmd_speedup(int argc, char **argv)
 	}
 	rc = cli_finish_stdout(rc);
 out:
+	free(from_log);
 	stats_speedup_abort(&acc);
 	stats_speedup_release(&s);
 	strpool_release(&ids);

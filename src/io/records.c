@@ -292,27 +292,35 @@ static const char *digits_end(const char *p, const char *e)
 	return p;
 }
 
-/* A JSON number (RFC 8259 grammar). Plain decimals with at most 15
- * significant digits are converted exactly (one correctly rounded
- * division); anything else goes to strtod. */
-static int parse_number(struct lp *lp, double *out)
+/* The parts of a number literal. */
+struct numtext {
+	const char *b, *e;      /* the whole literal */
+	const char *ib, *ie;    /* integer digits */
+	const char *fb, *fe;    /* fraction digits (empty when none) */
+	int neg, expo;
+};
+
+/* The RFC 8259 grammar of a number at lp->p; moves past it. */
+static int number_grammar(struct lp *lp, struct numtext *t)
 {
-	const char *p = lp->p, *e = lp->e, *b = p;
-	int neg = p < e && *p == '-';
-	p += neg;
-	const char *ib = p, *ie = digits_end(p, e);
-	if (ie == ib || (*ib == '0' && ie - ib > 1))
+	const char *p = lp->p, *e = lp->e;
+	t->b = p;
+	t->neg = p < e && *p == '-';
+	p += t->neg;
+	t->ib = p;
+	t->ie = digits_end(p, e);
+	if (t->ie == t->ib || (*t->ib == '0' && t->ie - t->ib > 1))
 		return fail(lp, "bad number");
-	const char *fb = ie, *fe = ie;
-	if (ie < e && *ie == '.') {
-		fb = ie + 1;
-		fe = digits_end(fb, e);
-		if (fe == fb)
+	t->fb = t->fe = t->ie;
+	if (t->ie < e && *t->ie == '.') {
+		t->fb = t->ie + 1;
+		t->fe = digits_end(t->fb, e);
+		if (t->fe == t->fb)
 			return fail(lp, "bad number");
 	}
-	p = fe;
-	int expo = p < e && (*p == 'e' || *p == 'E');
-	if (expo) {
+	p = t->fe;
+	t->expo = p < e && (*p == 'e' || *p == 'E');
+	if (t->expo) {
 		p++;
 		if (p < e && (*p == '+' || *p == '-'))
 			p++;
@@ -321,30 +329,46 @@ static int parse_number(struct lp *lp, double *out)
 			return fail(lp, "bad number");
 		p = x;
 	}
+	t->e = p;
 	lp->p = (char *)p;
-	size_t nd = (size_t)(ie - ib) + (size_t)(fe - fb);
-	if (!expo && nd <= 15) {
+	return 0;
+}
+
+/* Its value: plain decimals with at most 15 significant digits exactly
+ * (one correctly rounded division of exact doubles); the rest by strtod. */
+static double number_value(const struct numtext *t)
+{
+	size_t nd = (size_t)(t->ie - t->ib) + (size_t)(t->fe - t->fb);
+	if (!t->expo && nd <= 15) {
 		uint64_t m = 0;
-		for (const char *q = ib; q < ie; q++)
+		for (const char *q = t->ib; q < t->ie; q++)
 			m = m * 10 + (uint64_t)(*q - '0');
-		for (const char *q = fb; q < fe; q++)
+		for (const char *q = t->fb; q < t->fe; q++)
 			m = m * 10 + (uint64_t)(*q - '0');
-		double d = (double)m / pow10_exact[fe - fb];
-		*out = neg ? -d : d;
-		return 0;
+		double d = (double)m / pow10_exact[t->fe - t->fb];
+		return t->neg ? -d : d;
 	}
 	char tmp[64];
-	size_t len = (size_t)(p - b);
+	size_t len = (size_t)(t->e - t->b);
 	if (len < sizeof(tmp)) {
-		memcpy(tmp, b, len);
+		memcpy(tmp, t->b, len);
 		tmp[len] = '\0';
-		*out = strtod(tmp, NULL);
-	} else {
-		char c = *lp->p; /* a long number: terminate it in place for strtod */
-		*lp->p = '\0';
-		*out = strtod(b, NULL);
-		*lp->p = c;
+		return strtod(tmp, NULL);
 	}
+	char *end = (char *)t->e; /* a long number: terminated in place (the line has a NUL after it) */
+	char c = *end;
+	*end = '\0';
+	double d = strtod(t->b, NULL);
+	*end = c;
+	return d;
+}
+
+static int parse_number(struct lp *lp, double *out)
+{
+	struct numtext t;
+	if (number_grammar(lp, &t) != 0)
+		return -1;
+	*out = number_value(&t);
 	return 0;
 }
 

@@ -22,9 +22,11 @@ for f in '"trials":50' '"seed":1' '"cells":[' '"protocol":"seq"' '"scenario":"qu
     expect_grep "$f" "$OUT"
 done
 expect_no_grep '"protocol":"ref"' "$OUT"
-# quiet, 5% faster: every trial adopts B, at the first look
+# quiet, 8% faster: every trial adopts B; not at the first look, since a
+# state neither arm has shown yet could still hide (prior gap 10%)
+expect_exit 0 "$TLPERF" sim --protocol seq --scenario quiet --effect 8% --trials 50 --json
 expect_grep '"b_better":1,' "$OUT"
-expect_grep '"mean_pairs":4,' "$OUT"
+grep -q '"mean_pairs":4,' "$OUT" && fail "quiet arms adopted at the first look: $(cat "$OUT")"
 expect_exit 0 "$TLPERF" sim --protocol ref --scenario quiet --effect=-0.04 --trials 20 --json
 expect_grep '"protocol":"ref"' "$OUT"
 expect_grep '"max_pairs":3' "$OUT"
@@ -33,6 +35,42 @@ expect_no_grep '"protocol":"seq"' "$OUT"
 expect_exit 0 "$TLPERF" sim --protocol seq --scenario bimodal8 --effect 2% --trials 200 --max-pairs 7 --json
 grep -q '"max_pairs":7,"stop_reasons"' "$OUT" || fail "no trial reached --max-pairs 7: $(cat "$OUT")"
 grep -q '"max_pairs":\([89]\|[1-9][0-9]\)' "$OUT" && fail "max pairs above --max-pairs: $(cat "$OUT")"
+# --grid: the scenario grids, worst cell per target with a Wilson interval
+expect_exit 0 "$TLPERF" sim --grid evaluation --family gain5_g4 --trials 40 --seed 3
+cp "$OUT" "$T/g"
+expect_grep "evaluation grid: 9 cells, 40 trials per cell, seed 3" "$T/g"
+expect_grep "| adoption of a 5% mean gain, G = 4% | 9 | G 4%, pA " "$T/g"
+expect_grep "% | >= 95.0% |" "$T/g"
+expect_grep "targets met in every cell" "$T/g"
+expect_no_grep "false adoption" "$T/g"
+expect_exit 0 "$TLPERF" sim --grid evaluation --family gain5_g4 --trials 40 --seed 3
+cmp -s "$OUT" "$T/g" || fail "same grid and seed gave different output"
+expect_exit 0 "$TLPERF" sim --grid evaluation --family pairs8 --trials 20 --cells
+expect_grep "| pairs8 | 8% | 0.50 | 0.50 | far | +8% |" "$OUT"
+expect_grep "| mean pairs, 8% mean gain | 18 |" "$OUT"
+expect_exit 0 "$TLPERF" sim --grid calibration --family slower --trials 5 --json
+for f in '"grid":"calibration"' '"trials":5' '"targets":[{"family":"slower"' '"wilson95":[' \
+         '"worst_cell":"G ' '"cells_failing":' '"prior_gap":0.0953' '"variant":"near-c"' \
+         '"gain":-0.04'; do
+    expect_grep "$f" "$OUT"
+done
+# the calibration and evaluation grids share no cell
+expect_exit 0 "$TLPERF" sim --grid calibration --family null --trials 1 --cells
+grep '^| null' "$OUT" | awk -F'|' '{ print $3 $4 $5 $6 }' | sort >"$T/cal"
+expect_exit 0 "$TLPERF" sim --grid evaluation --family null --trials 1 --cells
+grep '^| null' "$OUT" | awk -F'|' '{ print $3 $4 $5 $6 }' | sort >"$T/eval"
+[ "$(wc -l <"$T/cal")" -eq 1500 ] || fail "calibration null cells: $(wc -l <"$T/cal")"
+[ "$(wc -l <"$T/eval")" -eq 1215 ] || fail "evaluation null cells: $(wc -l <"$T/eval")"
+[ -z "$(comm -12 "$T/cal" "$T/eval")" ] || fail "cells in both grids: $(comm -12 "$T/cal" "$T/eval" | head -3)"
+expect_exit 2 "$TLPERF" sim --grid nope
+expect_grep "unknown grid 'nope'" "$ERR"
+expect_exit 2 "$TLPERF" sim --grid evaluation --scenario quiet
+expect_grep "--grid replaces --scenario and --effect" "$ERR"
+expect_exit 2 "$TLPERF" sim --grid evaluation --protocol ref
+expect_exit 2 "$TLPERF" sim --family null
+expect_grep "--family and --cells go with --grid" "$ERR"
+expect_exit 2 "$TLPERF" sim --grid evaluation --family bogus
+
 # usage errors
 expect_exit 2 "$TLPERF" sim --protocol fast
 expect_grep "unknown protocol 'fast'" "$ERR"

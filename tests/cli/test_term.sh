@@ -88,7 +88,9 @@ expect_exit 0 "$TLPERF" loop -C "$OP" -q round 1 --branch tile=perf_opt/tile.py
 expect_no_grep "measuring" "$ERR"
 expect_no_grep "median" "$ERR"
 # on a terminal: one redrawn line (measurement i of N), results stay
-kernel dbuf 8.5 58.0
+# dbuf gains 10% on the large shape: its runs show no state, so seq adopts
+# only once a state it has not seen is bounded (about 6 pairs)
+kernel dbuf 8.5 54.0
 tty env TERM=xterm "$TLPERF" loop -C "$OP" round 2 --branch dbuf=perf_opt/dbuf.py
 grep -q "measurement 1 of 2.*elapsed.*dbuf on n1024" "$TTY_OUT" || { cat -v "$TTY_OUT"; fail "loop: no progress line on a terminal"; }
 grep -q "dbuf: n65536 median" "$TTY_OUT" || fail "loop: result line missing on a terminal"

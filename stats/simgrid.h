@@ -1,0 +1,86 @@
+/* simgrid.h: the scenario grids of `tlperf sim --grid`: cells over the
+ * run-state gap G, the slow-state probabilities pA and pB, outlier runs
+ * (rate, size, near the slow cluster or far above their own state), linear
+ * and random-walk drift, a gap that jitters from run to run and a
+ * second-run penalty, each with B's MEAN duration set relative to A's.
+ *
+ * Two grids that share no cell: `calibration` (the constants of
+ * stats/abseq.c were tuned on it) and `evaluation` (the one reported; its
+ * null cells are the decision-quality issue's grid: G in {2,4,6,8,10}%,
+ * pA, pB in {0.1 .. 0.9}). Cells belong to families, one per target:
+ *   null      B's mean equals A's (every B_better is a false adoption)
+ *   slower    B's mean 4% slower
+ *   gain5_g4  a 5% mean gain at G = 4%      gain5_g8  the same at G = 8%
+ *   gain3_g4  a 3% mean gain at G = 4%      pairs8    an 8% mean gain
+ * Pure: no I/O; simgrid_run_cell is deterministic in (cell, trials, seed).
+ */
+#ifndef TLPERF_SIMGRID_H
+#define TLPERF_SIMGRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/abseq.h"
+
+enum simgrid_family {
+	SIMGRID_NULL = 0,
+	SIMGRID_SLOWER,
+	SIMGRID_GAIN5_G4,
+	SIMGRID_GAIN5_G8,
+	SIMGRID_GAIN3_G4,
+	SIMGRID_PAIRS8,
+	SIMGRID_NFAMILIES
+};
+
+/* "null", "slower", "gain5_g4", "gain5_g8", "gain3_g4", "pairs8". */
+const char *simgrid_family_name(int f);
+
+/* Noise besides the two states, shared by both arms. */
+struct simgrid_variant {
+	const char *name;
+	double outlier_p;      /* probability that a run is an outlier */
+	int outlier_ref;       /* 0: above its own state level; 1: above the slow level */
+	double outlier_lo, outlier_hi; /* outlier size U(lo, hi), relative */
+	double drift_per_run;  /* linear drift, relative per run */
+	double walk_sd;        /* random-walk drift: log step sd per run */
+	double gap_jitter;     /* relative sd of the gap from run to run */
+	double second_penalty; /* relative penalty of the arm that runs second */
+};
+
+struct simgrid_cell {
+	int family;            /* enum simgrid_family */
+	double gap;            /* relative gap: slow = fast * (1 + gap) */
+	double pa, pb;         /* P(slow) of A and B */
+	double gain;           /* B's mean gain, 1 - E[B]/E[A] (0: equal means) */
+	const struct simgrid_variant *variant;
+};
+
+enum simgrid_grid { SIMGRID_CALIBRATION = 0, SIMGRID_EVALUATION = 1 };
+
+/* "calibration", "evaluation"; simgrid_grid_parse returns -1 when unknown. */
+const char *simgrid_grid_name(int g);
+int simgrid_grid_parse(const char *s);
+
+/* Number of cells of grid g, and the cells themselves: writes at most cap
+ * cells to out and returns the total (call with cap 0 to size). */
+size_t simgrid_cells(int g, struct simgrid_cell *out, size_t cap);
+
+/* Outcome of one cell. */
+struct simgrid_result {
+	long trials;
+	long count[4];         /* per enum ab_verdict */
+	double pairs_sum;
+	long pairs_max;
+};
+
+/* Runs `trials` seeded sequential A/B sessions of the cell with params p
+ * (15 launches per run, the run median as its value, a seeded coin for
+ * the order within each pair). seed selects the random streams; the cell's
+ * own parameters are mixed in so that no two cells share noise. */
+void simgrid_run_cell(const struct simgrid_cell *c, long trials, uint64_t seed,
+		      const struct abseq_params *p, struct simgrid_result *out);
+
+/* Wilson score interval (95%) of k successes in n. */
+void simgrid_wilson95(long k, long n, double *lo, double *hi);
+
+#endif
