@@ -4,6 +4,7 @@
  * the previous RESULT's performance (one-line form), or with the perf_log
  * iteration of the same item. */
 #include "gates/pt_rules.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -189,7 +190,7 @@ static int named_iteration(const char *v, size_t len)
 	buf[len] = '\0';
 	static const char *const keys[] = { "iter", "#", "Iteration ", "\xE8\xBF\xAD\xE4\xBB\xA3" /* 迭代 */, NULL };
 	for (size_t i = 0; keys[i]; i++) {
-		const char *p = ptlog_stristr(buf, keys[i]);
+		const char *p = text_find_ci(buf, keys[i]);
 		if (!p)
 			continue;
 		p += strlen(keys[i]);

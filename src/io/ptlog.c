@@ -1,5 +1,6 @@
 /* ptlog.c: optimization_log.md and perf_log.md readers (ptlog.h). */
 #include "io/ptlog.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -59,23 +60,6 @@ void ptlog_text_release(struct ptlog_text *t)
 
 /* ---- helpers -------------------------------------------------------- */
 
-const char *ptlog_stristr(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	if (!n)
-		return hay;
-	const char first[3] = { (char)tolower((unsigned char)*needle), (char)toupper((unsigned char)*needle), '\0' };
-	for (const char *p = hay; (p = strpbrk(p, first)) != NULL; p++) {
-		size_t i = 0;
-		while (i < n && p[i] &&
-		       tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
-			return p;
-	}
-	return NULL;
-}
-
 int ptlog_contains_any(const char *s, size_t n, const char *const *needles)
 {
 	if (!s)
@@ -91,9 +75,7 @@ int ptlog_contains_any(const char *s, size_t n, const char *const *needles)
 	}
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	int hit = 0;
-	for (size_t i = 0; needles[i] && !hit; i++)
-		hit = ptlog_stristr(copy, needles[i]) != NULL;
+	int hit = text_find_any_ci(copy, NULL, needles) >= 0;
 	if (copy != small)
 		free(copy);
 	return hit;
@@ -553,7 +535,7 @@ static void parse_deps(struct ptlog_plan *pl, const char *s)
 					    "depends on", "depends", "prerequisite", NULL };
 	const char *p = NULL;
 	for (size_t i = 0; keys[i] && !p; i++) {
-		const char *k = ptlog_stristr(s, keys[i]);
+		const char *k = text_find_ci(s, keys[i]);
 		if (k) {
 			p = k + strlen(keys[i]);
 			while (*p == ' ' || *p == '*')
@@ -620,7 +602,7 @@ int ptlog_parse(struct ptlog *log, const char *data, size_t len)
 			if (tag == PTLOG_ORDER_CHECK) {
 				const char *c = strstr(s, "\xE7\xBB\x93\xE8\xAE\xBA"); /* 结论 */
 				if (!c)
-					c = ptlog_stristr(s, "conclusion");
+					c = text_find_ci(s, "conclusion");
 				if (c) {
 					if (strstr(c, "\xE2\x9C\x85"))
 						e->ok = 1;
@@ -971,7 +953,7 @@ double ptlog_noise_pct(const char *line)
 					      "\xE5\x99\xAA\xE5\xA3\xB0\xE9\x98\x88\xE5\x80\xBC" /* 噪声阈值 */, NULL };
 	const char *hit = NULL;
 	for (size_t k = 0; labels[k] && !hit; k++)
-		hit = ptlog_stristr(line, labels[k]);
+		hit = text_find_ci(line, labels[k]);
 	if (!hit)
 		return NAN;
 	struct ptlog_num nums[16];
