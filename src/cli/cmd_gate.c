@@ -277,6 +277,31 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 }
 
 /* --stage-result FILE DIR: one block against one directory. */
+/* The findings in fmt on standard output and in every --report file, then
+ * the exit code: CLI_FAIL for errors (or warnings with --warnings-as-errors),
+ * CLI_USAGE when a report cannot be written. */
+static int write_reports(const struct gate_findings *fs, const struct report_ctx *ctx,
+			 enum report_format fmt, const struct report_out *reports, size_t nreports)
+{
+	if (report_write(stdout, fmt, fs, ctx) != 0) {
+		cli_error("cannot write the report: %s", strerror(errno));
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; i < nreports; i++) {
+		FILE *f = fopen(reports[i].path, "w");
+		int bad = !f || report_write(f, reports[i].fmt, fs, ctx) != 0;
+		if (f && fclose(f) != 0)
+			bad = 1;
+		if (bad) {
+			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
+			return CLI_USAGE;
+		}
+	}
+	int failed = gate_count(fs, GATE_ERROR) > 0 ||
+		     (ctx->warnings_as_errors && gate_count(fs, GATE_WARNING) > 0);
+	return cli_finish_stdout(failed ? CLI_FAIL : CLI_OK);
+}
+
 static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
 			     int strict, int wae, int statistics, enum report_format fmt,
 			     const struct report_out *reports, size_t nreports)
@@ -329,23 +354,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 	gatecheck_config_apply(&cfg, &fs);
 	top = tree_repo_top(perf_opt);
 	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, statistics, 1 };
-	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
-		cli_error("cannot write the report: %s", strerror(errno));
-		goto out;
-	}
-	for (size_t i = 0; i < nreports; i++) {
-		FILE *f = fopen(reports[i].path, "w");
-		int bad = !f || report_write(f, reports[i].fmt, &fs, &ctx) != 0;
-		if (f && fclose(f) != 0)
-			bad = 1;
-		if (bad) {
-			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
-			goto out;
-		}
-	}
-	rc = (gate_count(&fs, GATE_ERROR) > 0 || (wae && gate_count(&fs, GATE_WARNING) > 0))
-		     ? CLI_FAIL : CLI_OK;
-	rc = cli_finish_stdout(rc);
+	rc = write_reports(&fs, &ctx, fmt, reports, nreports);
 	goto out;
 oom:
 	cli_error("out of memory");
@@ -536,24 +545,7 @@ int cmd_gate(int argc, char **argv)
 	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, set.ndirs, wae,
 				  (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
 				  statistics, 1 };
-	if (report_write(stdout, fmt, &all, &ctx) != 0) {
-		cli_error("cannot write the report: %s", strerror(errno));
-		goto out;
-	}
-	for (size_t i = 0; i < nreports; i++) {
-		FILE *f = fopen(reports[i].path, "w");
-		int bad = !f || report_write(f, reports[i].fmt, &all, &ctx) != 0;
-		if (f && fclose(f) != 0)
-			bad = 1;
-		if (bad) {
-			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
-			goto out;
-		}
-	}
-	size_t errors = gate_count(&all, GATE_ERROR);
-	size_t warnings = gate_count(&all, GATE_WARNING);
-	rc = (errors > 0 || (wae && warnings > 0)) ? CLI_FAIL : CLI_OK;
-	rc = cli_finish_stdout(rc);
+	rc = write_reports(&all, &ctx, fmt, reports, nreports);
 	goto out;
 oom:
 	cli_error("out of memory");
