@@ -115,26 +115,25 @@ static int claim_counts(const struct records *rs, const struct optlog_claim *cl)
 	return 0;
 }
 
-static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+/* What the summary says before any claim is checked: a claim at all
+ * (an error when valid records exist and none is claimed), and whether
+ * the best it names is a recorded candidate. *stop is set when there is
+ * nothing more to check. Returns 0, -1 on allocation failure. */
+static int v1_summary(const struct s4_input *in, struct gate_findings *fs, int known, int *stop)
 {
 	const struct optlog *lg = in->log;
 	const struct records *rs = in->recs;
 	const char *lf = in->optlog_file;
-	const char *best = lg->best;
-	int known = 0;
-	if (best)
-		for (size_t i = 0; i < rs->n && !known; i++)
-			if (names_candidate(rs->v[i].candidate_id, best))
-				known = 1;
-	size_t nvalid = 0;
+	size_t nvalid = 0, nclaims = 0;
 	for (size_t i = 0; i < rs->n; i++)
 		if (record_valid(&rs->v[i]))
 			nvalid++;
-	size_t nclaims = 0;
 	for (size_t c = 0; c < lg->n_claims; c++)
 		if (claim_counts(rs, &lg->claims[c]))
 			nclaims++;
+	*stop = 0;
 	if (lg->summary_line == 0 || nclaims == 0) {
+		*stop = 1;
 		if (nvalid == 0)
 			return 0;
 		return gate_add(fs, RULE, GATE_ERROR, lf, lg->summary_line,
@@ -143,112 +142,134 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 					: "no 'Final Summary' with a 'final_latency: N us' claim although perf_records.jsonl holds %zu valid records",
 				nvalid);
 	}
-	if (best && !known && !lg->nothing_adopted &&
+	if (lg->best && !known && !lg->nothing_adopted &&
 	    gate_add(fs, RULE, GATE_WARNING, lf, lg->best_line,
 		     "the Final Summary names best '%s', which is not a recorded candidate_id: claims are checked against any valid non-baseline record",
-		     best))
+		     lg->best))
 		return -1;
-	if (!best && gate_add(fs, RULE, GATE_WARNING, lf, lg->summary_line,
-			      "the Final Summary names no best candidate: claims are checked against any valid non-baseline record"))
+	if (!lg->best && gate_add(fs, RULE, GATE_WARNING, lf, lg->summary_line,
+				  "the Final Summary names no best candidate: claims are checked against any valid non-baseline record"))
 		return -1;
+	return 0;
+}
 
-	for (size_t c = 0; c < lg->n_claims; c++) {
-		const struct optlog_claim *cl = &lg->claims[c];
-		const char *label = cl->workload;
-		const struct record *hit, *base_hit;
-		if (!claim_counts(rs, cl))
+/* The records one claim is checked against, and what they gave. */
+struct v1_match {
+	const struct record *hit;      /* the winner's record nearest the claim */
+	const struct record *base_hit; /* a round-0 baseline within 1% of it */
+	double hit_dev;                /* deviation of hit */
+	int any_workload;              /* some record is of the claim's workload */
+	int any_winner;                /* some valid winner record is */
+};
+
+/* Scans the records for claim cl, restricted to workload label (NULL:
+ * every workload). Returns 0, -1 on allocation failure. */
+static int v1_match(const struct s4_input *in, const struct optlog_claim *cl, const char *label,
+		    int known, struct v1_match *m)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	struct s4_idmap same; /* workload (interned) -> 1 when it is the claim's */
+	memset(m, 0, sizeof(*m));
+	m->hit_dev = INFINITY;
+	s4_idmap_init(&same);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (label) {
+			int created;
+			long *is = s4_idmap_put(&same, r->workload, NULL, NULL, 0, 0, &created);
+			if (!is) {
+				s4_idmap_release(&same);
+				return -1;
+			}
+			if (created)
+				*is = s4_same_workload(r->workload, cl->workload);
+			if (!*is)
+				continue;
+		}
+		m->any_workload = 1;
+		if (!record_valid(r))
 			continue;
-		double hit_dev;
-		int any_workload, any_winner;
-		struct s4_idmap same; /* workload (interned) -> 1 when it is the claim's */
-again:
-		hit = base_hit = NULL;
-		hit_dev = INFINITY;
-		any_workload = any_winner = 0;
-		s4_idmap_init(&same);
-		for (size_t i = 0; i < rs->n; i++) {
-			const struct record *r = &rs->v[i];
-			if (label) {
-				int created;
-				long *m = s4_idmap_put(&same, r->workload, NULL, NULL, 0, 0, &created);
-				if (!m) {
-					s4_idmap_release(&same);
-					return -1;
-				}
-				if (created)
-					*m = s4_same_workload(r->workload, cl->workload);
-				if (!*m)
-					continue;
-			}
-			any_workload = 1;
-			if (!record_valid(r))
-				continue;
-			double d = s4_deviation(cl->final_us, r->duration_us);
-			if (s4_is_baseline(r) && !lg->nothing_adopted) {
-				if (d <= S4_TOLERANCE)
-					base_hit = r;
-				continue;
-			}
-			if (known && !names_candidate(r->candidate_id, best))
-				continue;
-			any_winner = 1;
-			if (d < hit_dev) {
-				hit_dev = d;
-				hit = r;
-			}
-		}
-		s4_idmap_release(&same);
-		if (label && !any_workload) {
-			/* prose before final_latency, or a misspelt workload: the
-			 * number is still checked, against every workload */
-			if (gate_add(fs, RULE, GATE_WARNING, lf, cl->line,
-				     "the claim's label '%s' names no recorded workload: checked against every workload",
-				     label))
-				return -1;
-			label = NULL;
-			goto again;
-		}
-		const char *wl = label ? label : "";
-		if (!any_winner) {
-			if (gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-				     "no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with",
-				     known ? "the winner '" : "a non-baseline candidate", known ? best : "",
-				     known ? "'" : "", label ? " for workload " : "", wl,
-				     cl->final_us))
-				return -1;
+		double d = s4_deviation(cl->final_us, r->duration_us);
+		if (s4_is_baseline(r) && !lg->nothing_adopted) {
+			if (d <= S4_TOLERANCE)
+				m->base_hit = r;
 			continue;
 		}
-		struct s4_recon_row *row = row_of(rc, hit->dispatch, hit->workload, in->contract);
-		if (!row)
-			return -1;
-		row->claimed_us = cl->final_us;
-		row->claim_line = cl->line;
-		row->deviation = hit_dev;
-		row->ok = hit_dev <= S4_TOLERANCE;
-		if (set_winner(row, hit))
-			return -1;
-		if (hit_dev > S4_TOLERANCE &&
-		    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-			     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
-			     cl->final_us, label ? " for " : "", wl, hit->duration_us,
-			     hit->candidate_id, hit->line, hit_dev * 100,
-			     base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
-			return -1;
-		if (!isnan(cl->baseline_us) && !isnan(row->baseline_us)) {
-			double bd = s4_deviation(cl->baseline_us, row->baseline_us);
-			if (bd > S4_TOLERANCE &&
-			    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-				     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
-				     cl->baseline_us, label ? " for " : "", wl, row->baseline_us,
-				     bd * 100))
-				return -1;
+		if (known && !names_candidate(r->candidate_id, lg->best))
+			continue;
+		m->any_winner = 1;
+		if (d < m->hit_dev) {
+			m->hit_dev = d;
+			m->hit = r;
 		}
 	}
-	/* the final measurement of workloads without a claim (for the speedup):
-	 * the named best's record, else the record of the one candidate every
-	 * claim reconciled with; never just the latest record, which may be a
-	 * rolled-back candidate's (the speedup rule then tries both readings) */
-	const char *common = NULL;
+	s4_idmap_release(&same);
+	return 0;
+}
+
+/* One final_latency claim against the winner's records (within 1%), and
+ * its baseline against round 0 when it states one. */
+static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc,
+		    const struct optlog_claim *cl, int known)
+{
+	const char *lf = in->optlog_file, *best = in->log->best;
+	const char *label = cl->workload;
+	struct v1_match m;
+	if (v1_match(in, cl, label, known, &m) != 0)
+		return -1;
+	if (label && !m.any_workload) {
+		/* prose before final_latency, or a misspelt workload: the
+		 * number is still checked, against every workload */
+		if (gate_add(fs, RULE, GATE_WARNING, lf, cl->line,
+			     "the claim's label '%s' names no recorded workload: checked against every workload",
+			     label))
+			return -1;
+		label = NULL;
+		if (v1_match(in, cl, NULL, known, &m) != 0)
+			return -1;
+	}
+	const char *wl = label ? label : "";
+	if (!m.any_winner)
+		return gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+				"no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with",
+				known ? "the winner '" : "a non-baseline candidate", known ? best : "",
+				known ? "'" : "", label ? " for workload " : "", wl, cl->final_us);
+	struct s4_recon_row *row = row_of(rc, m.hit->dispatch, m.hit->workload, in->contract);
+	if (!row)
+		return -1;
+	row->claimed_us = cl->final_us;
+	row->claim_line = cl->line;
+	row->deviation = m.hit_dev;
+	row->ok = m.hit_dev <= S4_TOLERANCE;
+	if (set_winner(row, m.hit))
+		return -1;
+	if (m.hit_dev > S4_TOLERANCE &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+		     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
+		     cl->final_us, label ? " for " : "", wl, m.hit->duration_us,
+		     m.hit->candidate_id, m.hit->line, m.hit_dev * 100,
+		     m.base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
+		return -1;
+	if (isnan(cl->baseline_us) || isnan(row->baseline_us))
+		return 0;
+	double bd = s4_deviation(cl->baseline_us, row->baseline_us);
+	if (bd > S4_TOLERANCE &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+		     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
+		     cl->baseline_us, label ? " for " : "", wl, row->baseline_us, bd * 100))
+		return -1;
+	return 0;
+}
+
+/* The final measurement of workloads without a claim (for the speedup):
+ * the named best's record, else the record of the one candidate every
+ * claim reconciled with; never just the latest record, which may be a
+ * rolled-back candidate's (the speedup rule then tries both readings). */
+static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, int known)
+{
+	const struct records *rs = in->recs;
+	const char *best = in->log->best, *common = NULL;
 	int one = 1;
 	for (size_t k = 0; k < rc->n; k++) {
 		const struct s4_recon_row *row = &rc->v[k];
@@ -280,6 +301,24 @@ again:
 			return -1;
 	}
 	return 0;
+}
+
+static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	int known = 0, stop;
+	for (size_t i = 0; lg->best && i < rs->n && !known; i++)
+		if (names_candidate(rs->v[i].candidate_id, lg->best))
+			known = 1;
+	if (v1_summary(in, fs, known, &stop) != 0)
+		return -1;
+	if (stop)
+		return 0;
+	for (size_t c = 0; c < lg->n_claims; c++)
+		if (claim_counts(rs, &lg->claims[c]) && v1_claim(in, fs, rc, &lg->claims[c], known) != 0)
+			return -1;
+	return v1_unclaimed(in, rc, known);
 }
 
 /* The rows to reconcile under v2: the inventory's tune workloads, else
