@@ -1,5 +1,6 @@
 /* pt_common.c: helpers the perf_tuning rules share (pt_rules.h). */
 #include "gates/pt_rules.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -143,7 +144,7 @@ static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_un
 	const char *avg = NULL;
 	static const char *const labels[] = { "avg=", "avg =", "mean=", "mean =", "average=", NULL };
 	for (size_t i = 0; labels[i] && !avg; i++)
-		avg = ptlog_stristr(buf, labels[i]);
+		avg = text_find_ci(buf, labels[i]);
 	if (avg) {
 		for (size_t i = 0; i < n; i++)
 			if (buf + nums[i].pos > avg) {
@@ -154,7 +155,7 @@ static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_un
 	*v = nums[pick].v;
 	*unit = nums[pick].unit;
 	*kind = unit_kind(nums[pick].unit);
-	if (ptlog_stristr(buf, "speedup") || ptlog_stristr(buf, "\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94" /* 加速比 */))
+	if (text_find_ci(buf, "speedup") || text_find_ci(buf, "\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94" /* 加速比 */))
 		*kind = 1;
 	return 1;
 }

@@ -11,6 +11,7 @@
  * avg_speedup 0.1713 -> 0.2093 is "+22.2%"). Which direction is better
  * follows from the quantity: lower for a time, higher for a speedup. */
 #include "gates/pt_rules.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -118,7 +119,7 @@ int pt_rule_iteration(const struct pt_folder *f, struct gate_findings *fs)
 				rolled_line = it->m[k].adopted.line;
 			}
 		}
-		if (!it->nm && (ptlog_stristr(it->title, "ROLLED BACK") || ptlog_stristr(it->title, "ROLLBACK")))
+		if (!it->nm && (text_find_ci(it->title, "ROLLED BACK") || text_find_ci(it->title, "ROLLBACK")))
 			rolled = 1;
 		if (rolled && (!it->rollback.value || pt_is_na(it->rollback.value, strlen(it->rollback.value)))) {
 			if (gate_add(fs, "PT-ITERATION", GATE_ERROR, f->perf_shown, rolled_line,

@@ -7,6 +7,7 @@
  *   - the latest iteration the report quotes (by its candidate figure) is
  *     not older than the last adopted perf_log iteration (stale report). */
 #include "gates/pt_rules.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -155,7 +156,7 @@ static const char *label_end(const char *line)
 					      "avg_speedup", "mean_speedup", "average speedup", "mean speedup",
 					      "avg speedup", NULL };
 	for (size_t i = 0; labels[i]; i++) {
-		const char *p = ptlog_stristr(line, labels[i]);
+		const char *p = text_find_ci(line, labels[i]);
 		if (p)
 			return p + strlen(labels[i]);
 	}
@@ -499,7 +500,7 @@ static int has_word(const char *s, const char *const *words)
 {
 	for (size_t i = 0; words[i]; i++) {
 		size_t wl = strlen(words[i]);
-		for (const char *p = s; (p = ptlog_stristr(p, words[i])) != NULL; p += wl) {
+		for (const char *p = s; (p = text_find_ci(p, words[i])) != NULL; p += wl) {
 			if ((unsigned char)words[i][0] >= 0x80)
 				return 1;
 			if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.'))
@@ -551,7 +552,7 @@ static double unit_in(const char *s)
 		{ "(us)", 1 }, { "\xEF\xBC\x88us\xEF\xBC\x89", 1 }, { " us", 1 }, { "_us", 1 }, { "\xC2\xB5s", 1 },
 		{ "\xCE\xBCs", 1 } };
 	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (ptlog_stristr(s, u[i].w))
+		if (text_find_ci(s, u[i].w))
 			return u[i].m;
 	return 0;
 }

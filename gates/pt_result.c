@@ -4,6 +4,7 @@
  * the previous RESULT's performance (one-line form), or with the perf_log
  * iteration of the same item. */
 #include "gates/pt_rules.h"
+#include "util/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -120,24 +121,29 @@ static size_t cmp_pcts(const char *v, size_t len, double *out, size_t max)
 /* A stated change agrees with a -> b: as the change of the quantity
  * ((b - a) / a, within 1 point), or, for a time that fell, as a speed-up
  * (a / b - 1: 177.48 -> 23.6 written +650%, within 1 point or 1%). */
-static int change_agrees(double a, double b, double stated)
+static int change_within(double a, double b, double stated, double tol)
 {
 	if (a == 0)
 		return 0;
 	double c = ptlog_pct(a, b);
-	if (fabs(c - stated) <= PP)
+	if (fabs(c - stated) <= tol)
 		return 1;
 	if (b > 0 && a > 0) {
 		double sp = (a / b - 1) * 100;
-		if (fabs(sp - stated) <= PP || fabs(sp - stated) <= 0.01 * fabs(sp))
-			return 1;
-		/* the reverse ratio of a speed figure going down */
-		double sl = (b / a - 1) * 100;
-		if (fabs(sl - stated) <= PP)
+		if (fabs(sp - stated) <= tol || fabs(sp - stated) <= tol / 100 * fabs(sp))
 			return 1;
 	}
 	return 0;
 }
+
+static int change_agrees(double a, double b, double stated)
+{
+	return change_within(a, b, stated, PP);
+}
+
+/* Figures found by search (a RESULT's own numbers against the bases it
+ * may mean) must agree closely: a percentage as written, to its rounding. */
+#define SEARCH_PP 0.15
 
 /* Every number of a field (a RESULT may give two runs and their mean). */
 static size_t field_numbers(const char *v, size_t len, double *out, size_t max)
@@ -184,7 +190,7 @@ static int named_iteration(const char *v, size_t len)
 	buf[len] = '\0';
 	static const char *const keys[] = { "iter", "#", "Iteration ", "\xE8\xBF\xAD\xE4\xBB\xA3" /* 迭代 */, NULL };
 	for (size_t i = 0; keys[i]; i++) {
-		const char *p = ptlog_stristr(buf, keys[i]);
+		const char *p = text_find_ci(buf, keys[i]);
 		if (!p)
 			continue;
 		p += strlen(keys[i]);
@@ -320,6 +326,7 @@ static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, 
 	double mine[MAXF], bases[MAXF];
 	size_t nmine = field_numbers(perf, perf ? flen : 0, mine, MAXF), nb = 0;
 	nb += field_numbers(cmp, clen, bases + nb, MAXF - nb);
+	size_t ncmp = nb; /* figures the comparison itself quotes */
 	int named = named_iteration(cmp, clen);
 	if (named >= 0)
 		nb += iteration_figures(f, lf, named, bases + nb, MAXF - nb);
@@ -338,12 +345,18 @@ static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, 
 	for (size_t a = 0; a < nmine; a++)
 		for (size_t b = 0; b < nb; b++)
 			for (size_t j = 0; j < np; j++)
-				if (bases[b] != mine[a] && change_agrees(bases[b], mine[a], pcts[j]))
+				if (bases[b] != mine[a] && change_within(bases[b], mine[a], pcts[j], SEARCH_PP))
 					return 0;
 	if (n && !names_reference(cmp, clen))
 		return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
 				"%s compares %+g%%, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
 				name, s, ch[0].a, ch[0].b, ptlog_pct(ch[0].a, ch[0].b)) ? -1 : 0;
+	/* the comparison quotes what it compares with, the RESULT its own
+	 * figure: both stated, the percentage follows from them */
+	if (ncmp && nmine && !n && np == 1)
+		return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
+				"%s compares %+g%%, but its performance %g against the figure its comparison quotes (%g) is %+.1f%%",
+				name, s, mine[0], bases[0], ptlog_pct(bases[0], mine[0])) ? -1 : 0;
 	/* the perf_log iteration that names this item */
 	if (f->has_perf && ev->num > 0) {
 		char tag[16];

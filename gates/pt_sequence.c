@@ -41,7 +41,10 @@ static int cmp_start(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
+/* Without any ORDER-CHECK/IMPL/SELF-CHECK tag the sequence cannot be
+ * checked: a warning when the log has RESULTs or a plan. *tagged is set
+ * when there are tags. */
+static int check_tagged(const struct pt_logfile *lf, struct gate_findings *fs, int *tagged)
 {
 	const struct ptlog *log = &lf->log;
 	size_t ntags = 0, nres = 0;
@@ -53,14 +56,18 @@ static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
 		if (t == PTLOG_RESULT && !nres++)
 			first_res = log->ev[i].line;
 	}
-	if (!ntags) {
-		if (!nres && !log->nplan)
-			return 0;
-		return gate_add(fs, "PT-SEQUENCE", GATE_WARNING, lf->shown, nres ? first_res : log->plan_line,
-				nres ? "[RESULT] entries without [ORDER-CHECK]/[IMPL-#N]/[SELF-CHECK] tags: the implementation sequence cannot be checked"
-				     : "[ORDER-PLAN] but no [ORDER-CHECK]/[IMPL-#N]/[RESULT-#N] tags: the implementation sequence cannot be checked");
-	}
-	struct item items[MAXITEMS];
+	*tagged = ntags > 0;
+	if (ntags || (!nres && !log->nplan))
+		return 0;
+	return gate_add(fs, "PT-SEQUENCE", GATE_WARNING, lf->shown, nres ? first_res : log->plan_line,
+			nres ? "[RESULT] entries without [ORDER-CHECK]/[IMPL-#N]/[SELF-CHECK] tags: the implementation sequence cannot be checked"
+			     : "[ORDER-PLAN] but no [ORDER-CHECK]/[IMPL-#N]/[RESULT-#N] tags: the implementation sequence cannot be checked");
+}
+
+/* The numbered items of the log, with the first line of each of their
+ * tags, into items (at most MAXITEMS). Returns how many. */
+static size_t collect_items(const struct ptlog *log, struct item *items)
+{
 	size_t n = 0;
 	for (size_t i = 0; i < log->nev; i++) {
 		const struct ptlog_event *ev = &log->ev[i];
@@ -88,51 +95,88 @@ static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
 		if ((ev->tag == PTLOG_ORDER_CHECK || ev->tag == PTLOG_IMPL) && !it->start)
 			it->start = ev->line;
 	}
+	return n;
+}
+
+/* One item's own tags in order: opened, ORDER-CHECK before IMPL (and not
+ * a failed one), SELF-CHECK after IMPL, RESULT last and present. */
+static int check_item(const struct pt_logfile *lf, const struct item *it, struct gate_findings *fs)
+{
 	const char *sh = lf->shown;
-	for (size_t k = 0; k < n; k++) {
-		struct item *it = &items[k];
-		int N = it->num;
-		if (!it->start) {
-			/* a RESULT (or SELF-CHECK) for an item never opened */
-			if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->res ? it->res : it->sc,
-				     "[#%d] has a %s but no [ORDER-CHECK] or [IMPL-#%d] before it", N,
-				     it->res ? "[RESULT]" : "[SELF-CHECK]", N))
-				return -1;
-			continue;
-		}
-		if (it->impl && (!it->oc || it->oc > it->impl)) {
-			if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->impl,
-				     "[IMPL-#%d] without an [ORDER-CHECK] for [#%d] before it", N, N))
-				return -1;
-		}
-		if (it->oc_fail_line) {
-			long impl = first_after(log, PTLOG_IMPL, N, it->oc_fail_line);
-			if (impl && gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, impl,
-					     "[IMPL-#%d] follows an [ORDER-CHECK] that concluded ❌ (line %ld)", N,
-					     it->oc_fail_line))
-				return -1;
-		}
-		if (it->sc && it->impl && it->sc < it->impl) {
-			if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->sc,
-				     "[SELF-CHECK] for [#%d] comes before its [IMPL-#%d] (line %ld)", N, N, it->impl))
-				return -1;
-		}
-		if (it->res && it->res < it->start) {
-			if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->res,
-				     "[RESULT-#%d] comes before the item is opened (line %ld)", N, it->start))
-				return -1;
-		} else if (it->res && it->sc && it->res < it->sc) {
-			if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->res,
-				     "[RESULT-#%d] comes before its [SELF-CHECK] (line %ld)", N, it->sc))
-				return -1;
-		}
-		if (it->impl && !it->res) {
-			if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->impl,
-				     "[#%d] is implemented but has no [RESULT-#%d]", N, N))
-				return -1;
-		}
+	int N = it->num;
+	if (!it->start) /* a RESULT (or SELF-CHECK) for an item never opened */
+		return gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->res ? it->res : it->sc,
+				"[#%d] has a %s but no [ORDER-CHECK] or [IMPL-#%d] before it", N,
+				it->res ? "[RESULT]" : "[SELF-CHECK]", N);
+	if (it->impl && (!it->oc || it->oc > it->impl) &&
+	    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->impl,
+		     "[IMPL-#%d] without an [ORDER-CHECK] for [#%d] before it", N, N))
+		return -1;
+	if (it->oc_fail_line) {
+		long impl = first_after(&lf->log, PTLOG_IMPL, N, it->oc_fail_line);
+		if (impl && gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, impl,
+				     "[IMPL-#%d] follows an [ORDER-CHECK] that concluded ❌ (line %ld)", N,
+				     it->oc_fail_line))
+			return -1;
 	}
-	/* order of the items, as started */
+	if (it->sc && it->impl && it->sc < it->impl &&
+	    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->sc,
+		     "[SELF-CHECK] for [#%d] comes before its [IMPL-#%d] (line %ld)", N, N, it->impl))
+		return -1;
+	if (it->res && it->res < it->start) {
+		if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->res,
+			     "[RESULT-#%d] comes before the item is opened (line %ld)", N, it->start))
+			return -1;
+	} else if (it->res && it->sc && it->res < it->sc) {
+		if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->res,
+			     "[RESULT-#%d] comes before its [SELF-CHECK] (line %ld)", N, it->sc))
+			return -1;
+	}
+	if (it->impl && !it->res &&
+	    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->impl,
+		     "[#%d] is implemented but has no [RESULT-#%d]", N, N))
+		return -1;
+	return 0;
+}
+
+/* The prerequisites ORDER-PLAN gives item it have their RESULT before it
+ * is implemented. */
+static int check_deps(const struct pt_logfile *lf, const struct item *it, const struct ptlog_plan *pl,
+		      const struct item *items, size_t n, struct gate_findings *fs)
+{
+	const struct ptlog *log = &lf->log;
+	long at = it->impl ? it->impl : it->start;
+	for (size_t d = 0; d < pl->ndeps; d++) {
+		int D = pl->deps[d];
+		long res = 0, started = 0;
+		for (size_t i = 0; i < log->nev && !res; i++)
+			if (log->ev[i].tag == PTLOG_RESULT && log->ev[i].num == D)
+				res = log->ev[i].line;
+		if (res && res < at)
+			continue;
+		for (size_t q = 0; q < n; q++)
+			if (items[q].num == D)
+				started = items[q].start;
+		int rc = res ? gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, at,
+					"[#%d] is implemented before its prerequisite [#%d] is done ([RESULT-#%d] only at line %ld)",
+					it->num, D, D, res)
+			     : gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, at,
+					started ? "[#%d] is implemented before its prerequisite [#%d] (ORDER-PLAN line %ld) has a RESULT"
+						: "[#%d] is implemented but its prerequisite [#%d] (ORDER-PLAN line %ld) was never done",
+					it->num, D, pl->line);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* The items in the order they were started against ORDER-PLAN: each
+ * planned, in plan order, started only after the previous one's RESULT,
+ * and after its prerequisites. */
+static int check_plan_order(const struct pt_logfile *lf, const struct item *items, size_t n,
+			    struct gate_findings *fs)
+{
+	const struct ptlog *log = &lf->log;
 	struct item order[MAXITEMS];
 	size_t no = 0;
 	for (size_t k = 0; k < n; k++)
@@ -140,62 +184,42 @@ static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
 			order[no++] = items[k];
 	qsort(order, no, sizeof(order[0]), cmp_start);
 	for (size_t k = 0; k < no; k++) {
-		struct item *it = &order[k];
+		const struct item *it = &order[k], *prev = k > 0 ? &order[k - 1] : NULL;
 		long pos = plan_pos(log, it->num);
-		if (log->nplan && pos < 0) {
-			if (gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, it->start,
-				     "[#%d] is implemented but [ORDER-PLAN] (line %ld) does not plan it", it->num,
-				     log->plan_line))
-				return -1;
-		}
-		if (k > 0) {
-			struct item *prev = &order[k - 1];
-			long ppos = plan_pos(log, prev->num);
-			if (pos >= 0 && ppos > pos &&
-			    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, it->start,
-				     "[#%d] is implemented after [#%d] (line %ld), but [ORDER-PLAN] puts it first",
-				     it->num, prev->num, prev->start))
-				return -1;
-			if (prev->res && it->start < prev->res &&
-			    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, it->start,
-				     "[#%d] starts before [RESULT-#%d] (line %ld): the next item may start only after the previous item's RESULT",
-				     it->num, prev->num, prev->res))
-				return -1;
-		}
-		if (pos < 0)
-			continue;
-		const struct ptlog_plan *pl = &log->plan[pos];
-		long at = it->impl ? it->impl : it->start;
-		for (size_t d = 0; d < pl->ndeps; d++) {
-			int D = pl->deps[d];
-			long res = 0;
-			for (size_t i = 0; i < log->nev; i++)
-				if (log->ev[i].tag == PTLOG_RESULT && log->ev[i].num == D) {
-					res = log->ev[i].line;
-					break;
-				}
-			if (res && res < at)
-				continue;
-			int rc;
-			if (!res) {
-				long started = 0;
-				for (size_t q = 0; q < n; q++)
-					if (items[q].num == D)
-						started = items[q].start;
-				rc = gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, at,
-					      started ? "[#%d] is implemented before its prerequisite [#%d] (ORDER-PLAN line %ld) has a RESULT"
-						      : "[#%d] is implemented but its prerequisite [#%d] (ORDER-PLAN line %ld) was never done",
-					      it->num, D, pl->line);
-			} else {
-				rc = gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, at,
-					      "[#%d] is implemented before its prerequisite [#%d] is done ([RESULT-#%d] only at line %ld)",
-					      it->num, D, D, res);
-			}
-			if (rc)
-				return -1;
-		}
+		if (log->nplan && pos < 0 &&
+		    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, it->start,
+			     "[#%d] is implemented but [ORDER-PLAN] (line %ld) does not plan it", it->num,
+			     log->plan_line))
+			return -1;
+		if (prev && pos >= 0 && plan_pos(log, prev->num) > pos &&
+		    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, it->start,
+			     "[#%d] is implemented after [#%d] (line %ld), but [ORDER-PLAN] puts it first",
+			     it->num, prev->num, prev->start))
+			return -1;
+		if (prev && prev->res && it->start < prev->res &&
+		    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, it->start,
+			     "[#%d] starts before [RESULT-#%d] (line %ld): the next item may start only after the previous item's RESULT",
+			     it->num, prev->num, prev->res))
+			return -1;
+		if (pos >= 0 && check_deps(lf, it, &log->plan[pos], items, n, fs) != 0)
+			return -1;
 	}
 	return 0;
+}
+
+static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
+{
+	int tagged;
+	if (check_tagged(lf, fs, &tagged) != 0)
+		return -1;
+	if (!tagged)
+		return 0;
+	struct item items[MAXITEMS];
+	size_t n = collect_items(&lf->log, items);
+	for (size_t k = 0; k < n; k++)
+		if (check_item(lf, &items[k], fs) != 0)
+			return -1;
+	return check_plan_order(lf, items, n, fs);
 }
 
 int pt_rule_sequence(const struct pt_folder *f, struct gate_findings *fs)

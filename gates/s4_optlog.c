@@ -86,9 +86,11 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 		v = malloc((first.n + 1) * sizeof(*v));
 		if (!v)
 			goto fail;
-		for (size_t i = 0; i < first.cap; i++)
-			if (first.full[i] && first.vals[i] >= 1)
-				v[k++] = first.vals[i];
+		for (size_t i = 0; i < first.cap; i++) {
+			const long *r1 = s4_idmap_at(&first, i);
+			if (r1 && *r1 >= 1)
+				v[k++] = *r1;
+		}
 	}
 	s4_idmap_release(&first);
 	qsort(v, k, sizeof(*v), cmp_long);

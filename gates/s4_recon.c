@@ -115,26 +115,25 @@ static int claim_counts(const struct records *rs, const struct optlog_claim *cl)
 	return 0;
 }
 
-static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+/* What the summary says before any claim is checked: a claim at all
+ * (an error when valid records exist and none is claimed), and whether
+ * the best it names is a recorded candidate. *stop is set when there is
+ * nothing more to check. Returns 0, -1 on allocation failure. */
+static int v1_summary(const struct s4_input *in, struct gate_findings *fs, int known, int *stop)
 {
 	const struct optlog *lg = in->log;
 	const struct records *rs = in->recs;
 	const char *lf = in->optlog_file;
-	const char *best = lg->best;
-	int known = 0;
-	if (best)
-		for (size_t i = 0; i < rs->n && !known; i++)
-			if (names_candidate(rs->v[i].candidate_id, best))
-				known = 1;
-	size_t nvalid = 0;
+	size_t nvalid = 0, nclaims = 0;
 	for (size_t i = 0; i < rs->n; i++)
 		if (record_valid(&rs->v[i]))
 			nvalid++;
-	size_t nclaims = 0;
 	for (size_t c = 0; c < lg->n_claims; c++)
 		if (claim_counts(rs, &lg->claims[c]))
 			nclaims++;
+	*stop = 0;
 	if (lg->summary_line == 0 || nclaims == 0) {
+		*stop = 1;
 		if (nvalid == 0)
 			return 0;
 		return gate_add(fs, RULE, GATE_ERROR, lf, lg->summary_line,
@@ -143,112 +142,134 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 					: "no 'Final Summary' with a 'final_latency: N us' claim although perf_records.jsonl holds %zu valid records",
 				nvalid);
 	}
-	if (best && !known && !lg->nothing_adopted &&
+	if (lg->best && !known && !lg->nothing_adopted &&
 	    gate_add(fs, RULE, GATE_WARNING, lf, lg->best_line,
 		     "the Final Summary names best '%s', which is not a recorded candidate_id: claims are checked against any valid non-baseline record",
-		     best))
+		     lg->best))
 		return -1;
-	if (!best && gate_add(fs, RULE, GATE_WARNING, lf, lg->summary_line,
-			      "the Final Summary names no best candidate: claims are checked against any valid non-baseline record"))
+	if (!lg->best && gate_add(fs, RULE, GATE_WARNING, lf, lg->summary_line,
+				  "the Final Summary names no best candidate: claims are checked against any valid non-baseline record"))
 		return -1;
+	return 0;
+}
 
-	for (size_t c = 0; c < lg->n_claims; c++) {
-		const struct optlog_claim *cl = &lg->claims[c];
-		const char *label = cl->workload;
-		const struct record *hit, *base_hit;
-		if (!claim_counts(rs, cl))
+/* The records one claim is checked against, and what they gave. */
+struct v1_match {
+	const struct record *hit;      /* the winner's record nearest the claim */
+	const struct record *base_hit; /* a round-0 baseline within 1% of it */
+	double hit_dev;                /* deviation of hit */
+	int any_workload;              /* some record is of the claim's workload */
+	int any_winner;                /* some valid winner record is */
+};
+
+/* Scans the records for claim cl, restricted to workload label (NULL:
+ * every workload). Returns 0, -1 on allocation failure. */
+static int v1_match(const struct s4_input *in, const struct optlog_claim *cl, const char *label,
+		    int known, struct v1_match *m)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	struct s4_idmap same; /* workload (interned) -> 1 when it is the claim's */
+	memset(m, 0, sizeof(*m));
+	m->hit_dev = INFINITY;
+	s4_idmap_init(&same);
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (label) {
+			int created;
+			long *is = s4_idmap_put(&same, r->workload, NULL, NULL, 0, 0, &created);
+			if (!is) {
+				s4_idmap_release(&same);
+				return -1;
+			}
+			if (created)
+				*is = s4_same_workload(r->workload, cl->workload);
+			if (!*is)
+				continue;
+		}
+		m->any_workload = 1;
+		if (!record_valid(r))
 			continue;
-		double hit_dev;
-		int any_workload, any_winner;
-		struct s4_idmap same; /* workload (interned) -> 1 when it is the claim's */
-again:
-		hit = base_hit = NULL;
-		hit_dev = INFINITY;
-		any_workload = any_winner = 0;
-		s4_idmap_init(&same);
-		for (size_t i = 0; i < rs->n; i++) {
-			const struct record *r = &rs->v[i];
-			if (label) {
-				int created;
-				long *m = s4_idmap_put(&same, r->workload, NULL, NULL, 0, 0, &created);
-				if (!m) {
-					s4_idmap_release(&same);
-					return -1;
-				}
-				if (created)
-					*m = s4_same_workload(r->workload, cl->workload);
-				if (!*m)
-					continue;
-			}
-			any_workload = 1;
-			if (!record_valid(r))
-				continue;
-			double d = s4_deviation(cl->final_us, r->duration_us);
-			if (s4_is_baseline(r) && !lg->nothing_adopted) {
-				if (d <= S4_TOLERANCE)
-					base_hit = r;
-				continue;
-			}
-			if (known && !names_candidate(r->candidate_id, best))
-				continue;
-			any_winner = 1;
-			if (d < hit_dev) {
-				hit_dev = d;
-				hit = r;
-			}
-		}
-		s4_idmap_release(&same);
-		if (label && !any_workload) {
-			/* prose before final_latency, or a misspelt workload: the
-			 * number is still checked, against every workload */
-			if (gate_add(fs, RULE, GATE_WARNING, lf, cl->line,
-				     "the claim's label '%s' names no recorded workload: checked against every workload",
-				     label))
-				return -1;
-			label = NULL;
-			goto again;
-		}
-		const char *wl = label ? label : "";
-		if (!any_winner) {
-			if (gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-				     "no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with",
-				     known ? "the winner '" : "a non-baseline candidate", known ? best : "",
-				     known ? "'" : "", label ? " for workload " : "", wl,
-				     cl->final_us))
-				return -1;
+		double d = s4_deviation(cl->final_us, r->duration_us);
+		if (s4_is_baseline(r) && !lg->nothing_adopted) {
+			if (d <= S4_TOLERANCE)
+				m->base_hit = r;
 			continue;
 		}
-		struct s4_recon_row *row = row_of(rc, hit->dispatch, hit->workload, in->contract);
-		if (!row)
-			return -1;
-		row->claimed_us = cl->final_us;
-		row->claim_line = cl->line;
-		row->deviation = hit_dev;
-		row->ok = hit_dev <= S4_TOLERANCE;
-		if (set_winner(row, hit))
-			return -1;
-		if (hit_dev > S4_TOLERANCE &&
-		    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-			     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
-			     cl->final_us, label ? " for " : "", wl, hit->duration_us,
-			     hit->candidate_id, hit->line, hit_dev * 100,
-			     base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
-			return -1;
-		if (!isnan(cl->baseline_us) && !isnan(row->baseline_us)) {
-			double bd = s4_deviation(cl->baseline_us, row->baseline_us);
-			if (bd > S4_TOLERANCE &&
-			    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-				     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
-				     cl->baseline_us, label ? " for " : "", wl, row->baseline_us,
-				     bd * 100))
-				return -1;
+		if (known && !names_candidate(r->candidate_id, lg->best))
+			continue;
+		m->any_winner = 1;
+		if (d < m->hit_dev) {
+			m->hit_dev = d;
+			m->hit = r;
 		}
 	}
-	/* the final measurement of workloads without a claim (for the speedup):
-	 * the named best's record, else the record of the one candidate every
-	 * claim reconciled with; never just the latest record, which may be a
-	 * rolled-back candidate's (the speedup rule then tries both readings) */
-	const char *common = NULL;
+	s4_idmap_release(&same);
+	return 0;
+}
+
+/* One final_latency claim against the winner's records (within 1%), and
+ * its baseline against round 0 when it states one. */
+static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc,
+		    const struct optlog_claim *cl, int known)
+{
+	const char *lf = in->optlog_file, *best = in->log->best;
+	const char *label = cl->workload;
+	struct v1_match m;
+	if (v1_match(in, cl, label, known, &m) != 0)
+		return -1;
+	if (label && !m.any_workload) {
+		/* prose before final_latency, or a misspelt workload: the
+		 * number is still checked, against every workload */
+		if (gate_add(fs, RULE, GATE_WARNING, lf, cl->line,
+			     "the claim's label '%s' names no recorded workload: checked against every workload",
+			     label))
+			return -1;
+		label = NULL;
+		if (v1_match(in, cl, NULL, known, &m) != 0)
+			return -1;
+	}
+	const char *wl = label ? label : "";
+	if (!m.any_winner)
+		return gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+				"no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with",
+				known ? "the winner '" : "a non-baseline candidate", known ? best : "",
+				known ? "'" : "", label ? " for workload " : "", wl, cl->final_us);
+	struct s4_recon_row *row = row_of(rc, m.hit->dispatch, m.hit->workload, in->contract);
+	if (!row)
+		return -1;
+	row->claimed_us = cl->final_us;
+	row->claim_line = cl->line;
+	row->deviation = m.hit_dev;
+	row->ok = m.hit_dev <= S4_TOLERANCE;
+	if (set_winner(row, m.hit))
+		return -1;
+	if (m.hit_dev > S4_TOLERANCE &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+		     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
+		     cl->final_us, label ? " for " : "", wl, m.hit->duration_us,
+		     m.hit->candidate_id, m.hit->line, m.hit_dev * 100,
+		     m.base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
+		return -1;
+	if (isnan(cl->baseline_us) || isnan(row->baseline_us))
+		return 0;
+	double bd = s4_deviation(cl->baseline_us, row->baseline_us);
+	if (bd > S4_TOLERANCE &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
+		     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
+		     cl->baseline_us, label ? " for " : "", wl, row->baseline_us, bd * 100))
+		return -1;
+	return 0;
+}
+
+/* The final measurement of workloads without a claim (for the speedup):
+ * the named best's record, else the record of the one candidate every
+ * claim reconciled with; never just the latest record, which may be a
+ * rolled-back candidate's (the speedup rule then tries both readings). */
+static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, int known)
+{
+	const struct records *rs = in->recs;
+	const char *best = in->log->best, *common = NULL;
 	int one = 1;
 	for (size_t k = 0; k < rc->n; k++) {
 		const struct s4_recon_row *row = &rc->v[k];
@@ -282,45 +303,62 @@ again:
 	return 0;
 }
 
-static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
 {
 	const struct optlog *lg = in->log;
 	const struct records *rs = in->recs;
-	const char *lf = in->optlog_file, *rf = in->records_file;
+	int known = 0, stop;
+	for (size_t i = 0; lg->best && i < rs->n && !known; i++)
+		if (names_candidate(rs->v[i].candidate_id, lg->best))
+			known = 1;
+	if (v1_summary(in, fs, known, &stop) != 0)
+		return -1;
+	if (stop)
+		return 0;
+	for (size_t c = 0; c < lg->n_claims; c++)
+		if (claim_counts(rs, &lg->claims[c]) && v1_claim(in, fs, rc, &lg->claims[c], known) != 0)
+			return -1;
+	return v1_unclaimed(in, rc, known);
+}
+
+/* The rows to reconcile under v2: the inventory's tune workloads, else
+ * every key of the records. */
+static int v2_rows(const struct s4_input *in, struct s4_recon *rc)
+{
+	const struct records *rs = in->recs;
 	const struct inventory_item *items = in->inventory ? in->inventory->v : NULL;
 	size_t nitems = in->inventory ? in->inventory->n : 0;
-	struct s4_map kernels;
-	int err = -1;
-	s4_map_init(&kernels);
-	/* the tune workloads: from the inventory, else from the records */
 	if (items) {
 		for (size_t i = 0; i < nitems; i++)
 			if (items[i].kernel_id && items[i].workload_id && items[i].kind &&
 			    strcmp(items[i].kind, "tune") == 0 &&
 			    !row_of(rc, items[i].kernel_id, items[i].workload_id, RECORDS_V2))
-				goto out;
+				return -1;
 	} else {
 		for (size_t i = 0; i < rs->n; i++)
 			if (!row_of(rc, rs->v[i].dispatch, rs->v[i].workload, RECORDS_V2))
-				goto out;
+				return -1;
 	}
-	if (rc->n == 0) {
-		err = 0;
-		goto out;
-	}
-	if (in->optlog_state != S4_FILE_OK) {
-		err = 0;
-		goto out;
-	}
+	return 0;
+}
+
+/* The Final Performance Test Data section: present, with its table, each
+ * row once, numeric, and for a tune workload. Returns 0, -1 on allocation
+ * failure. */
+static int v2_final_table(const struct s4_input *in, struct gate_findings *fs,
+			  const struct s4_recon *rc)
+{
+	const struct optlog *lg = in->log;
+	const char *lf = in->optlog_file;
 	int table = lg->final_table_line != 0;
 	if (lg->final_heading_line == 0) {
 		if (gate_add(fs, RULE, GATE_ERROR, lf, 0,
 			     "no '## Final Performance Test Data' section (H2 or H3) with the final table"))
-			goto out;
+			return -1;
 	} else if (!table) {
 		if (gate_add(fs, RULE, GATE_ERROR, lf, lg->final_heading_line,
 			     "the Final Performance Test Data section has no table with the columns kernel_id, workload_id, baseline_us, final_us, final_candidate_id"))
-			goto out;
+			return -1;
 	}
 	for (size_t j = 0; table && j < lg->n_final_rows; j++) {
 		const struct optlog_final_row *fr = &lg->final_rows[j];
@@ -330,12 +368,12 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 			    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 				     "the Final table lists '%s' / '%s' twice (first at line %ld)",
 				     fr->kernel_id, fr->workload_id, lg->final_rows[k].line))
-				goto out;
+				return -1;
 		if ((isnan(fr->baseline_us) || isnan(fr->final_us)) &&
 		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 			     "the Final table row for '%s' / '%s' has a baseline_us or final_us that is not a number",
 			     fr->kernel_id, fr->workload_id))
-			goto out;
+			return -1;
 		int tune = 0;
 		for (size_t k = 0; k < rc->n; k++)
 			if (strcmp(rc->v[k].dispatch, fr->kernel_id) == 0 &&
@@ -344,90 +382,107 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 		if (!tune && gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 				      "the Final table lists '%s' / '%s', which is not a tune workload",
 				      fr->kernel_id, fr->workload_id))
-			goto out;
+			return -1;
 	}
-	for (size_t k = 0; k < rc->n; k++) {
-		struct s4_recon_row *row = &rc->v[k];
-		const struct record *fin = NULL;
-		size_t nfinal = 0, nbase = 0;
-		int base_ok = 0, fin_ok = 0;
-		const struct optlog_final_row *fr = NULL;
-		for (size_t j = 0; j < lg->n_final_rows; j++)
-			if (strcmp(lg->final_rows[j].kernel_id, row->dispatch) == 0 &&
-			    strcmp(lg->final_rows[j].workload_id, row->workload) == 0 && !fr)
-				fr = &lg->final_rows[j];
-		for (size_t i = 0; i < rs->n; i++) {
-			const struct record *r = &rs->v[i];
-			if (strcmp(r->dispatch, row->dispatch) || strcmp(r->workload, row->workload) || !r->phase)
-				continue;
-			if (strcmp(r->phase, "baseline") == 0) {
-				nbase++;
-				if (isnan(row->baseline_us))
-					row->baseline_us = r->duration_us;
-				if (fr && s4_deviation(fr->baseline_us, r->duration_us) <= S4_TOLERANCE)
-					base_ok = 1;
-			} else if (strcmp(r->phase, "final") == 0) {
-				nfinal++;
-				fin = r;
-				if (fr && s4_deviation(fr->final_us, r->duration_us) <= S4_TOLERANCE)
-					fin_ok = 1;
-			}
-		}
-		if (fin && set_winner(row, fin))
-			goto out;
-		if (nfinal > 1 && gate_add(fs, RULE, GATE_ERROR, rf, fin->line,
-					   "'%s' / '%s' has %zu final records; exactly one is allowed",
-					   row->dispatch, row->workload, nfinal))
-			goto out;
-		if (fin) {
-			int created;
-			char *kk = s4_key3(row->dispatch, fin->candidate_id, NULL);
-			if (!kk)
-				goto out;
-			long *slot = s4_map_put(&kernels, kk, fin->line, &created);
-			free(kk);
-			if (!slot)
-				goto out;
-		}
-		if (!table)
+	return 0;
+}
+
+/* One tune workload: its baseline and final records against its row of
+ * the Final table (within 1%), exactly one final record, and the final
+ * candidate noted per kernel in *kernels. */
+static int v2_row(const struct s4_input *in, struct gate_findings *fs, struct s4_recon_row *row,
+		  struct s4_map *kernels)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	const char *lf = in->optlog_file, *rf = in->records_file;
+	int table = lg->final_table_line != 0;
+	const struct record *fin = NULL;
+	size_t nfinal = 0, nbase = 0;
+	int base_ok = 0, fin_ok = 0;
+	const struct optlog_final_row *fr = NULL;
+	for (size_t j = 0; j < lg->n_final_rows; j++)
+		if (strcmp(lg->final_rows[j].kernel_id, row->dispatch) == 0 &&
+		    strcmp(lg->final_rows[j].workload_id, row->workload) == 0 && !fr)
+			fr = &lg->final_rows[j];
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (strcmp(r->dispatch, row->dispatch) || strcmp(r->workload, row->workload) || !r->phase)
 			continue;
-		if (!fr) {
-			if (gate_add(fs, RULE, GATE_ERROR, lf, lg->final_table_line,
-				     "the Final table has no row for tune workload '%s' / '%s'", row->dispatch,
-				     row->workload))
-				goto out;
-			continue;
+		if (strcmp(r->phase, "baseline") == 0) {
+			nbase++;
+			if (isnan(row->baseline_us))
+				row->baseline_us = r->duration_us;
+			if (fr && s4_deviation(fr->baseline_us, r->duration_us) <= S4_TOLERANCE)
+				base_ok = 1;
+		} else if (strcmp(r->phase, "final") == 0) {
+			nfinal++;
+			fin = r;
+			if (fr && s4_deviation(fr->final_us, r->duration_us) <= S4_TOLERANCE)
+				fin_ok = 1;
 		}
-		row->claimed_us = fr->final_us;
-		row->claim_line = fr->line;
-		if (fin) {
-			row->deviation = s4_deviation(fr->final_us, fin->duration_us);
-			row->ok = fin_ok && nfinal == 1;
-		}
-		if (nbase && !isnan(fr->baseline_us) && !base_ok &&
-		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
-			     "baseline_us %g for '%s' / '%s' does not match the baseline record %g us within 1%%",
-			     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
-			goto out;
-		if (nfinal && !isnan(fr->final_us) && !fin_ok &&
-		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
-			     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
-			     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))
-			goto out;
-		if (nfinal == 1 && strcmp(fr->final_candidate_id, fin->candidate_id) != 0 &&
-		    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
-			     "final_candidate_id '%s' for '%s' / '%s' is not the final record's candidate '%s'",
-			     fr->final_candidate_id, row->dispatch, row->workload, fin->candidate_id))
-			goto out;
 	}
-	/* one final candidate per kernel */
+	if (fin && set_winner(row, fin))
+		return -1;
+	if (nfinal > 1 && gate_add(fs, RULE, GATE_ERROR, rf, fin->line,
+				   "'%s' / '%s' has %zu final records; exactly one is allowed",
+				   row->dispatch, row->workload, nfinal))
+		return -1;
+	if (fin) {
+		int created;
+		char *kk = s4_key3(row->dispatch, fin->candidate_id, NULL);
+		if (!kk)
+			return -1;
+		long *slot = s4_map_put(kernels, kk, fin->line, &created);
+		free(kk);
+		if (!slot)
+			return -1;
+	}
+	if (!table)
+		return 0;
+	if (!fr) {
+		if (gate_add(fs, RULE, GATE_ERROR, lf, lg->final_table_line,
+			     "the Final table has no row for tune workload '%s' / '%s'", row->dispatch,
+			     row->workload))
+			return -1;
+		return 0;
+	}
+	row->claimed_us = fr->final_us;
+	row->claim_line = fr->line;
+	if (fin) {
+		row->deviation = s4_deviation(fr->final_us, fin->duration_us);
+		row->ok = fin_ok && nfinal == 1;
+	}
+	if (nbase && !isnan(fr->baseline_us) && !base_ok &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		     "baseline_us %g for '%s' / '%s' does not match the baseline record %g us within 1%%",
+		     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
+		return -1;
+	if (nfinal && !isnan(fr->final_us) && !fin_ok &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
+		     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))
+		return -1;
+	if (nfinal == 1 && strcmp(fr->final_candidate_id, fin->candidate_id) != 0 &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		     "final_candidate_id '%s' for '%s' / '%s' is not the final record's candidate '%s'",
+		     fr->final_candidate_id, row->dispatch, row->workload, fin->candidate_id))
+		return -1;
+	return 0;
+}
+
+/* One final candidate per kernel. */
+static int v2_one_final_per_kernel(const struct s4_input *in, struct gate_findings *fs,
+				   const struct s4_recon *rc, const struct s4_map *kernels)
+{
+	const char *rf = in->records_file;
 	for (size_t k = 0; k < rc->n; k++) {
 		size_t ncand = 0;
-		for (size_t i = 0; i < kernels.cap; i++) {
-			if (!kernels.keys[i])
+		for (size_t i = 0; i < kernels->cap; i++) {
+			if (!kernels->keys[i])
 				continue;
 			size_t dl = strlen(rc->v[k].dispatch);
-			if (strncmp(kernels.keys[i], rc->v[k].dispatch, dl) == 0 && kernels.keys[i][dl] == '\x1f')
+			if (strncmp(kernels->keys[i], rc->v[k].dispatch, dl) == 0 && kernels->keys[i][dl] == '\x1f')
 				ncand++;
 		}
 		int first = 1;
@@ -438,9 +493,17 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 		    gate_add(fs, RULE, GATE_ERROR, rf, 0,
 			     "kernel '%s' has final records of %zu different candidates; one final candidate per kernel",
 			     rc->v[k].dispatch, ncand))
-			goto out;
+			return -1;
 	}
-	/* the artifact measured is the one delivered */
+	return 0;
+}
+
+/* The artifact measured is the one delivered: each final record's
+ * artifact still has the sha256 it was measured with. */
+static int v2_artifacts(const struct s4_input *in, struct gate_findings *fs)
+{
+	const struct records *rs = in->recs;
+	const char *rf = in->records_file;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
 		char hex[65];
@@ -450,17 +513,26 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 		if (in->artifact_sha256(r->artifact_path, hex, &why, in->artifact_ctx) != 0) {
 			if (gate_add(fs, RULE, GATE_ERROR, rf, r->line,
 				     "the final record names artifact '%s', which %s", r->artifact_path, why))
-				goto out;
+				return -1;
 			continue;
 		}
 		if (!r->artifact_sha256 || strcasecmp(hex, r->artifact_sha256) != 0) {
 			if (gate_add(fs, RULE, GATE_ERROR, rf, r->line,
 				     "'%s' changed after it was measured: its sha256 is %s, the final record says %s",
 				     r->artifact_path, hex, r->artifact_sha256 ? r->artifact_sha256 : "nothing"))
-				goto out;
+				return -1;
 		}
 	}
-	/* final_latency claims, when the summary makes them */
+	return 0;
+}
+
+/* final_latency claims, when the summary makes them: each matches a final
+ * record of its workload within 1%. */
+static int v2_claims(const struct s4_input *in, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	const char *lf = in->optlog_file;
 	for (size_t c = 0; c < lg->n_claims; c++) {
 		const struct optlog_claim *cl = &lg->claims[c];
 		int any = 0, ok = 0;
@@ -479,8 +551,30 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 		    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
 			     "claimed final_latency %g us does not match the final record (%g us) within 1%%",
 			     cl->final_us, near))
-			goto out;
+			return -1;
 	}
+	return 0;
+}
+
+static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
+{
+	struct s4_map kernels;
+	int err = -1;
+	s4_map_init(&kernels);
+	if (v2_rows(in, rc) != 0)
+		goto out;
+	if (rc->n == 0 || in->optlog_state != S4_FILE_OK) {
+		err = 0;
+		goto out;
+	}
+	if (v2_final_table(in, fs, rc) != 0)
+		goto out;
+	for (size_t k = 0; k < rc->n; k++)
+		if (v2_row(in, fs, &rc->v[k], &kernels) != 0)
+			goto out;
+	if (v2_one_final_per_kernel(in, fs, rc, &kernels) != 0 || v2_artifacts(in, fs) != 0 ||
+	    v2_claims(in, fs) != 0)
+		goto out;
 	err = 0;
 out:
 	s4_map_release(&kernels);

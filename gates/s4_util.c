@@ -99,9 +99,7 @@ void s4_idmap_init(struct s4_idmap *m)
 
 void s4_idmap_release(struct s4_idmap *m)
 {
-	free(m->keys);
-	free(m->vals);
-	free(m->full);
+	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -123,11 +121,10 @@ static int idsame(const struct s4_idkey *x, const struct s4_idkey *y)
 	return x->a == y->a && x->b == y->b && x->c == y->c && x->d == y->d;
 }
 
-static size_t idslot(const struct s4_idkey *keys, const unsigned char *full, size_t cap,
-		     const struct s4_idkey *k)
+static size_t idslot(const struct s4_idslot *slots, size_t cap, const struct s4_idkey *k)
 {
 	size_t i = (size_t)idhash(k) & (cap - 1);
-	while (full[i] && !idsame(&keys[i], k))
+	while (slots[i].full && !idsame(&slots[i].key, k))
 		i = (i + 1) & (cap - 1);
 	return i;
 }
@@ -137,34 +134,28 @@ long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const
 	struct s4_idkey k = { a, b, c, d };
 	if (m->cap == 0)
 		return NULL;
-	size_t i = idslot(m->keys, m->full, m->cap, &k);
-	return m->full[i] ? &m->vals[i] : NULL;
+	size_t i = idslot(m->slots, m->cap, &k);
+	return m->slots[i].full ? &m->slots[i].val : NULL;
+}
+
+long *s4_idmap_at(const struct s4_idmap *m, size_t i)
+{
+	return i < m->cap && m->slots[i].full ? &m->slots[i].val : NULL;
 }
 
 static int idmap_grow_to(struct s4_idmap *m, size_t cap)
 {
-	struct s4_idkey *keys = malloc(cap * sizeof(*keys));
-	long *vals = malloc(cap * sizeof(*vals));
-	unsigned char *full = calloc(cap, 1);
-	if (!keys || !vals || !full) {
-		free(keys);
-		free(vals);
-		free(full);
+	struct s4_idslot *slots = calloc(cap, sizeof(*slots));
+	if (!slots)
 		return -1;
-	}
 	for (size_t j = 0; j < m->cap; j++) {
-		if (!m->full[j])
+		if (!m->slots[j].full)
 			continue;
-		size_t i = idslot(keys, full, cap, &m->keys[j]);
-		keys[i] = m->keys[j];
-		vals[i] = m->vals[j];
-		full[i] = 1;
+		slots[idslot(slots, cap, &m->slots[j].key)] = m->slots[j];
 	}
 	size_t n = m->n;
 	s4_idmap_release(m);
-	m->keys = keys;
-	m->vals = vals;
-	m->full = full;
+	m->slots = slots;
 	m->cap = cap;
 	m->n = n;
 	return 0;
@@ -191,16 +182,17 @@ long *s4_idmap_put(struct s4_idmap *m, const void *a, const void *b, const void 
 		*created = 0;
 	if ((m->n + 1) * 2 > m->cap && idmap_grow(m) != 0)
 		return NULL;
-	size_t i = idslot(m->keys, m->full, m->cap, &k);
-	if (!m->full[i]) {
-		m->keys[i] = k;
-		m->vals[i] = init;
-		m->full[i] = 1;
+	size_t i = idslot(m->slots, m->cap, &k);
+	struct s4_idslot *sl = &m->slots[i];
+	if (!sl->full) {
+		sl->key = k;
+		sl->val = init;
+		sl->full = 1;
 		m->n++;
 		if (created)
 			*created = 1;
 	}
-	return &m->vals[i];
+	return &sl->val;
 }
 
 char *s4_key3(const char *a, const char *b, const char *c)

@@ -27,10 +27,16 @@ struct s4_idkey {
 	long d;
 };
 
+/* One slot: key, value and whether it is used side by side, so a probe
+ * touches one cache line, not three arrays. */
+struct s4_idslot {
+	struct s4_idkey key;
+	long val;
+	long full;              /* 1 for a used slot */
+};
+
 struct s4_idmap {
-	struct s4_idkey *keys;  /* slots */
-	long *vals;             /* value per slot */
-	unsigned char *full;    /* 1 for a used slot */
+	struct s4_idslot *slots;
 	size_t cap, n;          /* slots (a power of two), used */
 };
 
@@ -44,6 +50,10 @@ long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const
  * 1; created may be NULL). NULL on allocation failure. */
 long *s4_idmap_put(struct s4_idmap *m, const void *a, const void *b, const void *c, long d,
 		   long init, int *created);
+
+/* The value in slot i (0 <= i < m->cap), NULL when the slot is empty: for
+ * visiting every entry. */
+long *s4_idmap_at(const struct s4_idmap *m, size_t i);
 
 /* Joins up to three strings with '\x1f' into a malloc'd key (b, c may be NULL). */
 char *s4_key3(const char *a, const char *b, const char *c);

@@ -180,6 +180,7 @@ static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_
 						     const char *name, int *how)
 {
 	const struct stats_speedup_cand *pre = NULL;
+	size_t nl = strlen(name);
 	const char *b = strrchr(name, '/');
 	b = b ? b + 1 : name;
 	size_t bn = strlen(b);
@@ -194,9 +195,13 @@ static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_
 			*how = 1;
 			return c;
 		}
+		/* an id that is a prefix of the name, cut at a non-alphanumeric
+		 * byte ("v3" of "v3_final.py"); name[n] is read only when the name
+		 * is longer than the id */
+		if (n == 0 || n >= nl || strncmp(c->id, name, n) != 0)
+			continue;
 		unsigned char next = (unsigned char)name[n];
-		if (n > 0 && strncmp(c->id, name, n) == 0 && next != 0 &&
-		    !((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
+		if (!((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
 		      (next >= 'A' && next <= 'Z')) &&
 		    (!pre || n > strlen(pre->id)))
 			pre = c;

@@ -503,28 +503,28 @@ out:
 	return rc;
 }
 
-static void sb_slug(struct stats_sb *b, const char *p)
+static void sb_slug(struct strbuf *b, const char *p)
 {
 	for (; *p; p++) {
 		char ch = *p;
 		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 			 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
-		stats_sb_add(b, ok ? &ch : "_", 1);
+		strbuf_add(b, ok ? &ch : "_", 1);
 	}
 }
 
 /* The bench command of one side, unquoted. */
-static void bench_text(struct stats_sb *b, const char *tpl, const struct record *r,
+static void bench_text(struct strbuf *b, const char *tpl, const struct record *r,
 		       const char *impl)
 {
 	if (!tpl) {
-		stats_sb_str(b, "<bench command: ");
-		stats_sb_str(b, impl);
-		stats_sb_str(b, " on ");
-		stats_sb_str(b, r->dispatch);
-		stats_sb_str(b, "/");
-		stats_sb_str(b, r->workload);
-		stats_sb_str(b, ">");
+		strbuf_str(b, "<bench command: ");
+		strbuf_str(b, impl);
+		strbuf_str(b, " on ");
+		strbuf_str(b, r->dispatch);
+		strbuf_str(b, "/");
+		strbuf_str(b, r->workload);
+		strbuf_str(b, ">");
 		return;
 	}
 	char num[32];
@@ -540,7 +540,7 @@ static void bench_text(struct stats_sb *b, const char *tpl, const struct record 
 			if (strncmp(p, ph[i].name, strlen(ph[i].name)) == 0)
 				break;
 		if (i == sizeof(ph) / sizeof(ph[0])) {
-			stats_sb_add(b, p, 1);
+			strbuf_add(b, p, 1);
 			p++;
 			continue;
 		}
@@ -549,7 +549,7 @@ static void bench_text(struct stats_sb *b, const char *tpl, const struct record 
 			      : ph[i].which == 2 ? r->workload
 			      : ph[i].which == 3 ? (r->artifact_path ? r->artifact_path : impl)
 						 : num;
-		stats_sb_str(b, v);
+		strbuf_str(b, v);
 		p += strlen(ph[i].name);
 	}
 }
@@ -562,24 +562,24 @@ char *stats_winner_ab_command(const struct stats_winner *w, size_t c, size_t kid
 	const struct stats_winner_key *e = &w->cands[c].keys[kidx];
 	if (!e->incumbent || !e->candidate)
 		return NULL;
-	struct stats_sb b = { 0 }, side = { 0 };
-	stats_sb_str(&b, "tlab --a-cmd ");
+	struct strbuf b = { 0 }, side = { 0 };
+	strbuf_str(&b, "tlab --a-cmd ");
 	bench_text(&side, bench_template, e->incumbent, e->incumbent->candidate_id);
-	stats_sb_shell_quoted(&b, side.s ? side.s : "");
+	strbuf_shell_quoted(&b, side.s ? side.s : "");
 	side.n = 0;
 	if (side.s)
 		side.s[0] = '\0';
-	stats_sb_str(&b, " --b-cmd ");
+	strbuf_str(&b, " --b-cmd ");
 	bench_text(&side, bench_template, e->candidate, w->cands[c].candidate_id);
-	stats_sb_shell_quoted(&b, side.s ? side.s : "");
+	strbuf_shell_quoted(&b, side.s ? side.s : "");
 	char num[32];
 	snprintf(num, sizeof(num), "%ld", w->round);
-	stats_sb_str(&b, " --workdir perf_opt/ab_r");
-	stats_sb_str(&b, num);
-	stats_sb_str(&b, "_");
+	strbuf_str(&b, " --workdir perf_opt/ab_r");
+	strbuf_str(&b, num);
+	strbuf_str(&b, "_");
 	sb_slug(&b, w->cands[c].candidate_id);
 	if (workdir_suffix) {
-		stats_sb_str(&b, "/");
+		strbuf_str(&b, "/");
 		sb_slug(&b, workdir_suffix);
 	}
 	int oom = b.oom || side.oom;

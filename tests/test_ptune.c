@@ -267,6 +267,20 @@ static void test_formats(void **state)
 	gate_findings_release(&fs);
 }
 
+/* A RESULT comparing against the mean of two runs it quotes: the
+ * percentage follows from the figures it states (+7.3%, not +9.3%). */
+static void test_result_mean(void **state)
+{
+	(void)state;
+	struct gate_findings fs;
+	run(base, "result_mean_bad", &fs);
+	const struct want w[] = {
+		{ "optimization_log.md", 29, "compares +9.3%, but its performance 0.3998 against the figure its comparison quotes (0.3726) is +7.3%" },
+	};
+	expect_rule(&fs, "PT-RESULT", GATE_ERROR, w, 1);
+	gate_findings_release(&fs);
+}
+
 /* Report totals must reconcile with the JSON they cite: which file, and
  * by how much. */
 static void test_report_totals(void **state)
@@ -501,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_report_totals),
+		cmocka_unit_test(test_result_mean),
 		cmocka_unit_test(test_report_beside_folder),
 		cmocka_unit_test(test_missing_files_warn),
 		cmocka_unit_test(test_suppressions),

@@ -187,6 +187,39 @@ static void test_final_cannot_be_told(void **state)
 	records_release(&rs);
 }
 
+/* A Final Summary's name resolved against the candidates: exactly, by a
+ * prefix cut at a non-alphanumeric byte, and never by reading past a name
+ * shorter than a candidate id (the ASan run of make test checks that). */
+static void test_final_hint(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	struct stats_speedup_acc a;
+	rb_v1p(&b, 0, "baseline", NULL, "k", "w1", 100.0, 1);
+	rb_v1p(&b, 1, "v2_tile_long_name", "baseline", "k", "w1", 50.0, 1);
+	rb_v1p(&b, 1, "v2", "baseline", "k", "w1", 80.0, 1);
+	rb_load(&b, &rs);
+	const char *hints[] = { "v2", "v2_c-reorder.py", "v2x", "v2_tile_long_name" };
+	const int how[] = { 1, 2, -1, 1 };
+	const double speedup[] = { 100.0 / 80.0, 100.0 / 80.0, NAN, 2.0 };
+	for (int h = 0; h < 4; h++) {
+		stats_speedup_begin(&a, NULL);
+		a.final_hint = hints[h];
+		for (size_t i = 0; i < rs.n; i++)
+			assert_int_equal(stats_speedup_add(&a, &rs.v[i]), 0);
+		int rc = stats_speedup_finish(&a, &s);
+		assert_int_equal(s.hint, how[h]);
+		if (how[h] > 0) {
+			assert_int_equal(rc, 0);
+			assert_close(s.geomean_speedup, speedup[h], 1e-12);
+		}
+		stats_speedup_release(&s);
+	}
+	records_release(&rs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_missing_baseline_and_empty),
 		cmocka_unit_test(test_final_is_last_adopted),
 		cmocka_unit_test(test_final_cannot_be_told),
+		cmocka_unit_test(test_final_hint),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,8 @@ import os
 import re
 import sys
 
-REQUIRED = ("round", "candidate_id", "duration_us", "l0_pass", "timestamp")
+# the seven fields the old gate requires of a v1 record (reference-fixtures EXPECTED.md)
+REQUIRED = ("round", "candidate_id", "dispatch_path", "workload", "duration_us", "l0_pass", "timestamp")
 CURRENT_BEST = re.compile(r"current[ _-]?best", re.I)
 FINAL_LATENCY = re.compile(r"final_latency\s*[:=]\s*([0-9]+(?:\.[0-9]+)?)\s*us")
 TOLERANCE = 0.01

@@ -172,12 +172,42 @@ static double row_deviation_pct(const struct s4_recon_row *r)
 
 /* A perf_tuning/ folder: gate findings (config, suppressions) and the
  * per-case speedups. Returns 0, -1 on allocation failure. */
+/* A directory the gate could not read: named and marked, and the audit
+ * goes on (0); -1 only when memory ran out. */
+static int unreadable(struct audit_op *op)
+{
+	if (errno == ENOMEM)
+		return -1;
+	cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
+	op->failed_to_read = 1;
+	return 0;
+}
+
+/* The tree's configuration (the defaults, with a warning, when it cannot
+ * be read) applied to an operator's findings, then their counts. *cfg
+ * gets the configuration used. */
+static void settle_findings(struct audit_op *op, struct gate_findings *fs, int strict,
+			    struct gatecheck_config *cfg)
+{
+	char err[512];
+	char *cfg_path = NULL;
+	if (gate_config_in_tree(op->set, op->dir, cfg, &cfg_path, err, sizeof(err)) != 0) {
+		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
+		gatecheck_config_release(cfg);
+		gatecheck_config_init(cfg);
+	}
+	free(cfg_path);
+	cfg->strict = strict;
+	gatecheck_config_apply(cfg, fs);
+	op->errors = gate_count(fs, GATE_ERROR);
+	op->warnings = gate_count(fs, GATE_WARNING);
+}
+
 static int check_ptune(struct audit_op *op, int strict)
 {
 	struct gate_findings fs;
 	struct gatecheck_config cfg;
 	char err[512];
-	char *cfg_path = NULL;
 	int rc = -1;
 	gate_findings_init(&fs);
 	gatecheck_config_init(&cfg);
@@ -185,11 +215,7 @@ static int check_ptune(struct audit_op *op, int strict)
 	const char *rel = op->dir->rel;
 	errno = 0;
 	if (ptune_check_dir_in(t, rel, op->perf_opt, &fs) != 0) {
-		if (errno == ENOMEM)
-			goto out;
-		cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
-		op->failed_to_read = 1;
-		rc = 0;
+		rc = unreadable(op);
 		goto out;
 	}
 	struct gatecheck_result pres;
@@ -200,15 +226,7 @@ static int check_ptune(struct audit_op *op, int strict)
 	gatecheck_result_release(&pres);
 	if (sr)
 		goto out;
-	if (gate_config_in_tree(op->set, op->dir, &cfg, &cfg_path, err, sizeof(err)) != 0) {
-		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
-		gatecheck_config_release(&cfg);
-		gatecheck_config_init(&cfg);
-	}
-	cfg.strict = strict;
-	gatecheck_config_apply(&cfg, &fs);
-	op->errors = gate_count(&fs, GATE_ERROR);
-	op->warnings = gate_count(&fs, GATE_WARNING);
+	settle_findings(op, &fs, strict, &cfg);
 	int r = ptune_speedups_in(t, rel, op->perf_opt, &op->sp, err, sizeof(err));
 	if (r < 0 && errno == ENOMEM)
 		goto out;
@@ -219,7 +237,6 @@ static int check_ptune(struct audit_op *op, int strict)
 	op->reconciled = op->errors == 0 && isfinite(op->geomean);
 	rc = 0;
 out:
-	free(cfg_path);
 	gatecheck_config_release(&cfg);
 	gate_findings_release(&fs);
 	return rc;
@@ -309,30 +326,16 @@ static int check_op(struct audit_op *op, int strict)
 	struct gatecheck_config cfg;
 	const struct gate_root *root = &op->set->roots[op->dir->root];
 	struct gatecheck_opts opts = { .tree = &root->tree, .rel = op->dir->rel, .repo_top = root->top };
-	char err[512];
-	char *cfg_path = NULL;
 	int rc = -1;
 	gate_findings_init(&fs);
 	gatecheck_config_init(&cfg);
 	if (gatecheck_dir(op->perf_opt, op->perf_opt, &opts, &fs, &op->res) != 0) {
-		if (errno == ENOMEM)
-			goto out;
-		cli_error("cannot check '%s': %s", op->perf_opt, strerror(errno));
-		op->failed_to_read = 1;
-		rc = 0;
+		rc = unreadable(op);
 		goto out;
 	}
 	if (gatecheck_apply_suppressions(&fs, &op->res) != 0)
 		goto out;
-	if (gate_config_in_tree(op->set, op->dir, &cfg, &cfg_path, err, sizeof(err)) != 0) {
-		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
-		gatecheck_config_release(&cfg);
-		gatecheck_config_init(&cfg);
-	}
-	cfg.strict = strict;
-	gatecheck_config_apply(&cfg, &fs);
-	op->errors = gate_count(&fs, GATE_ERROR);
-	op->warnings = gate_count(&fs, GATE_WARNING);
+	settle_findings(op, &fs, strict, &cfg);
 
 	const struct s4_recon *r = &op->res.recon;
 	double *sp = malloc((r->n ? r->n : 1) * sizeof(*sp));
@@ -353,7 +356,6 @@ static int check_op(struct audit_op *op, int strict)
 		goto out;
 	rc = 0;
 out:
-	free(cfg_path);
 	gatecheck_config_release(&cfg);
 	gate_findings_release(&fs);
 	return rc;

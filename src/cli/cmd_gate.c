@@ -277,6 +277,31 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 }
 
 /* --stage-result FILE DIR: one block against one directory. */
+/* The findings in fmt on standard output and in every --report file, then
+ * the exit code: CLI_FAIL for errors (or warnings with --warnings-as-errors),
+ * CLI_USAGE when a report cannot be written. */
+static int write_reports(const struct gate_findings *fs, const struct report_ctx *ctx,
+			 enum report_format fmt, const struct report_out *reports, size_t nreports)
+{
+	if (report_write(stdout, fmt, fs, ctx) != 0) {
+		cli_error("cannot write the report: %s", strerror(errno));
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; i < nreports; i++) {
+		FILE *f = fopen(reports[i].path, "w");
+		int bad = !f || report_write(f, reports[i].fmt, fs, ctx) != 0;
+		if (f && fclose(f) != 0)
+			bad = 1;
+		if (bad) {
+			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
+			return CLI_USAGE;
+		}
+	}
+	int failed = gate_count(fs, GATE_ERROR) > 0 ||
+		     (ctx->warnings_as_errors && gate_count(fs, GATE_WARNING) > 0);
+	return cli_finish_stdout(failed ? CLI_FAIL : CLI_OK);
+}
+
 static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
 			     int strict, int wae, int statistics, enum report_format fmt,
 			     const struct report_out *reports, size_t nreports)
@@ -329,23 +354,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 	gatecheck_config_apply(&cfg, &fs);
 	top = tree_repo_top(perf_opt);
 	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, statistics, 1 };
-	if (report_write(stdout, fmt, &fs, &ctx) != 0) {
-		cli_error("cannot write the report: %s", strerror(errno));
-		goto out;
-	}
-	for (size_t i = 0; i < nreports; i++) {
-		FILE *f = fopen(reports[i].path, "w");
-		int bad = !f || report_write(f, reports[i].fmt, &fs, &ctx) != 0;
-		if (f && fclose(f) != 0)
-			bad = 1;
-		if (bad) {
-			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
-			goto out;
-		}
-	}
-	rc = (gate_count(&fs, GATE_ERROR) > 0 || (wae && gate_count(&fs, GATE_WARNING) > 0))
-		     ? CLI_FAIL : CLI_OK;
-	rc = cli_finish_stdout(rc);
+	rc = write_reports(&fs, &ctx, fmt, reports, nreports);
 	goto out;
 oom:
 	cli_error("out of memory");
@@ -361,110 +370,93 @@ out:
 	return rc;
 }
 
-int cmd_gate(int argc, char **argv)
-{
-	const char *changed = NULL, *base = NULL, *config = NULL, *stage = NULL;
-	int strict = 0, wae = 0, statistics = 0, opt, rc = CLI_USAGE;
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	enum report_format fmt = REPORT_TEXT;
-	struct report_out *reports = NULL;
-	size_t nreports = 0;
-	struct gate_set set;
-	struct gate_findings all;
-	struct cfg_state cs;
-	char err[512];
-	char *changed_list = NULL;
-	size_t changed_len = 0;
-	gate_findings_init(&all);
-	gate_set_init(&set);
-	memset(&cs, 0, sizeof(cs));
-	gatecheck_config_init(&cs.cfg);
+/* The command's options, as parsed. */
+struct gate_args {
+	const char *changed, *base, *config, *stage;
+	int strict, wae, statistics;
+	enum report_format fmt;
+	struct report_out *reports;  /* --report FORMAT:PATH, owned */
+	size_t nreports;
+};
 
+static void gate_args_release(struct gate_args *g)
+{
+	for (size_t i = 0; i < g->nreports; i++)
+		free(g->reports[i].path);
+	free(g->reports);
+}
+
+/* --report FORMAT:PATH appended to g. Returns CLI_OK, CLI_USAGE after a
+ * message (also when memory ran out). */
+static int add_report(struct gate_args *g, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	enum report_format rf;
+	char name[32];
+	size_t n = colon ? (size_t)(colon - arg) : 0;
+	if (!colon || n == 0 || n >= sizeof(name) || !colon[1])
+		return cli_usage_error("gate", "--report wants FORMAT:PATH, got '%s'", arg);
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	if (report_format_parse(name, &rf) != 0)
+		return cli_usage_error("gate", "unknown format '%s' in --report", name);
+	struct report_out *v = realloc(g->reports, (g->nreports + 1) * sizeof(*v));
+	if (!v || !(v[g->nreports].path = strdup(colon + 1))) {
+		if (v)
+			g->reports = v;
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	g->reports = v;
+	v[g->nreports++].fmt = rf;
+	return CLI_OK;
+}
+
+/* Parses the options into g; *first gets the index of the first PATH.
+ * Returns 1 to go on, or 0 to stop with the exit code *rc (-h and
+ * --version: CLI_OK; mistakes: CLI_USAGE). */
+static int parse_gate_args(int argc, char **argv, struct gate_args *g, int *first, int *rc_out)
+{
 	struct cli_parser cp;
+	int opt, rc = CLI_OK;
+	memset(g, 0, sizeof(*g));
+	g->fmt = REPORT_TEXT;
 	cli_parser_init(&cp, &cmd_gate_spec, argc, argv);
-	while ((opt = cli_parser_next(&cp)) > 0) {
+	while (rc == CLI_OK && (opt = cli_parser_next(&cp)) > 0) {
 		switch (opt) {
-		case 'c': changed = optarg; break;
-		case 'b': base = optarg; break;
-		case 'C': config = optarg; break;
-		case 's': strict = 1; break;
-		case 'T': statistics = 1; break;
-		case 'w': wae = 1; break;
-		case 'S': stage = optarg; break;
+		case 'c': g->changed = optarg; break;
+		case 'b': g->base = optarg; break;
+		case 'C': g->config = optarg; break;
+		case 's': g->strict = 1; break;
+		case 'T': g->statistics = 1; break;
+		case 'w': g->wae = 1; break;
+		case 'S': g->stage = optarg; break;
 		case 'f':
-			if (report_format_parse(optarg, &fmt) != 0) {
+			if (report_format_parse(optarg, &g->fmt) != 0)
 				rc = cli_usage_error("gate", "unknown format '%s'", optarg);
-				goto out;
-			}
 			break;
-		case 'r': {
-			const char *colon = strchr(optarg, ':');
-			enum report_format rf;
-			char name[32];
-			size_t n = colon ? (size_t)(colon - optarg) : 0;
-			if (!colon || n == 0 || n >= sizeof(name) || !colon[1]) {
-				rc = cli_usage_error("gate", "--report wants FORMAT:PATH, got '%s'", optarg);
-				goto out;
-			}
-			memcpy(name, optarg, n);
-			name[n] = '\0';
-			if (report_format_parse(name, &rf) != 0) {
-				rc = cli_usage_error("gate", "unknown format '%s' in --report", name);
-				goto out;
-			}
-			struct report_out *v = realloc(reports, (nreports + 1) * sizeof(*v));
-			if (!v)
-				goto oom;
-			reports = v;
-			reports[nreports].fmt = rf;
-			if (!(reports[nreports].path = strdup(colon + 1)))
-				goto oom;
-			nreports++;
-			break;
-		}
+		case 'r': rc = add_report(g, optarg); break;
 		}
 	}
-	if (opt == CLI_PARSE_STOP) {
-		rc = cp.rc;
-		goto out;
-	}
-	if (config && access(config, R_OK) != 0) {
-		cli_error("cannot read config '%s': %s", config, strerror(errno));
-		goto out;
-	}
-	if (stage) {
-		rc = stage_result_gate(stage, cp.next < argc ? argv[cp.next] : ".", argc - cp.next, config,
-				       strict, wae, statistics, fmt, reports, nreports);
-		goto out;
-	}
-	/* git only when asked for, and never one found through a relative
-	 * PATH entry (it could be the checked tree's own) */
-	if ((changed || base) && git_locate(getenv("PATH"), err, sizeof(err)) != 0) {
-		cli_error("--%s needs git: %s", changed ? "changed-since" : "base", err);
-		goto out;
-	}
-	const char *const dot[] = { ".", NULL };
-	const char *const *paths = cp.next < argc ? (const char *const *)argv + cp.next : dot;
-	for (size_t i = 0; paths[i]; i++)
-		if (gate_set_add_root(&set, paths[i], err, sizeof(err)) != 0) {
-			cli_error("%s", err);
-			goto out;
-		}
-	const char *top = set.roots[0].top;
-	if ((changed || base) && !top) {
-		cli_error("--%s: '%s' is not in a git repository", changed ? "changed-since" : "base", paths[0]);
-		goto out;
-	}
-	/* --base REV names a revision of the repository holding each checked
-	 * tree (not of the current directory) */
-	for (size_t i = 0; base && i < set.nroots; i++) {
-		const char *rtop = set.roots[i].top;
+	*rc_out = rc != CLI_OK ? rc : opt == CLI_PARSE_STOP ? cp.rc : CLI_OK;
+	*first = cp.next;
+	return rc == CLI_OK && opt != CLI_PARSE_STOP;
+}
+
+/* --base REV names a revision of the repository holding each checked tree
+ * (not of the current directory). Returns CLI_OK or CLI_USAGE after a
+ * message. */
+static int check_base(const struct gate_set *set, const char *base)
+{
+	for (size_t i = 0; base && i < set->nroots; i++) {
+		const char *rtop = set->roots[i].top;
 		size_t sl = strlen(base) + 10;
 		char *spec = malloc(sl), *o = NULL;
 		size_t ol;
-		if (!spec)
-			goto oom;
+		if (!spec) {
+			cli_error("out of memory");
+			return CLI_USAGE;
+		}
 		snprintf(spec, sl, "%s^{commit}", base);
 		char *argv2[] = { "git", "-C", (char *)rtop, "rev-parse", "--verify", "--quiet", spec, NULL };
 		int g = rtop ? git_capture(argv2, 4096, &o, &ol) : -1;
@@ -472,96 +464,146 @@ int cmd_gate(int argc, char **argv)
 		free(o);
 		if (g != 0) {
 			cli_error("--base '%s' is not a revision of the git repository holding '%s' (or '%s' is in none)",
-				  base, set.roots[i].shown, set.roots[i].shown);
-			goto out;
+				  base, set->roots[i].shown, set->roots[i].shown);
+			return CLI_USAGE;
 		}
 	}
-	/* --changed-since: each repository's own list of changed files */
-	for (size_t i = 0; changed && i < set.nroots; i++) {
-		const char *rtop = set.roots[i].top;
+	return CLI_OK;
+}
+
+/* The directories to check: with --changed-since, from each repository's
+ * own list of changed files (once per repository); else by walking the
+ * roots. Returns CLI_OK or CLI_USAGE after a message. */
+static int discover(struct gate_set *set, const char *changed)
+{
+	char *list = NULL;
+	size_t len = 0;
+	int rc = CLI_OK;
+	if (!changed) {
+		if (gate_set_discover(set, NULL, 0) != 0) {
+			cli_error("out of memory");
+			return CLI_USAGE;
+		}
+		return CLI_OK;
+	}
+	for (size_t i = 0; rc == CLI_OK && i < set->nroots; i++) {
+		const char *rtop = set->roots[i].top;
 		int done = 0;
 		for (size_t k = 0; k < i && !done; k++)
-			done = set.roots[k].top && rtop && strcmp(set.roots[k].top, rtop) == 0;
+			done = set->roots[k].top && rtop && strcmp(set->roots[k].top, rtop) == 0;
 		if (done)
 			continue;
 		if (!rtop) {
-			cli_error("--changed-since: '%s' is not in a git repository", set.roots[i].shown);
-			goto out;
+			cli_error("--changed-since: '%s' is not in a git repository", set->roots[i].shown);
+			rc = CLI_USAGE;
+			break;
 		}
-		free(changed_list);
-		changed_list = NULL;
-		int c = gate_changed_files(rtop, changed, &changed_list, &changed_len);
-		if (c < 0)
-			goto oom;
+		free(list);
+		list = NULL;
+		int c = gate_changed_files(rtop, changed, &list, &len);
 		if (c > 0) {
 			cli_error("--changed-since '%s': git cannot list the changes of the repository holding '%s' (an unknown revision?)",
-				  changed, set.roots[i].shown);
-			goto out;
+				  changed, set->roots[i].shown);
+			rc = CLI_USAGE;
+		} else if (c < 0 || gate_set_discover_changed(set, rtop, list, len) != 0) {
+			cli_error("out of memory");
+			rc = CLI_USAGE;
 		}
-		if (gate_set_discover_changed(&set, rtop, changed_list, changed_len) != 0)
-			goto oom;
 	}
-	if (!changed && gate_set_discover(&set, NULL, 0) != 0)
-		goto oom;
+	free(list);
+	return rc;
+}
 
-	cs.explicit_path = config;
-	cs.rev = base ? base : changed;
-	cs.strict = strict;
-	cs.cfg.strict = strict;
-	for (size_t i = 0; i < set.ndirs; i++) {
-		const struct gate_dir *d = &set.dirs[i];
+/* Every discovered directory under its configuration, findings into
+ * *all, then what discovery could not check (never configurable away).
+ * Returns CLI_OK or CLI_USAGE after a message. */
+static int check_dirs(struct gate_set *set, struct cfg_state *cs, const char *base,
+		      struct gate_findings *all)
+{
+	for (size_t i = 0; i < set->ndirs; i++) {
+		const struct gate_dir *d = &set->dirs[i];
 		struct gate_findings one;
 		gate_findings_init(&one);
-		int c = config_for(&set, d, &cs, &all);
+		int c = config_for(set, d, cs, all);
 		if (c == 0)
-			c = check_one(&set, d, base, &one);
+			c = check_one(set, d, base, &one);
 		if (c == 0) {
-			gatecheck_config_apply(&cs.cfg, &one);
-			c = move_findings(&all, &one) ? -2 : 0;
+			gatecheck_config_apply(&cs->cfg, &one);
+			c = move_findings(all, &one) ? -2 : 0;
 		}
 		gate_findings_release(&one);
 		if (c == -2)
-			goto oom;
+			cli_error("out of memory");
 		if (c)
-			goto out;
+			return CLI_USAGE;
 	}
-	/* what discovery could not check: never configurable away */
-	if (move_findings(&all, &set.tree_findings))
-		goto oom;
-	if (set.ndirs == 0)
-		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", changed ? " (none changed)" : "");
+	if (move_findings(all, &set->tree_findings)) {
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
 
-	struct timespec t1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, set.ndirs, wae,
-				  (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-				  statistics, 1 };
-	if (report_write(stdout, fmt, &all, &ctx) != 0) {
-		cli_error("cannot write the report: %s", strerror(errno));
+int cmd_gate(int argc, char **argv)
+{
+	struct gate_args g;
+	struct gate_set set;
+	struct gate_findings all;
+	struct cfg_state cs;
+	struct timespec t0, t1;
+	char err[512];
+	int first = argc, rc;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	gate_findings_init(&all);
+	gate_set_init(&set);
+	memset(&cs, 0, sizeof(cs));
+	gatecheck_config_init(&cs.cfg);
+	if (!parse_gate_args(argc, argv, &g, &first, &rc))
+		goto out;
+	rc = CLI_USAGE;
+	if (g.config && access(g.config, R_OK) != 0) {
+		cli_error("cannot read config '%s': %s", g.config, strerror(errno));
 		goto out;
 	}
-	for (size_t i = 0; i < nreports; i++) {
-		FILE *f = fopen(reports[i].path, "w");
-		int bad = !f || report_write(f, reports[i].fmt, &all, &ctx) != 0;
-		if (f && fclose(f) != 0)
-			bad = 1;
-		if (bad) {
-			cli_error("cannot write report '%s': %s", reports[i].path, strerror(errno));
+	if (g.stage) {
+		rc = stage_result_gate(g.stage, first < argc ? argv[first] : ".", argc - first, g.config,
+				       g.strict, g.wae, g.statistics, g.fmt, g.reports, g.nreports);
+		goto out;
+	}
+	/* git only when asked for, and never one found through a relative
+	 * PATH entry (it could be the checked tree's own) */
+	if ((g.changed || g.base) && git_locate(getenv("PATH"), err, sizeof(err)) != 0) {
+		cli_error("--%s needs git: %s", g.changed ? "changed-since" : "base", err);
+		goto out;
+	}
+	const char *const dot[] = { ".", NULL };
+	const char *const *paths = first < argc ? (const char *const *)argv + first : dot;
+	for (size_t i = 0; paths[i]; i++)
+		if (gate_set_add_root(&set, paths[i], err, sizeof(err)) != 0) {
+			cli_error("%s", err);
 			goto out;
 		}
+	const char *top = set.roots[0].top;
+	if ((g.changed || g.base) && !top) {
+		cli_error("--%s: '%s' is not in a git repository", g.changed ? "changed-since" : "base", paths[0]);
+		goto out;
 	}
-	size_t errors = gate_count(&all, GATE_ERROR);
-	size_t warnings = gate_count(&all, GATE_WARNING);
-	rc = (errors > 0 || (wae && warnings > 0)) ? CLI_FAIL : CLI_OK;
-	rc = cli_finish_stdout(rc);
-	goto out;
-oom:
-	cli_error("out of memory");
-	rc = CLI_USAGE;
+	cs.explicit_path = g.config;
+	cs.rev = g.base ? g.base : g.changed;
+	cs.strict = g.strict;
+	cs.cfg.strict = g.strict;
+	if (check_base(&set, g.base) != CLI_OK || discover(&set, g.changed) != CLI_OK ||
+	    check_dirs(&set, &cs, g.base, &all) != CLI_OK)
+		goto out;
+	if (set.ndirs == 0)
+		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", g.changed ? " (none changed)" : "");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, set.ndirs, g.wae,
+				  (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+				  g.statistics, 1 };
+	rc = write_reports(&all, &ctx, g.fmt, g.reports, g.nreports);
 out:
-	for (size_t i = 0; i < nreports; i++)
-		free(reports[i].path);
-	free(reports);
+	gate_args_release(&g);
 	gate_set_release(&set);
 	gate_findings_release(&all);
 	gatecheck_config_release(&cs.cfg);
@@ -569,6 +611,5 @@ out:
 	for (size_t i = 0; i < cs.nreported; i++)
 		free(cs.reported[i]);
 	free(cs.reported);
-	free(changed_list);
 	return rc;
 }

@@ -556,10 +556,10 @@ out:
 char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 		       const char *dispatch, char *err, size_t errlen)
 {
-	struct stats_sb b = { 0 };
+	struct strbuf b = { 0 };
 	for (const char *s = tmpl; *s; s++) {
 		if (s[0] == '{' && s[1] == '{') {
-			stats_sb_add(&b, "{", 1);
+			strbuf_add(&b, "{", 1);
 			s++;
 			continue;
 		}
@@ -576,7 +576,7 @@ char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 			}
 		}
 		if (!is_ph) {
-			stats_sb_add(&b, s, 1);
+			strbuf_add(&b, s, 1);
 			continue;
 		}
 		if (!v) {
@@ -585,10 +585,10 @@ char *loop_plan_expand(const char *tmpl, const char *impl, const char *workload,
 			return NULL;
 		}
 		/* one shell word, nothing expanded */
-		stats_sb_shell_quoted(&b, v);
+		strbuf_shell_quoted(&b, v);
 		s += n - 1;
 	}
-	char *text = stats_sb_take(&b);
+	char *text = strbuf_take(&b);
 	if (!text)
 		fail(err, errlen, "out of memory");
 	return text;

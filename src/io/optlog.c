@@ -3,6 +3,8 @@
 #include "io/lineio.h"
 #include "model/ptlog.h"
 #include "util/utf8.h"
+#include "util/text.h"
+#include "util/decimal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,25 +55,6 @@ struct ctx {
 static int lc(int c)
 {
 	return (c >= 'A' && c <= 'Z') ? c + 32 : c;
-}
-
-static const char *find_ci(const char *h, const char *n)
-{
-	size_t nl = strlen(n);
-	if (nl == 0)
-		return h;
-	int c0 = lc((unsigned char)*n), c1 = (c0 >= 'a' && c0 <= 'z') ? c0 - 32 : c0;
-	const char first[3] = { (char)c0, (char)c1, '\0' };
-	/* strpbrk finds the candidate first bytes a block at a time: this
-	 * search runs on every line of every opt_log.md */
-	for (; (h = strpbrk(h, first)) != NULL; h++) {
-		size_t i = 1;
-		while (i < nl && h[i] && lc((unsigned char)h[i]) == lc((unsigned char)n[i]))
-			i++;
-		if (i == nl)
-			return h;
-	}
-	return NULL;
 }
 
 static int starts_ci(const char *s, const char *p)
@@ -127,13 +110,12 @@ size_t optlog_read_number(const char *s, double *out)
 		p++;
 	if (!(is_digit((unsigned char)*p) || (*p == '.' && is_digit((unsigned char)p[1]))))
 		return 0;
-	char *end;
-	errno = 0;
-	double v = strtod(p, &end);
-	if (end == p || errno == ERANGE || !isfinite(v))
+	double v;
+	size_t n = decimal_scan(p, &v);
+	if (!n)
 		return 0;
 	*out = v;
-	return (size_t)(end - s);
+	return (size_t)(p + n - s);
 }
 
 char *optlog_norm_name(const char *s, char *out, size_t n)
@@ -297,7 +279,7 @@ static long round_in_w(const char *s, int *word)
 {
 	if (word)
 		*word = 1;
-	for (const char *p = s; (p = find_ci(p, "round")) != NULL; p += 5) {
+	for (const char *p = s; (p = text_find_ci(p, "round")) != NULL; p += 5) {
 		if (p > s && is_alpha((unsigned char)p[-1]))
 			continue;
 		const char *q = skip_ws(p + 5);
@@ -437,9 +419,9 @@ static int is_confirm_heading(const char *t)
 	static const char *const conf[] = { "confirm", "verif", "validat", "re-measure", "remeasure",
 					    "re-run", "rerun", "确认", "验证", "复采", "复测", "重测",
 					    "全配置", "全组合", "全量", "终测", "复核", NULL };
-	int f = 0, c = 0;
+	int f = 0, c;
 	for (int i = 0; fin[i] && !f; i++) {
-		const char *p = find_ci(t, fin[i]);
+		const char *p = text_find_ci(t, fin[i]);
 		/* `final` as a word (not `finalize`) */
 		if (p && i == 0 && is_alpha((unsigned char)p[5]) && lc((unsigned char)p[5]) != 's')
 			p = NULL;
@@ -447,11 +429,10 @@ static int is_confirm_heading(const char *t)
 			p = NULL;
 		f = p != NULL;
 	}
-	for (int i = 0; conf[i] && !c; i++)
-		c = find_ci(t, conf[i]) != NULL;
+	c = text_find_any_ci(t, NULL, conf) >= 0;
 	/* `Final Summary` is not a confirmation round; `Final Performance Test
 	 * Data` re-measures the final file (a v1 log's confirmation) */
-	if (find_ci(t, "final summary"))
+	if (text_find_ci(t, "final summary"))
 		return 0;
 	if (starts_ci(t, "final performance test data") || starts_ci(t, "final performance data"))
 		return 1;
@@ -493,10 +474,10 @@ static int split_cells(char *buf, char **cells, int max)
 			int end = (*p == '\0');
 			*p = '\0';
 			if (k < max) {
-				char *c = (char *)skip_ws(start);
-				size_t cl = strlen(c);
-				while (cl > 0 && (c[cl - 1] == ' ' || c[cl - 1] == '\t'))
-					c[--cl] = '\0';
+				/* trimmed: from the first non-blank to the separator */
+				char *c = (char *)skip_ws(start), *e = p;
+				while (e > c && (e[-1] == ' ' || e[-1] == '\t'))
+					*--e = '\0';
 				cells[k++] = c;
 			}
 			if (end)
@@ -509,11 +490,11 @@ static int split_cells(char *buf, char **cells, int max)
 
 static int names_duration(const char *cell)
 {
-	if (find_ci(cell, "duration"))
+	if (text_find_ci(cell, "duration"))
 		return 1;
 	if (strstr(cell, "µs") || strstr(cell, "μs"))
 		return 1;
-	for (const char *p = cell; (p = find_ci(p, "us")) != NULL; p += 2) {
+	for (const char *p = cell; (p = text_find_ci(p, "us")) != NULL; p += 2) {
 		int before = (p == cell) ? 0 : is_alpha((unsigned char)p[-1]);
 		if (!before && !is_alpha((unsigned char)p[2]))
 			return 1;
@@ -521,16 +502,13 @@ static int names_duration(const char *cell)
 	return 0;
 }
 
-static int shows_incumbent(const char *s)
+static int shows_incumbent(const char *s, const struct text_bytes *tb)
 {
 	static const char *const marks[] = { "current best", "current_best", "current-best",
 					     "currentbest", "(best)", "（best）", "[best]", "incumbent",
 					     "当前最优", "当前 best", "当前best", "当前最佳", "现最优",
 					     "best so far", NULL };
-	for (int i = 0; marks[i]; i++)
-		if (find_ci(s, marks[i]))
-			return 1;
-	return 0;
+	return text_find_any_ci(s, tb, marks) >= 0;
 }
 
 static int header_vs(const char *cell)
@@ -619,7 +597,7 @@ static double read_unit(const char **p)
 
 static double baseline_after(const char *s)
 {
-	const char *p = find_ci(s, "baseline");
+	const char *p = text_find_ci(s, "baseline");
 	double v;
 	if (!p)
 		return NAN;
@@ -654,7 +632,7 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 /* `... final_latency: N us ...` or `- W: B → F us`. */
 static int scan_claim(struct optlog *lg, const char *s, long line)
 {
-	const char *k = find_ci(s, "final_latency");
+	const char *k = text_find_ci(s, "final_latency");
 	double v;
 	if (k) {
 		const char *p = k + strlen("final_latency");
@@ -810,7 +788,7 @@ static int scan_geomean(struct optlog *lg, const char *s, long line)
 					    "geo mean", NULL };
 	const char *k = NULL;
 	for (int i = 0; keys[i] && !k; i++)
-		k = find_ci(s, keys[i]);
+		k = text_find_ci(s, keys[i]);
 	if (!k)
 		return 0;
 	for (const char *p = k; *p; p++) {
@@ -850,7 +828,7 @@ static void scan_stop(struct ctx *cx, const char *s, long line)
 		return;
 	const char *k = NULL;
 	for (int i = 0; keys[i] && !k; i++)
-		k = find_ci(s, keys[i]);
+		k = text_find_ci(s, keys[i]);
 	if (!k)
 		return;
 	static const struct { const char *w; enum optlog_stop v; } vals[] = {
@@ -861,7 +839,7 @@ static void scan_stop(struct ctx *cx, const char *s, long line)
 	const char *best = NULL;
 	enum optlog_stop v = OPTLOG_STOP_OTHER;
 	for (int i = 0; vals[i].w; i++) {
-		const char *p = find_ci(k, vals[i].w);
+		const char *p = text_find_ci(k, vals[i].w);
 		if (p && (!best || p < best)) {
 			best = p;
 			v = vals[i].v;
@@ -886,7 +864,7 @@ static void scan_budgets(struct optlog *lg, const char *s, long line)
 		long *dst = i == 0 ? &lg->max_rounds : &lg->max_experiments;
 		if (*dst >= 0)
 			continue;
-		const char *k = find_ci(s, keys[i]);
+		const char *k = text_find_ci(s, keys[i]);
 		if (!k)
 			continue;
 		const char *p = skip_ws(k + strlen(keys[i]));
@@ -1040,15 +1018,14 @@ static int cell_is(const char *cell, const char *name)
 /* Prose naming a measured duration: Task Duration, duration, latency,
  * 时延, 耗时, µs/μs, `(us)`, `_us`, a number followed by us/ms, msprof,
  * perf_records, median of N. */
-static int prose_duration(const char *s)
+static int prose_duration(const char *s, const struct text_bytes *tb)
 {
 	static const char *const w[] = { "duration", "latency", "时延", "耗时", "µs", "μs", "(us)",
 					 "（us）", "_us", "msprof", "perf_records", "median of", "median-of",
 					 NULL };
-	for (int i = 0; w[i]; i++)
-		if (find_ci(s, w[i]))
-			return 1;
-	for (const char *p = s; (p = find_ci(p, "us")) != NULL; p += 2) {
+	if (text_find_any_ci(s, tb, w) >= 0)
+		return 1;
+	for (const char *p = s; (p = text_find_ci(p, "us")) != NULL; p += 2) {
 		if (is_alpha((unsigned char)p[2]))
 			continue;
 		const char *q = p;
@@ -1079,6 +1056,7 @@ static void innermost_entries(const struct ctx *cx, long *any, long *norun)
 static int open_table(struct ctx *cx, long line)
 {
 	struct optlog *lg = cx->lg;
+	struct text_bytes capb; /* the caption's bytes, noted once */
 	char *cells[64];
 	char *hdr = strdup(cx->prev);
 	if (!hdr)
@@ -1102,7 +1080,8 @@ static int open_table(struct ctx *cx, long line)
 	if (cx->cap_line > 0 && cx->cap_kind != K_ROW && cx->cap_len > 0) {
 		t->caption_line = cx->cap_line;
 		cr = round_in(cx->cap);
-		if (shows_incumbent(cx->cap))
+		text_bytes_of(&capb, cx->cap);
+		if (shows_incumbent(cx->cap, &capb))
 			t->has_incumbent = 1;
 	}
 	if (t->caption_line) {
@@ -1112,7 +1091,7 @@ static int open_table(struct ctx *cx, long line)
 		t->cap_round_word = w;
 		/* the unit stated only in the caption (a heading, a bold line, a
 		 * sentence) or in the prose of the section above the table */
-		if (prose_duration(cx->cap))
+		if (prose_duration(cx->cap, &capb))
 			t->cap_duration = 1;
 	} else {
 		t->cap_round = -1;
@@ -1129,7 +1108,7 @@ static int open_table(struct ctx *cx, long line)
 	for (int i = 0; i < nc; i++) {
 		if (names_duration(cells[i]))
 			t->has_duration = 1;
-		if (shows_incumbent(cells[i]) || header_vs(cells[i]))
+		if (shows_incumbent(cells[i], NULL) || header_vs(cells[i]))
 			t->has_incumbent = 1;
 		for (int j = 0; j < 5; j++)
 			if (cx->col[j] < 0 && cell_is(cells[i], names[j]))
@@ -1149,11 +1128,11 @@ static int open_table(struct ctx *cx, long line)
 		nc = split_cells(hdr, cells, 64);
 		for (int i = 1; i < nc && cx->sum_col < 0; i++) {
 			const char *c = cells[i];
-			if ((find_ci(c, "final") && !find_ci(c, "candidate") && !find_ci(c, "_id")) ||
+			if ((text_find_ci(c, "final") && !text_find_ci(c, "candidate") && !text_find_ci(c, "_id")) ||
 			    strstr(c, "最终") || strstr(c, "优化后") || strstr(c, "调优后") ||
-			    (find_ci(c, "after") && !find_ci(c, "vs"))) {
+			    (text_find_ci(c, "after") && !text_find_ci(c, "vs"))) {
 				cx->sum_col = i;
-				cx->sum_mul = (find_ci(c, "ms") && !find_ci(c, "msprof")) ? 1000 : 1;
+				cx->sum_mul = (text_find_ci(c, "ms") && !text_find_ci(c, "msprof")) ? 1000 : 1;
 			}
 		}
 		free(hdr);
@@ -1203,7 +1182,7 @@ static char *cell_text(const char *c)
 	return strndup(c, n);
 }
 
-static int table_row(struct ctx *cx, char *line, long lineno)
+static int table_row(struct ctx *cx, char *line, size_t len, long lineno)
 {
 	struct optlog *lg = cx->lg;
 	char *cells[64];
@@ -1212,9 +1191,12 @@ static int table_row(struct ctx *cx, char *line, long lineno)
 	struct optlog_table *t = &lg->tables[cx->table];
 	t->rows++;
 	{
-		char *d = strdup(line);
-		if (!d)
+		/* a copy to split: on the stack for the usual row, every row of
+		 * every table passes here */
+		char small[1024], *d = small;
+		if (len >= sizeof(small) && !(d = malloc(len + 1)))
 			return -1;
+		memcpy(d, line, len + 1);
 		char *cl[64];
 		int n = split_cells(d, cl, 64);
 		for (int i = 1; i < n; i++) {
@@ -1225,7 +1207,8 @@ static int table_row(struct ctx *cx, char *line, long lineno)
 				break;
 			}
 		}
-		free(d);
+		if (d != small)
+			free(d);
 	}
 	if (!t->has_incumbent) {
 		/* the first cell only: between the leading '|' and the next one */
@@ -1239,7 +1222,7 @@ static int table_row(struct ctx *cx, char *line, long lineno)
 		size_t n = (size_t)(b - a) < sizeof(first) - 1 ? (size_t)(b - a) : sizeof(first) - 1;
 		memcpy(first, a, n);
 		first[n] = '\0';
-		if (shows_incumbent(first))
+		if (shows_incumbent(first, NULL))
 			t->has_incumbent = 1;
 	}
 	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS) {
@@ -1298,30 +1281,25 @@ out:
 	return rc;
 }
 
-static int is_remeasure(const char *s)
+static int is_remeasure(const char *s, const struct text_bytes *tb)
 {
-	return strstr(s, "复测") || strstr(s, "重测") || find_ci(s, "re-measure") ||
-	       find_ci(s, "remeasure") || find_ci(s, "re-run") || find_ci(s, "rerun");
+	static const char *const w[] = { "复测", "重测", "re-measure", "remeasure", "re-run", "rerun", NULL };
+	return text_find_any_ci(s, tb, w) >= 0;
 }
 
-static int is_baseline_remeasure(const char *s)
+static int is_baseline_remeasure(const char *s, const struct text_bytes *tb)
 {
 	static const char *const base[] = { "baseline", "基线", "round 0", "round-0", "round0", "incumbent", NULL };
 	static const char *const again[] = { "重测", "复测", "re-measure", "remeasure", "measured again",
 					     "re-measured", "重新测", "重新采", "重采", "re-run", "rerun", NULL };
-	int b = 0, a = 0;
-	for (int i = 0; base[i] && !b; i++)
-		b = find_ci(s, base[i]) != NULL;
-	for (int i = 0; again[i] && !a; i++)
-		a = find_ci(s, again[i]) != NULL;
-	return a && b;
+	return text_find_any_ci(s, tb, again) >= 0 && text_find_any_ci(s, tb, base) >= 0;
 }
 
 static int starts_summary(const char *t)
 {
 	static const char *const w[] = { "final summary", "最终总结", "最终小结", NULL };
 	for (int i = 0; w[i]; i++) {
-		const char *p = find_ci(t, w[i]);
+		const char *p = text_find_ci(t, w[i]);
 		if (!p || p - t > 8)
 			continue;
 		/* only marks before it (an emoji, a symbol), no word */
@@ -1386,9 +1364,9 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		cx->in_summary = 0;
 	if (cx->in_fptd && level <= cx->fptd_level)
 		cx->in_fptd = 0;
-	if (find_ci(text, "skill retrospective") && lg->retrospective_line == 0)
+	if (text_find_ci(text, "skill retrospective") && lg->retrospective_line == 0)
 		lg->retrospective_line = line;
-	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text))
+	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text, NULL))
 		lg->baseline_remeasure_line = line;
 	if (starts_summary(t)) {
 		if (lg->summary_line && lg->n_superseded < MAX_ITEMS) {
@@ -1414,9 +1392,9 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
  * `与 perf_records.jsonl round 5 逐条对账`, `(records of round 9)`. */
 static int scan_cited_round(struct optlog *lg, const char *s, long line)
 {
-	if (!find_ci(s, "perf_records"))
+	if (!text_find_ci(s, "perf_records"))
 		return 0;
-	if (!find_ci(s, "final") && !strstr(s, "对账") && !find_ci(s, "reconcil") && !strstr(s, "最终") &&
+	if (!text_find_ci(s, "final") && !strstr(s, "对账") && !text_find_ci(s, "reconcil") && !strstr(s, "最终") &&
 	    !strstr(s, "终测"))
 		return 0;
 	long r = round_in(s);
@@ -1434,11 +1412,13 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	struct optlog *lg = cx->lg;
 	long idx;
 	innermost_round(cx, &idx);
-	if (idx >= 0 && is_remeasure(s))
+	struct text_bytes tb; /* the line's bytes, noted once for every phrase list */
+	text_bytes_of(&tb, s);
+	if (idx >= 0 && is_remeasure(s, &tb))
 		lg->rounds[idx].remeasure = 1;
-	if (prose_duration(s))
+	if (prose_duration(s, &tb))
 		cx->sect_unit = 1;
-	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s))
+	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s, &tb))
 		lg->baseline_remeasure_line = line;
 	scan_budgets(lg, s, line);
 	if (!cx->in_summary)
@@ -1448,9 +1428,9 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	if (scan_claim(lg, s, line) || scan_best(lg, s, line) || scan_geomean(lg, s, line))
 		return -1;
 	scan_stop(cx, s, line);
-	if (find_ci(s, "nothing adopted") || find_ci(s, "nothing was adopted") ||
-	    find_ci(s, "no candidate adopted") || strstr(s, "未采纳任何") || strstr(s, "保持基线") ||
-	    find_ci(s, "保持 baseline"))
+	if (text_find_ci(s, "nothing adopted") || text_find_ci(s, "nothing was adopted") ||
+	    text_find_ci(s, "no candidate adopted") || strstr(s, "未采纳任何") || strstr(s, "保持基线") ||
+	    text_find_ci(s, "保持 baseline"))
 		lg->nothing_adopted = 1;
 	return 0;
 }
@@ -1531,7 +1511,7 @@ static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncat
 	}
 	if (cx->in_table) {
 		if (kind != K_BLANK && strchr(s, '|')) {
-			if (table_row(cx, s, line))
+			if (table_row(cx, s, len, line))
 				return -1;
 			kind = K_ROW;
 			goto shift;

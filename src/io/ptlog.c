@@ -1,5 +1,6 @@
 /* ptlog.c: optimization_log.md and perf_log.md readers (ptlog.h). */
 #include "io/ptlog.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -59,23 +60,6 @@ void ptlog_text_release(struct ptlog_text *t)
 
 /* ---- helpers -------------------------------------------------------- */
 
-const char *ptlog_stristr(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	if (!n)
-		return hay;
-	const char first[3] = { (char)tolower((unsigned char)*needle), (char)toupper((unsigned char)*needle), '\0' };
-	for (const char *p = hay; (p = strpbrk(p, first)) != NULL; p++) {
-		size_t i = 0;
-		while (i < n && p[i] &&
-		       tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
-			i++;
-		if (i == n)
-			return p;
-	}
-	return NULL;
-}
-
 int ptlog_contains_any(const char *s, size_t n, const char *const *needles)
 {
 	if (!s)
@@ -91,9 +75,7 @@ int ptlog_contains_any(const char *s, size_t n, const char *const *needles)
 	}
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	int hit = 0;
-	for (size_t i = 0; needles[i] && !hit; i++)
-		hit = ptlog_stristr(copy, needles[i]) != NULL;
+	int hit = text_find_any_ci(copy, NULL, needles) >= 0;
 	if (copy != small)
 		free(copy);
 	return hit;
@@ -113,118 +95,122 @@ static int is_word(unsigned char c)
 static const char TIMES[] = "\xC3\x97";
 static const char MICRO[] = "\xC2\xB5";
 
+/* Past the identifier characters from i (with_dot: '.' counts too). */
+static size_t skip_ident(const char *s, size_t i, size_t len, int with_dot)
+{
+	while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || (with_dot && s[i] == '.')))
+		i++;
+	return i;
+}
+
+/* At s[*i]: 1 when a standalone number starts there (*sign set and *i
+ * past the sign); else 0 with *i moved past what cannot start one. A sign
+ * counts only when not glued to a word ("a-1" is no number); digits must
+ * not continue an identifier or another number, but a preceding
+ * non-ASCII byte ('（', '→', CJK text) does not make them part of one. */
+static int number_start(const char *s, size_t len, size_t *i, int *sign)
+{
+	unsigned char c = (unsigned char)s[*i];
+	size_t start = *i;
+	*sign = 0;
+	if ((c == '+' || c == '-') && *i + 1 < len && isdigit((unsigned char)s[*i + 1])) {
+		if (*i > 0 && (isalnum((unsigned char)s[*i - 1]) || s[*i - 1] == '_')) {
+			*i = skip_ident(s, *i + 1, len, 1);
+			return 0;
+		}
+		*sign = c == '-' ? -1 : 1;
+		(*i)++;
+	} else if (!isdigit(c)) {
+		(*i)++;
+		return 0;
+	}
+	if (!*sign && start > 0) {
+		unsigned char p = (unsigned char)s[start - 1];
+		if (p < 0x80 && is_word(p)) {
+			*i = skip_ident(s, *i, len, 1);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* The end of the digits at i: one decimal point, an exponent only with
+ * digits after it. *decimal is set when either is there. */
+static size_t number_end(const char *s, size_t i, size_t len, int *decimal)
+{
+	size_t d = i;
+	*decimal = 0;
+	while (d < len && (isdigit((unsigned char)s[d]) ||
+			   (s[d] == '.' && d + 1 < len && isdigit((unsigned char)s[d + 1]) && !*decimal))) {
+		if (s[d] == '.')
+			*decimal = 1;
+		d++;
+	}
+	if (d < len && (s[d] == 'e' || s[d] == 'E') && d + 1 < len &&
+	    (isdigit((unsigned char)s[d + 1]) ||
+	     ((s[d + 1] == '-' || s[d + 1] == '+') && d + 2 < len && isdigit((unsigned char)s[d + 2])))) {
+		d += 2;
+		while (d < len && isdigit((unsigned char)s[d]))
+			d++;
+		*decimal = 1;
+	}
+	return d;
+}
+
+/* The unit right after a number ending at d ("0.2147 ms" may have one
+ * blank; %, s, x and × must touch the number). Returns where it ends
+ * (d when there is none). */
+static size_t number_unit(const char *s, size_t d, size_t len, enum ptlog_unit *unit)
+{
+	size_t u = d;
+	*unit = PTLOG_NOUNIT;
+	if (u < len && s[u] == ' ' && u + 1 < len && !isdigit((unsigned char)s[u + 1]))
+		u++;
+	if (s[u] == '%' && u == d)
+		return *unit = PTLOG_PCT, u + 1;
+	if (strncmp(s + u, "ms", 2) == 0)
+		return *unit = PTLOG_MS, u + 2;
+	if (strncmp(s + u, "us", 2) == 0)
+		return *unit = PTLOG_US, u + 2;
+	if (strncmp(s + u, MICRO, 2) == 0 && s[u + 2] == 's')
+		return *unit = PTLOG_US, u + 3;
+	if (strncmp(s + u, "ns", 2) == 0)
+		return *unit = PTLOG_NS, u + 2;
+	if (s[u] == 's' && u == d)
+		return *unit = PTLOG_S, u + 1;
+	if ((s[u] == 'x' || s[u] == 'X') && u == d)
+		return *unit = PTLOG_X, u + 1;
+	if (strncmp(s + u, TIMES, 2) == 0 && u == d)
+		return *unit = PTLOG_X, u + 2;
+	return d;
+}
+
 size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 {
-	size_t n = 0;
-	size_t len = strlen(s);
+	size_t n = 0, len = strlen(s);
 	for (size_t i = 0; i < len;) {
-		unsigned char c = (unsigned char)s[i];
 		size_t start = i;
-		int sign = 0;
-		if ((c == '+' || c == '-') && i + 1 < len && isdigit((unsigned char)s[i + 1])) {
-			/* a sign counts only when not glued to a word: "a-1" is no number */
-			if (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) {
-				i++;
-				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_'))
-					i++;
-				continue;
-			}
-			sign = c == '-' ? -1 : 1;
-			i++;
-		} else if (!isdigit(c)) {
-			i++;
+		int sign, decimal;
+		if (!number_start(s, len, &i, &sign))
 			continue;
-		}
-		/* digits must not continue an identifier or another number */
-		if (!sign && start > 0) {
-			unsigned char p = (unsigned char)s[start - 1];
-			/* a preceding non-ASCII byte ('（', '→', CJK text) does not
-			 * make the digits part of an identifier */
-			if (p < 0x80 && is_word(p)) {
-				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '.' || s[i] == '_'))
-					i++;
-				continue;
-			}
-		}
-		size_t d = i;
-		int decimal = 0;
-		while (d < len && (isdigit((unsigned char)s[d]) || (s[d] == '.' && d + 1 < len &&
-								   isdigit((unsigned char)s[d + 1]) && !decimal))) {
-			if (s[d] == '.')
-				decimal = 1;
-			d++;
-		}
-		if (d < len && (s[d] == 'e' || s[d] == 'E') && d + 1 < len &&
-		    (isdigit((unsigned char)s[d + 1]) ||
-		     ((s[d + 1] == '-' || s[d + 1] == '+') && d + 2 < len && isdigit((unsigned char)s[d + 2])))) {
-			d += 2;
-			while (d < len && isdigit((unsigned char)s[d]))
-				d++;
-			decimal = 1;
-		}
+		size_t d = number_end(s, i, len, &decimal);
 		double v = strtod(s + (sign ? start + 1 : start), NULL);
-		if (sign < 0)
-			v = -v;
-		/* unit */
-		enum ptlog_unit unit = PTLOG_NOUNIT;
-		size_t u = d;
-		size_t ulen = 0;
-		if (u < len && s[u] == ' ' && u + 1 < len && !isdigit((unsigned char)s[u + 1]))
-			u++; /* "0.2147 ms" */
-		if (s[u] == '%' && u == d) {
-			unit = PTLOG_PCT;
-			ulen = 1;
-		} else if (strncmp(s + u, "ms", 2) == 0) {
-			unit = PTLOG_MS;
-			ulen = 2;
-		} else if (strncmp(s + u, "us", 2) == 0) {
-			unit = PTLOG_US;
-			ulen = 2;
-		} else if (strncmp(s + u, MICRO, 2) == 0 && s[u + 2] == 's') {
-			unit = PTLOG_US;
-			ulen = 3;
-		} else if (strncmp(s + u, "ns", 2) == 0) {
-			unit = PTLOG_NS;
-			ulen = 2;
-		} else if (s[u] == 's' && u == d) {
-			unit = PTLOG_S;
-			ulen = 1;
-		} else if ((s[u] == 'x' || s[u] == 'X') && u == d) {
-			unit = PTLOG_X;
-			ulen = 1;
-		} else if (strncmp(s + u, TIMES, 2) == 0 && u == d) {
-			unit = PTLOG_X;
-			ulen = 2;
-		}
-		size_t after = u + ulen;
-		if (unit != PTLOG_NOUNIT && unit != PTLOG_PCT && unit != PTLOG_X && after < len &&
-		    (isalnum((unsigned char)s[after]) || s[after] == '_')) {
+		enum ptlog_unit unit;
+		size_t after = number_unit(s, d, len, &unit);
+		int glued = after < len && (isalnum((unsigned char)s[after]) || s[after] == '_');
+		if (unit != PTLOG_NOUNIT && unit != PTLOG_PCT && unit != PTLOG_X && glued) {
 			unit = PTLOG_NOUNIT; /* "12 steps", "2 stages" */
 			after = d;
-		} else if ((unit == PTLOG_X) && after < len && isalnum((unsigned char)s[after])) {
-			/* "1024x8192" is a shape, not a number and a unit */
-			i = after;
-			while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
-				i++;
+		} else if (unit == PTLOG_X && after < len && isalnum((unsigned char)s[after])) {
+			i = skip_ident(s, after, len, 0); /* "1024x8192" is a shape */
 			continue;
-		} else if (unit == PTLOG_NOUNIT) {
-			after = d;
-			if (d < len && (isalpha((unsigned char)s[d]) || s[d] == '_')) {
-				/* "16KB", "2D", "3rd": a number glued to a word is not a measurement */
-				i = d;
-				while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
-					i++;
-				continue;
-			}
+		} else if (unit == PTLOG_NOUNIT && d < len && (isalpha((unsigned char)s[d]) || s[d] == '_')) {
+			i = skip_ident(s, d, len, 0); /* "16KB", "2D", "3rd": glued to a word */
+			continue;
 		}
-		if (n < max) {
-			out[n].v = v;
-			out[n].pos = start;
-			out[n].end = after;
-			out[n].sign = sign;
-			out[n].decimal = decimal;
-			out[n].unit = unit;
-		}
+		if (n < max)
+			out[n] = (struct ptlog_num){ .v = sign < 0 ? -v : v, .pos = start, .end = after,
+						     .sign = sign, .decimal = decimal, .unit = unit };
 		n++;
 		i = after > d ? after : d;
 	}
@@ -553,7 +539,7 @@ static void parse_deps(struct ptlog_plan *pl, const char *s)
 					    "depends on", "depends", "prerequisite", NULL };
 	const char *p = NULL;
 	for (size_t i = 0; keys[i] && !p; i++) {
-		const char *k = ptlog_stristr(s, keys[i]);
+		const char *k = text_find_ci(s, keys[i]);
 		if (k) {
 			p = k + strlen(keys[i]);
 			while (*p == ' ' || *p == '*')
@@ -620,7 +606,7 @@ int ptlog_parse(struct ptlog *log, const char *data, size_t len)
 			if (tag == PTLOG_ORDER_CHECK) {
 				const char *c = strstr(s, "\xE7\xBB\x93\xE8\xAE\xBA"); /* 结论 */
 				if (!c)
-					c = ptlog_stristr(s, "conclusion");
+					c = text_find_ci(s, "conclusion");
 				if (c) {
 					if (strstr(c, "\xE2\x9C\x85"))
 						e->ok = 1;
@@ -971,7 +957,7 @@ double ptlog_noise_pct(const char *line)
 					      "\xE5\x99\xAA\xE5\xA3\xB0\xE9\x98\x88\xE5\x80\xBC" /* 噪声阈值 */, NULL };
 	const char *hit = NULL;
 	for (size_t k = 0; labels[k] && !hit; k++)
-		hit = ptlog_stristr(line, labels[k]);
+		hit = text_find_ci(line, labels[k]);
 	if (!hit)
 		return NAN;
 	struct ptlog_num nums[16];

@@ -7,6 +7,7 @@
  * way the gate and the statistics commands print it. */
 #include "io/records.h"
 #include "util/utf8.h"
+#include "util/decimal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -280,10 +281,6 @@ static int parse_string(struct lp *lp, const char **s, size_t *n)
 	return string_slow(lp, lp->p, n, b);
 }
 
-static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-				      1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-				      1e20, 1e21, 1e22 };
-
 /* Digits run at p; returns its end. */
 static const char *digits_end(const char *p, const char *e)
 {
@@ -338,16 +335,9 @@ static int number_grammar(struct lp *lp, struct numtext *t)
  * (one correctly rounded division of exact doubles); the rest by strtod. */
 static double number_value(const struct numtext *t)
 {
-	size_t nd = (size_t)(t->ie - t->ib) + (size_t)(t->fe - t->fb);
-	if (!t->expo && nd <= 15) {
-		uint64_t m = 0;
-		for (const char *q = t->ib; q < t->ie; q++)
-			m = m * 10 + (uint64_t)(*q - '0');
-		for (const char *q = t->fb; q < t->fe; q++)
-			m = m * 10 + (uint64_t)(*q - '0');
-		double d = (double)m / pow10_exact[t->fe - t->fb];
-		return t->neg ? -d : d;
-	}
+	double fast;
+	if (!t->expo && decimal_fast(t->ib, t->ie, t->fb, t->fe, &fast) == 0)
+		return t->neg ? -fast : fast;
 	char tmp[64];
 	size_t len = (size_t)(t->e - t->b);
 	if (len < sizeof(tmp)) {

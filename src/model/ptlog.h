@@ -152,14 +152,13 @@ void ptperf_release(struct ptperf *p);
 
 /* ---- small helpers shared by the rules ------------------------------ */
 
-/* Case-insensitive ASCII substring search (UTF-8 needles match exactly). */
-const char *ptlog_stristr(const char *hay, const char *needle);
 /* The noise threshold a line of prose states, in percent: on a line naming
  * "noise threshold", "noise_threshold" or 噪声阈值, the unsigned percentage
  * in (0, 50) nearest to that label within 24 bytes on either side
  * ("噪声阈值: 3%", "< 3% noise threshold"). NAN when the line states none.
  * The one scraper of the threshold (opt_log.md and perf_tuning/ prose). */
 double ptlog_noise_pct(const char *line);
+
 /* 1 when s (of length n, or to its NUL when n is (size_t)-1) contains any
  * of the NULL-terminated needles, case-insensitively. */
 int ptlog_contains_any(const char *s, size_t n, const char *const *needles);

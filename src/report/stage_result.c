@@ -11,14 +11,14 @@
 
 char *report_stage_result_markdown(const struct stage_result *sr)
 {
-	struct stats_sb b = { 0 };
-	stats_sb_printf(&b, "## Stage Result\n\n");
+	struct strbuf b = { 0 };
+	strbuf_printf(&b, "## Stage Result\n\n");
 	for (size_t i = 0; i < sr->n; i++) {
 		const struct sr_entry *e = &sr->v[i];
 		if (e->workload)
-			stats_sb_printf(&b, "- %s: %s: %s\n", e->workload, e->key, e->value);
+			strbuf_printf(&b, "- %s: %s: %s\n", e->workload, e->key, e->value);
 		else
-			stats_sb_printf(&b, "- %s: %s\n", e->key, e->value);
+			strbuf_printf(&b, "- %s: %s\n", e->key, e->value);
 	}
 	if (b.oom) {
 		free(b.s);

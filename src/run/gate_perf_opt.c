@@ -460,266 +460,333 @@ oom:
 	return -1;
 }
 
+/* Everything one directory's check reads and owns, released by
+ * dir_release. */
+struct dir_check {
+	const struct tree *T;
+	const char *rel, *shown;
+	struct gatecheck_result *R;
+	struct optlog lg;
+	struct loaded ld;
+	struct s4_input in;
+	struct sha_cache sc;
+	struct s4_map seen;          /* msprof_raw_path values already looked up */
+	struct refusals ref;
+	struct tree repo;
+	int repo_open;
+	char **top;                  /* names at the directory's top */
+	size_t ntop;
+	struct s4_missing_path missing[MAX_MISSING];
+	char *missing_str[MAX_MISSING];
+	size_t nmiss;
+	char *s_log, *s_rec, *s_inv, *s_fb; /* shown paths of the files */
+	char *inv_text, *fb_text;
+	struct inventory inv;
+};
+
+static void dir_init(struct dir_check *c, const struct tree *T, const char *rel,
+		     const char *shown, struct gatecheck_result *R)
+{
+	memset(c, 0, sizeof(*c));
+	c->T = T;
+	c->rel = rel;
+	c->shown = shown;
+	c->R = R;
+	optlog_init(&c->lg);
+	inventory_init(&c->inv);
+	records_init(&c->ld.recs);
+	records_problems_init(&c->ld.probs);
+	s4_map_init(&c->seen);
+}
+
+static void dir_release(struct dir_check *c)
+{
+	for (size_t i = 0; i < c->ntop; i++)
+		free(c->top[i]);
+	free(c->top);
+	for (size_t i = 0; i < c->nmiss; i++)
+		free(c->missing_str[i]);
+	refusals_release(&c->ref);
+	if (c->repo_open)
+		tree_close(&c->repo);
+	s4_map_release(&c->seen);
+	optlog_release(&c->lg);
+	records_release(&c->ld.recs);
+	records_problems_release(&c->ld.probs);
+	inventory_release(&c->inv);
+	free(c->inv_text);
+	free(c->fb_text);
+	free(c->s_log);
+	free(c->s_rec);
+	free(c->s_inv);
+	free(c->s_fb);
+}
+
+/* The shown paths of the four files, and the input's names for them. */
+static int dir_names(struct dir_check *c)
+{
+	c->s_log = path_join(c->shown, "opt_log.md");
+	c->s_rec = path_join(c->shown, "perf_records.jsonl");
+	c->s_inv = path_join(c->shown, "workload_inventory.json");
+	c->s_fb = path_join(c->shown, "perf_feedback.md");
+	if (!c->s_log || !c->s_rec || !c->s_inv || !c->s_fb)
+		return -1;
+	c->in.dir = c->shown;
+	c->in.optlog_file = c->s_log;
+	c->in.records_file = c->s_rec;
+	c->in.inventory_file = c->s_inv;
+	c->in.feedback_file = c->s_fb;
+	c->in.log = &c->lg;
+	return 0;
+}
+
+/* opt_log.md, streamed. Returns 0, -1 when memory ran out. */
+static int dir_optlog(struct dir_check *c)
+{
+	FILE *f;
+	enum tree_status ts = tree_fopen(c->T, c->rel, "opt_log.md", 0, &f);
+	c->in.optlog_state = state_of(ts);
+	if (ts == TREE_OK) {
+		if (optlog_load_stream(f, &c->lg) != 0) {
+			if (errno == ENOMEM)
+				return -1;
+			c->in.optlog_state = S4_FILE_UNREADABLE;
+		} else {
+			c->in.optlog_state = c->lg.blank ? S4_FILE_EMPTY : S4_FILE_OK;
+		}
+	} else if (ts != TREE_MISSING && refuse(&c->ref, c->s_log, 0, "opt_log.md", ts)) {
+		return -1;
+	}
+	c->R->bytes += c->lg.bytes;
+	return 0;
+}
+
+/* workload_inventory.json: read whole, refused with the reason when it is
+ * not clean UTF-8 JSON. Returns 0, -1 when memory ran out. */
+static int dir_inventory(struct dir_check *c)
+{
+	size_t len;
+	enum tree_status ts;
+	struct s4_input *in = &c->in;
+	c->inv_text = slurp(c->T, c->rel, "workload_inventory.json", MAX_JSON, &len,
+			    &in->inventory_state, &ts);
+	if (ts != TREE_OK && ts != TREE_MISSING &&
+	    refuse(&c->ref, c->s_inv, 0, "workload_inventory.json", ts))
+		return -1;
+	c->R->bytes += len;
+	if (!c->inv_text || in->inventory_state != S4_FILE_OK)
+		return 0;
+	const char *t = c->inv_text, *why = NULL;
+	int prc = 0;
+	if (lineio_has_bom(t, len))
+		why = "it starts with a UTF-8 byte order mark";
+	else if (memchr(t, '\0', len))
+		why = "it contains a NUL byte";
+	else if (utf8_invalid_at(t, len) != (size_t)-1)
+		why = "it is not valid UTF-8";
+	else if ((prc = inventory_parse(t, len, &c->inv)) < 0)
+		return -1;
+	else if (prc > 0)
+		why = "it is not valid JSON";
+	if (why) {
+		in->inventory_state = S4_FILE_UNREADABLE;
+		in->inventory_error = why;
+	} else {
+		in->inventory = &c->inv;
+	}
+	return 0;
+}
+
+/* perf_records.jsonl, streamed, and the directory's contract. */
+static int dir_records(struct dir_check *c)
+{
+	FILE *f;
+	struct s4_input *in = &c->in;
+	enum tree_status ts = tree_fopen(c->T, c->rel, "perf_records.jsonl", 0, &f);
+	if (ts == TREE_OK) {
+		if (load_records(f, &c->ld) != 0)
+			return -1;
+	} else {
+		c->ld.state = state_of(ts);
+		if (ts != TREE_MISSING && refuse(&c->ref, c->s_rec, 0, "perf_records.jsonl", ts))
+			return -1;
+	}
+	c->R->bytes += c->ld.bytes;
+	in->records_state = c->ld.state;
+	in->recs = &c->ld.recs;
+	in->rprobs = &c->ld.probs;
+	in->records_dropped = c->ld.dropped;
+	in->contract = in->inventory_state != S4_FILE_MISSING  ? RECORDS_V2
+		       : c->ld.recs.contract == RECORDS_V2 ? RECORDS_V2 : RECORDS_V1;
+	c->R->contract = in->contract;
+	c->R->records = c->ld.recs.n;
+	return 0;
+}
+
+/* One msprof_raw_path: refused when it leads out of the tree, noted when
+ * it is missing inside it. Returns 0, -1 when memory ran out. */
+static int dir_profile(struct dir_check *c, const struct record *r)
+{
+	const char *p = r->msprof_raw_path;
+	char *base = record_base(c->rel, p);
+	if (!base)
+		return -1;
+	enum tree_status ts = tree_resolve(c->T, base, p, TREE_WANT_ANY, 0, NULL, NULL);
+	free(base);
+	if (ts == TREE_OK)
+		return 0;
+	if (ts != TREE_MISSING) {
+		char what[96];
+		snprintf(what, sizeof(what), "msprof_raw_path '%.60s%s'", p, strlen(p) > 60 ? "..." : "");
+		return refuse(&c->ref, c->s_rec, r->line, what, ts);
+	}
+	if (c->nmiss >= MAX_MISSING)
+		return 0;
+	if (!(c->missing_str[c->nmiss] = strdup(p)))
+		return -1;
+	c->missing[c->nmiss].line = r->line;
+	c->missing[c->nmiss].path = c->missing_str[c->nmiss];
+	c->nmiss++;
+	return 0;
+}
+
+/* Records naming profiles that do not exist, or that lead out of the
+ * tree: checked inside it only, so the answer never tells what exists
+ * outside. Each path is looked up once. */
+static int dir_profiles(struct dir_check *c)
+{
+	for (size_t i = 0; i < c->ld.recs.n; i++) {
+		const struct record *r = &c->ld.recs.v[i];
+		int created;
+		if (!r->msprof_raw_path || !*r->msprof_raw_path)
+			continue;
+		if (!s4_map_put(&c->seen, r->msprof_raw_path, 0, &created))
+			return -1;
+		if (created && dir_profile(c, r) != 0)
+			return -1;
+	}
+	c->in.top_files = (const char *const *)c->top;
+	c->in.n_top_files = c->ntop;
+	c->in.missing_paths = c->missing;
+	c->in.n_missing_paths = c->nmiss;
+	return 0;
+}
+
+/* perf_feedback.md, and where the paths it cites are looked up (the
+ * repository, else the checked tree). */
+static int dir_feedback(struct dir_check *c, const struct gatecheck_opts *opts)
+{
+	size_t len;
+	enum tree_status ts;
+	struct s4_input *in = &c->in;
+	c->fb_text = slurp(c->T, c->rel, "perf_feedback.md", MAX_FEEDBACK, &len,
+			   &in->feedback_state, &ts);
+	if (ts != TREE_OK && ts != TREE_MISSING &&
+	    refuse(&c->ref, c->s_fb, 0, "perf_feedback.md", ts))
+		return -1;
+	c->R->bytes += len;
+	in->feedback = c->fb_text;
+	in->feedback_len = len;
+	in->path_exists = path_exists;
+	in->path_ctx = (void *)c->T;
+	if (!c->fb_text)
+		return 0;
+	char *rt = opts->repo_root ? strdup(opts->repo_root) : tree_repo_top(c->T->root);
+	if (rt && tree_open(&c->repo, rt) == 0) {
+		c->repo_open = 1;
+		in->path_ctx = &c->repo;
+	}
+	free(rt);
+	return 0;
+}
+
+/* The S4 rules over the input, and the caller's extra rules (alone when
+ * opts->extra_only: the S4 findings are then computed for the recon and
+ * dropped). */
+static int dir_rules(struct dir_check *c, const struct gatecheck_opts *opts,
+		     struct gate_findings *fs)
+{
+	struct s4_input *in = &c->in;
+	struct gatecheck_result *R = c->R;
+	c->sc.tree = c->T;
+	c->sc.rel = c->rel;
+	in->artifact_sha256 = artifact_sha;
+	in->artifact_ctx = &c->sc;
+	if (opts->base_ref)
+		check_append(c->T, c->rel, opts->repo_top, opts->base_ref, &in->append);
+	in->refused = c->ref.v;
+	in->n_refused = c->ref.n;
+	in->n_refused_more = c->ref.more;
+	if (opts->extra && opts->extra_only) {
+		struct gate_findings scratch;
+		gate_findings_init(&scratch);
+		int er = s4_run_all(in, &scratch, &R->recon);
+		gate_findings_release(&scratch);
+		return er != 0 || opts->extra(in, &R->recon, fs, opts->extra_ctx) != 0 ? -1 : 0;
+	}
+	if (s4_run_all(in, fs, &R->recon) != 0)
+		return -1;
+	return opts->extra && opts->extra(in, &R->recon, fs, opts->extra_ctx) != 0 ? -1 : 0;
+}
+
+/* Suppression comments of opt_log.md and perf_feedback.md, recorded. */
+static int dir_suppressions(struct dir_check *c)
+{
+	for (size_t i = 0; i < c->lg.n_suppressions; i++)
+		if (gatecheck_add_suppression(c->R, c->s_log, &c->lg.suppressions[i]))
+			return -1;
+	if (!c->fb_text)
+		return 0;
+	struct optlog tmp;
+	optlog_init(&tmp);
+	const char *p = c->fb_text;
+	long line = 1;
+	int bad = 0;
+	while (*p && !bad) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *one = strndup(p, n);
+		bad = !one || (strstr(one, "tlgate-disable") && optlog_scan_suppressions(one, n, line, &tmp));
+		free(one);
+		p += n + (nl ? 1 : 0);
+		line++;
+	}
+	for (size_t i = 0; i < tmp.n_suppressions && !bad; i++)
+		bad = gatecheck_add_suppression(c->R, c->s_fb, &tmp.suppressions[i]);
+	optlog_release(&tmp);
+	return bad ? -1 : 0;
+}
+
 int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_opts *opts,
 		  struct gate_findings *fs, struct gatecheck_result *res)
 {
 	if (!opts || !opts->tree)
 		return gatecheck_dir_path(path, shown, opts, fs, res);
-	const struct tree *T = opts->tree;
-	const char *rel = opts->rel ? opts->rel : "";
 	struct gatecheck_result local;
-	struct gatecheck_result *R = res ? res : &local;
-	struct optlog lg;
-	struct loaded ld;
-	struct s4_input in;
-	struct sha_cache sc;
-	struct s4_map seen;
-	struct refusals ref;
-	struct tree repo;
-	int repo_open = 0;
-	char **top = NULL;
-	size_t ntop = 0;
-	struct s4_missing_path missing[MAX_MISSING];
-	char *missing_str[MAX_MISSING];
-	size_t nmiss = 0;
-	char *s_log = NULL, *s_rec = NULL, *s_inv = NULL, *s_fb = NULL;
-	char *inv_text = NULL, *fb_text = NULL;
-	struct inventory inv;
-	int prc;
+	struct dir_check c;
 	int rc = -1, dfd;
-	enum tree_status ts;
-
 	if (!res)
 		gatecheck_result_init(&local);
-	optlog_init(&lg);
-	inventory_init(&inv);
-	memset(&ld, 0, sizeof(ld));
-	records_init(&ld.recs);
-	records_problems_init(&ld.probs);
-	memset(&in, 0, sizeof(in));
-	memset(&sc, 0, sizeof(sc));
-	memset(&ref, 0, sizeof(ref));
-	s4_map_init(&seen);
-
-	ts = tree_resolve(T, rel, ".", TREE_WANT_DIR | TREE_NOFOLLOW, 0, &dfd, NULL);
+	dir_init(&c, opts->tree, opts->rel ? opts->rel : "", shown, res ? res : &local);
+	enum tree_status ts = tree_resolve(c.T, c.rel, ".", TREE_WANT_DIR | TREE_NOFOLLOW, 0, &dfd, NULL);
 	if (ts != TREE_OK) {
 		if (ts != TREE_UNREADABLE)
 			errno = ts == TREE_MISSING ? ENOENT : ts == TREE_SYMLINK ? ELOOP : ENOTDIR;
 		goto out;
 	}
-	if (list_top(dfd, &top, &ntop) != 0)
+	errno = 0;
+	if (list_top(dfd, &c.top, &c.ntop) != 0)
 		goto out;
-
-	s_log = path_join(shown, "opt_log.md");
-	s_rec = path_join(shown, "perf_records.jsonl");
-	s_inv = path_join(shown, "workload_inventory.json");
-	s_fb = path_join(shown, "perf_feedback.md");
-	if (!s_log || !s_rec || !s_inv || !s_fb)
-		goto oom;
-
-	in.dir = shown;
-	in.optlog_file = s_log;
-	in.records_file = s_rec;
-	in.inventory_file = s_inv;
-	in.feedback_file = s_fb;
-	in.log = &lg;
-
-	/* opt_log.md, streamed */
-	FILE *f;
-	ts = tree_fopen(T, rel, "opt_log.md", 0, &f);
-	in.optlog_state = state_of(ts);
-	if (ts == TREE_OK) {
-		if (optlog_load_stream(f, &lg) != 0) {
-			if (errno == ENOMEM)
-				goto oom;
-			in.optlog_state = S4_FILE_UNREADABLE;
-		} else {
-			in.optlog_state = lg.blank ? S4_FILE_EMPTY : S4_FILE_OK;
-		}
-	} else if (ts != TREE_MISSING && refuse(&ref, s_log, 0, "opt_log.md", ts)) {
-		goto oom;
-	}
-	R->bytes += lg.bytes;
-
-	/* workload_inventory.json */
-	size_t len;
-	inv_text = slurp(T, rel, "workload_inventory.json", MAX_JSON, &len, &in.inventory_state, &ts);
-	if (ts != TREE_OK && ts != TREE_MISSING && refuse(&ref, s_inv, 0, "workload_inventory.json", ts))
-		goto oom;
-	R->bytes += len;
-	if (inv_text && in.inventory_state == S4_FILE_OK) {
-		const char *t = inv_text;
-		if (lineio_has_bom(t, len)) {
-			in.inventory_state = S4_FILE_UNREADABLE;
-			in.inventory_error = "it starts with a UTF-8 byte order mark";
-		} else if (memchr(t, '\0', len)) {
-			in.inventory_state = S4_FILE_UNREADABLE;
-			in.inventory_error = "it contains a NUL byte";
-		} else if (utf8_invalid_at(t, len) != (size_t)-1) {
-			in.inventory_state = S4_FILE_UNREADABLE;
-			in.inventory_error = "it is not valid UTF-8";
-		} else if ((prc = inventory_parse(t, len, &inv)) != 0) {
-			if (prc < 0)
-				rc = -1;
-			in.inventory_state = S4_FILE_UNREADABLE;
-			in.inventory_error = prc < 0 ? "out of memory" : "it is not valid JSON";
-		} else {
-			in.inventory = &inv;
-		}
-	}
-
-	/* perf_records.jsonl, streamed */
-	ts = tree_fopen(T, rel, "perf_records.jsonl", 0, &f);
-	if (ts == TREE_OK) {
-		if (load_records(f, &ld) != 0)
-			goto oom;
-	} else {
-		ld.state = state_of(ts);
-		if (ts != TREE_MISSING && refuse(&ref, s_rec, 0, "perf_records.jsonl", ts))
-			goto oom;
-	}
-	R->bytes += ld.bytes;
-	in.records_state = ld.state;
-	in.recs = &ld.recs;
-	in.rprobs = &ld.probs;
-	in.records_dropped = ld.dropped;
-	in.contract = in.inventory_state != S4_FILE_MISSING ? RECORDS_V2
-		      : ld.recs.contract == RECORDS_V2     ? RECORDS_V2 : RECORDS_V1;
-	R->contract = in.contract;
-	R->records = ld.recs.n;
-
-	/* records naming profiles that do not exist, or that lead out of the
-	 * tree: checked inside it only, so the answer never tells what exists
-	 * outside */
-	for (size_t i = 0; i < ld.recs.n; i++) {
-		const char *p = ld.recs.v[i].msprof_raw_path;
-		int created;
-		if (!p || !*p)
-			continue;
-		if (!s4_map_put(&seen, p, 0, &created))
-			goto oom;
-		if (!created)
-			continue;
-		char *base = record_base(rel, p);
-		if (!base)
-			goto oom;
-		ts = tree_resolve(T, base, p, TREE_WANT_ANY, 0, NULL, NULL);
-		free(base);
-		if (ts == TREE_OK)
-			continue;
-		if (ts != TREE_MISSING) {
-			char what[96];
-			snprintf(what, sizeof(what), "msprof_raw_path '%.60s%s'", p, strlen(p) > 60 ? "..." : "");
-			if (refuse(&ref, s_rec, ld.recs.v[i].line, what, ts))
-				goto oom;
-		} else if (nmiss < MAX_MISSING) {
-			missing_str[nmiss] = strdup(p);
-			if (!missing_str[nmiss])
-				goto oom;
-			missing[nmiss].line = ld.recs.v[i].line;
-			missing[nmiss].path = missing_str[nmiss];
-			nmiss++;
-		}
-	}
-	in.top_files = (const char *const *)top;
-	in.n_top_files = ntop;
-	in.missing_paths = missing;
-	in.n_missing_paths = nmiss;
-
-	/* perf_feedback.md */
-	fb_text = slurp(T, rel, "perf_feedback.md", MAX_FEEDBACK, &len, &in.feedback_state, &ts);
-	if (ts != TREE_OK && ts != TREE_MISSING && refuse(&ref, s_fb, 0, "perf_feedback.md", ts))
-		goto oom;
-	R->bytes += len;
-	in.feedback = fb_text;
-	in.feedback_len = len;
-	/* paths it cites: looked up in the repository (or the checked tree) */
-	in.path_exists = path_exists;
-	in.path_ctx = (void *)T;
-	if (fb_text) {
-		char *rt = opts->repo_root ? strdup(opts->repo_root) : tree_repo_top(T->root);
-		if (rt && tree_open(&repo, rt) == 0) {
-			repo_open = 1;
-			in.path_ctx = &repo;
-		}
-		free(rt);
-	}
-
-	sc.tree = T;
-	sc.rel = rel;
-	in.artifact_sha256 = artifact_sha;
-	in.artifact_ctx = &sc;
-
-	if (opts->base_ref)
-		check_append(T, rel, opts->repo_top, opts->base_ref, &in.append);
-
-	in.refused = ref.v;
-	in.n_refused = ref.n;
-	in.n_refused_more = ref.more;
-
-	if (opts && opts->extra && opts->extra_only) {
-		struct gate_findings scratch;
-		gate_findings_init(&scratch);
-		int er = s4_run_all(&in, &scratch, &R->recon);
-		gate_findings_release(&scratch);
-		if (er != 0 || opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
-			goto oom;
-	} else {
-		if (s4_run_all(&in, fs, &R->recon) != 0)
-			goto oom;
-		if (opts && opts->extra && opts->extra(&in, &R->recon, fs, opts->extra_ctx) != 0)
-			goto oom;
-	}
-
-	/* suppressions: opt_log.md and perf_feedback.md */
-	for (size_t i = 0; i < lg.n_suppressions; i++)
-		if (gatecheck_add_suppression(R, s_log, &lg.suppressions[i]))
-			goto oom;
-	if (fb_text) {
-		struct optlog tmp;
-		optlog_init(&tmp);
-		const char *p = fb_text;
-		long line = 1;
-		int bad = 0;
-		while (*p && !bad) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-			char *one = strndup(p, n);
-			bad = !one || (strstr(one, "tlgate-disable") &&
-				       optlog_scan_suppressions(one, n, line, &tmp));
-			free(one);
-			p += n + (nl ? 1 : 0);
-			line++;
-		}
-		for (size_t i = 0; i < tmp.n_suppressions && !bad; i++)
-			bad = gatecheck_add_suppression(R, s_fb, &tmp.suppressions[i]);
-		optlog_release(&tmp);
-		if (bad)
-			goto oom;
+	if (dir_names(&c) || dir_optlog(&c) || dir_inventory(&c) || dir_records(&c) ||
+	    dir_profiles(&c) || dir_feedback(&c, opts) || dir_rules(&c, opts, fs) ||
+	    dir_suppressions(&c)) {
+		if (!errno)
+			errno = ENOMEM;
+		goto out;
 	}
 	rc = 0;
-	goto out;
-oom:
-	if (!errno)
-		errno = ENOMEM;
-	rc = -1;
 out:
-	for (size_t i = 0; i < ntop; i++)
-		free(top[i]);
-	free(top);
-	for (size_t i = 0; i < nmiss; i++)
-		free(missing_str[i]);
-	refusals_release(&ref);
-	if (repo_open)
-		tree_close(&repo);
-	s4_map_release(&seen);
-	optlog_release(&lg);
-	records_release(&ld.recs);
-	records_problems_release(&ld.probs);
-	inventory_release(&inv);
-	free(inv_text);
-	free(fb_text);
-	free(s_log); free(s_rec); free(s_inv); free(s_fb);
+	dir_release(&c);
 	if (!res)
 		gatecheck_result_release(&local);
 	return rc;

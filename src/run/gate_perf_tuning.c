@@ -99,193 +99,194 @@ static double find_noise(const struct pt_folder *f)
 	return STATS_NOISE_DEFAULT_PCT;
 }
 
-/* Loads the folder rel of tree t. Findings for files that cannot be read
- * go to fs. Returns 0, -1 when the directory cannot be read or memory runs
- * out. */
-static int folder_load(const struct tree *t, const char *rel, const char *shown, struct pt_folder *f,
-		       struct gate_findings *fs)
+/* The names of the files (not directories, not dot files) in rel of
+ * tree t, sorted, into *names (malloc'd, *n of them). Returns 0, -1 when
+ * the directory cannot be read (errno) or memory runs out. */
+static int folder_names(const struct tree *t, const char *rel, char ***names, size_t *n)
 {
-	memset(f, 0, sizeof(*f));
-	f->shown = strdup(shown);
-	if (!f->shown)
-		return -1;
 	int dfd;
 	enum tree_status dts = tree_resolve(t, rel, ".", TREE_WANT_DIR | TREE_NOFOLLOW, 0, &dfd, NULL);
 	DIR *d = dts == TREE_OK ? fdopendir(dfd) : NULL;
+	*names = NULL;
+	*n = 0;
 	if (!d) {
 		if (dts == TREE_OK)
 			close(dfd);
 		else if (dts != TREE_UNREADABLE)
 			errno = dts == TREE_MISSING ? ENOENT : ENOTDIR;
-		free(f->shown);
-		f->shown = NULL;
 		return -1;
 	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	size_t cap = 0;
 	struct dirent *de;
 	int rc = 0;
-	while ((de = readdir(d))) {
+	while (rc == 0 && (de = readdir(d))) {
 		struct stat lst;
 		if (de->d_name[0] == '.' ||
 		    (fstatat(dirfd(d), de->d_name, &lst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(lst.st_mode)))
 			continue;
-		if (n == cap) {
+		if (*n == cap) {
 			size_t c = cap ? cap * 2 : 32;
-			char **p = realloc(names, c * sizeof(*p));
+			char **p = realloc(*names, c * sizeof(*p));
 			if (!p) {
 				rc = -1;
 				break;
 			}
-			names = p;
+			*names = p;
 			cap = c;
 		}
-		if (!(names[n] = strdup(de->d_name))) {
+		if (!((*names)[*n] = strdup(de->d_name)))
 			rc = -1;
-			break;
-		}
-		n++;
+		else
+			(*n)++;
 	}
 	closedir(d);
-	if (rc)
-		goto out;
-	if (n > 1) /* qsort(NULL, 0) is undefined */
-		qsort(names, n, sizeof(*names), cmp_str);
-	const char *report = NULL;
-	for (size_t i = 0; i < n; i++) {
-		const char *nm = names[i];
-		int kind = ends_with(nm, ".json") ? 1 :
-			   (strcmp(nm, "optimization_log.md") == 0 ||
-			    (strncmp(nm, "optimization_log_", 17) == 0 && ends_with(nm, ".md"))) ? 2 :
-			   strcmp(nm, "perf_log.md") == 0 ? 3 :
-			   (strcmp(nm, "final_report.md") == 0 || strcmp(nm, "perf_report.md") == 0) ? 4 : 0;
-		if (kind == 0 || (kind == 4 && report))
-			continue;
-		char *sh = path_join(shown, nm);
-		if (!sh) {
-			rc = -1;
-			goto out;
-		}
-		char *data = NULL;
-		size_t len = 0;
-		off_t fcap = kind == 1 ? (off_t)PTJSON_MAX_BYTES : (off_t)PTUNE_MAX_FILE;
-		enum tree_status ts = tree_read(t, rel, nm, fcap, &data, &len);
-		if (ts == TREE_MISSING) { /* gone since it was listed */
-			free(sh);
-			continue;
-		}
-		if (ts != TREE_OK) {
-			static const char *const rule[] = { "", "PT-JSON", "PT-PLAN", "PT-ITERATION", "PT-REPORT" };
-			int e = unreadable(fs, rule[kind], sh, ts, fcap);
-			free(sh);
-			if (e) {
-				rc = -1;
-				goto out;
-			}
-			continue;
-		}
-		if (kind == 1) {
-			struct pt_jsonfile *p = realloc(f->json, (f->njson + 1) * sizeof(*p));
-			if (!p) {
-				free(data);
-				free(sh);
-				rc = -1;
-				goto out;
-			}
+	if (rc == 0 && *n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(*names, *n, sizeof(**names), cmp_str);
+	return rc;
+}
+
+enum pt_kind { PT_OTHER, PT_JSON_FILE, PT_LOG_FILE, PT_PERF_FILE, PT_REPORT_FILE };
+
+/* What a file of the folder is, by its name. */
+static enum pt_kind file_kind(const char *nm)
+{
+	if (ends_with(nm, ".json"))
+		return PT_JSON_FILE;
+	if (strcmp(nm, "optimization_log.md") == 0 ||
+	    (strncmp(nm, "optimization_log_", 17) == 0 && ends_with(nm, ".md")))
+		return PT_LOG_FILE;
+	if (strcmp(nm, "perf_log.md") == 0)
+		return PT_PERF_FILE;
+	if (strcmp(nm, "final_report.md") == 0 || strcmp(nm, "perf_report.md") == 0)
+		return PT_REPORT_FILE;
+	return PT_OTHER;
+}
+
+/* One file's text parsed into the folder as its kind; the folder owns sh
+ * (the shown path) from here on, and data is freed. Returns 0, -1 when
+ * memory runs out. */
+static int folder_add(struct pt_folder *f, enum pt_kind kind, const char *nm, char *sh,
+		      char *data, size_t len)
+{
+	int pr = -1;
+	if (kind == PT_JSON_FILE) {
+		struct pt_jsonfile *p = realloc(f->json, (f->njson + 1) * sizeof(*p));
+		if (p) {
 			f->json = p;
 			struct pt_jsonfile *jf = &f->json[f->njson++];
 			memset(jf, 0, sizeof(*jf));
 			jf->name = strdup(nm);
 			jf->shown = sh;
 			jf->empty = len == 0;
-			int pr = jf->name ? ptjson_parse(&jf->j, data, len) : -1;
-			free(data);
-			if (pr < 0) {
-				rc = -1;
-				goto out;
-			}
-		} else if (kind == 2) {
-			struct pt_logfile *p = realloc(f->logs, (f->nlogs + 1) * sizeof(*p));
-			if (!p) {
-				free(data);
-				free(sh);
-				rc = -1;
-				goto out;
-			}
+			pr = jf->name ? ptjson_parse(&jf->j, data, len) : -1;
+			pr = pr < 0 ? -1 : 0;
+		} else {
+			free(sh);
+		}
+	} else if (kind == PT_LOG_FILE) {
+		struct pt_logfile *p = realloc(f->logs, (f->nlogs + 1) * sizeof(*p));
+		if (p) {
 			f->logs = p;
 			struct pt_logfile *lf = &f->logs[f->nlogs++];
 			lf->shown = sh;
-			int pr = ptlog_parse(&lf->log, data, len);
-			free(data);
-			if (pr) {
-				rc = -1;
-				goto out;
-			}
-		} else if (kind == 3) {
-			f->perf_shown = sh;
-			int pr = ptperf_parse(&f->perf, data, len);
-			free(data);
-			if (pr) {
-				rc = -1;
-				goto out;
-			}
-			f->has_perf = 1;
+			pr = ptlog_parse(&lf->log, data, len);
 		} else {
-			report = nm;
-			f->report_shown = sh;
-			int pr = ptlog_text_split(&f->report, data, len);
-			free(data);
-			if (pr) {
-				rc = -1;
-				goto out;
-			}
-			f->has_report = 1;
+			free(sh);
 		}
+	} else if (kind == PT_PERF_FILE) {
+		f->perf_shown = sh;
+		pr = ptperf_parse(&f->perf, data, len);
+		f->has_perf = pr == 0;
+	} else {
+		f->report_shown = sh;
+		pr = ptlog_text_split(&f->report, data, len);
+		f->has_report = pr == 0;
 	}
-	/* sigmoid's report sits beside perf_tuning/, not inside it */
-	if (!f->has_report) {
-		static const char *const rep[] = { "final_report.md", "perf_report.md" };
-		char *parent = tree_join(rel, "..");
-		if (!parent) {
-			rc = -1;
+	free(data);
+	return pr ? -1 : 0;
+}
+
+/* The path shown for a report beside the folder (sigmoid's sits next to
+ * perf_tuning/, not inside it). */
+static void shown_beside(const char *shown, const char *name, char *out, size_t n)
+{
+	size_t sl = strlen(shown);
+	if (sl > 12 && strcmp(shown + sl - 12, "/perf_tuning") == 0)
+		snprintf(out, n, "%.*s/%s", (int)(sl - 12), shown, name);
+	else if (strcmp(shown, "perf_tuning") == 0)
+		snprintf(out, n, "%s", name);
+	else
+		snprintf(out, n, "%s/../%s", shown, name);
+}
+
+/* A report beside the folder when it has none inside, read only when it
+ * lies in the checked tree. Returns 0, -1 when memory runs out. */
+static int folder_report_beside(const struct tree *t, const char *rel, struct pt_folder *f,
+				struct gate_findings *fs)
+{
+	static const char *const rep[] = { "final_report.md", "perf_report.md" };
+	char *parent = tree_join(rel, "..");
+	int rc = 0;
+	if (!parent)
+		return -1;
+	for (size_t k = 0; k < 2 && !f->has_report && rc == 0; k++) {
+		char *data = NULL, shown_up[4096];
+		size_t len = 0;
+		enum tree_status ts = tree_read(t, parent, rep[k], PTUNE_MAX_FILE, &data, &len);
+		/* absent, or above the checked tree: not this folder's */
+		if (ts == TREE_MISSING || ts == TREE_OUTSIDE || ts == TREE_NOT_REGULAR)
+			continue;
+		shown_beside(f->shown, rep[k], shown_up, sizeof(shown_up));
+		if (ts != TREE_OK) {
+			rc = unreadable(fs, "PT-REPORT", shown_up, ts, PTUNE_MAX_FILE) ? -1 : 0;
+			break;
+		}
+		char *sh = strdup(shown_up);
+		rc = sh ? folder_add(f, PT_REPORT_FILE, rep[k], sh, data, len) : (free(data), -1);
+	}
+	free(parent);
+	return rc;
+}
+
+/* Loads the folder rel of tree t. Findings for files that cannot be read
+ * go to fs. Returns 0, -1 when the directory cannot be read or memory runs
+ * out. */
+static int folder_load(const struct tree *t, const char *rel, const char *shown, struct pt_folder *f,
+		       struct gate_findings *fs)
+{
+	static const char *const rule[] = { "", "PT-JSON", "PT-PLAN", "PT-ITERATION", "PT-REPORT" };
+	char **names = NULL;
+	size_t n = 0;
+	int rc = -1;
+	memset(f, 0, sizeof(*f));
+	if (!(f->shown = strdup(shown)))
+		return -1;
+	if (folder_names(t, rel, &names, &n) != 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		enum pt_kind kind = file_kind(names[i]);
+		if (kind == PT_OTHER || (kind == PT_REPORT_FILE && f->has_report))
+			continue;
+		char *sh = path_join(shown, names[i]), *data = NULL;
+		size_t len = 0;
+		off_t fcap = kind == PT_JSON_FILE ? (off_t)PTJSON_MAX_BYTES : (off_t)PTUNE_MAX_FILE;
+		if (!sh)
 			goto out;
-		}
-		for (size_t k = 0; k < 2 && !f->has_report; k++) {
-			char *data = NULL;
-			size_t len = 0;
-			enum tree_status ts = tree_read(t, parent, rep[k], PTUNE_MAX_FILE, &data, &len);
-			/* absent, or above the checked tree: not this folder's */
-			if (ts == TREE_MISSING || ts == TREE_OUTSIDE || ts == TREE_NOT_REGULAR)
-				continue;
-			char shown_up[4096];
-			size_t sl = strlen(shown);
-			if (sl > 12 && strcmp(shown + sl - 12, "/perf_tuning") == 0)
-				snprintf(shown_up, sizeof(shown_up), "%.*s/%s", (int)(sl - 12), shown, rep[k]);
-			else if (strcmp(shown, "perf_tuning") == 0)
-				snprintf(shown_up, sizeof(shown_up), "%s", rep[k]);
-			else
-				snprintf(shown_up, sizeof(shown_up), "%s/../%s", shown, rep[k]);
-			if (ts != TREE_OK) {
-				if (unreadable(fs, "PT-REPORT", shown_up, ts, PTUNE_MAX_FILE)) {
-					free(parent);
-					rc = -1;
-					goto out;
-				}
-				break;
-			}
-			f->report_shown = strdup(shown_up);
-			int pr = f->report_shown ? ptlog_text_split(&f->report, data, len) : -1;
-			free(data);
-			if (pr) {
-				free(parent);
-				rc = -1;
+		enum tree_status ts = tree_read(t, rel, names[i], fcap, &data, &len);
+		if (ts != TREE_OK) { /* TREE_MISSING: gone since it was listed */
+			int e = ts != TREE_MISSING && unreadable(fs, rule[kind], sh, ts, fcap);
+			free(sh);
+			if (e)
 				goto out;
-			}
-			f->has_report = 1;
+			continue;
 		}
-		free(parent);
+		if (folder_add(f, kind, names[i], sh, data, len) != 0)
+			goto out;
 	}
+	if (!f->has_report && folder_report_beside(t, rel, f, fs) != 0)
+		goto out;
 	f->noise_pct = find_noise(f);
+	rc = 0;
 out:
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);

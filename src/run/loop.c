@@ -43,7 +43,7 @@
 /* ---------------------------------------------------------------- text */
 
 /* Appends a block to opt_log.md in one locked write. */
-static int log_append(const struct stats_sb *b)
+static int log_append(const struct strbuf *b)
 {
 	if (b->oom) {
 		cli_error("out of memory");
@@ -584,27 +584,27 @@ static void fmt_num(char *buf, size_t len, double v, const char *fmt)
 
 /* Starts a Markdown table row with up to three id cells (NULL ends the
  * list), each escaped as the one cell escaper does: "| a | b | c |". */
-static void md_cells(struct stats_sb *b, const char *a, const char *c2, const char *c3)
+static void md_cells(struct strbuf *b, const char *a, const char *c2, const char *c3)
 {
 	const char *cells[] = { a, c2, c3 };
-	stats_sb_str(b, "|");
+	strbuf_str(b, "|");
 	for (size_t i = 0; i < 3 && cells[i]; i++) {
-		stats_sb_str(b, " ");
-		stats_sb_md_cell(b, cells[i]);
-		stats_sb_str(b, " |");
+		strbuf_str(b, " ");
+		strbuf_md_cell(b, cells[i]);
+		strbuf_str(b, " |");
 	}
 }
 
 /* The baseline table (Performance Test Data). */
-static void baseline_section(const struct ctx *c, struct stats_sb *b)
+static void baseline_section(const struct ctx *c, struct strbuf *b)
 {
-	stats_sb_printf(b, "\n## Performance Test Data\n\n");
-	stats_sb_printf(
+	strbuf_printf(b, "\n## Performance Test Data\n\n");
+	strbuf_printf(
 		b,
 		"Baseline `%s` (round 0, candidate `baseline`): msprof op Task Duration, median of "
 		"%ld launches after %ld warm-up.\n\n",
 		c->plan.baseline, c->plan.launch_count, c->plan.warm_up);
-	stats_sb_printf(b,
+	strbuf_printf(b,
 			"| dispatch | workload | target kernel | Task Duration(us) | AICore util | "
 			"memory (GB/s) | raw profile |\n|---|---|---|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
@@ -616,11 +616,11 @@ static void baseline_section(const struct ctx *c, struct stats_sb *b)
 		fmt_num(u, sizeof(u), r->aicore_util, "%.2f");
 		fmt_num(m, sizeof(m), r->mem_bw_gbps, "%.1f");
 		md_cells(b, w->dispatch, w->id, c->plan.kernel_name);
-		stats_sb_printf(b, " %.3f | %s | %s | ", r->duration_us, u, m);
-		stats_sb_md_cell(b, r->msprof_raw_path ? r->msprof_raw_path : "—");
-		stats_sb_str(b, " |\n");
+		strbuf_printf(b, " %.3f | %s | %s | ", r->duration_us, u, m);
+		strbuf_md_cell(b, r->msprof_raw_path ? r->msprof_raw_path : "—");
+		strbuf_str(b, " |\n");
 	}
-	stats_sb_printf(b, "\n" LOOP_MARKER "kind=baseline -->\n");
+	strbuf_printf(b, "\n" LOOP_MARKER "kind=baseline -->\n");
 }
 
 /* ---------------------------------------------------------------- commands */
@@ -666,7 +666,7 @@ int loop_cmd_baseline(const struct loop_opts *o)
 			goto out;
 	}
 	if (!c.st.baseline_logged) {
-		struct stats_sb b = { 0 };
+		struct strbuf b = { 0 };
 		baseline_section(&c, &b);
 		rc = log_append(&b) ? CLI_USAGE : CLI_OK;
 		free(b.s);
@@ -888,7 +888,7 @@ out:
 
 /* The "candidate vs current best" table of round n (stats/cmptable.h),
  * with the adopted version as the incumbent. */
-static int round_table(const struct ctx *c, long n, const char *incumbent, struct stats_sb *b)
+static int round_table(const struct ctx *c, long n, const char *incumbent, struct strbuf *b)
 {
 	struct stats_cmptable t;
 	if (stats_cmptable_build(&c->st.rs, n, incumbent, &t) != 0) {
@@ -901,7 +901,7 @@ static int round_table(const struct ctx *c, long n, const char *incumbent, struc
 		cli_error("out of memory");
 		return -1;
 	}
-	stats_sb_printf(b, "%s\n", md);
+	strbuf_printf(b, "%s\n", md);
 	free(md);
 	return 0;
 }
@@ -959,7 +959,7 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 	char **reqbuf = NULL;
 	size_t nreq = 0;
 	struct stats_winner w;
-	struct stats_sb b = { 0 };
+	struct strbuf b = { 0 };
 	int rc = CLI_USAGE, have_w = 0;
 	char incumbent[128], best[128], decision[32];
 	snprintf(incumbent, sizeof(incumbent), "%s", c->st.best);
@@ -996,9 +996,9 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 	snprintf(decision, sizeof(decision), "%s", stats_winner_decision_name(w.decision));
 
 	if (n == 1)
-		stats_sb_printf(&b, "\n## Iteration Log\n");
-	stats_sb_printf(&b, "\n### Round %ld\n\n", n);
-	stats_sb_printf(&b, "Base: current best `%s` (`%s`). Branches:\n\n", incumbent,
+		strbuf_printf(&b, "\n## Iteration Log\n");
+	strbuf_printf(&b, "\n### Round %ld\n\n", n);
+	strbuf_printf(&b, "Base: current best `%s` (`%s`). Branches:\n\n", incumbent,
 			candidate_file(c, incumbent) ? candidate_file(c, incumbent) : "?");
 	for (size_t i = 0; i < c->st.rs.n; i++) {
 		const struct record *r = &c->st.rs.v[i];
@@ -1013,23 +1013,23 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 			continue;
 		char l0log[512];
 		snprintf(l0log, sizeof(l0log), LOOP_DIR "/logs/round%ld/%s.log", n, r->candidate_id);
-		stats_sb_printf(&b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n",
+		strbuf_printf(&b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n",
 				r->candidate_id, record_file(c, r) ? record_file(c, r) : "?",
 				r->parent_id ? r->parent_id : "—", r->l0_pass ? "pass" : "FAIL",
 				l0log, r->l0_pass ? "" : ": not measured");
 	}
-	stats_sb_printf(&b, "\n");
+	strbuf_printf(&b, "\n");
 	if (round_table(c, n, incumbent, &b) != 0)
 		goto out;
 
 	/* Non-regression check, per candidate, on the required keys. */
-	stats_sb_printf(&b, "Non-regression check on required workloads (noise %.1f%%):\n\n",
+	strbuf_printf(&b, "Non-regression check on required workloads (noise %.1f%%):\n\n",
 			100 * c->plan.noise);
 	for (size_t ci = 0; ci < w.ncands; ci++) {
 		const struct stats_winner_candidate *cd = &w.cands[ci];
-		stats_sb_printf(&b, "- `%s`: ", cd->candidate_id);
+		strbuf_printf(&b, "- `%s`: ", cd->candidate_id);
 		if (!cd->complete) {
-			stats_sb_printf(
+			strbuf_printf(
 				&b,
 				"not comparable (L0 failed or a required workload is missing)\n");
 			continue;
@@ -1037,14 +1037,14 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		for (size_t k = 0; k < w.nrequired; k++) {
 			const struct stats_winner_key *kk = &cd->keys[k];
 			const struct stats_key *key = &w.ks.v[kk->key];
-			stats_sb_printf(&b, "%s%s ", k ? ", " : "", key->workload);
+			strbuf_printf(&b, "%s%s ", k ? ", " : "", key->workload);
 			if (!isnan(kk->change))
-				stats_sb_printf(&b, "%+.1f%% ", 100 * kk->change);
-			stats_sb_printf(&b, "(%s)", stats_winner_keystate_name(kk->state));
+				strbuf_printf(&b, "%+.1f%% ", 100 * kk->change);
+			strbuf_printf(&b, "(%s)", stats_winner_keystate_name(kk->state));
 		}
-		stats_sb_printf(&b, "; gain %+.1f%%\n", isnan(cd->gain) ? 0.0 : 100 * cd->gain);
+		strbuf_printf(&b, "; gain %+.1f%%\n", isnan(cd->gain) ? 0.0 : 100 * cd->gain);
 	}
-	stats_sb_printf(&b, "\nWinner rule: **%s** — %s.\n", decision, w.reason);
+	strbuf_printf(&b, "\nWinner rule: **%s** — %s.\n", decision, w.reason);
 
 	if (w.decision == STATS_WINNER_ADOPT) {
 		snprintf(best, sizeof(best), "%s", w.cands[w.chosen].candidate_id);
@@ -1054,7 +1054,7 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		const char *b_impl = candidate_file(c, cd->candidate_id);
 		int all_b = 1, any_a = 0, ran = 0;
 		char verdicts[128] = "";
-		stats_sb_printf(
+		strbuf_printf(
 			&b,
 			"\nA/B arbitration (tlab --protocol %s, interleaved A/B pairs), `%s` (A) vs "
 			"`%s` (B):\n\n",
@@ -1072,7 +1072,7 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 			if (rc)
 				goto out;
 			ran++;
-			stats_sb_printf(
+			strbuf_printf(
 				&b,
 				"- %s: verdict **%s**, A %.3f us, B %.3f us (B gain %+.2f%%), sign test "
 				"p %.4g (`%s`)\n",
@@ -1089,24 +1089,24 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 		if (ran > 0 && all_b) {
 			snprintf(decision, sizeof(decision), "adopt");
 			snprintf(best, sizeof(best), "%s", cd->candidate_id);
-			stats_sb_printf(&b, "\nA/B confirms the gain: `%s` is adopted.\n",
+			strbuf_printf(&b, "\nA/B confirms the gain: `%s` is adopted.\n",
 					cd->candidate_id);
 		} else if (any_a) {
 			snprintf(decision, sizeof(decision), "rollback");
-			stats_sb_printf(
+			strbuf_printf(
 				&b,
 				"\nA/B says the current best is faster: rollback, `%s` stays.\n",
 				incumbent);
 		} else {
 			snprintf(decision, sizeof(decision), "keep");
-			stats_sb_printf(
+			strbuf_printf(
 				&b,
 				"\nA/B did not confirm the gain (%s): not adopted, `%s` stays (a gain "
 				"under %.0f%% that fails the protocol is never a winner).\n",
 				ran ? verdicts : "not run", incumbent, 100 * c->plan.ab_threshold);
 		}
 	} else if (w.decision == STATS_WINNER_TIE) {
-		stats_sb_printf(
+		strbuf_printf(
 			&b,
 			"\nTie within noise: the current best `%s` stays; the seeds settle ties by "
 			"load balance, resource use and simplicity, which the records do not "
@@ -1114,18 +1114,18 @@ static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
 			"adopt it).\n",
 			incumbent);
 	} else {
-		stats_sb_printf(&b, "\nThe current best `%s` stays.\n", incumbent);
+		strbuf_printf(&b, "\nThe current best `%s` stays.\n", incumbent);
 	}
 
 	/* The state counts the round's own records (already loaded). */
 	long flat = 0;
 	const char *state = termination(c, n, best, &flat);
-	stats_sb_printf(
+	strbuf_printf(
 		&b,
 		"\nCurrent best after round %ld: `%s`. Rounds without a gain above noise: %ld. "
 		"State: **%s**.\n",
 		n, best, flat, state);
-	stats_sb_printf(&b,
+	strbuf_printf(&b,
 			"\n" LOOP_MARKER "kind=round round=%ld decision=%s best=%s state=%s -->\n",
 			n, decision, best, state);
 	if (log_append(&b) != 0)
@@ -1417,7 +1417,7 @@ static const struct record *final_record(const struct ctx *c, long fr, const cha
 static int final_summary(struct ctx *c, long fr, const char *best, const char *final_file,
 			 const char *stop)
 {
-	struct stats_sb b = { 0 };
+	struct strbuf b = { 0 };
 	struct stats_speedup sp;
 	int rc = -1, have_sp = 0;
 	size_t nw = c->plan.nworkloads;
@@ -1426,8 +1426,8 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 		goto out;
 	}
 	have_sp = 1;
-	stats_sb_printf(&b, "\n## Final Summary\n\n");
-	stats_sb_printf(&b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
+	strbuf_printf(&b, "\n## Final Summary\n\n");
+	strbuf_printf(&b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
 			candidate_file(c, best) ? candidate_file(c, best) : "?", final_file,
 			strcmp(best, "baseline") == 0 ? " — nothing was adopted, the baseline stays"
 						      : "");
@@ -1439,43 +1439,43 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 			cli_error("final record of '%s' missing", w->id);
 			goto out;
 		}
-		stats_sb_printf(&b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
-		stats_sb_printf(&b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
-		stats_sb_printf(&b, "- %s: improvement: %.1f%%\n", w->id,
+		strbuf_printf(&b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
+		strbuf_printf(&b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
+		strbuf_printf(&b, "- %s: improvement: %.1f%%\n", w->id,
 				100 * (b0->duration_us - f->duration_us) / b0->duration_us);
 	}
-	stats_sb_printf(
+	strbuf_printf(
 		&b, "\nMulti-dispatch speedups (baseline / final, from perf_records.jsonl):\n\n");
-	stats_sb_printf(&b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
+	strbuf_printf(&b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
 			    "|---|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < sp.nkeys; i++) {
 		const struct stats_speedup_key *k = &sp.keys[i];
 		if (!k->baseline || !k->final)
 			continue;
 		md_cells(&b, k->dispatch, k->workload, NULL);
-		stats_sb_printf(&b, " %.3f | %.3f | %.3fx%s |\n", k->baseline->duration_us,
+		strbuf_printf(&b, " %.3f | %.3f | %.3fx%s |\n", k->baseline->duration_us,
 				k->final->duration_us, k->speedup,
 				k->regression ? " (regression)" : "");
 	}
 	for (size_t g = 0; g < sp.ngroups; g++)
 	{
 		md_cells(&b, sp.groups[g].dispatch, NULL, NULL);
-		stats_sb_printf(&b, " geomean (%zu) | | | %.3fx |\n", sp.groups[g].nused,
+		strbuf_printf(&b, " geomean (%zu) | | | %.3fx |\n", sp.groups[g].nused,
 				sp.groups[g].geomean_speedup);
 	}
-	stats_sb_printf(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused,
+	strbuf_printf(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused,
 			sp.geomean_speedup);
-	stats_sb_printf(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
-	stats_sb_printf(&b, "- improvement: %.1f%% (geometric mean of the latency change)\n",
+	strbuf_printf(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
+	strbuf_printf(&b, "- improvement: %.1f%% (geometric mean of the latency change)\n",
 			-100 * sp.geomean_change);
-	stats_sb_printf(&b, "- stop_reason: %s\n", stop);
-	stats_sb_printf(
+	strbuf_printf(&b, "- stop_reason: %s\n", stop);
+	strbuf_printf(
 		&b, "- budgets: max_rounds: %ld, max_experiments: %ld; noise threshold: %.1f%%\n",
 		c->plan.max_rounds, c->plan.max_experiments, 100 * c->plan.noise);
-	stats_sb_printf(&b, "- iterations: %ld\n", fr - 1);
+	strbuf_printf(&b, "- iterations: %ld\n", fr - 1);
 	if (c->plan.contract == 2) {
-		stats_sb_printf(&b, "\n## Final Performance Test Data\n\n");
-		stats_sb_printf(
+		strbuf_printf(&b, "\n## Final Performance Test Data\n\n");
+		strbuf_printf(
 			&b,
 			"| kernel_id | workload_id | baseline_us | final_us | final_candidate_id |\n"
 			"|---|---|---:|---:|---|\n");
@@ -1484,12 +1484,12 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 			const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
 			const struct record *f = final_record(c, fr, best, w);
 			md_cells(&b, w->dispatch, w->id, NULL);
-			stats_sb_printf(&b, " %.3f | %.3f | ", b0->duration_us, f->duration_us);
-			stats_sb_md_cell(&b, best);
-			stats_sb_str(&b, " |\n");
+			strbuf_printf(&b, " %.3f | %.3f | ", b0->duration_us, f->duration_us);
+			strbuf_md_cell(&b, best);
+			strbuf_str(&b, " |\n");
 		}
 	}
-	stats_sb_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
+	strbuf_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
 			stop);
 	rc = log_append(&b);
 	if (rc == 0) {
@@ -1818,8 +1818,8 @@ int loop_cmd_finish(const struct loop_opts *o)
 			goto out;
 		}
 		if (!c.st.finishing) {
-			struct stats_sb b = { 0 };
-			stats_sb_printf(&b,
+			struct strbuf b = { 0 };
+			strbuf_printf(&b,
 					"\n" LOOP_MARKER "kind=finishing round=%ld best=%s -->\n",
 					fr, best);
 			int lr = log_append(&b);

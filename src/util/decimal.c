@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 static size_t digits(const char *s, size_t i, size_t n)
@@ -12,6 +13,57 @@ static size_t digits(const char *s, size_t i, size_t n)
 	while (j < n && s[j] >= '0' && s[j] <= '9')
 		j++;
 	return j - i;
+}
+
+static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+				      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+
+int decimal_fast(const char *ib, const char *ie, const char *fb, const char *fe, double *out)
+{
+	size_t nd = (size_t)(ie - ib) + (size_t)(fe - fb);
+	if (nd > 15)
+		return -1;
+	uint64_t m = 0;
+	for (const char *q = ib; q < ie; q++)
+		m = m * 10 + (uint64_t)(*q - '0');
+	for (const char *q = fb; q < fe; q++)
+		m = m * 10 + (uint64_t)(*q - '0');
+	*out = (double)m / pow10_exact[fe - fb];
+	return 0;
+}
+
+size_t decimal_scan(const char *s, double *out)
+{
+	const char *ib = s, *ie = s, *fb = NULL, *fe = NULL, *p;
+	while (*ie >= '0' && *ie <= '9')
+		ie++;
+	p = ie;
+	if (*p == '.') {
+		fb = fe = p + 1;
+		while (*fe >= '0' && *fe <= '9')
+			fe++;
+		p = fe;
+	}
+	if (ie == ib && (!fb || fe == fb))
+		return 0;
+	const char *x = p;
+	if (*x == 'e' || *x == 'E') {
+		x++;
+		if (*x == '+' || *x == '-')
+			x++;
+		if (*x >= '0' && *x <= '9') {
+			while (*x >= '0' && *x <= '9')
+				x++;
+			p = x;
+		}
+	}
+	if (p == (fe ? fe : ie) && decimal_fast(ib, ie, fb ? fb : ie, fe ? fe : ie, out) == 0)
+		return (size_t)(p - s);
+	double v;
+	if (decimal_parse(s, (size_t)(p - s), &v) != 0)
+		return 0;
+	*out = v;
+	return (size_t)(p - s);
 }
 
 int decimal_parse(const char *s, size_t n, double *out)

@@ -18,4 +18,19 @@
  * or is out of the range of a double (overflow or underflow). */
 int decimal_parse(const char *s, size_t n, double *out);
 
+/* The value of a plain decimal with no exponent whose integer digits are
+ * [ib, ie) and fraction digits [fb, fe) (either range may be empty), when
+ * it has at most 15 digits in all: the same double strtod() gives (an
+ * exact integer divided by an exact power of ten, one correctly rounded
+ * division). Returns 0, or -1 when the number does not qualify (the
+ * caller then asks strtod). */
+int decimal_fast(const char *ib, const char *ie, const char *fb, const char *fe, double *out);
+
+/* Reads an unsigned decimal at the start of s (NUL-terminated):
+ * digits [. digits?] or . digits, then an exponent [eE][+-]?digits only
+ * when digits follow it. No sign, no hexadecimal, no inf/nan. Returns the
+ * bytes read and the value in *out (as strtod would give it), or 0 when s
+ * does not start with such a number or it is out of range. */
+size_t decimal_scan(const char *s, double *out);
+
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(struct stats_sb *b, size_t extra)
+static int reserve(struct strbuf *b, size_t extra)
 {
 	if (b->oom)
 		return -1;
@@ -31,7 +31,7 @@ static int reserve(struct stats_sb *b, size_t extra)
 	return 0;
 }
 
-void stats_sb_add(struct stats_sb *b, const char *p, size_t len)
+void strbuf_add(struct strbuf *b, const char *p, size_t len)
 {
 	if (reserve(b, len) != 0)
 		return;
@@ -40,12 +40,12 @@ void stats_sb_add(struct stats_sb *b, const char *p, size_t len)
 	b->s[b->n] = '\0';
 }
 
-void stats_sb_str(struct stats_sb *b, const char *p)
+void strbuf_str(struct strbuf *b, const char *p)
 {
-	stats_sb_add(b, p, strlen(p));
+	strbuf_add(b, p, strlen(p));
 }
 
-void stats_sb_printf(struct stats_sb *b, const char *fmt, ...)
+void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -59,30 +59,30 @@ void stats_sb_printf(struct stats_sb *b, const char *fmt, ...)
 	b->n += (size_t)n;
 }
 
-void stats_sb_md_cell(struct stats_sb *b, const char *p)
+void strbuf_md_cell(struct strbuf *b, const char *p)
 {
 	for (; *p; p++) {
 		const char *r = escape_md_cell_byte((unsigned char)*p, MD_CELL_PLAIN);
 		if (r)
-			stats_sb_str(b, r);
+			strbuf_str(b, r);
 		else
-			stats_sb_add(b, p, 1);
+			strbuf_add(b, p, 1);
 	}
 }
 
-void stats_sb_shell_quoted(struct stats_sb *b, const char *p)
+void strbuf_shell_quoted(struct strbuf *b, const char *p)
 {
-	stats_sb_add(b, "'", 1);
+	strbuf_add(b, "'", 1);
 	for (; *p; p++) {
 		if (*p == '\'')
-			stats_sb_str(b, "'\\''");
+			strbuf_str(b, "'\\''");
 		else
-			stats_sb_add(b, p, 1);
+			strbuf_add(b, p, 1);
 	}
-	stats_sb_add(b, "'", 1);
+	strbuf_add(b, "'", 1);
 }
 
-char *stats_sb_take(struct stats_sb *b)
+char *strbuf_take(struct strbuf *b)
 {
 	char *s = NULL;
 	if (!b->oom)

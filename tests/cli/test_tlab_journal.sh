@@ -136,7 +136,12 @@ pid=$!
 wait_started $pid
 [ -s orphan/tlab.run ] || fail "orphan/tlab.run should name the running group"
 guard=$(cut -d' ' -f1 orphan/tlab.run)
-kill -9 $pid $guard
+# the guard is stopped first: killed together with tlab, it could
+# otherwise still act on tlab's death signal (and kill its group) before
+# its own SIGKILL lands, and then nothing would be left to find
+kill -STOP $guard
+kill -9 $pid
+kill -9 $guard
 wait $pid 2>/dev/null || true
 sleep 0.5
 survivors=""

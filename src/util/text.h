@@ -1,0 +1,31 @@
+/* text.h: case-insensitive search in text, the one implementation the
+ * readers and rules share (opt_log.md, perf_tuning/ prose, gate rules).
+ *
+ * Case folding is ASCII only ('A'..'Z'); every other byte, UTF-8 included,
+ * must match exactly, so Chinese needles work as they are.
+ */
+#ifndef TLPERF_UTIL_TEXT_H
+#define TLPERF_UTIL_TEXT_H
+
+/* The first place needle occurs in hay, ignoring ASCII case; NULL when it
+ * does not ("" is found at hay). */
+const char *text_find_ci(const char *hay, const char *needle);
+
+/* Which bytes (ASCII case folded) a text holds: a needle with a byte the
+ * text lacks cannot occur in it, which rules most needles out without a
+ * search. */
+struct text_bytes {
+	unsigned long long has[4]; /* bit c: byte c occurs */
+};
+
+/* Notes the bytes of hay (one pass). */
+void text_bytes_of(struct text_bytes *tb, const char *hay);
+
+/* The index of the first of the NULL-terminated needles that hay contains
+ * (as text_find_ci), or -1 when none does. tb holds hay's bytes
+ * (text_bytes_of), or is NULL to have them noted here: a caller testing
+ * one line against several lists notes its bytes once. Checking a line for
+ * a dozen phrases costs about one scan, not a dozen. */
+int text_find_any_ci(const char *hay, const struct text_bytes *tb, const char *const *needles);
+
+#endif

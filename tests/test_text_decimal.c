@@ -1,0 +1,129 @@
+/* test_text_decimal.c: the shared text helpers the readers lean on:
+ * case-insensitive search (util/text.h) and decimal numbers
+ * (util/decimal.h), each checked against a plain reference over many
+ * generated inputs, plus the cases that matter by hand. */
+#include "testlib.h"
+
+#include <ctype.h>
+
+#include "util/decimal.h"
+#include "util/text.h"
+
+/* The obvious quadratic search, the reference for text_find_ci. */
+static const char *naive_find_ci(const char *h, const char *n)
+{
+	size_t nl = strlen(n);
+	for (; *h; h++) {
+		size_t i = 0;
+		while (i < nl && h[i] && tolower((unsigned char)h[i]) == tolower((unsigned char)n[i]))
+			i++;
+		if (i == nl)
+			return h;
+	}
+	return nl == 0 ? h : NULL;
+}
+
+static void test_find_ci(void **state)
+{
+	(void)state;
+	const char *s = "**候选 vs Current Best 对比表（R7）** re-measured";
+	assert_ptr_equal(text_find_ci(s, "current best"), strstr(s, "Current Best"));
+	assert_ptr_equal(text_find_ci(s, "对比表"), strstr(s, "对比表"));
+	assert_ptr_equal(text_find_ci(s, "R7"), strstr(s, "R7"));
+	assert_null(text_find_ci(s, "current  best"));
+	assert_ptr_equal(text_find_ci(s, ""), s);
+	assert_null(text_find_ci("", "a"));
+	/* a needle running past the end of the text */
+	assert_null(text_find_ci("abc", "abcd"));
+	/* '@' | 0x20 is '`': a byte that only looks like a letter candidate */
+	assert_null(text_find_ci("@@@", "`"));
+	const char *xy = "x`y";
+	assert_ptr_equal(text_find_ci(xy, "`"), xy + 1);
+	/* generated: every needle over a small alphabet, against the reference */
+	const char alpha[] = "aAbB-_ 测";
+	unsigned seed = 7;
+	for (int k = 0; k < 20000; k++) {
+		char h[24], n[6];
+		size_t hl = (seed = seed * 1103515245u + 12345u) >> 16 & 15;
+		size_t nl = 1 + ((seed = seed * 1103515245u + 12345u) >> 16 & 3);
+		for (size_t i = 0; i < hl; i++)
+			h[i] = alpha[((seed = seed * 1103515245u + 12345u) >> 16) % 7];
+		h[hl] = '\0';
+		for (size_t i = 0; i < nl; i++)
+			n[i] = alpha[((seed = seed * 1103515245u + 12345u) >> 16) % 7];
+		n[nl] = '\0';
+		assert_ptr_equal(text_find_ci(h, n), naive_find_ci(h, n));
+		const char *const list[] = { n, "zz", NULL };
+		assert_int_equal(text_find_any_ci(h, NULL, list), naive_find_ci(h, n) ? 0 : -1);
+	}
+}
+
+static void test_find_any(void **state)
+{
+	(void)state;
+	static const char *const w[] = { "重测", "Re-Measure", "rerun", NULL };
+	struct text_bytes tb;
+	const char *s = "baseline RE-MEASURED after the restart";
+	text_bytes_of(&tb, s);
+	assert_int_equal(text_find_any_ci(s, &tb, w), 1);
+	assert_int_equal(text_find_any_ci(s, NULL, w), 1);
+	assert_int_equal(text_find_any_ci("基线重测", NULL, w), 0);
+	assert_int_equal(text_find_any_ci("nothing here", NULL, w), -1);
+	/* the first needle in list order wins, not the first in the text */
+	assert_int_equal(text_find_any_ci("rerun 重测", NULL, w), 0);
+}
+
+static void test_decimal_scan(void **state)
+{
+	(void)state;
+	double v = 0;
+	assert_int_equal(decimal_scan("31.83 us", &v), 5);
+	assert_true(v == 31.83);
+	assert_int_equal(decimal_scan("7.", &v), 2);
+	assert_true(v == 7.0);
+	assert_int_equal(decimal_scan(".5x", &v), 2);
+	assert_true(v == 0.5);
+	assert_int_equal(decimal_scan("2.5e3us", &v), 5);
+	assert_true(v == 2500.0);
+	assert_int_equal(decimal_scan("2.5e", &v), 3); /* no digits after e: not an exponent */
+	assert_true(v == 2.5);
+	assert_int_equal(decimal_scan("0x10", &v), 1); /* the 0, never hexadecimal */
+	assert_true(v == 0.0);
+	assert_int_equal(decimal_scan("inf", &v), 0);
+	assert_int_equal(decimal_scan("-1", &v), 0);
+	assert_int_equal(decimal_scan(".", &v), 0);
+	assert_int_equal(decimal_scan("1e999", &v), 0);
+	assert_int_equal(decimal_scan("12345678901234567890.5", &v), 22); /* over 15 digits */
+	assert_true(v == strtod("12345678901234567890.5", NULL));
+	/* generated: the fast path gives strtod's double, bit for bit */
+	unsigned seed = 11;
+	for (int k = 0; k < 200000; k++) {
+		char buf[40];
+		unsigned long long m = 0;
+		for (int i = 0; i < 3; i++)
+			m = m * 100003u + ((seed = seed * 1103515245u + 12345u) >> 8);
+		int digits = 1 + (int)((seed >> 3) % 15), point = (int)((seed >> 9) % (unsigned)(digits + 1));
+		char d[20];
+		snprintf(d, sizeof(d), "%015llu", m % 1000000000000000ull);
+		size_t o = 0;
+		for (int i = 0; i < digits; i++) {
+			if (i == point && point > 0)
+				buf[o++] = '.';
+			buf[o++] = d[15 - digits + i];
+		}
+		buf[o] = '\0';
+		assert_int_equal(decimal_scan(buf, &v), o);
+		double ref = strtod(buf, NULL);
+		assert_memory_equal(&v, &ref, sizeof(v));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_find_ci),
+		cmocka_unit_test(test_find_any),
+		cmocka_unit_test(test_decimal_scan),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
