@@ -122,7 +122,7 @@ void simgrid_wilson95(long k, long n, double *lo, double *hi)
 	*hi = fmin(1.0, c + h);
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
+uint64_t simgrid_mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 	h ^= h >> 31;
@@ -165,7 +165,7 @@ static void make_arm(const struct simgrid_cell *c, double fast, double p, struct
 	a->gap_jitter = v->gap_jitter;
 }
 
-static double median15(double *x)
+double simgrid_median_run(double *x)
 {
 	for (size_t i = 1; i < LAUNCHES; i++) {
 		double t = x[i];
@@ -187,20 +187,20 @@ void simgrid_run_cell(const struct simgrid_cell *c, long trials, uint64_t seed,
 	double fb = FAST_US * mean_factor(c, v, c->pa) / mean_factor(c, v, c->pb) * (1.0 - c->gain);
 	make_arm(c, FAST_US, c->pa, &A);
 	make_arm(c, fb, c->pb, &B);
-	uint64_t cs = mix(mix(mix(mix(mix(seed, (uint64_t)c->family), dbits(c->gap)), dbits(c->pa)),
+	uint64_t cs = simgrid_mix(simgrid_mix(simgrid_mix(simgrid_mix(simgrid_mix(seed, (uint64_t)c->family), dbits(c->gap)), dbits(c->pa)),
 			      dbits(c->pb)),
 			  dbits(v->outlier_lo + 7 * v->walk_sd + 3 * v->drift_per_run));
 	memset(out, 0, sizeof(*out));
 	out->trials = trials;
 	for (long t = 0; t < trials; t++) {
-		uint64_t base = mix(cs, (uint64_t)t);
+		uint64_t base = simgrid_mix(cs, (uint64_t)t);
 		struct stats_rng order, walk, r;
 		double a[ABSEQ_MAX_PAIRS], b[ABSEQ_MAX_PAIRS], w[2 * ABSEQ_MAX_PAIRS];
 		double l[LAUNCHES];
 		int bf[ABSEQ_MAX_PAIRS];
 		struct abseq_result res;
-		stats_rng_seed(&order, mix(base, 0x6f72646572ULL));
-		stats_rng_seed(&walk, mix(base, 0x77616c6bULL));
+		stats_rng_seed(&order, simgrid_mix(base, 0x6f72646572ULL));
+		stats_rng_seed(&walk, simgrid_mix(base, 0x77616c6bULL));
 		w[0] = 0;
 		for (size_t k = 1; k < 2 * p->max_pairs; k++)
 			w[k] = w[k - 1] + (v->walk_sd > 0 ? v->walk_sd * stats_rng_normal(&walk) : 0.0);
@@ -212,9 +212,9 @@ void simgrid_run_cell(const struct simgrid_cell *c, long trials, uint64_t seed,
 			for (int x = 0; x < 2; x++) {
 				int second = x == 0 ? bf[i] : !bf[i];
 				long run = (long)(2 * i) + second;
-				stats_rng_seed(&r, mix(mix(base, i), (uint64_t)x));
+				stats_rng_seed(&r, simgrid_mix(simgrid_mix(base, i), (uint64_t)x));
 				synth_run(x ? &B : &A, &r, run, second, l, LAUNCHES);
-				double m = median15(l) * exp(w[run]);
+				double m = simgrid_median_run(l) * exp(w[run]);
 				if (x)
 					b[i] = m;
 				else

@@ -83,4 +83,13 @@ void simgrid_run_cell(const struct simgrid_cell *c, long trials, uint64_t seed,
 /* Wilson score interval (95%) of k successes in n. */
 void simgrid_wilson95(long k, long n, double *lo, double *hi);
 
+/* Seeds derived from a parent seed and a value: one mixing step
+ * (splitmix-style), the one the simulators share so a run is a pure
+ * function of (seed, cell, trial, pair, arm). */
+uint64_t simgrid_mix(uint64_t h, uint64_t v);
+
+/* The median of one synthetic run's 15 launch durations, x[0..15) (sorted
+ * in place). */
+double simgrid_median_run(double *x);
+
 #endif

@@ -96,39 +96,16 @@ struct cell {
 	long pairs_max;
 };
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 29;
-	return h;
-}
-
-static double median15(double *x)
-{
-	for (size_t i = 1; i < SIM_LAUNCHES; i++) {
-		double v = x[i];
-		size_t j = i;
-		while (j > 0 && x[j - 1] > v) {
-			x[j] = x[j - 1];
-			j--;
-		}
-		x[j] = v;
-	}
-	return x[SIM_LAUNCHES / 2];
-}
-
 /* The median of one synthetic run of arm X (0 = A, 1 = B) in pair i. */
 static double sim_run(const struct synth_arm *arm, uint64_t base, size_t pair, int x,
 		      int is_second)
 {
 	struct stats_rng r;
 	double l[SIM_LAUNCHES];
-	stats_rng_seed(&r, mix(mix(base, pair), (uint64_t)x));
+	stats_rng_seed(&r, simgrid_mix(simgrid_mix(base, pair), (uint64_t)x));
 	long run_index = (long)(2 * pair) + is_second;
 	synth_run(arm, &r, run_index, is_second, l, SIM_LAUNCHES);
-	return median15(l);
+	return simgrid_median_run(l);
 }
 
 /* Expected duration of an arm over states and outliers (drift and the
@@ -146,7 +123,7 @@ static void run_cell(struct cell *c, long trials, uint64_t seed, size_t scen_idx
 	synth_scenario(c->scenario, c->effect, SIM_MEAN_US, &A, &B);
 	c->true_gain = 1.0 - arm_mean(&B) / arm_mean(&A);
 	for (long t = 0; t < trials; t++) {
-		uint64_t base = mix(mix(seed, scen_idx + 1), (uint64_t)t);
+		uint64_t base = simgrid_mix(simgrid_mix(seed, scen_idx + 1), (uint64_t)t);
 		double a[ABSEQ_MAX_PAIRS], b[ABSEQ_MAX_PAIRS];
 		int bf[ABSEQ_MAX_PAIRS];
 		long used;
@@ -165,7 +142,7 @@ static void run_cell(struct cell *c, long trials, uint64_t seed, size_t scen_idx
 		} else {
 			struct stats_rng order;
 			struct abseq_result res;
-			stats_rng_seed(&order, mix(base, 0x6f72646572ULL));
+			stats_rng_seed(&order, simgrid_mix(base, 0x6f72646572ULL));
 			res.reason = ABSEQ_CONTINUE;
 			res.verdict = AB_INCONCLUSIVE;
 			size_t i = 0;
