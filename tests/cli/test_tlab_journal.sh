@@ -140,6 +140,14 @@ guard=$(cut -d' ' -f1 orphan/tlab.run)
 # otherwise still act on tlab's death signal (and kill its group) before
 # its own SIGKILL lands, and then nothing would be left to find
 kill -STOP $guard
+# SIGSTOP takes effect only when the guard next runs; on a loaded machine
+# tlab's death signal (SIGTERM, a lower number) could be pending beside it
+# and be handled first, so wait until the guard is seen stopped
+i=0
+until sed 's/.*) //' "/proc/$guard/stat" 2>/dev/null | grep -q '^[Tt]'; do
+    i=$((i + 1)); [ $i -lt 200 ] || fail "orphan: the guard $guard never showed as stopped"
+    sleep 0.05
+done
 kill -9 $pid
 kill -9 $guard
 wait $pid 2>/dev/null || true
