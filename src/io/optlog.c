@@ -1100,58 +1100,36 @@ static void innermost_entries(const struct ctx *cx, long *any, long *norun)
 	}
 }
 
-static int open_table(struct ctx *cx, long line)
+/* The caption of table t (the last non-blank line before its header, when
+ * it is no table row): its line, the incumbent mark, the round it names
+ * and a duration unit it states. Sets t->cap_round (-1 without one). */
+static void table_caption(const struct ctx *cx, struct optlog_table *t)
 {
-	struct optlog *lg = cx->lg;
+	t->cap_round = -1;
+	if (!(cx->cap_line > 0 && cx->cap_kind != K_ROW && cx->cap_len > 0))
+		return;
 	struct text_bytes capb; /* the caption's bytes, noted once */
-	char *cells[64];
-	char *hdr = strdup(cx->prev);
-	if (!hdr)
-		return -1;
-	int nc = split_cells(hdr, cells, 64);
-	if (lg->n_tables >= MAX_TABLES) {
-		free(hdr);
-		cx->in_table = 1;
-		cx->table = (size_t)-1;
-		cx->table_final = 0;
-		return 0;
-	}
-	if (PUSH(lg, tables)) {
-		free(hdr);
-		return -1;
-	}
-	struct optlog_table *t = &lg->tables[lg->n_tables];
-	memset(t, 0, sizeof(*t));
-	t->line = cx->prev_line;
-	long cr = -1;
-	if (cx->cap_line > 0 && cx->cap_kind != K_ROW && cx->cap_len > 0) {
-		t->caption_line = cx->cap_line;
-		cr = round_in(cx->cap);
-		text_bytes_of(&capb, cx->cap);
-		if (shows_incumbent(cx->cap, &capb))
-			t->has_incumbent = 1;
-	}
-	if (t->caption_line) {
-		int w = 0;
-		cr = round_in_w(cx->cap, &w);
-		t->cap_round = cr;
-		t->cap_round_word = w;
-		/* the unit stated only in the caption (a heading, a bold line, a
-		 * sentence) or in the prose of the section above the table */
-		if (prose_duration(cx->cap, &capb))
-			t->cap_duration = 1;
-	} else {
-		t->cap_round = -1;
-	}
-	if (cx->sect_unit)
+	t->caption_line = cx->cap_line;
+	text_bytes_of(&capb, cx->cap);
+	if (shows_incumbent(cx->cap, &capb))
+		t->has_incumbent = 1;
+	int w = 0;
+	t->cap_round = round_in_w(cx->cap, &w);
+	t->cap_round_word = w;
+	/* the unit stated only in the caption (a heading, a bold line, a
+	 * sentence) or in the prose of the section above the table */
+	if (prose_duration(cx->cap, &capb))
 		t->cap_duration = 1;
-	innermost_entries(cx, &t->sect_any, &t->sect_norun);
-	t->round = cr >= 0 ? cr : innermost_round(cx, NULL);
-	t->run = 0;
-	for (int i = 0; i < 5; i++)
-		cx->col[i] = -1;
+}
+
+/* What the header cells say: a duration, an incumbent, and where the five
+ * v2 Final table columns are (cx->col, -1 when absent). */
+static void header_columns(struct ctx *cx, struct optlog_table *t, char **cells, int nc)
+{
 	static const char *const names[5] = { "kernel_id", "workload_id", "baseline_us", "final_us",
 					      "final_candidate_id" };
+	for (int i = 0; i < 5; i++)
+		cx->col[i] = -1;
 	for (int i = 0; i < nc; i++) {
 		if (names_duration(cells[i]))
 			t->has_duration = 1;
@@ -1161,41 +1139,84 @@ static int open_table(struct ctx *cx, long line)
 			if (cx->col[j] < 0 && cell_is(cells[i], names[j]))
 				cx->col[j] = i;
 	}
-	free(hdr);
-	cx->table = lg->n_tables++;
-	cx->in_table = 1;
-	cx->table_final = 0;
-	/* a table in the Final Summary: its final column gives claims */
+}
+
+/* 1 when a header cell names the final latency (final, 最终, 优化后, 调优
+ *后, after), not a candidate or an id. */
+static int names_final_column(const char *c)
+{
+	return (text_find_ci(c, "final") && !text_find_ci(c, "candidate") && !text_find_ci(c, "_id")) ||
+	       strstr(c, "最终") || strstr(c, "优化后") || strstr(c, "调优后") ||
+	       (text_find_ci(c, "after") && !text_find_ci(c, "vs"));
+}
+
+/* In a Final Summary table, the column after the first that gives the
+ * final latencies (cx->sum_col, -1 none) and its unit (cx->sum_mul). */
+static void summary_column(struct ctx *cx, char **cells, int nc)
+{
 	cx->sum_col = -1;
 	cx->sum_mul = 1;
-	if (cx->in_summary && nc >= 2) {
-		hdr = strdup(cx->prev);
-		if (!hdr)
-			return -1;
-		nc = split_cells(hdr, cells, 64);
-		for (int i = 1; i < nc && cx->sum_col < 0; i++) {
-			const char *c = cells[i];
-			if ((text_find_ci(c, "final") && !text_find_ci(c, "candidate") && !text_find_ci(c, "_id")) ||
-			    strstr(c, "最终") || strstr(c, "优化后") || strstr(c, "调优后") ||
-			    (text_find_ci(c, "after") && !text_find_ci(c, "vs"))) {
-				cx->sum_col = i;
-				cx->sum_mul = (text_find_ci(c, "ms") && !text_find_ci(c, "msprof")) ? 1000 : 1;
-			}
-		}
-		free(hdr);
-	}
-	if (cx->in_fptd) {
-		int all = 1;
-		for (int j = 0; j < 5; j++)
-			if (cx->col[j] < 0)
-				all = 0;
-		if (all) {
-			clear_final_rows(lg);
-			lg->final_table_line = t->line;
-			cx->table_final = 1;
+	if (!cx->in_summary || nc < 2)
+		return;
+	for (int i = 1; i < nc; i++) {
+		const char *c = cells[i];
+		if (names_final_column(c)) {
+			cx->sum_col = i;
+			cx->sum_mul = (text_find_ci(c, "ms") && !text_find_ci(c, "msprof")) ? 1000 : 1;
+			return;
 		}
 	}
+}
+
+/* Under `Final Performance Test Data`, a table with all five v2 columns is
+ * the Final table: it replaces the rows of an earlier one. */
+static void final_table_check(struct ctx *cx, const struct optlog_table *t)
+{
+	if (!cx->in_fptd)
+		return;
+	for (int j = 0; j < 5; j++)
+		if (cx->col[j] < 0)
+			return;
+	clear_final_rows(cx->lg);
+	cx->lg->final_table_line = t->line;
+	cx->table_final = 1;
+}
+
+/* The delimiter row below the previous line opens a table: records it with
+ * its caption, round inputs and header facts. Returns -1 on allocation
+ * failure. */
+static int open_table(struct ctx *cx, long line)
+{
+	struct optlog *lg = cx->lg;
+	char *cells[64];
 	(void)line;
+	cx->in_table = 1;
+	cx->table_final = 0;
+	if (lg->n_tables >= MAX_TABLES) {
+		cx->table = (size_t)-1;
+		return 0;
+	}
+	if (PUSH(lg, tables))
+		return -1;
+	char *hdr = strdup(cx->prev);
+	if (!hdr)
+		return -1;
+	int nc = split_cells(hdr, cells, 64);
+	struct optlog_table *t = &lg->tables[lg->n_tables];
+	memset(t, 0, sizeof(*t));
+	t->line = cx->prev_line;
+	table_caption(cx, t);
+	if (cx->sect_unit)
+		t->cap_duration = 1;
+	innermost_entries(cx, &t->sect_any, &t->sect_norun);
+	t->round = t->cap_round >= 0 ? t->cap_round : innermost_round(cx, NULL);
+	t->run = 0;
+	header_columns(cx, t, cells, nc);
+	cx->table = lg->n_tables++;
+	/* a table in the Final Summary: its final column gives claims */
+	summary_column(cx, cells, nc);
+	free(hdr);
+	final_table_check(cx, t);
 	return 0;
 }
 
@@ -1251,85 +1272,105 @@ static int row_has_number(const char *s, size_t n)
 	return 0;
 }
 
-static int table_row(struct ctx *cx, char *line, size_t len, long lineno)
+/* 1 when the first cell of row line (between the leading '|' and the next
+ * one, its first 511 bytes) marks the incumbent. */
+static int first_cell_incumbent(const char *line)
+{
+	const char *a = skip_ws(line);
+	if (*a == '|')
+		a++;
+	const char *b = a;
+	while (*b && *b != '|')
+		b++;
+	char first[512];
+	size_t n = (size_t)(b - a) < sizeof(first) - 1 ? (size_t)(b - a) : sizeof(first) - 1;
+	memcpy(first, a, n);
+	first[n] = '\0';
+	return shows_incumbent(first, NULL);
+}
+
+/* A row of a Final Summary table with a final column: a soft claim of the
+ * first cell's label at that column's latency. Returns -1 on allocation
+ * failure. */
+static int summary_row_claim(struct ctx *cx, const char *line, long lineno)
 {
 	struct optlog *lg = cx->lg;
 	char *cells[64];
+	char *d = strdup(line);
+	if (!d)
+		return -1;
+	int rc = 0;
+	int n = split_cells(d, cells, 64);
+	double v = n > cx->sum_col ? cell_number(cells[cx->sum_col]) : NAN;
+	if (!isnan(v) && n > 0) {
+		char *label = clean_label(cells[0], strlen(cells[0]));
+		if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN))
+			rc = -1;
+		else if (label)
+			lg->claims[lg->n_claims - 1].soft = 1;
+	}
+	free(d);
+	return rc;
+}
+
+/* A row of the v2 Final table: kept as an optlog_final_row when it has
+ * every column. Returns -1 on allocation failure. */
+static int final_row(struct ctx *cx, const char *line, long lineno)
+{
+	struct optlog *lg = cx->lg;
+	char *cells[64];
+	char *dup = strdup(line);
+	if (!dup)
+		return -1;
+	int nc = split_cells(dup, cells, 64);
+	int need = 0, rc = 0;
+	for (int j = 0; j < 5; j++)
+		if (cx->col[j] > need)
+			need = cx->col[j];
+	if (nc <= need)
+		goto out;
+	if (PUSH(lg, final_rows)) {
+		rc = -1;
+		goto out;
+	}
+	struct optlog_final_row *r = &lg->final_rows[lg->n_final_rows];
+	r->line = lineno;
+	r->kernel_id = cell_text(cells[cx->col[0]]);
+	r->workload_id = cell_text(cells[cx->col[1]]);
+	r->final_candidate_id = cell_text(cells[cx->col[4]]);
+	r->baseline_us = cell_number(cells[cx->col[2]]);
+	r->final_us = cell_number(cells[cx->col[3]]);
+	if (!r->kernel_id || !r->workload_id || !r->final_candidate_id) {
+		free(r->kernel_id);
+		free(r->workload_id);
+		free(r->final_candidate_id);
+		rc = -1;
+		goto out;
+	}
+	lg->n_final_rows++;
+out:
+	free(dup);
+	return rc;
+}
+
+/* A data row of the open table: counted, and read for the incumbent mark,
+ * summary claims and v2 Final rows. Returns -1 on allocation failure. */
+static int table_row(struct ctx *cx, char *line, size_t len, long lineno)
+{
+	struct optlog *lg = cx->lg;
 	if (cx->table == (size_t)-1)
 		return 0;
 	struct optlog_table *t = &lg->tables[cx->table];
 	t->rows++;
 	if (row_has_number(line, len))
 		t->numeric_rows++;
-	if (!t->has_incumbent) {
-		/* the first cell only: between the leading '|' and the next one */
-		const char *a = skip_ws(line);
-		if (*a == '|')
-			a++;
-		const char *b = a;
-		while (*b && *b != '|')
-			b++;
-		char first[512];
-		size_t n = (size_t)(b - a) < sizeof(first) - 1 ? (size_t)(b - a) : sizeof(first) - 1;
-		memcpy(first, a, n);
-		first[n] = '\0';
-		if (shows_incumbent(first, NULL))
-			t->has_incumbent = 1;
-	}
-	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS) {
-		char *d = strdup(line);
-		if (!d)
-			return -1;
-		int n = split_cells(d, cells, 64);
-		double v = n > cx->sum_col ? cell_number(cells[cx->sum_col]) : NAN;
-		if (!isnan(v) && n > 0) {
-			char *label = clean_label(cells[0], strlen(cells[0]));
-			if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN)) {
-				free(d);
-				return -1;
-			}
-			if (label)
-				lg->claims[lg->n_claims - 1].soft = 1;
-		}
-		free(d);
-	}
+	if (!t->has_incumbent && first_cell_incumbent(line))
+		t->has_incumbent = 1;
+	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS && summary_row_claim(cx, line, lineno))
+		return -1;
 	if (!cx->table_final || lg->n_final_rows >= MAX_ROWS)
 		return 0;
-	char *dup = strdup(line);
-	if (!dup)
-		return -1;
-	int nc = split_cells(dup, cells, 64);
-	int rc = 0;
-	{
-		int need = 0;
-		for (int j = 0; j < 5; j++)
-			if (cx->col[j] > need)
-				need = cx->col[j];
-		if (nc > need) {
-			if (PUSH(lg, final_rows)) {
-				rc = -1;
-				goto out;
-			}
-			struct optlog_final_row *r = &lg->final_rows[lg->n_final_rows];
-			r->line = lineno;
-			r->kernel_id = cell_text(cells[cx->col[0]]);
-			r->workload_id = cell_text(cells[cx->col[1]]);
-			r->final_candidate_id = cell_text(cells[cx->col[4]]);
-			r->baseline_us = cell_number(cells[cx->col[2]]);
-			r->final_us = cell_number(cells[cx->col[3]]);
-			if (!r->kernel_id || !r->workload_id || !r->final_candidate_id) {
-				free(r->kernel_id);
-				free(r->workload_id);
-				free(r->final_candidate_id);
-				rc = -1;
-				goto out;
-			}
-			lg->n_final_rows++;
-		}
-	}
-out:
-	free(dup);
-	return rc;
+	return final_row(cx, line, lineno);
 }
 
 static int is_remeasure(const char *s, const struct text_bytes *tb)
@@ -1364,73 +1405,104 @@ static int starts_summary(const char *t)
 	return 0;
 }
 
-static int on_heading(struct ctx *cx, int level, const char *text, long line)
+/* The second round number of a heading whose own is r (-1 none): in
+ * `Iteration 1（round 1）`, `Final Confirmation（round 5）`; *word set to 1
+ * when it follows Round / RN. -1 when none. */
+static long paren_round(const char *t, long r, int *word)
+{
+	const char *after = t;
+	if (r >= 0) {
+		while (*after && !is_digit((unsigned char)*after))
+			after++;
+		while (is_digit((unsigned char)*after))
+			after++;
+	}
+	*word = 0;
+	return round_in_w(after, word);
+}
+
+/* Records a round (or final confirmation) section heading of round r at
+ * level and makes it the innermost open one. Returns -1 on allocation
+ * failure. */
+static int push_round(struct ctx *cx, int level, const char *t, long line, long r, int word, int confirm)
 {
 	struct optlog *lg = cx->lg;
+	if (PUSH(lg, rounds))
+		return -1;
+	struct optlog_round *e = &lg->rounds[lg->n_rounds];
+	memset(e, 0, sizeof(*e));
+	e->line = line;
+	e->level = level;
+	e->round_word = word;
+	e->confirm = confirm;
+	long pidx = -1;
+	innermost_round(cx, &pidx);
+	e->parent = pidx;
+	e->paren_round = paren_round(t, r, &e->paren_word);
+	if (r < 0 && confirm)
+		r = e->paren_round >= 0 ? e->paren_round : -1;
+	e->numbered = r >= 0;
+	e->round = r;
+	if (confirm && r < 0 && pidx >= 0)
+		e->round = lg->rounds[pidx].round; /* nested: the enclosing round's */
+	cx->hround[level] = e->round >= 0 ? e->round : -1;
+	cx->hidx[level] = (long)lg->n_rounds;
+	lg->n_rounds++;
+	return 0;
+}
+
+/* A Final Summary heading: the previous one becomes superseded and the
+ * summary facts start over. Returns -1 on allocation failure. */
+static int open_summary(struct ctx *cx, int level, long line)
+{
+	struct optlog *lg = cx->lg;
+	if (lg->summary_line && lg->n_superseded < MAX_ITEMS) {
+		if (PUSH(lg, superseded))
+			return -1;
+		lg->superseded[lg->n_superseded++] = lg->summary_line;
+	}
+	clear_summary(lg);
+	cx->stop_seen = 0;
+	lg->summary_line = line;
+	cx->in_summary = 1;
+	cx->summary_level = level;
+	return 0;
+}
+
+/* A heading closes the sections at its level and below: rounds, the Final
+ * Summary and the Final Performance Test Data. */
+static void close_sections(struct ctx *cx, int level)
+{
 	for (int l = level; l <= 6; l++) {
 		cx->hround[l] = -1;
 		cx->hidx[l] = -1;
 	}
 	cx->sect_unit = 0;
+	if (cx->in_summary && level <= cx->summary_level)
+		cx->in_summary = 0;
+	if (cx->in_fptd && level <= cx->fptd_level)
+		cx->in_fptd = 0;
+}
+
+/* An ATX heading of level with the given text (after the '#'s). Returns -1
+ * on allocation failure. */
+static int on_heading(struct ctx *cx, int level, const char *text, long line)
+{
+	struct optlog *lg = cx->lg;
+	close_sections(cx, level);
 	const char *t = skip_numbering(text);
 	int word = 0;
 	long r = heading_round_w(t, &word);
 	/* a title (H1) is not a confirmation section */
 	int confirm = level > 1 && is_confirm_heading(t);
-	if ((r >= 0 || confirm) && lg->n_rounds < MAX_ITEMS) {
-		if (PUSH(lg, rounds))
-			return -1;
-		struct optlog_round *e = &lg->rounds[lg->n_rounds];
-		memset(e, 0, sizeof(*e));
-		e->line = line;
-		e->level = level;
-		e->round_word = word;
-		e->confirm = confirm;
-		long pidx = -1;
-		long pr = innermost_round(cx, &pidx);
-		e->parent = pidx;
-		/* the second number: `Iteration 1（round 1）`, `Final Confirmation（round 5）` */
-		const char *after = t;
-		if (r >= 0) {
-			while (*after && !is_digit((unsigned char)*after))
-				after++;
-			while (is_digit((unsigned char)*after))
-				after++;
-		}
-		int pw = 0;
-		e->paren_round = round_in_w(after, &pw);
-		e->paren_word = pw;
-		if (r < 0 && confirm)
-			r = e->paren_round >= 0 ? e->paren_round : -1;
-		e->numbered = r >= 0;
-		(void)pr;
-		e->round = r;
-		if (confirm && r < 0 && pidx >= 0)
-			e->round = lg->rounds[pidx].round; /* nested: the enclosing round's */
-		cx->hround[level] = e->round >= 0 ? e->round : -1;
-		cx->hidx[level] = (long)lg->n_rounds;
-		lg->n_rounds++;
-	}
-	if (cx->in_summary && level <= cx->summary_level)
-		cx->in_summary = 0;
-	if (cx->in_fptd && level <= cx->fptd_level)
-		cx->in_fptd = 0;
+	if ((r >= 0 || confirm) && lg->n_rounds < MAX_ITEMS && push_round(cx, level, t, line, r, word, confirm))
+		return -1;
 	if (text_find_ci(text, "skill retrospective") && lg->retrospective_line == 0)
 		lg->retrospective_line = line;
 	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text, NULL))
 		lg->baseline_remeasure_line = line;
-	if (starts_summary(t)) {
-		if (lg->summary_line && lg->n_superseded < MAX_ITEMS) {
-			if (PUSH(lg, superseded))
-				return -1;
-			lg->superseded[lg->n_superseded++] = lg->summary_line;
-		}
-		clear_summary(lg);
-		cx->stop_seen = 0;
-		lg->summary_line = line;
-		cx->in_summary = 1;
-		cx->summary_level = level;
-	}
+	if (starts_summary(t) && open_summary(cx, level, line))
+		return -1;
 	if ((level == 2 || level == 3) && starts_ci(t, "final performance test data")) {
 		lg->final_heading_line = line;
 		cx->in_fptd = 1;
@@ -1500,17 +1572,18 @@ static int fence_open(const char *s, char *ch, size_t *n)
 	return 0;
 }
 
-static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncated, int had_cr)
+/* Notes the problems of one raw line (BOM on line 1, first CRLF, overlong,
+ * NUL, invalid UTF-8); drops a BOM and cuts at a NUL through *s / *len.
+ * Returns -1 on allocation failure. */
+static int line_problems(struct ctx *cx, char **s, size_t *len, long line, int truncated, int had_cr)
 {
 	struct optlog *lg = cx->lg;
-	lg->lines = line;
-	lg->bytes += len + 1 + (had_cr ? 1 : 0);
-	if (line == 1 && lineio_has_bom(s, len)) {
+	if (line == 1 && lineio_has_bom(*s, *len)) {
 		lg->has_bom = 1;
 		if (add_problem(lg, 1, "file starts with a UTF-8 byte order mark"))
 			return -1;
-		s += 3;
-		len -= 3;
+		*s += 3;
+		*len -= 3;
 	}
 	if (had_cr && !cx->crlf_seen) {
 		cx->crlf_seen = 1;
@@ -1520,72 +1593,88 @@ static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncat
 	}
 	if (truncated && add_problem(lg, line, "line longer than %u bytes", (unsigned)LINEIO_DEFAULT_LIMIT))
 		return -1;
-	if (memchr(s, '\0', len)) {
+	if (memchr(*s, '\0', *len)) {
 		if (add_problem(lg, line, "line contains a NUL byte"))
 			return -1;
-		len = strlen(s);
+		*len = strlen(*s);
 	}
-	size_t bad = utf8_invalid_at(s, len);
+	size_t bad = utf8_invalid_at(*s, *len);
 	if (bad != (size_t)-1 && add_problem(lg, line, "invalid UTF-8 at byte %zu", bad + 1))
 		return -1;
-	const char *t = skip_ws(s);
-	enum kind kind = *t ? K_TEXT : K_BLANK;
-	if (*t)
-		lg->blank = 0;
+	return 0;
+}
 
-	/* fenced code is not Markdown structure */
+/* Fenced code: returns 1 when s opens, closes or sits inside a fence (the
+ * line is then no Markdown structure; *kind becomes K_TEXT inside one). */
+static int fence_step(struct ctx *cx, const char *s, enum kind *kind)
+{
 	char fch;
 	size_t flen;
 	if (cx->in_fence) {
 		if (fence_open(s, &fch, &flen) && fch == cx->fence_ch && flen >= cx->fence_len &&
 		    *skip_ws(skip_ws(s) + flen) == '\0')
 			cx->in_fence = 0;
-		kind = K_TEXT;
-		goto shift;
+		*kind = K_TEXT;
+		return 1;
 	}
-	if (fence_open(s, &fch, &flen)) {
-		cx->in_fence = 1;
-		cx->fence_ch = fch;
-		cx->fence_len = flen;
-		cx->in_table = 0;
-		goto shift;
-	}
-	if (cx->in_comment || strstr(s, "<!--")) {
-		if (strstr(s, "tlgate-disable") && optlog_scan_suppressions(s, len, line, lg))
-			return -1;
-		const char *open = strstr(s, "<!--");
-		const char *close = strstr(open ? open : s, "-->");
-		if (cx->in_comment)
-			cx->in_comment = close == NULL;
-		else if (open && !close)
-			cx->in_comment = 1;
-	}
+	if (!fence_open(s, &fch, &flen))
+		return 0;
+	cx->in_fence = 1;
+	cx->fence_ch = fch;
+	cx->fence_len = flen;
+	cx->in_table = 0;
+	return 1;
+}
+
+/* HTML comments: reads the suppressions on s and tracks whether a comment
+ * stays open after it. Returns -1 on allocation failure. */
+static int comment_step(struct ctx *cx, const char *s, size_t len, long line)
+{
+	if (!cx->in_comment && !strstr(s, "<!--"))
+		return 0;
+	if (strstr(s, "tlgate-disable") && optlog_scan_suppressions(s, len, line, cx->lg))
+		return -1;
+	const char *open = strstr(s, "<!--");
+	const char *close = strstr(open ? open : s, "-->");
+	if (cx->in_comment)
+		cx->in_comment = close == NULL;
+	else if (open && !close)
+		cx->in_comment = 1;
+	return 0;
+}
+
+/* The Markdown structure of a line outside fences: a row of the open
+ * table, a heading, a delimiter row opening a table, or prose; sets *kind.
+ * Returns -1 on allocation failure. */
+static int structure_step(struct ctx *cx, char *s, size_t len, long line, enum kind *kind)
+{
 	if (cx->in_table) {
-		if (kind != K_BLANK && strchr(s, '|')) {
-			if (table_row(cx, s, len, line))
-				return -1;
-			kind = K_ROW;
-			goto shift;
+		if (*kind != K_BLANK && strchr(s, '|')) {
+			*kind = K_ROW;
+			return table_row(cx, s, len, line);
 		}
 		cx->in_table = 0;
 	}
 	const char *htext;
 	int level = heading_level(s, &htext);
 	if (level) {
-		if (on_heading(cx, level, htext, line))
-			return -1;
-		kind = K_HEADING;
-		goto shift;
+		*kind = K_HEADING;
+		return on_heading(cx, level, htext, line);
 	}
-	if (kind == K_TEXT && cx->prev_kind == K_TEXT && strchr(cx->prev, '|') && is_delimiter_row(t)) {
-		if (open_table(cx, line))
-			return -1;
-		kind = K_ROW;
-		goto shift;
+	if (*kind == K_TEXT && cx->prev_kind == K_TEXT && strchr(cx->prev, '|') &&
+	    is_delimiter_row(skip_ws(s))) {
+		*kind = K_ROW;
+		return open_table(cx, line);
 	}
-	if (kind == K_TEXT && on_text(cx, s, line))
-		return -1;
-shift:
+	if (*kind == K_TEXT)
+		return on_text(cx, s, line);
+	return 0;
+}
+
+/* Moves the previous line to the caption slot (unless blank) and keeps s
+ * as the previous line. Returns -1 on allocation failure. */
+static int shift_line(struct ctx *cx, const char *s, size_t len, long line, enum kind kind)
+{
 	if (cx->prev_kind != K_BLANK && cx->prev_line > 0) {
 		/* swap buffers: cap <- prev */
 		char *b = cx->cap;
@@ -1603,6 +1692,24 @@ shift:
 	cx->prev_line = line;
 	cx->prev_kind = kind;
 	return 0;
+}
+
+static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncated, int had_cr)
+{
+	struct optlog *lg = cx->lg;
+	lg->lines = line;
+	lg->bytes += len + 1 + (had_cr ? 1 : 0);
+	if (line_problems(cx, &s, &len, line, truncated, had_cr))
+		return -1;
+	const char *t = skip_ws(s);
+	enum kind kind = *t ? K_TEXT : K_BLANK;
+	if (*t)
+		lg->blank = 0;
+	if (!fence_step(cx, s, &kind)) {
+		if (comment_step(cx, s, len, line) || structure_step(cx, s, len, line, &kind))
+			return -1;
+	}
+	return shift_line(cx, s, len, line, kind);
 }
 
 static void ctx_init(struct ctx *cx, struct optlog *lg)
@@ -1632,17 +1739,38 @@ static long entry_section(const struct optlog *lg, long i)
 	return i;
 }
 
-static int finish(struct optlog *lg)
+/* Where each tuning run after the first starts (heading lines; the first
+ * 64 runs are kept). */
+struct run_starts {
+	long line[64];
+	size_t n;
+};
+
+/* Whether the log has Iteration-style round headings (*iter_heads) and
+ * whether `Round` names a run in it (an `Iteration 1 (Round 2)` heading:
+ * returns 1). */
+static int round_names_run(const struct optlog *lg, int *iter_heads)
 {
-	int iter_heads = 0, round_is_run = 0;
+	int round_is_run = 0;
+	*iter_heads = 0;
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		const struct optlog_round *e = &lg->rounds[i];
 		if (e->round >= 0 && !e->round_word && !e->confirm) {
-			iter_heads = 1;
+			*iter_heads = 1;
 			if (e->paren_round >= 0 && e->paren_round != e->round)
 				round_is_run = 1;
 		}
 	}
+	return round_is_run;
+}
+
+/* Marks the `Round N` headings that name runs, not rounds (see
+ * model/optlog.h) and unnumbers what they make unnumbered. Returns 1 when
+ * `Round` names a run in this log. */
+static int mark_run_labels(struct optlog *lg)
+{
+	int iter_heads;
+	int round_is_run = round_names_run(lg, &iter_heads);
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		struct optlog_round *e = &lg->rounds[i];
 		e->run_label = e->round_word && !e->confirm && (round_is_run || (e->level == 1 && iter_heads));
@@ -1656,19 +1784,33 @@ static int finish(struct optlog *lg)
 			e->round = -1;
 		}
 	}
-	/* Final Summary headings, in order */
+	return round_is_run;
+}
+
+/* The lines of every Final Summary heading, in order, in a malloc'd array
+ * (*n of them; caller frees); NULL on allocation failure. */
+static long *summary_headings(const struct optlog *lg, size_t *n)
+{
 	size_t nfs = lg->n_superseded + (lg->summary_line ? 1 : 0);
 	long *fs = malloc((nfs + 1) * sizeof(*fs));
 	if (!fs)
-		return -1;
+		return NULL;
 	for (size_t i = 0; i < lg->n_superseded; i++)
 		fs[i] = lg->superseded[i];
 	if (lg->summary_line)
 		fs[nfs - 1] = lg->summary_line;
+	*n = nfs;
+	return fs;
+}
+
+/* Gives every round entry its run: a round number not above the run's
+ * highest, with a Final Summary since the previous round, starts a new run.
+ * Fills *st and returns the last run's number. */
+static long assign_runs(struct optlog *lg, const long *fs, size_t nfs, struct run_starts *st)
+{
 	long run = 0, maxr = -1, last = 0;
-	long starts[64];
-	size_t nstarts = 0;
 	size_t f = 0;
+	st->n = 0;
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		struct optlog_round *e = &lg->rounds[i];
 		if (e->run_label || e->round < 0) {
@@ -1684,29 +1826,35 @@ static int finish(struct optlog *lg)
 		if (between && maxr >= 0 && e->round <= maxr) {
 			run++;
 			maxr = -1;
-			if (nstarts < 64)
-				starts[nstarts++] = e->line;
+			if (st->n < 64)
+				st->line[st->n++] = e->line;
 		}
 		if (e->round > maxr)
 			maxr = e->round;
 		e->run = run;
 		last = e->line;
 	}
-	lg->runs = run + 1;
-	lg->target_run = run;
-	if (lg->summary_line) {
-		lg->target_run = 0;
-		for (size_t k = 0; k < nstarts; k++)
-			if (starts[k] < lg->summary_line)
-				lg->target_run = (long)k + 1;
-	}
+	return run;
+}
+
+/* The run (0-based) holding line: the number of run starts at or before it. */
+static long run_at(const struct run_starts *st, long line, int inclusive)
+{
+	long run = 0;
+	for (size_t k = 0; k < st->n; k++)
+		if (st->line[k] < line || (inclusive && st->line[k] == line))
+			run = (long)k + 1;
+	return run;
+}
+
+/* Resolves each table's run, confirmation flag and round from its section
+ * and caption. */
+static void resolve_tables(struct optlog *lg, const struct run_starts *st, int round_is_run)
+{
 	for (size_t i = 0; i < lg->n_tables; i++) {
 		struct optlog_table *t = &lg->tables[i];
 		long sec = entry_section(lg, t->sect_any);
-		t->run = 0;
-		for (size_t k = 0; k < nstarts; k++)
-			if (starts[k] <= t->line)
-				t->run = (long)k + 1;
+		t->run = run_at(st, t->line, 1);
 		t->confirm = 0;
 		for (long a = sec; a >= 0; a = lg->rounds[a].parent)
 			if (lg->rounds[a].confirm)
@@ -1716,7 +1864,21 @@ static int finish(struct optlog *lg)
 		else
 			t->round = sec >= 0 ? lg->rounds[sec].round : -1;
 	}
+}
+
+static int finish(struct optlog *lg)
+{
+	int round_is_run = mark_run_labels(lg);
+	size_t nfs = 0;
+	long *fs = summary_headings(lg, &nfs);
+	if (!fs)
+		return -1;
+	struct run_starts st;
+	long run = assign_runs(lg, fs, nfs, &st);
 	free(fs);
+	lg->runs = run + 1;
+	lg->target_run = lg->summary_line ? run_at(&st, lg->summary_line, 0) : run;
+	resolve_tables(lg, &st, round_is_run);
 	return 0;
 }
 
