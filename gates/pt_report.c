@@ -163,104 +163,136 @@ static const char *label_end(const char *line)
 	return line;
 }
 
+/* The latest results a report's speedup claims are checked against. */
+struct latest {
+	const struct pt_folder *f;
+	long lj;                       /* latest JSON, -1 none */
+	struct ptjson_table tb[16];
+	const struct ptjson_table *table; /* its per-case speedup table, NULL none */
+	double lmean, lgeo;            /* arithmetic and geometric means of its speedups */
+	size_t lvalid;
+};
+
+/* The figure a claim line states after its label into *v; 0 when it has
+ * none, or when it also gives the starting figure and its last figure is
+ * the latest mean of its kind (`| mean_speedup | 0.3733x | 0.3916x |`,
+ * `0.37 → 0.39`: the last figure is the result claimed). */
+static int claim_figure(const struct latest *lt, const char *line, int kind, double *v)
+{
+	struct ptlog_num nums[16];
+	size_t n = ptlog_numbers(label_end(line), nums, 16);
+	size_t k = 0;
+	while (k < n && (!nums[k].decimal || nums[k].unit == PTLOG_PCT))
+		k++;
+	if (k == n)
+		return 0;
+	*v = nums[k].v;
+	size_t last = k;
+	for (size_t q = k + 1; q < n; q++)
+		if (nums[q].decimal && nums[q].unit != PTLOG_PCT)
+			last = q;
+	if (last == k || !lt->table)
+		return 1;
+	double w = kind == 2 ? lt->lgeo : lt->lmean;
+	int any = 0;
+	for (size_t q = k; q <= last; q++)
+		if (nums[q].decimal && nums[q].unit != PTLOG_PCT && pt_close(nums[q].v, w, TOL))
+			any = 1;
+	if (any && pt_close(nums[last].v, w, TOL))
+		return 0;
+	*v = nums[last].v;
+	return 1;
+}
+
+/* The name of the older JSON whose mean of this kind is closest to v
+ * within TOL, NULL when none. */
+static const char *older_match(const struct latest *lt, int kind, double v)
+{
+	const struct pt_folder *f = lt->f;
+	const char *older = NULL;
+	double olddiff = INFINITY;
+	for (size_t j = 0; j < f->njson; j++) {
+		struct ptjson_table ob[16];
+		const struct ptjson_table *ot = (long)j != lt->lj && f->json[j].j.root ?
+			speedup_table(&f->json[j], ob, 16) : NULL;
+		if (!ot)
+			continue;
+		double m, g;
+		size_t nv;
+		ptjson_speedup_means(ot, &m, &g, &nv);
+		double x = kind == 2 ? g : m;
+		if (pt_close(v, x, TOL) && fabs(v - x) < olddiff) {
+			older = f->json[j].name;
+			olddiff = fabs(v - x);
+		}
+	}
+	return older;
+}
+
+/* When the report quotes an iteration older than the last adopted one,
+ * the clause saying so into tail and 1 into *stale_reported; else "". */
+static void stale_tail(const struct pt_folder *f, const struct staleness *st, char *tail, size_t len,
+		       int *stale_reported)
+{
+	tail[0] = '\0';
+	if (st->adopted_iter < 0 || st->report_iter < 0 || st->report_iter >= st->adopted_iter)
+		return;
+	const struct ptperf_iter *ri = &f->perf.it[st->report_iter];
+	const struct ptperf_iter *ai = &f->perf.it[st->adopted_iter];
+	const struct ptperf_iter *last = &f->perf.it[f->perf.nit - 1];
+	snprintf(tail, len, "; it reports '%s' while %s goes on to '%s' (line %ld, adopted)%s%s%s",
+		 ri->title, f->perf_shown, ai->title, ai->line, last != ai ? " and '" : "",
+		 last != ai ? last->title : "", last != ai ? "'" : "");
+	*stale_reported = 1;
+}
+
+/* Checks the speedup claim of report line l (kind 2 geometric, 1 mean);
+ * 0, -1 on allocation failure. */
+static int check_claim(const struct latest *lt, size_t l, int kind, const struct staleness *st,
+		       int *stale_reported, struct gate_findings *fs)
+{
+	const struct pt_folder *f = lt->f;
+	double v;
+	if (!claim_figure(lt, f->report.lines[l], kind, &v))
+		return 0;
+	const char *what = kind == 2 ? "geometric-mean speedup" : "average speedup";
+	if (!lt->table)
+		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)l + 1,
+				"claims a%s %s %g but no bench JSON with per-case speedups to check it against",
+				kind == 2 ? "" : "n", what, v) ? -1 : 0;
+	double want = kind == 2 ? lt->lgeo : lt->lmean;
+	const char *latest = f->json[lt->lj].name;
+	if (pt_close(v, want, TOL))
+		return 0;
+	if (kind == 2 && pt_close(v, lt->lmean, TOL))
+		return gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+				"claims a geometric-mean speedup %g, but that is the arithmetic mean of %s's %zu speedups (geometric mean %.4g)",
+				v, latest, lt->lvalid, lt->lgeo) ? -1 : 0;
+	/* does it match an older file? the closest one */
+	const char *older = older_match(lt, kind, v);
+	char tail[600];
+	stale_tail(f, st, tail, sizeof(tail), stale_reported);
+	int rc = older ?
+		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+			 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s",
+			 what, v, older, latest, want, lt->lvalid, tail) :
+		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+			 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s", what, v,
+			 latest, want, lt->lvalid, ptlog_pct(want, v), tail);
+	return rc ? -1 : 0;
+}
+
 static int check_claims(const struct pt_folder *f, long lj, const struct staleness *st,
 			int *stale_reported, struct gate_findings *fs)
 {
 	const struct ptlog_text *r = &f->report;
-	struct ptjson_table tb[16];
-	const struct ptjson_table *lt = lj >= 0 ? speedup_table(&f->json[lj], tb, 16) : NULL;
-	double lmean = NAN, lgeo = NAN;
-	size_t lvalid = 0;
-	if (lt)
-		ptjson_speedup_means(lt, &lmean, &lgeo, &lvalid);
+	struct latest lt = { .f = f, .lj = lj, .lmean = NAN, .lgeo = NAN };
+	lt.table = lj >= 0 ? speedup_table(&f->json[lj], lt.tb, 16) : NULL;
+	if (lt.table)
+		ptjson_speedup_means(lt.table, &lt.lmean, &lt.lgeo, &lt.lvalid);
 	for (size_t l = 0; l < r->nlines; l++) {
-		const char *line = r->lines[l];
-		int kind = claim_kind(line);
-		if (!kind)
-			continue;
-		const char *after = label_end(line);
-		struct ptlog_num nums[16];
-		size_t n = ptlog_numbers(after, nums, 16);
-		size_t k = 0;
-		while (k < n && (!nums[k].decimal || nums[k].unit == PTLOG_PCT))
-			k++;
-		if (k == n)
-			continue;
-		double v = nums[k].v;
-		const char *what = kind == 2 ? "geometric-mean speedup" : "average speedup";
-		/* a row or line with both columns (`| mean_speedup | 0.3733x |
-		 * 0.3916x | +4.9% |`, `0.37 → 0.39`): the last figure is the
-		 * result claimed, the earlier ones are what it started from */
-		{
-			size_t last = k;
-			for (size_t q = k + 1; q < n; q++)
-				if (nums[q].decimal && nums[q].unit != PTLOG_PCT)
-					last = q;
-			if (last != k && lt) {
-				double w = kind == 2 ? lgeo : lmean;
-				int any = 0;
-				for (size_t q = k; q <= last; q++)
-					if (nums[q].decimal && nums[q].unit != PTLOG_PCT && pt_close(nums[q].v, w, TOL))
-						any = 1;
-				if (any && pt_close(nums[last].v, w, TOL))
-					continue;
-				v = nums[last].v;
-			}
-		}
-		if (!lt) {
-			if (gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)l + 1,
-				     "claims a%s %s %g but no bench JSON with per-case speedups to check it against",
-				     kind == 2 ? "" : "n", what, v))
-				return -1;
-			continue;
-		}
-		double want = kind == 2 ? lgeo : lmean;
-		if (pt_close(v, want, TOL))
-			continue;
-		if (kind == 2 && pt_close(v, lmean, TOL)) {
-			if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-				     "claims a geometric-mean speedup %g, but that is the arithmetic mean of %s's %zu speedups (geometric mean %.4g)",
-				     v, f->json[lj].name, lvalid, lgeo))
-				return -1;
-			continue;
-		}
-		/* does it match an older file? the closest one */
-		const char *older = NULL;
-		double olddiff = INFINITY;
-		for (size_t j = 0; j < f->njson; j++) {
-			struct ptjson_table ob[16];
-			const struct ptjson_table *ot = (long)j != lj && f->json[j].j.root ?
-				speedup_table(&f->json[j], ob, 16) : NULL;
-			if (!ot)
-				continue;
-			double m, g;
-			size_t nv;
-			ptjson_speedup_means(ot, &m, &g, &nv);
-			double x = kind == 2 ? g : m;
-			if (pt_close(v, x, TOL) && fabs(v - x) < olddiff) {
-				older = f->json[j].name;
-				olddiff = fabs(v - x);
-			}
-		}
-		char tail[600] = "";
-		if (st->adopted_iter >= 0 && st->report_iter >= 0 && st->report_iter < st->adopted_iter) {
-			const struct ptperf_iter *ri = &f->perf.it[st->report_iter];
-			const struct ptperf_iter *ai = &f->perf.it[st->adopted_iter];
-			const struct ptperf_iter *last = &f->perf.it[f->perf.nit - 1];
-			snprintf(tail, sizeof(tail),
-				 "; it reports '%s' while %s goes on to '%s' (line %ld, adopted)%s%s%s",
-				 ri->title, f->perf_shown, ai->title, ai->line,
-				 last != ai ? " and '" : "", last != ai ? last->title : "", last != ai ? "'" : "");
-			*stale_reported = 1;
-		}
-		int rc = older ?
-			gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-				 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s",
-				 what, v, older, f->json[lj].name, want, lvalid, tail) :
-			gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-				 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s", what, v,
-				 f->json[lj].name, want, lvalid, ptlog_pct(want, v), tail);
-		if (rc)
+		int kind = claim_kind(r->lines[l]);
+		if (kind && check_claim(&lt, l, kind, st, stale_reported, fs))
 			return -1;
 	}
 	return 0;
@@ -328,105 +360,148 @@ static int agg_row(const char *first)
 	return 0;
 }
 
-static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct gate_findings *fs)
-{
-	const struct ptlog_text *r = &f->report;
+/* A per-case table of the report (header line hl, rows to end) and the
+ * JSON table its rows come from. */
+struct ctable {
+	const struct pt_folder *f;
+	size_t hl, end;
 	char head[MAXCOLS][96];
-	size_t nc = cells(r->lines[hl], head, MAXCOLS);
-	/* the JSON table whose row keys name these columns and whose rows match best */
-	long bestj = -1;
+	size_t nc;
+	long bestj;                 /* the JSON file, -1 none */
 	struct ptjson_table bestt;
+	int col_of[MAXCOLS];        /* 1 when column c is a key of the JSON's rows */
+	double tsum[MAXCOLS], jsum[MAXCOLS]; /* sums of the plain rows, of the JSON rows */
+	size_t tn[MAXCOLS], jn[MAXCOLS];
+};
+
+/* How many cells of the table's plain rows print, to their digits, the
+ * JSON rows from row on, in order. */
+static size_t table_hits(const struct ctable *t, const cJSON *row)
+{
+	const struct ptlog_text *r = &t->f->report;
+	size_t hits = 0;
+	for (size_t l = t->hl + 2; l < t->end && row; l++) {
+		char cl[MAXCOLS][96];
+		size_t n = cells(r->lines[l], cl, MAXCOLS);
+		if (n && agg_row(cl[0]))
+			continue;
+		const cJSON *cur = row;
+		row = row->next;
+		for (size_t c = 0; c < n && c < t->nc; c++) {
+			double v, x = ptjson_num(cur, t->head[c]);
+			struct ptlog_num num[2];
+			if (isfinite(x) && ptlog_numbers(cl[c], num, 2) == 1 &&
+			    decimals_match(&num[0], cl[c], x) && cell_num(cl[c], &v))
+				hits++;
+		}
+	}
+	return hits;
+}
+
+/* The JSON table whose row keys name at least two columns and whose rows
+ * match best into t->bestj, t->bestt (t->bestj -1 when none). */
+static void best_json_table(struct ctable *t)
+{
+	const struct pt_folder *f = t->f;
 	size_t best_hits = 0;
-	int col_of[MAXCOLS];
+	t->bestj = -1;
 	for (size_t j = 0; j < f->njson; j++) {
 		struct ptjson_table tb[16];
 		size_t nt = f->json[j].j.root ? ptjson_tables(&f->json[j].j, tb, 16) : 0;
-		for (size_t t = 0; t < nt; t++) {
-			const cJSON *row0 = ptjson_row(&tb[t], 0);
+		for (size_t k = 0; k < nt; k++) {
+			const cJSON *row0 = ptjson_row(&tb[k], 0);
 			size_t named = 0;
-			for (size_t c = 0; c < nc; c++)
-				if (isfinite(ptjson_num(row0, head[c])))
+			for (size_t c = 0; c < t->nc; c++)
+				if (isfinite(ptjson_num(row0, t->head[c])))
 					named++;
 			if (named < 2)
 				continue;
-			size_t hits = 0;
-			const cJSON *row = row0;
-			for (size_t l = hl + 2; l < end && row; l++) {
-				char cl[MAXCOLS][96];
-				size_t n = cells(r->lines[l], cl, MAXCOLS);
-				if (n && agg_row(cl[0]))
-					continue;
-				const cJSON *cur = row;
-				row = row->next;
-				for (size_t c = 0; c < n && c < nc; c++) {
-					double v, x = ptjson_num(cur, head[c]);
-					struct ptlog_num num[2];
-					if (isfinite(x) && ptlog_numbers(cl[c], num, 2) == 1 &&
-					    decimals_match(&num[0], cl[c], x) && cell_num(cl[c], &v))
-						hits++;
-				}
-			}
+			size_t hits = table_hits(t, row0);
 			if (hits > best_hits) {
 				best_hits = hits;
-				bestj = (long)j;
-				bestt = tb[t];
+				t->bestj = (long)j;
+				t->bestt = tb[k];
 			}
 		}
 	}
-	if (bestj < 0)
-		return 0;
-	/* per column: sum and count of the table's plain rows and of the JSON's
-	 * rows, once (each aggregate row compares with them) */
-	double tsum[MAXCOLS], jsum[MAXCOLS];
-	size_t tn[MAXCOLS], jn[MAXCOLS];
-	for (size_t c = 0; c < nc; c++) {
-		col_of[c] = isfinite(ptjson_num(ptjson_row(&bestt, 0), head[c]));
-		tsum[c] = jsum[c] = 0;
-		tn[c] = jn[c] = 0;
+}
+
+/* Per column: sum and count of the table's plain rows and of the JSON's
+ * rows, once (each aggregate row compares with them). */
+static void column_sums(struct ctable *t)
+{
+	const struct ptlog_text *r = &t->f->report;
+	for (size_t c = 0; c < t->nc; c++) {
+		t->col_of[c] = isfinite(ptjson_num(ptjson_row(&t->bestt, 0), t->head[c]));
+		t->tsum[c] = t->jsum[c] = 0;
+		t->tn[c] = t->jn[c] = 0;
 	}
-	for (size_t q = hl + 2; q < end; q++) {
+	for (size_t q = t->hl + 2; q < t->end; q++) {
 		char dc[MAXCOLS][96];
 		size_t m = cells(r->lines[q], dc, MAXCOLS);
 		double x;
 		if (!m || agg_row(dc[0]))
 			continue;
-		for (size_t c = 1; c < m && c < nc; c++)
-			if (col_of[c] && cell_num(dc[c], &x)) {
-				tsum[c] += x;
-				tn[c]++;
+		for (size_t c = 1; c < m && c < t->nc; c++)
+			if (t->col_of[c] && cell_num(dc[c], &x)) {
+				t->tsum[c] += x;
+				t->tn[c]++;
 			}
 	}
-	for (const cJSON *row = ptjson_row(&bestt, 0); row; row = row->next)
-		for (size_t c = 1; c < nc; c++) {
-			double x = col_of[c] ? ptjson_num(row, head[c]) : NAN;
+	for (const cJSON *row = ptjson_row(&t->bestt, 0); row; row = row->next)
+		for (size_t c = 1; c < t->nc; c++) {
+			double x = t->col_of[c] ? ptjson_num(row, t->head[c]) : NAN;
 			if (isfinite(x)) {
-				jsum[c] += x;
-				jn[c]++;
+				t->jsum[c] += x;
+				t->jn[c]++;
 			}
 		}
+}
+
+/* Checks the cells of aggregate row l (kind 1 mean, 2 sum) against the
+ * rows above and the JSON's; 0, -1 on allocation failure. */
+static int check_agg_row(const struct ctable *t, size_t l, char cl[][96], size_t n, int kind,
+			 struct gate_findings *fs)
+{
+	const struct pt_folder *f = t->f;
+	for (size_t c = 1; c < n && c < t->nc; c++) {
+		double v;
+		if (!t->col_of[c] || !cell_num(cl[c], &v))
+			continue;
+		if (!t->tn[c] || !t->jn[c])
+			continue;
+		double tw = kind == 1 ? t->tsum[c] / (double)t->tn[c] : t->tsum[c];
+		double jw = kind == 1 ? t->jsum[c] / (double)t->jn[c] : t->jsum[c];
+		if (pt_close(v, tw, TOL) && pt_close(v, jw, TOL))
+			continue;
+		if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+			     "%s row: %s %g is not the %s of the %zu rows above (%.4g) nor of %s (%.4g, %+.1f%%)",
+			     cl[0], t->head[c], v, kind == 1 ? "mean" : "sum", t->tn[c], tw, f->json[t->bestj].name,
+			     jw, ptlog_pct(jw, v)))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct gate_findings *fs)
+{
+	const struct ptlog_text *r = &f->report;
+	struct ctable t;
+	t.f = f;
+	t.hl = hl;
+	t.end = end;
+	t.nc = cells(r->lines[hl], t.head, MAXCOLS);
+	best_json_table(&t);
+	if (t.bestj < 0)
+		return 0;
+	column_sums(&t);
 	/* the aggregate rows */
 	for (size_t l = hl + 2; l < end; l++) {
 		char cl[MAXCOLS][96];
 		size_t n = cells(r->lines[l], cl, MAXCOLS);
 		int kind = n ? agg_row(cl[0]) : 0;
-		if (!kind)
-			continue;
-		for (size_t c = 1; c < n && c < nc; c++) {
-			double v;
-			if (!col_of[c] || !cell_num(cl[c], &v))
-				continue;
-			if (!tn[c] || !jn[c])
-				continue;
-			double tw = kind == 1 ? tsum[c] / (double)tn[c] : tsum[c];
-			double jw = kind == 1 ? jsum[c] / (double)jn[c] : jsum[c];
-			if (pt_close(v, tw, TOL) && pt_close(v, jw, TOL))
-				continue;
-			if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-				     "%s row: %s %g is not the %s of the %zu rows above (%.4g) nor of %s (%.4g, %+.1f%%)",
-				     cl[0], head[c], v, kind == 1 ? "mean" : "sum", tn[c], tw, f->json[bestj].name, jw,
-				     ptlog_pct(jw, v)))
-				return -1;
-		}
+		if (kind && check_agg_row(&t, l, cl, n, kind, fs))
+			return -1;
 	}
 	return 0;
 }
@@ -610,6 +685,168 @@ static size_t time_columns(const struct pt_jsonfile *jf, int kind, const char **
 	return k;
 }
 
+/* One report line stating a total or a mean of times, and what it is
+ * compared with. */
+struct total {
+	size_t l;              /* the line, 0-based */
+	int kind;              /* 2 sum, 1 mean (total_kind) */
+	double fig[2];         /* its figures, in us: one, or before -> after */
+	size_t nf;
+	double lineunit;       /* unit named in the line, us per unit; 0 none */
+	enum ptlog_unit shown; /* unit of the last figure that carries one */
+	long cj, use;          /* JSON the report cites (-1 none); JSON compared with */
+	const char *names[24]; /* that JSON's time columns and their sums or means */
+	double agg[24];
+	size_t nc, ncases;
+	int before_ok;         /* the 'before' figure is an older JSON's */
+	size_t bx, by;         /* closest columns to fig[0], fig[1] */
+};
+
+/* 1 when line is an AVG / SUM row of a table (the per-case table check's). */
+static int is_agg_table_row(const char *line)
+{
+	char c0[1][96];
+	return strchr(line, '|') && cells(line, c0, 1) && agg_row(c0[0]) && strlen(c0[0]) < 12;
+}
+
+/* The time figures of t's line into t->fig (at most 3 counted, 2 kept):
+ * a number with a time unit, or a decimal one when the line names a unit. */
+static void total_figures(const char *line, struct total *t)
+{
+	struct ptlog_num nums[16];
+	size_t n = ptlog_numbers(line, nums, 16);
+	t->nf = 0;
+	t->lineunit = unit_in(line);
+	t->shown = PTLOG_NOUNIT;
+	for (size_t i = 0; i < n && t->nf < 3; i++) {
+		if (nums[i].unit == PTLOG_PCT || nums[i].unit == PTLOG_X || nums[i].v <= 0)
+			continue;
+		double per = us_per(nums[i].unit);
+		if (!per && (!nums[i].decimal || !t->lineunit))
+			continue;
+		if (t->nf < 2)
+			t->fig[t->nf] = nums[i].v * (per ? per : t->lineunit);
+		t->nf++;
+		if (per)
+			t->shown = nums[i].unit;
+	}
+}
+
+/* 1 when t's 'before' figure (of two) is the sum or mean of a time column
+ * of a JSON other than the one compared with. */
+static int before_in_older(const struct pt_folder *f, const struct total *t)
+{
+	for (size_t j = 0; t->nf == 2 && j < f->njson; j++) {
+		const char *on[24];
+		double oa[24];
+		size_t on_cases;
+		if ((long)j == t->use)
+			continue;
+		size_t oc = time_columns(&f->json[j], t->kind, on, oa, 24, &on_cases);
+		for (size_t x = 0; x < oc; x++)
+			if (fabs(t->fig[0] - oa[x]) / oa[x] <= TOL)
+				return 1;
+	}
+	return 0;
+}
+
+/* 1 when t's figures are columns of its JSON (one figure: any column;
+ * before -> after: two columns, before may be an older file's); else
+ * t->bx, t->by are the closest columns. */
+static int total_matches(struct total *t)
+{
+	double bdev = INFINITY;
+	t->bx = t->by = 0;
+	for (size_t x = 0; x < t->nc; x++) {
+		double d1 = fabs(t->fig[0] - t->agg[x]) / t->agg[x];
+		if (t->nf == 1) {
+			if (d1 <= TOL)
+				return 1;
+			if (d1 < bdev) {
+				bdev = d1;
+				t->bx = x;
+			}
+			continue;
+		}
+		for (size_t y = 0; y < t->nc; y++) {
+			if (x == y)
+				continue;
+			double d2 = fabs(t->fig[1] - t->agg[y]) / t->agg[y];
+			if ((d1 <= TOL || t->before_ok) && d2 <= TOL)
+				return 1;
+			if (d1 + d2 < bdev) {
+				bdev = d1 + d2;
+				t->bx = x;
+				t->by = y;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The finding for a total that does not reconcile; 0, -1 on allocation
+ * failure. */
+static int report_total(const struct pt_folder *f, const struct total *t, struct gate_findings *fs)
+{
+	double per = t->shown != PTLOG_NOUNIT ? us_per(t->shown) : (t->lineunit ? t->lineunit : 1);
+	const char *un = per >= 1e3 ? "ms" : "us";
+	const char *what = t->kind == 2 ? "sum" : "mean";
+	enum gate_severity sev = t->cj >= 0 ? GATE_ERROR : GATE_WARNING;
+	const char *tail = t->cj >= 0 ? "" : " (the line names no JSON: compared with the latest results)";
+	const char *jname = f->json[t->use].name;
+	const double *fig = t->fig, *agg = t->agg;
+	long line = (long)t->l + 1;
+	if (t->nf == 1)
+		return gate_add(fs, RULE, sev, f->report_shown, line,
+				"%s %.4g %s does not reconcile with %s: the %s of its %zu cases' %s is %.4g %s (%+.1f%%)%s",
+				t->kind == 2 ? "total" : "mean", fig[0] / per, un, jname, what, t->ncases,
+				t->names[t->bx], agg[t->bx] / per, un, ptlog_pct(agg[t->bx], fig[0]), tail);
+	if (t->before_ok) {
+		size_t y = 0;
+		for (size_t q = 1; q < t->nc; q++)
+			if (fabs(fig[1] - agg[q]) < fabs(fig[1] - agg[y]))
+				y = q;
+		return gate_add(fs, RULE, sev, f->report_shown, line,
+				"%s %.4g → %.4g %s: %.4g does not reconcile with %s, whose %zu cases' %s %s %s %.4g %s (%+.1f%%)%s",
+				t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, fig[1] / per, jname,
+				t->ncases, t->names[y], what, t->kind == 2 ? "to" : "is", agg[y] / per, un,
+				ptlog_pct(agg[y], fig[1]), tail);
+	}
+	return gate_add(fs, RULE, sev, f->report_shown, line,
+			"%s %.4g → %.4g %s does not reconcile with %s: the %ss of its %zu cases are %.4g → %.4g %s (%s → %s; %+.1f%%, %+.1f%%)%s",
+			t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, jname, what, t->ncases,
+			agg[t->bx] / per, agg[t->by] / per, un, t->names[t->bx], t->names[t->by],
+			ptlog_pct(agg[t->bx], fig[0]), ptlog_pct(agg[t->by], fig[1]), tail);
+}
+
+/* Checks the total or mean line t->l of section starting at line section
+ * against the JSON it cites (else the latest, lj); 0, -1 on allocation
+ * failure. */
+static int check_total(const struct pt_folder *f, long lj, long section, struct total *t,
+		       struct gate_findings *fs)
+{
+	const struct ptlog_text *r = &f->report;
+	const char *line = r->lines[t->l];
+	total_figures(line, t);
+	if (t->nf == 0 || t->nf > 2)
+		return 0;
+	/* the JSON it cites: on the line, else above it in its section */
+	t->cj = json_named(f, line);
+	for (long q = (long)t->l - 1; t->cj < 0 && q >= section; q--)
+		t->cj = json_named(f, r->lines[q]);
+	t->use = t->cj >= 0 ? t->cj : lj;
+	if (t->use < 0)
+		return 0;
+	t->nc = time_columns(&f->json[t->use], t->kind, t->names, t->agg, 24, &t->ncases);
+	if (!t->nc)
+		return 0;
+	/* a -> b: the state it started from may be an older file's */
+	t->before_ok = before_in_older(f, t);
+	if (total_matches(t))
+		return 0;
+	return report_total(f, t, fs) ? -1 : 0;
+}
+
 static int check_totals(const struct pt_folder *f, long lj, struct gate_findings *fs)
 {
 	const struct ptlog_text *r = &f->report;
@@ -625,117 +862,10 @@ static int check_totals(const struct pt_folder *f, long lj, struct gate_findings
 			section = (long)l;
 			continue;
 		}
-		int kind = total_kind(line);
-		if (!kind)
-			continue;
-		if (strchr(line, '|')) {
-			char c0[1][96];
-			if (cells(line, c0, 1) && agg_row(c0[0]) && strlen(c0[0]) < 12)
-				continue; /* an AVG / SUM row: the per-case table check */
-		}
-		struct ptlog_num nums[16];
-		size_t n = ptlog_numbers(line, nums, 16);
-		double fig[2];
-		size_t nf = 0;
-		double lineunit = unit_in(line);
-		enum ptlog_unit shown = PTLOG_NOUNIT;
-		for (size_t i = 0; i < n && nf < 3; i++) {
-			if (nums[i].unit == PTLOG_PCT || nums[i].unit == PTLOG_X || nums[i].v <= 0)
-				continue;
-			double per = us_per(nums[i].unit);
-			if (!per && (!nums[i].decimal || !lineunit))
-				continue;
-			if (nf < 2)
-				fig[nf] = nums[i].v * (per ? per : lineunit);
-			nf++;
-			if (per)
-				shown = nums[i].unit;
-		}
-		if (nf == 0 || nf > 2)
-			continue;
-		/* the JSON it cites: on the line, else above it in its section */
-		long cj = json_named(f, line);
-		for (long q = (long)l - 1; cj < 0 && q >= section; q--)
-			cj = json_named(f, r->lines[q]);
-		long use = cj >= 0 ? cj : lj;
-		if (use < 0)
-			continue;
-		const char *names[24];
-		double agg[24];
-		size_t ncases = 0;
-		size_t nc = time_columns(&f->json[use], kind, names, agg, 24, &ncases);
-		if (!nc)
-			continue;
-		/* a -> b: the state it started from may be an older file's */
-		int before_ok = 0;
-		for (size_t j = 0; nf == 2 && j < f->njson && !before_ok; j++) {
-			const char *on[24];
-			double oa[24];
-			size_t oc, on_cases;
-			if ((long)j == use)
-				continue;
-			oc = time_columns(&f->json[j], kind, on, oa, 24, &on_cases);
-			for (size_t x = 0; x < oc; x++)
-				if (fabs(fig[0] - oa[x]) / oa[x] <= TOL)
-					before_ok = 1;
-		}
-		int ok = 0;
-		size_t bx = 0, by = 0;
-		double bdev = INFINITY;
-		for (size_t x = 0; x < nc && !ok; x++) {
-			if (nf == 1) {
-				double d = fabs(fig[0] - agg[x]) / agg[x];
-				if (d <= TOL)
-					ok = 1;
-				if (d < bdev) {
-					bdev = d;
-					bx = x;
-				}
-				continue;
-			}
-			for (size_t y = 0; y < nc && !ok; y++) {
-				if (x == y)
-					continue;
-				double d1 = fabs(fig[0] - agg[x]) / agg[x], d2 = fabs(fig[1] - agg[y]) / agg[y];
-				if ((d1 <= TOL || before_ok) && d2 <= TOL)
-					ok = 1;
-				if (d1 + d2 < bdev) {
-					bdev = d1 + d2;
-					bx = x;
-					by = y;
-				}
-			}
-		}
-		if (ok)
-			continue;
-		double per = shown != PTLOG_NOUNIT ? us_per(shown) : (lineunit ? lineunit : 1);
-		const char *un = per >= 1e3 ? "ms" : "us";
-		const char *what = kind == 2 ? "sum" : "mean";
-		enum gate_severity sev = cj >= 0 ? GATE_ERROR : GATE_WARNING;
-		const char *tail = cj >= 0 ? "" : " (the line names no JSON: compared with the latest results)";
-		int rc2;
-		if (nf == 1)
-			rc2 = gate_add(fs, RULE, sev, f->report_shown, (long)l + 1,
-				       "%s %.4g %s does not reconcile with %s: the %s of its %zu cases' %s is %.4g %s (%+.1f%%)%s",
-				       kind == 2 ? "total" : "mean", fig[0] / per, un, f->json[use].name, what, ncases,
-				       names[bx], agg[bx] / per, un, ptlog_pct(agg[bx], fig[0]), tail);
-		else if (before_ok) {
-			size_t y = 0;
-			for (size_t q = 1; q < nc; q++)
-				if (fabs(fig[1] - agg[q]) < fabs(fig[1] - agg[y]))
-					y = q;
-			rc2 = gate_add(fs, RULE, sev, f->report_shown, (long)l + 1,
-				       "%s %.4g → %.4g %s: %.4g does not reconcile with %s, whose %zu cases' %s %s %s %.4g %s (%+.1f%%)%s",
-				       kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, fig[1] / per,
-				       f->json[use].name, ncases, names[y], kind == 2 ? "sum" : "mean",
-				       kind == 2 ? "to" : "is", agg[y] / per, un, ptlog_pct(agg[y], fig[1]), tail);
-		} else
-			rc2 = gate_add(fs, RULE, sev, f->report_shown, (long)l + 1,
-				       "%s %.4g → %.4g %s does not reconcile with %s: the %ss of its %zu cases are %.4g → %.4g %s (%s → %s; %+.1f%%, %+.1f%%)%s",
-				       kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, f->json[use].name,
-				       what, ncases, agg[bx] / per, agg[by] / per, un, names[bx], names[by],
-				       ptlog_pct(agg[bx], fig[0]), ptlog_pct(agg[by], fig[1]), tail);
-		if (rc2)
+		struct total t = { .l = l, .kind = total_kind(line) };
+		if (!t.kind || is_agg_table_row(line))
+			continue; /* an AVG / SUM row: the per-case table check */
+		if (check_total(f, lj, section, &t, fs))
 			return -1;
 	}
 	return 0;

@@ -237,101 +237,147 @@ static size_t iteration_figures(const struct pt_folder *f, const struct pt_logfi
 	return k;
 }
 
-static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, size_t idx,
-			size_t count, struct gate_findings *fs)
-{
-	const struct ptlog *log = &lf->log;
-	/* one RESULT written over several [RESULT-#N] lines reads as one */
-	struct ptlog_event grp = log->ev[idx];
-	grp.end = log->ev[idx + count - 1].end;
-	const struct ptlog_event *ev = &grp;
+/* Returned by a reconciling step that did not settle the comparison. */
+#define NEXT 1
+
+/* One RESULT under check: its fields, the changes it quotes, the
+ * percentages its comparison states and the figures it reports. */
+struct rcheck {
+	const struct pt_folder *f;
+	const struct pt_logfile *lf;
+	const struct ptlog *log;
+	size_t idx;
+	struct gate_findings *fs;
+	struct ptlog_event ev; /* the RESULT, grouped over its lines */
 	char name[32];
+	const char *prec, *perf, *cmp;
+	size_t plen, flen, clen;
+	long pline, fline, cline;
+	struct change ch[32];
+	size_t n;
+	double pcts[8], s;
+	size_t np;
+	double mine[MAXF], bases[MAXF];
+	size_t nmine, ncmp;
+};
+
+/* The RESULT's name as findings quote it ("[RESULT-#3a]") into r->name. */
+static void result_name(struct rcheck *r)
+{
+	const struct ptlog_event *ev = &r->ev;
 	if (ev->num > 0 && ev->sub)
-		snprintf(name, sizeof(name), "[RESULT-#%d%c]", ev->num, ev->sub);
+		snprintf(r->name, sizeof(r->name), "[RESULT-#%d%c]", ev->num, ev->sub);
 	else if (ev->num > 0)
-		snprintf(name, sizeof(name), "[RESULT-#%d]", ev->num);
+		snprintf(r->name, sizeof(r->name), "[RESULT-#%d]", ev->num);
 	else
-		snprintf(name, sizeof(name), "[RESULT]");
-	size_t plen = 0, flen = 0, clen = 0;
-	long pline = 0, fline = 0, cline = 0;
-	const char *prec = field(log, ev, PREC, &plen, &pline);
-	const char *perf = field(log, ev, PERF, &flen, &fline);
-	const char *cmp = field(log, ev, CMP, &clen, &cline);
-	/* "- 性能 (bench):" with the figures in sub-bullets below */
-	if (perf && flen == 0 && fline < ev->end) {
-		const char *nx = log->text.lines[fline];
+		snprintf(r->name, sizeof(r->name), "[RESULT]");
+}
+
+/* Its precision, performance and comparison fields; a performance field
+ * with an empty value takes the sub-bullet below it ("- 性能 (bench):"). */
+static void read_fields(struct rcheck *r)
+{
+	const struct ptlog *log = r->log;
+	r->prec = field(log, &r->ev, PREC, &r->plen, &r->pline);
+	r->perf = field(log, &r->ev, PERF, &r->flen, &r->fline);
+	r->cmp = field(log, &r->ev, CMP, &r->clen, &r->cline);
+	if (r->perf && r->flen == 0 && r->fline < r->ev.end) {
+		const char *nx = log->text.lines[r->fline];
 		if (nx[0] == ' ' || nx[0] == '\t') {
 			while (*nx == ' ' || *nx == '\t' || *nx == '-' || *nx == '*')
 				nx++;
-			flen = strlen(perf = nx);
+			r->flen = strlen(r->perf = nx);
 		}
 	}
+}
+
+/* One error listing the fields the RESULT does not state; 0, -1 on
+ * allocation failure. */
+static int check_missing(struct rcheck *r)
+{
 	const char *missing[3];
 	size_t nm = 0;
-	if (!prec || pt_is_na(prec, plen))
+	if (!r->prec || pt_is_na(r->prec, r->plen))
 		missing[nm++] = "precision (精度)";
-	if (!perf || pt_is_na(perf, flen))
+	if (!r->perf || pt_is_na(r->perf, r->flen))
 		missing[nm++] = "performance (性能)";
-	if (!cmp || pt_is_na(cmp, clen))
+	if (!r->cmp || pt_is_na(r->cmp, r->clen))
 		missing[nm++] = "comparison (对比)";
-	if (nm) {
-		char list[160] = "";
-		for (size_t i = 0; i < nm; i++) {
-			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-			strncat(list, missing[i], sizeof(list) - strlen(list) - 1);
-		}
-		if (gate_add(fs, RULE, GATE_ERROR, lf->shown, ev->line, "%s states no %s", name, list))
-			return -1;
+	if (!nm)
+		return 0;
+	char list[160] = "";
+	for (size_t i = 0; i < nm; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, missing[i], sizeof(list) - strlen(list) - 1);
 	}
-	struct change ch[32];
-	size_t n = 0;
-	for (long l = ev->line; l <= ev->end && n < 32; l++)
-		n += triples(log->text.lines[l - 1], l, ch + n, 32 - n);
-	for (size_t i = 0; i < n; i++) {
+	return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->ev.line, "%s states no %s", r->name, list)
+		       ? -1 : 0;
+}
+
+/* Collects the "a → b (x%)" triples of the RESULT's lines into r->ch and
+ * reports each whose x is wrong; 0, -1 on allocation failure. */
+static int check_triples(struct rcheck *r)
+{
+	struct change *ch = r->ch;
+	for (long l = r->ev.line; l <= r->ev.end && r->n < 32; l++)
+		r->n += triples(r->log->text.lines[l - 1], l, ch + r->n, 32 - r->n);
+	for (size_t i = 0; i < r->n; i++) {
 		double c = ptlog_pct(ch[i].a, ch[i].b);
 		if (!change_agrees(ch[i].a, ch[i].b, ch[i].stated) &&
-		    gate_add(fs, RULE, GATE_ERROR, lf->shown, ch[i].line,
-			     "%s quotes %g → %g as %+g%%, but the change is %+.1f%% (a speed-up of %+.1f%%)", name,
+		    gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, ch[i].line,
+			     "%s quotes %g → %g as %+g%%, but the change is %+.1f%% (a speed-up of %+.1f%%)", r->name,
 			     ch[i].a, ch[i].b, ch[i].stated, c, ch[i].b != 0 ? (ch[i].a / ch[i].b - 1) * 100 : 0))
 			return -1;
 	}
-	double pcts[8];
-	size_t np = cmp ? cmp_pcts(cmp, clen, pcts, 8) : 0;
-	if (np == 0)
-		return 0; /* qualitative comparison: nothing to reconcile */
-	double s = pcts[0];
-	/* any stated percentage equal to a percentage the RESULT quotes
-	 * elsewhere (two figures on a line: small shapes -13.0%, overall -4.4%) */
-	for (long l = ev->line; l <= ev->end; l++) {
-		if (l == cline)
+	return 0;
+}
+
+/* 1 when a stated percentage equals one the RESULT quotes on another
+ * line of several signed figures (small shapes -13.0%, overall -4.4%). */
+static int quoted_elsewhere(const struct rcheck *r)
+{
+	for (long l = r->ev.line; l <= r->ev.end; l++) {
+		if (l == r->cline)
 			continue;
 		struct ptlog_num nums[32];
-		size_t k = ptlog_numbers(log->text.lines[l - 1], nums, 32), npl = 0;
+		size_t k = ptlog_numbers(r->log->text.lines[l - 1], nums, 32), npl = 0;
 		for (size_t i = 0; i < k; i++)
 			npl += nums[i].unit == PTLOG_PCT && nums[i].sign;
 		if (npl < 2)
 			continue; /* only a line of several labelled figures */
 		for (size_t i = 0; i < k; i++)
-			for (size_t j = 0; j < np; j++)
-				if (nums[i].unit == PTLOG_PCT && fabs(nums[i].v - pcts[j]) <= 0.05)
-					return 0;
+			for (size_t j = 0; j < r->np; j++)
+				if (nums[i].unit == PTLOG_PCT && fabs(nums[i].v - r->pcts[j]) <= 0.05)
+					return 1;
 	}
-	if (n) {
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = 0; j < np; j++)
-				if (change_agrees(ch[i].a, ch[i].b, pcts[j]))
-					return 0;
-	}
-	/* the figures this RESULT reports, and the bases it may be compared with */
-	double mine[MAXF], bases[MAXF];
-	size_t nmine = field_numbers(perf, perf ? flen : 0, mine, MAXF), nb = 0;
-	nb += field_numbers(cmp, clen, bases + nb, MAXF - nb);
-	size_t ncmp = nb; /* figures the comparison itself quotes */
-	int named = named_iteration(cmp, clen);
+	return 0;
+}
+
+/* 1 when a stated percentage is the change of a triple the RESULT quotes. */
+static int agrees_with_triples(const struct rcheck *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->np; j++)
+			if (change_agrees(r->ch[i].a, r->ch[i].b, r->pcts[j]))
+				return 1;
+	return 0;
+}
+
+/* Fills r->mine (the figures the RESULT reports) and r->bases (those its
+ * comparison quotes, r->ncmp of them first, then the iteration it names,
+ * then the previous RESULT's, rolled back or not); 1 when a stated
+ * percentage is the change from a base to one of its own figures. */
+static int agrees_with_bases(struct rcheck *r)
+{
+	const struct ptlog *log = r->log;
+	size_t nb = 0;
+	r->nmine = field_numbers(r->perf, r->perf ? r->flen : 0, r->mine, MAXF);
+	nb += field_numbers(r->cmp, r->clen, r->bases + nb, MAXF - nb);
+	r->ncmp = nb;
+	int named = named_iteration(r->cmp, r->clen);
 	if (named >= 0)
-		nb += iteration_figures(f, lf, named, bases + nb, MAXF - nb);
-	/* the previous RESULT, rolled back or not */
-	for (size_t j = idx; j-- > 0 && nb < MAXF;) {
+		nb += iteration_figures(r->f, r->lf, named, r->bases + nb, MAXF - nb);
+	for (size_t j = r->idx; j-- > 0 && nb < MAXF;) {
 		const struct ptlog_event *pe = &log->ev[j];
 		if (pe->tag != PTLOG_RESULT)
 			continue;
@@ -339,76 +385,136 @@ static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, 
 		const char *pv = field(log, pe, PERF, &l2, NULL);
 		if (!pv)
 			continue;
-		nb += field_numbers(pv, l2, bases + nb, MAXF - nb);
+		nb += field_numbers(pv, l2, r->bases + nb, MAXF - nb);
 		break;
 	}
-	for (size_t a = 0; a < nmine; a++)
+	for (size_t a = 0; a < r->nmine; a++)
 		for (size_t b = 0; b < nb; b++)
-			for (size_t j = 0; j < np; j++)
-				if (bases[b] != mine[a] && change_within(bases[b], mine[a], pcts[j], SEARCH_PP))
-					return 0;
-	if (n && !names_reference(cmp, clen))
-		return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
-				"%s compares %+g%%, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
-				name, s, ch[0].a, ch[0].b, ptlog_pct(ch[0].a, ch[0].b)) ? -1 : 0;
-	/* the comparison quotes what it compares with, the RESULT its own
-	 * figure: both stated, the percentage follows from them */
-	if (ncmp && nmine && !n && np == 1)
-		return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
-				"%s compares %+g%%, but its performance %g against the figure its comparison quotes (%g) is %+.1f%%",
-				name, s, mine[0], bases[0], ptlog_pct(bases[0], mine[0])) ? -1 : 0;
-	/* the perf_log iteration that names this item */
-	if (f->has_perf && ev->num > 0) {
-		char tag[16];
-		snprintf(tag, sizeof(tag), "#%d", ev->num);
-		for (size_t i = 0; i < f->perf.nit; i++) {
-			const struct ptperf_iter *it = &f->perf.it[i];
-			if (!it->optimization.value || !strstr(it->optimization.value, tag))
-				continue;
-			for (size_t k = 0; k < it->nm; k++) {
-				struct pt_eval e;
-				pt_eval_meas(&it->m[k], &e);
-				for (size_t p = 0; p < e.npairs; p++)
-					for (size_t j = 0; j < np; j++) {
-						if (isfinite(e.stated[p]) && fabs(e.stated[p] - pcts[j]) <= PP)
-							return 0;
-						if (isfinite(e.base[p]) && isfinite(e.cand[p]) && e.base[p] != 0 &&
-						    change_agrees(e.base[p], e.cand[p], pcts[j]))
-							return 0;
-					}
+			for (size_t j = 0; j < r->np; j++)
+				if (r->bases[b] != r->mine[a] && change_within(r->bases[b], r->mine[a], r->pcts[j], SEARCH_PP))
+					return 1;
+	return 0;
+}
+
+/* 1 when a stated percentage is one perf_log iteration it states, or the
+ * change of one of its baseline/candidate pairs. */
+static int agrees_with_iteration(const struct rcheck *r, const struct ptperf_iter *it)
+{
+	for (size_t k = 0; k < it->nm; k++) {
+		struct pt_eval e;
+		pt_eval_meas(&it->m[k], &e);
+		for (size_t p = 0; p < e.npairs; p++)
+			for (size_t j = 0; j < r->np; j++) {
+				if (isfinite(e.stated[p]) && fabs(e.stated[p] - r->pcts[j]) <= PP)
+					return 1;
+				if (isfinite(e.base[p]) && isfinite(e.cand[p]) && e.base[p] != 0 &&
+				    change_agrees(e.base[p], e.cand[p], r->pcts[j]))
+					return 1;
 			}
-			if (names_reference(cmp, clen))
-				return gate_add(fs, RULE, GATE_WARNING, lf->shown, cline,
-						"%s compares %+g%% against a reference it names ('%.*s'), which matches no figure found: assumed right, not verified",
-						name, s, (int)(clen > 120 ? 120 : clen), cmp) ? -1 : 0;
-			return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
-					"%s compares %+g%%, which matches no figure of '%s' (%s line %ld)", name, s,
-					it->title, f->perf_shown, it->line) ? -1 : 0;
-		}
 	}
-	/* one-line form: "性能: 12.3 us | 对比: -5%" against the previous RESULT */
+	return 0;
+}
+
+/* Against the first perf_log iteration whose optimization names this item
+ * ("#N"): 0 or -1 (allocation) when there is one, NEXT when none. */
+static int check_item_iteration(const struct rcheck *r)
+{
+	if (!r->f->has_perf || r->ev.num <= 0)
+		return NEXT;
+	char tag[16];
+	snprintf(tag, sizeof(tag), "#%d", r->ev.num);
+	for (size_t i = 0; i < r->f->perf.nit; i++) {
+		const struct ptperf_iter *it = &r->f->perf.it[i];
+		if (!it->optimization.value || !strstr(it->optimization.value, tag))
+			continue;
+		if (agrees_with_iteration(r, it))
+			return 0;
+		if (names_reference(r->cmp, r->clen))
+			return gate_add(r->fs, RULE, GATE_WARNING, r->lf->shown, r->cline,
+					"%s compares %+g%% against a reference it names ('%.*s'), which matches no figure found: assumed right, not verified",
+					r->name, r->s, (int)(r->clen > 120 ? 120 : r->clen), r->cmp) ? -1 : 0;
+		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
+				"%s compares %+g%%, which matches no figure of '%s' (%s line %ld)", r->name, r->s,
+				it->title, r->f->perf_shown, it->line) ? -1 : 0;
+	}
+	return NEXT;
+}
+
+/* One-line form ("性能: 12.3 us | 对比: -5%") against the latest earlier
+ * RESULT with a figure of the same kind: 0 or -1 when there is one, NEXT
+ * when none. */
+static int check_previous_result(const struct rcheck *r)
+{
 	double x;
 	int kind;
-	if (perf && perf_figure(perf, flen, &x, &kind) && !names_reference(cmp, clen)) {
-		for (size_t j = idx; j-- > 0;) {
-			const struct ptlog_event *pe = &log->ev[j];
-			if (pe->tag != PTLOG_RESULT)
-				continue;
-			size_t l2;
-			const char *pv = field(log, pe, PERF, &l2, NULL);
-			double y;
-			int k2;
-			if (!pv || !perf_figure(pv, l2, &y, &k2) || k2 != kind || y == 0)
-				continue;
-			double c = ptlog_pct(y, x);
-			return gate_add(fs, RULE, GATE_ERROR, lf->shown, cline,
-					"%s compares %+g%%, but its performance %g against the previous RESULT's %g (line %ld) is %+.1f%%",
-					name, s, x, y, pe->line, c) ? -1 : 0;
-		}
+	if (!r->perf || !perf_figure(r->perf, r->flen, &x, &kind) || names_reference(r->cmp, r->clen))
+		return NEXT;
+	for (size_t j = r->idx; j-- > 0;) {
+		const struct ptlog_event *pe = &r->log->ev[j];
+		if (pe->tag != PTLOG_RESULT)
+			continue;
+		size_t l2;
+		const char *pv = field(r->log, pe, PERF, &l2, NULL);
+		double y;
+		int k2;
+		if (!pv || !perf_figure(pv, l2, &y, &k2) || k2 != kind || y == 0)
+			continue;
+		double c = ptlog_pct(y, x);
+		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
+				"%s compares %+g%%, but its performance %g against the previous RESULT's %g (line %ld) is %+.1f%%",
+				r->name, r->s, x, y, pe->line, c) ? -1 : 0;
 	}
-	return gate_add(fs, RULE, GATE_WARNING, lf->shown, cline,
+	return NEXT;
+}
+
+/* The comparison stated by a RESULT, reconciled with what it may be
+ * measured against, most specific first; 0, -1 on allocation failure. */
+static int check_comparison(struct rcheck *r)
+{
+	r->np = r->cmp ? cmp_pcts(r->cmp, r->clen, r->pcts, 8) : 0;
+	if (r->np == 0)
+		return 0; /* qualitative comparison: nothing to reconcile */
+	r->s = r->pcts[0];
+	if (quoted_elsewhere(r) || agrees_with_triples(r) || agrees_with_bases(r))
+		return 0;
+	if (r->n && !names_reference(r->cmp, r->clen))
+		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
+				"%s compares %+g%%, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
+				r->name, r->s, r->ch[0].a, r->ch[0].b, ptlog_pct(r->ch[0].a, r->ch[0].b)) ? -1 : 0;
+	/* the comparison quotes what it compares with, the RESULT its own
+	 * figure: both stated, the percentage follows from them */
+	if (r->ncmp && r->nmine && !r->n && r->np == 1)
+		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
+				"%s compares %+g%%, but its performance %g against the figure its comparison quotes (%g) is %+.1f%%",
+				r->name, r->s, r->mine[0], r->bases[0], ptlog_pct(r->bases[0], r->mine[0])) ? -1 : 0;
+	int rc = check_item_iteration(r);
+	if (rc == NEXT)
+		rc = check_previous_result(r);
+	if (rc != NEXT)
+		return rc;
+	return gate_add(r->fs, RULE, GATE_WARNING, r->lf->shown, r->cline,
 			"%s compares %+g%% (line: '%.*s') but no before/after figures, earlier RESULT or perf_log iteration it quotes gives it: assumed right, not verified",
-			name, s, (int)(clen > 120 ? 120 : clen), cmp) ? -1 : 0;
+			r->name, r->s, (int)(r->clen > 120 ? 120 : r->clen), r->cmp) ? -1 : 0;
+}
+
+static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, size_t idx,
+			size_t count, struct gate_findings *fs)
+{
+	struct rcheck r;
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	r.lf = lf;
+	r.log = &lf->log;
+	r.idx = idx;
+	r.fs = fs;
+	/* one RESULT written over several [RESULT-#N] lines reads as one */
+	r.ev = r.log->ev[idx];
+	r.ev.end = r.log->ev[idx + count - 1].end;
+	result_name(&r);
+	read_fields(&r);
+	if (check_missing(&r) || check_triples(&r))
+		return -1;
+	return check_comparison(&r);
 }
 
 int pt_rule_result(const struct pt_folder *f, struct gate_findings *fs)

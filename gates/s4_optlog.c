@@ -157,10 +157,101 @@ static long round_line(const struct optlog *lg, long r)
 	return 0;
 }
 
+/* The rounds that need a comparison table and have none. */
+struct missing {
+	char list[512];          /* "2, 3, ..." */
+	size_t len, n;
+	long first_round, first_line; /* the first of them and its section's line (0 none) */
+	long hint_round, hint_line;   /* a table of theirs with durations but no incumbent */
+};
+
+/* 1 when table t is in the checked run (-1: every run). */
+static int in_run(const struct optlog_table *t, long run)
+{
+	return run < 0 || t->run == run;
+}
+
+/* 1 when the checked run has a comparison table for round r. */
+static int has_comptable(const struct optlog *lg, long run, long r)
+{
+	for (size_t t = 0; t < lg->n_tables; t++)
+		if (lg->tables[t].round == r && is_comparison(&lg->tables[t]) && in_run(&lg->tables[t], run))
+			return 1;
+	return 0;
+}
+
+/* Adds round r to m: its number to the list, its section, the first table
+ * of it that has durations but does not show the incumbent. */
+static void add_missing(const struct optlog *lg, long run, long r, struct missing *m)
+{
+	m->n++;
+	if (m->first_round < 0)
+		m->first_round = r;
+	if (m->len < sizeof(m->list) - 32)
+		m->len += (size_t)snprintf(m->list + m->len, sizeof(m->list) - m->len, "%s%ld", m->len ? ", " : "", r);
+	else if (m->list[m->len - 1] != '.')
+		m->len += (size_t)snprintf(m->list + m->len, sizeof(m->list) - m->len, ", ...");
+	if (m->first_line == 0)
+		m->first_line = round_line(lg, r);
+	for (size_t t = 0; t < lg->n_tables && m->hint_round < 0; t++) {
+		const struct optlog_table *tb = &lg->tables[t];
+		if (tb->round == r && in_run(tb, run) && (tb->has_duration || tb->cap_duration) && !tb->has_incumbent) {
+			m->hint_round = r;
+			m->hint_line = tb->line;
+		}
+	}
+}
+
+/* The error naming the rounds of m, at the first one's section, else at
+ * its first candidate record. */
+static int report_missing(const struct s4_input *in, size_t from, long run, const struct missing *m,
+			  struct gate_findings *fs)
+{
+	char runs[96] = "", hint[160] = "", where[160] = "";
+	if (run >= 0)
+		snprintf(runs, sizeof(runs), " of the log's last tuning run (run %ld of %ld)", run + 1, in->log->runs);
+	if (m->hint_round >= 0)
+		snprintf(hint, sizeof(hint), "; the table at line %ld (round %ld) has durations but does not show the incumbent",
+			 m->hint_line, m->hint_round);
+	const char *file = in->optlog_file;
+	long line = m->first_line;
+	if (line == 0) {
+		/* no section for the round: point at its first record */
+		for (size_t i = from; i < in->recs->n; i++)
+			if (in->recs->v[i].round == m->first_round && !s4_is_baseline(&in->recs->v[i])) {
+				file = in->records_file;
+				line = in->recs->v[i].line;
+				snprintf(where, sizeof(where), "; opt_log.md has no section for round %ld", m->first_round);
+				break;
+			}
+	}
+	return gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_ERROR, file, line,
+			"no 'candidate vs current best' table (a duration column and the current best shown) for round%s %s%s, where the records hold candidate experiments%s%s",
+			m->n > 1 ? "s" : "", m->list, runs, hint, where);
+}
+
+/* No comparison table in the checked run: an error when the records go past
+ * round 0 and their last round is no final confirmation. */
+static int check_no_table(const struct s4_input *in, size_t from, long run, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	for (size_t i = 0; i < lg->n_tables; i++)
+		if (is_comparison(&lg->tables[i]) && in_run(&lg->tables[i], run))
+			return 0;
+	long maxr = 0, line;
+	for (size_t i = from; i < in->recs->n; i++)
+		if (in->recs->v[i].round > maxr)
+			maxr = in->recs->v[i].round;
+	if (maxr >= 1 && confirm_round(lg, maxr, &line) == 0)
+		return gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_ERROR, in->optlog_file, 0,
+				"no 'candidate vs current best' table in the log, although the records go up to round %ld",
+				maxr);
+	return 0;
+}
+
 int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 {
 	const struct optlog *lg = in->log;
-	const char *f = in->optlog_file;
 	size_t nr;
 	int rc = 0;
 	if (in->optlog_state != S4_FILE_OK || in->recs->n == 0)
@@ -170,89 +261,21 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 	long *need = candidate_rounds(in, from, &nr);
 	if (nr == (size_t)-1)
 		return -1;
-	size_t ncomp = 0;
-	for (size_t i = 0; i < lg->n_tables; i++)
-		if (is_comparison(&lg->tables[i]) && (run < 0 || lg->tables[i].run == run))
-			ncomp++;
-	char list[512];
-	size_t len = 0, nmiss = 0;
-	long first_line = 0, hint_line = 0, hint_round = -1, first_round = -1;
-	list[0] = '\0';
-	for (size_t i = 0; i < nr; i++) {
-		long r = need[i];
-		int ok = 0;
-		for (size_t t = 0; t < lg->n_tables && !ok; t++)
-			if (lg->tables[t].round == r && is_comparison(&lg->tables[t]) &&
-			    (run < 0 || lg->tables[t].run == run))
-				ok = 1;
-		if (ok)
+	struct missing m = { .first_round = -1, .hint_round = -1 };
+	for (size_t i = 0; i < nr && rc == 0; i++) {
+		long r = need[i], cline;
+		if (has_comptable(lg, run, r))
 			continue;
-		long cline;
 		int how = confirm_round(lg, r, &cline);
-		if (how == 3) {
-			if (gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_WARNING, f, cline,
-				     "round %ld has no 'candidate vs current best' table; assumed it is the final confirmation this unnumbered section describes (it re-measures the adopted kernel and needs none)",
-				     r)) {
-				free(need);
-				return -1;
-			}
-			continue;
-		}
-		if (how)
-			continue;
-		nmiss++;
-		if (first_round < 0)
-			first_round = r;
-		if (len < sizeof(list) - 32)
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%ld", len ? ", " : "", r);
-		else if (list[len - 1] != '.')
-			len += (size_t)snprintf(list + len, sizeof(list) - len, ", ...");
-		if (first_line == 0)
-			first_line = round_line(lg, r);
-		for (size_t t = 0; t < lg->n_tables && hint_round < 0; t++)
-			if (lg->tables[t].round == r && (run < 0 || lg->tables[t].run == run) &&
-			    (lg->tables[t].has_duration || lg->tables[t].cap_duration) &&
-			    !lg->tables[t].has_incumbent) {
-				hint_round = r;
-				hint_line = lg->tables[t].line;
-			}
+		if (how == 3 && gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_WARNING, in->optlog_file, cline,
+					 "round %ld has no 'candidate vs current best' table; assumed it is the final confirmation this unnumbered section describes (it re-measures the adopted kernel and needs none)",
+					 r))
+			rc = -1;
+		else if (!how)
+			add_missing(lg, run, r, &m);
 	}
-	char runs[96] = "";
-	if (run >= 0)
-		snprintf(runs, sizeof(runs), " of the log's last tuning run (run %ld of %ld)", run + 1, lg->runs);
-	if (nmiss > 0) {
-		char hint[160] = "";
-		if (hint_round >= 0)
-			snprintf(hint, sizeof(hint),
-				 "; the table at line %ld (round %ld) has durations but does not show the incumbent",
-				 hint_line, hint_round);
-		const char *file = f;
-		long line = first_line;
-		char where[160] = "";
-		if (line == 0) {
-			/* no section for the round: point at its first record */
-			for (size_t i = from; i < in->recs->n; i++)
-				if (in->recs->v[i].round == first_round && !s4_is_baseline(&in->recs->v[i])) {
-					file = in->records_file;
-					line = in->recs->v[i].line;
-					snprintf(where, sizeof(where), "; opt_log.md has no section for round %ld",
-						 first_round);
-					break;
-				}
-		}
-		rc = gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_ERROR, file, line,
-			      "no 'candidate vs current best' table (a duration column and the current best shown) for round%s %s%s, where the records hold candidate experiments%s%s",
-			      nmiss > 1 ? "s" : "", list, runs, hint, where);
-	} else if (ncomp == 0) {
-		long maxr = 0;
-		for (size_t i = from; i < in->recs->n; i++)
-			if (in->recs->v[i].round > maxr)
-				maxr = in->recs->v[i].round;
-		if (maxr >= 1 && confirm_round(lg, maxr, &hint_line) == 0)
-			rc = gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_ERROR, f, 0,
-				      "no 'candidate vs current best' table in the log, although the records go up to round %ld",
-				      maxr);
-	}
+	if (rc == 0)
+		rc = m.n > 0 ? report_missing(in, from, run, &m, fs) : check_no_table(in, from, run, fs);
 	free(need);
 	return rc;
 }

@@ -103,14 +103,74 @@ static int names_candidate(const char *cand, const char *name)
 	return strlen(cand) == n && strncmp(cand, b, n) == 0;
 }
 
+/* What every claim of a summary is checked against, worked out once: the
+ * records' distinct workloads (ids are interned: one pointer per name),
+ * each record's workload by number, and whether its candidate is the named
+ * best. A claim then compares its label with the few names, not with
+ * every record. */
+struct v1_index {
+	const char **names;     /* distinct workloads, in first-seen order */
+	size_t nnames;
+	size_t *wl;             /* per record: index into names */
+	unsigned char *is_best; /* per record: candidate_id names the best (known) */
+	unsigned char *match;   /* per name: it is the claim's workload (one claim) */
+};
+
+static void v1_index_release(struct v1_index *ix)
+{
+	free(ix->names);
+	free(ix->wl);
+	free(ix->is_best);
+	free(ix->match);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* Fills ix for the records (is_best only when known). Returns 0, -1 on
+ * allocation failure (ix released). */
+static int v1_index_build(const struct s4_input *in, int known, struct v1_index *ix)
+{
+	const struct records *rs = in->recs;
+	struct s4_idmap at; /* workload -> index into names */
+	const char *cand = NULL;
+	int cand_is = 0;
+	memset(ix, 0, sizeof(*ix));
+	s4_idmap_init(&at);
+	ix->names = malloc((rs->n + 1) * sizeof(*ix->names));
+	ix->wl = malloc((rs->n + 1) * sizeof(*ix->wl));
+	ix->is_best = calloc(rs->n + 1, 1);
+	ix->match = calloc(rs->n + 1, 1);
+	int rc = ix->names && ix->wl && ix->is_best && ix->match ? 0 : -1;
+	for (size_t i = 0; i < rs->n && rc == 0; i++) {
+		const struct record *r = &rs->v[i];
+		int created;
+		long *k = s4_idmap_put(&at, r->workload, NULL, NULL, 0, (long)ix->nnames, &created);
+		if (!k) {
+			rc = -1;
+			break;
+		}
+		if (created)
+			ix->names[ix->nnames++] = r->workload;
+		ix->wl[i] = (size_t)*k;
+		if (known && r->candidate_id != cand) { /* runs of one candidate: one test */
+			cand = r->candidate_id;
+			cand_is = names_candidate(cand, in->log->best);
+		}
+		ix->is_best[i] = known && cand_is;
+	}
+	s4_idmap_release(&at);
+	if (rc != 0)
+		v1_index_release(ix);
+	return rc;
+}
+
 /* A claim counts unless it is a `- LABEL: N us` list item whose label
  * names no recorded workload (a note, a copy-only floor, ...). */
-static int claim_counts(const struct records *rs, const struct optlog_claim *cl)
+static int claim_counts(const struct v1_index *ix, const struct optlog_claim *cl)
 {
 	if (!cl->soft)
 		return 1;
-	for (size_t i = 0; i < rs->n; i++)
-		if (s4_same_workload(rs->v[i].workload, cl->workload))
+	for (size_t w = 0; w < ix->nnames; w++)
+		if (s4_same_workload(ix->names[w], cl->workload))
 			return 1;
 	return 0;
 }
@@ -119,7 +179,8 @@ static int claim_counts(const struct records *rs, const struct optlog_claim *cl)
  * (an error when valid records exist and none is claimed), and whether
  * the best it names is a recorded candidate. *stop is set when there is
  * nothing more to check. Returns 0, -1 on allocation failure. */
-static int v1_summary(const struct s4_input *in, struct gate_findings *fs, int known, int *stop)
+static int v1_summary(const struct s4_input *in, struct gate_findings *fs, int known,
+		      const struct v1_index *ix, int *stop)
 {
 	const struct optlog *lg = in->log;
 	const struct records *rs = in->recs;
@@ -129,7 +190,7 @@ static int v1_summary(const struct s4_input *in, struct gate_findings *fs, int k
 		if (record_valid(&rs->v[i]))
 			nvalid++;
 	for (size_t c = 0; c < lg->n_claims; c++)
-		if (claim_counts(rs, &lg->claims[c]))
+		if (claim_counts(ix, &lg->claims[c]))
 			nclaims++;
 	*stop = 0;
 	if (lg->summary_line == 0 || nclaims == 0) {
@@ -163,30 +224,20 @@ struct v1_match {
 };
 
 /* Scans the records for claim cl, restricted to workload label (NULL:
- * every workload). Returns 0, -1 on allocation failure. */
-static int v1_match(const struct s4_input *in, const struct optlog_claim *cl, const char *label,
-		    int known, struct v1_match *m)
+ * every workload). */
+static void v1_match(const struct s4_input *in, const struct optlog_claim *cl, const char *label,
+		     int known, struct v1_index *ix, struct v1_match *m)
 {
 	const struct optlog *lg = in->log;
 	const struct records *rs = in->recs;
-	struct s4_idmap same; /* workload (interned) -> 1 when it is the claim's */
 	memset(m, 0, sizeof(*m));
 	m->hit_dev = INFINITY;
-	s4_idmap_init(&same);
+	for (size_t w = 0; label && w < ix->nnames; w++)
+		ix->match[w] = (unsigned char)s4_same_workload(ix->names[w], cl->workload);
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
-		if (label) {
-			int created;
-			long *is = s4_idmap_put(&same, r->workload, NULL, NULL, 0, 0, &created);
-			if (!is) {
-				s4_idmap_release(&same);
-				return -1;
-			}
-			if (created)
-				*is = s4_same_workload(r->workload, cl->workload);
-			if (!*is)
-				continue;
-		}
+		if (label && !ix->match[ix->wl[i]])
+			continue;
 		m->any_workload = 1;
 		if (!record_valid(r))
 			continue;
@@ -196,7 +247,7 @@ static int v1_match(const struct s4_input *in, const struct optlog_claim *cl, co
 				m->base_hit = r;
 			continue;
 		}
-		if (known && !names_candidate(r->candidate_id, lg->best))
+		if (known && !ix->is_best[i])
 			continue;
 		m->any_winner = 1;
 		if (d < m->hit_dev) {
@@ -204,20 +255,17 @@ static int v1_match(const struct s4_input *in, const struct optlog_claim *cl, co
 			m->hit = r;
 		}
 	}
-	s4_idmap_release(&same);
-	return 0;
 }
 
 /* One final_latency claim against the winner's records (within 1%), and
  * its baseline against round 0 when it states one. */
 static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc,
-		    const struct optlog_claim *cl, int known)
+		    const struct optlog_claim *cl, int known, struct v1_index *ix)
 {
 	const char *lf = in->optlog_file, *best = in->log->best;
 	const char *label = cl->workload;
 	struct v1_match m;
-	if (v1_match(in, cl, label, known, &m) != 0)
-		return -1;
+	v1_match(in, cl, label, known, ix, &m);
 	if (label && !m.any_workload) {
 		/* prose before final_latency, or a misspelt workload: the
 		 * number is still checked, against every workload */
@@ -226,8 +274,7 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 			     label))
 			return -1;
 		label = NULL;
-		if (v1_match(in, cl, NULL, known, &m) != 0)
-			return -1;
+		v1_match(in, cl, NULL, known, ix, &m);
 	}
 	const char *wl = label ? label : "";
 	if (!m.any_winner)
@@ -307,18 +354,23 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 {
 	const struct optlog *lg = in->log;
 	const struct records *rs = in->recs;
-	int known = 0, stop;
+	struct v1_index ix;
+	int known = 0, stop, err = -1;
 	for (size_t i = 0; lg->best && i < rs->n && !known; i++)
 		if (names_candidate(rs->v[i].candidate_id, lg->best))
 			known = 1;
-	if (v1_summary(in, fs, known, &stop) != 0)
+	if (v1_index_build(in, known, &ix) != 0)
 		return -1;
-	if (stop)
-		return 0;
-	for (size_t c = 0; c < lg->n_claims; c++)
-		if (claim_counts(rs, &lg->claims[c]) && v1_claim(in, fs, rc, &lg->claims[c], known) != 0)
-			return -1;
-	return v1_unclaimed(in, rc, known);
+	if (v1_summary(in, fs, known, &ix, &stop) != 0)
+		goto out;
+	for (size_t c = 0; !stop && c < lg->n_claims; c++)
+		if (claim_counts(&ix, &lg->claims[c]) &&
+		    v1_claim(in, fs, rc, &lg->claims[c], known, &ix) != 0)
+			goto out;
+	err = stop ? 0 : v1_unclaimed(in, rc, known);
+out:
+	v1_index_release(&ix);
+	return err;
 }
 
 /* The rows to reconcile under v2: the inventory's tune workloads, else

@@ -63,7 +63,7 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 	s4_idmap_init(&keys);
 	s4_idmap_init(&cands);
 	s4_idmap_init(&seen);
-	if (s4_idmap_reserve(&seen, rs->n) != 0 || s4_idmap_reserve(&cands, rs->n) != 0)
+	if (s4_idmap_reserve(&seen, rs->n) != 0) /* cands grows with the candidates, not the records */
 		rc = -1;
 	for (size_t i = 0; i < rs->n && rc == 0; i++) {
 		const struct record *r = &rs->v[i];

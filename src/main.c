@@ -6,6 +6,9 @@
 
 #include <gsl/gsl_errno.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Sorted by name; `tlperf --help` prints it in this order. */
 const struct cli_command cli_commands[] = {
@@ -61,6 +64,14 @@ static int cmd_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	gsl_set_error_handler_off();
+#ifdef M_TRIM_THRESHOLD
+	/* Keep freed heap instead of handing it back after each directory:
+	 * tlgate frees and regrows the same few hundred KB per directory, and
+	 * the page faults of regrowing cost more than the parsing on a VM
+	 * (docs/benchmarks.md, "Where the gate's time goes"). Peak RSS is the
+	 * same: the heap's high-water mark. */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 	cli_term_init();
 	const char *self = argc > 0 ? path_base(argv[0], NULL) : "tlperf";
 

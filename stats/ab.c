@@ -50,14 +50,32 @@ double stats_sign_test_p(size_t n, size_t k)
 	return p;
 }
 
+/* 1 when every figure of A and B [0, n) is finite and positive. */
+static int pairs_valid(const double *a, const double *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(a[i]) || !isfinite(b[i]) || a[i] <= 0.0 || b[i] <= 0.0)
+			return 0;
+	return 1;
+}
+
+/* The reference verdict from the relative change REL of the medians. */
+static enum ab_verdict ref_verdict(double rel, double noise, int significant)
+{
+	if (!isfinite(rel))
+		return AB_INCONCLUSIVE; /* e.g. medians of 1.7e308 overflow: a NaN is no verdict */
+	if (fabs(rel) < noise)
+		return AB_TIE;
+	if (significant)
+		return rel > 0.0 ? AB_B_BETTER : AB_A_BETTER;
+	return AB_INCONCLUSIVE;
+}
+
 int stats_ab_ref(const double *a, const double *b, size_t npairs, double noise,
 		 struct ab_ref_result *out)
 {
-	if (npairs == 0 || !a || !b || !out || !isfinite(noise))
+	if (npairs == 0 || !a || !b || !out || !isfinite(noise) || !pairs_valid(a, b, npairs))
 		return -1;
-	for (size_t i = 0; i < npairs; i++)
-		if (!isfinite(a[i]) || !isfinite(b[i]) || a[i] <= 0.0 || b[i] <= 0.0)
-			return -1;
 
 	double ma = stats_median(a, npairs), mb = stats_median(b, npairs);
 	double sum = 0.0;
@@ -80,15 +98,7 @@ int stats_ab_ref(const double *a, const double *b, size_t npairs, double noise,
 	double rel = (ma - mb) / ma;
 	int significant = consistent && (npairs < 5 || p < 0.1);
 
-	enum ab_verdict v;
-	if (!isfinite(rel))
-		v = AB_INCONCLUSIVE; /* e.g. medians of 1.7e308 overflow: a NaN is no verdict */
-	else if (fabs(rel) < noise)
-		v = AB_TIE;
-	else if (significant)
-		v = rel > 0.0 ? AB_B_BETTER : AB_A_BETTER;
-	else
-		v = AB_INCONCLUSIVE;
+	enum ab_verdict v = ref_verdict(rel, noise, significant);
 
 	out->a_merged_median_us = ma;
 	out->b_merged_median_us = mb;

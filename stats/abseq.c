@@ -102,12 +102,13 @@ const char *abseq_reason_name(enum abseq_reason r)
  * displace the real slow runs, and a slow state up to og above fast is a
  * state, never discarded as outliers. Writes st[], returns the number of
  * state clusters (1 or 2) and the gap (mean slow - mean fast) in *gap. */
-static int cluster_arm(const double *z, size_t n, double sg, double og, double hint, int *st,
-		       double *gap)
+/* The clusters of one arm: sorted values split where neighbours are more
+ * than sg apart. Writes each run's cluster (0 = lowest) to cl[], the
+ * clusters' sums and counts, and returns the number of clusters. */
+static size_t split_clusters(const double *z, size_t n, double sg, size_t *cl, double *csum,
+			     size_t *ccnt)
 {
-	size_t idx[ABSEQ_MAX_PAIRS], cl[ABSEQ_MAX_PAIRS];
-	double csum[ABSEQ_MAX_PAIRS];
-	size_t ccnt[ABSEQ_MAX_PAIRS];
+	size_t idx[ABSEQ_MAX_PAIRS];
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	/* insertion sort of indices by value: n is small */
@@ -133,22 +134,41 @@ static int cluster_arm(const double *z, size_t n, double sg, double og, double h
 		csum[g] += z[i];
 		ccnt[g]++;
 	}
+	return g + 1;
+}
+
+/* Of the clusters 1..nc-1 whose level is within og of the lowest, the one
+ * with the most runs (ties: the level nearest hint when finite, else the
+ * lowest); 0 when there is none. Its level goes to *lvl. */
+static size_t pick_slow(const double *csum, const size_t *ccnt, size_t nc, double og, double hint,
+			double *lvl)
+{
 	double fast = csum[0] / (double)ccnt[0];
 	size_t best = 0;
-	double best_lvl = 0;
-	for (size_t c = 1; c <= g; c++) {
-		double lvl = csum[c] / (double)ccnt[c];
-		if (lvl - fast > og)
+	*lvl = 0;
+	for (size_t c = 1; c < nc; c++) {
+		double l = csum[c] / (double)ccnt[c];
+		if (l - fast > og)
 			break; /* sorted: every later cluster is farther */
 		int take = best == 0 || ccnt[c] > ccnt[best];
 		if (!take && ccnt[c] == ccnt[best] && isfinite(hint))
-			take = fabs(lvl - fast - hint) < fabs(best_lvl - fast - hint);
+			take = fabs(l - fast - hint) < fabs(*lvl - fast - hint);
 		if (take) {
 			best = c;
-			best_lvl = lvl;
+			*lvl = l;
 		}
 	}
-	if (!best) {
+	return best;
+}
+
+static int cluster_arm(const double *z, size_t n, double sg, double og, double hint, int *st,
+		       double *gap)
+{
+	size_t cl[ABSEQ_MAX_PAIRS], ccnt[ABSEQ_MAX_PAIRS];
+	double csum[ABSEQ_MAX_PAIRS], slow;
+	size_t nc = split_clusters(z, n, sg, cl, csum, ccnt);
+	double fast = csum[0] / (double)ccnt[0];
+	if (!pick_slow(csum, ccnt, nc, og, hint, &slow)) {
 		for (size_t i = 0; i < n; i++)
 			st[i] = cl[i] == 0 ? ABSEQ_FAST : ABSEQ_OUTLIER;
 		*gap = 0.0;
@@ -157,7 +177,7 @@ static int cluster_arm(const double *z, size_t n, double sg, double og, double h
 	/* Reassign by distance, so a state cluster smeared by a jittering gap
 	 * or by drift is not cut into pieces: below the midpoint fast, up to
 	 * half a gap above the slow level slow, beyond that an outlier. */
-	double mid = 0.5 * (fast + best_lvl), top = best_lvl + fmax(sg, 0.5 * (best_lvl - fast));
+	double mid = 0.5 * (fast + slow), top = slow + fmax(sg, 0.5 * (slow - fast));
 	double sum[2] = { 0, 0 };
 	size_t cnt[2] = { 0, 0 };
 	for (size_t i = 0; i < n; i++) {
@@ -210,29 +230,27 @@ static double within_slope(const double *ya, const double *yb, const double *ta,
 	return den > 0 ? num / den : 0.0;
 }
 
-/* prefer: which arm loses its second cluster when the arms' gaps
- * disagree: 0 the smaller gap, 1 the larger. */
-static int states_impl(const double *ya, const double *yb, const int *b_first, size_t n,
-		       double state_gap, double outlier_gap, int prefer, int *state_a,
-		       int *state_b, struct abseq_states *out)
-{
-	int conflict = 0;
-	double ta[ABSEQ_MAX_PAIRS], tb[ABSEQ_MAX_PAIRS], za[ABSEQ_MAX_PAIRS], zb[ABSEQ_MAX_PAIRS];
-	int sa[ABSEQ_MAX_PAIRS], sb[ABSEQ_MAX_PAIRS];
-	double beta = 0, gap_a = 0, gap_b = 0;
-	int ncl_a = 1, ncl_b = 1;
+/* Both arms' clusters and the common drift (step 1), the split repeated
+ * until it is stable; the fit of one arm, per arm. */
+struct arm_fit {
+	int ncl;     /* 1 or 2 state clusters */
+	double gap;  /* slow - fast (0 with one cluster) */
+};
 
-	if (n == 0 || n > ABSEQ_MAX_PAIRS)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(ya[i]) || !isfinite(yb[i]))
-			return -1;
-		int bf = b_first ? (b_first[i] != 0) : 0;
-		ta[i] = (double)(2 * i + (size_t)bf);
-		tb[i] = (double)(2 * i + 1 - (size_t)bf);
+/* Clusters both arms' drift-corrected values (time axes ta, tb), then
+ * refits the drift within the clusters, until nothing changes (8 rounds at
+ * most). Writes sa[], sb[], the fits and returns the drift. */
+static double fit_states(const double *ya, const double *yb, const double *ta, const double *tb,
+			 size_t n, double state_gap, double outlier_gap, int *sa, int *sb,
+			 struct arm_fit *fa, struct arm_fit *fb)
+{
+	double za[ABSEQ_MAX_PAIRS], zb[ABSEQ_MAX_PAIRS];
+	/* a slope fitted before the states are known follows outliers and states */
+	double beta = 0.0;
+	fa->ncl = fb->ncl = 1;
+	fa->gap = fb->gap = 0.0;
+	for (size_t i = 0; i < n; i++)
 		sa[i] = sb[i] = ABSEQ_FAST;
-	}
-	beta = 0.0; /* a slope fitted before the states are known follows outliers and states */
 	for (int it = 0; it < 8; it++) {
 		int changed = 0;
 		int na[ABSEQ_MAX_PAIRS], nb[ABSEQ_MAX_PAIRS];
@@ -241,9 +259,9 @@ static int states_impl(const double *ya, const double *yb, const int *b_first, s
 			zb[i] = yb[i] - beta * tb[i];
 		}
 		/* each arm's slow state is looked for near the other's gap */
-		double ha = ncl_b == 2 ? gap_b : NAN, hb = ncl_a == 2 ? gap_a : NAN;
-		ncl_a = cluster_arm(za, n, state_gap, outlier_gap, ha, na, &gap_a);
-		ncl_b = cluster_arm(zb, n, state_gap, outlier_gap, hb, nb, &gap_b);
+		double ha = fb->ncl == 2 ? fb->gap : NAN, hb = fa->ncl == 2 ? fa->gap : NAN;
+		fa->ncl = cluster_arm(za, n, state_gap, outlier_gap, ha, na, &fa->gap);
+		fb->ncl = cluster_arm(zb, n, state_gap, outlier_gap, hb, nb, &fb->gap);
 		for (size_t i = 0; i < n; i++) {
 			changed |= na[i] != sa[i] || nb[i] != sb[i];
 			sa[i] = na[i];
@@ -253,43 +271,62 @@ static int states_impl(const double *ya, const double *yb, const int *b_first, s
 			break;
 		beta = within_slope(ya, yb, ta, tb, sa, sb, n);
 	}
+	return beta;
+}
 
-	/* Both arms run the same kind of kernel on the same machine: two
-	 * "slow states" whose gaps disagree are not both states. The one with
-	 * fewer runs (the smaller gap on a tie) is an arm with one state plus
-	 * outlier runs, e.g. a run just above an arm that was slow every time,
-	 * or one state's runs cut in two by a jittering gap. Which one it is
-	 * cannot always be told: abseq_decide weighs both readings. */
-	if (ncl_a == 2 && ncl_b == 2) {
-		double tol = fmax(2.0 * state_gap, 0.35 * fmax(gap_a, gap_b));
-		if (fabs(gap_a - gap_b) > tol) {
-			unsigned ka = 0, kb = 0;
-			for (size_t i = 0; i < n; i++) {
-				ka += sa[i] == ABSEQ_SLOW;
-				kb += sb[i] == ABSEQ_SLOW;
-			}
-			int demote_a = (gap_a < gap_b) != (prefer == 1);
-			conflict = 1;
-			int *sx = demote_a ? sa : sb;
-			for (size_t i = 0; i < n; i++)
-				if (sx[i] == ABSEQ_SLOW)
-					sx[i] = ABSEQ_OUTLIER;
-			if (demote_a) {
-				ncl_a = 1;
-				gap_a = 0.0;
-			} else {
-				ncl_b = 1;
-				gap_b = 0.0;
-			}
-		}
+/* Both arms run the same kind of kernel on the same machine: two "slow
+ * states" whose gaps disagree are not both states. One arm is then an arm
+ * with one state plus outlier runs, e.g. a run just above an arm that was
+ * slow every time, or one state's runs cut in two by a jittering gap.
+ * Which one it is cannot always be told: abseq_decide weighs both
+ * readings. prefer: which arm loses its second cluster, 0 the one with
+ * the smaller gap, 1 the larger. Returns 1 when the gaps disagreed. */
+static int resolve_conflict(int *sa, int *sb, size_t n, double state_gap, int prefer,
+			    struct arm_fit *fa, struct arm_fit *fb)
+{
+	if (fa->ncl != 2 || fb->ncl != 2)
+		return 0;
+	double tol = fmax(2.0 * state_gap, 0.35 * fmax(fa->gap, fb->gap));
+	if (!(fabs(fa->gap - fb->gap) > tol))
+		return 0;
+	int demote_a = (fa->gap < fb->gap) != (prefer == 1);
+	int *sx = demote_a ? sa : sb;
+	struct arm_fit *f = demote_a ? fa : fb;
+	for (size_t i = 0; i < n; i++)
+		if (sx[i] == ABSEQ_SLOW)
+			sx[i] = ABSEQ_OUTLIER;
+	f->ncl = 1;
+	f->gap = 0.0;
+	return 1;
+}
+
+/* prefer: as in resolve_conflict. */
+static int states_impl(const double *ya, const double *yb, const int *b_first, size_t n,
+		       double state_gap, double outlier_gap, int prefer, int *state_a,
+		       int *state_b, struct abseq_states *out)
+{
+	double ta[ABSEQ_MAX_PAIRS], tb[ABSEQ_MAX_PAIRS];
+	int sa[ABSEQ_MAX_PAIRS], sb[ABSEQ_MAX_PAIRS];
+	struct arm_fit fa, fb;
+
+	if (n == 0 || n > ABSEQ_MAX_PAIRS)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(ya[i]) || !isfinite(yb[i]))
+			return -1;
+		int bf = b_first ? (b_first[i] != 0) : 0;
+		ta[i] = (double)(2 * i + (size_t)bf);
+		tb[i] = (double)(2 * i + 1 - (size_t)bf);
 	}
+	double beta = fit_states(ya, yb, ta, tb, n, state_gap, outlier_gap, sa, sb, &fa, &fb);
+	int conflict = resolve_conflict(sa, sb, n, state_gap, prefer, &fa, &fb);
 
 	memset(out, 0, sizeof(*out));
-	out->nclusters_a = ncl_a;
-	out->nclusters_b = ncl_b;
-	out->ambiguous = ncl_a != ncl_b;
-	out->gap_a = ncl_a == 2 ? gap_a : ncl_b == 2 ? gap_b : 0.0;
-	out->gap_b = ncl_b == 2 ? gap_b : ncl_a == 2 ? gap_a : 0.0;
+	out->nclusters_a = fa.ncl;
+	out->nclusters_b = fb.ncl;
+	out->ambiguous = fa.ncl != fb.ncl;
+	out->gap_a = fa.ncl == 2 ? fa.gap : fb.ncl == 2 ? fb.gap : 0.0;
+	out->gap_b = fb.ncl == 2 ? fb.gap : fa.ncl == 2 ? fa.gap : 0.0;
 	out->drift = beta;
 	out->conflict = conflict;
 	for (size_t i = 0; i < n; i++) {
@@ -314,28 +351,25 @@ int abseq_states(const double *ya, const double *yb, const int *b_first, size_t 
 	return states_impl(ya, yb, b_first, n, state_gap, outlier_gap, 0, state_a, state_b, out);
 }
 
-/* The reading of (sa, sb, st) in which arm `arm` (0 A, 1 B) has one state:
- * its slow runs join its fast ones. Used when its second cluster sits less
- * than two splitting distances (2 state_gap) above the first: one state's
- * runs spread by a jittering gap or random-walk drift are cut in two there
- * as readily as two states are told apart, so which it is cannot be told
- * and a decision must hold under both. */
-static void one_state_reading(int arm, int *sa, int *sb, size_t n, struct abseq_states *st)
+/* Moves arm `arm`'s (0 A, 1 B) slow runs to state `to` (ABSEQ_FAST: they
+ * join its fast runs; ABSEQ_OUTLIER: they are outliers) and updates the
+ * summary: the arm then has one state, carrying the other arm's gap
+ * (abseq_states' rule). */
+static void demote_slow(int arm, int to, int *sa, int *sb, size_t n, struct abseq_states *st)
 {
 	int *sx = arm ? sb : sa;
+	unsigned *slow = arm ? &st->b_slow : &st->a_slow;
+	unsigned *dest = to == ABSEQ_FAST ? (arm ? &st->b_fast : &st->a_fast)
+					  : (arm ? &st->b_outlier : &st->a_outlier);
 	for (size_t i = 0; i < n; i++)
 		if (sx[i] == ABSEQ_SLOW)
-			sx[i] = ABSEQ_FAST;
-	if (arm) {
+			sx[i] = to;
+	*dest += *slow;
+	*slow = 0;
+	if (arm)
 		st->nclusters_b = 1;
-		st->b_fast += st->b_slow;
-		st->b_slow = 0;
-	} else {
+	else
 		st->nclusters_a = 1;
-		st->a_fast += st->a_slow;
-		st->a_slow = 0;
-	}
-	/* a one-state arm carries the other arm's gap (abseq_states' rule) */
 	if (st->nclusters_a == 2) {
 		st->gap_b = st->gap_a;
 	} else if (st->nclusters_b == 2) {
@@ -508,7 +542,7 @@ struct mean_view {
 	double lg_dn;     /* the estimate the loss test uses (A's outliers counted slow) */
 	double t_lo;      /* lower bound of the mean gain, for adoption */
 	double t_hi;      /* upper bound, for A_better */
-	double p_gain, p_loss; /* unused: kept 1 */
+	double level;     /* level difference, A's fast level - B's (log) */
 };
 
 /* One arm's mean term (log, relative to its level) and how far it may be
@@ -556,6 +590,85 @@ static void arm_mean(int ncl, unsigned k, unsigned nn, unsigned outl, int count_
 	*t = (struct arm_term){ nn, 0, below ? -g : g };
 }
 
+/* Height of each arm's slow and outlier runs together above its fast
+ * level, on the drift-corrected scale (0 when an arm has none). */
+static void upper_heights(const double *ya, const double *yb, const int *b_first, const int *sa,
+			  const int *sb, size_t n, double drift, double gc[2])
+{
+	for (int arm = 0; arm < 2; arm++) {
+		const double *y = arm ? yb : ya;
+		const int *sx = arm ? sb : sa;
+		double f = 0, u = 0;
+		unsigned nf = 0, nu = 0;
+		for (size_t i = 0; i < n; i++) {
+			int bf = b_first ? (b_first[i] != 0) : 0;
+			double tt = (double)(2 * i + (size_t)(arm ? 1 - bf : bf));
+			double z = y[i] - drift * tt;
+			if (sx[i] == ABSEQ_FAST) {
+				f += z;
+				nf++;
+			} else {
+				u += z;
+				nu++;
+			}
+		}
+		gc[arm] = nf && nu ? u / nu - f / nf : 0.0;
+	}
+}
+
+/* 1 when the term is an arm's state it has not shown (one cluster, no
+ * run counted in the other state). */
+static int unseen_term(const struct arm_term *t, int ncl)
+{
+	return ncl == 1 && t->n > 0 && t->k == 0;
+}
+
+/* The bound on the mean gain est - ... from the exact unconditional test
+ * of both arms' counts together: inc is the incumbent's term, cand the
+ * candidate's, u the estimate of inc - cand, lw the level bound (joined by
+ * square-and-add). When neither arm has shown a second state (alone), the
+ * probability that both still hide it falls with every look (no run in
+ * the first n is a subset of no run in the first n - 1), so the first look
+ * whose bound excludes the truth is the only chance of an error: no
+ * sequential correction, the level of crit_inf. */
+static double exact_bound(const struct arm_term *inc, const struct arm_term *cand, int alone,
+			  double est, double u, double lw, double crit, const struct abseq_params *p)
+{
+	double alpha = gsl_cdf_ugaussian_Q(alone ? p->crit_inf : crit);
+	double lu = exact_count_lower(inc, cand, alpha);
+	return est - sqrt(lw * lw + (u - lu) * (u - lu));
+}
+
+/* The counts of both arms together: where the per-arm bounds of v suggest
+ * a verdict, the exact bound of the counts' term joins them (their
+ * square-and-add is too kind when both arms' fractions are off at once,
+ * e.g. 0.05 -> 0.4 in A while 0.95 -> 0.8 in B), and the verdict must
+ * hold under both; where neither arm shows a state it replaces them.
+ * t, e: the arms' terms and estimates [arm][outliers counted]. */
+static void exact_sides(const struct arm_term t[2][2], const struct abseq_states *st,
+			const double e[2][2], double lw, double crit, const struct abseq_params *p,
+			struct mean_view *v)
+{
+	int alone = unseen_term(&t[0][0], st->nclusters_a) && unseen_term(&t[1][1], st->nclusters_b);
+	if (alone || v->t_lo > 0) {
+		double x = exact_bound(&t[0][0], &t[1][1], alone, v->lg_up, e[0][0] - e[1][1], lw,
+				       crit, p);
+		v->t_lo = alone ? x : fmin(v->t_lo, x);
+	}
+	/* mirror: B is the incumbent, A the candidate; B's unseen state
+	 * below it, A's above */
+	struct arm_term tb = t[1][0], ta = t[0][1];
+	if (tb.k == 0 && st->nclusters_b == 1)
+		tb.off = -fabs(tb.off);
+	if (ta.k == 0 && st->nclusters_a == 1)
+		ta.off = fabs(ta.off);
+	alone = unseen_term(&tb, st->nclusters_b) && unseen_term(&ta, st->nclusters_a);
+	if (alone || v->t_hi < 0) {
+		double x = -exact_bound(&tb, &ta, alone, -v->lg_dn, e[1][0] - e[0][1], lw, crit, p);
+		v->t_hi = alone ? x : fmax(v->t_hi, x);
+	}
+}
+
 /* Step 3 under the reading (sa, sb, st): each arm's log mean duration is
  * its level plus log(1 + p (e^gap - 1)). The levels' difference comes from
  * the paired differences with every run brought to its arm's fast level
@@ -565,8 +678,9 @@ static void arm_mean(int ncl, unsigned k, unsigned nn, unsigned outl, int count_
  * an unseen state (its gap: the other arm's, or prior_gap when neither
  * shows two). The bounds combine by square-and-add (Newcombe), and an
  * exact unconditional test of the state counts must agree before a
- * verdict. Returns -1 when fewer than 3 pairs are free of outliers (or m
- * is given and differs). */
+ * verdict (when neither arm shows a second state, the exact test alone
+ * decides, see exact_bound). Returns -1 when fewer than 3 pairs are free
+ * of outliers (or m is given and differs). */
 static int mean_view(const double *ya, const double *yb, const int *b_first, const int *sa,
 		     const int *sb, size_t n, size_t m, const struct abseq_states *stp,
 		     const struct abseq_params *p, double crit, struct mean_view *v)
@@ -579,9 +693,7 @@ static int mean_view(const double *ya, const double *yb, const int *b_first, con
 	if (m < 3 || mm != m)
 		return -1;
 	double level = stats_hl_estimate(md, m);
-	double lsd = sample_sd(md, m);
-	if (lsd < 5e-4)
-		lsd = 5e-4;
+	double lsd = fmax(sample_sd(md, m), 5e-4);
 	double lw = t_quantile(crit, (double)(m - 1)) * lsd / sqrt((double)m);
 	double ga = st.gap_a, gb = st.gap_b;
 	/* an unseen state sits at the other arm's gap when that arm shows its
@@ -591,28 +703,8 @@ static int mean_view(const double *ya, const double *yb, const int *b_first, con
 	double gub = st.nclusters_a == 2 && st.a_slow >= 2 ? ga : p->prior_gap;
 	unsigned na = st.a_fast + st.a_slow, nb = st.b_fast + st.b_slow;
 	unsigned ka = st.nclusters_a == 2 ? st.a_slow : 0, kb = st.nclusters_b == 2 ? st.b_slow : 0;
-	/* height of slow and outlier runs together above the fast level, on
-	 * the drift-corrected scale */
 	double gc[2];
-	for (int arm = 0; arm < 2; arm++) {
-		const double *y = arm ? yb : ya;
-		const int *sx = arm ? sb : sa;
-		double f = 0, u = 0;
-		unsigned nf = 0, nu = 0;
-		for (size_t i = 0; i < n; i++) {
-			int bf = b_first ? (b_first[i] != 0) : 0;
-			double tt = (double)(2 * i + (size_t)(arm ? 1 - bf : bf));
-			double z = y[i] - st.drift * tt;
-			if (sx[i] == ABSEQ_FAST) {
-				f += z;
-				nf++;
-			} else {
-				u += z;
-				nu++;
-			}
-		}
-		gc[arm] = nf && nu ? u / nu - f / nf : 0.0;
-	}
+	upper_heights(ya, yb, b_first, sa, sb, n, st.drift, gc);
 	/* [arm][counted]: est, dlo, dhi, term; A below / B above for the gain
 	 * test, mirrored for the loss test */
 	double e[2][2], lo[2][2], hi[2][2];
@@ -624,36 +716,232 @@ static int mean_view(const double *ya, const double *yb, const int *b_first, con
 			 &lo[1][c], &hi[1][c], &t[1][c]);
 	}
 	/* gain: A's outliers left out, B's counted; loss: the other way */
+	v->level = level;
 	v->lg = level + e[0][0] - e[1][0];
 	v->lg_up = level + e[0][0] - e[1][1];
 	v->lg_dn = level + e[0][1] - e[1][0];
 	v->t_lo = v->lg_up - sqrt(lw * lw + lo[0][0] * lo[0][0] + hi[1][1] * hi[1][1]);
 	v->t_hi = v->lg_dn + sqrt(lw * lw + hi[0][1] * hi[0][1] + lo[1][0] * lo[1][0]);
-	/* The counts of both arms together: where the bounds above suggest a
-	 * verdict, the exact bound of the counts' term replaces the two
-	 * per-arm bounds (their square-and-add is too kind when both arms'
-	 * fractions are off at once, e.g. 0.05 -> 0.4 in A while 0.95 -> 0.8
-	 * in B), and the verdict must hold under both. */
-	double alpha = gsl_cdf_ugaussian_Q(crit);
-	v->p_gain = v->p_loss = 1.0;
-	if (v->t_lo > 0) {
-		double u = e[0][0] - e[1][1];
-		double lu = exact_count_lower(&t[0][0], &t[1][1], alpha);
-		v->t_lo = fmin(v->t_lo, v->lg_up - sqrt(lw * lw + (u - lu) * (u - lu)));
+	exact_sides(t, &st, e, lw, crit, p, v);
+	return 0;
+}
+
+/* Step 3 over every reading of the states a decision must survive. */
+struct mean_bounds {
+	double lg;             /* the estimate under the primary reading */
+	double t_lo, t_hi;     /* the widest bounds over the readings */
+	double lg_min, lg_max; /* the gain test's smallest, the loss test's largest estimate */
+};
+
+/* Widens b by the reading v: on the gain side (the lower bound), the loss
+ * side (the upper) or both. */
+static void widen(struct mean_bounds *b, const struct mean_view *v, int gain_side, int loss_side)
+{
+	if (gain_side) {
+		b->t_lo = fmin(b->t_lo, v->t_lo);
+		b->lg_min = fmin(b->lg_min, v->lg_up);
 	}
-	if (v->t_hi < 0) {
-		/* mirror: B is the incumbent, A the candidate; B's unseen state
-		 * below it, A's above */
-		struct arm_term tb = t[1][0], ta = t[0][1];
-		if (tb.k == 0 && st.nclusters_b == 1)
-			tb.off = -fabs(tb.off);
-		if (ta.k == 0 && st.nclusters_a == 1)
-			ta.off = fabs(ta.off);
-		double u = e[1][0] - e[0][1];
-		double lu = exact_count_lower(&tb, &ta, alpha);
-		v->t_hi = fmax(v->t_hi, v->lg_dn + sqrt(lw * lw + (u - lu) * (u - lu)));
+	if (loss_side) {
+		b->t_hi = fmax(b->t_hi, v->t_hi);
+		b->lg_max = fmax(b->lg_max, v->lg_dn);
+	}
+}
+
+/* The data of one look, as the readings need them. */
+struct look {
+	const double *ya, *yb;
+	const int *b_first;
+	const int *sa, *sb;
+	size_t n, m;
+	const struct abseq_states *st;
+	const struct abseq_params *p;
+	double crit;
+};
+
+/* The reading in which arm `arm`'s slow runs move to state `to`
+ * (demote_slow); m: the pairs it keeps (0: count again). */
+static void demoted_reading(const struct look *L, int arm, int to, size_t m, int gain_side,
+			    int loss_side, struct mean_bounds *b)
+{
+	int sa2[ABSEQ_MAX_PAIRS], sb2[ABSEQ_MAX_PAIRS];
+	struct abseq_states st2 = *L->st;
+	struct mean_view v;
+	memcpy(sa2, L->sa, L->n * sizeof(*sa2));
+	memcpy(sb2, L->sb, L->n * sizeof(*sb2));
+	demote_slow(arm, to, sa2, sb2, L->n, &st2);
+	if (mean_view(L->ya, L->yb, L->b_first, sa2, sb2, L->n, m, &st2, L->p, L->crit, &v) == 0)
+		widen(b, &v, gain_side, loss_side);
+}
+
+/* 1 when arm `arm`'s fast level sits at the other arm's slow level (within
+ * 2 state_gap; level: A's fast level - B's) and the other arm has shown
+ * its slow state in two runs or more: then the arm may have been in that
+ * slow state every time. */
+static int at_others_slow(const struct abseq_states *st, int arm, double level, double sg)
+{
+	int ncl = arm ? st->nclusters_a : st->nclusters_b;
+	unsigned slow = arm ? st->a_slow : st->b_slow;
+	double g = arm ? st->gap_a : st->gap_b, d = arm ? -level : level;
+	return ncl == 2 && slow >= 2 && fabs(d - g) <= 2.0 * sg;
+}
+
+/* Step 3 under the primary reading of the states and every other reading
+ * the data cannot rule out; a decision must hold under all of them:
+ *  - the arms' gaps disagree (conflict): the other arm's second cluster
+ *    is the one that is not a state;
+ *  - a second cluster less than 2 state_gap above the first may be one
+ *    state cut in two by a jittering gap or drift: that arm read as one
+ *    state (an unseen state then costs);
+ *  - the incumbent's second cluster is a single run and its first sits at
+ *    the other arm's slow level: the single run may be an outlier above a
+ *    state the arm showed every time, that state the slow one and the fast
+ *    one not shown yet (outliers reach the height of a slow state above
+ *    it). The incumbent is A for the gain test, B for the loss test. */
+static void mean_bounds(const struct look *L, struct mean_bounds *b)
+{
+	const struct abseq_states *st = L->st;
+	struct mean_view v;
+	mean_view(L->ya, L->yb, L->b_first, L->sa, L->sb, L->n, L->m, st, L->p, L->crit, &v);
+	b->lg = v.lg;
+	b->t_lo = v.t_lo;
+	b->t_hi = v.t_hi;
+	b->lg_min = v.lg_up;
+	b->lg_max = v.lg_dn;
+	double level = v.level;
+	if (st->conflict) {
+		int sa2[ABSEQ_MAX_PAIRS], sb2[ABSEQ_MAX_PAIRS];
+		struct abseq_states st2;
+		if (states_impl(L->ya, L->yb, L->b_first, L->n, L->p->state_gap, L->p->outlier_gap, 1,
+				sa2, sb2, &st2) == 0 &&
+		    mean_view(L->ya, L->yb, L->b_first, sa2, sb2, L->n, 0, &st2, L->p, L->crit, &v) == 0)
+			widen(b, &v, 1, 1);
+	}
+	for (int arm = 0; arm < 2; arm++) {
+		int ncl = arm ? st->nclusters_b : st->nclusters_a;
+		double g = arm ? st->gap_b : st->gap_a;
+		unsigned slow = arm ? st->b_slow : st->a_slow;
+		if (ncl != 2)
+			continue;
+		if (g < 2.0 * L->p->state_gap)
+			demoted_reading(L, arm, ABSEQ_FAST, L->m, 1, 1, b);
+		if (slow == 1 && at_others_slow(st, arm, level, L->p->state_gap))
+			demoted_reading(L, arm, ABSEQ_OUTLIER, 0, arm == 0, arm == 1, b);
+	}
+}
+
+/* Step 2: the within-state gain from the paired differences d[0..m-1]
+ * (returned m); an ambiguous arm takes the state that makes the
+ * within-state difference smallest. */
+static size_t within_step(const double *ya, const double *yb, const int *sa, const int *sb,
+			  size_t n, const struct abseq_states *st, double *d, double *within)
+{
+	size_t m = within_diffs(ya, yb, sa, sb, n, st, ABSEQ_FAST, d);
+	*within = m ? stats_hl_estimate(d, m) : NAN;
+	if (st->ambiguous && m) {
+		double d2[ABSEQ_MAX_PAIRS];
+		within_diffs(ya, yb, sa, sb, n, st, ABSEQ_SLOW, d2);
+		double w2 = stats_hl_estimate(d2, m);
+		if (fabs(w2) < fabs(*within)) {
+			*within = w2;
+			memcpy(d, d2, m * sizeof(*d));
+		}
+	}
+	return m;
+}
+
+/* Whether the within-state interval (z tie_z) is inside +-noise with the
+ * arms' state counts alike (Fisher p above guard_p, no ambiguous arm);
+ * *diff: whether it proves a within-state difference of min_gain. */
+static int within_tie(const struct abseq_params *p, double within, double within_se,
+		      const struct abseq_states *st, double fisher_p, int *diff)
+{
+	double lgain = -log(1.0 - p->min_gain);
+	double up = -log(1.0 - p->noise), down = -log(1.0 + p->noise);
+	double w_lo = within - p->tie_z * within_se, w_hi = within + p->tie_z * within_se;
+	*diff = (w_lo > 0 && within >= lgain) || (w_hi < 0 && within <= -lgain);
+	return !st->ambiguous && fisher_p > p->guard_p && w_lo > down && w_hi < up;
+}
+
+/* Step 4 at look n: the verdict from the bounds b (log scale) and the
+ * within-state estimate (within, within_se); out->fisher_p is set. */
+static void verdict(const struct abseq_params *p, size_t n, const struct mean_bounds *b,
+		    double within, double within_se, const struct abseq_states *st,
+		    struct abseq_result *out)
+{
+	double lgain = -log(1.0 - p->min_gain);
+	double up = -log(1.0 - p->noise), down = -log(1.0 + p->noise);
+	int within_diff, inside = within_tie(p, within, within_se, st, out->fisher_p, &within_diff);
+	if (!(isfinite(b->lg) && isfinite(b->t_lo) && isfinite(b->t_hi))) {
+		/* a NaN never becomes a verdict */
+		if (n >= p->max_pairs) {
+			out->reason = ABSEQ_BUDGET;
+			out->verdict = AB_INCONCLUSIVE;
+		}
+	} else if (b->t_lo > 0 && b->lg_min >= lgain) {
+		out->reason = ABSEQ_GAIN;
+		out->verdict = AB_B_BETTER;
+	} else if (b->t_hi < 0 && b->lg_max <= -lgain) {
+		out->reason = ABSEQ_LOSS;
+		out->verdict = AB_A_BETTER;
+	} else if (b->t_lo > down && b->t_hi < up) {
+		out->reason = ABSEQ_TIE;
+		out->verdict = AB_TIE;
+	} else if (inside && !within_diff) {
+		out->reason = ABSEQ_TIE_WITHIN;
+		out->verdict = AB_TIE;
+	} else if (n >= p->max_pairs) {
+		/* at the budget a difference inside the margin is a tie */
+		out->reason = ABSEQ_BUDGET;
+		out->verdict = inside ? AB_TIE : AB_INCONCLUSIVE;
+	}
+}
+
+/* The result of a look with fewer than 3 pairs free of outliers: no
+ * estimate; inconclusive at the budget. */
+static void too_few_pairs(const struct abseq_params *p, size_t n, struct abseq_result *out)
+{
+	out->gain = out->gain_lo = out->gain_hi = NAN;
+	out->within_gain = out->within_lo = out->within_hi = NAN;
+	out->log_gain = out->log_se = out->within_log = out->within_se = NAN;
+	out->fisher_p = 1.0;
+	out->crit = p->crit_inf + p->crit_k / (double)n;
+	if (n >= p->max_pairs) {
+		out->reason = ABSEQ_BUDGET;
+		out->verdict = AB_INCONCLUSIVE;
+	}
+}
+
+/* Logs of the run medians; -1 when one is not finite and > 0. */
+static int to_logs(const double *a, const double *b, size_t n, double *ya, double *yb)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(isfinite(a[i]) && a[i] > 0 && isfinite(b[i]) && b[i] > 0))
+			return -1;
+		ya[i] = log(a[i]);
+		yb[i] = log(b[i]);
 	}
 	return 0;
+}
+
+/* The numbers of a look: bounds, estimates, the state counts' Fisher p. */
+static void fill_numbers(const struct mean_bounds *mb, double within, double within_se,
+			 double crit, const struct abseq_params *p, const struct abseq_states *st,
+			 struct abseq_result *out)
+{
+	out->crit = crit;
+	out->within_log = within;
+	out->within_se = within_se;
+	out->log_gain = mb->lg;
+	out->log_se = (mb->t_hi - mb->t_lo) / (2.0 * crit);
+	out->gain = to_gain(mb->lg);
+	out->gain_lo = to_gain(mb->t_lo);
+	out->gain_hi = to_gain(mb->t_hi);
+	out->within_gain = to_gain(within);
+	out->within_lo = to_gain(within - p->tie_z * within_se);
+	out->within_hi = to_gain(within + p->tie_z * within_se);
+	out->fisher_p = (st->nclusters_a == 2 || st->nclusters_b == 2) && !st->ambiguous
+				? stats_fisher_exact_p(st->a_fast, st->a_slow, st->b_fast, st->b_slow)
+				: 1.0;
 }
 
 int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
@@ -666,13 +954,8 @@ int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
 
 	if (n == 0 || abseq_params_check(p, NULL) != 0 || n > p->max_pairs)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!(isfinite(a[i]) && a[i] > 0 && isfinite(b[i]) && b[i] > 0))
-			return -1;
-		ya[i] = log(a[i]);
-		yb[i] = log(b[i]);
-	}
-	if (abseq_states(ya, yb, b_first, n, p->state_gap, p->outlier_gap, sa, sb, &st) != 0)
+	if (to_logs(a, b, n, ya, yb) != 0 ||
+	    abseq_states(ya, yb, b_first, n, p->state_gap, p->outlier_gap, sa, sb, &st) != 0)
 		return -1;
 
 	memset(out, 0, sizeof(*out));
@@ -685,138 +968,30 @@ int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
 		memcpy(state_a, sa, n * sizeof(*sa));
 	if (state_b)
 		memcpy(state_b, sb, n * sizeof(*sb));
-
-	/* step 2: within-state gain; an ambiguous arm takes the state that
-	 * makes the within-state difference smallest */
-	size_t m = within_diffs(ya, yb, sa, sb, n, &st, ABSEQ_FAST, d);
-	double within = m ? stats_hl_estimate(d, m) : NAN;
-	if (st.ambiguous && m) {
-		double d2[ABSEQ_MAX_PAIRS];
-		within_diffs(ya, yb, sa, sb, n, &st, ABSEQ_SLOW, d2);
-		double w2 = stats_hl_estimate(d2, m);
-		if (fabs(w2) < fabs(within)) {
-			within = w2;
-			memcpy(d, d2, m * sizeof(*d));
-
-		}
-	}
-	out->pairs_used = m;
 	if (p->signflip) {
 		double raw[ABSEQ_MAX_PAIRS];
 		for (size_t i = 0; i < n; i++)
 			raw[i] = ya[i] - yb[i];
 		out->signflip_p = stats_signflip_p(raw, n);
 	}
+
+	double within;
+	size_t m = within_step(ya, yb, sa, sb, n, &st, d, &within);
+	out->pairs_used = m;
 	if (m < 3) {
-		out->gain = out->gain_lo = out->gain_hi = NAN;
-		out->within_gain = out->within_lo = out->within_hi = NAN;
-		out->log_gain = out->log_se = out->within_log = out->within_se = NAN;
-		out->fisher_p = 1.0;
-		out->crit = p->crit_inf + p->crit_k / (double)n;
-		if (n >= p->max_pairs) {
-			out->reason = ABSEQ_BUDGET;
-			out->verdict = AB_INCONCLUSIVE;
-		}
+		too_few_pairs(p, n, out);
 		return 0;
 	}
-	double sd = sample_sd(d, m);
-	if (sd < 5e-4)
-		sd = 5e-4; /* run medians are never that precise: avoid a zero interval */
+	double sd = fmax(sample_sd(d, m), 5e-4); /* run medians are never that precise */
 	double crit = p->crit_inf + p->crit_k / (double)n;
-	double tie_t = t_quantile(p->tie_z, (double)(m - 1));
-	double within_se = sd / sqrt((double)m) * tie_t / p->tie_z;
+	double within_se = sd / sqrt((double)m) * t_quantile(p->tie_z, (double)(m - 1)) / p->tie_z;
 
-	/* step 3: the mean gain, under the primary reading of the states and,
-	 * when the arms' gaps disagree, the other one too: a decision must
-	 * hold under both. */
-	struct mean_view v;
-	mean_view(ya, yb, b_first, sa, sb, n, m, &st, p, crit, &v);
-	double lg = v.lg, t_lo = v.t_lo, t_hi = v.t_hi;
-	double lg_min = v.lg_up, lg_max = v.lg_dn;
-	if (st.conflict) {
-		int sa2[ABSEQ_MAX_PAIRS], sb2[ABSEQ_MAX_PAIRS];
-		struct abseq_states st2;
-		struct mean_view v2;
-		if (states_impl(ya, yb, b_first, n, p->state_gap, p->outlier_gap, 1, sa2, sb2, &st2) == 0 &&
-		    mean_view(ya, yb, b_first, sa2, sb2, n, 0, &st2, p, crit, &v2) == 0) {
-			t_lo = fmin(t_lo, v2.t_lo);
-			t_hi = fmax(t_hi, v2.t_hi);
-			lg_min = fmin(lg_min, v2.lg_up);
-			lg_max = fmax(lg_max, v2.lg_dn);
-		}
-	}
-	/* A second cluster less than 2 state_gap above the first may be one
-	 * state cut in two: the decision must also hold with that arm read
-	 * as one state (an unseen state then costs, step 3). */
-	for (int arm = 0; arm < 2; arm++) {
-		int ncl = arm ? st.nclusters_b : st.nclusters_a;
-		double g = arm ? st.gap_b : st.gap_a;
-		if (ncl != 2 || !(g < 2.0 * p->state_gap))
-			continue;
-		int sa2[ABSEQ_MAX_PAIRS], sb2[ABSEQ_MAX_PAIRS];
-		struct abseq_states st2 = st;
-		struct mean_view v2;
-		memcpy(sa2, sa, n * sizeof(*sa));
-		memcpy(sb2, sb, n * sizeof(*sb));
-		one_state_reading(arm, sa2, sb2, n, &st2);
-		if (mean_view(ya, yb, b_first, sa2, sb2, n, m, &st2, p, crit, &v2) == 0) {
-			t_lo = fmin(t_lo, v2.t_lo);
-			t_hi = fmax(t_hi, v2.t_hi);
-			lg_min = fmin(lg_min, v2.lg_up);
-			lg_max = fmax(lg_max, v2.lg_dn);
-		}
-	}
-	double lse = (t_hi - t_lo) / (2.0 * crit);
+	struct look L = { ya, yb, b_first, sa, sb, n, m, &st, p, crit };
+	struct mean_bounds mb;
+	mean_bounds(&L, &mb);
 
-	out->crit = crit;
-	out->within_log = within;
-	out->within_se = within_se;
-	out->log_gain = lg;
-	out->log_se = lse;
-	out->gain = to_gain(lg);
-	out->gain_lo = to_gain(t_lo);
-	out->gain_hi = to_gain(t_hi);
-	out->within_gain = to_gain(within);
-	out->within_lo = to_gain(within - p->tie_z * within_se);
-	out->within_hi = to_gain(within + p->tie_z * within_se);
-	out->fisher_p = (st.nclusters_a == 2 || st.nclusters_b == 2) && !st.ambiguous
-				? stats_fisher_exact_p(st.a_fast, st.a_slow, st.b_fast, st.b_slow)
-				: 1.0;
-
-	if (n < p->min_pairs)
-		return 0;
-
-	/* step 4: verdicts, in gain units (1 - b/a) */
-	double lgain = -log(1.0 - p->min_gain);
-	double up = -log(1.0 - p->noise), down = -log(1.0 + p->noise);
-	int within_diff = (within - p->tie_z * within_se > 0 && within >= lgain) ||
-			  (within + p->tie_z * within_se < 0 && within <= -lgain);
-	int guard_ok = !st.ambiguous && out->fisher_p > p->guard_p;
-	if (!(isfinite(lg) && isfinite(t_lo) && isfinite(t_hi))) {
-		/* a NaN never becomes a verdict */
-		if (n >= p->max_pairs) {
-			out->reason = ABSEQ_BUDGET;
-			out->verdict = AB_INCONCLUSIVE;
-		}
-	} else if (t_lo > 0 && lg_min >= lgain) {
-		out->reason = ABSEQ_GAIN;
-		out->verdict = AB_B_BETTER;
-	} else if (t_hi < 0 && lg_max <= -lgain) {
-		out->reason = ABSEQ_LOSS;
-		out->verdict = AB_A_BETTER;
-	} else if (t_lo > down && t_hi < up) {
-		out->reason = ABSEQ_TIE;
-		out->verdict = AB_TIE;
-	} else if (guard_ok && !within_diff && within - p->tie_z * within_se > down &&
-		   within + p->tie_z * within_se < up) {
-		out->reason = ABSEQ_TIE_WITHIN;
-		out->verdict = AB_TIE;
-	} else if (n >= p->max_pairs) {
-		/* at the budget a difference inside the margin is a tie */
-		int inside = guard_ok && within - p->tie_z * within_se > down &&
-			     within + p->tie_z * within_se < up;
-		out->reason = ABSEQ_BUDGET;
-		out->verdict = inside ? AB_TIE : AB_INCONCLUSIVE;
-	}
+	fill_numbers(&mb, within, within_se, crit, p, &st, out);
+	if (n >= p->min_pairs)
+		verdict(p, n, &mb, within, within_se, &st, out);
 	return 0;
 }

@@ -16,10 +16,17 @@
  *     (y - gap_X * slow); the paired differences of those values give the
  *     within-state gain (Hodges-Lehmann estimate, t-based interval).
  *  3. What B would gain on average in production also depends on how often
- *     each arm lands slow: mean gain = within + gap_A*pA - gap_B*pB. Its
- *     interval adds the binomial uncertainty of the slow-state fractions
- *     (Agresti-Caffo), so a candidate that is slow more often is not
- *     adopted for its within-state speed.
+ *     each arm lands slow: log mean = level + log(1 + p (e^gap - 1)). Each
+ *     arm's fraction gets exact (Clopper-Pearson) bounds; an arm with one
+ *     cluster may hide a state it has not shown (above the candidate,
+ *     below the incumbent); the bounds combine by square-and-add, checked
+ *     by an exact unconditional test of both arms' counts together (which
+ *     alone decides, at the level of crit_inf, when neither arm shows a
+ *     state). A decision must hold under every reading of the states the
+ *     data cannot rule out: the other of two disagreeing gaps, a second
+ *     cluster under 2 state_gap read as one state, and the incumbent's
+ *     single upper run read as an outlier when its lower cluster sits at
+ *     the other arm's slow level (it may have been slow every time).
  *  4. Verdicts, checked at every look from min_pairs to max_pairs with a
  *     critical value crit(n) = crit_inf + crit_k / n calibrated by
  *     simulation (`tlperf sim`) so that false adoption stays under 2.5%

@@ -34,6 +34,66 @@ static int by_key_then_line(const void *a, const void *b)
 	return x->i < y->i ? -1 : (x->i > y->i);
 }
 
+/* 1 when INC holds a record for some key of [0, nk). */
+static int any_incumbent(const struct record **inc, size_t nk)
+{
+	for (size_t k = 0; k < nk; k++)
+		if (inc[k])
+			return 1;
+	return 0;
+}
+
+/* Fills M with the round's shown records, keyed by the order of their
+ * key's first record in the round (ORDER: per key, scratch); returns how
+ * many, *NKR the number of keys. */
+static size_t round_members(const struct records *rs, long round, const struct stats_cmptable *t,
+			    size_t *order, struct member *m, size_t *nkr)
+{
+	size_t nm = 0;
+	*nkr = 0;
+	for (size_t k = 0; k < t->ks.n; k++)
+		order[k] = STATS_NOKEY;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!shown(&rs->v[i], round))
+			continue;
+		size_t k = t->ks.of[i];
+		if (order[k] == STATS_NOKEY)
+			order[k] = (*nkr)++;
+		m[nm].key = order[k];
+		m[nm++].i = i;
+	}
+	return nm;
+}
+
+/* Appends the rows of the sorted members M [0, nm): each key's current
+ * best (from INC) first, then the key's records of the round. */
+static void fill_rows(const struct records *rs, const struct record **inc,
+		      const struct member *m, size_t nm, struct stats_cmptable *t)
+{
+	for (size_t j = 0; j < nm; j++) {
+		const struct record *r = &rs->v[m[j].i];
+		size_t k = t->ks.of[m[j].i];
+		const struct record *b = inc[k];
+		if (j == 0 || m[j].key != m[j - 1].key) {
+			if (b) {
+				struct stats_cmprow *x = &t->rows[t->nrows++];
+				x->key = k;
+				x->rec = b;
+				x->current_best = 1;
+				x->vs_best = NAN;
+			} else {
+				t->nmissing_best++;
+			}
+		}
+		struct stats_cmprow *x = &t->rows[t->nrows++];
+		x->key = k;
+		x->rec = r;
+		x->current_best = 0;
+		x->vs_best = (b && record_valid(r)) ? stats_rel_change(r->duration_us, b->duration_us)
+						    : NAN;
+	}
+}
+
 int stats_cmptable_build(const struct records *rs, long round, const char *incumbent_id,
 			 struct stats_cmptable *t)
 {
@@ -57,28 +117,11 @@ int stats_cmptable_build(const struct records *rs, long round, const char *incum
 	if (!inc || !order || !m)
 		goto out;
 	stats_best_before(rs, &t->ks, round, incumbent_id, inc);
-	if (incumbent_id) {
-		size_t any = 0;
-		for (size_t k = 0; k < nk; k++)
-			any += inc[k] != NULL;
-		if (!any) {
-			errno = EINVAL;
-			goto out;
-		}
+	if (incumbent_id && !any_incumbent(inc, nk)) {
+		errno = EINVAL;
+		goto out;
 	}
-	/* Keys ordered by their first record in the round. */
-	for (size_t k = 0; k < nk; k++)
-		order[k] = STATS_NOKEY;
-	size_t nkr = 0, nm = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!shown(&rs->v[i], round))
-			continue;
-		size_t k = t->ks.of[i];
-		if (order[k] == STATS_NOKEY)
-			order[k] = nkr++;
-		m[nm].key = order[k];
-		m[nm++].i = i;
-	}
+	size_t nkr, nm = round_members(rs, round, t, order, m, &nkr);
 	if (nm == 0) {
 		errno = ENOENT;
 		goto out;
@@ -88,28 +131,7 @@ int stats_cmptable_build(const struct records *rs, long round, const char *incum
 	if (!t->rows)
 		goto out;
 	t->nround = nm;
-	for (size_t j = 0; j < nm; j++) {
-		const struct record *r = &rs->v[m[j].i];
-		size_t k = t->ks.of[m[j].i];
-		const struct record *b = inc[k];
-		if (j == 0 || m[j].key != m[j - 1].key) {
-			if (b) {
-				struct stats_cmprow *x = &t->rows[t->nrows++];
-				x->key = k;
-				x->rec = b;
-				x->current_best = 1;
-				x->vs_best = NAN;
-			} else {
-				t->nmissing_best++;
-			}
-		}
-		struct stats_cmprow *x = &t->rows[t->nrows++];
-		x->key = k;
-		x->rec = r;
-		x->current_best = 0;
-		x->vs_best = (b && record_valid(r)) ? stats_rel_change(r->duration_us, b->duration_us)
-						    : NAN;
-	}
+	fill_rows(rs, inc, m, nm, t);
 	rc = 0;
 out:
 	free(inc);

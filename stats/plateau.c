@@ -198,6 +198,40 @@ static int by_round_then_seq(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : (a->seq > b->seq);
 }
 
+/* Appends to MINI a v1 record of ROUND for CAND on key K of KS, with
+ * l0_pass 1 and no metrics; returns it. */
+static struct record *mini_add(struct records *mini, const struct stats_keyset *ks, size_t k,
+			       long round, const char *cand)
+{
+	struct record *r = &mini->v[mini->n++];
+	r->line = (long)mini->n;
+	r->contract = RECORDS_V1;
+	r->round = round;
+	r->candidate_id = (char *)cand;
+	r->dispatch = (char *)ks->v[k].dispatch;
+	r->workload = (char *)ks->v[k].workload;
+	r->l0_pass = 1;
+	r->aicore_util = r->mem_bw_gbps = NAN;
+	return r;
+}
+
+/* Sets X's winner_decision and winner_id from W, and clears improved
+ * unless W has a winner that gains beyond noise somewhere. */
+static void take_winner(const struct stats_winner *w, struct stats_plateau_round *x)
+{
+	x->winner_decision = (int)w->decision;
+	int has_winner = w->decision == STATS_WINNER_ADOPT ||
+			 w->decision == STATS_WINNER_NEEDS_AB || w->decision == STATS_WINNER_TIE;
+	if (has_winner && w->chosen != STATS_NOKEY) {
+		const struct stats_winner_candidate *c = &w->cands[w->chosen];
+		x->winner_id = c->candidate_id;
+		if (c->ngains == 0)
+			x->improved = 0;
+	} else {
+		x->improved = 0;
+	}
+}
+
 /* The winner rule (stats/winner.h, same noise) over round `round`: its
  * branches br[0..n) and the incumbents before it, as a small record set of
  * their own (one record per incumbent, one per branch: its smallest valid
@@ -215,33 +249,15 @@ static int winner_check(const struct stats_keyset *ks, const struct stats_platea
 	if (!mini.v)
 		return -1;
 	mini.contract = RECORDS_V1;
-	for (size_t k = 0; k < ks->n; k++) {
-		if (!inc_id[k])
-			continue;
-		struct record *r = &mini.v[mini.n++];
-		r->line = (long)mini.n;
-		r->contract = RECORDS_V1;
-		r->round = x->round - 1;
-		r->candidate_id = (char *)inc_id[k];
-		r->dispatch = (char *)ks->v[k].dispatch;
-		r->workload = (char *)ks->v[k].workload;
-		r->duration_us = inc_us[k];
-		r->l0_pass = 1;
-		r->aicore_util = r->mem_bw_gbps = NAN;
-	}
+	for (size_t k = 0; k < ks->n; k++)
+		if (inc_id[k])
+			mini_add(&mini, ks, k, x->round - 1, inc_id[k])->duration_us = inc_us[k];
 	for (size_t i = 0; i < n; i++) {
 		if (br[i].baseline_phase)
 			continue;
-		struct record *r = &mini.v[mini.n++];
-		r->line = (long)mini.n;
-		r->contract = RECORDS_V1;
-		r->round = x->round;
-		r->candidate_id = (char *)br[i].cand;
-		r->dispatch = (char *)ks->v[br[i].key].dispatch;
-		r->workload = (char *)ks->v[br[i].key].workload;
+		struct record *r = mini_add(&mini, ks, br[i].key, x->round, br[i].cand);
 		r->l0_pass = !isnan(br[i].min_us);
 		r->duration_us = r->l0_pass ? br[i].min_us : 1.0;
-		r->aicore_util = r->mem_bw_gbps = NAN;
 	}
 	struct stats_winner_opts o;
 	struct stats_winner w;
@@ -254,17 +270,7 @@ static int winner_check(const struct stats_keyset *ks, const struct stats_platea
 			rc = -1;
 		x->improved = 0; /* no check possible: not an improvement */
 	} else {
-		x->winner_decision = (int)w.decision;
-		int has_winner = w.decision == STATS_WINNER_ADOPT ||
-				 w.decision == STATS_WINNER_NEEDS_AB || w.decision == STATS_WINNER_TIE;
-		if (has_winner && w.chosen != STATS_NOKEY) {
-			const struct stats_winner_candidate *c = &w.cands[w.chosen];
-			x->winner_id = c->candidate_id;
-			if (c->ngains == 0)
-				x->improved = 0;
-		} else {
-			x->improved = 0;
-		}
+		take_winner(&w, x);
 		stats_winner_release(&w);
 	}
 	free(mini.v);
@@ -329,52 +335,74 @@ static int fill_round(const struct stats_plateau_cell *c, size_t n, const double
 	return 0;
 }
 
+/* Rounds in order: the state walk_rounds threads through its steps. */
+struct walk {
+	struct stats_plateau_acc *a;
+	struct stats_plateau *out;
+	double *inc_us;     /* per key: the incumbent's duration */
+	const char **inc_id; /* per key: the incumbent, NULL before any */
+	size_t b0;          /* first branch of the current round in a->br */
+};
+
+/* Adds the row of the round in cells [lo, hi) and checks its winner;
+ * -1 when memory ran out. */
+static int walk_row(struct walk *wk, size_t lo, size_t hi)
+{
+	struct stats_plateau_acc *a = wk->a;
+	struct stats_plateau *out = wk->out;
+	struct stats_plateau_round *x = &out->rounds[out->nrounds];
+	if (fill_round(a->cells + lo, hi - lo, wk->inc_us, wk->inc_id, out->noise, x) != 0)
+		return -1;
+	out->nrounds++;
+	while (wk->b0 < a->nbr && a->br[wk->b0].round < x->round)
+		wk->b0++;
+	size_t b1 = wk->b0;
+	while (b1 < a->nbr && a->br[b1].round == x->round)
+		b1++;
+	if (!x->blocked && winner_check(&out->ks, a->br + wk->b0, b1 - wk->b0, wk->inc_us,
+					wk->inc_id, out->noise, x) != 0)
+		return -1;
+	return 0;
+}
+
+/* The minima of cells [lo, hi) become incumbents where they are faster. */
+static void walk_take_minima(struct walk *wk, size_t lo, size_t hi)
+{
+	for (size_t j = lo; j < hi; j++) {
+		const struct stats_plateau_cell *c = &wk->a->cells[j];
+		if (c->min_id && (!wk->inc_id[c->key] || c->min_us < wk->inc_us[c->key])) {
+			wk->inc_us[c->key] = c->min_us;
+			wk->inc_id[c->key] = c->min_id;
+		}
+	}
+}
+
 /* Rounds in order: each becomes a row (when it has branch records and is
  * >= 1), then its minima become incumbents for the rounds after it. */
 static int walk_rounds(struct stats_plateau_acc *a, struct stats_plateau *out)
 {
 	size_t nk = out->ks.n ? out->ks.n : 1;
-	double *inc_us = malloc(nk * sizeof(*inc_us));
-	const char **inc_id = calloc(nk, sizeof(*inc_id));
+	struct walk wk = { a, out, malloc(nk * sizeof(double)), calloc(nk, sizeof(char *)), 0 };
 	size_t nr = 0;
 	for (size_t i = 0; i < a->n; i++)
 		nr += i == 0 || a->cells[i].round != a->cells[i - 1].round;
 	out->rounds = malloc((nr ? nr : 1) * sizeof(*out->rounds));
 	int rc = -1;
-	size_t b0 = 0;
-	if (!inc_us || !inc_id || !out->rounds)
+	if (!wk.inc_us || !wk.inc_id || !out->rounds)
 		goto out;
 	for (size_t lo = 0; lo < a->n;) {
 		size_t hi = lo, branches = 0;
 		while (hi < a->n && a->cells[hi].round == a->cells[lo].round)
 			branches += a->cells[hi++].nrecords;
-		if (a->cells[lo].round >= 1 && branches > 0) {
-			struct stats_plateau_round *x = &out->rounds[out->nrounds];
-			if (fill_round(a->cells + lo, hi - lo, inc_us, inc_id, out->noise, x) != 0)
-				goto out;
-			out->nrounds++;
-			while (b0 < a->nbr && a->br[b0].round < x->round)
-				b0++;
-			size_t b1 = b0;
-			while (b1 < a->nbr && a->br[b1].round == x->round)
-				b1++;
-			if (!x->blocked &&
-			    winner_check(&out->ks, a->br + b0, b1 - b0, inc_us, inc_id, out->noise, x) != 0)
-				goto out;
-		}
-		for (size_t j = lo; j < hi; j++) {
-			const struct stats_plateau_cell *c = &a->cells[j];
-			if (c->min_id && (!inc_id[c->key] || c->min_us < inc_us[c->key])) {
-				inc_us[c->key] = c->min_us;
-				inc_id[c->key] = c->min_id;
-			}
-		}
+		if (a->cells[lo].round >= 1 && branches > 0 && walk_row(&wk, lo, hi) != 0)
+			goto out;
+		walk_take_minima(&wk, lo, hi);
 		lo = hi;
 	}
 	rc = 0;
 out:
-	free(inc_us);
-	free(inc_id);
+	free(wk.inc_us);
+	free(wk.inc_id);
 	return rc;
 }
 

@@ -174,18 +174,38 @@ static int lineage_add(struct stats_speedup_acc *a, size_t k, const struct recor
 	return 0;
 }
 
+/* The last path component of NAME; *LEN its length without a ".py". */
+static const char *hint_stem(const char *name, size_t *len)
+{
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	size_t bn = strlen(b);
+	if (bn > 3 && strcmp(b + bn - 3, ".py") == 0)
+		bn -= 3;
+	*len = bn;
+	return b;
+}
+
+/* 1 when ID (N bytes) is a prefix of NAME (NL bytes) cut at a
+ * non-alphanumeric byte ("v3" of "v3_final.py"); name[n] is read only
+ * when the name is longer than the id. */
+static int is_cut_prefix(const char *id, size_t n, const char *name, size_t nl)
+{
+	if (n == 0 || n >= nl || strncmp(id, name, n) != 0)
+		return 0;
+	unsigned char next = (unsigned char)name[n];
+	return !((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
+		 (next >= 'A' && next <= 'Z'));
+}
+
 /* The candidate final_hint names (see speedup.h), *how 1 exact or stem,
  * 2 prefix; NULL when none. */
 static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_acc *a,
 						     const char *name, int *how)
 {
 	const struct stats_speedup_cand *pre = NULL;
-	size_t nl = strlen(name);
-	const char *b = strrchr(name, '/');
-	b = b ? b + 1 : name;
-	size_t bn = strlen(b);
-	if (bn > 3 && strcmp(b + bn - 3, ".py") == 0)
-		bn -= 3;
+	size_t nl = strlen(name), bn;
+	const char *b = hint_stem(name, &bn);
 	for (size_t i = 0; i < a->ncands; i++) {
 		const struct stats_speedup_cand *c = &a->cands[i];
 		size_t n = strlen(c->id);
@@ -195,15 +215,7 @@ static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_
 			*how = 1;
 			return c;
 		}
-		/* an id that is a prefix of the name, cut at a non-alphanumeric
-		 * byte ("v3" of "v3_final.py"); name[n] is read only when the name
-		 * is longer than the id */
-		if (n == 0 || n >= nl || strncmp(c->id, name, n) != 0)
-			continue;
-		unsigned char next = (unsigned char)name[n];
-		if (!((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') ||
-		      (next >= 'A' && next <= 'Z')) &&
-		    (!pre || n > strlen(pre->id)))
+		if (is_cut_prefix(c->id, n, name, nl) && (!pre || n > strlen(pre->id)))
 			pre = c;
 	}
 	*how = pre ? 2 : 0;
@@ -343,6 +355,16 @@ static void settle_key(struct stats_speedup *out, size_t k, int named, enum stat
 	}
 }
 
+/* Takes candidate C's records as the named finals of OUT. */
+static void take_named(struct stats_speedup *out, const struct stats_speedup_cand *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		out->kept[c->keys[i]].named = c->rec[i];
+		out->kept[c->keys[i]].has_named = 1;
+	}
+	out->final_candidate = c->id;
+}
+
 int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -358,11 +380,7 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 		const struct stats_speedup_cand *c = resolve_hint(a, a->final_hint, &how);
 		out->hint = c ? how : -1;
 		if (c) {
-			for (size_t i = 0; i < c->n; i++) {
-				out->kept[c->keys[i]].named = c->rec[i];
-				out->kept[c->keys[i]].has_named = 1;
-			}
-			out->final_candidate = c->id;
+			take_named(out, c);
 			named = 1;
 		}
 	}
@@ -376,11 +394,7 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 			errno = ESRCH;
 			goto fail;
 		}
-		for (size_t i = 0; i < c->n; i++) {
-			out->kept[c->keys[i]].named = c->rec[i];
-			out->kept[c->keys[i]].has_named = 1;
-		}
-		out->final_candidate = c->id;
+		take_named(out, c);
 		named = 1;
 		src = STATS_FINAL_ADOPTED;
 	}

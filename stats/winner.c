@@ -263,23 +263,12 @@ static void judge_candidate(const struct stats_winner_opts *o, const struct reco
 	c->gain = stats_geomean_value(&gm) - 1.0;
 }
 
-/* Collects and judges the candidates of the round, in order of first
- * appearance. O(m log m) in the round's records m. */
-static int collect_candidates(const struct records *rs, long round,
-			      const struct stats_winner_opts *o, const struct record **inc,
-			      struct stats_winner *w)
+/* Fills M with the round's non-baseline records and G with their groups
+ * by candidate, in order of first appearance; returns the group count. */
+static size_t group_round(const struct records *rs, long round, struct member *m,
+			  struct group *g)
 {
-	struct member *m = malloc((rs->n ? rs->n : 1) * sizeof(*m));
-	struct group *g = malloc((rs->n ? rs->n : 1) * sizeof(*g));
-	size_t *reqslot = malloc((w->ks.n ? w->ks.n : 1) * sizeof(*reqslot));
 	size_t nm = 0, ng = 0;
-	int rc = -1;
-	if (!m || !g || !reqslot)
-		goto out;
-	for (size_t k = 0; k < w->ks.n; k++)
-		reqslot[k] = STATS_NOKEY;
-	for (size_t j = 0; j < w->nrequired; j++)
-		reqslot[w->required[j]] = j;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
 		if (r->round == round && !is_baseline_phase(r)) {
@@ -297,6 +286,27 @@ static int collect_candidates(const struct records *rs, long round,
 		g[ng - 1].hi = i + 1;
 	}
 	qsort(g, ng, sizeof(*g), by_first);
+	return ng;
+}
+
+/* Collects and judges the candidates of the round, in order of first
+ * appearance. O(m log m) in the round's records m. */
+static int collect_candidates(const struct records *rs, long round,
+			      const struct stats_winner_opts *o, const struct record **inc,
+			      struct stats_winner *w)
+{
+	struct member *m = malloc((rs->n ? rs->n : 1) * sizeof(*m));
+	struct group *g = malloc((rs->n ? rs->n : 1) * sizeof(*g));
+	size_t *reqslot = malloc((w->ks.n ? w->ks.n : 1) * sizeof(*reqslot));
+	size_t ng = 0;
+	int rc = -1;
+	if (!m || !g || !reqslot)
+		goto out;
+	for (size_t k = 0; k < w->ks.n; k++)
+		reqslot[k] = STATS_NOKEY;
+	for (size_t j = 0; j < w->nrequired; j++)
+		reqslot[w->required[j]] = j;
+	ng = group_round(rs, round, m, g);
 	if (w->nrequired && ng > STATS_WINNER_MAX_CELLS / w->nrequired) {
 		errno = E2BIG;
 		goto out;
@@ -350,14 +360,10 @@ static size_t mark_ab(const struct stats_winner_opts *o, struct stats_winner *w,
 	return n;
 }
 
-int stats_winner_choose(const struct records *rs, long round, const struct stats_winner_opts *o,
-			struct stats_winner *w, char *err, size_t errlen)
+/* Checks ROUND and the thresholds of O; -1 with ERR and errno EINVAL
+ * when one is out of range. */
+static int check_inputs(long round, const struct stats_winner_opts *o, char *err, size_t errlen)
 {
-	memset(w, 0, sizeof(*w));
-	w->chosen = STATS_NOKEY;
-	w->round = round;
-	if (err && errlen)
-		err[0] = '\0';
 	if (round < 1) {
 		fail_msg(err, errlen, "round must be >= 1 (round 0 is the baseline), got %ld", round);
 		errno = EINVAL;
@@ -369,6 +375,152 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 		errno = EINVAL;
 		return -1;
 	}
+	return 0;
+}
+
+/* With --incumbent: -1 with ERR and errno EINVAL when INC holds none of
+ * its records; 0 otherwise. */
+static int check_incumbent(const struct stats_winner *w, const struct record **inc,
+			   const struct stats_winner_opts *o, long round, char *err, size_t errlen)
+{
+	if (!o->incumbent_id)
+		return 0;
+	for (size_t k = 0; k < w->ks.n; k++)
+		if (inc[k])
+			return 0;
+	fail_msg(err, errlen, "incumbent '%s' has no valid record before round %ld",
+		 o->incumbent_id, round);
+	errno = EINVAL;
+	return -1;
+}
+
+/* Sets *TOP to the complete candidate with the largest gain and *CLEAN
+ * to the one without a regression (STATS_NOKEY when none). */
+static void pick_top(const struct stats_winner *w, size_t *top, size_t *clean)
+{
+	*top = STATS_NOKEY;
+	*clean = STATS_NOKEY;
+	for (size_t c = 0; c < w->ncands; c++) {
+		const struct stats_winner_candidate *x = &w->cands[c];
+		if (!x->complete || x->ncompared == 0)
+			continue;
+		if (*top == STATS_NOKEY || better(x, &w->cands[*top]))
+			*top = c;
+		if (x->nregressions == 0 && (*clean == STATS_NOKEY || better(x, &w->cands[*clean])))
+			*clean = c;
+	}
+}
+
+/* Decides when no candidate can be adopted: TOP is chosen, and the
+ * decision is defer or rollback. */
+static void decide_without_clean(struct stats_winner *w, size_t top)
+{
+	struct stats_winner_candidate *t = &w->cands[top];
+	w->chosen = top;
+	if (t->nregressions > 0 && t->ngains > 0) {
+		w->decision = STATS_WINNER_DEFER;
+		snprintf(w->reason, sizeof(w->reason), "%s regresses on required keys: ",
+			 t->candidate_id);
+	} else if (t->nregressions > 0) {
+		w->decision = STATS_WINNER_ROLLBACK;
+		snprintf(w->reason, sizeof(w->reason), "%s regresses on required keys: ",
+			 t->candidate_id);
+	} else {
+		w->decision = STATS_WINNER_ROLLBACK;
+		snprintf(w->reason, sizeof(w->reason),
+			 "no candidate is faster than the current best (best gain %+.1f%%)",
+			 100.0 * t->gain);
+	}
+	if (t->nregressions > 0)
+		name_keys(w, t, STATS_WK_REGRESSION, w->reason, sizeof(w->reason));
+}
+
+/* Lists in w->tied the clean candidates within noise of CLEAN. */
+static void collect_ties(const struct stats_winner_opts *o, struct stats_winner *w, size_t clean)
+{
+	const struct stats_winner_candidate *wc = &w->cands[clean];
+	for (size_t c = 0; c < w->ncands; c++) {
+		const struct stats_winner_candidate *x = &w->cands[c];
+		if (c == clean || !x->complete || x->ncompared == 0 || x->nregressions)
+			continue;
+		if (fabs((1.0 + wc->gain) / (1.0 + x->gain) - 1.0) <= o->noise + SLACK)
+			w->tied[w->ntied++] = c;
+	}
+}
+
+/* Decides for the clean candidate CLEAN with a gain: needs_ab, tie or
+ * adopt; notes TOP when it was faster but regresses. */
+static void decide_clean(const struct stats_winner_opts *o, struct stats_winner *w,
+			 size_t clean, size_t top)
+{
+	struct stats_winner_candidate *wc = &w->cands[clean];
+	w->chosen = clean;
+	collect_ties(o, w, clean);
+	size_t nab = mark_ab(o, w, wc);
+	if (nab > 0) {
+		w->decision = STATS_WINNER_NEEDS_AB;
+		snprintf(w->reason, sizeof(w->reason),
+			 "%s gains %.1f%% (geomean) but differences under %.0f%% must be "
+			 "arbitrated by interleaved A/B runs on %zu key(s)",
+			 wc->candidate_id, 100.0 * wc->gain, 100.0 * o->ab_threshold, nab);
+	} else if (w->ntied > 0) {
+		w->decision = STATS_WINNER_TIE;
+		snprintf(w->reason, sizeof(w->reason),
+			 "%s and %zu other candidate(s) are within noise (%.1f%%) of each other: "
+			 "settle by load balance, resource use and code simplicity "
+			 "(the engineer's call, not in the records)",
+			 wc->candidate_id, w->ntied, 100.0 * o->noise);
+	} else {
+		w->decision = STATS_WINNER_ADOPT;
+		snprintf(w->reason, sizeof(w->reason),
+			 "%s gains %.1f%% (geomean over %zu key(s)) with no regression beyond %.1f%%",
+			 wc->candidate_id, 100.0 * wc->gain, wc->ncompared, 100.0 * o->noise);
+	}
+	if (clean != top) {
+		size_t used = strlen(w->reason);
+		snprintf(w->reason + used, sizeof(w->reason) - used,
+			 "; %s was faster overall but regresses: ", w->cands[top].candidate_id);
+		name_keys(w, &w->cands[top], STATS_WK_REGRESSION, w->reason, sizeof(w->reason));
+	}
+}
+
+/* Fills w->decision and w->reason from the judged candidates. */
+static void decide(const struct stats_winner_opts *o, const struct record **inc,
+		   struct stats_winner *w, long round)
+{
+	size_t ncmp = 0, top, clean;
+	for (size_t j = 0; j < w->nrequired; j++)
+		ncmp += inc[w->required[j]] != NULL;
+	pick_top(w, &top, &clean);
+	if (w->ncands == 0) {
+		w->decision = STATS_WINNER_NONE;
+		snprintf(w->reason, sizeof(w->reason), "round %ld has no candidate record", round);
+	} else if (ncmp == 0) {
+		w->decision = STATS_WINNER_NONE;
+		snprintf(w->reason, sizeof(w->reason),
+			 "no required key has a current best before round %ld", round);
+	} else if (top == STATS_NOKEY) {
+		w->decision = STATS_WINNER_NONE;
+		snprintf(w->reason, sizeof(w->reason),
+			 "no candidate of round %ld has a valid (l0_pass) measurement of every required key",
+			 round);
+	} else if (clean == STATS_NOKEY || !(w->cands[clean].gain > 0.0)) {
+		decide_without_clean(w, top);
+	} else {
+		decide_clean(o, w, clean, top);
+	}
+}
+
+int stats_winner_choose(const struct records *rs, long round, const struct stats_winner_opts *o,
+			struct stats_winner *w, char *err, size_t errlen)
+{
+	memset(w, 0, sizeof(*w));
+	w->chosen = STATS_NOKEY;
+	w->round = round;
+	if (err && errlen)
+		err[0] = '\0';
+	if (check_inputs(round, o, err, errlen) != 0)
+		return -1;
 	const struct record **inc = NULL;
 	int rc = -1;
 	if (stats_keyset_build(rs, &w->ks) != 0)
@@ -377,17 +529,8 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 	if (!inc)
 		goto oom;
 	stats_best_before(rs, &w->ks, round, o->incumbent_id, inc);
-	if (o->incumbent_id) {
-		size_t any = 0;
-		for (size_t k = 0; k < w->ks.n; k++)
-			any += inc[k] != NULL;
-		if (!any) {
-			fail_msg(err, errlen, "incumbent '%s' has no valid record before round %ld",
-				 o->incumbent_id, round);
-			errno = EINVAL;
-			goto out;
-		}
-	}
+	if (check_incumbent(w, inc, o, round, err, errlen) != 0)
+		goto out;
 	if (resolve_required(rs, round, o, inc, w, err, errlen) != 0)
 		goto out;
 	if (mark_shared(w) != 0)
@@ -404,90 +547,7 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 	w->tied = malloc((w->ncands ? w->ncands : 1) * sizeof(*w->tied));
 	if (!w->tied)
 		goto oom;
-
-	size_t ncmp = 0;
-	for (size_t j = 0; j < w->nrequired; j++)
-		ncmp += inc[w->required[j]] != NULL;
-	size_t top = STATS_NOKEY, best_clean = STATS_NOKEY;
-	for (size_t c = 0; c < w->ncands; c++) {
-		struct stats_winner_candidate *x = &w->cands[c];
-		if (!x->complete || x->ncompared == 0)
-			continue;
-		if (top == STATS_NOKEY || better(x, &w->cands[top]))
-			top = c;
-		if (x->nregressions == 0 && (best_clean == STATS_NOKEY || better(x, &w->cands[best_clean])))
-			best_clean = c;
-	}
-
-	if (w->ncands == 0) {
-		w->decision = STATS_WINNER_NONE;
-		snprintf(w->reason, sizeof(w->reason), "round %ld has no candidate record", round);
-	} else if (ncmp == 0) {
-		w->decision = STATS_WINNER_NONE;
-		snprintf(w->reason, sizeof(w->reason),
-			 "no required key has a current best before round %ld", round);
-	} else if (top == STATS_NOKEY) {
-		w->decision = STATS_WINNER_NONE;
-		snprintf(w->reason, sizeof(w->reason),
-			 "no candidate of round %ld has a valid (l0_pass) measurement of every required key",
-			 round);
-	} else if (best_clean == STATS_NOKEY || !(w->cands[best_clean].gain > 0.0)) {
-		struct stats_winner_candidate *t = &w->cands[top];
-		w->chosen = top;
-		if (t->nregressions > 0 && t->ngains > 0) {
-			w->decision = STATS_WINNER_DEFER;
-			snprintf(w->reason, sizeof(w->reason), "%s regresses on required keys: ",
-				 t->candidate_id);
-		} else if (t->nregressions > 0) {
-			w->decision = STATS_WINNER_ROLLBACK;
-			snprintf(w->reason, sizeof(w->reason), "%s regresses on required keys: ",
-				 t->candidate_id);
-		} else {
-			w->decision = STATS_WINNER_ROLLBACK;
-			snprintf(w->reason, sizeof(w->reason),
-				 "no candidate is faster than the current best (best gain %+.1f%%)",
-				 100.0 * t->gain);
-		}
-		if (t->nregressions > 0)
-			name_keys(w, t, STATS_WK_REGRESSION, w->reason, sizeof(w->reason));
-	} else {
-		struct stats_winner_candidate *wc = &w->cands[best_clean];
-		w->chosen = best_clean;
-		for (size_t c = 0; c < w->ncands; c++) {
-			struct stats_winner_candidate *x = &w->cands[c];
-			if (c == best_clean || !x->complete || x->ncompared == 0 || x->nregressions)
-				continue;
-			if (fabs((1.0 + wc->gain) / (1.0 + x->gain) - 1.0) <= o->noise + SLACK)
-				w->tied[w->ntied++] = c;
-		}
-		size_t nab = mark_ab(o, w, wc);
-		if (nab > 0) {
-			w->decision = STATS_WINNER_NEEDS_AB;
-			snprintf(w->reason, sizeof(w->reason),
-				 "%s gains %.1f%% (geomean) but differences under %.0f%% must be "
-				 "arbitrated by interleaved A/B runs on %zu key(s)",
-				 wc->candidate_id, 100.0 * wc->gain, 100.0 * o->ab_threshold, nab);
-		} else if (w->ntied > 0) {
-			w->decision = STATS_WINNER_TIE;
-			snprintf(w->reason, sizeof(w->reason),
-				 "%s and %zu other candidate(s) are within noise (%.1f%%) of each other: "
-				 "settle by load balance, resource use and code simplicity "
-				 "(the engineer's call, not in the records)",
-				 wc->candidate_id, w->ntied, 100.0 * o->noise);
-		} else {
-			w->decision = STATS_WINNER_ADOPT;
-			snprintf(w->reason, sizeof(w->reason),
-				 "%s gains %.1f%% (geomean over %zu key(s)) with no regression beyond %.1f%%",
-				 wc->candidate_id, 100.0 * wc->gain, wc->ncompared, 100.0 * o->noise);
-		}
-		if (best_clean != top) {
-			size_t used = strlen(w->reason);
-			snprintf(w->reason + used, sizeof(w->reason) - used,
-				 "; %s was faster overall but regresses: ", w->cands[top].candidate_id);
-			name_keys(w, &w->cands[top], STATS_WK_REGRESSION, w->reason,
-				  sizeof(w->reason));
-		}
-	}
+	decide(o, inc, w, round);
 	rc = 0;
 	goto out;
 oom:

@@ -344,6 +344,80 @@ static const char *protocol_label(const struct ab_opts *o)
 	return o->protocol == AB_PROTOCOL_REF ? AB_REF_PROTOCOL_LABEL : o->protocol_name;
 }
 
+/* The reference tool's fields of J: same names, same meaning, same
+ * rounding (stats/ab_refout.h), under both protocols; RDIFFS the rounded
+ * pair differences. */
+static void add_ref_fields(cJSON *j, const struct ab_opts *o, const struct ab_session *s,
+			   size_t npairs, const struct ab_decision *d, const struct ab_ref_out *ro,
+			   const double *rdiffs)
+{
+	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
+	cJSON_AddNumberToObject(j, "pairs", (double)npairs);
+	cJSON_AddNumberToObject(j, "launch_count", (double)o->run.launch_count);
+	cJSON_AddItemToObject(j, "a_medians_us", num_array(s->a, npairs));
+	cJSON_AddItemToObject(j, "b_medians_us", num_array(s->b, npairs));
+	cJSON_AddNumberToObject(j, "a_merged_median_us", ro->a_merged_median_us);
+	cJSON_AddNumberToObject(j, "b_merged_median_us", ro->b_merged_median_us);
+	cJSON_AddNumberToObject(j, "b_rel_change", ro->b_rel_change);
+	cJSON_AddItemToObject(j, "pair_diffs_us", num_array(rdiffs, npairs));
+	cJSON_AddNumberToObject(j, "sign_test_p", ro->sign_test_p);
+	cJSON_AddBoolToObject(j, "direction_consistent", d->ref.direction_consistent);
+	cJSON_AddNumberToObject(j, "noise_threshold", o->noise);
+	cJSON_AddStringToObject(j, "verdict", ab_verdict_name(d->verdict));
+}
+
+/* "exact": the reference's fields unrounded, same names and signs; DIFFS
+ * the pair differences B - A. */
+static void add_exact(cJSON *j, const struct ab_decision *d, const struct ab_ref_out *ro,
+		      const double *diffs, size_t npairs)
+{
+	cJSON *ex = cJSON_AddObjectToObject(j, "exact");
+	if (!ex)
+		return;
+	cJSON_AddNumberToObject(ex, "a_merged_median_us", d->ref.a_merged_median_us);
+	cJSON_AddNumberToObject(ex, "b_merged_median_us", d->ref.b_merged_median_us);
+	cJSON_AddNumberToObject(ex, "b_rel_change", ro->b_rel_change_exact);
+	cJSON_AddItemToObject(ex, "pair_diffs_us", num_array(diffs, npairs));
+	cJSON_AddNumberToObject(ex, "sign_test_p", d->ref.sign_test_p);
+}
+
+/* "pair_gain_ci", when the decision has an interval. */
+static void add_ci(cJSON *j, const struct ab_decision *d)
+{
+	if (!d->have_ci)
+		return;
+	cJSON *ci = cJSON_AddObjectToObject(j, "pair_gain_ci");
+	if (!ci)
+		return;
+	cJSON_AddStringToObject(ci, "method",
+				"order statistics of the per-pair (A-B)/A "
+				"(sign-test inversion, distribution-free)");
+	cJSON_AddNumberToObject(ci, "estimate", d->ci.estimate);
+	cJSON_AddNumberToObject(ci, "lo", d->ci.lo);
+	cJSON_AddNumberToObject(ci, "hi", d->ci.hi);
+	cJSON_AddNumberToObject(ci, "level", d->ci.level);
+	cJSON_AddNumberToObject(ci, "requested_level", d->ci.requested);
+}
+
+/* The session fields of J and its runs, in the order they were measured
+ * (by pair, then order within it); seq adds each run's state. */
+static void add_session(cJSON *j, const struct ab_opts *o, const struct ab_session *s,
+			size_t npairs, const struct ab_decision *d)
+{
+	cJSON_AddStringToObject(j, "source", absource_name(&o->source));
+	cJSON_AddStringToObject(j, "kernel_name", o->run.kernel_name);
+	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
+	cJSON_AddNumberToObject(j, "resumed_runs", (double)s->resumed);
+	cJSON *runs = cJSON_AddArrayToObject(j, "runs");
+	for (long p = 1; runs && p <= (long)npairs; p++)
+		for (int ord = 1; ord <= 2; ord++)
+			for (size_t i = 0; i < s->n; i++)
+				if (s->v[i].pair == p && s->v[i].order == ord)
+					cJSON_AddItemToArray(runs, run_json(&s->v[i]));
+	if (runs && o->protocol == AB_PROTOCOL_SEQ)
+		ab_seq_add_run_states(runs, d->state_a, d->state_b, npairs);
+}
+
 static void print_verdict(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
 			  const struct ab_decision *d)
 {
@@ -364,64 +438,18 @@ static void print_verdict(const struct ab_opts *o, const struct ab_session *s, s
 		rels[i] = (s->a[i] - s->b[i]) / s->a[i];
 	}
 	stats_ab_ref_out(&d->ref, &ro);
-	/* The reference tool's fields first: same names, same meaning, same
-	 * rounding (stats/ab_refout.h), under both protocols. */
-	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
-	cJSON_AddNumberToObject(j, "pairs", (double)npairs);
-	cJSON_AddNumberToObject(j, "launch_count", (double)o->run.launch_count);
-	cJSON_AddItemToObject(j, "a_medians_us", num_array(s->a, npairs));
-	cJSON_AddItemToObject(j, "b_medians_us", num_array(s->b, npairs));
-	cJSON_AddNumberToObject(j, "a_merged_median_us", ro.a_merged_median_us);
-	cJSON_AddNumberToObject(j, "b_merged_median_us", ro.b_merged_median_us);
-	cJSON_AddNumberToObject(j, "b_rel_change", ro.b_rel_change);
-	cJSON_AddItemToObject(j, "pair_diffs_us", num_array(rdiffs, npairs));
-	cJSON_AddNumberToObject(j, "sign_test_p", ro.sign_test_p);
-	cJSON_AddBoolToObject(j, "direction_consistent", d->ref.direction_consistent);
-	cJSON_AddNumberToObject(j, "noise_threshold", o->noise);
-	cJSON_AddStringToObject(j, "verdict", ab_verdict_name(d->verdict));
+	add_ref_fields(j, o, s, npairs, d, &ro, rdiffs);
 	/* Ours. gain: > 0 when B is faster (seq adds its own below). */
 	cJSON_AddStringToObject(j, "tlab_protocol", o->protocol_name);
 	if (o->protocol == AB_PROTOCOL_REF)
 		cJSON_AddNumberToObject(j, "gain", d->ref.b_rel_change);
-	cJSON *ex = cJSON_AddObjectToObject(j, "exact");
-	if (ex) {
-		/* the reference's fields unrounded, same names and signs */
-		cJSON_AddNumberToObject(ex, "a_merged_median_us", d->ref.a_merged_median_us);
-		cJSON_AddNumberToObject(ex, "b_merged_median_us", d->ref.b_merged_median_us);
-		cJSON_AddNumberToObject(ex, "b_rel_change", ro.b_rel_change_exact);
-		cJSON_AddItemToObject(ex, "pair_diffs_us", num_array(diffs, npairs));
-		cJSON_AddNumberToObject(ex, "sign_test_p", d->ref.sign_test_p);
-	}
+	add_exact(j, d, &ro, diffs, npairs);
 	cJSON_AddBoolToObject(j, "significant", d->ref.significant);
 	cJSON_AddItemToObject(j, "pair_rel_changes", num_array(rels, npairs));
-	if (d->have_ci) {
-		cJSON *ci = cJSON_AddObjectToObject(j, "pair_gain_ci");
-		if (ci) {
-			cJSON_AddStringToObject(ci, "method",
-						"order statistics of the per-pair (A-B)/A "
-						"(sign-test inversion, distribution-free)");
-			cJSON_AddNumberToObject(ci, "estimate", d->ci.estimate);
-			cJSON_AddNumberToObject(ci, "lo", d->ci.lo);
-			cJSON_AddNumberToObject(ci, "hi", d->ci.hi);
-			cJSON_AddNumberToObject(ci, "level", d->ci.level);
-			cJSON_AddNumberToObject(ci, "requested_level", d->ci.requested);
-		}
-	}
+	add_ci(j, d);
 	if (o->protocol == AB_PROTOCOL_SEQ)
 		ab_seq_add_json(j, &d->seq, &o->seq, o->seed);
-	cJSON_AddStringToObject(j, "source", absource_name(&o->source));
-	cJSON_AddStringToObject(j, "kernel_name", o->run.kernel_name);
-	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
-	cJSON_AddNumberToObject(j, "resumed_runs", (double)s->resumed);
-	cJSON *runs = cJSON_AddArrayToObject(j, "runs");
-	/* In the order they were measured: by pair, then order within it. */
-	for (long p = 1; runs && p <= (long)npairs; p++)
-		for (int ord = 1; ord <= 2; ord++)
-			for (size_t i = 0; i < s->n; i++)
-				if (s->v[i].pair == p && s->v[i].order == ord)
-					cJSON_AddItemToArray(runs, run_json(&s->v[i]));
-	if (runs && o->protocol == AB_PROTOCOL_SEQ)
-		ab_seq_add_run_states(runs, d->state_a, d->state_b, npairs);
+	add_session(j, o, s, npairs, d);
 	print_json(j);
 out:
 	cJSON_Delete(j);
@@ -544,93 +572,107 @@ static void verdict_so_far(const struct ab_opts *o, const struct ab_decision *d,
 
 /* ---- the command ---- */
 
-static int parse_args(int argc, char **argv, struct ab_opts *o)
+/* One of --pairs, --min-pairs, --max-pairs, --launch-count, --warm-up,
+ * --seed (OPTARG); 0, or the usage error's exit code. */
+static int parse_count(int c, struct ab_opts *o)
 {
-	int c;
 	long v;
-	char serr[512];
-	struct cli_parser cp;
-	cli_parser_init(&cp, &cmd_ab_spec, argc, argv);
-	while ((c = cli_parser_next(&cp)) > 0) {
-		switch (c) {
-		case 'a': o->run.a_cmd = optarg; break;
-		case 'b': o->run.b_cmd = optarg; break;
-		case 'w': o->run.workdir = optarg; break;
-		case 'k': o->run.kernel_name = optarg; break;
-		case 'm': o->run.aic_metrics = optarg; break;
-		case 'M': o->run.msprof = optarg; break;
-		case 'P': o->protocol_name = optarg; break;
-		case 'r': o->resume = 1; break;
-		case 'G': o->plot = optarg; break;
-		case 'p':
-			/* ab_test.py takes any count; 1 and 2 decide on the direction
-			 * of the pairs alone (p is only used from 5 pairs on) */
-			if (cli_parse_long("--pairs", optarg, 1, 100000, &o->pairs) != 0)
-				return cli_usage_error("ab", "--pairs must be 1..100000");
-			o->pairs_given = 1;
-			break;
-		case 'N':
-			if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
-				return cli_usage_error("ab", "--min-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
-			o->seq.min_pairs = (size_t)v;
-			break;
-		case 'X':
-			if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
-				return cli_usage_error("ab", "--max-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
-			o->seq.max_pairs = (size_t)v;
-			break;
-		case 'g':
-			if (cli_parse_double("--min-gain", optarg, &o->seq.min_gain) != 0)
-				return cli_usage_error("ab", "--min-gain must be a number");
-			break;
-		case 'S':
-			if (cli_parse_long("--seed", optarg, 0, 9007199254740991L, &v) != 0)
-				return cli_usage_error("ab", "--seed must be 0..2^53-1");
-			o->seed = (uint64_t)v;
-			o->seed_given = 1;
-			break;
-		case 's':
-			absource_release(&o->source);
-			if (absource_parse(optarg, &o->source, serr, sizeof(serr)) != 0)
-				return cli_usage_error("ab", "%s", serr);
-			break;
-		case 'l':
-			if (cli_parse_long("--launch-count", optarg, 1, 5000, &o->run.launch_count) != 0)
-				return cli_usage_error("ab", "--launch-count must be 1..5000");
-			break;
-		case 'u':
-			if (cli_parse_long("--warm-up", optarg, 0, 500, &o->run.warm_up) != 0)
-				return cli_usage_error("ab", "--warm-up must be 0..500");
-			break;
-		case 'n':
-			if (cli_parse_double("--noise", optarg, &o->noise) != 0 || o->noise < 0 ||
-			    o->noise >= 1)
-				return cli_usage_error("ab", "--noise must be in [0, 1)");
-			break;
-		case 't':
-			if (cli_parse_double("--timeout", optarg, &o->run.timeout_s) != 0 ||
-			    o->run.timeout_s <= 0)
-				return cli_usage_error("ab", "--timeout must be a number of seconds > 0");
-			break;
-		case 'c':
-			if (cli_parse_double("--ci", optarg, &o->ci_level) != 0 || o->ci_level <= 0 ||
-			    o->ci_level >= 1)
-				return cli_usage_error("ab", "--ci must be in (0, 1)");
-			break;
-		}
+	switch (c) {
+	case 'p':
+		/* ab_test.py takes any count; 1 and 2 decide on the direction
+		 * of the pairs alone (p is only used from 5 pairs on) */
+		if (cli_parse_long("--pairs", optarg, 1, 100000, &o->pairs) != 0)
+			return cli_usage_error("ab", "--pairs must be 1..100000");
+		o->pairs_given = 1;
+		break;
+	case 'N':
+		if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+			return cli_usage_error("ab", "--min-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+		o->seq.min_pairs = (size_t)v;
+		break;
+	case 'X':
+		if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+			return cli_usage_error("ab", "--max-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+		o->seq.max_pairs = (size_t)v;
+		break;
+	case 'S':
+		if (cli_parse_long("--seed", optarg, 0, 9007199254740991L, &v) != 0)
+			return cli_usage_error("ab", "--seed must be 0..2^53-1");
+		o->seed = (uint64_t)v;
+		o->seed_given = 1;
+		break;
+	case 'l':
+		if (cli_parse_long("--launch-count", optarg, 1, 5000, &o->run.launch_count) != 0)
+			return cli_usage_error("ab", "--launch-count must be 1..5000");
+		break;
+	case 'u':
+		if (cli_parse_long("--warm-up", optarg, 0, 500, &o->run.warm_up) != 0)
+			return cli_usage_error("ab", "--warm-up must be 0..500");
+		break;
 	}
-	if (c == CLI_PARSE_STOP)
-		return cp.rc == CLI_OK ? -1 : cp.rc; /* -1: help or version printed */
-	if (cli_parser_no_operands(&cp) != 0)
-		return CLI_USAGE;
-	if (!o->run.a_cmd || !*o->run.a_cmd)
-		return cli_usage_error("ab", "--a-cmd is required");
-	if (!o->run.b_cmd || !*o->run.b_cmd)
-		return cli_usage_error("ab", "--b-cmd is required");
-	if (!*o->run.kernel_name)
-		return cli_usage_error("ab", "--kernel-name must not be empty");
-	if (!*o->run.workdir)
-		return cli_usage_error("ab", "--workdir must not be empty");
+	return 0;
+}
+
+/* One of --min-gain, --noise, --timeout, --ci (OPTARG); 0, or the usage
+ * error's exit code. */
+static int parse_real(int c, struct ab_opts *o)
+{
+	switch (c) {
+	case 'g':
+		if (cli_parse_double("--min-gain", optarg, &o->seq.min_gain) != 0)
+			return cli_usage_error("ab", "--min-gain must be a number");
+		break;
+	case 'n':
+		if (cli_parse_double("--noise", optarg, &o->noise) != 0 || o->noise < 0 ||
+		    o->noise >= 1)
+			return cli_usage_error("ab", "--noise must be in [0, 1)");
+		break;
+	case 't':
+		if (cli_parse_double("--timeout", optarg, &o->run.timeout_s) != 0 ||
+		    o->run.timeout_s <= 0)
+			return cli_usage_error("ab", "--timeout must be a number of seconds > 0");
+		break;
+	case 'c':
+		if (cli_parse_double("--ci", optarg, &o->ci_level) != 0 || o->ci_level <= 0 ||
+		    o->ci_level >= 1)
+			return cli_usage_error("ab", "--ci must be in (0, 1)");
+		break;
+	}
+	return 0;
+}
+
+/* One option C of the table (OPTARG); 0, or the usage error's exit code. */
+static int parse_option(int c, struct ab_opts *o)
+{
+	char serr[512];
+	switch (c) {
+	case 'a': o->run.a_cmd = optarg; break;
+	case 'b': o->run.b_cmd = optarg; break;
+	case 'w': o->run.workdir = optarg; break;
+	case 'k': o->run.kernel_name = optarg; break;
+	case 'm': o->run.aic_metrics = optarg; break;
+	case 'M': o->run.msprof = optarg; break;
+	case 'P': o->protocol_name = optarg; break;
+	case 'r': o->resume = 1; break;
+	case 'G': o->plot = optarg; break;
+	case 's':
+		absource_release(&o->source);
+		if (absource_parse(optarg, &o->source, serr, sizeof(serr)) != 0)
+			return cli_usage_error("ab", "%s", serr);
+		break;
+	case 'g': case 'n': case 't': case 'c':
+		return parse_real(c, o);
+	default:
+		return parse_count(c, o);
+	}
+	return 0;
+}
+
+/* The protocol's own settings once the options are read: seq checks its
+ * parameters and takes its budget and seed; ref warns under 3 pairs. 0, or
+ * the usage error's exit code. */
+static int settle_protocol(struct ab_opts *o)
+{
 	if (strcmp(o->protocol_name, "ref") == 0)
 		o->protocol = AB_PROTOCOL_REF;
 	else if (strcmp(o->protocol_name, "seq") == 0)
@@ -657,6 +699,31 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 			 "more pairs are recommended",
 			 o->pairs, o->pairs == 1 ? "" : "s");
 	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct ab_opts *o)
+{
+	int c, rc;
+	struct cli_parser cp;
+	cli_parser_init(&cp, &cmd_ab_spec, argc, argv);
+	while ((c = cli_parser_next(&cp)) > 0)
+		if ((rc = parse_option(c, o)) != 0)
+			return rc;
+	if (c == CLI_PARSE_STOP)
+		return cp.rc == CLI_OK ? -1 : cp.rc; /* -1: help or version printed */
+	if (cli_parser_no_operands(&cp) != 0)
+		return CLI_USAGE;
+	if (!o->run.a_cmd || !*o->run.a_cmd)
+		return cli_usage_error("ab", "--a-cmd is required");
+	if (!o->run.b_cmd || !*o->run.b_cmd)
+		return cli_usage_error("ab", "--b-cmd is required");
+	if (!*o->run.kernel_name)
+		return cli_usage_error("ab", "--kernel-name must not be empty");
+	if (!*o->run.workdir)
+		return cli_usage_error("ab", "--workdir must not be empty");
+	if ((rc = settle_protocol(o)) != 0)
+		return rc;
 	o->run.source = o->source.kind == ABSOURCE_STDOUT ? ABRUN_SOURCE_STDOUT
 			: o->source.kind == ABSOURCE_CSV  ? ABRUN_SOURCE_CSV
 							  : ABRUN_SOURCE_MSPROF;
@@ -665,9 +732,269 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 	return 0;
 }
 
-int cmd_ab(int argc, char **argv)
+/* Everything one tlab invocation holds, released at its one exit. */
+struct ab_cmd {
+	struct ab_opts o;
+	struct ab_session s;
+	struct abrun_journal jr;
+	int lockfd;                /* WORKDIR/tlab.lock, -1 before it is taken */
+	int installed;             /* signal handlers installed */
+	struct term_progress pg;
+	char state[160];           /* the verdict so far, for the progress line */
+	struct ab_decision d;
+	size_t npairs;             /* pairs decided over */
+	char msg[8192];
+};
+
+/* Reports MSG as the error JSON (with the session when S) and returns
+ * CLI_USAGE. */
+static int env_error(struct ab_cmd *x, const struct ab_session *s)
 {
-	struct ab_opts o = {
+	print_error_json(&x->o, s, x->msg, NULL);
+	return CLI_USAGE;
+}
+
+/* Creates WORKDIR/logs and takes the work directory's lock, then stops
+ * what a killed tlab left running. CLI_OK or CLI_USAGE (reported). */
+static int open_workdir(struct ab_cmd *x)
+{
+	const struct ab_opts *o = &x->o;
+	char path[4200];
+	long holder = 0, pgid = 0;
+	snprintf(path, sizeof(path), "%s/logs", o->run.workdir);
+	if (make_dirs(path) != 0 || access(o->run.workdir, W_OK) != 0) {
+		snprintf(x->msg, sizeof(x->msg), "work directory '%s' is not writable: %s",
+			 o->run.workdir, strerror(errno));
+		return env_error(x, NULL);
+	}
+	/* One tlab per work directory: the journal is read and appended under
+	 * this lock for the whole session. */
+	x->lockfd = abrun_lock_workdir(&o->run, &holder, x->msg, sizeof(x->msg));
+	if (x->lockfd < 0)
+		return env_error(x, NULL);
+	/* What a killed tlab left running would write into the runs we are
+	 * about to measure again: stop it first. */
+	int stopped = abrun_stop_survivors(&o->run, &pgid);
+	if (stopped > 0)
+		cli_warn("%s/tlab.run: stopped %d process%s that a previous tlab on this work "
+			 "directory left running (process group %ld)",
+			 o->run.workdir, stopped, stopped == 1 ? "" : "es", pgid);
+	else if (stopped < 0)
+		cli_warn("%s/tlab.run: cannot read it (%s); a previous tlab's processes, if any, "
+			 "were not checked",
+			 o->run.workdir, strerror(errno));
+	return CLI_OK;
+}
+
+/* Loads runs.jsonl and, with --resume, takes its runs into the session.
+ * CLI_OK or CLI_USAGE (reported). */
+static int load_journal(struct ab_cmd *x)
+{
+	const struct ab_opts *o = &x->o;
+	if (abrun_journal_load(&o->run, &x->jr, x->msg, sizeof(x->msg)) != 0)
+		return env_error(x, NULL);
+	if (x->jr.n > 0 && !o->resume) {
+		snprintf(x->msg, sizeof(x->msg),
+			 "'%s/runs.jsonl' already holds %zu runs: continue them with --resume, or "
+			 "choose another --workdir",
+			 o->run.workdir, x->jr.n);
+		return env_error(x, NULL);
+	}
+	if (x->jr.damaged)
+		cli_warn("%s/runs.jsonl:%ld: %zu damaged line%s (a write cut short?) ignored; "
+			 "missing runs are measured again",
+			 o->run.workdir, x->jr.first_damaged, x->jr.damaged,
+			 x->jr.damaged == 1 ? "" : "s");
+	if (adopt_journal(o, &x->jr, &x->s, x->msg, sizeof(x->msg)) != 0)
+		return env_error(x, &x->s);
+	if (x->s.resumed)
+		cli_note("resuming: %zu runs already recorded in %s/runs.jsonl", x->s.resumed,
+			 o->run.workdir);
+	return CLI_OK;
+}
+
+/* The run medians by pair, all missing. CLI_OK or CLI_USAGE (reported). */
+static int session_alloc(struct ab_session *s, long pairs)
+{
+	s->a = malloc((size_t)pairs * sizeof(*s->a));
+	s->b = malloc((size_t)pairs * sizeof(*s->b));
+	s->b_first = calloc((size_t)pairs, sizeof(*s->b_first));
+	if (!s->a || !s->b || !s->b_first) {
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	for (long i = 0; i < pairs; i++)
+		s->a[i] = s->b[i] = NAN;
+	return CLI_OK;
+}
+
+/* Records the measured run R: journal, progress lines, session. CLI_OK,
+ * or an exit code (reported; R released). */
+static int keep_run(struct ab_cmd *x, struct abrun_run *r, double t_run, const char *log)
+{
+	const struct ab_opts *o = &x->o;
+	if (abrun_journal_append(&o->run, r) != 0) {
+		snprintf(x->msg, sizeof(x->msg), "cannot append to '%s/runs.jsonl': %s",
+			 o->run.workdir, strerror(errno));
+		abrun_run_release(r);
+		return env_error(x, &x->s);
+	}
+	term_progress_line(&x->pg, x->pg.tty, "pair %ld/%ld %c: median %.3f us (%zu launch%s)",
+			   r->pair, o->pairs, r->arm, r->median_us, r->launches,
+			   r->launches == 1 ? "" : "es");
+	term_progress_line(&x->pg, 1, "  run took %.1f s; log %s", t_run, log);
+	if (r->launches < (size_t)o->run.launch_count)
+		cli_warn("pair %ld %c: %zu of %ld launches captured", r->pair, r->arm, r->launches,
+			 o->run.launch_count);
+	if (session_add(&x->s, r) != 0) {
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* Measures ARM of pair P as the K-th run of the pair, unless recorded.
+ * CLI_OK; -1 when interrupted (stop the pair); else an exit code
+ * (reported). */
+static int measure_arm(struct ab_cmd *x, long p, int k, char arm)
+{
+	const struct ab_opts *o = &x->o;
+	double *slot = arm == 'A' ? &x->s.a[p - 1] : &x->s.b[p - 1];
+	if (!isnan(*slot)) {
+		term_progress_line(&x->pg, x->pg.tty, "pair %ld/%ld %c: median %.3f us (recorded)", p,
+				   o->pairs, arm, *slot);
+		return CLI_OK;
+	}
+	if (run_interrupted())
+		return -1;
+	struct abrun_run r;
+	char now[200], log[4096];
+	snprintf(now, sizeof(now), "running %c%s%s", arm, *x->state ? "; " : "", x->state);
+	term_progress_step(&x->pg, (size_t)p - 1, now);
+	double t_run = term_now();
+	int mr = abrun_measure(&o->run, arm, p, k + 1, &r, x->msg, sizeof(x->msg));
+	t_run = term_now() - t_run;
+	abrun_log_path(&o->run, p, arm, log, sizeof(log));
+	if (mr == ABRUN_INTERRUPTED)
+		return -1;
+	if (mr != ABRUN_OK) {
+		print_error_json(o, &x->s, x->msg, log);
+		return mr == ABRUN_ENV ? CLI_USAGE : CLI_FAIL;
+	}
+	return keep_run(x, &r, t_run, log);
+}
+
+/* Runs pair P in its order and decides over pairs 1..P. CLI_OK, or an
+ * exit code (reported; 128+N when interrupted by signal N). */
+static int run_pair(struct ab_cmd *x, long p)
+{
+	char order[2];
+	pair_order(&x->o, &x->s, p, order);
+	for (int k = 0; k < 2; k++) {
+		int rc = measure_arm(x, p, k, order[k]);
+		if (rc < 0)
+			break;
+		if (rc != CLI_OK)
+			return rc;
+	}
+	if (run_interrupted()) {
+		int sig = run_interrupted();
+		snprintf(x->msg, sizeof(x->msg),
+			 "interrupted by signal %d: %zu finished runs kept in %s/runs.jsonl; "
+			 "rerun with --resume to finish",
+			 sig, x->s.n, x->o.run.workdir);
+		print_error_json(&x->o, &x->s, x->msg, NULL);
+		return CLI_SIGNAL + sig;
+	}
+	x->npairs = (size_t)p;
+	if (ab_decide(&x->o, x->s.a, x->s.b, x->s.b_first, x->npairs, &x->d) != 0) {
+		snprintf(x->msg, sizeof(x->msg), "pair %ld: run medians unusable for a verdict", p);
+		print_error_json(&x->o, &x->s, x->msg, NULL);
+		return CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+/* The pairs until the verdict stands or the budget is spent. On a
+ * terminal one line redraws (pair, elapsed, ETA, verdict so far) and the
+ * per-run lines need --verbose; elsewhere the per-run lines are the
+ * progress. CLI_OK, or an exit code (reported). */
+static int run_pairs(struct ab_cmd *x)
+{
+	term_progress_begin(&x->pg, "pair", (size_t)x->o.pairs);
+	x->pg.at_most = x->o.protocol == AB_PROTOCOL_SEQ; /* seq may stop early */
+	for (long p = 1; p <= x->o.pairs; p++) {
+		int rc = run_pair(x, p);
+		if (rc != CLI_OK)
+			return rc;
+		if (x->d.done)
+			break;
+		verdict_so_far(&x->o, &x->d, x->npairs, x->state, sizeof(x->state));
+		term_progress_step(&x->pg, x->npairs, x->state);
+	}
+	term_progress_end(&x->pg);
+	return CLI_OK;
+}
+
+/* The verdict line on stderr. */
+static void print_verdict_line(struct ab_cmd *x)
+{
+	const struct ab_decision *d = &x->d;
+	const char *vname = ab_verdict_name(d->verdict);
+	const char *von = term_sgr(stderr, term_verdict_style(vname));
+	const char *voff = *von ? term_sgr(stderr, TERM_RESET) : "";
+	if (x->o.protocol == AB_PROTOCOL_SEQ)
+		term_progress_line(&x->pg, 0, "verdict: %s%s%s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)",
+				   von, vname, voff, 100.0 * d->seq.gain, 100.0 * d->seq.gain_lo,
+				   100.0 * d->seq.gain_hi, x->npairs, abseq_reason_name(d->seq.reason));
+	else
+		term_progress_line(&x->pg, 0, "verdict: %s%s%s (B gain %+.2f%%, sign test p = %.4g, %s)",
+				   von, vname, voff, 100.0 * d->ref.b_rel_change, d->ref.sign_test_p,
+				   d->ref.direction_consistent ? "consistent" : "not consistent");
+}
+
+/* The profiler: --msprof, else $TLAB_MSPROF, else msprof on PATH; only
+ * the profiler source needs it. CLI_OK or CLI_USAGE (reported). */
+static int check_profiler(struct ab_cmd *x)
+{
+	struct ab_opts *o = &x->o;
+	char found[4096];
+	if (!o->run.msprof) {
+		const char *env = getenv("TLAB_MSPROF");
+		o->run.msprof = env && *env ? env : "msprof";
+	}
+	if (o->run.source != ABRUN_SOURCE_MSPROF ||
+	    find_program(o->run.msprof, found, sizeof(found)) == 0)
+		return CLI_OK;
+	snprintf(x->msg, sizeof(x->msg),
+		 "profiler '%s' not found or not executable (give --msprof PATH or set "
+		 "TLAB_MSPROF; scripts/fake-msprof stands in without an NPU)",
+		 o->run.msprof);
+	return env_error(x, NULL);
+}
+
+/* Prepares the session: work directory, lock, journal, signal handlers.
+ * CLI_OK, or an exit code (reported). */
+static int start_session(struct ab_cmd *x)
+{
+	int rc = session_alloc(&x->s, x->o.pairs);
+	if (rc == CLI_OK)
+		rc = open_workdir(x);
+	if (rc == CLI_OK)
+		rc = load_journal(x);
+	if (rc != CLI_OK)
+		return rc;
+	if (run_signals_install() != 0) {
+		cli_error("cannot install signal handlers: %s", strerror(errno));
+		return CLI_USAGE;
+	}
+	x->installed = 1;
+	return CLI_OK;
+}
+
+/* The defaults of every option. */
+static const struct ab_cmd ab_cmd_init = {
+	.o = {
 		.run = {
 			.workdir = "perf_opt/ab_test",
 			.kernel_name = "main",
@@ -683,211 +1010,48 @@ int cmd_ab(int argc, char **argv)
 		.pairs = 3,
 		.noise = STATS_NOISE_DEFAULT,
 		.ci_level = 0.90,
-	};
-	struct ab_session s = { 0 };
-	struct abrun_journal jr = { 0 };
-	char msg[8192], found[4096], path[4200];
-	int rc = CLI_OK, installed = 0, lockfd = -1;
+	},
+	.lockfd = -1,
+};
 
-	abseq_params_default(&o.seq);
-	int prc = parse_args(argc, argv, &o);
-	if (prc == -1 || prc != 0) {
-		absource_release(&o.source);
-		return prc == -1 ? CLI_OK : prc; /* -1: --help */
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_cmd *x = malloc(sizeof(*x));
+	if (!x) {
+		cli_error("out of memory");
+		return CLI_USAGE;
 	}
-	if (!o.run.msprof) {
-		const char *env = getenv("TLAB_MSPROF");
-		o.run.msprof = env && *env ? env : "msprof";
+	*x = ab_cmd_init;
+	abseq_params_default(&x->o.seq);
+	int rc = parse_args(argc, argv, &x->o);
+	if (rc != 0) {
+		absource_release(&x->o.source);
+		free(x);
+		return rc == -1 ? CLI_OK : rc; /* -1: --help */
 	}
-	/* Only the profiler source needs the profiler. */
-	if (o.run.source == ABRUN_SOURCE_MSPROF && find_program(o.run.msprof, found, sizeof(found)) != 0) {
-		snprintf(msg, sizeof(msg),
-			 "profiler '%s' not found or not executable (give --msprof PATH or set "
-			 "TLAB_MSPROF; scripts/fake-msprof stands in without an NPU)",
-			 o.run.msprof);
-		print_error_json(&o, NULL, msg, NULL);
-		absource_release(&o.source);
+	if (check_profiler(x) != CLI_OK) {
+		absource_release(&x->o.source);
+		free(x);
 		return cli_finish_stdout(CLI_USAGE);
 	}
-
-	s.a = malloc((size_t)o.pairs * sizeof(*s.a));
-	s.b = malloc((size_t)o.pairs * sizeof(*s.b));
-	s.b_first = calloc((size_t)o.pairs, sizeof(*s.b_first));
-	if (!s.a || !s.b || !s.b_first) {
-		cli_error("out of memory");
-		rc = CLI_USAGE;
-		goto out;
-	}
-	for (long i = 0; i < o.pairs; i++)
-		s.a[i] = s.b[i] = NAN;
-
-	snprintf(path, sizeof(path), "%s/logs", o.run.workdir);
-	if (make_dirs(path) != 0 || access(o.run.workdir, W_OK) != 0) {
-		snprintf(msg, sizeof(msg), "work directory '%s' is not writable: %s", o.run.workdir,
-			 strerror(errno));
-		print_error_json(&o, NULL, msg, NULL);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	/* One tlab per work directory: the journal is read and appended under
-	 * this lock for the whole session. */
-	long holder = 0, pgid = 0;
-	lockfd = abrun_lock_workdir(&o.run, &holder, msg, sizeof(msg));
-	if (lockfd < 0) {
-		print_error_json(&o, NULL, msg, NULL);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	/* What a killed tlab left running would write into the runs we are
-	 * about to measure again: stop it first. */
-	int stopped = abrun_stop_survivors(&o.run, &pgid);
-	if (stopped > 0)
-		cli_warn("%s/tlab.run: stopped %d process%s that a previous tlab on this work "
-			 "directory left running (process group %ld)",
-			 o.run.workdir, stopped, stopped == 1 ? "" : "es", pgid);
-	else if (stopped < 0)
-		cli_warn("%s/tlab.run: cannot read it (%s); a previous tlab's processes, if any, "
-			 "were not checked",
-			 o.run.workdir, strerror(errno));
-	if (abrun_journal_load(&o.run, &jr, msg, sizeof(msg)) != 0) {
-		print_error_json(&o, NULL, msg, NULL);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	if (jr.n > 0 && !o.resume) {
-		snprintf(msg, sizeof(msg),
-			 "'%s/runs.jsonl' already holds %zu runs: continue them with --resume, or "
-			 "choose another --workdir",
-			 o.run.workdir, jr.n);
-		print_error_json(&o, NULL, msg, NULL);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	if (jr.damaged)
-		cli_warn("%s/runs.jsonl:%ld: %zu damaged line%s (a write cut short?) ignored; "
-			 "missing runs are measured again",
-			 o.run.workdir, jr.first_damaged, jr.damaged, jr.damaged == 1 ? "" : "s");
-	if (adopt_journal(&o, &jr, &s, msg, sizeof(msg)) != 0) {
-		print_error_json(&o, &s, msg, NULL);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	if (s.resumed)
-		cli_note("resuming: %zu runs already recorded in %s/runs.jsonl", s.resumed,
-			 o.run.workdir);
-
-	if (run_signals_install() != 0) {
-		cli_error("cannot install signal handlers: %s", strerror(errno));
-		rc = CLI_USAGE;
-		goto out;
-	}
-	installed = 1;
-
-	struct ab_decision d = { 0 };
-	size_t npairs = 0;
-	/* On a terminal one line redraws (pair, elapsed, ETA, verdict so far)
-	 * and the per-run lines need --verbose; elsewhere the per-run lines are
-	 * the progress. */
-	struct term_progress pg;
-	char state[160] = "";
-	term_progress_begin(&pg, "pair", (size_t)o.pairs);
-	pg.at_most = o.protocol == AB_PROTOCOL_SEQ; /* seq may stop early */
-	for (long p = 1; p <= o.pairs; p++) {
-		char order[2];
-		pair_order(&o, &s, p, order);
-		for (int k = 0; k < 2; k++) {
-			char arm = order[k];
-			double *slot = arm == 'A' ? &s.a[p - 1] : &s.b[p - 1];
-			if (!isnan(*slot)) {
-				term_progress_line(&pg, pg.tty, "pair %ld/%ld %c: median %.3f us (recorded)", p,
-						   o.pairs, arm, *slot);
-				continue;
-			}
-			if (run_interrupted())
-				break;
-			struct abrun_run r;
-			char now[200];
-			snprintf(now, sizeof(now), "running %c%s%s", arm, *state ? "; " : "", state);
-			term_progress_step(&pg, (size_t)p - 1, now);
-			double t_run = term_now();
-			int mr = abrun_measure(&o.run, arm, p, k + 1, &r, msg, sizeof(msg));
-			t_run = term_now() - t_run;
-			char log[4096];
-			abrun_log_path(&o.run, p, arm, log, sizeof(log));
-			if (mr == ABRUN_INTERRUPTED)
-				break;
-			if (mr != ABRUN_OK) {
-				print_error_json(&o, &s, msg, log);
-				rc = mr == ABRUN_ENV ? CLI_USAGE : CLI_FAIL;
-				goto out;
-			}
-			if (abrun_journal_append(&o.run, &r) != 0) {
-				snprintf(msg, sizeof(msg), "cannot append to '%s/runs.jsonl': %s",
-					 o.run.workdir, strerror(errno));
-				abrun_run_release(&r);
-				print_error_json(&o, &s, msg, NULL);
-				rc = CLI_USAGE;
-				goto out;
-			}
-			term_progress_line(&pg, pg.tty, "pair %ld/%ld %c: median %.3f us (%zu launch%s)", p,
-					   o.pairs, arm, r.median_us, r.launches, r.launches == 1 ? "" : "es");
-			term_progress_line(&pg, 1, "  run took %.1f s; log %s", t_run, log);
-			if (r.launches < (size_t)o.run.launch_count)
-				cli_warn("pair %ld %c: %zu of %ld launches captured", p, arm, r.launches,
-					 o.run.launch_count);
-			if (session_add(&s, &r) != 0) {
-				cli_error("out of memory");
-				rc = CLI_USAGE;
-				goto out;
-			}
+	rc = start_session(x);
+	if (rc == CLI_OK)
+		rc = run_pairs(x);
+	if (rc == CLI_OK) {
+		print_verdict_line(x);
+		print_verdict(&x->o, &x->s, x->npairs, &x->d);
+		if (x->o.plot && write_plot(&x->o, &x->s, x->npairs, &x->d) != 0) {
+			cli_error("cannot write plot '%s': %s", x->o.plot, strerror(errno));
+			rc = CLI_USAGE;
 		}
-		if (run_interrupted()) {
-			int sig = run_interrupted();
-			snprintf(msg, sizeof(msg),
-				 "interrupted by signal %d: %zu finished runs kept in %s/runs.jsonl; "
-				 "rerun with --resume to finish",
-				 sig, s.n, o.run.workdir);
-			print_error_json(&o, &s, msg, NULL);
-			rc = CLI_SIGNAL + sig;
-			goto out;
-		}
-		npairs = (size_t)p;
-		if (ab_decide(&o, s.a, s.b, s.b_first, npairs, &d) != 0) {
-			snprintf(msg, sizeof(msg), "pair %ld: run medians unusable for a verdict", p);
-			print_error_json(&o, &s, msg, NULL);
-			rc = CLI_FAIL;
-			goto out;
-		}
-		if (d.done)
-			break;
-		verdict_so_far(&o, &d, npairs, state, sizeof(state));
-		term_progress_step(&pg, npairs, state);
 	}
-	term_progress_end(&pg);
-	const char *vname = ab_verdict_name(d.verdict);
-	const char *von = term_sgr(stderr, term_verdict_style(vname));
-	const char *voff = *von ? term_sgr(stderr, TERM_RESET) : "";
-	if (o.protocol == AB_PROTOCOL_SEQ)
-		term_progress_line(&pg, 0, "verdict: %s%s%s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)",
-				   von, vname, voff, 100.0 * d.seq.gain, 100.0 * d.seq.gain_lo,
-				   100.0 * d.seq.gain_hi, npairs, abseq_reason_name(d.seq.reason));
-	else
-		term_progress_line(&pg, 0, "verdict: %s%s%s (B gain %+.2f%%, sign test p = %.4g, %s)",
-				   von, vname, voff, 100.0 * d.ref.b_rel_change, d.ref.sign_test_p,
-				   d.ref.direction_consistent ? "consistent" : "not consistent");
-	print_verdict(&o, &s, npairs, &d);
-	rc = CLI_OK;
-	if (o.plot && write_plot(&o, &s, npairs, &d) != 0) {
-		cli_error("cannot write plot '%s': %s", o.plot, strerror(errno));
-		rc = CLI_USAGE;
-	}
-out:
-	if (installed)
+	if (x->installed)
 		run_signals_restore();
-	if (lockfd >= 0)
-		close(lockfd); /* the lock goes with it */
-	abrun_journal_release(&jr);
-	session_release(&s);
-	absource_release(&o.source);
+	if (x->lockfd >= 0)
+		close(x->lockfd); /* the lock goes with it */
+	abrun_journal_release(&x->jr);
+	session_release(&x->s);
+	absource_release(&x->o.source);
+	free(x);
 	return cli_finish_stdout(rc);
 }

@@ -480,6 +480,122 @@ static const char *stop_text(const struct audit_op *op)
 	return s && *s ? s : "";
 }
 
+/* ---- the table: one row per operator and workload, for every format ---- */
+
+/* Columns of the main table, in order. */
+enum audit_col {
+	COL_OPERATOR, COL_CONTRACT, COL_WORKLOAD, COL_BASELINE, COL_CLAIMED, COL_WINNER,
+	COL_WINNER_US, COL_DEVIATION, COL_SPEEDUP, COL_GEOMEAN, COL_STOP, COL_STATUS, COL_VERDICT,
+	NCOLS
+};
+
+/* How a format writes the numbers and the status of a row. */
+struct audit_style {
+	const char *us, *deviation, *speedup; /* printf formats */
+	int yes;                              /* a reconciled row says "yes" */
+};
+
+/* One row as text cells (borrowed or in buf). */
+struct audit_row {
+	const char *cell[NCOLS];
+	int fail;                  /* html: drawn as failing */
+	char buf[6][64], wl[320], v[96];
+};
+
+/* Fills R with the row of operator OP for workload W (NULL: its one row
+ * without claims; ignored for a perf_tuning/ folder) in style ST. */
+static void audit_row(const struct audit_op *op, const struct s4_recon_row *w,
+		      const struct audit_style *st, struct audit_row *r)
+{
+	for (int i = 0; i < NCOLS; i++)
+		r->cell[i] = "";
+	r->cell[COL_OPERATOR] = op->name;
+	r->cell[COL_VERDICT] = verdict(r->v, sizeof(r->v), op);
+	r->cell[COL_GEOMEAN] = fmt_num(r->buf[5], 64, op->geomean, st->speedup);
+	if (op->ptune) {
+		r->cell[COL_CONTRACT] = "perf_tuning";
+		r->cell[COL_WORKLOAD] = pt_workload(r->wl, sizeof(r->wl), op);
+		r->cell[COL_SPEEDUP] = fmt_num(r->buf[4], 64, op->geomean, st->speedup);
+		r->cell[COL_STATUS] = st->yes && op->reconciled ? "yes" : pt_status(op);
+		r->fail = op_failing(op);
+		return;
+	}
+	r->cell[COL_CONTRACT] = contract_name(op->res.contract);
+	r->cell[COL_STOP] = stop_text(op);
+	r->cell[COL_STATUS] = "no claims";
+	r->fail = op->failed_to_read;
+	if (!w)
+		return;
+	r->cell[COL_WORKLOAD] = w->workload ? w->workload : "";
+	r->cell[COL_BASELINE] = fmt_num(r->buf[0], 64, w->baseline_us, st->us);
+	r->cell[COL_CLAIMED] = fmt_num(r->buf[1], 64, w->claimed_us, st->us);
+	r->cell[COL_WINNER] = w->winner ? w->winner : "";
+	r->cell[COL_WINNER_US] = fmt_num(r->buf[2], 64, w->winner_us, st->us);
+	r->cell[COL_DEVIATION] = fmt_num(r->buf[3], 64, row_deviation_pct(w), st->deviation);
+	r->cell[COL_SPEEDUP] = fmt_num(r->buf[4], 64, row_speedup(w), st->speedup);
+	r->cell[COL_STATUS] = st->yes && w->ok ? "yes" : row_status(w);
+	r->fail = !w->ok;
+}
+
+typedef void (*audit_row_fn)(FILE *f, const struct audit_op *op, const struct audit_row *r);
+
+/* Calls EACH for every row of the main table in style ST: one per
+ * perf_tuning/ folder, one per workload of a perf_opt/ directory (one
+ * without claims when it has none). */
+static void audit_rows(FILE *f, const struct audit *a, const struct audit_style *st,
+		       audit_row_fn each)
+{
+	struct audit_row r;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		const struct s4_recon *rc = &op->res.recon;
+		size_t nrows = op->ptune || rc->n == 0 ? 1 : rc->n;
+		for (size_t j = 0; j < nrows; j++) {
+			audit_row(op, op->ptune || rc->n == 0 ? NULL : &rc->v[j], st, &r);
+			each(f, op, &r);
+		}
+	}
+}
+
+/* 1 when some operator has a Stage Result to show. */
+static int any_stage_result(const struct audit *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].has_sr)
+			return 1;
+	return 0;
+}
+
+/* Columns of the Stage Result table: operator, line, field, workload,
+ * claimed, records, status. */
+#define NCLAIM_COLS 7
+
+typedef void (*claim_row_fn)(FILE *f, const char *const *cell, int ok);
+
+/* Calls EACH for every Stage Result claim of every operator that has one,
+ * then AFTER (when not NULL) once per such operator. */
+static void stage_rows(FILE *f, const struct audit *a, claim_row_fn each,
+		       void (*after)(FILE *f, const struct audit_op *op))
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		if (!op->has_sr)
+			continue;
+		for (size_t j = 0; j < op->sr_claims.n; j++) {
+			const struct s4_stage_claim *c = &op->sr_claims.v[j];
+			char st[1400], ln[32];
+			const char *status = claim_status(op, c->line, st, sizeof(st));
+			snprintf(ln, sizeof(ln), "%ld", c->line);
+			const char *cell[NCLAIM_COLS] = { op->name, ln, stage_result_fields[c->field],
+							  c->workload ? c->workload : "", c->claimed,
+							  c->recorded, status };
+			each(f, cell, strcmp(status, "ok") == 0);
+		}
+		if (after)
+			after(f, op);
+	}
+}
+
 /* ---- markdown --------------------------------------------------------------- */
 
 /* A malloc'd copy of s with invalid UTF-8 replaced by U+FFFD (cJSON and
@@ -523,99 +639,79 @@ static void md_text(FILE *f, const char *str)
 	free(s);
 }
 
+/* One Markdown table row of the cells [0, n), each escaped. */
+static void md_cells(FILE *f, const char *const *cell, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? " | " : "| ", f);
+		md_text(f, cell[i]);
+	}
+	fputs(" |\n", f);
+}
+
+/* One Markdown table row of R. */
+static void md_row(FILE *f, const struct audit_op *op, const struct audit_row *r)
+{
+	(void)op;
+	md_cells(f, r->cell, NCOLS);
+}
+
+/* The Stage Result findings of OP on lines without a claim row (format,
+ * paths...), as rows of the claims table. */
+static void md_stage_findings(FILE *f, const struct audit_op *op)
+{
+	for (size_t k = 0; k < op->sr_fs.n; k++) {
+		const struct gate_finding *g = &op->sr_fs.v[k];
+		int shown = 0;
+		for (size_t j = 0; j < op->sr_claims.n && !shown; j++)
+			shown = op->sr_claims.v[j].line == g->line;
+		if (shown)
+			continue;
+		fputs("| ", f);
+		md_text(f, op->name);
+		fprintf(f, " | %ld | | | | | %s: [%s] ", g->line, gate_severity_name(g->severity),
+			g->rule);
+		md_text(f, g->message);
+		fputs(" |\n", f);
+	}
+}
+
+/* One row of the Stage Result table. */
+static void md_claim(FILE *f, const char *const *cell, int ok)
+{
+	(void)ok;
+	md_cells(f, cell, NCLAIM_COLS);
+}
+
+/* The second table: each Stage Result claim next to the records. */
+static void md_stage_results(FILE *f, const struct audit *a)
+{
+	fputs("\n## Stage Result claims\n\n"
+	      "From each perf_opt/logs/stage_result.md, next to what the records say "
+	      "(`tlgate --stage-result`).\n\n"
+	      "| operator | line | field | workload | claimed | records | status |\n"
+	      "|---|---:|---|---|---|---|---|\n", f);
+	stage_rows(f, a, md_claim, md_stage_findings);
+}
+
 static void write_markdown(FILE *f, const struct audit *a)
 {
-	char b[8][64];
+	static const struct audit_style md = { "%.4g", "%+.2f", "%.3fx", 1 };
+	char b[64];
 	fputs("# tlperf audit\n\n", f);
 	fprintf(f, "%zu operator%s checked: %zu reconciled, %zu unreconcilable", a->n,
 		a->n == 1 ? "" : "s", a->reconciled, a->unreconcilable);
 	if (a->without_claims)
 		fprintf(f, ", %zu without claims", a->without_claims);
 	fprintf(f, "; overall geometric-mean speedup %s%s over %zu workload%s.\n\n",
-		isfinite(a->geomean) ? fmt_num(b[0], 64, a->geomean, "%.3f") : "n/a",
+		isfinite(a->geomean) ? fmt_num(b, 64, a->geomean, "%.3f") : "n/a",
 		isfinite(a->geomean) ? "x" : "", a->nspeedups, a->nspeedups == 1 ? "" : "s");
 	fputs("| operator | contract | workload | baseline_us | claimed_us | winner | winner_us "
 	      "| deviation % | speedup | operator geomean | stop reason | reconciled | gate |\n"
 	      "|---|---|---|---:|---:|---|---:|---:|---:|---:|---|---|---|\n", f);
-	for (size_t i = 0; i < a->n; i++) {
-		const struct audit_op *op = &a->v[i];
-		const struct s4_recon *r = &op->res.recon;
-		char v[96];
-		verdict(v, sizeof(v), op);
-		if (op->ptune) {
-			char wl[320];
-			fputs("| ", f);
-			md_text(f, op->name);
-			fputs(" | perf\\_tuning | ", f);
-			md_text(f, pt_workload(wl, sizeof(wl), op));
-			fprintf(f, " |  |  |  |  |  | %s | %s |  | %s | %s |\n",
-				fmt_num(b[4], 64, op->geomean, "%.3fx"), fmt_num(b[5], 64, op->geomean, "%.3fx"),
-				op->reconciled ? "yes" : pt_status(op), v);
-			continue;
-		}
-		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
-			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
-			fputs("| ", f);
-			md_text(f, op->name);
-			fprintf(f, " | %s | ", contract_name(op->res.contract));
-			md_text(f, w && w->workload ? w->workload : "");
-			fprintf(f, " | %s | %s | ", w ? fmt_num(b[0], 64, w->baseline_us, "%.4g") : "",
-				w ? fmt_num(b[1], 64, w->claimed_us, "%.4g") : "");
-			md_text(f, w && w->winner ? w->winner : "");
-			fprintf(f, " | %s | %s | %s | %s | ", w ? fmt_num(b[2], 64, w->winner_us, "%.4g") : "",
-				w ? fmt_num(b[3], 64, row_deviation_pct(w), "%+.2f") : "",
-				w ? fmt_num(b[4], 64, row_speedup(w), "%.3fx") : "",
-				fmt_num(b[5], 64, op->geomean, "%.3fx"));
-			md_text(f, stop_text(op));
-			fprintf(f, " | %s | %s |\n",
-				w ? (w->ok ? "yes" : row_status(w)) : "no claims", v);
-		}
-	}
-	int any = 0;
-	for (size_t i = 0; i < a->n; i++)
-		any |= a->v[i].has_sr;
-	if (!any)
-		return;
-	fputs("\n## Stage Result claims\n\n"
-	      "From each perf_opt/logs/stage_result.md, next to what the records say "
-	      "(`tlgate --stage-result`).\n\n"
-	      "| operator | line | field | workload | claimed | records | status |\n"
-	      "|---|---:|---|---|---|---|---|\n", f);
-	for (size_t i = 0; i < a->n; i++) {
-		const struct audit_op *op = &a->v[i];
-		char st[1400];
-		for (size_t j = 0; op->has_sr && j < op->sr_claims.n; j++) {
-			const struct s4_stage_claim *c = &op->sr_claims.v[j];
-			fputs("| ", f);
-			md_text(f, op->name);
-			fprintf(f, " | %ld | ", c->line);
-			md_text(f, stage_result_fields[c->field]);
-			fputs(" | ", f);
-			md_text(f, c->workload ? c->workload : "");
-			fputs(" | ", f);
-			md_text(f, c->claimed);
-			fputs(" | ", f);
-			md_text(f, c->recorded);
-			fputs(" | ", f);
-			md_text(f, claim_status(op, c->line, st, sizeof(st)));
-			fputs(" |\n", f);
-		}
-		/* findings on lines without a claim row (format, paths...) */
-		for (size_t k = 0; op->has_sr && k < op->sr_fs.n; k++) {
-			const struct gate_finding *g = &op->sr_fs.v[k];
-			int shown = 0;
-			for (size_t j = 0; j < op->sr_claims.n && !shown; j++)
-				shown = op->sr_claims.v[j].line == g->line;
-			if (shown)
-				continue;
-			fputs("| ", f);
-			md_text(f, op->name);
-			fprintf(f, " | %ld | | | | | %s: [%s] ", g->line, gate_severity_name(g->severity),
-				g->rule);
-			md_text(f, g->message);
-			fputs(" |\n", f);
-		}
-	}
+	audit_rows(f, a, &md, md_row);
+	if (any_stage_result(a))
+		md_stage_results(f, a);
 }
 
 /* ---- csv ------------------------------------------------------------------------- */
@@ -639,8 +735,21 @@ static void csv_field(FILE *f, const char *str, int last)
 	free(s);
 }
 
+/* One CSV record of R, then OP's gate error and warning counts. */
+static void csv_row(FILE *f, const struct audit_op *op, const struct audit_row *r)
+{
+	char n[64];
+	for (int i = 0; i < NCOLS; i++)
+		csv_field(f, r->cell[i], 0);
+	snprintf(n, sizeof(n), "%zu", op->errors);
+	csv_field(f, n, 0);
+	snprintf(n, sizeof(n), "%zu", op->warnings);
+	csv_field(f, n, 1);
+}
+
 static void write_csv(FILE *f, const struct audit *a)
 {
+	static const struct audit_style csv = { "%.6g", "%.4f", "%.6g", 0 };
 	static const char *const head[] = {
 		"operator", "contract", "workload", "baseline_us", "claimed_us", "winner",
 		"winner_us", "deviation_pct", "speedup", "operator_geomean", "stop_reason",
@@ -649,48 +758,7 @@ static void write_csv(FILE *f, const struct audit *a)
 	const size_t nh = sizeof(head) / sizeof(head[0]);
 	for (size_t i = 0; i < nh; i++)
 		csv_field(f, head[i], i + 1 == nh);
-	for (size_t i = 0; i < a->n; i++) {
-		const struct audit_op *op = &a->v[i];
-		const struct s4_recon *r = &op->res.recon;
-		char b[8][64], v[96];
-		verdict(v, sizeof(v), op);
-		snprintf(b[6], 64, "%zu", op->errors);
-		snprintf(b[7], 64, "%zu", op->warnings);
-		if (op->ptune) {
-			char wl[320];
-			csv_field(f, op->name, 0);
-			csv_field(f, "perf_tuning", 0);
-			csv_field(f, pt_workload(wl, sizeof(wl), op), 0);
-			for (int e = 0; e < 5; e++)
-				csv_field(f, "", 0);
-			csv_field(f, fmt_num(b[4], 64, op->geomean, "%.6g"), 0);
-			csv_field(f, fmt_num(b[5], 64, op->geomean, "%.6g"), 0);
-			csv_field(f, "", 0);
-			csv_field(f, pt_status(op), 0);
-			csv_field(f, v, 0);
-			csv_field(f, b[6], 0);
-			csv_field(f, b[7], 1);
-			continue;
-		}
-		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
-			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
-			csv_field(f, op->name, 0);
-			csv_field(f, contract_name(op->res.contract), 0);
-			csv_field(f, w && w->workload ? w->workload : "", 0);
-			csv_field(f, w ? fmt_num(b[0], 64, w->baseline_us, "%.6g") : "", 0);
-			csv_field(f, w ? fmt_num(b[1], 64, w->claimed_us, "%.6g") : "", 0);
-			csv_field(f, w && w->winner ? w->winner : "", 0);
-			csv_field(f, w ? fmt_num(b[2], 64, w->winner_us, "%.6g") : "", 0);
-			csv_field(f, w ? fmt_num(b[3], 64, row_deviation_pct(w), "%.4f") : "", 0);
-			csv_field(f, w ? fmt_num(b[4], 64, row_speedup(w), "%.6g") : "", 0);
-			csv_field(f, fmt_num(b[5], 64, op->geomean, "%.6g"), 0);
-			csv_field(f, stop_text(op), 0);
-			csv_field(f, w ? row_status(w) : "no claims", 0);
-			csv_field(f, v, 0);
-			csv_field(f, b[6], 0);
-			csv_field(f, b[7], 1);
-		}
-	}
+	audit_rows(f, a, &csv, csv_row);
 }
 
 /* ---- json --------------------------------------------------------------------------- */
@@ -716,6 +784,145 @@ static int json_str(cJSON *o, const char *k, const char *s)
 	return rc;
 }
 
+/* A new object appended to ARR; NULL when out of memory. */
+static cJSON *json_new_in(cJSON *arr)
+{
+	cJSON *x = cJSON_CreateObject();
+	if (!x || !cJSON_AddItemToArray(arr, x)) {
+		cJSON_Delete(x);
+		return NULL;
+	}
+	return x;
+}
+
+/* The fields of a perf_tuning/ folder OP in O, with its cases; nonzero
+ * when out of memory. */
+static int json_ptune(cJSON *o, const struct audit_op *op)
+{
+	char v[96];
+	int bad = json_str(o, "perf_tuning", op->perf_opt);
+	bad |= json_str(o, "contract", "perf_tuning");
+	bad |= json_num(o, "geomean_speedup", op->geomean);
+	bad |= json_num(o, "mean_speedup", op->sp.mean);
+	bad |= json_num(o, "stated_mean_speedup", op->sp.stated_mean);
+	bad |= json_str(o, "json", op->has_sp ? op->sp.json : NULL);
+	bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
+	bad |= json_str(o, "status", pt_status(op));
+	bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
+	bad |= json_num(o, "gate_errors", (double)op->errors);
+	bad |= json_num(o, "gate_warnings", (double)op->warnings);
+	cJSON *rows = cJSON_AddArrayToObject(o, "cases");
+	bad |= !rows;
+	for (size_t j = 0; rows && j < op->sp.n && !bad; j++) {
+		cJSON *x = json_new_in(rows);
+		if (!x)
+			return 1;
+		bad |= json_str(x, "case", op->sp.v[j].label);
+		bad |= json_num(x, "speedup", op->sp.v[j].speedup);
+	}
+	return bad;
+}
+
+/* OP's "stage_result": the file, its counts, its claims and findings;
+ * nonzero when out of memory. */
+static int json_stage_result(cJSON *o, const struct audit_op *op)
+{
+	cJSON *so = cJSON_AddObjectToObject(o, "stage_result");
+	cJSON *cl = so ? cJSON_AddArrayToObject(so, "claims") : NULL;
+	cJSON *fl = so ? cJSON_AddArrayToObject(so, "findings") : NULL;
+	int bad = !cl || !fl;
+	if (so) {
+		bad |= json_str(so, "file", op->sr_file);
+		bad |= json_num(so, "errors", (double)gate_count(&op->sr_fs, GATE_ERROR));
+		bad |= json_num(so, "warnings", (double)gate_count(&op->sr_fs, GATE_WARNING));
+	}
+	for (size_t j = 0; cl && j < op->sr_claims.n && !bad; j++) {
+		const struct s4_stage_claim *c = &op->sr_claims.v[j];
+		char st[1400];
+		cJSON *x = json_new_in(cl);
+		if (!x)
+			return 1;
+		bad |= json_num(x, "line", (double)c->line);
+		bad |= json_str(x, "field", stage_result_fields[c->field]);
+		bad |= json_str(x, "workload", c->workload);
+		bad |= json_str(x, "claimed", c->claimed);
+		bad |= json_str(x, "records", c->recorded);
+		bad |= json_str(x, "status", claim_status(op, c->line, st, sizeof(st)));
+	}
+	for (size_t j = 0; fl && j < op->sr_fs.n && !bad; j++) {
+		const struct gate_finding *g = &op->sr_fs.v[j];
+		cJSON *x = json_new_in(fl);
+		if (!x)
+			return 1;
+		bad |= json_str(x, "rule", g->rule);
+		bad |= json_str(x, "severity", gate_severity_name(g->severity));
+		bad |= json_num(x, "line", (double)g->line);
+		bad |= json_str(x, "message", g->message);
+	}
+	return bad;
+}
+
+/* One reconciliation row W as an object of ROWS; nonzero when out of
+ * memory. */
+static int json_workload(cJSON *rows, const struct s4_recon_row *w)
+{
+	cJSON *x = json_new_in(rows);
+	if (!x)
+		return 1;
+	int bad = json_str(x, "kernel", w->dispatch);
+	bad |= json_str(x, "workload", w->workload);
+	bad |= json_num(x, "baseline_us", w->baseline_us);
+	bad |= json_num(x, "claimed_us", w->claimed_us);
+	bad |= json_num(x, "claim_line", w->claim_line ? (double)w->claim_line : NAN);
+	bad |= json_str(x, "winner", w->winner);
+	bad |= json_num(x, "winner_us", w->winner_us);
+	bad |= json_num(x, "winner_line", w->winner_line ? (double)w->winner_line : NAN);
+	bad |= json_num(x, "deviation_pct", row_deviation_pct(w));
+	bad |= json_num(x, "speedup", row_speedup(w));
+	bad |= !cJSON_AddBoolToObject(x, "reconciled", w->ok);
+	bad |= json_str(x, "status", row_status(w));
+	return bad;
+}
+
+/* The fields of a perf_opt/ directory OP in O, its Stage Result and its
+ * workloads; nonzero when out of memory. */
+static int json_perf_opt(cJSON *o, const struct audit_op *op)
+{
+	const struct s4_recon *r = &op->res.recon;
+	char v[96];
+	int bad = json_str(o, "perf_opt", op->perf_opt);
+	bad |= json_str(o, "contract", contract_name(op->res.contract));
+	bad |= json_num(o, "geomean_speedup", op->geomean);
+	bad |= json_num(o, "claimed_geomean", r->claimed_geomean);
+	bad |= json_str(o, "stop_reason", *stop_text(op) ? stop_text(op) : NULL);
+	bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
+	bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
+	bad |= json_num(o, "gate_errors", (double)op->errors);
+	bad |= json_num(o, "gate_warnings", (double)op->warnings);
+	if (op->has_sr)
+		bad |= json_stage_result(o, op);
+	cJSON *rows = cJSON_AddArrayToObject(o, "workloads");
+	bad |= !rows;
+	for (size_t j = 0; rows && j < r->n && !bad; j++)
+		bad |= json_workload(rows, &r->v[j]);
+	return bad;
+}
+
+/* "totals" of DOC; nonzero when out of memory. */
+static int json_totals(cJSON *doc, const struct audit *a)
+{
+	cJSON *t = cJSON_AddObjectToObject(doc, "totals");
+	if (!t)
+		return 1;
+	int bad = json_num(t, "operators", (double)a->n);
+	bad |= json_num(t, "reconciled", (double)a->reconciled);
+	bad |= json_num(t, "unreconcilable", (double)a->unreconcilable);
+	bad |= json_num(t, "without_claims", (double)a->without_claims);
+	bad |= json_num(t, "workloads_with_speedup", (double)a->nspeedups);
+	bad |= json_num(t, "geomean_speedup", a->geomean);
+	return bad;
+}
+
 static int write_json(FILE *f, const struct audit *a)
 {
 	int bad = 0;
@@ -729,125 +936,16 @@ static int write_json(FILE *f, const struct audit *a)
 	}
 	for (size_t i = 0; i < a->n && !bad; i++) {
 		const struct audit_op *op = &a->v[i];
-		const struct s4_recon *r = &op->res.recon;
-		char v[96];
-		cJSON *o = cJSON_CreateObject(), *rows;
-		if (!o || !cJSON_AddItemToArray(ops, o)) {
-			cJSON_Delete(o);
+		cJSON *o = json_new_in(ops);
+		if (!o) {
 			bad = 1;
 			break;
 		}
 		bad |= json_str(o, "operator", op->name);
-		if (op->ptune) {
-			bad |= json_str(o, "perf_tuning", op->perf_opt);
-			bad |= json_str(o, "contract", "perf_tuning");
-			bad |= json_num(o, "geomean_speedup", op->geomean);
-			bad |= json_num(o, "mean_speedup", op->sp.mean);
-			bad |= json_num(o, "stated_mean_speedup", op->sp.stated_mean);
-			bad |= json_str(o, "json", op->has_sp ? op->sp.json : NULL);
-			bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
-			bad |= json_str(o, "status", pt_status(op));
-			bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
-			bad |= json_num(o, "gate_errors", (double)op->errors);
-			bad |= json_num(o, "gate_warnings", (double)op->warnings);
-			rows = cJSON_AddArrayToObject(o, "cases");
-			bad |= !rows;
-			for (size_t j = 0; rows && j < op->sp.n && !bad; j++) {
-				cJSON *x = cJSON_CreateObject();
-				if (!x || !cJSON_AddItemToArray(rows, x)) {
-					cJSON_Delete(x);
-					bad = 1;
-					break;
-				}
-				bad |= json_str(x, "case", op->sp.v[j].label);
-				bad |= json_num(x, "speedup", op->sp.v[j].speedup);
-			}
-			continue;
-		}
-		bad |= json_str(o, "perf_opt", op->perf_opt);
-		bad |= json_str(o, "contract", contract_name(op->res.contract));
-		bad |= json_num(o, "geomean_speedup", op->geomean);
-		bad |= json_num(o, "claimed_geomean", r->claimed_geomean);
-		bad |= json_str(o, "stop_reason", *stop_text(op) ? stop_text(op) : NULL);
-		bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
-		bad |= json_str(o, "gate_verdict", verdict(v, sizeof(v), op));
-		bad |= json_num(o, "gate_errors", (double)op->errors);
-		bad |= json_num(o, "gate_warnings", (double)op->warnings);
-		if (op->has_sr) {
-			cJSON *so = cJSON_AddObjectToObject(o, "stage_result");
-			cJSON *cl = so ? cJSON_AddArrayToObject(so, "claims") : NULL;
-			cJSON *fl = so ? cJSON_AddArrayToObject(so, "findings") : NULL;
-			bad |= !cl || !fl;
-			if (so) {
-				bad |= json_str(so, "file", op->sr_file);
-				bad |= json_num(so, "errors", (double)gate_count(&op->sr_fs, GATE_ERROR));
-				bad |= json_num(so, "warnings", (double)gate_count(&op->sr_fs, GATE_WARNING));
-			}
-			for (size_t j = 0; cl && j < op->sr_claims.n && !bad; j++) {
-				const struct s4_stage_claim *c = &op->sr_claims.v[j];
-				char st[1400];
-				cJSON *x = cJSON_CreateObject();
-				if (!x || !cJSON_AddItemToArray(cl, x)) {
-					cJSON_Delete(x);
-					bad = 1;
-					break;
-				}
-				bad |= json_num(x, "line", (double)c->line);
-				bad |= json_str(x, "field", stage_result_fields[c->field]);
-				bad |= json_str(x, "workload", c->workload);
-				bad |= json_str(x, "claimed", c->claimed);
-				bad |= json_str(x, "records", c->recorded);
-				bad |= json_str(x, "status", claim_status(op, c->line, st, sizeof(st)));
-			}
-			for (size_t j = 0; fl && j < op->sr_fs.n && !bad; j++) {
-				const struct gate_finding *g = &op->sr_fs.v[j];
-				cJSON *x = cJSON_CreateObject();
-				if (!x || !cJSON_AddItemToArray(fl, x)) {
-					cJSON_Delete(x);
-					bad = 1;
-					break;
-				}
-				bad |= json_str(x, "rule", g->rule);
-				bad |= json_str(x, "severity", gate_severity_name(g->severity));
-				bad |= json_num(x, "line", (double)g->line);
-				bad |= json_str(x, "message", g->message);
-			}
-		}
-		rows = cJSON_AddArrayToObject(o, "workloads");
-		bad |= !rows;
-		for (size_t j = 0; rows && j < r->n && !bad; j++) {
-			const struct s4_recon_row *w = &r->v[j];
-			cJSON *x = cJSON_CreateObject();
-			if (!x || !cJSON_AddItemToArray(rows, x)) {
-				cJSON_Delete(x);
-				bad = 1;
-				break;
-			}
-			bad |= json_str(x, "kernel", w->dispatch);
-			bad |= json_str(x, "workload", w->workload);
-			bad |= json_num(x, "baseline_us", w->baseline_us);
-			bad |= json_num(x, "claimed_us", w->claimed_us);
-			bad |= json_num(x, "claim_line", w->claim_line ? (double)w->claim_line : NAN);
-			bad |= json_str(x, "winner", w->winner);
-			bad |= json_num(x, "winner_us", w->winner_us);
-			bad |= json_num(x, "winner_line", w->winner_line ? (double)w->winner_line : NAN);
-			bad |= json_num(x, "deviation_pct", row_deviation_pct(w));
-			bad |= json_num(x, "speedup", row_speedup(w));
-			bad |= !cJSON_AddBoolToObject(x, "reconciled", w->ok);
-			bad |= json_str(x, "status", row_status(w));
-		}
+		bad |= op->ptune ? json_ptune(o, op) : json_perf_opt(o, op);
 	}
-	cJSON *t = bad ? NULL : cJSON_AddObjectToObject(doc, "totals");
-	if (t) {
-		bad |= json_num(t, "operators", (double)a->n);
-		bad |= json_num(t, "reconciled", (double)a->reconciled);
-		bad |= json_num(t, "unreconcilable", (double)a->unreconcilable);
-		bad |= json_num(t, "without_claims", (double)a->without_claims);
-		bad |= json_num(t, "workloads_with_speedup", (double)a->nspeedups);
-		bad |= json_num(t, "geomean_speedup", a->geomean);
-	} else {
-		bad = 1;
-	}
+	if (!bad)
+		bad = json_totals(doc, a);
 	char *s = bad ? NULL : cJSON_Print(doc);
 	cJSON_Delete(doc);
 	if (!s)
@@ -910,14 +1008,11 @@ static void write_legend(FILE *f)
 	fputs("</ul>\n", f);
 }
 
-static int write_html(FILE *f, const struct audit *a)
+
+/* The totals as cards. */
+static void html_totals(FILE *f, const struct audit *a)
 {
-	char b[8][64];
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<title>tlperf audit</title>\n<style>\n", f);
-	fputs(html_css, f);
-	fputs("</style>\n</head>\n<body>\n<h1>tlperf audit: claimed vs recorded final latencies</h1>\n",
-	      f);
+	char b[64];
 	fputs("<div class=\"totals\">\n", f);
 	fprintf(f, "<div class=\"card\"><b>%zu</b>operators checked</div>\n", a->n);
 	fprintf(f, "<div class=\"card\"><b>%zu</b>reconciled</div>\n", a->reconciled);
@@ -926,36 +1021,93 @@ static int write_html(FILE *f, const struct audit *a)
 	if (a->without_claims)
 		fprintf(f, "<div class=\"card\"><b>%zu</b>without claims</div>\n", a->without_claims);
 	fprintf(f, "<div class=\"card\"><b>%s</b>overall geomean speedup (%zu workloads)</div>\n",
-		isfinite(a->geomean) ? fmt_num(b[0], 64, a->geomean, "%.3f&#215;") : "n/a",
+		isfinite(a->geomean) ? fmt_num(b, 64, a->geomean, "%.3f&#215;") : "n/a",
 		a->nspeedups);
 	fputs("</div>\n", f);
+}
 
-	/* chart: one bar per operator (its geomean), failing ones red */
+/* The chart: one bar per operator (its geomean), failing ones red.
+ * Returns 0, -1 when out of memory or the chart failed. */
+static int html_chart(FILE *f, const struct audit *a)
+{
 	const char **labels = malloc((a->n ? a->n : 1) * sizeof(*labels));
 	double *vals = malloc((a->n ? a->n : 1) * sizeof(*vals));
 	int *failing = malloc((a->n ? a->n : 1) * sizeof(*failing));
-	if (!labels || !vals || !failing) {
-		free(labels);
-		free(vals);
-		free(failing);
-		return -1;
+	int rc = -1;
+	if (labels && vals && failing) {
+		for (size_t i = 0; i < a->n; i++) {
+			labels[i] = a->v[i].name;
+			vals[i] = a->v[i].geomean;
+			failing[i] = op_failing(&a->v[i]);
+		}
+		struct svg_bars bars = { "speedup per operator (geometric mean over its workloads)",
+					 "speedup = baseline_us / winner_us (log scale); red: claim does not reconcile",
+					 labels, vals, failing, a->n, a->geomean, 1 };
+		rc = svg_write_bars(f, &bars);
 	}
-	for (size_t i = 0; i < a->n; i++) {
-		labels[i] = a->v[i].name;
-		vals[i] = a->v[i].geomean;
-		failing[i] = op_failing(&a->v[i]);
-	}
-	struct svg_bars bars = { "speedup per operator (geometric mean over its workloads)",
-				 "speedup = baseline_us / winner_us (log scale); red: claim does not reconcile",
-				 labels, vals, failing, a->n, a->geomean, 1 };
-	int rc = svg_write_bars(f, &bars);
 	free(labels);
 	free(vals);
 	free(failing);
-	if (rc != 0)
+	return rc != 0 ? -1 : 0;
+}
+
+/* One table row of R: numbers right-aligned as they are, text escaped. */
+static void html_row(FILE *f, const struct audit_op *op, const struct audit_row *r)
+{
+	static const unsigned numeric = 1u << COL_BASELINE | 1u << COL_CLAIMED |
+					1u << COL_WINNER_US | 1u << COL_DEVIATION |
+					1u << COL_SPEEDUP | 1u << COL_GEOMEAN;
+	(void)op;
+	fprintf(f, "<tr%s>", r->fail ? " class=\"fail\"" : "");
+	for (int i = 0; i < NCOLS; i++) {
+		if (numeric >> i & 1u) {
+			fprintf(f, "<td class=\"n\">%s</td>", r->cell[i]);
+			continue;
+		}
+		fputs(i == COL_STATUS ? "<td class=\"status\">" : "<td>", f);
+		h(f, r->cell[i]);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* One row of the Stage Result table, marked bad unless its status is ok. */
+static void html_claim(FILE *f, const char *const *cell, int ok)
+{
+	fputs(ok ? "<tr>" : "<tr class=\"bad\">", f);
+	for (size_t k = 0; k < NCLAIM_COLS; k++) {
+		fputs("<td>", f);
+		h(f, cell[k]);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* The second table: each Stage Result claim next to the records. */
+static void html_stage_results(FILE *f, const struct audit *a)
+{
+	fputs("<h2>Stage Result claims</h2>\n<table>\n<caption>Stage Result fields against the "
+	      "records</caption>\n<thead><tr><th scope=\"col\">operator</th>"
+	      "<th scope=\"col\">line</th><th scope=\"col\">field</th>"
+	      "<th scope=\"col\">workload</th><th scope=\"col\">claimed</th>"
+	      "<th scope=\"col\">records</th><th scope=\"col\">status</th>"
+	      "</tr></thead>\n<tbody>\n", f);
+	stage_rows(f, a, html_claim, NULL);
+	fputs("</tbody>\n</table>\n", f);
+}
+
+static int write_html(FILE *f, const struct audit *a)
+{
+	static const struct audit_style html = { "%.4g", "%+.2f%%", "%.3f&#215;", 1 };
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<title>tlperf audit</title>\n<style>\n", f);
+	fputs(html_css, f);
+	fputs("</style>\n</head>\n<body>\n<h1>tlperf audit: claimed vs recorded final latencies</h1>\n",
+	      f);
+	html_totals(f, a);
+	if (html_chart(f, a) != 0)
 		return -1;
 	write_legend(f);
-
 	fputs("<table>\n<caption>Claimed vs recorded final latency: one row per operator and "
 	      "workload</caption>\n<thead><tr><th scope=\"col\">operator</th>"
 	      "<th scope=\"col\">contract</th><th scope=\"col\">workload</th>"
@@ -965,90 +1117,10 @@ static int write_html(FILE *f, const struct audit *a)
 	      "<th scope=\"col\">operator geomean</th><th scope=\"col\">stop reason</th>"
 	      "<th scope=\"col\">reconciled</th><th scope=\"col\">gate</th>"
 	      "</tr></thead>\n<tbody>\n", f);
-	for (size_t i = 0; i < a->n; i++) {
-		const struct audit_op *op = &a->v[i];
-		const struct s4_recon *r = &op->res.recon;
-		char v[96];
-		verdict(v, sizeof(v), op);
-		if (op->ptune) {
-			char wl[320];
-			fprintf(f, "<tr%s><td>", op_failing(op) ? " class=\"fail\"" : "");
-			h(f, op->name);
-			fputs("</td><td>perf_tuning</td><td>", f);
-			h(f, pt_workload(wl, sizeof(wl), op));
-			fprintf(f, "</td><td class=\"n\"></td><td class=\"n\"></td><td></td>"
-				   "<td class=\"n\"></td><td class=\"n\"></td><td class=\"n\">%s</td>"
-				   "<td class=\"n\">%s</td><td></td><td class=\"status\">",
-				fmt_num(b[4], 64, op->geomean, "%.3f&#215;"),
-				fmt_num(b[5], 64, op->geomean, "%.3f&#215;"));
-			h(f, op->reconciled ? "yes" : pt_status(op));
-			fputs("</td><td>", f);
-			h(f, v);
-			fputs("</td></tr>\n", f);
-			continue;
-		}
-		for (size_t j = 0; j < (r->n ? r->n : 1); j++) {
-			const struct s4_recon_row *w = r->n ? &r->v[j] : NULL;
-			int fail = w ? !w->ok : op->failed_to_read;
-			fprintf(f, "<tr%s><td>", fail ? " class=\"fail\"" : "");
-			h(f, op->name);
-			fprintf(f, "</td><td>%s</td><td>", contract_name(op->res.contract));
-			h(f, w && w->workload ? w->workload : "");
-			fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>",
-				w ? fmt_num(b[0], 64, w->baseline_us, "%.4g") : "",
-				w ? fmt_num(b[1], 64, w->claimed_us, "%.4g") : "");
-			h(f, w && w->winner ? w->winner : "");
-			fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-				   "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>",
-				w ? fmt_num(b[2], 64, w->winner_us, "%.4g") : "",
-				w ? fmt_num(b[3], 64, row_deviation_pct(w), "%+.2f%%") : "",
-				w ? fmt_num(b[4], 64, row_speedup(w), "%.3f&#215;") : "",
-				fmt_num(b[5], 64, op->geomean, "%.3f&#215;"));
-			h(f, stop_text(op));
-			fputs("</td><td class=\"status\">", f);
-			h(f, w ? (w->ok ? "yes" : row_status(w)) : "no claims");
-			fputs("</td><td>", f);
-			h(f, v);
-			fputs("</td></tr>\n", f);
-		}
-	}
+	audit_rows(f, a, &html, html_row);
 	fputs("</tbody>\n</table>\n", f);
-	int any_sr = 0;
-	for (size_t i = 0; i < a->n; i++)
-		any_sr |= a->v[i].has_sr;
-	if (any_sr) {
-		fputs("<h2>Stage Result claims</h2>\n<table>\n<caption>Stage Result fields against the "
-		      "records</caption>\n<thead><tr><th scope=\"col\">operator</th>"
-		      "<th scope=\"col\">line</th><th scope=\"col\">field</th>"
-		      "<th scope=\"col\">workload</th><th scope=\"col\">claimed</th>"
-		      "<th scope=\"col\">records</th><th scope=\"col\">status</th>"
-		      "</tr></thead>\n<tbody>\n", f);
-		for (size_t i = 0; i < a->n; i++) {
-			const struct audit_op *op = &a->v[i];
-			for (size_t j = 0; op->has_sr && j < op->sr_claims.n; j++) {
-				const struct s4_stage_claim *c = &op->sr_claims.v[j];
-				char st[1400], ln[32];
-				const char *status = claim_status(op, c->line, st, sizeof(st));
-				snprintf(ln, sizeof(ln), "%ld", c->line);
-				fputs(strcmp(status, "ok") ? "<tr class=\"bad\"><td>" : "<tr><td>", f);
-				h(f, op->name);
-				fputs("</td><td>", f);
-				h(f, ln);
-				fputs("</td><td>", f);
-				h(f, stage_result_fields[c->field]);
-				fputs("</td><td>", f);
-				h(f, c->workload ? c->workload : "");
-				fputs("</td><td>", f);
-				h(f, c->claimed);
-				fputs("</td><td>", f);
-				h(f, c->recorded);
-				fputs("</td><td>", f);
-				h(f, status);
-				fputs("</td></tr>\n", f);
-			}
-		}
-		fputs("</tbody>\n</table>\n", f);
-	}
+	if (any_stage_result(a))
+		html_stage_results(f, a);
 	fputs("<p class=\"note\">A claim reconciles when it is within 1% of the winner's recorded "
 	      "measurement (gate rule S4-PERF-RECORDS-RECON). Generated by tlperf audit "
 	      TLPERF_VERSION "; this file needs no network access.</p>\n</body>\n</html>\n", f);
@@ -1083,141 +1155,192 @@ static int emit(FILE *f, enum audit_format fmt, const struct audit *a)
 	return -1;
 }
 
-int cmd_audit(int argc, char **argv)
+/* What the command line asks for. */
+struct audit_args {
+	enum audit_format fmt;
+	const char *output;  /* -o F, NULL for stdout */
+	int strict;
+	int nroots;
+	char **roots;
+};
+
+/* --format NAME; -1 when unknown. */
+static int format_named(const char *name, enum audit_format *fmt)
 {
-	enum audit_format fmt = AUDIT_MARKDOWN;
-	const char *output = NULL;
-	int strict = 0, c, rc = CLI_USAGE;
-	struct audit a;
-	struct gate_set set;
-	char *tmp = NULL;
-	FILE *f = NULL;
+	static const struct {
+		const char *name;
+		enum audit_format fmt;
+	} names[] = {
+		{ "markdown", AUDIT_MARKDOWN }, { "md", AUDIT_MARKDOWN }, { "csv", AUDIT_CSV },
+		{ "json", AUDIT_JSON }, { "html", AUDIT_HTML },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i].name) == 0) {
+			*fmt = names[i].fmt;
+			return 0;
+		}
+	return -1;
+}
+
+/* Reads the options and the roots (default "."). 0, -1 when the parser
+ * stopped (*RC its exit code: help printed or a usage error). */
+static int parse_audit_args(int argc, char **argv, struct audit_args *x, int *rc)
+{
+	static char *dot[] = { "." };
 	struct cli_parser cp;
-	memset(&a, 0, sizeof(a));
-	gate_set_init(&set);
+	int c;
 	cli_parser_init(&cp, &cmd_audit_spec, argc, argv);
 	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "markdown") == 0 || strcmp(optarg, "md") == 0)
-				fmt = AUDIT_MARKDOWN;
-			else if (strcmp(optarg, "csv") == 0)
-				fmt = AUDIT_CSV;
-			else if (strcmp(optarg, "json") == 0)
-				fmt = AUDIT_JSON;
-			else if (strcmp(optarg, "html") == 0)
-				fmt = AUDIT_HTML;
-			else
-				return cli_usage_error("audit", "unknown format '%s' (markdown, csv, json, html)",
-						       optarg);
+			if (format_named(optarg, &x->fmt) != 0) {
+				*rc = cli_usage_error("audit",
+						      "unknown format '%s' (markdown, csv, json, html)",
+						      optarg);
+				return -1;
+			}
 			break;
-		case 'o': output = optarg; break;
-		case 's': strict = 1; break;
+		case 'o': x->output = optarg; break;
+		case 's': x->strict = 1; break;
 		}
 	}
-	if (c == CLI_PARSE_STOP)
-		return cp.rc;
-	int nroots = argc - cp.next;
-	char *dot[] = { "." };
-	char **roots = nroots ? argv + cp.next : dot;
-	if (!nroots)
-		nroots = 1;
-	for (int i = 0; i < nroots; i++) {
+	if (c == CLI_PARSE_STOP) {
+		*rc = cp.rc;
+		return -1;
+	}
+	x->nroots = argc - cp.next;
+	x->roots = x->nroots ? argv + cp.next : dot;
+	if (!x->nroots)
+		x->nroots = 1;
+	return 0;
+}
+
+/* Adds the roots, finds their perf_opt/ and perf_tuning/ directories and
+ * reports what the walk could not check. 0, -1 (reported) on error. */
+static int discover(struct gate_set *set, const struct audit_args *x, struct audit *a)
+{
+	for (int i = 0; i < x->nroots; i++) {
 		char err[512];
-		if (gate_set_add_root(&set, roots[i], err, sizeof(err)) != 0) {
+		if (gate_set_add_root(set, x->roots[i], err, sizeof(err)) != 0) {
 			cli_error("%s", err);
-			goto out;
+			return -1;
 		}
 	}
-	if (gate_set_discover(&set, NULL, 0) != 0) {
+	if (gate_set_discover(set, NULL, 0) != 0) {
 		cli_error("out of memory");
-		goto out;
+		return -1;
 	}
-	for (size_t i = 0; i < set.ndirs; i++)
-		if (add_op(&a, &set, &set.dirs[i]) != 0) {
+	for (size_t i = 0; i < set->ndirs; i++)
+		if (add_op(a, set, &set->dirs[i]) != 0) {
 			cli_error("out of memory");
-			goto out;
+			return -1;
 		}
 	/* what the walk could not check fails the audit */
-	for (size_t i = 0; i < set.tree_findings.n; i++) {
-		const struct gate_finding *tf = &set.tree_findings.v[i];
+	for (size_t i = 0; i < set->tree_findings.n; i++) {
+		const struct gate_finding *tf = &set->tree_findings.v[i];
 		cli_error("%s: [%s] %s", tf->file, tf->rule, tf->message);
 	}
-	if (a.n == 0)
+	if (a->n == 0)
 		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
-	/* a large tree takes a while: a redrawn line on a terminal, a plain
-	 * line every tenth of the way otherwise, a line per directory with
-	 * --verbose */
+	return 0;
+}
+
+/* Checks every directory, then the totals. A large tree takes a while: a
+ * redrawn line on a terminal, a plain line every tenth of the way
+ * otherwise, a line per directory with --verbose. 0, -1 (reported) when
+ * memory ran out. */
+static int check_all(struct audit *a, int strict)
+{
 	struct term_progress pg;
-	term_progress_begin(&pg, "directory", a.n);
-	pg.plain_tenths = a.n >= 20;
-	for (size_t i = 0; i < a.n; i++) {
-		term_progress_step(&pg, i, a.v[i].name);
-		if (check_op(&a.v[i], strict) != 0) {
+	term_progress_begin(&pg, "directory", a->n);
+	pg.plain_tenths = a->n >= 20;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct audit_op *op = &a->v[i];
+		term_progress_step(&pg, i, op->name);
+		if (check_op(&a->v[i], strict) != 0) {
 			term_progress_end(&pg);
 			cli_error("out of memory");
-			goto out;
+			return -1;
 		}
-		term_progress_line(&pg, 1, "%s: %zu error%s, %zu warning%s", a.v[i].perf_opt,
-				   a.v[i].errors, a.v[i].errors == 1 ? "" : "s", a.v[i].warnings,
-				   a.v[i].warnings == 1 ? "" : "s");
+		term_progress_line(&pg, 1, "%s: %zu error%s, %zu warning%s", op->perf_opt,
+				   op->errors, op->errors == 1 ? "" : "s", op->warnings,
+				   op->warnings == 1 ? "" : "s");
 	}
-	term_progress_step(&pg, a.n, NULL);
+	term_progress_step(&pg, a->n, NULL);
 	term_progress_end(&pg);
-	if (totals(&a) != 0) {
+	if (totals(a) != 0) {
 		cli_error("out of memory");
-		goto out;
+		return -1;
 	}
+	return 0;
+}
 
-	if (output) {
-		size_t n = strlen(output) + 16;
-		tmp = malloc(n);
-		if (!tmp) {
-			cli_error("out of memory");
-			goto out;
-		}
-		snprintf(tmp, n, "%s.tmpXXXXXX", output);
-		int fd = mkstemp(tmp);
-		if (fd < 0 || !(f = fdopen(fd, "w"))) {
-			cli_error("cannot write '%s': %s", output, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			free(tmp);
-			tmp = NULL;
-			goto out;
-		}
-	}
-	if (emit(f ? f : stdout, fmt, &a) != 0) {
+/* Writes the report to OUTPUT through a temporary file beside it, renamed
+ * over it only when complete. 0, -1 (reported) on error. */
+static int write_output(const char *output, enum audit_format fmt, const struct audit *a)
+{
+	size_t n = strlen(output) + 16;
+	char *tmp = malloc(n);
+	FILE *f = NULL;
+	int rc = -1;
+	if (!tmp) {
 		cli_error("out of memory");
+		return -1;
+	}
+	snprintf(tmp, n, "%s.tmpXXXXXX", output);
+	int fd = mkstemp(tmp);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		cli_error("cannot write '%s': %s", output, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(tmp);
+		return -1;
+	}
+	if (emit(f, fmt, a) != 0) {
+		cli_error("out of memory");
+		fclose(f);
 		goto out;
 	}
-	if (f) {
-		int werr = ferror(f);
-		if (fclose(f) != 0 || werr) {
-			f = NULL;
-			cli_error("cannot write '%s': %s", output, strerror(errno ? errno : EIO));
-			goto out;
-		}
-		f = NULL;
-		if (chmod(tmp, 0644) != 0 || rename(tmp, output) != 0) {
-			cli_error("cannot write '%s': %s", output, strerror(errno));
-			goto out;
-		}
-		free(tmp);
-		tmp = NULL;
+	int werr = ferror(f);
+	if (fclose(f) != 0 || werr) {
+		cli_error("cannot write '%s': %s", output, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (chmod(tmp, 0644) != 0 || rename(tmp, output) != 0) {
+		cli_error("cannot write '%s': %s", output, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc != 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	struct audit_args x = { AUDIT_MARKDOWN, NULL, 0, 0, NULL };
+	int rc = CLI_USAGE;
+	struct audit a;
+	struct gate_set set;
+	if (parse_audit_args(argc, argv, &x, &rc) != 0)
+		return rc;
+	memset(&a, 0, sizeof(a));
+	gate_set_init(&set);
+	if (discover(&set, &x, &a) != 0 || check_all(&a, x.strict) != 0)
+		goto out;
+	if (x.output ? write_output(x.output, x.fmt, &a) != 0 : emit(stdout, x.fmt, &a) != 0) {
+		if (!x.output)
+			cli_error("out of memory");
+		goto out;
 	}
 	rc = a.unreconcilable || set.tree_findings.n ? CLI_FAIL : CLI_OK;
 	if (a.unreconcilable)
 		fprintf(stderr, "tlperf audit: %zu of %zu operator%s do%s not reconcile\n",
 			a.unreconcilable, a.n, a.n == 1 ? "" : "s", a.unreconcilable == 1 ? "es" : "");
 out:
-	if (f)
-		fclose(f);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
 	audit_release(&a);
 	gate_set_release(&set);
-	return output ? rc : cli_finish_stdout(rc);
+	return x.output ? rc : cli_finish_stdout(rc);
 }

@@ -5,6 +5,7 @@
 #include "util/utf8.h"
 #include "util/text.h"
 #include "util/decimal.h"
+#include "util/swar.h"
 
 #include <errno.h>
 #include <math.h>
@@ -453,37 +454,83 @@ static int is_delimiter_row(const char *s)
 	return dashes >= 1 && (pipes >= 1 || dashes >= 3);
 }
 
+/* The cells of a table row, found in place as trimmed spans: leading
+ * and trailing blanks and one outer '|' at each end dropped; a '|' inside
+ * backticks or after '\\' is text, not a separator. */
+struct row_it {
+	const char *b, *e;      /* the row without its outer pipes */
+	const char *p, *start;  /* scan position, start of the current cell */
+	int tick, done;         /* inside backticks; past the last cell */
+};
+
+static void row_begin(struct row_it *it, const char *s, size_t n)
+{
+	const char *b = s, *e = s + n;
+	while (b < e && (*b == ' ' || *b == '\t'))
+		b++;
+	while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (b < e && *b == '|')
+		b++;
+	if (e > b && e[-1] == '|' && (e - b < 2 || e[-2] != '\\'))
+		e--;
+	it->b = it->p = it->start = b;
+	it->e = e;
+	it->tick = it->done = 0;
+}
+
+/* The first '|' or '`' in [p, e), or e. */
+static const char *bar_or_tick(const char *p, const char *e)
+{
+	if (SWAR_LITTLE)
+		for (; e - p >= 8; p += 8) {
+			uint64_t v = swar_load(p);
+			uint64_t m = swar_eq(v, '|') | swar_eq(v, '`');
+			if (m)
+				return p + swar_first(m);
+		}
+	while (p < e && *p != '|' && *p != '`')
+		p++;
+	return p;
+}
+
+/* The next cell as [*cb, *ce); 0 after the last one. */
+static int row_next(struct row_it *it, const char **cb, const char **ce)
+{
+	if (it->done)
+		return 0;
+	for (const char *p = it->p;; p++) {
+		p = bar_or_tick(p, it->e);
+		int end = p == it->e;
+		if (!end && *p == '`')
+			it->tick = !it->tick;
+		if (end || (*p == '|' && !it->tick && (p == it->b || p[-1] != '\\'))) {
+			const char *c = it->start, *e = p;
+			while (c < e && (*c == ' ' || *c == '\t'))
+				c++;
+			while (e > c && (e[-1] == ' ' || e[-1] == '\t'))
+				e--;
+			*cb = c;
+			*ce = e;
+			it->done = end;
+			it->p = it->start = p + 1;
+			return 1;
+		}
+	}
+}
+
 /* Splits a table row into at most max cells (trimmed, pointers into buf,
- * which is modified). Returns the cell count. */
+ * which is modified: each cell is NUL-terminated where it ends). Returns
+ * the cell count. */
 static int split_cells(char *buf, char **cells, int max)
 {
-	char *s = (char *)skip_ws(buf);
-	size_t n = strlen(s);
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		s[--n] = '\0';
-	if (*s == '|')
-		s++, n--;
-	if (n > 0 && s[n - 1] == '|' && (n < 2 || s[n - 2] != '\\'))
-		s[--n] = '\0';
-	int k = 0, tick = 0;
-	char *start = s;
-	for (char *p = s;; p++) {
-		if (*p == '`')
-			tick = !tick;
-		if (*p == '\0' || (*p == '|' && !tick && (p == s || p[-1] != '\\'))) {
-			int end = (*p == '\0');
-			*p = '\0';
-			if (k < max) {
-				/* trimmed: from the first non-blank to the separator */
-				char *c = (char *)skip_ws(start), *e = p;
-				while (e > c && (e[-1] == ' ' || e[-1] == '\t'))
-					*--e = '\0';
-				cells[k++] = c;
-			}
-			if (end)
-				break;
-			start = p + 1;
-		}
+	struct row_it it;
+	const char *cb, *ce;
+	int k = 0;
+	row_begin(&it, buf, strlen(buf));
+	while (k < max && row_next(&it, &cb, &ce)) {
+		*(char *)ce = '\0'; /* at or before the cell's separator */
+		cells[k++] = (char *)cb;
 	}
 	return k;
 }
@@ -1182,6 +1229,28 @@ static char *cell_text(const char *c)
 	return strndup(c, n);
 }
 
+/* 1 when a cell after the first of the row s[0..n) starts with a number
+ * (of the first 64 cells, as split_cells keeps them). Read in place: every
+ * row of every table passes here. A number ends at the cell's end as it
+ * would at a NUL: what follows a cell (a blank, '|', the line's end) is
+ * never part of a number. */
+static int row_has_number(const char *s, size_t n)
+{
+	struct row_it it;
+	const char *cb, *ce;
+	double v;
+	row_begin(&it, s, n);
+	for (int k = 0; k < 64 && row_next(&it, &cb, &ce); k++) {
+		if (k == 0)
+			continue;
+		while (cb < ce && (*cb == ' ' || *cb == '\t' || *cb == '*' || *cb == '`'))
+			cb++;
+		if (cb < ce && optlog_read_number(cb, &v))
+			return 1;
+	}
+	return 0;
+}
+
 static int table_row(struct ctx *cx, char *line, size_t len, long lineno)
 {
 	struct optlog *lg = cx->lg;
@@ -1190,26 +1259,8 @@ static int table_row(struct ctx *cx, char *line, size_t len, long lineno)
 		return 0;
 	struct optlog_table *t = &lg->tables[cx->table];
 	t->rows++;
-	{
-		/* a copy to split: on the stack for the usual row, every row of
-		 * every table passes here */
-		char small[1024], *d = small;
-		if (len >= sizeof(small) && !(d = malloc(len + 1)))
-			return -1;
-		memcpy(d, line, len + 1);
-		char *cl[64];
-		int n = split_cells(d, cl, 64);
-		for (int i = 1; i < n; i++) {
-			double v;
-			const char *c = skip_marks(cl[i]);
-			if (optlog_read_number(c, &v)) {
-				t->numeric_rows++;
-				break;
-			}
-		}
-		if (d != small)
-			free(d);
-	}
+	if (row_has_number(line, len))
+		t->numeric_rows++;
 	if (!t->has_incumbent) {
 		/* the first cell only: between the leading '|' and the next one */
 		const char *a = skip_ws(line);

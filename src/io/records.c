@@ -8,6 +8,7 @@
 #include "io/records.h"
 #include "util/utf8.h"
 #include "util/decimal.h"
+#include "util/swar.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,45 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- eight bytes at a time ----
- * The usual bit tricks over a 64-bit word (little-endian): the lowest
- * flagged byte of each mask is exact (borrows only run upwards). */
-
-#define ONES 0x0101010101010101ull
-#define HIGH 0x8080808080808080ull
-
-static uint64_t load8(const char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint64_t zero_bytes(uint64_t v)
-{
-	return (v - ONES) & ~v & HIGH;
-}
-
-/* Bytes of v below 0x20 (control characters). */
-static uint64_t control_bytes(uint64_t v)
-{
-	return (v - 0x20 * ONES) & ~v & HIGH;
-}
-
-static int little_endian(void)
-{
-	const uint16_t one = 1;
-	return *(const unsigned char *)&one == 1;
-}
-
 /* 1 when s[0..n) is ASCII without NUL or CR: nothing for check_bytes to
  * look at further (the common line). */
 static int plain_ascii(const char *s, size_t n)
 {
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		uint64_t v = load8(s + i);
-		if ((v & HIGH) | zero_bytes(v) | zero_bytes(v ^ ('\r' * ONES)))
+		uint64_t v = swar_load(s + i);
+		if ((v & SWAR_HIGH) | swar_zero(v) | swar_eq(v, '\r'))
 			return 0;
 	}
 	for (; i < n; i++)
@@ -253,12 +223,12 @@ static int string_slow(struct lp *lp, char *w, size_t *n, const char *s)
 static int parse_string(struct lp *lp, const char **s, size_t *n)
 {
 	char *b = ++lp->p;
-	if (little_endian()) /* skip plain bytes eight at a time */
+	if (SWAR_LITTLE) /* skip plain bytes eight at a time */
 		while (lp->e - lp->p >= 8) {
-			uint64_t v = load8(lp->p);
-			uint64_t m = zero_bytes(v ^ ('"' * ONES)) | zero_bytes(v ^ ('\\' * ONES)) | control_bytes(v);
+			uint64_t v = swar_load(lp->p);
+			uint64_t m = swar_eq(v, '"') | swar_eq(v, '\\') | swar_below(v, 0x20);
 			if (m) {
-				lp->p += __builtin_ctzll(m) / 8;
+				lp->p += swar_first(m);
 				break;
 			}
 			lp->p += 8;

@@ -34,6 +34,56 @@ static int ends_mid_line(int fd, off_t size)
 	return c != '\n';
 }
 
+/* The bytes to append to a file of size bytes open as fd: a '\n' when it
+ * ends mid-line, the text, and a '\n' with RECWRITE_LINE. Returns
+ * malloc'd (its length in *total), or NULL with errno set. Called under
+ * the lock. */
+static char *append_bytes(int fd, off_t size, const char *text, size_t len, int flags,
+			  size_t *total)
+{
+	int mid = ends_mid_line(fd, size);
+	if (mid < 0) {
+		errno = EIO;
+		return NULL;
+	}
+	*total = (size_t)mid + len + ((flags & RECWRITE_LINE) ? 1 : 0);
+	char *buf = malloc(*total ? *total : 1);
+	if (!buf)
+		return NULL;
+	size_t at = 0;
+	if (mid)
+		buf[at++] = '\n';
+	memcpy(buf + at, text, len);
+	at += len;
+	if (flags & RECWRITE_LINE)
+		buf[at++] = '\n';
+	return buf;
+}
+
+/* Writes buf[0..total) and fsyncs, retrying EINTR. Returns 0, or the
+ * errno of the failure (EIO for a write that wrote nothing). */
+static int write_synced(int fd, const char *buf, size_t total)
+{
+	/* One write(2) normally; a short one only happens when the disk
+	 * fills (or a quota, or a file size limit) mid-text: the rest is
+	 * tried once more so errno tells the real reason (ENOSPC rather than
+	 * a bare short count). */
+	size_t off = 0;
+	while (off < total) {
+		ssize_t w = write(fd, buf + off, total - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
+		off += (size_t)w;
+	}
+	while (fsync(fd) != 0) {
+		if (errno != EINTR)
+			return errno;
+	}
+	return 0;
+}
+
 int recwrite_append(const char *path, const char *text, size_t len, int flags)
 {
 	int fd = -1, rc = -1, saved = 0;
@@ -45,57 +95,24 @@ int recwrite_append(const char *path, const char *text, size_t len, int flags)
 	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	if (lock_fd(fd, LOCK_EX) != 0)
-		goto out;
 	struct stat st;
-	if (fstat(fd, &st) != 0)
+	if (lock_fd(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0)
 		goto out;
-	int mid = ends_mid_line(fd, st.st_size);
-	if (mid < 0) {
-		errno = EIO;
-		goto out;
-	}
-	size_t total = (size_t)mid + len + ((flags & RECWRITE_LINE) ? 1 : 0);
-	buf = malloc(total ? total : 1);
+	size_t total;
+	buf = append_bytes(fd, st.st_size, text, len, flags, &total);
 	if (!buf)
 		goto out;
-	size_t at = 0;
-	if (mid)
-		buf[at++] = '\n';
-	memcpy(buf + at, text, len);
-	at += len;
-	if (flags & RECWRITE_LINE)
-		buf[at++] = '\n';
-	/* One write(2) normally; a short one only happens when the disk
-	 * fills (or a quota, or a file size limit) mid-text: the rest is
-	 * tried once more so errno tells the real reason (ENOSPC rather than
-	 * a bare short count), then our own bytes are cut back so no torn
-	 * line stays in the file (never earlier ones). */
-	size_t off = 0;
-	while (off < total) {
-		ssize_t w = write(fd, buf + off, total - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			saved = w < 0 ? errno : EIO;
-			goto undo;
+	saved = write_synced(fd, buf, total);
+	if (saved) {
+		/* not all on disk: cut our own bytes back so no torn line stays
+		 * in the file (never earlier ones) */
+		if (ftruncate(fd, st.st_size) != 0) {
+			/* nothing more we can do; report the write error */
 		}
-		off += (size_t)w;
-	}
-	while (fsync(fd) != 0) {
-		if (errno != EINTR) {
-			/* not on disk: take it back rather than leave it half-known */
-			saved = errno;
-			goto undo;
-		}
+		errno = saved;
+		goto out;
 	}
 	rc = 0;
-	goto out;
-undo:
-	if (ftruncate(fd, st.st_size) != 0) {
-		/* nothing more we can do; report the write error */
-	}
-	errno = saved;
 out:
 	saved = errno;
 	free(buf);

@@ -136,14 +136,13 @@ static char *split_label(char *key)
 struct parser {
 	struct stage_result *sr;
 	int in_block;
-	long first_heading;
+	int whole; /* reading the whole text as the block (no heading) */
 };
 
-/* One line inside the block (after normalisation of '：' to ':'). */
-static int entry_line(struct parser *ps, long lineno, const char *raw, char *s, int fullwidth)
+/* Past a list marker ("- ", "* ", "+ ", "1. ", "1) ") and its blanks at p
+ * (p itself when there is none). */
+static const char *skip_marker(const char *p)
 {
-	struct stage_result *sr = ps->sr;
-	const char *p = skip_ws(s);
 	if (*p == '-' || *p == '*' || *p == '+') {
 		if (p[1] == ' ' || p[1] == '\t')
 			p = skip_ws(p + 1);
@@ -154,108 +153,155 @@ static int entry_line(struct parser *ps, long lineno, const char *raw, char *s, 
 		if ((*q == '.' || *q == ')') && (q[1] == ' ' || q[1] == '\t'))
 			p = skip_ws(q + 1);
 	}
-	if (!*p || *p == '|' || *p == '>' || strncmp(p, "<!--", 4) == 0)
-		return 0;
-	const char *colon = strchr(p, ':');
-	if (!colon) {
-		/* "iterations 5": a seed field without its colon */
-		char word[64];
-		size_t wl = 0;
-		while (p[wl] && p[wl] != ' ' && p[wl] != '\t' && wl < sizeof(word) - 1) {
-			word[wl] = p[wl];
-			wl++;
-		}
-		word[wl] = '\0';
-		int folded;
-		char *w = trim_dup(word, wl);
-		enum sr_field f = w ? lookup(w, &folded) : SR_UNKNOWN;
-		int rc = 0;
-		if (f != SR_UNKNOWN && p[wl]) {
-			const char *v = skip_ws(p + wl);
-			if (!stage_result_add(sr, lineno, f, stage_result_fields[f], NULL, v, raw) ||
-			    stage_result_problem(sr, lineno, 0,
-						 "no ':' after '%s' in '%s': read as '%s: %s'", w, raw,
-						 stage_result_fields[f], v))
-				rc = -1;
-		}
-		free(w);
-		return rc;
+	return p;
+}
+
+/* "iterations 5": a seed field without its colon at p is added with a
+ * problem saying how it was read; other words are ignored. Returns 0, -1
+ * on allocation failure. */
+static int colonless_line(struct stage_result *sr, long lineno, const char *raw, const char *p)
+{
+	char word[64];
+	size_t wl = 0;
+	while (p[wl] && p[wl] != ' ' && p[wl] != '\t' && wl < sizeof(word) - 1) {
+		word[wl] = p[wl];
+		wl++;
 	}
-	char *key = trim_dup(p, (size_t)(colon - p));
-	char *value = trim_dup(colon + 1, strlen(colon + 1));
-	char *label = NULL;
-	int rc = -1;
-	if (!key || !value)
-		goto out;
-	/* key(WL) / key[WL] */
-	char *lb = split_label(key);
-	if (lb && !(label = strdup(lb)))
-		goto out;
+	word[wl] = '\0';
 	int folded;
-	enum sr_field f = lookup(key, &folded);
-	const char *vcolon = strchr(value, ':');
-	if (f == SR_UNKNOWN && !label && vcolon) {
-		/* WORKLOAD: key: value */
-		char *k2 = trim_dup(value, (size_t)(vcolon - value));
-		int folded2;
-		enum sr_field f2 = k2 ? lookup(k2, &folded2) : SR_UNKNOWN;
-		if (!k2)
-			goto out;
-		if (f2 != SR_UNKNOWN) {
-			label = key;
-			key = k2;
-			f = f2;
-			folded = folded2;
-			char *v2 = trim_dup(vcolon + 1, strlen(vcolon + 1));
-			if (!v2)
-				goto out;
-			free(value);
-			value = v2;
-		} else {
-			free(k2);
-		}
-	} else if (f != SR_UNKNOWN && stage_result_per_workload(f) && !label && vcolon) {
-		/* key: WORKLOAD: value (the label is not a number) */
-		char *l2 = trim_dup(value, (size_t)(vcolon - value));
-		if (!l2)
-			goto out;
-		if (*l2 && !isdigit((unsigned char)*l2) && *l2 != '.' && *l2 != '-' &&
-		    *l2 != '+' && !strchr(l2, ' ')) {
-			label = l2;
-			char *v2 = trim_dup(vcolon + 1, strlen(vcolon + 1));
-			if (!v2)
-				goto out;
-			free(value);
-			value = v2;
-		} else {
-			free(l2);
-		}
+	char *w = trim_dup(word, wl);
+	enum sr_field f = w ? lookup(w, &folded) : SR_UNKNOWN;
+	int rc = 0;
+	if (f != SR_UNKNOWN && p[wl]) {
+		const char *v = skip_ws(p + wl);
+		if (!stage_result_add(sr, lineno, f, stage_result_fields[f], NULL, v, raw) ||
+		    stage_result_problem(sr, lineno, 0, "no ':' after '%s' in '%s': read as '%s: %s'", w,
+					 raw, stage_result_fields[f], v))
+			rc = -1;
 	}
-	if (f == SR_UNKNOWN) {
-		/* keep it (the gate reports unknown fields) only when it looks
-		 * like a key: one word, no sentence */
-		if (strchr(key, ' ') && strlen(key) > 40) {
-			rc = 0;
-			goto out;
-		}
+	free(w);
+	return rc;
+}
+
+/* One "key: value" line taken apart; the strings are malloc'd. */
+struct kv {
+	char *key;
+	char *value;
+	char *label;     /* workload label, or NULL */
+	enum sr_field f; /* the key looked up */
+	int folded;      /* the key needed folding to be found */
+};
+
+/* Replaces kv->value by the trimmed text after vcolon (a colon inside
+ * it). Returns 0, -1 on allocation failure. */
+static int value_after(struct kv *kv, const char *vcolon)
+{
+	char *v2 = trim_dup(vcolon + 1, strlen(vcolon + 1));
+	if (!v2)
+		return -1;
+	free(kv->value);
+	kv->value = v2;
+	return 0;
+}
+
+/* "WORKLOAD: key: value": when the value starts with a known key, the
+ * first key becomes the label. Returns 0, -1 on allocation failure. */
+static int workload_first(struct kv *kv, const char *vcolon)
+{
+	char *k2 = trim_dup(kv->value, (size_t)(vcolon - kv->value));
+	if (!k2)
+		return -1;
+	int folded2;
+	enum sr_field f2 = lookup(k2, &folded2);
+	if (f2 == SR_UNKNOWN) {
+		free(k2);
+		return 0;
 	}
-	if (folded && stage_result_problem(sr, lineno, 0, "key '%s' in '%s' read as '%s'", key,
-					   raw, stage_result_fields[f]))
-		goto out;
-	struct sr_entry *e = stage_result_add(sr, lineno, f, f == SR_UNKNOWN ? key : stage_result_fields[f],
-					      label, value, raw);
+	kv->label = kv->key;
+	kv->key = k2;
+	kv->f = f2;
+	kv->folded = folded2;
+	return value_after(kv, vcolon);
+}
+
+/* "key: WORKLOAD: value" for a per-workload key: the word before the
+ * value's colon is the label when it is no number and one word. Returns
+ * 0, -1 on allocation failure. */
+static int workload_after(struct kv *kv, const char *vcolon)
+{
+	char *l2 = trim_dup(kv->value, (size_t)(vcolon - kv->value));
+	if (!l2)
+		return -1;
+	if (!*l2 || isdigit((unsigned char)*l2) || *l2 == '.' || *l2 == '-' || *l2 == '+' ||
+	    strchr(l2, ' ')) {
+		free(l2);
+		return 0;
+	}
+	kv->label = l2;
+	return value_after(kv, vcolon);
+}
+
+/* Splits key(WL) / key[WL], looks the key up and moves a workload label
+ * written inside the value. Returns 0, -1 on allocation failure. */
+static int read_key(struct kv *kv)
+{
+	char *lb = split_label(kv->key);
+	if (lb && !(kv->label = strdup(lb)))
+		return -1;
+	kv->f = lookup(kv->key, &kv->folded);
+	const char *vcolon = strchr(kv->value, ':');
+	if (kv->label || !vcolon)
+		return 0;
+	if (kv->f == SR_UNKNOWN)
+		return workload_first(kv, vcolon);
+	if (stage_result_per_workload(kv->f))
+		return workload_after(kv, vcolon);
+	return 0;
+}
+
+/* Adds the entry read from one line, with a problem for a folded key and
+ * one for full-width punctuation. Returns 0, -1 on allocation failure. */
+static int add_kv(struct stage_result *sr, long lineno, const char *raw, const struct kv *kv,
+		  int fullwidth)
+{
+	enum sr_field f = kv->f;
+	/* keep an unknown key (the gate reports unknown fields) only when it
+	 * looks like a key: one word, no sentence */
+	if (f == SR_UNKNOWN && strchr(kv->key, ' ') && strlen(kv->key) > 40)
+		return 0;
+	if (kv->folded && stage_result_problem(sr, lineno, 0, "key '%s' in '%s' read as '%s'", kv->key,
+					       raw, stage_result_fields[f]))
+		return -1;
+	struct sr_entry *e = stage_result_add(sr, lineno, f,
+					      f == SR_UNKNOWN ? kv->key : stage_result_fields[f],
+					      kv->label, kv->value, raw);
 	if (!e)
-		goto out;
+		return -1;
 	e->fullwidth = fullwidth;
 	if (fullwidth && stage_result_problem(sr, lineno, 0,
 					      "full-width punctuation in '%s': read as ASCII ':' / '%%'",
 					      raw))
-		goto out;
-	rc = 0;
-out:
-	free(key);
-	free(value);
-	free(label);
+		return -1;
+	return 0;
+}
+
+/* One line inside the block (after normalisation of '：' to ':'). */
+static int entry_line(struct parser *ps, long lineno, const char *raw, char *s, int fullwidth)
+{
+	const char *p = skip_marker(skip_ws(s));
+	if (!*p || *p == '|' || *p == '>' || strncmp(p, "<!--", 4) == 0)
+		return 0;
+	const char *colon = strchr(p, ':');
+	if (!colon)
+		return colonless_line(ps->sr, lineno, raw, p);
+	struct kv kv = { trim_dup(p, (size_t)(colon - p)), trim_dup(colon + 1, strlen(colon + 1)), NULL,
+			 SR_UNKNOWN, 0 };
+	int rc = -1;
+	if (kv.key && kv.value && read_key(&kv) == 0)
+		rc = add_kv(ps->sr, lineno, raw, &kv, fullwidth);
+	free(kv.key);
+	free(kv.value);
+	free(kv.label);
 	return rc;
 }
 
@@ -282,81 +328,118 @@ static int replace_all(char *s, const char *pat, const char *rep)
 	return hit;
 }
 
+/* The text being split into lines, and the current line (a NUL-ended
+ * copy without its '\n' or a final '\r'). */
+struct line_reader {
+	const char *text;
+	size_t len;
+	size_t at;   /* where the next line starts */
+	char *line;  /* malloc'd, reused */
+	size_t cap;
+	long lineno;
+};
+
+/* Reads the next line into r->line, its length in *n. Returns 1, 0 at the
+ * end of the text, -1 on allocation failure. */
+static int next_line(struct line_reader *r, size_t *n)
+{
+	if (r->at >= r->len)
+		return 0;
+	const char *nl = memchr(r->text + r->at, '\n', r->len - r->at);
+	size_t l = nl ? (size_t)(nl - (r->text + r->at)) : r->len - r->at;
+	r->lineno++;
+	if (l + 1 > r->cap) {
+		char *b = realloc(r->line, l + 64);
+		if (!b)
+			return -1;
+		r->line = b;
+		r->cap = l + 64;
+	}
+	memcpy(r->line, r->text + r->at, l);
+	r->line[l] = '\0';
+	r->at += l + (nl ? 1 : 0);
+	if (l && r->line[l - 1] == '\r')
+		r->line[--l] = '\0';
+	*n = l;
+	return 1;
+}
+
+/* A heading or a bold title line: a "Stage Result" one opens a block (a
+ * second block replaces the first), another one closes it. Returns 1 when
+ * the line was such a title, 0 otherwise. */
+static int title_line(struct parser *ps, long lineno, const char *line)
+{
+	struct stage_result *sr = ps->sr;
+	const char *h = heading_text(line);
+	const char *t = skip_ws(line);
+	int bold_title = !h && strncmp(t, "**", 2) == 0 && !strchr(t + 2, ':') &&
+			 !strstr(t, FW_COLON) && names_block(t);
+	if (!ps->whole && ((h && names_block(h)) || bold_title)) {
+		sr->nblocks++;
+		if (sr->nblocks > 1) {
+			if (!sr->other_heading)
+				sr->other_heading = sr->heading_line;
+			reset_block(sr);
+		}
+		sr->heading_line = lineno;
+		sr->end_line = lineno;
+		ps->in_block = 1;
+		return 1;
+	}
+	if (h) {
+		if (!ps->whole)
+			ps->in_block = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* A line inside the block: full-width punctuation normalised, then read
+ * as an entry. Returns 0, -1 on allocation failure. */
+static int block_line(struct parser *ps, long lineno, char *line)
+{
+	char *raw = strdup(line);
+	if (!raw)
+		return -1;
+	int fw = replace_all(line, FW_COLON, ":");
+	fw |= strstr(line, FW_PERCENT) != NULL;
+	fw |= strstr(line, "\xef\xbc\x8c") != NULL; /* ， */
+	size_t before = ps->sr->n;
+	int rc = entry_line(ps, lineno, raw, line, fw);
+	if (ps->sr->n > before)
+		ps->sr->end_line = lineno;
+	free(raw);
+	return rc;
+}
+
+/* One line of the text (n bytes, possibly holding a NUL). Returns 0, or
+ * nonzero to stop (allocation failure). */
+static int pass_line(struct parser *ps, long lineno, char *line, size_t n)
+{
+	if (memchr(line, '\0', n))
+		return ps->in_block ? stage_result_problem(ps->sr, lineno, 1, "line holds a NUL byte") : 0;
+	if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)
+		memmove(line, line + 3, n - 2);
+	if (title_line(ps, lineno, line))
+		return 0;
+	if (!ps->in_block || is_fence(line))
+		return 0;
+	return block_line(ps, lineno, line);
+}
+
 static int parse_pass(const char *text, size_t len, struct stage_result *sr, int whole)
 {
-	struct parser ps = { sr, whole, 0 };
-	long lineno = 0;
-	size_t at = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = 0;
+	struct parser ps = { sr, whole, whole };
+	struct line_reader r = { text, len, 0, NULL, 0, 0 };
+	size_t n;
+	int rc;
 	if (whole) {
 		sr->heading_line = 0;
 		sr->nblocks = 0;
 	}
-	while (at < len && rc == 0) {
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
-		lineno++;
-		if (n + 1 > cap) {
-			cap = n + 64;
-			char *l = realloc(line, cap);
-			if (!l) {
-				rc = -1;
-				break;
-			}
-			line = l;
-		}
-		memcpy(line, text + at, n);
-		line[n] = '\0';
-		at += n + (nl ? 1 : 0);
-		if (n && line[n - 1] == '\r')
-			line[--n] = '\0';
-		if (memchr(line, '\0', n)) {
-			if (ps.in_block)
-				rc = stage_result_problem(sr, lineno, 1, "line holds a NUL byte");
-			continue;
-		}
-		if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)
-			memmove(line, line + 3, n - 2);
-		const char *h = heading_text(line);
-		const char *t = skip_ws(line);
-		int bold_title = !h && strncmp(t, "**", 2) == 0 && !strchr(t + 2, ':') &&
-				 !strstr(t, FW_COLON) && names_block(t);
-		if (!whole && ((h && names_block(h)) || bold_title)) {
-			sr->nblocks++;
-			if (sr->nblocks > 1) {
-				if (!sr->other_heading)
-					sr->other_heading = sr->heading_line;
-				reset_block(sr);
-			}
-			sr->heading_line = lineno;
-			sr->end_line = lineno;
-			ps.in_block = 1;
-			continue;
-		}
-		if (h) {
-			if (!whole)
-				ps.in_block = 0;
-			continue;
-		}
-		if (!ps.in_block || is_fence(line))
-			continue;
-		char *raw = strdup(line);
-		if (!raw) {
-			rc = -1;
-			break;
-		}
-		int fw = replace_all(line, FW_COLON, ":");
-		fw |= strstr(line, FW_PERCENT) != NULL;
-		fw |= strstr(line, "\xef\xbc\x8c") != NULL; /* ， */
-		size_t before = sr->n;
-		rc = entry_line(&ps, lineno, raw, line, fw);
-		if (sr->n > before)
-			sr->end_line = lineno;
-		free(raw);
-	}
-	free(line);
+	while ((rc = next_line(&r, &n)) > 0 && (rc = pass_line(&ps, r.lineno, r.line, n)) == 0)
+		;
+	free(r.line);
 	return rc;
 }
 

@@ -138,47 +138,70 @@ static int digits(const char *s, int n)
 			return 0;
 	return 1;
 }
-int records_is_iso8601(const char *s)
+/* The two digits at s as a number (the caller checked they are digits). */
+static int two_digits(const char *s)
 {
-	/* YYYY-MM-DD */
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+/* 1 when s starts with "YYYY-MM-DD" with a month 1-12 and a day 1-31. */
+static int iso_date(const char *s)
+{
 	if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2))
 		return 0;
-	int mon = (s[5] - '0') * 10 + (s[6] - '0');
-	int day = (s[8] - '0') * 10 + (s[9] - '0');
-	if (mon < 1 || mon > 12 || day < 1 || day > 31)
+	int mon = two_digits(s + 5), day = two_digits(s + 8);
+	return mon >= 1 && mon <= 12 && day >= 1 && day <= 31;
+}
+
+/* "hh:mm", then optionally ":ss" and a fraction ".f" / ",f", at s.
+ * Returns the end of the time, NULL when it is malformed. */
+static const char *iso_time(const char *s)
+{
+	if (!digits(s, 2) || s[2] != ':' || !digits(s + 3, 2))
+		return NULL;
+	if (two_digits(s) > 23 || two_digits(s + 3) > 59)
+		return NULL;
+	s += 5;
+	if (*s != ':')
+		return s;
+	if (!digits(s + 1, 2) || two_digits(s + 1) > 60)
+		return NULL;
+	s += 3;
+	if (*s != '.' && *s != ',')
+		return s;
+	s++;
+	if (!isdigit((unsigned char)*s))
+		return NULL;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* 1 when s is a whole time zone: nothing, "Z", "+hh", "+hh:mm" or
+ * "+hhmm" (or '-'). */
+static int iso_zone(const char *s)
+{
+	if (*s == '\0' || (s[0] == 'Z' && s[1] == '\0'))
+		return 1;
+	if (!((*s == '+' || *s == '-') && digits(s + 1, 2)))
+		return 0;
+	s += 3;
+	if (*s == ':')
+		s++;
+	if (*s == '\0')
+		return 1;
+	return digits(s, 2) && s[2] == '\0';
+}
+
+int records_is_iso8601(const char *s)
+{
+	if (!iso_date(s))
 		return 0;
 	s += 10;
 	if (*s == '\0')
 		return 1;
 	if (*s != 'T' && *s != ' ')
 		return 0;
-	s++;
-	if (!digits(s, 2) || s[2] != ':' || !digits(s + 3, 2))
-		return 0;
-	if ((s[0] - '0') * 10 + (s[1] - '0') > 23 || (s[3] - '0') * 10 + (s[4] - '0') > 59)
-		return 0;
-	s += 5;
-	if (*s == ':') {
-		if (!digits(s + 1, 2) || (s[1] - '0') * 10 + (s[2] - '0') > 60)
-			return 0;
-		s += 3;
-		if (*s == '.' || *s == ',') {
-			s++;
-			if (!isdigit((unsigned char)*s))
-				return 0;
-			while (isdigit((unsigned char)*s))
-				s++;
-		}
-	}
-	if (*s == '\0' || (s[0] == 'Z' && s[1] == '\0'))
-		return 1;
-	if ((*s == '+' || *s == '-') && digits(s + 1, 2)) {
-		s += 3;
-		if (*s == ':')
-			s++;
-		if (*s == '\0')
-			return 1;
-		return digits(s, 2) && s[2] == '\0';
-	}
-	return 0;
+	s = iso_time(s + 1);
+	return s && iso_zone(s);
 }

@@ -59,22 +59,51 @@ void stage_result_release(struct stage_result *sr)
 	stage_result_init(sr);
 }
 
-/* Leading number of s (after '~', '≈', '**', '`'), its decimals and unit. */
-static void parse_value(struct sr_entry *e)
+/* Units after a number: spelling, whether case is ignored, the unit, and
+ * the factor (mul / div) that turns a time into microseconds. */
+static const struct {
+	const char *text;
+	int ci;
+	enum sr_unit unit;
+	double mul, div;
+} UNITS[] = {
+	{ "us", 1, SR_UNIT_US, 1.0, 1.0 },
+	{ "\xc2\xb5s", 0, SR_UNIT_US, 1.0, 1.0 }, /* µs */
+	{ "\xce\xbcs", 0, SR_UNIT_US, 1.0, 1.0 }, /* μs */
+	{ "ms", 1, SR_UNIT_MS, 1000.0, 1.0 },
+	{ "ns", 1, SR_UNIT_NS, 1.0, 1000.0 },
+	{ "%", 0, SR_UNIT_PCT, 1.0, 1.0 },
+	{ "\xef\xbc\x85", 0, SR_UNIT_PCT, 1.0, 1.0 }, /* ％ */
+	{ "x", 1, SR_UNIT_X, 1.0, 1.0 },
+};
+
+/* The unit word p[0..wl) (none when wl is 0); a time unit scales
+ * e->number to microseconds. */
+static enum sr_unit unit_word(const char *p, size_t wl, struct sr_entry *e)
 {
-	const char *s = e->value;
-	e->number = NAN;
-	e->decimals = 0;
-	e->unit = SR_UNIT_NONE;
-	while (*s == '*' || *s == '`' || *s == '~' || *s == ' ')
-		s++;
-	if (strncmp(s, "\xe2\x89\x88", 3) == 0) /* ≈ */
-		s += 3;
+	if (wl == 0)
+		return SR_UNIT_NONE;
+	for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++) {
+		if (strlen(UNITS[i].text) != wl)
+			continue;
+		if (UNITS[i].ci ? strncasecmp(p, UNITS[i].text, wl) != 0 : strncmp(p, UNITS[i].text, wl) != 0)
+			continue;
+		e->number = e->number * UNITS[i].mul / UNITS[i].div;
+		return UNITS[i].unit;
+	}
+	return SR_UNIT_OTHER;
+}
+
+/* The number at s (sign, digits, one point): e->decimals counts the
+ * digits after the point. Returns its end with the value in *v, or NULL
+ * when there is no finite number there. */
+static const char *leading_number(const char *s, struct sr_entry *e, double *v)
+{
 	const char *p = s;
 	if (*p == '+' || *p == '-')
 		p++;
 	if (!(*p >= '0' && *p <= '9') && !(*p == '.' && p[1] >= '0' && p[1] <= '9'))
-		return;
+		return NULL;
 	while (*p >= '0' && *p <= '9')
 		p++;
 	if (*p == '.') {
@@ -86,12 +115,30 @@ static void parse_value(struct sr_entry *e)
 	char buf[64];
 	size_t n = (size_t)(p - s);
 	if (n >= sizeof(buf))
-		return;
+		return NULL;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	char *end;
-	double v = strtod(buf, &end);
-	if (*end || !isfinite(v))
+	*v = strtod(buf, &end);
+	if (*end || !isfinite(*v))
+		return NULL;
+	return p;
+}
+
+/* Leading number of s (after '~', '≈', '**', '`'), its decimals and unit. */
+static void parse_value(struct sr_entry *e)
+{
+	const char *s = e->value;
+	e->number = NAN;
+	e->decimals = 0;
+	e->unit = SR_UNIT_NONE;
+	while (*s == '*' || *s == '`' || *s == '~' || *s == ' ')
+		s++;
+	if (strncmp(s, "\xe2\x89\x88", 3) == 0) /* ≈ */
+		s += 3;
+	double v;
+	const char *p = leading_number(s, e, &v);
+	if (!p)
 		return;
 	while (*p == ' ' || *p == '*' || *p == '`')
 		p++;
@@ -100,23 +147,7 @@ static void parse_value(struct sr_entry *e)
 	       p[wl] != ',' && p[wl] != ';')
 		wl++;
 	e->number = v;
-	if (wl == 0)
-		e->unit = SR_UNIT_NONE;
-	else if ((wl == 2 && strncasecmp(p, "us", 2) == 0) ||
-		 (wl == 3 && (strncmp(p, "\xc2\xb5s", 3) == 0 || strncmp(p, "\xce\xbcs", 3) == 0)))
-		e->unit = SR_UNIT_US;
-	else if (wl == 2 && strncasecmp(p, "ms", 2) == 0) {
-		e->unit = SR_UNIT_MS;
-		e->number = v * 1000.0;
-	} else if (wl == 2 && strncasecmp(p, "ns", 2) == 0) {
-		e->unit = SR_UNIT_NS;
-		e->number = v / 1000.0;
-	} else if ((wl == 1 && *p == '%') || (wl == 3 && strncmp(p, "\xef\xbc\x85", 3) == 0))
-		e->unit = SR_UNIT_PCT;
-	else if (wl == 1 && (*p == 'x' || *p == 'X'))
-		e->unit = SR_UNIT_X;
-	else
-		e->unit = SR_UNIT_OTHER;
+	e->unit = unit_word(p, wl, e);
 }
 
 struct sr_entry *stage_result_add(struct stage_result *sr, long line, enum sr_field f,

@@ -31,22 +31,12 @@ static int cmp_group(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-int report_render_junit(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
+/* Groups the sorted findings IX [0, m) into GR by (rule, path) and sorts
+ * the groups by first appearance; returns the group count. */
+static size_t junit_groups(const struct gate_findings *fs, char **rel, size_t *ix, size_t m,
+			   const struct report_ctx *ctx, struct junit_group *gr)
 {
-	char **rel = report_rel_paths(fs, ctx);
-	const char *tool = ctx->tool_name ? ctx->tool_name : "tlgate";
-	size_t m = 0, ng = 0, ncases, nfail = 0, nsilent = 0, *ix = NULL;
-	struct junit_group *gr = NULL;
-	char *silent = NULL; /* registry rules without findings */
-	int rc = -1;
-	if (rel)
-		ix = report_sorted_findings(fs, rel, 0, &m);
-	if (ix)
-		gr = malloc((m ? m : 1) * sizeof(*gr));
-	if (!gr) {
-		errno = ENOMEM;
-		goto out;
-	}
+	size_t ng = 0;
 	for (size_t j = 0; j < m; j++) {
 		size_t i = ix[j];
 		if (ng == 0 || strcmp(fs->v[ix[j - 1]].rule, fs->v[i].rule) != 0 ||
@@ -64,11 +54,14 @@ int report_render_junit(FILE *f, const struct gate_findings *fs, const struct re
 	group_ix = ix;
 	if (ng > 1)
 		qsort(gr, ng, sizeof(*gr), cmp_group);
-	silent = calloc(gate_nrules ? gate_nrules : 1, sizeof(*silent));
-	if (!silent) {
-		errno = ENOMEM;
-		goto out;
-	}
+	return ng;
+}
+
+/* Sets SILENT[r] for each registry rule no group reports; returns how many. */
+static size_t junit_silent(const struct gate_findings *fs, const size_t *ix,
+			   const struct junit_group *gr, size_t ng, char *silent)
+{
+	size_t nsilent = 0;
 	for (size_t r = 0; r < gate_nrules; r++) {
 		int seen = 0;
 		for (size_t g = 0; g < ng && !seen; g++)
@@ -76,10 +69,50 @@ int report_render_junit(FILE *f, const struct gate_findings *fs, const struct re
 		silent[r] = !seen;
 		nsilent += !seen;
 	}
-	for (size_t g = 0; g < ng; g++)
-		nfail += gr[g].first_fail != (size_t)-1;
-	ncases = ng + nsilent;
+	return nsilent;
+}
 
+/* Writes the testcase of group G: a failure or system-out listing all of
+ * its findings. */
+static void junit_case(FILE *f, const struct gate_findings *fs, char **rel, const size_t *ix,
+		       const struct junit_group *g)
+{
+	size_t i0 = ix[g->start], ff = g->first_fail;
+	const struct gate_finding *g0 = &fs->v[i0];
+	fputs("    <testcase classname=\"", f);
+	report_xml_escape(f, g0->rule, 1);
+	fputs("\" name=\"", f);
+	report_xml_escape(f, g0->rule, 1);
+	fputc(' ', f);
+	report_xml_escape(f, rel[i0], 1);
+	fputs("\" file=\"", f);
+	report_xml_escape(f, rel[i0], 1);
+	fputs("\">\n", f);
+	if (ff != (size_t)-1) {
+		fputs("      <failure type=\"", f);
+		report_xml_escape(f, g0->rule, 1);
+		fputs("\" message=\"", f);
+		report_xml_escape(f, fs->v[ff].message, 1);
+		fputs("\">", f);
+	} else {
+		fputs("      <system-out>", f);
+	}
+	for (size_t j = g->start; j < g->start + g->len; j++) {
+		const struct gate_finding *h = &fs->v[ix[j]];
+		report_xml_escape(f, rel[ix[j]], 0);
+		if (h->line > 0)
+			fprintf(f, ":%ld", h->line);
+		fprintf(f, ": %s: ", gate_severity_name(h->severity));
+		report_xml_escape(f, h->message, 0);
+		fputc('\n', f);
+	}
+	fputs(ff != (size_t)-1 ? "</failure>\n" : "</system-out>\n", f);
+	fputs("    </testcase>\n", f);
+}
+
+/* Writes the XML declaration and the opening testsuites and testsuite. */
+static void junit_open(FILE *f, const char *tool, size_t ncases, size_t nfail)
+{
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", f);
 	report_xml_escape(f, tool, 1);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n", ncases, nfail);
@@ -87,39 +120,36 @@ int report_render_junit(FILE *f, const struct gate_findings *fs, const struct re
 	report_xml_escape(f, tool, 1);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", ncases,
 		nfail);
-	for (size_t g = 0; g < ng; g++) {
-		size_t i0 = ix[gr[g].start], ff = gr[g].first_fail;
-		const struct gate_finding *g0 = &fs->v[i0];
-		fputs("    <testcase classname=\"", f);
-		report_xml_escape(f, g0->rule, 1);
-		fputs("\" name=\"", f);
-		report_xml_escape(f, g0->rule, 1);
-		fputc(' ', f);
-		report_xml_escape(f, rel[i0], 1);
-		fputs("\" file=\"", f);
-		report_xml_escape(f, rel[i0], 1);
-		fputs("\">\n", f);
-		if (ff != (size_t)-1) {
-			fputs("      <failure type=\"", f);
-			report_xml_escape(f, g0->rule, 1);
-			fputs("\" message=\"", f);
-			report_xml_escape(f, fs->v[ff].message, 1);
-			fputs("\">", f);
-		} else {
-			fputs("      <system-out>", f);
-		}
-		for (size_t j = gr[g].start; j < gr[g].start + gr[g].len; j++) {
-			const struct gate_finding *h = &fs->v[ix[j]];
-			report_xml_escape(f, rel[ix[j]], 0);
-			if (h->line > 0)
-				fprintf(f, ":%ld", h->line);
-			fprintf(f, ": %s: ", gate_severity_name(h->severity));
-			report_xml_escape(f, h->message, 0);
-			fputc('\n', f);
-		}
-		fputs(ff != (size_t)-1 ? "</failure>\n" : "</system-out>\n", f);
-		fputs("    </testcase>\n", f);
+}
+
+int report_render_junit(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
+{
+	char **rel = report_rel_paths(fs, ctx);
+	const char *tool = ctx->tool_name ? ctx->tool_name : "tlgate";
+	size_t m = 0, ng = 0, nfail = 0, nsilent = 0, *ix = NULL;
+	struct junit_group *gr = NULL;
+	char *silent = NULL; /* registry rules without findings */
+	int rc = -1;
+	if (rel)
+		ix = report_sorted_findings(fs, rel, 0, &m);
+	if (ix)
+		gr = malloc((m ? m : 1) * sizeof(*gr));
+	if (!gr) {
+		errno = ENOMEM;
+		goto out;
 	}
+	ng = junit_groups(fs, rel, ix, m, ctx, gr);
+	silent = calloc(gate_nrules ? gate_nrules : 1, sizeof(*silent));
+	if (!silent) {
+		errno = ENOMEM;
+		goto out;
+	}
+	nsilent = junit_silent(fs, ix, gr, ng, silent);
+	for (size_t g = 0; g < ng; g++)
+		nfail += gr[g].first_fail != (size_t)-1;
+	junit_open(f, tool, ng + nsilent, nfail);
+	for (size_t g = 0; g < ng; g++)
+		junit_case(f, fs, rel, ix, &gr[g]);
 	for (size_t r = 0; r < gate_nrules; r++) {
 		if (!silent[r])
 			continue;

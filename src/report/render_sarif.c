@@ -84,6 +84,109 @@ static char *help_text(const struct gate_rule_info *r)
 	return s;
 }
 
+/* Appends the rule object of ID to RULES; -1 when it could not be made
+ * (*OOM is set by the helpers that failed). */
+static int sarif_rule(cJSON *rules, const char *id, int *oom)
+{
+	const struct gate_rule_info *info = gate_rule_find(id);
+	cJSON *r = report_json_new_in(rules, oom), *sd, *dc;
+	if (!r)
+		return -1;
+	report_json_str(r, "id", id, oom);
+	sd = report_json_obj(r, "shortDescription", oom);
+	if (sd)
+		report_json_str(sd, "text", info ? info->summary : id, oom);
+	if (info) {
+		char uri[512];
+		report_rule_help_uri(info->id, uri, sizeof(uri));
+		report_json_str(r, "helpUri", uri, oom);
+		cJSON *help = report_json_obj(r, "help", oom);
+		char *text = help_text(info);
+		if (help && text)
+			report_json_str(help, "text", text, oom);
+		else
+			*oom = 1;
+		free(text);
+	}
+	dc = report_json_obj(r, "defaultConfiguration", oom);
+	if (dc)
+		report_json_str(dc, "level", sarif_level(info ? info->default_severity : GATE_ERROR),
+			oom);
+	return 0;
+}
+
+/* Adds to result R the physical location of a finding at REL, LINE;
+ * -1 when out of memory (*OOM set). */
+static int sarif_location(cJSON *r, const char *rel, long line, int *oom)
+{
+	cJSON *locs = cJSON_AddArrayToObject(r, "locations");
+	cJSON *loc = locs ? report_json_new_in(locs, oom) : NULL;
+	cJSON *phys = loc ? report_json_obj(loc, "physicalLocation", oom) : NULL;
+	cJSON *art = phys ? report_json_obj(phys, "artifactLocation", oom) : NULL;
+	char *uri = art ? path_uri(rel) : NULL;
+	if (!uri) {
+		*oom = 1;
+		return -1;
+	}
+	report_json_str(art, "uri", uri, oom);
+	if (uri[0] != 'f' || strncmp(uri, "file://", 7) != 0)
+		report_json_str(art, "uriBaseId", "%SRCROOT%", oom);
+	free(uri);
+	/* a finding about a whole file points at its first line: code
+	 * scanning UIs want a region */
+	cJSON *region = report_json_obj(phys, "region", oom);
+	if (region)
+		report_json_num(region, "startLine", line > 0 ? (double)line : 1, oom);
+	return 0;
+}
+
+/* Appends the result of finding G (rule index IDX, repo-relative path
+ * REL, OCC-th occurrence) to RESULTS; -1 when it could not be made. */
+static int sarif_result(cJSON *results, const struct gate_finding *g, size_t idx,
+			const char *rel, unsigned long occ, int *oom)
+{
+	cJSON *r = report_json_new_in(results, oom), *m, *pf;
+	if (!r)
+		return -1;
+	report_json_str(r, "ruleId", g->rule, oom);
+	report_json_num(r, "ruleIndex", (double)idx, oom);
+	report_json_str(r, "level", sarif_level(g->severity), oom);
+	m = report_json_obj(r, "message", oom);
+	if (m)
+		report_json_str(m, "text", g->message, oom);
+	if (sarif_location(r, rel, g->line, oom) != 0)
+		return -1;
+	char fp[33];
+	report_fingerprint(g->rule, rel, g->message, occ, fp);
+	pf = report_json_obj(r, "partialFingerprints", oom);
+	if (pf)
+		report_json_str(pf, "tlgateFingerprint/v1", fp, oom);
+	return 0;
+}
+
+/* The tool.driver object of RUN with its name, version and rules IDS
+ * [0, nids); NULL (*OOM set) when the driver could not be made. */
+static cJSON *sarif_driver(cJSON *run, const struct report_ctx *ctx, const char **ids,
+			   size_t nids, int *oom)
+{
+	cJSON *tool = run ? report_json_obj(run, "tool", oom) : NULL;
+	cJSON *driver = tool ? report_json_obj(tool, "driver", oom) : NULL;
+	if (!driver) {
+		*oom = 1;
+		return NULL;
+	}
+	report_json_str(driver, "name", ctx->tool_name ? ctx->tool_name : "tlgate", oom);
+	report_json_str(driver, "version", ctx->tool_version ? ctx->tool_version : "0", oom);
+	report_json_str(driver, "informationUri", TLPERF_DOCS_URL "/README.md", oom);
+	cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
+	for (size_t i = 0; rules && i < nids; i++)
+		if (sarif_rule(rules, ids[i], oom) != 0)
+			break;
+	if (!rules)
+		*oom = 1;
+	return driver;
+}
+
 int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
 {
 	int oom = 0;
@@ -95,7 +198,7 @@ int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct re
 		return report_emit_json(f, NULL, 1);
 	rel = report_rel_paths(fs, ctx);
 	occ = rel ? report_occurrences(fs, rel) : NULL;
-	cJSON *doc = cJSON_CreateObject(), *runs, *run, *tool, *driver, *rules, *results;
+	cJSON *doc = cJSON_CreateObject(), *runs, *run, *results;
 	if (!doc || !rel || !occ) {
 		oom = 1;
 		goto out;
@@ -104,44 +207,10 @@ int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct re
 	report_json_str(doc, "version", "2.1.0", &oom);
 	runs = cJSON_AddArrayToObject(doc, "runs");
 	run = runs ? report_json_new_in(runs, &oom) : NULL;
-	tool = run ? report_json_obj(run, "tool", &oom) : NULL;
-	driver = tool ? report_json_obj(tool, "driver", &oom) : NULL;
-	if (!driver) {
-		oom = 1;
+	if (!sarif_driver(run, ctx, ids, nids, &oom))
 		goto out;
-	}
-	report_json_str(driver, "name", ctx->tool_name ? ctx->tool_name : "tlgate", &oom);
-	report_json_str(driver, "version", ctx->tool_version ? ctx->tool_version : "0", &oom);
-	report_json_str(driver, "informationUri", TLPERF_DOCS_URL "/README.md", &oom);
-	rules = cJSON_AddArrayToObject(driver, "rules");
-	for (size_t i = 0; rules && i < nids; i++) {
-		const struct gate_rule_info *info = gate_rule_find(ids[i]);
-		cJSON *r = report_json_new_in(rules, &oom), *sd, *dc;
-		if (!r)
-			break;
-		report_json_str(r, "id", ids[i], &oom);
-		sd = report_json_obj(r, "shortDescription", &oom);
-		if (sd)
-			report_json_str(sd, "text", info ? info->summary : ids[i], &oom);
-		if (info) {
-			char uri[512];
-			report_rule_help_uri(info->id, uri, sizeof(uri));
-			report_json_str(r, "helpUri", uri, &oom);
-			cJSON *help = report_json_obj(r, "help", &oom);
-			char *text = help_text(info);
-			if (help && text)
-				report_json_str(help, "text", text, &oom);
-			else
-				oom = 1;
-			free(text);
-		}
-		dc = report_json_obj(r, "defaultConfiguration", &oom);
-		if (dc)
-			report_json_str(dc, "level", sarif_level(info ? info->default_severity : GATE_ERROR),
-				&oom);
-	}
 	results = cJSON_AddArrayToObject(run, "results");
-	if (!rules || !results)
+	if (!results)
 		oom = 1;
 	for (size_t i = 0; results && i < fs->n; i++) {
 		const struct gate_finding *g = &fs->v[i];
@@ -150,42 +219,8 @@ int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct re
 		size_t idx = 0;
 		while (idx < nids && strcmp(ids[idx], g->rule) != 0)
 			idx++;
-		cJSON *r = report_json_new_in(results, &oom), *m, *locs, *loc, *phys, *art, *pf;
-		if (!r)
+		if (sarif_result(results, g, idx, rel[i], occ[i], &oom) != 0)
 			break;
-		report_json_str(r, "ruleId", g->rule, &oom);
-		report_json_num(r, "ruleIndex", (double)idx, &oom);
-		report_json_str(r, "level", sarif_level(g->severity), &oom);
-		m = report_json_obj(r, "message", &oom);
-		if (m)
-			report_json_str(m, "text", g->message, &oom);
-		locs = cJSON_AddArrayToObject(r, "locations");
-		loc = locs ? report_json_new_in(locs, &oom) : NULL;
-		phys = loc ? report_json_obj(loc, "physicalLocation", &oom) : NULL;
-		art = phys ? report_json_obj(phys, "artifactLocation", &oom) : NULL;
-		if (!art) {
-			oom = 1;
-			break;
-		}
-		char *uri = path_uri(rel[i]);
-		if (!uri) {
-			oom = 1;
-			break;
-		}
-		report_json_str(art, "uri", uri, &oom);
-		if (uri[0] != 'f' || strncmp(uri, "file://", 7) != 0)
-			report_json_str(art, "uriBaseId", "%SRCROOT%", &oom);
-		free(uri);
-		/* a finding about a whole file points at its first line: code
-		 * scanning UIs want a region */
-		cJSON *region = report_json_obj(phys, "region", &oom);
-		if (region)
-			report_json_num(region, "startLine", g->line > 0 ? (double)g->line : 1, &oom);
-		char fp[33];
-		report_fingerprint(g->rule, rel[i], g->message, occ[i], fp);
-		pf = report_json_obj(r, "partialFingerprints", &oom);
-		if (pf)
-			report_json_str(pf, "tlgateFingerprint/v1", fp, &oom);
 	}
 out:
 	free(ids);

@@ -1,5 +1,6 @@
 /* escape.c: see escape.h. */
 #include "util/escape.h"
+#include "util/utf8.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,51 +46,13 @@ void escape_md_cell(FILE *f, const char *s, enum md_cell_mode mode)
 
 /* ---- text from inputs ---- */
 
-/* Length of the valid UTF-8 sequence at s[i] (*cp its code point), 0 when
- * the bytes there are not one. */
-static size_t seq(const unsigned char *s, size_t n, size_t i, unsigned *cp)
-{
-	unsigned c = s[i];
-	size_t len;
-	unsigned min;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xC2 && c <= 0xDF) {
-		len = 2;
-		min = 0x80;
-		*cp = c & 0x1F;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3;
-		min = 0x800;
-		*cp = c & 0x0F;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4;
-		min = 0x10000;
-		*cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (i + len > n)
-		return 0;
-	for (size_t k = 1; k < len; k++) {
-		if ((s[i + k] & 0xC0) != 0x80)
-			return 0;
-		*cp = (*cp << 6) | (s[i + k] & 0x3F);
-	}
-	if (*cp < min || *cp > 0x10FFFF || (*cp >= 0xD800 && *cp <= 0xDFFF))
-		return 0;
-	return len;
-}
-
 /* The escape for the character at s[i] (into out, NUL-terminated), or 0
  * when it is kept; *len gets the bytes it spans. */
 static int escape_at(const unsigned char *s, size_t n, size_t i, int flags, char out[8], size_t *len)
 {
 	static const char hex[] = "0123456789abcdef";
 	unsigned cp;
-	*len = seq(s, n, i, &cp);
+	*len = utf8_decode(s + i, n - i, &cp);
 	if (*len == 0) {
 		*len = 1;
 		cp = 0x100; /* not a character: the byte itself is shown */

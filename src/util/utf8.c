@@ -4,6 +4,38 @@
 #include <stdint.h>
 #include <string.h>
 
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
+{
+	unsigned c = s[0];
+	size_t need;
+	unsigned min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xC2 && c <= 0xDF) {
+		need = 1;
+		min = 0x80;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		need = 2;
+		min = 0x800;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		need = 3;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	*cp = c & (need == 1 ? 0x1F : need == 2 ? 0x0F : 0x07);
+	for (size_t k = 1; k <= need; k++) {
+		if (k >= n || (s[k] & 0xC0) != 0x80)
+			return 0;
+		*cp = (*cp << 6) | (s[k] & 0x3F);
+	}
+	if (*cp < min || *cp > 0x10FFFF || (*cp >= 0xD800 && *cp <= 0xDFFF))
+		return 0;
+	return need + 1;
+}
+
 size_t utf8_invalid_at(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -19,34 +51,15 @@ size_t utf8_invalid_at(const char *str, size_t n)
 		}
 		if (i >= n)
 			break;
-		unsigned c = s[i];
-		if (c < 0x80) {
+		if (s[i] < 0x80) {
 			i++;
 			continue;
 		}
-		size_t need;
-		unsigned min;
-		if (c >= 0xC2 && c <= 0xDF) {
-			need = 1;
-			min = 0x80;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			need = 2;
-			min = 0x800;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			need = 3;
-			min = 0x10000;
-		} else {
+		unsigned cp;
+		size_t l = utf8_decode(s + i, n - i, &cp);
+		if (!l)
 			return i;
-		}
-		unsigned cp = c & (need == 1 ? 0x1F : need == 2 ? 0x0F : 0x07);
-		for (size_t k = 1; k <= need; k++) {
-			if (i + k >= n || (s[i + k] & 0xC0) != 0x80)
-				return i;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return i;
-		i += need + 1;
+		i += l;
 	}
 	return (size_t)-1;
 }

@@ -9,4 +9,10 @@
  * (size_t)-1 when all of it is valid. */
 size_t utf8_invalid_at(const char *s, size_t n);
 
+/* The length (1 to 4) of the valid UTF-8 sequence at s, n >= 1 bytes
+ * being there, with its code point in *cp; 0 when the bytes there are not
+ * one (a bad or missing byte, an overlong form, a surrogate, a code point
+ * above U+10FFFF; *cp is then meaningless). */
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp);
+
 #endif

@@ -20,8 +20,8 @@ well_formed() {
 }
 count() { grep -o "$1" "$2" | wc -l | tr -d ' '; }
 
-# tlab: 4 pairs, B 10% faster
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir ab --pairs 4 \
+# tlab: 4 pairs (ref: exactly --pairs, whatever the order draw), B 10% faster
+expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir ab --protocol ref --pairs 4 \
     --a-cmd "$FK --mean 10 --seed 3" --b-cmd "$FK --mean 9 --seed 3" --plot ab.svg
 grep -Eq '"verdict":[[:space:]]+"B_better"' "$OUT" || fail "want B_better"
 well_formed ab.svg

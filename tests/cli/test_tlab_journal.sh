@@ -136,17 +136,30 @@ pid=$!
 wait_started $pid
 [ -s orphan/tlab.run ] || fail "orphan/tlab.run should name the running group"
 guard=$(cut -d' ' -f1 orphan/tlab.run)
-# the guard is stopped first: killed together with tlab, it could
-# otherwise still act on tlab's death signal (and kill its group) before
-# its own SIGKILL lands, and then nothing would be left to find
-kill -STOP $guard
-kill -9 $pid
+# tlab is stopped first, so that it cannot react to its guard's death (it
+# would stop the group), and only then are the guard and tlab killed. The
+# guard itself must not be the one stopped: when tlab dies, the guard's
+# group loses its link to the session, and the kernel sends SIGHUP to an
+# orphaned group holding a stopped process, which would end the bench too.
+# SIGSTOP takes effect only when tlab next runs: wait until it is seen.
+kill -STOP $pid
+i=0
+until sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | grep -q '^[Tt]'; do
+    i=$((i + 1)); [ $i -lt 200 ] || fail "orphan: tlab $pid never showed as stopped"
+    sleep 0.05
+done
 kill -9 $guard
+kill -9 $pid
 wait $pid 2>/dev/null || true
 sleep 0.5
 survivors=""
 for p in $(sort -u pids); do alive "$p" && survivors="$survivors $p"; done
-[ -n "$survivors" ] || fail "orphan: expected the bench to survive its guard"
+if [ -z "$survivors" ]; then
+    echo "recorded pids: $(sort -u pids | tr '\n' ' ')" >&2
+    ps -eo pid,ppid,pgid,stat,args | grep -E 'bench.sh|sleep 120|fake-msprof|prof.sh|tlab' | grep -v grep >&2 || true
+    cat o.err >&2 || true
+    fail "orphan: expected the bench to survive its guard"
+fi
 rm -f gated   # the resumed run is not held up
 expect_exit 0 tl --workdir orphan --resume
 expect_grep "orphan/tlab.run: stopped" "$ERR"

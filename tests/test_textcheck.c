@@ -1,0 +1,71 @@
+/* test_textcheck.c: the small text checks readers rely on: UTF-8 decoding
+ * (util/utf8.h) and ISO 8601 timestamps (records_is_iso8601), step by step. */
+#include "testlib.h"
+#include "model/records.h"
+#include "util/utf8.h"
+
+static void test_utf8_decode(void **state)
+{
+	(void)state;
+	unsigned cp;
+	assert_int_equal(utf8_decode((const unsigned char *)"A", 1, &cp), 1);
+	assert_int_equal(cp, 'A');
+	assert_int_equal(utf8_decode((const unsigned char *)"\xC2\xB5s", 3, &cp), 2);
+	assert_int_equal(cp, 0xB5);
+	assert_int_equal(utf8_decode((const unsigned char *)"\xE2\x89\x88", 3, &cp), 3);
+	assert_int_equal(cp, 0x2248);
+	assert_int_equal(utf8_decode((const unsigned char *)"\xF4\x8F\xBF\xBF", 4, &cp), 4);
+	assert_int_equal(cp, 0x10FFFF);
+	/* cut short by n, though the bytes go on */
+	assert_int_equal(utf8_decode((const unsigned char *)"\xE2\x89\x88", 2, &cp), 0);
+	/* overlong, surrogate, past U+10FFFF, lone continuation, bad lead */
+	assert_int_equal(utf8_decode((const unsigned char *)"\xE0\x80\x80", 3, &cp), 0);
+	assert_int_equal(utf8_decode((const unsigned char *)"\xED\xA0\x80", 3, &cp), 0);
+	assert_int_equal(utf8_decode((const unsigned char *)"\xF4\x90\x80\x80", 4, &cp), 0);
+	assert_int_equal(utf8_decode((const unsigned char *)"\x80", 1, &cp), 0);
+	assert_int_equal(utf8_decode((const unsigned char *)"\xC1\xBF", 2, &cp), 0);
+	assert_int_equal(utf8_decode((const unsigned char *)"\xC3\x28", 2, &cp), 0);
+}
+
+static void test_utf8_invalid_at(void **state)
+{
+	(void)state;
+	const char ok[] = "plain ascii text, then \xC3\x97 and \xE8\xBF\xAD\xE4\xBB\xA3";
+	assert_true(utf8_invalid_at(ok, sizeof(ok) - 1) == (size_t)-1);
+	/* the bad byte after a run of 8-byte ASCII words */
+	const char bad[] = "0123456789abcdef\xC3";
+	assert_int_equal(utf8_invalid_at(bad, sizeof(bad) - 1), 16);
+	assert_int_equal(utf8_invalid_at("ab\xED\xA0\x80", 5), 2);
+}
+
+static void test_iso8601_steps(void **state)
+{
+	(void)state;
+	/* time: seconds up to a leap second, a fraction with '.' or ',' */
+	assert_true(records_is_iso8601("2026-12-31T23:59:60,5Z"));
+	assert_false(records_is_iso8601("2026-12-31T23:59:61Z"));
+	assert_false(records_is_iso8601("2026-12-31T23:60:00Z"));
+	assert_false(records_is_iso8601("2026-12-31T23:59:00.Z"));
+	assert_false(records_is_iso8601("2026-12-31T"));
+	assert_false(records_is_iso8601("2026-12-31X10:00"));
+	/* zone: hours, hh:mm or hhmm */
+	assert_true(records_is_iso8601("2026-01-01T00:00+08"));
+	assert_true(records_is_iso8601("2026-01-01T00:00-0530"));
+	assert_false(records_is_iso8601("2026-01-01T00:00+8"));
+	assert_false(records_is_iso8601("2026-01-01T00:00+08:0"));
+	assert_false(records_is_iso8601("2026-01-01T00:00+08:00Z"));
+	/* date: month and day ranges */
+	assert_false(records_is_iso8601("2026-00-10"));
+	assert_false(records_is_iso8601("2026-01-32"));
+	assert_false(records_is_iso8601("2026-1-10"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_utf8_decode),
+		cmocka_unit_test(test_utf8_invalid_at),
+		cmocka_unit_test(test_iso8601_steps),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
