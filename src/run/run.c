@@ -521,8 +521,9 @@ static int wait_guard(const struct run_spec *spec, pid_t pid, double grace, doub
 			res->status = RUN_SPAWN_FAILED;
 			return 0;
 		}
-		if (note_interrupt(res)) {
+		if (installed && got_signal) {
 			kill_group(pid, grace, status);
+			note_interrupt(res); /* the signal as it stands after the kill */
 			res->elapsed_s = now_s() - t0;
 			return 0;
 		}
