@@ -350,6 +350,9 @@ static int add_changed_in_root(struct gate_set *s, size_t r, char *const *v, siz
 	return 0;
 }
 
+/* Adds the perf directories holding one of the changed paths (NUL-
+ * separated, len bytes) to each root inside a repository (only roots in
+ * top's when top is not NULL). 0, or -1 when out of memory. */
 static int from_changed(struct gate_set *s, const char *top, const char *changed, size_t len)
 {
 	char **v = NULL;

@@ -424,6 +424,8 @@ static void add_measure_fields(const struct ctx *c, const struct rec_in *in, cJS
 	}
 }
 
+/* One record line for in appended to the records file (contract v1 or v2
+ * fields); 0, or -1 with the message printed. */
 static int append_record(const struct ctx *c, const struct rec_in *in)
 {
 	int rc = -1;
@@ -1066,6 +1068,7 @@ static int reqkeys_build(const struct loop_plan *p, struct reqkeys *k)
 	return 0;
 }
 
+/* Frees what k holds (also a partly built k). */
 static void reqkeys_release(struct reqkeys *k)
 {
 	for (size_t i = 0; k->buf && i < k->n; i++)
