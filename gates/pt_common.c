@@ -205,54 +205,88 @@ static int pct_figure(const char *s, size_t len, double *v)
 	return 0;
 }
 
+/* One field's value split at " / " into its parts (none when unset). */
+struct pt_parts {
+	const char *s[PT_MAXPAIRS];
+	size_t len[PT_MAXPAIRS];
+	size_t n;
+};
+
+/* Fills p from value (NULL: no parts). */
+static void split_field(const char *value, struct pt_parts *p)
+{
+	p->n = value ? split_parts(value, p->s, p->len, PT_MAXPAIRS) : 0;
+}
+
+/* Pair k's baseline and candidate figures: raw as written, in us when
+ * both are times, NAN when missing or a time faces a speedup; its kind. */
+static void eval_figures(const struct pt_parts *b, const struct pt_parts *c, size_t k, struct pt_eval *e)
+{
+	int kb = 0, kc = 0;
+	enum ptlog_unit ub = PTLOG_NOUNIT, uc = PTLOG_NOUNIT;
+	e->base[k] = e->cand[k] = NAN;
+	if (k < b->n && !figure(b->s[k], b->len[k], &e->base[k], &kb, &ub))
+		e->base[k] = NAN;
+	if (k < c->n && !figure(c->s[k], c->len[k], &e->cand[k], &kc, &uc))
+		e->cand[k] = NAN;
+	e->base_raw[k] = e->base[k];
+	e->cand_raw[k] = e->cand[k];
+	if (kb < 0 && kc < 0) {
+		e->base[k] = to_us(e->base[k], ub);
+		e->cand[k] = to_us(e->cand[k], uc);
+	} else if (kb && kc && kb != kc) {
+		e->base[k] = e->cand[k] = NAN; /* a time against a speedup: no change to compute */
+	}
+	if (k >= c->n)
+		e->cand_raw[k] = NAN;
+	e->kind[k] = kb ? kb : kc;
+}
+
+/* Pair k's stated improvement: its own part, or the only part for the
+ * first pair alone; NAN when none. */
+static void eval_stated(const struct pt_parts *im, size_t k, struct pt_eval *e)
+{
+	e->stated[k] = NAN;
+	size_t ik = im->n == 1 ? 0 : k;
+	if (ik < im->n && !pct_figure(im->s[ik], im->len[ik], &e->stated[k]))
+		e->stated[k] = NAN;
+	if (im->n == 1 && k > 0)
+		e->stated[k] = NAN; /* one improvement for several figures: it belongs to the first */
+}
+
+/* Marks an attempt when pair k has both figures and raises e->gain to
+ * its change in the better direction. */
+static void eval_gain(size_t k, struct pt_eval *e)
+{
+	if (!isfinite(e->base[k]) || !isfinite(e->cand[k]) || e->base[k] == 0)
+		return;
+	e->attempt = 1;
+	double ch = ptlog_pct(e->base[k], e->cand[k]);
+	double g = e->kind[k] < 0 ? -ch : e->kind[k] > 0 ? ch : NAN;
+	if (isfinite(g) && (!isfinite(e->gain) || g > e->gain))
+		e->gain = g;
+}
+
 void pt_eval_meas(const struct ptperf_meas *m, struct pt_eval *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->gain = NAN;
-	const char *bs[PT_MAXPAIRS], *cs[PT_MAXPAIRS], *is[PT_MAXPAIRS];
-	size_t bl[PT_MAXPAIRS], cl[PT_MAXPAIRS], il[PT_MAXPAIRS];
-	size_t nb = m->base.value ? split_parts(m->base.value, bs, bl, PT_MAXPAIRS) : 0;
-	size_t nc = m->cand.value ? split_parts(m->cand.value, cs, cl, PT_MAXPAIRS) : 0;
-	size_t ni = m->impr.value ? split_parts(m->impr.value, is, il, PT_MAXPAIRS) : 0;
-	size_t n = nb > nc ? nb : nc;
-	if (ni > n)
-		n = ni;
+	struct pt_parts b, c, im;
+	split_field(m->base.value, &b);
+	split_field(m->cand.value, &c);
+	split_field(m->impr.value, &im);
+	size_t n = b.n > c.n ? b.n : c.n;
+	if (im.n > n)
+		n = im.n;
 	/* pair figures only when the fields split alike; else the first of each */
-	int aligned = (nb == nc) && (ni == nb || ni <= 1);
+	int aligned = (b.n == c.n) && (im.n == b.n || im.n <= 1);
 	if (!aligned)
 		n = 1;
 	e->npairs = n;
 	for (size_t k = 0; k < n; k++) {
-		int kb = 0, kc = 0;
-		enum ptlog_unit ub = PTLOG_NOUNIT, uc = PTLOG_NOUNIT;
-		e->base[k] = e->cand[k] = e->stated[k] = NAN;
-		if (k < nb && !figure(bs[k], bl[k], &e->base[k], &kb, &ub))
-			e->base[k] = NAN;
-		if (k < nc && !figure(cs[k], cl[k], &e->cand[k], &kc, &uc))
-			e->cand[k] = NAN;
-		e->base_raw[k] = e->base[k];
-		e->cand_raw[k] = e->cand[k];
-		if (kb < 0 && kc < 0) {
-			e->base[k] = to_us(e->base[k], ub);
-			e->cand[k] = to_us(e->cand[k], uc);
-		} else if (kb && kc && kb != kc) {
-			e->base[k] = e->cand[k] = NAN; /* a time against a speedup: no change to compute */
-		}
-		if (k >= nc)
-			e->cand_raw[k] = NAN;
-		size_t ik = ni == 1 ? 0 : k;
-		if (ik < ni && !pct_figure(is[ik], il[ik], &e->stated[k]))
-			e->stated[k] = NAN;
-		if (ni == 1 && k > 0)
-			e->stated[k] = NAN; /* one improvement for several figures: it belongs to the first */
-		e->kind[k] = kb ? kb : kc;
-		if (isfinite(e->base[k]) && isfinite(e->cand[k]) && e->base[k] != 0) {
-			e->attempt = 1;
-			double ch = ptlog_pct(e->base[k], e->cand[k]);
-			double g = e->kind[k] < 0 ? -ch : e->kind[k] > 0 ? ch : NAN;
-			if (isfinite(g) && (!isfinite(e->gain) || g > e->gain))
-				e->gain = g;
-		}
+		eval_figures(&b, &c, k, e);
+		eval_stated(&im, k, e);
+		eval_gain(k, e);
 	}
 }
 
@@ -348,76 +382,105 @@ static unsigned long long json_stamp(const struct pt_jsonfile *jf)
 	return 0;
 }
 
-long pt_latest_json(const struct pt_folder *f, long *iter)
+/* By the files' own time stamps, when (nearly) all the result files carry
+ * one: the newest is the latest, whatever the names say; -1 otherwise. */
+static long latest_by_stamp(const struct pt_folder *f)
 {
-	*iter = -1;
-	/* the files' own time stamps, when (nearly) all the result files carry
-	 * one: the newest is the latest, whatever the names say */
-	{
-		size_t rows = 0, stamped = 0;
-		long best = -1;
-		unsigned long long bs = 0;
-		for (size_t j = 0; j < f->njson; j++) {
-			struct ptjson_table t[4];
-			if (!f->json[j].j.root || ptjson_tables(&f->json[j].j, t, 4) == 0)
-				continue;
-			rows++;
-			unsigned long long st = json_stamp(&f->json[j]);
-			if (!st)
-				continue;
-			stamped++;
-			if (st > bs) {
-				bs = st;
-				best = (long)j;
-			}
+	size_t rows = 0, stamped = 0;
+	long best = -1;
+	unsigned long long bs = 0;
+	for (size_t j = 0; j < f->njson; j++) {
+		struct ptjson_table t[4];
+		if (!f->json[j].j.root || ptjson_tables(&f->json[j].j, t, 4) == 0)
+			continue;
+		rows++;
+		unsigned long long st = json_stamp(&f->json[j]);
+		if (!st)
+			continue;
+		stamped++;
+		if (st > bs) {
+			bs = st;
+			best = (long)j;
 		}
-		if (stamped >= 2 && stamped * 2 > rows)
+	}
+	return stamped >= 2 && stamped * 2 > rows ? best : -1;
+}
+
+/* 1 when every measurement of it says it was rolled back: a rolled-back
+ * iteration's results are not the folder's state. */
+static int iter_rolled_back(const struct ptperf_iter *it)
+{
+	int rolled = it->nm > 0;
+	for (size_t k = 0; k < it->nm; k++)
+		if (!it->m[k].adopted.value || pt_adopted(it->m[k].adopted.value) != 0)
+			rolled = 0;
+	return rolled;
+}
+
+/* Best JSON so far for one candidate figure: a file holding it as an
+ * aggregate beats a row value, the candidate's own file beats a baseline
+ * file quoting it, then the later name. */
+struct pt_pick {
+	long best;
+	int score;
+};
+
+/* Offers every JSON of f holding the figure v to pick. */
+static void pick_json_for(const struct pt_folder *f, double v, struct pt_pick *pick)
+{
+	for (size_t j = 0; j < f->njson; j++) {
+		if (!f->json[j].j.root)
+			continue;
+		int s = json_has_value(&f->json[j].j, v);
+		if (!s)
+			continue;
+		int score = s * 2 + (strncmp(f->json[j].name, "baseline", 8) != 0);
+		if (score > pick->score ||
+		    (score == pick->score && pick->best >= 0 &&
+		     name_order(f->json[j].name) > name_order(f->json[pick->best].name))) {
+			pick->score = score;
+			pick->best = (long)j;
+		}
+	}
+}
+
+/* The JSON holding one of the iteration's candidate figures, -1 when none. */
+static long iter_json(const struct pt_folder *f, const struct ptperf_iter *it)
+{
+	struct pt_pick pick = { -1, 0 };
+	for (size_t k = 0; k < it->nm; k++) {
+		struct pt_eval e;
+		pt_eval_meas(&it->m[k], &e);
+		for (size_t p = 0; p < e.npairs; p++)
+			if (isfinite(e.cand_raw[p]) && e.cand_raw[p] != 0)
+				pick_json_for(f, e.cand_raw[p], &pick);
+	}
+	return pick.best;
+}
+
+/* The JSON of the latest perf_log iteration that has one and was not
+ * rolled back (*iter gets it); -1 when none. An iteration without a JSON
+ * leaves an earlier one's as the state. */
+static long latest_by_perf(const struct pt_folder *f, long *iter)
+{
+	if (!f->has_perf)
+		return -1;
+	for (size_t ii = f->perf.nit; ii-- > 0;) {
+		const struct ptperf_iter *it = &f->perf.it[ii];
+		if (iter_rolled_back(it))
+			continue;
+		long best = iter_json(f, it);
+		if (best >= 0) {
+			*iter = (long)ii;
 			return best;
-	}
-	if (f->has_perf) {
-		for (size_t ii = f->perf.nit; ii-- > 0;) {
-			const struct ptperf_iter *it = &f->perf.it[ii];
-			/* a rolled-back iteration's results are not the folder's state */
-			int rolled = it->nm > 0;
-			for (size_t k = 0; k < it->nm; k++)
-				if (!it->m[k].adopted.value || pt_adopted(it->m[k].adopted.value) != 0)
-					rolled = 0;
-			if (rolled)
-				continue;
-			long best = -1;
-			int best_score = 0;
-			int any_fig = 0;
-			for (size_t k = 0; k < it->nm; k++) {
-				struct pt_eval e;
-				pt_eval_meas(&it->m[k], &e);
-				for (size_t p = 0; p < e.npairs; p++) {
-					if (!isfinite(e.cand_raw[p]) || e.cand_raw[p] == 0)
-						continue;
-					any_fig = 1;
-					for (size_t j = 0; j < f->njson; j++) {
-						if (!f->json[j].j.root)
-							continue;
-						int s = json_has_value(&f->json[j].j, e.cand_raw[p]);
-						if (!s)
-							continue;
-						/* the candidate's own file beats a baseline file quoting it */
-						int score = s * 2 + (strncmp(f->json[j].name, "baseline", 8) != 0);
-						if (score > best_score ||
-						    (score == best_score && best >= 0 &&
-						     name_order(f->json[j].name) > name_order(f->json[best].name))) {
-							best_score = score;
-							best = (long)j;
-						}
-					}
-				}
-			}
-			if (best >= 0) {
-				*iter = (long)ii;
-				return best;
-			}
-			(void)any_fig; /* no JSON for it: an earlier iteration's may be the state */
 		}
 	}
+	return -1;
+}
+
+/* The last JSON with rows by name order, then by name; -1 when none. */
+static long latest_by_name(const struct pt_folder *f)
+{
 	long best = -1, bestkey = -2;
 	for (size_t j = 0; j < f->njson; j++) {
 		struct ptjson_table t[4];
@@ -430,5 +493,16 @@ long pt_latest_json(const struct pt_folder *f, long *iter)
 			best = (long)j;
 		}
 	}
+	return best;
+}
+
+long pt_latest_json(const struct pt_folder *f, long *iter)
+{
+	*iter = -1;
+	long best = latest_by_stamp(f);
+	if (best < 0)
+		best = latest_by_perf(f, iter);
+	if (best < 0)
+		best = latest_by_name(f);
 	return best;
 }

@@ -63,6 +63,27 @@ static int line_has_db(const struct ptlog_text *t, long from, long to)
 	return 0;
 }
 
+/* The last [DB-ANALYSIS] after the last RESULT of another item than N
+ * before line open, and before line before; NULL when none. */
+static const struct ptlog_event *db_between(const struct ptlog *log, int N, long open, long before)
+{
+	long from = 0;
+	for (size_t k = 0; k < log->nev; k++)
+		if (log->ev[k].tag == PTLOG_RESULT && log->ev[k].num != N && log->ev[k].line < open)
+			from = log->ev[k].line;
+	const struct ptlog_event *db = NULL;
+	for (size_t k = 0; k < log->nev; k++)
+		if (log->ev[k].tag == PTLOG_DB && log->ev[k].line > from && log->ev[k].line < before)
+			db = &log->ev[k];
+	return db;
+}
+
+/* 1 for the notes of an item: its heading, ORDER-CHECK, IMPL, SELF-CHECK. */
+static int is_item_note(enum ptlog_tag tag)
+{
+	return tag == PTLOG_ITEMHEAD || tag == PTLOG_ORDER_CHECK || tag == PTLOG_IMPL || tag == PTLOG_SELF_CHECK;
+}
+
 /* The [DB-ANALYSIS] written for item N's implementation in log, or NULL. */
 static const struct ptlog_event *item_db(const struct ptlog *log, int N)
 {
@@ -78,15 +99,49 @@ static const struct ptlog_event *item_db(const struct ptlog *log, int N)
 	}
 	if (!impl)
 		return NULL;
-	long from = 0;
-	for (size_t k = 0; k < log->nev; k++)
-		if (log->ev[k].tag == PTLOG_RESULT && log->ev[k].num != N && log->ev[k].line < open)
-			from = log->ev[k].line;
-	const struct ptlog_event *db = NULL;
-	for (size_t k = 0; k < log->nev; k++)
-		if (log->ev[k].tag == PTLOG_DB && log->ev[k].line > from && log->ev[k].line < impl)
-			db = &log->ev[k];
-	return db;
+	return db_between(log, N, open, impl);
+}
+
+/* 1 when the notes of the item the [IMPL] ev implements (up to 50 lines
+ * past it) make a double-buffer change; *open gets the first note line up
+ * to the [IMPL]. */
+static int impl_changes_db(const struct ptlog *log, const struct ptlog_event *ev, long *open)
+{
+	int db_change = 0;
+	*open = ev->line;
+	for (size_t k = 0; k < log->nev; k++) {
+		const struct ptlog_event *e = &log->ev[k];
+		if (e->num != ev->num || e->line > ev->end + 50 || !is_item_note(e->tag))
+			continue;
+		if (e->line < *open && e->line <= ev->line)
+			*open = e->line;
+		long to = e->tag == PTLOG_ITEMHEAD ? e->line : e->end;
+		if (line_has_db(&log->text, e->line, to))
+			db_change = 1;
+	}
+	return db_change;
+}
+
+/* A double-buffer change made by the [IMPL] ev has its [DB-ANALYSIS],
+ * answering Q1..Q3. 0, -1 on allocation failure. */
+static int check_impl(const struct pt_logfile *lf, const struct ptlog_event *ev, struct gate_findings *fs)
+{
+	const struct ptlog *log = &lf->log;
+	int N = ev->num;
+	long open;
+	if (!impl_changes_db(log, ev, &open))
+		return 0;
+	const struct ptlog_event *db = db_between(log, N, open, ev->line);
+	char what[32];
+	snprintf(what, sizeof(what), "[#%d]", N);
+	if (!db)
+		return gate_add(fs, RULE, GATE_ERROR, lf->shown, ev->line,
+				"[IMPL-#%d] makes a double-buffer change without a [DB-ANALYSIS] (Q1 MTE3 in the loop, Q2 cross-iteration accumulator, Q3 sync) before it",
+				N);
+	int mask = answered(&log->text, db->line, db->end);
+	if (mask != 7 && report_missing(fs, lf->shown, db->line, mask, what))
+		return -1;
+	return 0;
 }
 
 static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
@@ -94,46 +149,7 @@ static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
 	const struct ptlog *log = &lf->log;
 	for (size_t i = 0; i < log->nev; i++) {
 		const struct ptlog_event *ev = &log->ev[i];
-		if (ev->tag != PTLOG_IMPL || ev->num <= 0)
-			continue;
-		int N = ev->num;
-		/* the item's notes: its heading, ORDER-CHECK, IMPL and SELF-CHECK */
-		long open = ev->line;
-		int db_change = 0;
-		for (size_t k = 0; k < log->nev; k++) {
-			const struct ptlog_event *e = &log->ev[k];
-			if (e->num != N || e->line > ev->end + 50)
-				continue;
-			if (e->tag == PTLOG_ITEMHEAD || e->tag == PTLOG_ORDER_CHECK || e->tag == PTLOG_IMPL ||
-			    e->tag == PTLOG_SELF_CHECK) {
-				if (e->line < open && e->line <= ev->line)
-					open = e->line;
-				long to = e->tag == PTLOG_ITEMHEAD ? e->line : e->end;
-				if (line_has_db(&log->text, e->line, to))
-					db_change = 1;
-			}
-		}
-		if (!db_change)
-			continue;
-		long from = 0;
-		for (size_t k = 0; k < log->nev; k++)
-			if (log->ev[k].tag == PTLOG_RESULT && log->ev[k].num != N && log->ev[k].line < open)
-				from = log->ev[k].line;
-		const struct ptlog_event *db = NULL;
-		for (size_t k = 0; k < log->nev; k++)
-			if (log->ev[k].tag == PTLOG_DB && log->ev[k].line > from && log->ev[k].line < ev->line)
-				db = &log->ev[k];
-		char what[32];
-		snprintf(what, sizeof(what), "[#%d]", N);
-		if (!db) {
-			if (gate_add(fs, RULE, GATE_ERROR, lf->shown, ev->line,
-				     "[IMPL-#%d] makes a double-buffer change without a [DB-ANALYSIS] (Q1 MTE3 in the loop, Q2 cross-iteration accumulator, Q3 sync) before it",
-				     N))
-				return -1;
-			continue;
-		}
-		int mask = answered(&log->text, db->line, db->end);
-		if (mask != 7 && report_missing(fs, lf->shown, db->line, mask, what))
+		if (ev->tag == PTLOG_IMPL && ev->num > 0 && check_impl(lf, ev, fs))
 			return -1;
 	}
 	return 0;
@@ -153,56 +169,78 @@ static long db_end(const struct ptlog_text *t, long line)
 	return l - 1;
 }
 
-static int check_perf(const struct pt_folder *f, struct gate_findings *fs)
+/* The first [DB-ANALYSIS] line of perf_log iteration i (after the
+ * previous iteration's end), 0 when none. */
+static long iter_db(const struct ptperf *p, size_t i)
+{
+	long prev_end = i ? p->it[i - 1].end : 0;
+	for (size_t k = 0; k < p->ndb; k++)
+		if (p->db_lines[k] > prev_end && p->db_lines[k] <= p->it[i].end)
+			return p->db_lines[k];
+	return 0;
+}
+
+/* 1 when an item the optimization names ("[#2] T.Pipelined(...)") has its
+ * [DB-ANALYSIS] in an optimization log. */
+static int covered_by_log(const struct pt_folder *f, const char *opt)
+{
+	int covered = 0;
+	for (const char *q = opt ? strchr(opt, '#') : NULL; q && !covered; q = strchr(q + 1, '#')) {
+		long num = strtol(q + 1, NULL, 10);
+		for (size_t k = 0; num > 0 && k < f->nlogs && !covered; k++)
+			covered = item_db(&f->logs[k].log, (int)num) != NULL;
+	}
+	return covered;
+}
+
+/* Iteration i makes a double-buffer change without an analysis of its
+ * own: names the last earlier analysis when there is one. */
+static int report_no_db(const struct pt_folder *f, size_t i, long at, struct gate_findings *fs)
 {
 	const struct ptperf *p = &f->perf;
-	for (size_t i = 0; i < p->nit; i++) {
-		const struct ptperf_iter *it = &p->it[i];
-		const char *opt = it->optimization.value;
-		if (!ptlog_contains_any(it->title, (size_t)-1, DB_WORDS) &&
-		    !(opt && ptlog_contains_any(opt, (size_t)-1, DB_WORDS)))
-			continue;
-		long prev_end = i ? p->it[i - 1].end : 0;
-		long db = 0;
-		for (size_t k = 0; k < p->ndb; k++)
-			if (p->db_lines[k] > prev_end && p->db_lines[k] <= it->end) {
-				db = p->db_lines[k];
-				break;
-			}
-		long at = it->optimization.line ? it->optimization.line : it->line;
-		/* "[#2] T.Pipelined(...)": the optimization log's analysis for [#2] */
-		int covered = 0;
-		for (const char *q = opt ? strchr(opt, '#') : NULL; q && !covered; q = strchr(q + 1, '#')) {
-			long num = strtol(q + 1, NULL, 10);
-			for (size_t k = 0; num > 0 && k < f->nlogs && !covered; k++)
-				covered = item_db(&f->logs[k].log, (int)num) != NULL;
-		}
-		if (!db && covered)
-			continue;
-		if (!db) {
-			long earlier = 0;
-			for (size_t k = 0; k < p->ndb; k++)
-				if (p->db_lines[k] <= prev_end)
-					earlier = p->db_lines[k];
-			int rc = earlier ?
-				gate_add(fs, RULE, GATE_ERROR, f->perf_shown, at,
-					 "'%s' makes a double-buffer change without its own [DB-ANALYSIS] (the last one, line %ld, belongs to an earlier iteration)",
-					 it->title, earlier) :
-				gate_add(fs, RULE, GATE_ERROR, f->perf_shown, at,
-					 "'%s' makes a double-buffer change without a [DB-ANALYSIS] (Q1 MTE3 in the loop, Q2 cross-iteration accumulator, Q3 sync) before it",
-					 it->title);
-			if (rc)
-				return -1;
-			continue;
-		}
-		int mask = answered(&p->text, db, db_end(&p->text, db));
-		if (mask != 7) {
-			char what[200];
-			snprintf(what, sizeof(what), "'%s'", it->title);
-			if (report_missing(fs, f->perf_shown, db, mask, what))
-				return -1;
-		}
+	long prev_end = i ? p->it[i - 1].end : 0;
+	long earlier = 0;
+	for (size_t k = 0; k < p->ndb; k++)
+		if (p->db_lines[k] <= prev_end)
+			earlier = p->db_lines[k];
+	if (earlier)
+		return gate_add(fs, RULE, GATE_ERROR, f->perf_shown, at,
+				"'%s' makes a double-buffer change without its own [DB-ANALYSIS] (the last one, line %ld, belongs to an earlier iteration)",
+				p->it[i].title, earlier);
+	return gate_add(fs, RULE, GATE_ERROR, f->perf_shown, at,
+			"'%s' makes a double-buffer change without a [DB-ANALYSIS] (Q1 MTE3 in the loop, Q2 cross-iteration accumulator, Q3 sync) before it",
+			p->it[i].title);
+}
+
+/* A double-buffer change of perf_log iteration i has its own analysis
+ * answering Q1..Q3 (or one in the optimization log). */
+static int check_perf_iter(const struct pt_folder *f, size_t i, struct gate_findings *fs)
+{
+	const struct ptperf *p = &f->perf;
+	const struct ptperf_iter *it = &p->it[i];
+	const char *opt = it->optimization.value;
+	if (!ptlog_contains_any(it->title, (size_t)-1, DB_WORDS) &&
+	    !(opt && ptlog_contains_any(opt, (size_t)-1, DB_WORDS)))
+		return 0;
+	long db = iter_db(p, i);
+	long at = it->optimization.line ? it->optimization.line : it->line;
+	if (!db)
+		return covered_by_log(f, opt) ? 0 : report_no_db(f, i, at, fs);
+	int mask = answered(&p->text, db, db_end(&p->text, db));
+	if (mask != 7) {
+		char what[200];
+		snprintf(what, sizeof(what), "'%s'", it->title);
+		if (report_missing(fs, f->perf_shown, db, mask, what))
+			return -1;
 	}
+	return 0;
+}
+
+static int check_perf(const struct pt_folder *f, struct gate_findings *fs)
+{
+	for (size_t i = 0; i < f->perf.nit; i++)
+		if (check_perf_iter(f, i, fs))
+			return -1;
 	return 0;
 }
 

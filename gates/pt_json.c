@@ -19,56 +19,82 @@ static int has(const char *s, const char *w)
 	return strstr(s, w) != NULL;
 }
 
-/* Classifies an aggregate key; *field gets the row key it aggregates
- * (NULL for the speedup column). */
-static enum agg classify(const char *k, const struct ptjson_table *t,
-			 const struct ptjson_members *row0, const char **field)
+/* A row count of t: 1 with *a set (AGG_COUNT, or AGG_VALID / AGG_NONE
+ * for a count of valid rows with / without a speedup column), else 0. */
+static int classify_count(const char *k, const struct ptjson_table *t, enum agg *a)
 {
-	*field = NULL;
 	char nkey[160];
 	static const char *const counts[] = { "n_cases", "num_cases", "n_rows", "case_count", "count",
 					      "n", "total_cases", "cases_count", NULL };
+	*a = AGG_COUNT;
 	for (size_t i = 0; counts[i]; i++)
 		if (strcmp(k, counts[i]) == 0)
-			return AGG_COUNT;
+			return 1;
 	snprintf(nkey, sizeof(nkey), "n_%s", t->name);
 	if (strcmp(k, nkey) == 0)
-		return AGG_COUNT;
+		return 1;
 	snprintf(nkey, sizeof(nkey), "num_%s", t->name);
 	if (strcmp(k, nkey) == 0)
-		return AGG_COUNT;
-	if (strcmp(k, "n_valid") == 0 || strcmp(k, "valid_cases") == 0 || strcmp(k, "n_ok") == 0)
-		return t->speedup ? AGG_VALID : AGG_NONE;
-	if (has(k, "speedup") && t->speedup && strcmp(k, t->speedup) != 0) {
-		if (has(k, "geo") || has(k, "gmean"))
-			return AGG_GEO;
-		if (has(k, "avg") || has(k, "mean") || has(k, "average"))
-			return AGG_MEAN;
-		return AGG_NONE;
+		return 1;
+	if (strcmp(k, "n_valid") == 0 || strcmp(k, "valid_cases") == 0 || strcmp(k, "n_ok") == 0) {
+		*a = t->speedup ? AGG_VALID : AGG_NONE;
+		return 1;
 	}
-	if ((has(k, "geo") || has(k, "gmean")) && t->speedup)
-		return AGG_GEO;
-	/* avg_<field>, mean_<field>, sum_<field>, total_<field> and suffix forms */
-	static const struct {
-		const char *w;
-		enum agg a;
-		int prefix;
-	} affix[] = { { "avg_", AGG_MEAN, 1 },   { "mean_", AGG_MEAN, 1 }, { "average_", AGG_MEAN, 1 },
-		      { "sum_", AGG_SUM, 1 },    { "total_", AGG_SUM, 1 }, { "_avg", AGG_MEAN, 0 },
-		      { "_mean", AGG_MEAN, 0 },  { "_sum", AGG_SUM, 0 },   { "_total", AGG_SUM, 0 } };
+	return 0;
+}
+
+/* An aggregate of t's speedup column: 1 with *a set (AGG_GEO, AGG_MEAN,
+ * or AGG_NONE for another speedup key), else 0. */
+static int classify_speedup(const char *k, const struct ptjson_table *t, enum agg *a)
+{
+	int geo = has(k, "geo") || has(k, "gmean");
+	if (has(k, "speedup") && t->speedup && strcmp(k, t->speedup) != 0) {
+		if (geo)
+			*a = AGG_GEO;
+		else if (has(k, "avg") || has(k, "mean") || has(k, "average"))
+			*a = AGG_MEAN;
+		else
+			*a = AGG_NONE;
+		return 1;
+	}
+	if (geo && t->speedup) {
+		*a = AGG_GEO;
+		return 1;
+	}
+	return 0;
+}
+
+/* avg_<field>, mean_<field>, sum_<field>, total_<field> and suffix forms */
+static const struct {
+	const char *w;
+	enum agg a;
+	int prefix;
+} affix[] = { { "avg_", AGG_MEAN, 1 },   { "mean_", AGG_MEAN, 1 }, { "average_", AGG_MEAN, 1 },
+	      { "sum_", AGG_SUM, 1 },    { "total_", AGG_SUM, 1 }, { "_avg", AGG_MEAN, 0 },
+	      { "_mean", AGG_MEAN, 0 },  { "_sum", AGG_SUM, 0 },   { "_total", AGG_SUM, 0 } };
+
+/* The field name k holds beside affix i (*rl bytes), NULL when k does not
+ * carry that affix. */
+static const char *affix_rest(const char *k, size_t i, size_t *rl)
+{
+	size_t wl = strlen(affix[i].w), kl = strlen(k);
+	if (kl <= wl)
+		return NULL;
+	*rl = kl - wl;
+	if (affix[i].prefix && strncmp(k, affix[i].w, wl) == 0)
+		return k + wl;
+	if (!affix[i].prefix && strcmp(k + kl - wl, affix[i].w) == 0)
+		return k;
+	return NULL;
+}
+
+/* An aggregate of a numeric row field: its kind, *field the field as the
+ * first row names it; AGG_NONE when k is none. */
+static enum agg classify_affix(const char *k, const struct ptjson_members *row0, const char **field)
+{
 	for (size_t i = 0; i < sizeof(affix) / sizeof(affix[0]); i++) {
-		size_t wl = strlen(affix[i].w), kl = strlen(k);
-		if (kl <= wl)
-			continue;
-		const char *rest = NULL;
 		size_t rl = 0;
-		if (affix[i].prefix && strncmp(k, affix[i].w, wl) == 0) {
-			rest = k + wl;
-			rl = kl - wl;
-		} else if (!affix[i].prefix && strcmp(k + kl - wl, affix[i].w) == 0) {
-			rest = k;
-			rl = kl - wl;
-		}
+		const char *rest = affix_rest(k, i, &rl);
 		if (!rest)
 			continue;
 		/* the first member of that name, as a lookup would find it */
@@ -81,14 +107,120 @@ static enum agg classify(const char *k, const struct ptjson_table *t,
 	return AGG_NONE;
 }
 
+/* Classifies an aggregate key; *field gets the row key it aggregates
+ * (NULL for the speedup column). */
+static enum agg classify(const char *k, const struct ptjson_table *t,
+			 const struct ptjson_members *row0, const char **field)
+{
+	enum agg a;
+	*field = NULL;
+	if (classify_count(k, t, &a) || classify_speedup(k, t, &a))
+		return a;
+	return classify_affix(k, row0, field);
+}
+
+/* One table's aggregates being checked against its rows. */
+struct agg_check {
+	const struct pt_jsonfile *jf;
+	const struct ptjson_table *t;
+	double mean, geo;  /* of the rows' finite positive speedups */
+	size_t nvalid;     /* how many there are */
+	struct gate_findings *fs;
+};
+
+/* AGG_COUNT / AGG_VALID: v against the number of rows / of valid rows. */
+static int check_count(const struct agg_check *c, const cJSON *m, enum agg a, long line)
+{
+	double v = m->valuedouble;
+	if (a == AGG_COUNT && v != (double)c->t->n)
+		return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
+				"\"%s\" is %g but \"%s\" holds %zu rows", m->string, v, c->t->name, c->t->n);
+	if (a == AGG_VALID && v != (double)c->nvalid)
+		return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
+				"\"%s\" is %g but %zu rows of \"%s\" have a finite \"%s\" > 0",
+				m->string, v, c->nvalid, c->t->name, c->t->speedup);
+	return 0;
+}
+
+/* A mean of the speedup column: the arithmetic mean of the valid rows. */
+static int check_speedup_mean(const struct agg_check *c, const cJSON *m, long line)
+{
+	double v = m->valuedouble;
+	if (!c->nvalid || pt_close(v, c->mean, TOL))
+		return 0;
+	if (pt_close(v, c->geo, TOL))
+		return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
+				"\"%s\" %.6g is the geometric mean of the %zu rows' \"%s\", not their arithmetic mean %.6g",
+				m->string, v, c->nvalid, c->t->speedup, c->mean);
+	return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
+			"\"%s\" %.6g is not the mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
+			m->string, v, c->nvalid, c->t->speedup, c->mean, ptlog_pct(c->mean, v));
+}
+
+/* A sum or mean of a row field: over the rows where the field is finite. */
+static int check_field_agg(const struct agg_check *c, const cJSON *m, enum agg a, const char *field,
+			   long line)
+{
+	double v = m->valuedouble;
+	double sum = 0;
+	size_t k = 0;
+	for (const cJSON *row = ptjson_row(c->t, 0); row; row = row->next) {
+		double x = ptjson_num(row, field);
+		if (isfinite(x)) {
+			sum += x;
+			k++;
+		}
+	}
+	if (!k)
+		return 0;
+	double want = a == AGG_SUM ? sum : sum / (double)k;
+	if (pt_close(v, want, TOL))
+		return 0;
+	return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
+			"\"%s\" %.6g is not the %s of the rows' \"%s\" (%.6g over %zu rows, %+.2f%%)",
+			m->string, v, a == AGG_SUM ? "sum" : "mean", field, want, k, ptlog_pct(want, v));
+}
+
+/* A geometric mean of the speedup column. */
+static int check_geo(const struct agg_check *c, const cJSON *m, long line)
+{
+	double v = m->valuedouble;
+	if (!c->nvalid || pt_close(v, c->geo, TOL))
+		return 0;
+	if (pt_close(v, c->mean, TOL))
+		return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
+				"\"%s\" %.6g is labelled a geometric mean but is the arithmetic mean of the %zu rows' \"%s\" (geometric mean %.6g)",
+				m->string, v, c->nvalid, c->t->speedup, c->geo);
+	return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
+			"\"%s\" %.6g is not the geometric mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
+			m->string, v, c->nvalid, c->t->speedup, c->geo, ptlog_pct(c->geo, v));
+}
+
+/* Checks one aggregate member m of kind a; 0, -1 on allocation failure. */
+static int check_agg(const struct agg_check *c, const cJSON *m, enum agg a, const char *field)
+{
+	long line = ptjson_key_line(&c->jf->j, m->string, 0);
+	switch (a) {
+	case AGG_COUNT:
+	case AGG_VALID:
+		return check_count(c, m, a, line);
+	case AGG_MEAN:
+	case AGG_SUM:
+		return field ? check_field_agg(c, m, a, field, line) : check_speedup_mean(c, m, line);
+	case AGG_GEO:
+		return check_geo(c, m, line);
+	default:
+		return 0;
+	}
+}
+
 static int check_table(const struct pt_jsonfile *jf, const struct ptjson_table *t,
 		       const cJSON *aggs, struct gate_findings *fs)
 {
-	double mean, geo;
-	size_t nvalid;
+	struct agg_check c = { .jf = jf, .t = t, .fs = fs };
 	struct ptjson_members row0;
 	int rc = 0;
-	ptjson_speedup_means(t, &mean, &geo, &nvalid);
+	ptjson_speedup_means(t, &c.mean, &c.geo, &c.nvalid);
 	if (ptjson_members_build(&row0, ptjson_row(t, 0)) != 0)
 		return -1;
 	const cJSON *m;
@@ -97,75 +229,7 @@ static int check_table(const struct pt_jsonfile *jf, const struct ptjson_table *
 			continue;
 		const char *field;
 		enum agg a = classify(m->string, t, &row0, &field);
-		if (a == AGG_NONE)
-			continue;
-		double v = m->valuedouble;
-		long line = ptjson_key_line(&jf->j, m->string, 0);
-		switch (a) {
-		case AGG_COUNT:
-			if (v != (double)t->n)
-				rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
-					      "\"%s\" is %g but \"%s\" holds %zu rows", m->string, v, t->name, t->n);
-			break;
-		case AGG_VALID:
-			if (v != (double)nvalid)
-				rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
-					      "\"%s\" is %g but %zu rows of \"%s\" have a finite \"%s\" > 0",
-					      m->string, v, nvalid, t->name, t->speedup);
-			break;
-		case AGG_MEAN:
-		case AGG_SUM:
-			if (!field) {
-				if (!nvalid)
-					break;
-				if (!pt_close(v, mean, TOL)) {
-					if (pt_close(v, geo, TOL))
-						rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
-							      "\"%s\" %.6g is the geometric mean of the %zu rows' \"%s\", not their arithmetic mean %.6g",
-							      m->string, v, nvalid, t->speedup, mean);
-					else
-						rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
-							      "\"%s\" %.6g is not the mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
-							      m->string, v, nvalid, t->speedup, mean, ptlog_pct(mean, v));
-				}
-			} else {
-				double sum = 0;
-				size_t k = 0;
-				for (const cJSON *row = ptjson_row(t, 0); row; row = row->next) {
-					double x = ptjson_num(row, field);
-					if (isfinite(x)) {
-						sum += x;
-						k++;
-					}
-				}
-				if (!k)
-					break;
-				double want = a == AGG_SUM ? sum : sum / (double)k;
-				if (!pt_close(v, want, TOL))
-					rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
-						      "\"%s\" %.6g is not the %s of the rows' \"%s\" (%.6g over %zu rows, %+.2f%%)",
-						      m->string, v, a == AGG_SUM ? "sum" : "mean", field, want, k,
-						      ptlog_pct(want, v));
-			}
-			break;
-		case AGG_GEO:
-			if (!nvalid)
-				break;
-			if (!pt_close(v, geo, TOL)) {
-				if (pt_close(v, mean, TOL))
-					rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
-						      "\"%s\" %.6g is labelled a geometric mean but is the arithmetic mean of the %zu rows' \"%s\" (geometric mean %.6g)",
-						      m->string, v, nvalid, t->speedup, geo);
-				else
-					rc = gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
-						      "\"%s\" %.6g is not the geometric mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
-						      m->string, v, nvalid, t->speedup, geo, ptlog_pct(geo, v));
-			}
-			break;
-		default:
-			break;
-		}
-		if (rc)
+		if (a != AGG_NONE && (rc = check_agg(&c, m, a, field)) != 0)
 			break;
 	}
 	ptjson_members_release(&row0);
@@ -198,6 +262,44 @@ static const char *unit_of(const char *k)
 	return strrchr(k, '_');
 }
 
+/* 1 when member b is a number under a time key of role (time_role). */
+static int is_time(const cJSON *b, int role)
+{
+	return b->string && cJSON_IsNumber(b) && time_role(b->string) == role;
+}
+
+/* What a row's times say about its speedup sp. */
+struct row_times {
+	int pairs;       /* reference/own pairs in one unit */
+	int ok;          /* 1 when some pair's ratio (either way) is sp */
+	double ref, own; /* the first pair */
+};
+
+/* Pairs the reference time a with the row's own times in its unit (the
+ * first MAX_TIMES of them). */
+static void pair_times(const cJSON *row, const cJSON *a, double sp, struct row_times *rt)
+{
+	const cJSON *b;
+	int nb = 0;
+	cJSON_ArrayForEach(b, row) {
+		if (!is_time(b, 2))
+			continue;
+		if (++nb > MAX_TIMES)
+			break;
+		if (strcmp(unit_of(a->string), unit_of(b->string)) != 0 || b->valuedouble <= 0 ||
+		    a->valuedouble <= 0)
+			continue;
+		if (!rt->pairs) {
+			rt->ref = a->valuedouble;
+			rt->own = b->valuedouble;
+		}
+		rt->pairs++;
+		if (pt_close(sp, a->valuedouble / b->valuedouble, TOL) ||
+		    pt_close(sp, b->valuedouble / a->valuedouble, TOL))
+			rt->ok = 1;
+	}
+}
+
 /* A row's speedup is its reference time over its own (or the inverse,
  * for a file defining it the other way), for some pair of times in the
  * same unit. */
@@ -209,46 +311,30 @@ static int check_rows(const struct pt_jsonfile *jf, const struct ptjson_table *t
 	size_t pos = 0;
 	size_t r = 0;
 	for (const cJSON *row = ptjson_row(t, 0); row; row = row->next, r++) {
-		const cJSON *a, *b;
+		const cJSON *a;
 		double sp = ptjson_num(row, t->speedup);
 		/* rows hold the key once each, in order */
 		long line = ptjson_key_line_next(&jf->j, t->speedup, &pos);
 		if (!isfinite(sp) || sp <= 0)
 			continue;
-		int pairs = 0, ok = 0, na = 0;
-		double ref = NAN, own = NAN;
+		struct row_times rt = { 0, 0, NAN, NAN };
+		int na = 0;
 		/* a real row has a handful of times: the first MAX_TIMES of each
 		 * role are paired, so a row of 100,000 keys stays linear */
 		cJSON_ArrayForEach(a, row) {
-			if (!a->string || !cJSON_IsNumber(a) || time_role(a->string) != 1)
+			if (!is_time(a, 1))
 				continue;
 			if (++na > MAX_TIMES)
 				break;
-			int nb = 0;
-			cJSON_ArrayForEach(b, row) {
-				if (b->string && cJSON_IsNumber(b) && time_role(b->string) == 2 && ++nb > MAX_TIMES)
-					break;
-				if (!b->string || !cJSON_IsNumber(b) || time_role(b->string) != 2 ||
-				    strcmp(unit_of(a->string), unit_of(b->string)) != 0 || b->valuedouble <= 0 ||
-				    a->valuedouble <= 0)
-					continue;
-				if (!pairs) {
-					ref = a->valuedouble;
-					own = b->valuedouble;
-				}
-				pairs++;
-				if (pt_close(sp, a->valuedouble / b->valuedouble, TOL) ||
-				    pt_close(sp, b->valuedouble / a->valuedouble, TOL))
-					ok = 1;
-			}
+			pair_times(row, a, sp, &rt);
 		}
-		if (!pairs || ok)
+		if (!rt.pairs || rt.ok)
 			continue;
 		char label[64];
 		ptjson_row_label(row, r, label, sizeof(label));
 		if (gate_add(fs, RULE, GATE_ERROR, jf->shown, line,
 			     "%s: \"%s\" %.6g does not match its times (%.6g / %.6g = %.6g)", label, t->speedup, sp,
-			     ref, own, ref / own))
+			     rt.ref, rt.own, rt.ref / rt.own))
 			return -1;
 	}
 	return 0;

@@ -59,17 +59,19 @@ static int check_reuse(const struct pt_logfile *lf, struct gate_findings *fs)
 	return 0;
 }
 
-static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
+/* Every Part A item has a verdict and a reason; *numbered gets how many
+ * are [#N] items (not scan entries). 0, -1 on allocation failure. */
+static int check_items(const struct pt_logfile *lf, size_t *numbered, struct gate_findings *fs)
 {
 	const struct ptlog *log = &lf->log;
-	size_t numbered = 0;
+	*numbered = 0;
 	for (size_t i = 0; i < log->nitems; i++) {
 		const struct ptlog_item *it = &log->items[i];
 		char name[32];
 		if (it->scan)
 			snprintf(name, sizeof(name), "scan entry");
 		else {
-			numbered++;
+			(*numbered)++;
 			snprintf(name, sizeof(name), "[#%d]", it->num);
 		}
 		if (it->verdict == PTLOG_V_NONE) {
@@ -82,11 +84,13 @@ static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
 				return -1;
 		}
 	}
-	if (!log->plan_line) {
-		if (gate_add(fs, RULE, GATE_ERROR, lf->shown, 0, "no [ORDER-PLAN]: the implementation order is not planned"))
-			return -1;
-		return check_reuse(lf, fs);
-	}
+	return 0;
+}
+
+/* An [ORDER-PLAN] that lists items, and Part A items to check them with. */
+static int check_plan_present(const struct pt_logfile *lf, size_t numbered, struct gate_findings *fs)
+{
+	const struct ptlog *log = &lf->log;
 	if (log->nplan == 0) {
 		if (gate_add(fs, RULE, GATE_ERROR, lf->shown, log->plan_line, "[ORDER-PLAN] lists no [#N] item"))
 			return -1;
@@ -97,41 +101,64 @@ static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
 					 : "no Part A [#N] items before [ORDER-PLAN]: cannot check that the plan names Part A items"))
 			return -1;
 	}
+	return 0;
+}
+
+/* Plan entry pl names an applicable Part A item. */
+static int check_plan_item(const struct pt_logfile *lf, const struct ptlog_plan *pl, struct gate_findings *fs)
+{
+	const struct ptlog_item *it = part_a(&lf->log, pl->num);
+	if (!it)
+		return gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
+				"[ORDER-PLAN] plans [#%d], which is not an item of Part A", pl->num);
+	if (it->verdict == PTLOG_V_NOT)
+		return gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
+				"[ORDER-PLAN] plans [#%d], which Part A found not applicable (line %ld)",
+				pl->num, it->line);
+	return 0;
+}
+
+/* Dependency d of plan entry k is another entry planned before it. */
+static int check_dep(const struct pt_logfile *lf, size_t k, size_t d, struct gate_findings *fs)
+{
+	const struct ptlog *log = &lf->log;
+	const struct ptlog_plan *pl = &log->plan[k];
+	size_t pos = 0;
+	while (pos < log->nplan && log->plan[pos].num != pl->deps[d])
+		pos++;
+	if (pl->deps[d] == pl->num)
+		return gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
+				"[ORDER-PLAN] makes [#%d] depend on itself", pl->num);
+	if (pos == log->nplan)
+		return gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
+				"[ORDER-PLAN] makes [#%d] depend on [#%d], which the plan does not list",
+				pl->num, pl->deps[d]);
+	if (pos > k)
+		return gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
+				"[ORDER-PLAN] makes [#%d] depend on [#%d], which is planned later (line %ld)",
+				pl->num, pl->deps[d], log->plan[pos].line);
+	return 0;
+}
+
+static int check_log(const struct pt_logfile *lf, struct gate_findings *fs)
+{
+	const struct ptlog *log = &lf->log;
+	size_t numbered;
+	if (check_items(lf, &numbered, fs))
+		return -1;
+	if (!log->plan_line) {
+		if (gate_add(fs, RULE, GATE_ERROR, lf->shown, 0, "no [ORDER-PLAN]: the implementation order is not planned"))
+			return -1;
+		return check_reuse(lf, fs);
+	}
+	if (check_plan_present(lf, numbered, fs))
+		return -1;
 	for (size_t k = 0; k < log->nplan; k++) {
-		const struct ptlog_plan *pl = &log->plan[k];
-		if (numbered) {
-			const struct ptlog_item *it = part_a(log, pl->num);
-			if (!it) {
-				if (gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
-					     "[ORDER-PLAN] plans [#%d], which is not an item of Part A", pl->num))
-					return -1;
-			} else if (it->verdict == PTLOG_V_NOT) {
-				if (gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
-					     "[ORDER-PLAN] plans [#%d], which Part A found not applicable (line %ld)",
-					     pl->num, it->line))
-					return -1;
-			}
-		}
-		for (size_t d = 0; d < pl->ndeps; d++) {
-			size_t pos = 0;
-			while (pos < log->nplan && log->plan[pos].num != pl->deps[d])
-				pos++;
-			if (pl->deps[d] == pl->num) {
-				if (gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
-					     "[ORDER-PLAN] makes [#%d] depend on itself", pl->num))
-					return -1;
-			} else if (pos == log->nplan) {
-				if (gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
-					     "[ORDER-PLAN] makes [#%d] depend on [#%d], which the plan does not list",
-					     pl->num, pl->deps[d]))
-					return -1;
-			} else if (pos > k) {
-				if (gate_add(fs, RULE, GATE_ERROR, lf->shown, pl->line,
-					     "[ORDER-PLAN] makes [#%d] depend on [#%d], which is planned later (line %ld)",
-					     pl->num, pl->deps[d], log->plan[pos].line))
-					return -1;
-			}
-		}
+		if (numbered && check_plan_item(lf, &log->plan[k], fs))
+			return -1;
+		for (size_t d = 0; d < log->plan[k].ndeps; d++)
+			if (check_dep(lf, k, d, fs))
+				return -1;
 	}
 	return check_reuse(lf, fs);
 }

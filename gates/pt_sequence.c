@@ -64,6 +64,44 @@ static int check_tagged(const struct pt_logfile *lf, struct gate_findings *fs, i
 			     : "[ORDER-PLAN] but no [ORDER-CHECK]/[IMPL-#N]/[RESULT-#N] tags: the implementation sequence cannot be checked");
 }
 
+/* 1 for the tags that open, implement, check or close a numbered item. */
+static int is_sequence_tag(enum ptlog_tag tag)
+{
+	return tag != PTLOG_KRP && tag != PTLOG_KRA && tag != PTLOG_DB && tag != PTLOG_ITEMHEAD;
+}
+
+/* The item numbered num in items[0..*n), appended when new; NULL when
+ * it is new and items is full. */
+static struct item *item_of(struct item *items, size_t *n, int num)
+{
+	size_t k = 0;
+	while (k < *n && items[k].num != num)
+		k++;
+	if (k < *n)
+		return &items[k];
+	if (*n == MAXITEMS)
+		return NULL;
+	memset(&items[k], 0, sizeof(items[k]));
+	items[k].num = num;
+	items[k].oc_ok = -1;
+	(*n)++;
+	return &items[k];
+}
+
+/* Records event ev in its item: the first line of each tag, the first
+ * failed ORDER-CHECK, the start. */
+static void note_event(struct item *it, const struct ptlog_event *ev)
+{
+	long *slot = ev->tag == PTLOG_ORDER_CHECK ? &it->oc : ev->tag == PTLOG_IMPL ? &it->impl :
+		     ev->tag == PTLOG_SELF_CHECK ? &it->sc : &it->res;
+	if (!*slot)
+		*slot = ev->line;
+	if (ev->tag == PTLOG_ORDER_CHECK && ev->ok == 0 && !it->oc_fail_line)
+		it->oc_fail_line = ev->line;
+	if ((ev->tag == PTLOG_ORDER_CHECK || ev->tag == PTLOG_IMPL) && !it->start)
+		it->start = ev->line;
+}
+
 /* The numbered items of the log, with the first line of each of their
  * tags, into items (at most MAXITEMS). Returns how many. */
 static size_t collect_items(const struct ptlog *log, struct item *items)
@@ -71,43 +109,20 @@ static size_t collect_items(const struct ptlog *log, struct item *items)
 	size_t n = 0;
 	for (size_t i = 0; i < log->nev; i++) {
 		const struct ptlog_event *ev = &log->ev[i];
-		if (ev->num <= 0 || ev->tag == PTLOG_KRP || ev->tag == PTLOG_KRA || ev->tag == PTLOG_DB ||
-		    ev->tag == PTLOG_ITEMHEAD)
+		if (ev->num <= 0 || !is_sequence_tag(ev->tag))
 			continue;
-		size_t k = 0;
-		while (k < n && items[k].num != ev->num)
-			k++;
-		if (k == n) {
-			if (n == MAXITEMS)
-				continue;
-			memset(&items[n], 0, sizeof(items[n]));
-			items[n].num = ev->num;
-			items[n].oc_ok = -1;
-			n++;
-		}
-		struct item *it = &items[k];
-		long *slot = ev->tag == PTLOG_ORDER_CHECK ? &it->oc : ev->tag == PTLOG_IMPL ? &it->impl :
-			     ev->tag == PTLOG_SELF_CHECK ? &it->sc : &it->res;
-		if (!*slot)
-			*slot = ev->line;
-		if (ev->tag == PTLOG_ORDER_CHECK && ev->ok == 0 && !it->oc_fail_line)
-			it->oc_fail_line = ev->line;
-		if ((ev->tag == PTLOG_ORDER_CHECK || ev->tag == PTLOG_IMPL) && !it->start)
-			it->start = ev->line;
+		struct item *it = item_of(items, &n, ev->num);
+		if (it)
+			note_event(it, ev);
 	}
 	return n;
 }
 
-/* One item's own tags in order: opened, ORDER-CHECK before IMPL (and not
- * a failed one), SELF-CHECK after IMPL, RESULT last and present. */
-static int check_item(const struct pt_logfile *lf, const struct item *it, struct gate_findings *fs)
+/* An opened item's IMPL follows an ORDER-CHECK, and no failed one. */
+static int check_item_impl(const struct pt_logfile *lf, const struct item *it, struct gate_findings *fs)
 {
 	const char *sh = lf->shown;
 	int N = it->num;
-	if (!it->start) /* a RESULT (or SELF-CHECK) for an item never opened */
-		return gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->res ? it->res : it->sc,
-				"[#%d] has a %s but no [ORDER-CHECK] or [IMPL-#%d] before it", N,
-				it->res ? "[RESULT]" : "[SELF-CHECK]", N);
 	if (it->impl && (!it->oc || it->oc > it->impl) &&
 	    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->impl,
 		     "[IMPL-#%d] without an [ORDER-CHECK] for [#%d] before it", N, N))
@@ -119,6 +134,15 @@ static int check_item(const struct pt_logfile *lf, const struct item *it, struct
 				     it->oc_fail_line))
 			return -1;
 	}
+	return 0;
+}
+
+/* An opened item's SELF-CHECK follows its IMPL, its RESULT comes last
+ * and exists once it is implemented. */
+static int check_item_close(const struct pt_logfile *lf, const struct item *it, struct gate_findings *fs)
+{
+	const char *sh = lf->shown;
+	int N = it->num;
 	if (it->sc && it->impl && it->sc < it->impl &&
 	    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->sc,
 		     "[SELF-CHECK] for [#%d] comes before its [IMPL-#%d] (line %ld)", N, N, it->impl))
@@ -135,6 +159,19 @@ static int check_item(const struct pt_logfile *lf, const struct item *it, struct
 	if (it->impl && !it->res &&
 	    gate_add(fs, "PT-SEQUENCE", GATE_ERROR, sh, it->impl,
 		     "[#%d] is implemented but has no [RESULT-#%d]", N, N))
+		return -1;
+	return 0;
+}
+
+/* One item's own tags in order: opened, ORDER-CHECK before IMPL (and not
+ * a failed one), SELF-CHECK after IMPL, RESULT last and present. */
+static int check_item(const struct pt_logfile *lf, const struct item *it, struct gate_findings *fs)
+{
+	if (!it->start) /* a RESULT (or SELF-CHECK) for an item never opened */
+		return gate_add(fs, "PT-SEQUENCE", GATE_ERROR, lf->shown, it->res ? it->res : it->sc,
+				"[#%d] has a %s but no [ORDER-CHECK] or [IMPL-#%d] before it", it->num,
+				it->res ? "[RESULT]" : "[SELF-CHECK]", it->num);
+	if (check_item_impl(lf, it, fs) || check_item_close(lf, it, fs))
 		return -1;
 	return 0;
 }

@@ -147,59 +147,95 @@ static int inventory_items(const struct s4_input *in, struct gate_findings *fs)
 /* Bits kept per tune (kernel_id, workload_id) while the records stream by. */
 enum { TUNE = 1, SEEN_BASELINE = 2, SEEN_FINAL = 4 };
 
+/* 1 when inventory item it is a tune workload with both ids. */
+static int is_tune(const struct inventory_item *it)
+{
+	return it->kind && strcmp(it->kind, "tune") == 0 && it->kernel_id && it->workload_id;
+}
+
+/* The tune bits of item it in tune, NULL when absent or out of memory. */
+static long *tune_bits(struct s4_map *tune, const struct inventory_item *it)
+{
+	char *key = s4_key3(it->kernel_id, it->workload_id, NULL);
+	long *bits = key ? s4_map_get(tune, key) : NULL;
+	free(key);
+	return bits;
+}
+
+/* Puts every tune workload of the inventory into tune; 0, -1 on
+ * allocation failure. */
+static int tune_keys(const struct s4_input *in, struct s4_map *tune)
+{
+	const struct inventory_item *items = in->inventory->v;
+	for (size_t k = 0; k < in->inventory->n; k++) {
+		if (!is_tune(&items[k]))
+			continue;
+		char *key = s4_key3(items[k].kernel_id, items[k].workload_id, NULL);
+		int rc = !key || !s4_map_put(tune, key, TUNE, NULL) ? -1 : 0;
+		free(key);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every record is for a tune workload; marks the baseline and final
+ * records seen. */
+static int mark_records(const struct s4_input *in, struct s4_map *tune, struct gate_findings *fs)
+{
+	const struct records *rs = in->recs;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		char *key = s4_key3(r->dispatch, r->workload, NULL);
+		long *bits = key ? s4_map_get(tune, key) : NULL;
+		free(key);
+		if (!key)
+			return -1;
+		if (!bits) {
+			if (gate_add(fs, COV, GATE_ERROR, in->records_file, r->line,
+				     "record for '%s' / '%s', which is not a tune workload of the inventory",
+				     r->dispatch, r->workload))
+				return -1;
+		} else if (r->phase) {
+			*bits |= (strcmp(r->phase, "baseline") == 0 ? SEEN_BASELINE : 0) |
+				 (strcmp(r->phase, "final") == 0 ? SEEN_FINAL : 0);
+		}
+	}
+	return 0;
+}
+
+/* Every tune workload has a baseline and a final record. */
+static int report_unrecorded(const struct s4_input *in, struct s4_map *tune, struct gate_findings *fs)
+{
+	const struct inventory_item *items = in->inventory->v;
+	for (size_t k = 0; k < in->inventory->n; k++) {
+		if (!is_tune(&items[k]))
+			continue;
+		long *bits = tune_bits(tune, &items[k]);
+		if (!bits)
+			return -1;
+		int base = (*bits & SEEN_BASELINE) != 0, fin = (*bits & SEEN_FINAL) != 0;
+		if ((!base || !fin) &&
+		    gate_add(fs, COV, GATE_ERROR, in->records_file, 0, "tune workload '%s' / '%s' has no %s record",
+			     items[k].kernel_id, items[k].workload_id,
+			     !base && !fin ? "baseline or final" : !base ? "baseline" : "final"))
+			return -1;
+	}
+	return 0;
+}
+
 /* Every record is for a tune workload, and every tune workload has a
  * baseline and a final record. One pass over the records with the tune
  * keys in a hash map: linear in records + items. */
 static int tune_coverage(const struct s4_input *in, struct gate_findings *fs)
 {
-	const struct inventory_item *items = in->inventory->v;
-	size_t n = in->inventory->n;
 	struct s4_map tune;
-	int rc = 0;
 	s4_map_init(&tune);
-	for (size_t k = 0; k < n && rc == 0; k++) {
-		if (!items[k].kind || strcmp(items[k].kind, "tune") || !items[k].kernel_id ||
-		    !items[k].workload_id)
-			continue;
-		char *key = s4_key3(items[k].kernel_id, items[k].workload_id, NULL);
-		if (!key || !s4_map_put(&tune, key, TUNE, NULL))
-			rc = -1;
-		free(key);
-	}
-	const struct records *rs = in->recs;
-	for (size_t i = 0; i < rs->n && rc == 0; i++) {
-		const struct record *r = &rs->v[i];
-		char *key = s4_key3(r->dispatch, r->workload, NULL);
-		long *bits = key ? s4_map_get(&tune, key) : NULL;
-		free(key);
-		if (!key)
-			rc = -1;
-		else if (!bits)
-			rc = gate_add(fs, COV, GATE_ERROR, in->records_file, r->line,
-				      "record for '%s' / '%s', which is not a tune workload of the inventory",
-				      r->dispatch, r->workload);
-		else if (r->phase)
-			*bits |= (strcmp(r->phase, "baseline") == 0 ? SEEN_BASELINE : 0) |
-				 (strcmp(r->phase, "final") == 0 ? SEEN_FINAL : 0);
-	}
-	for (size_t k = 0; k < n && rc == 0; k++) {
-		if (!items[k].kind || strcmp(items[k].kind, "tune") || !items[k].kernel_id ||
-		    !items[k].workload_id)
-			continue;
-		char *key = s4_key3(items[k].kernel_id, items[k].workload_id, NULL);
-		long *bits = key ? s4_map_get(&tune, key) : NULL;
-		free(key);
-		if (!bits) {
-			rc = -1;
-			break;
-		}
-		int base = (*bits & SEEN_BASELINE) != 0, fin = (*bits & SEEN_FINAL) != 0;
-		if (!base || !fin)
-			rc = gate_add(fs, COV, GATE_ERROR, in->records_file, 0,
-				      "tune workload '%s' / '%s' has no %s record",
-				      items[k].kernel_id, items[k].workload_id,
-				      !base && !fin ? "baseline or final" : !base ? "baseline" : "final");
-	}
+	int rc = tune_keys(in, &tune);
+	if (rc == 0)
+		rc = mark_records(in, &tune, fs);
+	if (rc == 0)
+		rc = report_unrecorded(in, &tune, fs);
 	s4_map_release(&tune);
 	return rc;
 }

@@ -257,25 +257,54 @@ static void v1_match(const struct s4_input *in, const struct optlog_claim *cl, c
 	}
 }
 
+/* The records matching claim cl into *m. A label naming no recorded
+ * workload (prose before final_latency, or a misspelt workload) is
+ * warned about and dropped: the number is then checked against every
+ * workload. *label gets the label kept (NULL when dropped). */
+static int v1_match_label(const struct s4_input *in, struct gate_findings *fs,
+			  const struct optlog_claim *cl, int known, struct v1_index *ix,
+			  const char **label, struct v1_match *m)
+{
+	*label = cl->workload;
+	v1_match(in, cl, *label, known, ix, m);
+	if (!*label || m->any_workload)
+		return 0;
+	if (gate_add(fs, RULE, GATE_WARNING, in->optlog_file, cl->line,
+		     "the claim's label '%s' names no recorded workload: checked against every workload",
+		     *label))
+		return -1;
+	*label = NULL;
+	v1_match(in, cl, NULL, known, ix, m);
+	return 0;
+}
+
+/* The claim's stated baseline against row's round-0 record, when both
+ * exist. */
+static int v1_claim_baseline(const struct s4_input *in, struct gate_findings *fs,
+			     const struct optlog_claim *cl, const char *label,
+			     const struct s4_recon_row *row)
+{
+	if (isnan(cl->baseline_us) || isnan(row->baseline_us))
+		return 0;
+	double bd = s4_deviation(cl->baseline_us, row->baseline_us);
+	if (bd > S4_TOLERANCE &&
+	    gate_add(fs, RULE, GATE_ERROR, in->optlog_file, cl->line,
+		     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
+		     cl->baseline_us, label ? " for " : "", label ? label : "", row->baseline_us, bd * 100))
+		return -1;
+	return 0;
+}
+
 /* One final_latency claim against the winner's records (within 1%), and
  * its baseline against round 0 when it states one. */
 static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc,
 		    const struct optlog_claim *cl, int known, struct v1_index *ix)
 {
 	const char *lf = in->optlog_file, *best = in->log->best;
-	const char *label = cl->workload;
+	const char *label;
 	struct v1_match m;
-	v1_match(in, cl, label, known, ix, &m);
-	if (label && !m.any_workload) {
-		/* prose before final_latency, or a misspelt workload: the
-		 * number is still checked, against every workload */
-		if (gate_add(fs, RULE, GATE_WARNING, lf, cl->line,
-			     "the claim's label '%s' names no recorded workload: checked against every workload",
-			     label))
-			return -1;
-		label = NULL;
-		v1_match(in, cl, NULL, known, ix, &m);
-	}
+	if (v1_match_label(in, fs, cl, known, ix, &label, &m))
+		return -1;
 	const char *wl = label ? label : "";
 	if (!m.any_winner)
 		return gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
@@ -298,15 +327,44 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 		     m.hit->candidate_id, m.hit->line, m.hit_dev * 100,
 		     m.base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
 		return -1;
-	if (isnan(cl->baseline_us) || isnan(row->baseline_us))
-		return 0;
-	double bd = s4_deviation(cl->baseline_us, row->baseline_us);
-	if (bd > S4_TOLERANCE &&
-	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-		     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
-		     cl->baseline_us, label ? " for " : "", wl, row->baseline_us, bd * 100))
-		return -1;
-	return 0;
+	return v1_claim_baseline(in, fs, cl, label, row);
+}
+
+/* The one candidate every reconciled claim names as winner, NULL when
+ * they name several (or none). */
+static const char *common_winner(const struct s4_recon *rc)
+{
+	const char *common = NULL;
+	for (size_t k = 0; k < rc->n; k++) {
+		const struct s4_recon_row *row = &rc->v[k];
+		if (!row->claim_line || !row->winner || !row->ok)
+			continue;
+		if (!common)
+			common = row->winner;
+		else if (strcmp(common, row->winner) != 0)
+			return NULL;
+	}
+	return common;
+}
+
+/* The last valid non-baseline record of row's key by the named best
+ * (known) or by candidate common; NULL when none. */
+static const struct record *last_final(const struct s4_input *in, const struct s4_recon_row *row,
+				       int known, const char *common)
+{
+	const struct records *rs = in->recs;
+	const struct record *last = NULL;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (!record_valid(r) || s4_is_baseline(r) || strcmp(r->dispatch, row->dispatch) ||
+		    strcmp(r->workload, row->workload))
+			continue;
+		if (known ? !names_candidate(r->candidate_id, in->log->best) : strcmp(r->candidate_id, common) != 0)
+			continue;
+		if (!last || r->round >= last->round)
+			last = r;
+	}
+	return last;
 }
 
 /* The final measurement of workloads without a claim (for the speedup):
@@ -315,35 +373,12 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
  * rolled-back candidate's (the speedup rule then tries both readings). */
 static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, int known)
 {
-	const struct records *rs = in->recs;
-	const char *best = in->log->best, *common = NULL;
-	int one = 1;
-	for (size_t k = 0; k < rc->n; k++) {
-		const struct s4_recon_row *row = &rc->v[k];
-		if (!row->claim_line || !row->winner || !row->ok)
-			continue;
-		if (!common)
-			common = row->winner;
-		else if (strcmp(common, row->winner) != 0)
-			one = 0;
-	}
-	if (!one)
-		common = NULL;
+	const char *common = common_winner(rc);
 	for (size_t k = 0; k < rc->n; k++) {
 		struct s4_recon_row *row = &rc->v[k];
 		if (row->claim_line || (!known && !common))
 			continue;
-		const struct record *last = NULL;
-		for (size_t i = 0; i < rs->n; i++) {
-			const struct record *r = &rs->v[i];
-			if (!record_valid(r) || s4_is_baseline(r) || strcmp(r->dispatch, row->dispatch) ||
-			    strcmp(r->workload, row->workload))
-				continue;
-			if (known ? !names_candidate(r->candidate_id, best) : strcmp(r->candidate_id, common) != 0)
-				continue;
-			if (!last || r->round >= last->round)
-				last = r;
-		}
+		const struct record *last = last_final(in, row, known, common);
 		if (last && set_winner(row, last))
 			return -1;
 	}
@@ -439,6 +474,104 @@ static int v2_final_table(const struct s4_input *in, struct gate_findings *fs,
 	return 0;
 }
 
+/* What the records of one tune workload give against its Final row. */
+struct v2_seen {
+	const struct optlog_final_row *fr; /* its row of the Final table, NULL if none */
+	const struct record *fin;          /* its last final record */
+	size_t nfinal, nbase;              /* final and baseline records */
+	int base_ok, fin_ok;               /* some baseline / final record matches fr */
+};
+
+/* The first row of the Final table for row's key, NULL when none. */
+static const struct optlog_final_row *final_row_of(const struct optlog *lg, const struct s4_recon_row *row)
+{
+	for (size_t j = 0; j < lg->n_final_rows; j++)
+		if (strcmp(lg->final_rows[j].kernel_id, row->dispatch) == 0 &&
+		    strcmp(lg->final_rows[j].workload_id, row->workload) == 0)
+			return &lg->final_rows[j];
+	return NULL;
+}
+
+/* Walks the baseline and final records of row's key into *s; row gets
+ * the first baseline's duration. */
+static void v2_scan(const struct s4_input *in, struct s4_recon_row *row, struct v2_seen *s)
+{
+	const struct records *rs = in->recs;
+	const struct optlog_final_row *fr = s->fr;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (strcmp(r->dispatch, row->dispatch) || strcmp(r->workload, row->workload) || !r->phase)
+			continue;
+		if (strcmp(r->phase, "baseline") == 0) {
+			s->nbase++;
+			if (isnan(row->baseline_us))
+				row->baseline_us = r->duration_us;
+			if (fr && s4_deviation(fr->baseline_us, r->duration_us) <= S4_TOLERANCE)
+				s->base_ok = 1;
+		} else if (strcmp(r->phase, "final") == 0) {
+			s->nfinal++;
+			s->fin = r;
+			if (fr && s4_deviation(fr->final_us, r->duration_us) <= S4_TOLERANCE)
+				s->fin_ok = 1;
+		}
+	}
+}
+
+/* The final record: row's winner, exactly one, its candidate noted for
+ * the kernel in *kernels. */
+static int v2_final_record(const struct s4_input *in, struct gate_findings *fs, struct s4_recon_row *row,
+			   const struct v2_seen *s, struct s4_map *kernels)
+{
+	const struct record *fin = s->fin;
+	if (!fin)
+		return 0;
+	if (set_winner(row, fin))
+		return -1;
+	if (s->nfinal > 1 && gate_add(fs, RULE, GATE_ERROR, in->records_file, fin->line,
+				      "'%s' / '%s' has %zu final records; exactly one is allowed",
+				      row->dispatch, row->workload, s->nfinal))
+		return -1;
+	int created;
+	char *kk = s4_key3(row->dispatch, fin->candidate_id, NULL);
+	if (!kk)
+		return -1;
+	long *slot = s4_map_put(kernels, kk, fin->line, &created);
+	free(kk);
+	return slot ? 0 : -1;
+}
+
+/* Row's line of the Final table against its records: baseline_us,
+ * final_us (within 1%) and final_candidate_id. */
+static int v2_final_line(const struct s4_input *in, struct gate_findings *fs, struct s4_recon_row *row,
+			 const struct v2_seen *s)
+{
+	const char *lf = in->optlog_file;
+	const struct optlog_final_row *fr = s->fr;
+	const struct record *fin = s->fin;
+	row->claimed_us = fr->final_us;
+	row->claim_line = fr->line;
+	if (fin) {
+		row->deviation = s4_deviation(fr->final_us, fin->duration_us);
+		row->ok = s->fin_ok && s->nfinal == 1;
+	}
+	if (s->nbase && !isnan(fr->baseline_us) && !s->base_ok &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		     "baseline_us %g for '%s' / '%s' does not match the baseline record %g us within 1%%",
+		     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
+		return -1;
+	if (s->nfinal && !isnan(fr->final_us) && !s->fin_ok &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
+		     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))
+		return -1;
+	if (s->nfinal == 1 && strcmp(fr->final_candidate_id, fin->candidate_id) != 0 &&
+	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		     "final_candidate_id '%s' for '%s' / '%s' is not the final record's candidate '%s'",
+		     fr->final_candidate_id, row->dispatch, row->workload, fin->candidate_id))
+		return -1;
+	return 0;
+}
+
 /* One tune workload: its baseline and final records against its row of
  * the Final table (within 1%), exactly one final record, and the final
  * candidate noted per kernel in *kernels. */
@@ -446,81 +579,17 @@ static int v2_row(const struct s4_input *in, struct gate_findings *fs, struct s4
 		  struct s4_map *kernels)
 {
 	const struct optlog *lg = in->log;
-	const struct records *rs = in->recs;
-	const char *lf = in->optlog_file, *rf = in->records_file;
-	int table = lg->final_table_line != 0;
-	const struct record *fin = NULL;
-	size_t nfinal = 0, nbase = 0;
-	int base_ok = 0, fin_ok = 0;
-	const struct optlog_final_row *fr = NULL;
-	for (size_t j = 0; j < lg->n_final_rows; j++)
-		if (strcmp(lg->final_rows[j].kernel_id, row->dispatch) == 0 &&
-		    strcmp(lg->final_rows[j].workload_id, row->workload) == 0 && !fr)
-			fr = &lg->final_rows[j];
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (strcmp(r->dispatch, row->dispatch) || strcmp(r->workload, row->workload) || !r->phase)
-			continue;
-		if (strcmp(r->phase, "baseline") == 0) {
-			nbase++;
-			if (isnan(row->baseline_us))
-				row->baseline_us = r->duration_us;
-			if (fr && s4_deviation(fr->baseline_us, r->duration_us) <= S4_TOLERANCE)
-				base_ok = 1;
-		} else if (strcmp(r->phase, "final") == 0) {
-			nfinal++;
-			fin = r;
-			if (fr && s4_deviation(fr->final_us, r->duration_us) <= S4_TOLERANCE)
-				fin_ok = 1;
-		}
-	}
-	if (fin && set_winner(row, fin))
+	struct v2_seen s = { .fr = final_row_of(lg, row) };
+	v2_scan(in, row, &s);
+	if (v2_final_record(in, fs, row, &s, kernels))
 		return -1;
-	if (nfinal > 1 && gate_add(fs, RULE, GATE_ERROR, rf, fin->line,
-				   "'%s' / '%s' has %zu final records; exactly one is allowed",
-				   row->dispatch, row->workload, nfinal))
-		return -1;
-	if (fin) {
-		int created;
-		char *kk = s4_key3(row->dispatch, fin->candidate_id, NULL);
-		if (!kk)
-			return -1;
-		long *slot = s4_map_put(kernels, kk, fin->line, &created);
-		free(kk);
-		if (!slot)
-			return -1;
-	}
-	if (!table)
+	if (lg->final_table_line == 0)
 		return 0;
-	if (!fr) {
-		if (gate_add(fs, RULE, GATE_ERROR, lf, lg->final_table_line,
-			     "the Final table has no row for tune workload '%s' / '%s'", row->dispatch,
-			     row->workload))
-			return -1;
-		return 0;
-	}
-	row->claimed_us = fr->final_us;
-	row->claim_line = fr->line;
-	if (fin) {
-		row->deviation = s4_deviation(fr->final_us, fin->duration_us);
-		row->ok = fin_ok && nfinal == 1;
-	}
-	if (nbase && !isnan(fr->baseline_us) && !base_ok &&
-	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
-		     "baseline_us %g for '%s' / '%s' does not match the baseline record %g us within 1%%",
-		     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
-		return -1;
-	if (nfinal && !isnan(fr->final_us) && !fin_ok &&
-	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
-		     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
-		     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))
-		return -1;
-	if (nfinal == 1 && strcmp(fr->final_candidate_id, fin->candidate_id) != 0 &&
-	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
-		     "final_candidate_id '%s' for '%s' / '%s' is not the final record's candidate '%s'",
-		     fr->final_candidate_id, row->dispatch, row->workload, fin->candidate_id))
-		return -1;
-	return 0;
+	if (!s.fr)
+		return gate_add(fs, RULE, GATE_ERROR, in->optlog_file, lg->final_table_line,
+				"the Final table has no row for tune workload '%s' / '%s'", row->dispatch,
+				row->workload);
+	return v2_final_line(in, fs, row, &s);
 }
 
 /* One final candidate per kernel. */

@@ -53,71 +53,114 @@ static int log_remeasures(const struct optlog *lg, long r)
 	return 0;
 }
 
+/* S4-PERF-RECORDS-ORDER while walking the records; ids are interned in
+ * the records: maps keyed by address (s4_idmap). */
+struct order_walk {
+	const struct s4_input *in;
+	const char *f;           /* the records file, for findings */
+	struct s4_idmap keys;    /* dispatch/workload -> last round */
+	struct s4_idmap cands;   /* candidate ids recorded so far */
+	struct s4_idmap seen;    /* dispatch/workload/candidate/round -> first line */
+	struct gate_findings *fs;
+};
+
+/* A round-0 baseline recorded again after a later round, as the log
+ * allows (a re-measured baseline or the next of several runs): a note;
+ * the key starts over. */
+static int note_rebaseline(struct order_walk *w, const struct record *r, long *last)
+{
+	const struct s4_input *in = w->in;
+	long why = in->log->baseline_remeasure_line;
+	int rc;
+	if (why)
+		rc = gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_NOTE, w->f, r->line,
+			      "round-0 baseline of '%s' / '%s' recorded again after round %ld: read as the re-measured baseline %s line %ld explains",
+			      r->dispatch, r->workload, *last, in->optlog_file, why);
+	else
+		rc = gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_NOTE, w->f, r->line,
+			      "round-0 baseline of '%s' / '%s' recorded again after round %ld: read as the baseline of the next of the %ld tuning runs in %s",
+			      r->dispatch, r->workload, *last, in->log->runs, in->optlog_file);
+	*last = 0;
+	return rc;
+}
+
+/* The rounds of r's dispatch/workload: a round-0 baseline first, then
+ * never going back (unless the log re-measures the baseline). */
+static int check_round(struct order_walk *w, const struct record *r)
+{
+	const struct s4_input *in = w->in;
+	int created;
+	long *last = s4_idmap_put(&w->keys, r->dispatch, r->workload, NULL, 0, r->round, &created);
+	if (!last)
+		return -1;
+	if (created) {
+		if (r->round != 0 || r->parent_id)
+			return gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, w->f, r->line,
+					"the first record of '%s' / '%s' must be the round-0 baseline with parent_id null (got round %ld, parent_id %s%s%s)",
+					r->dispatch, r->workload, r->round, r->parent_id ? "'" : "",
+					r->parent_id ? r->parent_id : "null", r->parent_id ? "'" : "");
+		return 0;
+	}
+	if (r->round < *last && r->round == 0 && s4_is_baseline(r) && !r->parent_id &&
+	    (in->log->baseline_remeasure_line || in->log->runs > 1))
+		return note_rebaseline(w, r, last);
+	if (r->round < *last)
+		return gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, w->f, r->line,
+				"round goes back from %ld to %ld for '%s' / '%s'", *last, r->round,
+				r->dispatch, r->workload);
+	*last = r->round;
+	return 0;
+}
+
+/* A record measured twice for one round and candidate, where the log does
+ * not call that round a re-measurement: a warning. */
+static int check_repeat(struct order_walk *w, const struct record *r)
+{
+	const struct s4_input *in = w->in;
+	int created;
+	long *d = s4_idmap_put(&w->seen, r->dispatch, r->workload, r->candidate_id, r->round, r->line,
+			       &created);
+	if (!d)
+		return -1;
+	if (created || log_remeasures(in->log, r->round) ||
+	    (r->round == 0 && s4_is_baseline(r) && in->log->baseline_remeasure_line))
+		return 0;
+	return gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_WARNING, w->f, r->line,
+			"round %ld, candidate '%s', '%s' / '%s' was already recorded at line %ld, and the log does not call round %ld a re-measurement",
+			r->round, r->candidate_id, r->dispatch, r->workload, *d, r->round);
+}
+
+/* Every check of one record, in order; then its candidate is known. */
+static int check_record_order(struct order_walk *w, const struct record *r)
+{
+	if (check_round(w, r))
+		return -1;
+	if (r->parent_id && !s4_idmap_get(&w->cands, r->parent_id, NULL, NULL, 0) &&
+	    gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, w->f, r->line,
+		     "parent_id '%s' names no candidate recorded earlier", r->parent_id))
+		return -1;
+	if (check_repeat(w, r))
+		return -1;
+	if (!s4_idmap_put(&w->cands, r->candidate_id, NULL, NULL, 0, r->round, NULL))
+		return -1;
+	return 0;
+}
+
 int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 {
 	const struct records *rs = in->recs;
-	const char *f = in->records_file;
-	/* ids are interned in rs: maps keyed by address (s4_idmap) */
-	struct s4_idmap keys, cands, seen;
+	struct order_walk w = { .in = in, .f = in->records_file, .fs = fs };
 	int rc = 0;
-	s4_idmap_init(&keys);
-	s4_idmap_init(&cands);
-	s4_idmap_init(&seen);
-	if (s4_idmap_reserve(&seen, rs->n) != 0) /* cands grows with the candidates, not the records */
+	s4_idmap_init(&w.keys);
+	s4_idmap_init(&w.cands);
+	s4_idmap_init(&w.seen);
+	if (s4_idmap_reserve(&w.seen, rs->n) != 0) /* cands grows with the candidates, not the records */
 		rc = -1;
-	for (size_t i = 0; i < rs->n && rc == 0; i++) {
-		const struct record *r = &rs->v[i];
-		int created;
-		long *last = s4_idmap_put(&keys, r->dispatch, r->workload, NULL, 0, r->round, &created);
-		if (!last) {
-			rc = -1;
-		} else if (created) {
-			if (r->round != 0 || r->parent_id)
-				rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, f, r->line,
-					      "the first record of '%s' / '%s' must be the round-0 baseline with parent_id null (got round %ld, parent_id %s%s%s)",
-					      r->dispatch, r->workload, r->round, r->parent_id ? "'" : "",
-					      r->parent_id ? r->parent_id : "null", r->parent_id ? "'" : "");
-		} else if (r->round < *last && r->round == 0 && s4_is_baseline(r) && !r->parent_id &&
-			   (in->log->baseline_remeasure_line || in->log->runs > 1)) {
-			/* the baseline measured again (after a restart, or by the
-			 * next appended run), as the log says */
-			long why = in->log->baseline_remeasure_line;
-			if (why)
-				rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_NOTE, f, r->line,
-					      "round-0 baseline of '%s' / '%s' recorded again after round %ld: read as the re-measured baseline %s line %ld explains",
-					      r->dispatch, r->workload, *last, in->optlog_file, why);
-			else
-				rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_NOTE, f, r->line,
-					      "round-0 baseline of '%s' / '%s' recorded again after round %ld: read as the baseline of the next of the %ld tuning runs in %s",
-					      r->dispatch, r->workload, *last, in->log->runs, in->optlog_file);
-			*last = 0;
-		} else if (r->round < *last) {
-			rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, f, r->line,
-				      "round goes back from %ld to %ld for '%s' / '%s'", *last, r->round,
-				      r->dispatch, r->workload);
-		} else {
-			*last = r->round;
-		}
-		if (rc == 0 && r->parent_id && !s4_idmap_get(&cands, r->parent_id, NULL, NULL, 0))
-			rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, f, r->line,
-				      "parent_id '%s' names no candidate recorded earlier", r->parent_id);
-		if (rc == 0) {
-			long *d = s4_idmap_put(&seen, r->dispatch, r->workload, r->candidate_id, r->round,
-					       r->line, &created);
-			if (!d)
-				rc = -1;
-			else if (!created && !log_remeasures(in->log, r->round) &&
-				 !(r->round == 0 && s4_is_baseline(r) && in->log->baseline_remeasure_line))
-				rc = gate_add(fs, "S4-PERF-RECORDS-ORDER", GATE_WARNING, f, r->line,
-					      "round %ld, candidate '%s', '%s' / '%s' was already recorded at line %ld, and the log does not call round %ld a re-measurement",
-					      r->round, r->candidate_id, r->dispatch, r->workload, *d, r->round);
-		}
-		if (rc == 0 && !s4_idmap_put(&cands, r->candidate_id, NULL, NULL, 0, r->round, NULL))
-			rc = -1;
-	}
-	s4_idmap_release(&keys);
-	s4_idmap_release(&cands);
-	s4_idmap_release(&seen);
+	for (size_t i = 0; i < rs->n && rc == 0; i++)
+		rc = check_record_order(&w, &rs->v[i]);
+	s4_idmap_release(&w.keys);
+	s4_idmap_release(&w.cands);
+	s4_idmap_release(&w.seen);
 	return rc;
 }
 

@@ -83,6 +83,30 @@ static void test_json_array(void **state)
 	assert_int_equal(absource_parse_durations("[1,", 3, "o", &d, &n, err, sizeof(err)), -1);
 }
 
+/* parse_duration_line: line numbers count blank and comment lines, a
+ * line of 128 bytes or more is refused as such, a NUL byte shows as '?'. */
+static void test_line_steps(void **state)
+{
+	(void)state;
+	double *d = NULL;
+	size_t n = 0;
+	char err[256], text[300];
+	const char *t = "\r\n# c\n\t# indented comment\n3\n";
+	assert_int_equal(absource_parse_durations(t, strlen(t), "o", &d, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	free(d);
+	memset(text, '1', 200);
+	memcpy(text, "1\n", 2);
+	text[200] = '\n';
+	assert_int_equal(absource_parse_durations(text, 201, "o", &d, &n, err, sizeof(err)), -1);
+	assert_string_equal(err, "o:2: not a duration (line too long)");
+	memcpy(text, "2\n\n4\0005\n", 8);
+	assert_int_equal(absource_parse_durations(text, 8, "o", &d, &n, err, sizeof(err)), -1);
+	assert_string_equal(err, "o:3: '4?5' is not a duration in us (one decimal number > 0 per "
+				 "line, or a JSON array)");
+	assert_null(d);
+}
+
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -138,6 +162,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_spec),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_line_steps),
 		cmocka_unit_test(test_json_array),
 		cmocka_unit_test(test_files),
 	};

@@ -55,6 +55,18 @@ static void write_file(const char *name, const char *text, const char *mode)
 	fclose(f);
 }
 
+/* The journal's run r holds these identifying fields. */
+static void assert_run(const struct abrun_run *r, char arm, long pair, int order, size_t launches,
+		       double median_us, const char *cmd)
+{
+	assert_int_equal(r->arm, arm);
+	assert_int_equal(r->pair, pair);
+	assert_int_equal(r->order, order);
+	assert_int_equal(r->launches, launches);
+	assert_close(r->median_us, median_us, 0);
+	assert_string_equal(r->cmd, cmd);
+}
+
 static void test_journal_roundtrip(void **state)
 {
 	(void)state;
@@ -79,12 +91,7 @@ static void test_journal_roundtrip(void **state)
 	assert_int_equal(abrun_journal_append(&c, &r), 0);
 	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), 0);
 	assert_int_equal(j.n, 2);
-	assert_int_equal(j.v[0].arm, 'B');
-	assert_int_equal(j.v[0].pair, 2);
-	assert_int_equal(j.v[0].order, 1);
-	assert_int_equal(j.v[0].launches, 15);
-	assert_close(j.v[0].median_us, 8.412, 0);
-	assert_string_equal(j.v[0].cmd, "./bench \"q\"");
+	assert_run(&j.v[0], 'B', 2, 1, 15, 8.412, "./bench \"q\"");
 	assert_string_equal(j.v[0].kernel_name, "main");
 	assert_int_equal(j.v[0].launch_count, 15);
 	assert_string_equal(j.v[1].log, "w/logs/pair2B.log");
@@ -125,11 +132,50 @@ static void test_journal_roundtrip(void **state)
 	assert_non_null(strstr(err, "\"median_us\" must be a number > 0"));
 }
 
+/* A journal line: each required field refused with its own reason, the
+ * optional ones absent as NAN, 0 or NULL. */
+static void test_journal_fields(void **state)
+{
+	(void)state;
+	struct abrun_config c = { .workdir = dir };
+	struct abrun_journal j;
+	char err[512];
+	static const struct {
+		const char *line, *why;
+	} bad[] = {
+		{ "{\"arm\":\"C\",\"pair\":1,\"order\":1,\"launches\":1,\"median_us\":1,\"cmd\":\"x\"}",
+		  ":1: \"arm\" must be \"A\" or \"B\"" },
+		{ "{\"arm\":\"A\",\"pair\":1.5,\"order\":1,\"launches\":1,\"median_us\":1,\"cmd\":\"x\"}",
+		  ":1: \"pair\" must be a whole number >= 1" },
+		{ "{\"arm\":\"A\",\"pair\":1,\"order\":1,\"launches\":0,\"median_us\":1,\"cmd\":\"x\"}",
+		  ":1: \"launches\" must be a whole number >= 1" },
+		{ "{\"arm\":\"A\",\"pair\":1,\"order\":1,\"launches\":2,\"median_us\":1}",
+		  ":1: \"cmd\" must be a string" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_file("runs.jsonl", bad[i].line, "w");
+		write_file("runs.jsonl", "\n", "a");
+		assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, bad[i].why));
+	}
+	write_file("runs.jsonl", "{\"arm\":\"B\",\"pair\":4,\"order\":2,\"launches\":3,"
+				 "\"median_us\":2.5,\"cmd\":\"./b\"}\n", "w");
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.n, 1);
+	assert_run(&j.v[0], 'B', 4, 2, 3, 2.5, "./b");
+	assert_true(isnan(j.v[0].mad_us) && isnan(j.v[0].min_us) && isnan(j.v[0].max_us));
+	assert_null(j.v[0].log);
+	assert_null(j.v[0].profile);
+	assert_null(j.v[0].finished);
+	abrun_journal_release(&j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command_line_quoting),
 		cmocka_unit_test(test_journal_roundtrip),
+		cmocka_unit_test(test_journal_fields),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

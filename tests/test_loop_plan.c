@@ -99,6 +99,30 @@ static void test_bad_fields_named(void **state)
 	refuse("\"l0_cmd\"", "\"contract\":\"v3\",\"l0_cmd\"", "field 'contract'");
 }
 
+/* check_template's steps: only a {name} of letters, digits and '_' is a
+ * placeholder; "{{", "${VAR}", "{a-b}" and "{}" stay the shell's; the
+ * names are case-sensitive; the checks run in field order. */
+static void test_template_steps(void **state)
+{
+	(void)state;
+	struct loop_plan p;
+	char text[2048], err[256];
+	const char *from = "sh bench.sh {impl} {workload}";
+	const char *at = strstr(good, from);
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good), good,
+		 "sh bench.sh {impl} {workload} {{x} ${HOME} {a-b} {} {dispatch}", at + strlen(from));
+	assert_int_equal(loop_plan_parse(text, strlen(text), &p, err, sizeof(err)), 0);
+	loop_plan_release(&p);
+	refuse("sh l0.sh {impl}", "sh l0.sh {IMPL}", "field 'l0_cmd': unknown placeholder '{IMPL}'");
+	refuse("sh l0.sh {impl}", "sh l0.sh {impl} {dispatch}",
+	       "field 'l0_cmd': {workload} and {dispatch} are not available");
+	/* a bad template is named before a bad fraction, a bad count
+	 * before a bad timeout */
+	refuse("\"l0_cmd\":\"sh l0.sh {impl}\"", "\"l0_cmd\":\"\",\"noise\":2",
+	       "field 'l0_cmd': missing or empty");
+	refuse("\"l0_cmd\"", "\"max_rounds\":0,\"timeout_s\":0,\"l0_cmd\"", "field 'max_rounds'");
+}
+
 static void test_expand_quotes(void **state)
 {
 	(void)state;
@@ -127,6 +151,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_fields),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_fields_named),
+		cmocka_unit_test(test_template_steps),
 		cmocka_unit_test(test_expand_quotes),
 		cmocka_unit_test(test_path_name),
 	};

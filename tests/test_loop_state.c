@@ -49,14 +49,21 @@ static void write_file(const char *path, const char *text)
 	"\"dispatch_path\":\"k\",\"workload\":\"" wl "\",\"duration_us\":" #d ",\"l0_pass\":" l0 \
 	",\"msprof_raw_path\":null,\"timestamp\":\"2026-01-01T00:00:00Z\"}\n"
 
+/* A fresh directory dir (a mkdtemp template) and the paths of its
+ * records rec and log (256 bytes each). */
+static void state_files(char *dir, char *rec, char *log)
+{
+	assert_non_null(mkdtemp(dir));
+	snprintf(rec, 256, "%s/perf_records.jsonl", dir);
+	snprintf(log, 256, "%s/opt_log.md", dir);
+}
+
 /* Branches used, the record that counts, a torn line ignored. */
 static void test_load(void **state)
 {
 	(void)state;
 	char dir[] = "/tmp/loopstate.XXXXXX", rec[256], log[256];
-	assert_non_null(mkdtemp(dir));
-	snprintf(rec, sizeof(rec), "%s/perf_records.jsonl", dir);
-	snprintf(log, sizeof(log), "%s/opt_log.md", dir);
+	state_files(dir, rec, log);
 	write_file(rec, R(0, "baseline", "w", 10, "true") R(1, "a", "w", 8, "true")
 				R(1, "b", "w", 9, "false") R(2, "c", "w", 7.5, "true")
 				R(2, "c", "w", 7.0, "true") "{\"round\":3,\"cand");
@@ -90,11 +97,58 @@ static void test_load(void **state)
 	rmdir(dir);
 }
 
+/* Branches used count each candidate once, over rounds >= 1 only: the
+ * baseline, a "final" phase record and the finishing round's records (the
+ * best measured once more) are not branches. */
+static void test_experiments(void **state)
+{
+#define SHA "2b3934349653c820423adf0c823c536b1948373018cc8ef424c8792ff3a4991c"
+	(void)state;
+	char dir[] = "/tmp/loopstate.XXXXXX", rec[256], log[256];
+	state_files(dir, rec, log);
+	write_file(rec, R(0, "baseline", "w", 10, "true") R(1, "a", "w", 8, "true")
+				R(1, "a", "v", 8, "true") R(2, "a", "w", 7.9, "true")
+				R(2, "b", "w", 9, "true") R(3, "z", "w", 8.8, "true")
+				"{\"round\":4,\"candidate_id\":\"f\",\"parent_id\":null,"
+				"\"kernel_id\":\"k\",\"workload_id\":\"w\",\"phase\":\"final\","
+				"\"artifact_path\":\"k.py\",\"artifact_sha256\":\"" SHA "\","
+				"\"duration_us\":7,\"l0_pass\":true,\"msprof_raw_path\":null,"
+				"\"timestamp\":\"2026-01-01T00:00:00Z\"}\n");
+	static const struct {
+		const char *log;
+		long experiments;
+	} cases[] = {
+		/* not finishing: a, b, z (f is a final record) */
+		{ "<!-- tlperf-loop: kind=baseline -->\n", 3 },
+		/* finishing in round 3: z's record is the final measurement */
+		{ "<!-- tlperf-loop: kind=baseline -->\n"
+		  "<!-- tlperf-loop: kind=finishing round=3 best=z -->\n", 2 },
+		/* finishing in round 2: b is gone, a still has round 1 */
+		{ "<!-- tlperf-loop: kind=baseline -->\n"
+		  "<!-- tlperf-loop: kind=finishing round=2 best=a -->\n", 2 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct loop_state st;
+		char err[256];
+		write_file(log, cases[i].log);
+		loop_state_init(&st);
+		assert_int_equal(loop_state_load(&st, rec, log, err, sizeof(err)), 0);
+		assert_int_equal(st.rs.n, 7);
+		assert_int_equal(st.experiments, cases[i].experiments);
+		loop_state_release(&st);
+	}
+	unlink(rec);
+	unlink(log);
+	rmdir(dir);
+#undef SHA
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_experiments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -180,6 +180,77 @@ static void test_perflog(void **state)
 	ptperf_release(&p);
 }
 
+/* The named steps of ptlog_parse: list markers, a reason on the next
+ * line, a repeated [#N], a bold verdict, scan entries after a fullwidth
+ * colon; numbers glued to words. */
+static const char STEPS[] =
+	"1) [#1] a: \xE9\x80\x82\xE7\x94\xA8\n"          /* 适用, reason on the next line */
+	"   host copy dominates\n"
+	"+ [#2] b: \xE4\xB8\x8D\xE9\x80\x82\xE7\x94\xA8\n" /* 不适用, then a tag line */
+	"[#3] c\n"
+	"[#1] again: \xE9\x83\xA8\xE5\x88\x86\xE9\x80\x82\xE7\x94\xA8 \xE2\x80\x94 dup\n"
+	"12.[#4] no marker\n"
+	"- [#5] d **\xE9\x80\x82\xE7\x94\xA8\xE4\xBD\x86\xE4\xBD\x8E**: P2 later\n"
+	"- [scan]\xEF\xBC\x9A PARTIAL HIT \xE2\x80\x94 some reason\n";
+
+static void test_steps(void **state)
+{
+	(void)state;
+	struct ptlog log;
+	assert_int_equal(ptlog_parse(&log, STEPS, sizeof(STEPS) - 1), 0);
+	assert_int_equal(log.nitems, 5);
+	assert_int_equal(log.items[0].num, 1);
+	assert_int_equal(log.items[0].verdict, PTLOG_V_APPLIES);
+	assert_true(log.items[0].has_reason); /* from the next plain line */
+	assert_int_equal(log.items[1].num, 2);
+	assert_int_equal(log.items[1].verdict, PTLOG_V_NOT);
+	assert_false(log.items[1].has_reason); /* the next line is [#3] */
+	assert_int_equal(log.items[2].num, 3);
+	assert_int_equal(log.items[2].verdict, PTLOG_V_NONE);
+	/* the repeated [#1] and "12.[#4]" (no blank after the marker) add none */
+	assert_int_equal(log.items[3].num, 5);
+	assert_int_equal(log.items[3].line, 7);
+	assert_int_equal(log.items[3].verdict, PTLOG_V_APPLIES); /* a bold span is one verdict */
+	assert_true(log.items[4].scan);
+	assert_int_equal(log.items[4].verdict, PTLOG_V_PARTIAL);
+	assert_true(log.items[4].has_reason);
+	ptlog_release(&log);
+
+	struct ptlog_num n[8];
+	size_t k = ptlog_numbers("16KB 2D 3rd 1024x8192 12 steps 5us 2x", n, 8);
+	assert_int_equal(k, 3);
+	assert_close(n[0].v, 12, 0);
+	assert_int_equal(n[0].unit, PTLOG_NOUNIT); /* "s" glued to "teps" is no unit */
+	assert_int_equal(n[1].unit, PTLOG_US);
+	assert_int_equal(n[2].unit, PTLOG_X);
+}
+
+/* perf_log.md fields: optimization and precision keep their first value,
+ * a rollback_reason of "N/A" gives way to a real one. */
+static const char PERF_FIELDS[] =
+	"## Iteration 1\n"
+	"- optimization: first\n"
+	"- optimization: second\n"
+	"- rollback_reason: N/A\n"
+	"- rollback_reason: slower\n"
+	"- rollback_reason: later\n"
+	"- note: ignored\n";
+
+static void test_perf_fields(void **state)
+{
+	(void)state;
+	struct ptperf p;
+	assert_int_equal(ptperf_parse(&p, PERF_FIELDS, sizeof(PERF_FIELDS) - 1), 0);
+	assert_int_equal(p.nit, 1);
+	assert_string_equal(p.it[0].optimization.value, "first");
+	assert_int_equal(p.it[0].optimization.line, 2);
+	assert_string_equal(p.it[0].rollback.value, "slower");
+	assert_int_equal(p.it[0].rollback.line, 5);
+	assert_int_equal(p.it[0].nm, 0);
+	assert_int_equal(p.it[0].end, 7);
+	ptperf_release(&p);
+}
+
 static void test_json_tokens(void **state)
 {
 	(void)state;
@@ -246,6 +317,8 @@ int main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_optlog),
 		cmocka_unit_test(test_perflog),
+		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_perf_fields),
 		cmocka_unit_test(test_json_tokens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

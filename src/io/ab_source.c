@@ -113,62 +113,82 @@ out:
 	return rc;
 }
 
+/* One line ls[0..ll) (number line, named name) of the stdout source:
+ * blank lines and '#' comments are skipped, anything else must be one
+ * decimal number > 0, appended to d. Returns 0, or -1 with the message in
+ * err. */
+static int parse_duration_line(const char *ls, size_t ll, const char *name, long line,
+			       struct dvec *d, char *err, size_t errlen)
+{
+	char buf[128];
+	/* trim spaces, TABs and a CR */
+	while (ll > 0 && (ls[0] == ' ' || ls[0] == '\t')) {
+		ls++;
+		ll--;
+	}
+	while (ll > 0 && (ls[ll - 1] == ' ' || ls[ll - 1] == '\t' || ls[ll - 1] == '\r'))
+		ll--;
+	if (ll == 0 || ls[0] == '#')
+		return 0;
+	if (ll >= sizeof(buf)) {
+		snprintf(err, errlen, "%s:%ld: not a duration (line too long)", name, line);
+		return -1;
+	}
+	memcpy(buf, ls, ll);
+	buf[ll] = '\0';
+	/* decimals only: strtod would take "0x10" as 16 us */
+	double v = 0;
+	if (decimal_parse(ls, ll, &v) != 0 || !(v > 0)) {
+		for (size_t k = 0; k < ll; k++)
+			if (buf[k] == '\0')
+				buf[k] = '?'; /* show where a NUL byte was */
+		snprintf(err, errlen,
+			 "%s:%ld: '%.40s' is not a duration in us (one decimal number > 0 "
+			 "per line, or a JSON array)",
+			 name, line, buf);
+		return -1;
+	}
+	if (dvec_push(d, v) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The one-number-per-line form of text[0..len): every line through
+ * parse_duration_line. Returns 0, or -1 with the message in err. */
+static int parse_number_lines(const char *text, size_t len, const char *name, struct dvec *d,
+			      char *err, size_t errlen)
+{
+	size_t pos = 0;
+	long line = 0;
+	while (pos < len) {
+		const char *ls = text + pos;
+		const char *nl = memchr(ls, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - ls) : len - pos;
+		pos += ll + (nl ? 1 : 0);
+		line++;
+		if (parse_duration_line(ls, ll, name, line, d, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int absource_parse_durations(const char *text, size_t len, const char *name, double **out,
 			     size_t *n, char *err, size_t errlen)
 {
 	struct dvec d = { 0 };
 	size_t i = 0;
-	long line = 0;
 
 	*out = NULL;
 	*n = 0;
 	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
 		i++;
-	if (i < len && text[i] == '[') {
-		if (parse_json_array(text + i, len - i, name, &d, err, errlen) != 0)
-			goto fail;
-	} else {
-		size_t pos = 0;
-		while (pos < len) {
-			const char *ls = text + pos;
-			const char *nl = memchr(ls, '\n', len - pos);
-			size_t ll = nl ? (size_t)(nl - ls) : len - pos;
-			char buf[128];
-			pos += ll + (nl ? 1 : 0);
-			line++;
-			/* trim spaces, TABs and a CR */
-			while (ll > 0 && (ls[0] == ' ' || ls[0] == '\t')) {
-				ls++;
-				ll--;
-			}
-			while (ll > 0 && (ls[ll - 1] == ' ' || ls[ll - 1] == '\t' || ls[ll - 1] == '\r'))
-				ll--;
-			if (ll == 0 || ls[0] == '#')
-				continue;
-			if (ll >= sizeof(buf)) {
-				snprintf(err, errlen, "%s:%ld: not a duration (line too long)", name, line);
-				goto fail;
-			}
-			memcpy(buf, ls, ll);
-			buf[ll] = '\0';
-			/* decimals only: strtod would take "0x10" as 16 us */
-			double v = 0;
-			if (decimal_parse(ls, ll, &v) != 0 || !(v > 0)) {
-				for (size_t k = 0; k < ll; k++)
-					if (buf[k] == '\0')
-						buf[k] = '?'; /* show where a NUL byte was */
-				snprintf(err, errlen,
-					 "%s:%ld: '%.40s' is not a duration in us (one decimal number > 0 "
-					 "per line, or a JSON array)",
-					 name, line, buf);
-				goto fail;
-			}
-			if (dvec_push(&d, v) != 0) {
-				snprintf(err, errlen, "out of memory");
-				goto fail;
-			}
-		}
-	}
+	int rc = i < len && text[i] == '[' ?
+			 parse_json_array(text + i, len - i, name, &d, err, errlen) :
+			 parse_number_lines(text, len, name, &d, err, errlen);
+	if (rc != 0)
+		goto fail;
 	if (d.n == 0) {
 		snprintf(err, errlen, "'%s': no durations (the bench printed nothing to stdout)", name);
 		goto fail;
@@ -225,6 +245,46 @@ out:
 	return rc;
 }
 
+/* Appends the durations in column `column` of the CSV file path to d
+ * (missing cells skipped). Returns 0, or -1 with the message in err (an
+ * unreadable CSV, no such column, a value that is no duration > 0). */
+static int read_csv_column(const char *path, const char *column, struct dvec *d, char *err,
+			   size_t errlen)
+{
+	struct csvtab t;
+	char terr[512];
+	int rc = -1;
+	csvtab_init(&t);
+	if (csvtab_read(path, &t, terr, sizeof(terr)) != 0) {
+		snprintf(err, errlen, "%s", terr);
+		return -1;
+	}
+	int c = csvtab_col(&t, column);
+	if (c < 0) {
+		snprintf(err, errlen, "'%s': no column '%s'", path, column);
+		goto out;
+	}
+	for (size_t r = 0; r < t.nrows; r++) {
+		double v;
+		int k = csvtab_number(csvtab_cell(&t, r, c), &v);
+		if (k == 0)
+			continue;
+		if (k < 0 || !(v > 0)) {
+			snprintf(err, errlen, "%s:%ld: column '%s' is not a duration > 0", path,
+				 t.lines[r], column);
+			goto out;
+		}
+		if (dvec_push(d, v) != 0) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	csvtab_release(&t);
+	return rc;
+}
+
 int absource_read_csv(const char *dir, const char *pattern, const char *column, double **out,
 		      size_t *n, char *err, size_t errlen)
 {
@@ -249,39 +309,9 @@ int absource_read_csv(const char *dir, const char *pattern, const char *column, 
 		snprintf(err, errlen, "cannot search '%s'", full);
 		goto out;
 	}
-	for (size_t f = 0; f < g.gl_pathc; f++) {
-		struct csvtab t;
-		char terr[512];
-		csvtab_init(&t);
-		if (csvtab_read(g.gl_pathv[f], &t, terr, sizeof(terr)) != 0) {
-			snprintf(err, errlen, "%s", terr);
+	for (size_t f = 0; f < g.gl_pathc; f++)
+		if (read_csv_column(g.gl_pathv[f], column, &d, err, errlen) != 0)
 			goto out;
-		}
-		int c = csvtab_col(&t, column);
-		if (c < 0) {
-			snprintf(err, errlen, "'%s': no column '%s'", g.gl_pathv[f], column);
-			csvtab_release(&t);
-			goto out;
-		}
-		for (size_t r = 0; r < t.nrows; r++) {
-			double v;
-			int k = csvtab_number(csvtab_cell(&t, r, c), &v);
-			if (k == 0)
-				continue;
-			if (k < 0 || !(v > 0)) {
-				snprintf(err, errlen, "%s:%ld: column '%s' is not a duration > 0",
-					 g.gl_pathv[f], t.lines[r], column);
-				csvtab_release(&t);
-				goto out;
-			}
-			if (dvec_push(&d, v) != 0) {
-				snprintf(err, errlen, "out of memory");
-				csvtab_release(&t);
-				goto out;
-			}
-		}
-		csvtab_release(&t);
-	}
 	if (d.n == 0) {
 		snprintf(err, errlen, "no durations in column '%s' of '%s'", column, full);
 		goto out;

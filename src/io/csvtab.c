@@ -118,6 +118,104 @@ static void drop_row(struct builder *b)
 	b->nrow = 0;
 }
 
+/* Whether the row of n fields is refused: a last row cut short (the
+ * profilers end every line, the last included, with '\n' and write every
+ * column, so a last row without its newline and with fewer fields than
+ * the header is a file cut short whose last number may be cut too:
+ * "86824.7" for "86824.726562"), or values beyond the header's columns
+ * (extra empty cells are harmless). Sets b->failed and drops the row. */
+static int row_refused(struct builder *b, size_t n)
+{
+	const struct csvtab *t = b->t;
+	if (b->at_fini && b->no_final_nl && n < t->ncols) {
+		b->failed = 4;
+		b->bad_line = b->row_line;
+		b->short_n = n;
+		drop_row(b);
+		return 1;
+	}
+	for (size_t i = t->ncols; i < n; i++)
+		if (b->row[i][0] != '\0') {
+			b->failed = 2;
+			b->bad_line = b->row_line;
+			drop_row(b);
+			return 1;
+		}
+	return 0;
+}
+
+/* Streaming: hands the row of n fields (padded with "" to the header's
+ * width) to the callback and drops it; a non-zero answer stops the read. */
+static void row_to_fn(struct builder *b, size_t n)
+{
+	const struct csvtab *t = b->t;
+	static char empty[] = "";
+	char *stack[64] = { NULL };
+	char **fields = t->ncols <= 64 ? stack : malloc(t->ncols * sizeof(*fields));
+	if (!fields) {
+		b->failed = 1;
+		drop_row(b);
+		return;
+	}
+	for (size_t i = 0; i < t->ncols; i++)
+		fields[i] = i < n ? b->row[i] : empty;
+	int r = b->fn(b->ctx, t, fields, b->row_line);
+	if (fields != stack)
+		free(fields);
+	drop_row(b);
+	if (r != 0) {
+		b->failed = 3;
+		b->stop_rc = r;
+	}
+}
+
+/* Room for one more stored row in t->cells and t->lines. Returns 0, or
+ * -1 when out of memory. */
+static int rows_grow(struct builder *b)
+{
+	struct csvtab *t = b->t;
+	if (t->nrows < b->caprows)
+		return 0;
+	size_t nc = b->caprows ? b->caprows * 2 : 16;
+	char **cells = realloc(t->cells, nc * t->ncols * sizeof(*cells));
+	if (!cells)
+		return -1;
+	t->cells = cells;
+	long *lines = realloc(t->lines, nc * sizeof(*lines));
+	if (!lines)
+		return -1;
+	t->lines = lines;
+	b->caprows = nc;
+	return 0;
+}
+
+/* Moves the row of n fields into the table, "" for the cells it lacks. */
+static void row_store(struct builder *b, size_t n)
+{
+	struct csvtab *t = b->t;
+	char **dst = t->cells + t->nrows * t->ncols;
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (i < n) {
+			dst[i] = b->row[i];
+			b->row[i] = NULL;
+		} else {
+			dst[i] = calloc(1, 1);
+			if (!dst[i]) {
+				/* keep the table consistent: fill the rest with NULL-safe "" later */
+				b->failed = 1;
+				for (size_t j = i; j < t->ncols; j++)
+					dst[j] = NULL;
+				break;
+			}
+		}
+	}
+	for (size_t i = t->ncols; i < n; i++)
+		free(b->row[i]);
+	b->nrow = 0;
+	t->lines[t->nrows] = b->row_line;
+	t->nrows++;
+}
+
 static void on_row(int c, void *data)
 {
 	(void)c;
@@ -146,89 +244,18 @@ static void on_row(int c, void *data)
 		b->have_header = 1;
 		return;
 	}
-	/* The profilers end every line, the last included, with '\n' and
-	 * write every column. A last row without its newline and with fewer
-	 * fields than the header is a file cut short (a writer killed, a full
-	 * disk): its last number may be cut too ("86824.7" for "86824.726562"),
-	 * so it is refused rather than read. */
-	if (b->at_fini && b->no_final_nl && n < t->ncols) {
-		b->failed = 4;
-		b->bad_line = b->row_line;
-		b->short_n = n;
-		drop_row(b);
+	if (row_refused(b, n))
 		return;
-	}
-	if (n > t->ncols) {
-		/* Extra empty cells are harmless; extra values mean the columns
-		 * do not line up with the header. */
-		for (size_t i = t->ncols; i < n; i++)
-			if (b->row[i][0] != '\0') {
-				b->failed = 2;
-				b->bad_line = b->row_line;
-				drop_row(b);
-				return;
-			}
-	}
 	if (b->fn) {
-		static char empty[] = "";
-		char *stack[64];
-		char **fields = t->ncols <= 64 ? stack : malloc(t->ncols * sizeof(*fields));
-		if (!fields) {
-			b->failed = 1;
-			drop_row(b);
-			return;
-		}
-		for (size_t i = 0; i < t->ncols; i++)
-			fields[i] = i < n ? b->row[i] : empty;
-		int r = b->fn(b->ctx, t, fields, b->row_line);
-		if (fields != stack)
-			free(fields);
-		drop_row(b);
-		if (r != 0) {
-			b->failed = 3;
-			b->stop_rc = r;
-		}
+		row_to_fn(b, n);
 		return;
 	}
-	if (t->nrows == b->caprows) {
-		size_t nc = b->caprows ? b->caprows * 2 : 16;
-		char **cells = realloc(t->cells, nc * t->ncols * sizeof(*cells));
-		if (!cells) {
-			b->failed = 1;
-			drop_row(b);
-			return;
-		}
-		t->cells = cells;
-		long *lines = realloc(t->lines, nc * sizeof(*lines));
-		if (!lines) {
-			b->failed = 1;
-			drop_row(b);
-			return;
-		}
-		t->lines = lines;
-		b->caprows = nc;
+	if (rows_grow(b) != 0) {
+		b->failed = 1;
+		drop_row(b);
+		return;
 	}
-	char **dst = t->cells + t->nrows * t->ncols;
-	for (size_t i = 0; i < t->ncols; i++) {
-		if (i < n) {
-			dst[i] = b->row[i];
-			b->row[i] = NULL;
-		} else {
-			dst[i] = calloc(1, 1);
-			if (!dst[i]) {
-				/* keep the table consistent: fill the rest with NULL-safe "" later */
-				b->failed = 1;
-				for (size_t j = i; j < t->ncols; j++)
-					dst[j] = NULL;
-				break;
-			}
-		}
-	}
-	for (size_t i = t->ncols; i < n; i++)
-		free(b->row[i]);
-	b->nrow = 0;
-	t->lines[t->nrows] = b->row_line;
-	t->nrows++;
+	row_store(b, n);
 }
 
 static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void *ctx, char *err,
@@ -245,49 +272,135 @@ int csvtab_stream(const char *path, struct csvtab *header, csvtab_row_fn fn, voi
 	return parse_file(path, header, fn, ctx, err, errlen);
 }
 
-static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void *ctx, char *err,
-		      size_t errlen)
+/* Opens path for reading: a FIFO without a writer reads as empty instead
+ * of blocking forever (O_NONBLOCK for the open, docs/reliability.md); a
+ * directory or a device is refused; capped: larger than CSVTAB_MAX_BYTES
+ * is refused. NULL with the message in err. */
+static FILE *open_csv(const char *path, int capped, char *err, size_t errlen)
 {
-	struct csv_parser p;
-	struct builder b;
-	FILE *f = NULL;
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = -1, parser_ok = 0;
 	struct stat st;
-
-	csvtab_init(t);
-	memset(&b, 0, sizeof(b));
-	b.t = t;
-	b.fn = fn;
-	b.ctx = ctx;
-	/* O_NONBLOCK for the open: a FIFO without a writer then reads as
-	 * empty instead of blocking forever (docs/reliability.md). */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		goto out;
+		return NULL;
 	}
 	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		/* a directory, or a device such as /dev/zero that never ends */
 		snprintf(err, errlen, "cannot read '%s': %s", path,
 			 S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
 		close(fd);
-		goto out;
+		return NULL;
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	f = fdopen(fd, "rb");
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		close(fd);
-		goto out;
+		return NULL;
 	}
-	if (!fn && fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
+	if (capped && fstat(fileno(f), &st) == 0 && st.st_size > CSVTAB_MAX_BYTES) {
 		snprintf(err, errlen, "'%s' is larger than %ld MiB", path, CSVTAB_MAX_BYTES >> 20);
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* Feeds every line of f to the parser p (stopping once b->failed), then
+ * ends the parse. Returns 0, or -1 with the message in err: a CSV error,
+ * a read error, a quote still open at the end. */
+static int feed_file(struct csv_parser *p, struct builder *b, FILE *f, const char *path,
+		     char *err, size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = -1;
+	errno = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		b->line++;
+		if (csv_parse(p, line, (size_t)len, on_field, on_row, b) != (size_t)len) {
+			snprintf(err, errlen, "%s:%ld: %s", path, b->line, csv_strerror(csv_error(p)));
+			goto out;
+		}
+		b->no_final_nl = line[len - 1] != '\n';
+		if (b->failed)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
 		goto out;
 	}
+	b->at_fini = 1;
+	/* A quote still open at the end is an error, not a field that
+	 * swallowed the rest of the file (libcsv's own check, CSV_STRICT_FINI,
+	 * needs CSV_STRICT too, which would refuse other quirks): libcsv 3's
+	 * state FIELD_BEGUN (2) with quoted set is exactly that. */
+	if (!b->failed && (p->pstate == 2 && p->quoted)) {
+		snprintf(err, errlen,
+			 "%s:%ld: unterminated quote: a quoted field opened in the row starting on this "
+			 "line never closes (the file ends at line %ld)",
+			 path, b->row_start, b->line);
+		goto out;
+	}
+	if (!b->failed && csv_fini(p, on_field, on_row, b) != 0) {
+		snprintf(err, errlen, "%s:%ld: %s", path, b->line, csv_strerror(csv_error(p)));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(line);
+	return rc;
+}
+
+/* The outcome of a fully fed read: 0, the callback's stop value (failed 3;
+ * it wrote err), or -1 with the message in err. */
+static int read_outcome(const struct builder *b, const char *path, char *err, size_t errlen)
+{
+	switch (b->failed) {
+	case 1:
+		snprintf(err, errlen, "'%s': out of memory", path);
+		return -1;
+	case 5:
+		snprintf(err, errlen, "%s:%ld: a NUL byte inside a field (not a text CSV)", path,
+			 b->bad_line);
+		return -1;
+	case 2:
+		snprintf(err, errlen, "%s:%ld: more fields than the header has columns", path,
+			 b->bad_line);
+		return -1;
+	case 4:
+		snprintf(err, errlen,
+			 "%s:%ld: last row cut short (%zu of %zu fields, no newline at the end): "
+			 "the file looks truncated", path, b->bad_line, b->short_n, b->t->ncols);
+		return -1;
+	case 3:
+		return b->stop_rc;
+	}
+	if (!b->have_header) {
+		snprintf(err, errlen, "'%s' is empty (no header line)", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void *ctx, char *err,
+		      size_t errlen)
+{
+	struct csv_parser p;
+	struct builder b;
+	int rc = -1, parser_ok = 0;
+
+	csvtab_init(t);
+	memset(&b, 0, sizeof(b));
+	b.t = t;
+	b.fn = fn;
+	b.ctx = ctx;
+	FILE *f = open_csv(path, !fn, err, errlen);
+	if (!f)
+		goto out;
 	t->path = strdup(path);
 	b.row_start = 1;
 	if (!t->path || csv_init(&p, CSV_APPEND_NULL) != 0) {
@@ -298,76 +411,13 @@ static int parse_file(const char *path, struct csvtab *t, csvtab_row_fn fn, void
 	/* libcsv grows a field 128 bytes at a time: a 10 MB cell meant 80,000
 	 * reallocs, quadratic where realloc copies (ASan took minutes). */
 	csv_set_blk_size(&p, 64 * 1024);
-	ssize_t len;
-	errno = 0;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		b.line++;
-		if (csv_parse(&p, line, (size_t)len, on_field, on_row, &b) != (size_t)len) {
-			snprintf(err, errlen, "%s:%ld: %s", path, b.line, csv_strerror(csv_error(&p)));
-			goto out;
-		}
-		b.no_final_nl = line[len - 1] != '\n';
-		if (b.failed)
-			break;
-	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
-		goto out;
-	}
-	b.at_fini = 1;
-	/* A quote still open at the end is an error, not a field that
-	 * swallowed the rest of the file (libcsv's own check, CSV_STRICT_FINI,
-	 * needs CSV_STRICT too, which would refuse other quirks): libcsv 3's
-	 * state FIELD_BEGUN (2) with quoted set is exactly that. */
-	if (!b.failed && (p.pstate == 2 && p.quoted)) {
-		snprintf(err, errlen,
-			 "%s:%ld: unterminated quote: a quoted field opened in the row starting on this "
-			 "line never closes (the file ends at line %ld)",
-			 path, b.row_start, b.line);
-		goto out;
-	}
-	if (!b.failed && csv_fini(&p, on_field, on_row, &b) != 0) {
-		snprintf(err, errlen, "%s:%ld: %s", path, b.line, csv_strerror(csv_error(&p)));
-		goto out;
-	}
-	if (b.failed == 1) {
-		snprintf(err, errlen, "'%s': out of memory", path);
-		goto out;
-	}
-	if (b.failed == 5) {
-		snprintf(err, errlen, "%s:%ld: a NUL byte inside a field (not a text CSV)", path,
-			 b.bad_line);
-		goto out;
-	}
-	if (b.failed == 2) {
-		snprintf(err, errlen, "%s:%ld: more fields than the header has columns", path,
-			 b.bad_line);
-		goto out;
-	}
-	if (b.failed == 4) {
-		snprintf(err, errlen,
-			 "%s:%ld: last row cut short (%zu of %zu fields, no newline at the end): "
-			 "the file looks truncated", path, b.bad_line, b.short_n, t->ncols);
-		goto out;
-	}
-	if (b.failed == 3) {
-		rc = b.stop_rc; /* the callback's own error; it wrote err */
-		goto out_keep;
-	}
-	if (!b.have_header) {
-		snprintf(err, errlen, "'%s' is empty (no header line)", path);
-		goto out;
-	}
-	rc = 0;
-	goto out_keep;
+	if (feed_file(&p, &b, f, path, err, errlen) == 0)
+		rc = read_outcome(&b, path, err, errlen);
 out:
-	rc = -1;
-out_keep:
 	if (parser_ok)
 		csv_free(&p);
 	drop_row(&b);
 	free(b.row);
-	free(line);
 	if (f)
 		fclose(f);
 	if (rc != 0)

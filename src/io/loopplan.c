@@ -102,6 +102,28 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+/* The closing brace of a {name} (letters, digits, '_') opening at s, or
+ * NULL when s opens no such name. */
+static const char *placeholder_end(const char *s)
+{
+	const char *e = s + 1;
+	while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') || (*e >= '0' && *e <= '9') ||
+	       *e == '_')
+		e++;
+	return *e == '}' && e != s + 1 ? e : NULL;
+}
+
+/* The found bit of placeholder name[0..n): 1 impl, 2 workload, 4
+ * dispatch, 0 for an unknown one. */
+static int placeholder_bit(const char *name, size_t n)
+{
+	static const char *const known[] = { "impl", "workload", "dispatch" };
+	for (int i = 0; i < 3; i++)
+		if (n == strlen(known[i]) && strncmp(name, known[i], n) == 0)
+			return 1 << i;
+	return 0;
+}
+
 /* Checks the command template of field: present, only known placeholders,
  * {impl} among them. Sets bits in found: 1 impl, 2 workload, 4 dispatch.
  * Returns 0, or -1 with what is wrong in err. */
@@ -120,24 +142,17 @@ static int check_template(const char *field, const char *t, int *found, char *er
 		}
 		if (s > t && s[-1] == '$')
 			continue; /* ${VAR} belongs to the shell */
-		const char *e = s + 1;
-		while ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') ||
-		       (*e >= '0' && *e <= '9') || *e == '_')
-			e++;
-		if (*e != '}' || e == s + 1)
+		const char *e = placeholder_end(s);
+		if (!e)
 			continue; /* not a {name}: brace groups etc. stay the shell's */
 		size_t n = (size_t)(e - s - 1);
-		if (n == 4 && strncmp(s + 1, "impl", 4) == 0)
-			*found |= 1;
-		else if (n == 8 && strncmp(s + 1, "workload", 8) == 0)
-			*found |= 2;
-		else if (n == 8 && strncmp(s + 1, "dispatch", 8) == 0)
-			*found |= 4;
-		else
+		int bit = placeholder_bit(s + 1, n);
+		if (!bit)
 			return fail(err, errlen,
 				    "field '%s': unknown placeholder '{%.*s}' (known: {impl}, {workload}, "
 				    "{dispatch}; write '{{' for a literal brace)",
 				    field, (int)n, s + 1);
+		*found |= bit;
 		s = e;
 	}
 	if (!(*found & 1))
@@ -145,9 +160,11 @@ static int check_template(const char *field, const char *t, int *found, char *er
 	return 0;
 }
 
-int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
+/* The plan's names: op (usable as a file name), baseline, kernel_name,
+ * contract. Returns 0, or -1 with the field named in err. */
+static int check_names(const struct loop_plan *p, char *err, size_t errlen)
 {
-	char a[256], b[256];
+	char a[256];
 	if (!p->op || !*p->op)
 		return fail(err, errlen, "field 'op': missing or empty");
 	if (strcmp(loop_path_name(p->op, a, sizeof(a)), p->op) != 0)
@@ -160,6 +177,14 @@ int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
 		return fail(err, errlen, "field 'kernel_name': missing or empty");
 	if (p->contract != 1 && p->contract != 2)
 		return fail(err, errlen, "field 'contract': must be \"v1\" or \"v2\"");
+	return 0;
+}
+
+/* The workloads: at least one, ids and dispatch paths not empty, targets
+ * > 0, ids unique also as directory names. Returns 0 or -1 (err). */
+static int check_workloads(const struct loop_plan *p, char *err, size_t errlen)
+{
+	char a[256], b[256];
 	if (p->nworkloads == 0)
 		return fail(err, errlen, "field 'workloads': at least one workload is needed");
 	for (size_t i = 0; i < p->nworkloads; i++) {
@@ -183,6 +208,13 @@ int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
 					    i, p->workloads[j].id, w->id, a);
 		}
 	}
+	return 0;
+}
+
+/* bench_cmd and l0_cmd with the placeholders each needs and may use.
+ * Returns 0 or -1 (err). */
+static int check_templates(const struct loop_plan *p, char *err, size_t errlen)
+{
 	int found;
 	if (check_template("bench_cmd", p->bench_cmd, &found, err, errlen))
 		return -1;
@@ -197,6 +229,13 @@ int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "field 'l0_cmd': {workload} and {dispatch} are not available (L0 runs "
 			    "once per branch)");
+	return 0;
+}
+
+/* noise, ab_threshold (fractions in (0, 1)) and small_us (>= 0). Returns
+ * 0 or -1 (err). */
+static int check_fractions(const struct loop_plan *p, char *err, size_t errlen)
+{
 	if (!(p->noise > 0 && p->noise < 1))
 		return fail(err, errlen, "field 'noise': must be a fraction in (0, 1), got %g",
 			    p->noise);
@@ -205,6 +244,13 @@ int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
 			    p->ab_threshold);
 	if (!(p->small_us >= 0 && isfinite(p->small_us)))
 		return fail(err, errlen, "field 'small_us': must be >= 0");
+	return 0;
+}
+
+/* The rounds, experiments, launch and warm-up counts of msprof and tlab.
+ * Returns 0 or -1 (err). */
+static int check_counts(const struct loop_plan *p, char *err, size_t errlen)
+{
 	if (p->max_rounds < 1)
 		return fail(err, errlen, "field 'max_rounds': must be >= 1");
 	if (p->max_experiments < 1)
@@ -219,6 +265,15 @@ int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
 		return fail(err, errlen, "field 'tlab.launch_count': must be >= 1");
 	if (p->tlab_warm_up < 0)
 		return fail(err, errlen, "field 'tlab.warm_up': must be >= 0");
+	return 0;
+}
+
+int loop_plan_check(const struct loop_plan *p, char *err, size_t errlen)
+{
+	if (check_names(p, err, errlen) || check_workloads(p, err, errlen) ||
+	    check_templates(p, err, errlen) || check_fractions(p, err, errlen) ||
+	    check_counts(p, err, errlen))
+		return -1;
 	if (!p->msprof || !*p->msprof)
 		return fail(err, errlen, "field 'msprof': missing or empty");
 	if (p->timeout_s < 1)

@@ -432,6 +432,121 @@ static int dup_columns(struct reader *r, const struct csvtab *t, const char *pat
 static const char *const TYPE_COLS[] = { "Op Type", "OP Type", NULL };
 static const char *const DEV_COLS[] = { "Device Id", "Device_id", "Device ID", NULL };
 
+/* Reads the Task Duration(us) cell at path:line into *d (NAN unless a
+ * number). Returns 1 (a number), 0 (missing: NA, empty), or -1 with the
+ * message set: text, hex, inf, nan, a negative value or "-0". */
+static int task_duration(struct reader *r, const char *path, long line, const char *cell,
+			 double *d)
+{
+	*d = NAN;
+	int k = csvtab_number(cell, d);
+	if (k < 0) {
+		set_err(r->err, r->errlen,
+			"%s:%ld: Task Duration(us) is not a number: '%.40s' (decimals only: "
+			"no hex, inf or nan)",
+			path, line, cell);
+		return -1;
+	}
+	/* a negative duration is as unusable as text: a median of it would
+	 * decide an A/B verdict (found by the reliability tests); "-0" is no
+	 * duration either */
+	if (k == 1 && (*d < 0 || signbit(*d))) {
+		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is negative: '%.40s'", path,
+			line, cell);
+		return -1;
+	}
+	return k;
+}
+
+/* Appends a launch owned by the capture from here on, with duration d
+ * when k is 1 (else counted missing). NULL with "out of memory" set. */
+static struct msprof_launch *counted_launch(struct reader *r, int k, double d)
+{
+	struct msprof_launch *l = new_launch(r->c, &r->cap);
+	if (!l) {
+		set_err(r->err, r->errlen, "out of memory");
+		return NULL;
+	}
+	r->c->n++; /* owned from here on, even when a strdup later fails */
+	l->duration_us = k == 1 ? d : NAN;
+	if (k != 1)
+		r->c->n_missing++;
+	return l;
+}
+
+/* Column indexes of an OpBasicInfo file (-1: absent). */
+struct bicols {
+	int dur, name, type, block, dev;
+};
+
+/* Where an OpBasicInfo file sits: its metric CSVs' directory (NULL: none),
+ * and the kernel/index/device of the directory layout (NULL/-1: flat). */
+struct biwhere {
+	const char *path, *dir, *kernel_dir;
+	long index;
+	int device;
+};
+
+/* Finds the columns of OpBasicInfo t and refuses a header without a
+ * duration, with a duplicated key column, or without rows. */
+static int basic_info_columns(struct reader *r, const struct csvtab *t, const char *path,
+			      struct bicols *c)
+{
+	c->dur = csvtab_col(t, "Task Duration(us)");
+	c->name = csvtab_col(t, "Op Name");
+	first_col_name(t, TYPE_COLS, &c->type);
+	first_col_name(t, BLOCK_COLS, &c->block);
+	first_col_name(t, DEV_COLS, &c->dev);
+	if (c->dur < 0) {
+		set_err(r->err, r->errlen, "%s:1: no 'Task Duration(us)' column in the header", path);
+		return MSPROF_EFORMAT;
+	}
+	int rc = dup_columns(r, t, path);
+	if (rc != MSPROF_OK)
+		return rc;
+	if (t->nrows == 0) {
+		set_err(r->err, r->errlen, "%s: header only, no launch row (capture cut short?)", path);
+		return MSPROF_EFORMAT;
+	}
+	return MSPROF_OK;
+}
+
+/* One data row of an OpBasicInfo file: a launch unless --kernel-name
+ * filters it out; its metrics are read from w->dir. */
+static int basic_info_row(struct reader *r, const struct csvtab *t, size_t row,
+			  const struct bicols *c, const struct biwhere *w)
+{
+	const char *op = c->name >= 0 ? csvtab_cell(t, row, c->name) : NULL;
+	const char *kname = w->kernel_dir ? w->kernel_dir : op;
+	if (r->pat && !msprof_kernel_match(r->pat, kname) && !(op && msprof_kernel_match(r->pat, op))) {
+		r->c->n_filtered++;
+		return MSPROF_OK;
+	}
+	double d;
+	int k = task_duration(r, w->path, t->lines[row], csvtab_cell(t, row, c->dur), &d);
+	if (k < 0)
+		return MSPROF_EFORMAT;
+	struct msprof_launch *l = counted_launch(r, k, d);
+	if (!l)
+		return MSPROF_EIO;
+	l->kernel = xstrdup(kname ? kname : "");
+	l->op_name = xstrdup(op);
+	l->op_type = c->type >= 0 ? xstrdup(csvtab_cell(t, row, c->type)) : NULL;
+	l->block_dim = cell_num(t, row, c->block);
+	double dev = cell_num(t, row, c->dev);
+	l->device = w->device >= 0 ? w->device : device_id(dev);
+	l->index = w->index >= 0 ? w->index : (long)row;
+	l->source = xstrdup(w->path);
+	l->line = t->lines[row];
+	if (!l->kernel || !l->source) {
+		set_err(r->err, r->errlen, "out of memory");
+		return MSPROF_EIO;
+	}
+	if (w->dir)
+		read_metrics(r, w->dir, l);
+	return MSPROF_OK;
+}
+
 /* One OpBasicInfo file: each data row is a launch; its metric CSVs are read
  * from dir (NULL: none). kernel_dir/index/device
  * come from the directory layout (NULL/-1 when flat). */
@@ -444,81 +559,14 @@ static int read_basic_info(struct reader *r, const char *path, const char *dir,
 		set_err(r->err, r->errlen, "%s", e);
 		return errno == ENOENT || errno == EACCES ? MSPROF_EIO : MSPROF_EFORMAT;
 	}
-	int cdur = csvtab_col(&t, "Task Duration(us)"), cname = csvtab_col(&t, "Op Name"), ctype,
-	    cblock, cdev;
-	first_col_name(&t, TYPE_COLS, &ctype);
-	first_col_name(&t, BLOCK_COLS, &cblock);
-	first_col_name(&t, DEV_COLS, &cdev);
-	int rc = MSPROF_OK;
-	if (cdur < 0) {
-		set_err(r->err, r->errlen, "%s:1: no 'Task Duration(us)' column in the header", path);
-		rc = MSPROF_EFORMAT;
-		goto out;
-	}
-	if ((rc = dup_columns(r, &t, path)) != MSPROF_OK)
-		goto out;
-	if (t.nrows == 0) {
-		set_err(r->err, r->errlen, "%s: header only, no launch row (capture cut short?)", path);
-		rc = MSPROF_EFORMAT;
-		goto out;
-	}
-	r->layouts |= 1 << layout;
-	for (size_t row = 0; row < t.nrows; row++) {
-		const char *op = cname >= 0 ? csvtab_cell(&t, row, cname) : NULL;
-		const char *kname = kernel_dir ? kernel_dir : op;
-		if (r->pat && !msprof_kernel_match(r->pat, kname) &&
-		    !(op && msprof_kernel_match(r->pat, op))) {
-			r->c->n_filtered++;
-			continue;
-		}
-		const char *dur = csvtab_cell(&t, row, cdur);
-		double d = NAN;
-		int k = csvtab_number(dur, &d);
-		if (k < 0) {
-			set_err(r->err, r->errlen,
-				"%s:%ld: Task Duration(us) is not a number: '%.40s' (decimals only: "
-				"no hex, inf or nan)",
-				path, t.lines[row], dur);
-			rc = MSPROF_EFORMAT;
-			goto out;
-		}
-		/* a negative duration is as unusable as text: a median of it
-		 * would decide an A/B verdict (found by the reliability tests);
-		 * "-0" is no duration either */
-		if (k == 1 && (d < 0 || signbit(d))) {
-			set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is negative: '%.40s'",
-				path, t.lines[row], dur);
-			rc = MSPROF_EFORMAT;
-			goto out;
-		}
-		struct msprof_launch *l = new_launch(r->c, &r->cap);
-		if (!l) {
-			set_err(r->err, r->errlen, "out of memory");
-			rc = MSPROF_EIO;
-			goto out;
-		}
-		r->c->n++; /* owned from here on, even when a strdup below fails */
-		l->duration_us = k == 1 ? d : NAN;
-		if (k != 1)
-			r->c->n_missing++;
-		l->kernel = xstrdup(kname ? kname : "");
-		l->op_name = xstrdup(op);
-		l->op_type = ctype >= 0 ? xstrdup(csvtab_cell(&t, row, ctype)) : NULL;
-		l->block_dim = cell_num(&t, row, cblock);
-		double dev = cell_num(&t, row, cdev);
-		l->device = device >= 0 ? device : device_id(dev);
-		l->index = index >= 0 ? index : (long)row;
-		l->source = xstrdup(path);
-		l->line = t.lines[row];
-		if (!l->kernel || !l->source) {
-			set_err(r->err, r->errlen, "out of memory");
-			rc = MSPROF_EIO;
-			goto out;
-		}
-		if (dir)
-			read_metrics(r, dir, l);
-	}
-out:
+	struct bicols c;
+	struct biwhere w = { .path = path, .dir = dir, .kernel_dir = kernel_dir, .index = index,
+			     .device = device };
+	int rc = basic_info_columns(r, &t, path, &c);
+	if (rc == MSPROF_OK)
+		r->layouts |= 1 << layout;
+	for (size_t row = 0; rc == MSPROF_OK && row < t.nrows; row++)
+		rc = basic_info_row(r, &t, row, &c, &w);
 	csvtab_release(&t);
 	return rc;
 }
@@ -575,6 +623,62 @@ static int is_basic_info(const char *name)
 	       strcmp(stem, "OpBasicInfo") == 0;
 }
 
+/* Reads the layout of a launch from the end of its directory names
+ * comps[0..depth): .../[device<N>/]<kernel>/<n>/ into f's index, kernel
+ * and device. */
+static void found_layout(struct found *f, char **comps, int depth)
+{
+	int k = depth;
+	if (k >= 1 && all_digits(comps[k - 1])) {
+		f->index = strtol(comps[k - 1], NULL, 10);
+		k--;
+	}
+	if (k >= 1 && !is_device_dir(comps[k - 1])) {
+		f->kernel = strdup(comps[k - 1]);
+		k--;
+	}
+	for (int j = k - 1; j >= 0; j--)
+		if (is_device_dir(comps[j])) {
+			f->device = (int)strtol(comps[j] + 6, NULL, 10);
+			break;
+		}
+}
+
+/* Appends the OpBasicInfo file path (taken over: freed on failure) found
+ * in dir at comps[0..depth). Returns 0, or -1 with errno EFBIG (more than
+ * MAX_FILES, bounded memory) or ENOMEM. */
+static int add_found(struct found_list *fl, char *path, const char *dir, char **comps, int depth)
+{
+	if (fl->n == MAX_FILES) {
+		/* bounded memory; said as such, not as "out of memory" */
+		free(path);
+		errno = EFBIG;
+		return -1;
+	}
+	if (fl->n == fl->cap) {
+		size_t nc = fl->cap ? fl->cap * 2 : 16;
+		if (nc > MAX_FILES)
+			nc = MAX_FILES;
+		struct found *nv = realloc(fl->v, nc * sizeof(*nv));
+		if (!nv) {
+			free(path);
+			errno = ENOMEM;
+			return -1;
+		}
+		fl->v = nv;
+		fl->cap = nc;
+	}
+	struct found *f = &fl->v[fl->n++];
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->dir = strdup(dir);
+	f->depth = depth;
+	f->index = -1;
+	f->device = -1;
+	found_layout(f, comps, depth);
+	return f->dir ? 0 : -1;
+}
+
 /* comps[0..depth) are the directory names from the root down to dir. */
 static int walk(const char *dir, char **comps, int depth, struct found_list *fl)
 {
@@ -591,51 +695,7 @@ static int walk(const char *dir, char **comps, int depth, struct found_list *fl)
 			break;
 		}
 		if (is_basic_info(names[i])) {
-			if (fl->n == MAX_FILES) {
-				/* bounded memory; said as such, not as "out of memory" */
-				free(path);
-				errno = EFBIG;
-				rc = -1;
-				break;
-			}
-			if (fl->n == fl->cap) {
-				size_t nc = fl->cap ? fl->cap * 2 : 16;
-				if (nc > MAX_FILES)
-					nc = MAX_FILES;
-				struct found *nv = realloc(fl->v, nc * sizeof(*nv));
-				if (!nv) {
-					free(path);
-					errno = ENOMEM;
-					rc = -1;
-					break;
-				}
-				fl->v = nv;
-				fl->cap = nc;
-			}
-			struct found *f = &fl->v[fl->n++];
-			memset(f, 0, sizeof(*f));
-			f->path = path;
-			f->dir = strdup(dir);
-			f->depth = depth;
-			f->index = -1;
-			f->device = -1;
-			/* .../[device<N>/]<kernel>/<n>/: read the layout from the end */
-			int k = depth;
-			if (k >= 1 && all_digits(comps[k - 1])) {
-				f->index = strtol(comps[k - 1], NULL, 10);
-				k--;
-			}
-			if (k >= 1 && !is_device_dir(comps[k - 1])) {
-				f->kernel = strdup(comps[k - 1]);
-				k--;
-			}
-			for (int j = k - 1; j >= 0; j--)
-				if (is_device_dir(comps[j])) {
-					f->device = (int)strtol(comps[j] + 6, NULL, 10);
-					break;
-				}
-			if (!f->dir)
-				rc = -1;
+			rc = add_found(fl, path, dir, comps, depth);
 			continue;
 		}
 		if (depth < MAX_DEPTH && strcmp(names[i], "dump") != 0 && is_dir(path)) {
@@ -764,54 +824,44 @@ static double field_num(char *const *f, int col)
 	return col >= 0 && csvtab_number(f[col], &v) == 1 ? v : NAN;
 }
 
+/* First op_summary row: finds the columns once (header h) and refuses a
+ * header without the duration or the Op Name, or with either twice. */
+static int summary_columns(struct summary_ctx *x, const struct csvtab *h)
+{
+	struct reader *r = x->r;
+	x->cdur = csvtab_col(h, "Task Duration(us)");
+	x->cname = csvtab_col(h, "Op Name");
+	first_col_name(h, TYPE_COLS, &x->ctype);
+	first_col_name(h, BLOCK_COLS, &x->cblock);
+	first_col_name(h, DEV_COLS, &x->cdev);
+	x->caic = csvtab_col(h, "aicore_time(us)");
+	x->caiv = csvtab_col(h, "aiv_time(us)");
+	if (x->cdur < 0 || x->cname < 0) {
+		set_err(r->err, r->errlen, "%s:1: no '%s' column in the header", x->path,
+			x->cdur < 0 ? "Task Duration(us)" : "Op Name");
+		return MSPROF_EFORMAT;
+	}
+	return dup_columns(r, h, x->path) != MSPROF_OK ? MSPROF_EFORMAT : MSPROF_OK;
+}
+
 static int summary_row(void *ctx, const struct csvtab *h, char *const *f, long line)
 {
 	struct summary_ctx *x = ctx;
 	struct reader *r = x->r;
-	if (x->cdur == -2) {
-		/* First row: find the columns once. */
-		x->cdur = csvtab_col(h, "Task Duration(us)");
-		x->cname = csvtab_col(h, "Op Name");
-		first_col_name(h, TYPE_COLS, &x->ctype);
-		first_col_name(h, BLOCK_COLS, &x->cblock);
-		first_col_name(h, DEV_COLS, &x->cdev);
-		x->caic = csvtab_col(h, "aicore_time(us)");
-		x->caiv = csvtab_col(h, "aiv_time(us)");
-		if (x->cdur < 0 || x->cname < 0) {
-			set_err(r->err, r->errlen, "%s:1: no '%s' column in the header", x->path,
-				x->cdur < 0 ? "Task Duration(us)" : "Op Name");
-			return x->rc = MSPROF_EFORMAT;
-		}
-		if (dup_columns(r, h, x->path) != MSPROF_OK)
-			return x->rc = MSPROF_EFORMAT;
-	}
+	if (x->cdur == -2 && (x->rc = summary_columns(x, h)) != MSPROF_OK)
+		return x->rc;
 	const char *op = f[x->cname];
 	if (!msprof_kernel_match(r->pat, op)) {
 		r->c->n_filtered++;
 		return 0;
 	}
-	double d = NAN;
-	int k = csvtab_number(f[x->cdur], &d);
-	if (k < 0) {
-		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is not a number: '%.40s' (decimals only: "
-			"no hex, inf or nan)",
-			x->path, line, f[x->cdur]);
+	double d;
+	int k = task_duration(r, x->path, line, f[x->cdur], &d);
+	if (k < 0)
 		return x->rc = MSPROF_EFORMAT;
-	}
-	if (k == 1 && (d < 0 || signbit(d))) { /* see read_basic_info */
-		set_err(r->err, r->errlen, "%s:%ld: Task Duration(us) is negative: '%.40s'", x->path,
-			line, f[x->cdur]);
-		return x->rc = MSPROF_EFORMAT;
-	}
-	struct msprof_launch *l = new_launch(r->c, &r->cap);
-	if (!l) {
-		set_err(r->err, r->errlen, "out of memory");
+	struct msprof_launch *l = counted_launch(r, k, d);
+	if (!l)
 		return x->rc = MSPROF_EIO;
-	}
-	r->c->n++;
-	l->duration_us = k == 1 ? d : NAN;
-	if (k != 1)
-		r->c->n_missing++;
 	double dev = field_num(f, x->cdev);
 	l->device = device_id(dev);
 	l->kernel = strdup(op);
@@ -949,6 +999,38 @@ static const char LOOKED_FOR[] =
 	"OPPROF_*/ trees (OpBasicInfo.csv, <kernel>/<n>/OpBasicInfo_<ts>.csv, "
 	"device<N>/<kernel>/<n>/...) and PROF_*/mindstudio_profiler_output/op_summary_*.csv";
 
+/* Reads every OPPROF_* and PROF_* directory in dir; *roots counts them
+ * (-1: dir unreadable, MSPROF_EIO). Returns MSPROF_OK or the first error. */
+static int read_roots_below(struct reader *r, const char *dir, int *roots)
+{
+	size_t n = 0;
+	errno = 0;
+	char **names = list_dir(dir, &n);
+	if (!names && errno) {
+		set_err(r->err, r->errlen, "cannot read '%s': %s", dir, strerror(errno));
+		*roots = -1;
+		return MSPROF_EIO;
+	}
+	int rc = MSPROF_OK;
+	for (size_t i = 0; i < n && rc == MSPROF_OK; i++) {
+		int op = has_prefix(names[i], "OPPROF_"), prof = has_prefix(names[i], "PROF_");
+		if (!op && !prof)
+			continue;
+		char *p = path_join(dir, names[i]);
+		if (!p) {
+			rc = MSPROF_EIO;
+			break;
+		}
+		if (is_dir(p)) {
+			(*roots)++;
+			rc = op ? read_opprof_root(r, p) : read_prof_root(r, p);
+		}
+		free(p);
+	}
+	free_list(names, n);
+	return rc;
+}
+
 int msprof_read(const char *dir, const char *kernel_pat, struct msprof_capture *c, char *err,
 		size_t errlen)
 {
@@ -978,30 +1060,10 @@ int msprof_read(const char *dir, const char *kernel_pat, struct msprof_capture *
 		rc = read_prof_root(&r, dir);
 		return finish(&r, rc, LOOKED_FOR);
 	}
-	size_t n = 0;
-	errno = 0;
-	char **names = list_dir(dir, &n);
-	if (!names && errno) {
-		set_err(err, errlen, "cannot read '%s': %s", dir, strerror(errno));
-		return MSPROF_EIO;
-	}
 	int roots = 0;
-	for (size_t i = 0; i < n && rc == MSPROF_OK; i++) {
-		int op = has_prefix(names[i], "OPPROF_"), prof = has_prefix(names[i], "PROF_");
-		if (!op && !prof)
-			continue;
-		char *p = path_join(dir, names[i]);
-		if (!p) {
-			rc = MSPROF_EIO;
-			break;
-		}
-		if (is_dir(p)) {
-			roots++;
-			rc = op ? read_opprof_root(&r, p) : read_prof_root(&r, p);
-		}
-		free(p);
-	}
-	free_list(names, n);
+	rc = read_roots_below(&r, dir, &roots);
+	if (roots < 0)
+		return rc;
 	/* No OPPROF_/PROF_ below: the directory may be a renamed root or a
 	 * launch directory itself. */
 	if (roots == 0 && rc == MSPROF_OK)
@@ -1025,6 +1087,55 @@ static int kind_of(void *ctx, const struct csvtab *t, char *const *fields, long 
 	k->is_metric = csvtab_col(t, "aic_time(us)") >= 0 || csvtab_col(t, "aiv_time(us)") >= 0 ||
 		       csvtab_col(t, "block_id") >= 0;
 	return 1; /* the header is all we need */
+}
+
+/* The metric a metric CSV's file stem names (sample names like
+ * 03_PipeUtilization_mix: the longest metric word in it), or "". */
+static const char *metric_of_stem(const char *stem)
+{
+	static const char *const known[] = { "PipeUtilization", "ArithmeticUtilization", "Memory",
+					     "MemoryUB", "MemoryL0", "L2Cache",
+					     "ResourceConflictRatio", NULL };
+	const char *metric = "";
+	for (size_t i = 0; known[i]; i++)
+		if (strstr(stem, known[i]) && (strlen(known[i]) > strlen(metric)) &&
+		    !(strcmp(known[i], "Memory") == 0 &&
+		      (strstr(stem, "MemoryUB") || strstr(stem, "MemoryL0"))))
+			metric = known[i];
+	return metric;
+}
+
+/* A lone metric CSV: one launch without a duration carrying its metric,
+ * and MSPROF_NODATA saying so (MSPROF_EFORMAT, MSPROF_EIO on errors). */
+static int read_metric_file(struct reader *r, const char *path)
+{
+	struct msprof_capture *c = r->c;
+	struct csvtab t;
+	char stem[128];
+	if (csvtab_read(path, &t, r->err, r->errlen) != 0)
+		return MSPROF_EFORMAT;
+	const char *b = path_base(path, NULL);
+	const char *metric = csv_stem(b, stem, sizeof(stem)) ? metric_of_stem(stem) : "";
+	struct msprof_launch *l = new_launch(c, &r->cap);
+	int rc = MSPROF_OK;
+	if (!l) {
+		rc = MSPROF_EIO;
+	} else {
+		c->n++;
+		c->n_missing++;
+		l->kernel = strdup(b);
+		l->source = strdup(path);
+		l->line = 1;
+		if (!l->kernel || !l->source || apply_metric(l, metric, &t) != 0)
+			rc = MSPROF_EIO;
+	}
+	csvtab_release(&t);
+	c->layout = MSPROF_LAYOUT_NONE;
+	if (rc != MSPROF_OK)
+		set_err(r->err, r->errlen, "out of memory");
+	else
+		set_err(r->err, r->errlen, "'%s' is a metric CSV: no Task Duration(us)", path);
+	return rc == MSPROF_OK ? MSPROF_NODATA : rc;
 }
 
 int msprof_read_file(const char *path, const char *kernel_pat, struct msprof_capture *c,
@@ -1060,44 +1171,8 @@ int msprof_read_file(const char *path, const char *kernel_pat, struct msprof_cap
 		rc = read_basic_info(&r, path, NULL, NULL, -1, -1, MSPROF_LAYOUT_FLAT);
 		return finish(&r, rc, "OpBasicInfo rows");
 	}
-	if (k.is_metric) {
-		char stem[128];
-		if (csvtab_read(path, &t, err, errlen) != 0)
-			return MSPROF_EFORMAT;
-		const char *b = path_base(path, NULL);
-		/* sample names like 03_PipeUtilization_mix.csv: find the metric word */
-		const char *known[] = { "PipeUtilization", "ArithmeticUtilization", "Memory",
-					"MemoryUB", "MemoryL0", "L2Cache", "ResourceConflictRatio",
-					NULL };
-		const char *metric = "";
-		if (csv_stem(b, stem, sizeof(stem)))
-			for (size_t i = 0; known[i]; i++)
-				if (strstr(stem, known[i]) &&
-				    (strlen(known[i]) > strlen(metric)) &&
-				    !(strcmp(known[i], "Memory") == 0 &&
-				      (strstr(stem, "MemoryUB") || strstr(stem, "MemoryL0"))))
-					metric = known[i];
-		struct msprof_launch *l = new_launch(c, &r.cap);
-		rc = MSPROF_OK;
-		if (!l) {
-			rc = MSPROF_EIO;
-		} else {
-			c->n++;
-			c->n_missing++;
-			l->kernel = strdup(b);
-			l->source = strdup(path);
-			l->line = 1;
-			if (!l->kernel || !l->source || apply_metric(l, metric, &t) != 0)
-				rc = MSPROF_EIO;
-		}
-		csvtab_release(&t);
-		c->layout = MSPROF_LAYOUT_NONE;
-		if (rc != MSPROF_OK)
-			set_err(err, errlen, "out of memory");
-		else
-			set_err(err, errlen, "'%s' is a metric CSV: no Task Duration(us)", path);
-		return rc == MSPROF_OK ? MSPROF_NODATA : rc;
-	}
+	if (k.is_metric)
+		return read_metric_file(&r, path);
 	csvtab_release(&t);
 	set_err(err, errlen, "%s:1: not an msprof CSV (no Task Duration(us) or aic_time(us) column)",
 		path);

@@ -7,6 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Python's non-standard number tokens and the JSON text standing in. */
+static const struct {
+	const char *tok, *rep;
+	size_t len, rlen;
+} PY_TOKENS[] = { { "-Infinity", "-1e999", 9, 6 }, { "Infinity", "1e999", 8, 5 },
+		  { "NaN", "null", 3, 4 } };
+
+static int is_word_byte(char c)
+{
+	return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* The PY_TOKENS entry starting at s[i] (s has n bytes; none right after a
+ * word byte), or -1. */
+static int py_token_at(const char *s, size_t n, size_t i)
+{
+	if (i > 0 && is_word_byte(s[i - 1]))
+		return -1;
+	for (int t = 0; t < (int)(sizeof(PY_TOKENS) / sizeof(PY_TOKENS[0])); t++)
+		if (n - i >= PY_TOKENS[t].len && memcmp(s + i, PY_TOKENS[t].tok, PY_TOKENS[t].len) == 0)
+			return t;
+	return -1;
+}
+
 /* Rewrites the non-standard number tokens Python writes, outside strings.
  * Newlines are kept, so line numbers of the rewritten text are those of
  * the file. */
@@ -29,29 +53,15 @@ static char *rewrite_tokens(const char *s, size_t n, size_t *outlen)
 				in_str = 0;
 			continue;
 		}
-		if (c == '"') {
-			in_str = 1;
+		in_str = c == '"';
+		int t = py_token_at(s, n, i);
+		if (t < 0) {
 			o[k++] = c;
 			continue;
 		}
-		int prev_word = i > 0 && (s[i - 1] == '_' || (s[i - 1] >= 'A' && s[i - 1] <= 'Z') ||
-					  (s[i - 1] >= 'a' && s[i - 1] <= 'z') ||
-					  (s[i - 1] >= '0' && s[i - 1] <= '9'));
-		if (!prev_word && c == '-' && n - i >= 9 && memcmp(s + i, "-Infinity", 9) == 0) {
-			memcpy(o + k, "-1e999", 6);
-			k += 6;
-			i += 8;
-		} else if (!prev_word && n - i >= 8 && memcmp(s + i, "Infinity", 8) == 0) {
-			memcpy(o + k, "1e999", 5);
-			k += 5;
-			i += 7;
-		} else if (!prev_word && n - i >= 3 && memcmp(s + i, "NaN", 3) == 0) {
-			memcpy(o + k, "null", 4);
-			k += 4;
-			i += 2;
-		} else {
-			o[k++] = c;
-		}
+		memcpy(o + k, PY_TOKENS[t].rep, PY_TOKENS[t].rlen);
+		k += PY_TOKENS[t].rlen;
+		i += PY_TOKENS[t].len - 1;
 	}
 	o[k] = '\0';
 	*outlen = k;
@@ -91,6 +101,52 @@ static size_t pow2_at_least(size_t n)
 	return c;
 }
 
+/* From the opening quote at i, the index of the closing quote (j->len
+ * when unterminated); records the newlines inside. */
+static size_t string_end(struct ptjson *j, size_t i)
+{
+	const char *t = j->text;
+	i++;
+	while (i < j->len && t[i] != '"') {
+		if (t[i] == '\\' && i + 1 < j->len)
+			i++;
+		if (t[i] == '\n')
+			j->nl[j->nnl++] = i;
+		i++;
+	}
+	return i;
+}
+
+/* Whether the string closing at i is an object key: the next byte after
+ * blanks is ':'. */
+static int is_key_end(const struct ptjson *j, size_t i)
+{
+	const char *t = j->text;
+	size_t q = i + 1;
+	while (q < j->len && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r' || t[q] == '\n'))
+		q++;
+	return q < j->len && t[q] == ':';
+}
+
+/* Records the key text[off..off+klen) unless one with the same name came
+ * first. */
+static void key_insert(struct ptjson *j, size_t off, size_t klen)
+{
+	const char *t = j->text;
+	size_t h = hash_bytes(t + off, klen) & (j->keycap - 1);
+	for (;;) {
+		struct ptjson_keypos *k = &j->keys[h];
+		if (k->off == 0) {
+			k->off = off;
+			k->len = klen;
+			return;
+		}
+		if (k->len == klen && memcmp(t + k->off, t + off, klen) == 0)
+			return; /* the first one stays */
+		h = (h + 1) & (j->keycap - 1);
+	}
+}
+
 /* One pass over the text: newline offsets and the first position of every
  * object key (a string followed by ':'). */
 static int index_text(struct ptjson *j)
@@ -105,42 +161,19 @@ static int index_text(struct ptjson *j)
 	j->keys = calloc(j->keycap, sizeof(*j->keys));
 	if (!j->nl || !j->keys)
 		return -1;
-	const char *t = j->text;
 	for (size_t i = 0; i < j->len; i++) {
-		if (t[i] == '\n') {
+		if (j->text[i] == '\n') {
 			j->nl[j->nnl++] = i;
 			continue;
 		}
-		if (t[i] != '"')
+		if (j->text[i] != '"')
 			continue;
-		size_t b = i++;
-		while (i < j->len && t[i] != '"') {
-			if (t[i] == '\\' && i + 1 < j->len)
-				i++;
-			if (t[i] == '\n')
-				j->nl[j->nnl++] = i;
-			i++;
-		}
+		size_t b = i;
+		i = string_end(j, i);
 		if (i >= j->len)
 			break;
-		size_t q = i + 1;
-		while (q < j->len && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r' || t[q] == '\n'))
-			q++;
-		if (q >= j->len || t[q] != ':')
-			continue;
-		size_t klen = i - b - 1;
-		size_t h = hash_bytes(t + b + 1, klen) & (j->keycap - 1);
-		for (;;) {
-			struct ptjson_keypos *k = &j->keys[h];
-			if (k->off == 0) {
-				k->off = b + 1;
-				k->len = klen;
-				break;
-			}
-			if (k->len == klen && memcmp(t + k->off, t + b + 1, klen) == 0)
-				break; /* the first one stays */
-			h = (h + 1) & (j->keycap - 1);
-		}
+		if (is_key_end(j, i))
+			key_insert(j, b + 1, i - b - 1);
 	}
 	return 0;
 }

@@ -185,6 +185,30 @@ static size_t number_unit(const char *s, size_t d, size_t len, enum ptlog_unit *
 	return d;
 }
 
+/* The glue rules for a number whose digits end at d and whose unit ends
+ * at *after: returns 1 with *next past the word when the number is part of
+ * a word or a shape ("16KB", "2D", "1024x8192"); else 0, dropping a unit
+ * glued to a word ("12 steps": *unit NOUNIT, *after d). */
+static int number_in_word(const char *s, size_t d, size_t len, enum ptlog_unit *unit,
+			  size_t *after, size_t *next)
+{
+	int glued = *after < len && (isalnum((unsigned char)s[*after]) || s[*after] == '_');
+	if (*unit != PTLOG_NOUNIT && *unit != PTLOG_PCT && *unit != PTLOG_X && glued) {
+		*unit = PTLOG_NOUNIT;
+		*after = d;
+		return 0;
+	}
+	if (*unit == PTLOG_X && *after < len && isalnum((unsigned char)s[*after])) {
+		*next = skip_ident(s, *after, len, 0);
+		return 1;
+	}
+	if (*unit == PTLOG_NOUNIT && d < len && (isalpha((unsigned char)s[d]) || s[d] == '_')) {
+		*next = skip_ident(s, d, len, 0);
+		return 1;
+	}
+	return 0;
+}
+
 size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 {
 	size_t n = 0, len = strlen(s);
@@ -197,17 +221,8 @@ size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 		double v = strtod(s + (sign ? start + 1 : start), NULL);
 		enum ptlog_unit unit;
 		size_t after = number_unit(s, d, len, &unit);
-		int glued = after < len && (isalnum((unsigned char)s[after]) || s[after] == '_');
-		if (unit != PTLOG_NOUNIT && unit != PTLOG_PCT && unit != PTLOG_X && glued) {
-			unit = PTLOG_NOUNIT; /* "12 steps", "2 stages" */
-			after = d;
-		} else if (unit == PTLOG_X && after < len && isalnum((unsigned char)s[after])) {
-			i = skip_ident(s, after, len, 0); /* "1024x8192" is a shape */
+		if (number_in_word(s, d, len, &unit, &after, &i))
 			continue;
-		} else if (unit == PTLOG_NOUNIT && d < len && (isalpha((unsigned char)s[d]) || s[d] == '_')) {
-			i = skip_ident(s, d, len, 0); /* "16KB", "2D", "3rd": glued to a word */
-			continue;
-		}
 		if (n < max)
 			out[n] = (struct ptlog_num){ .v = sign < 0 ? -v : v, .pos = start, .end = after,
 						     .sign = sign, .decimal = decimal, .unit = unit };
@@ -215,6 +230,19 @@ size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
 		i = after > d ? after : d;
 	}
 	return n < max ? n : max;
+}
+
+/* Skips a list marker ("- ", "* ", "+ ", "1. ", "2) ") at s. */
+static const char *skip_list_marker(const char *s)
+{
+	if ((*s == '-' || *s == '*' || *s == '+') && s[1] == ' ')
+		return s + 2;
+	if (!isdigit((unsigned char)*s))
+		return s;
+	const char *p = s;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return (*p == '.' || *p == ')') && p[1] == ' ' ? p + 2 : s;
 }
 
 /* Skips list markers, heading marks, bold and blanks at the start of a
@@ -232,17 +260,8 @@ static const char *strip_lead(const char *s, int *level)
 		lv = 0;
 	while (*s == ' ')
 		s++;
-	if (!lv) {
-		if ((*s == '-' || *s == '*' || *s == '+') && s[1] == ' ')
-			s += 2;
-		else if (isdigit((unsigned char)*s)) {
-			const char *p = s;
-			while (isdigit((unsigned char)*p))
-				p++;
-			if ((*p == '.' || *p == ')') && p[1] == ' ')
-				s = p + 2;
-		}
-	}
+	if (!lv)
+		s = skip_list_marker(s);
 	while (*s == ' ')
 		s++;
 	while (*s == '*' || *s == '_')
@@ -419,6 +438,41 @@ static int is_reason_text(const char *p)
 /* Finds the verdict of a Part A line; *after gets the text after it. */
 static enum ptlog_verdict find_word_verdict(const char *s, const char **after);
 
+/* Length of the 部分 (6) or 不 (3) just before p inside s, else 0. */
+static int verdict_prefix(const char *s, const char *p)
+{
+	if (p - s >= 6 && strncmp(p - 6, VERDICT_PART, 6) == 0)
+		return 6;
+	if (p - s >= 3 && strncmp(p - 3, VERDICT_NOT, 3) == 0)
+		return 3;
+	return 0;
+}
+
+/* Whether byte c may follow a verdict word (so "适用场景" is no verdict). */
+static int verdict_end(unsigned char c)
+{
+	return c == '\0' || c == ' ' || c == '*' || c == ',' || c == '(' || c == ':' || c == '-' ||
+	       c == 0xE2 /* — */ || c == 0xEF /* fullwidth */;
+}
+
+/* The verdict the 适用 at p (inside s) states, PTLOG_V_NONE when it is
+ * part of a word; *after gets the text after it. */
+static enum ptlog_verdict applies_verdict(const char *s, const char *p, const char **after)
+{
+	const char *q = p + 6;
+	int pre = verdict_prefix(s, p);
+	const char *st = p - pre;
+	/* the verdict opening a bold span (`**适用但低优先级**`) is one
+	 * whatever follows it */
+	int bold = st - s >= 2 && st[-1] == '*' && st[-2] == '*';
+	if (!bold && !verdict_end((unsigned char)*q))
+		return PTLOG_V_NONE;
+	while (*q == '*')
+		q++;
+	*after = q;
+	return pre == 6 ? PTLOG_V_PARTIAL : pre == 3 ? PTLOG_V_NOT : PTLOG_V_APPLIES;
+}
+
 static enum ptlog_verdict find_verdict(const char *s, const char **after, int scan)
 {
 	if (scan) {
@@ -427,27 +481,9 @@ static enum ptlog_verdict find_verdict(const char *s, const char **after, int sc
 			return v;
 	}
 	for (const char *p = s; (p = strstr(p, VERDICT_APPLIES)); p += 6) {
-		const char *q = p + 6;
-		/* the verdict opening a bold span (`**适用但低优先级**`) is one
-		 * whatever follows it */
-		const char *st = p;
-		if (st - s >= 6 && strncmp(st - 6, VERDICT_PART, 6) == 0)
-			st -= 6;
-		else if (st - s >= 3 && strncmp(st - 3, VERDICT_NOT, 3) == 0)
-			st -= 3;
-		int bold = st - s >= 2 && st[-1] == '*' && st[-2] == '*';
-		/* "适用场景" is a word, not a verdict */
-		if (!bold && !(*q == '\0' || *q == ' ' || *q == '*' || *q == ',' || *q == '(' || *q == ':' ||
-			       *q == '-' || (unsigned char)*q == 0xE2 /* — */ || (unsigned char)*q == 0xEF /* fullwidth */))
-			continue;
-		while (*q == '*')
-			q++;
-		*after = q;
-		if (p - s >= 6 && strncmp(p - 6, VERDICT_PART, 6) == 0)
-			return PTLOG_V_PARTIAL;
-		if (p - s >= 3 && strncmp(p - 3, VERDICT_NOT, 3) == 0)
-			return PTLOG_V_NOT;
-		return PTLOG_V_APPLIES;
+		enum ptlog_verdict v = applies_verdict(s, p, after);
+		if (v != PTLOG_V_NONE)
+			return v;
 	}
 	return find_word_verdict(s, after);
 }
@@ -567,152 +603,209 @@ static void parse_deps(struct ptlog_plan *pl, const char *s)
 	}
 }
 
+/* State of one ptlog_parse pass over log->text. */
+struct plparse {
+	struct ptlog *log;
+	size_t icap, pcap, ecap; /* capacities of items, plan, ev */
+	int in_plan;             /* inside the [ORDER-PLAN] list */
+	long cur_item;           /* item of the last [ORDER-CHECK] or item heading */
+};
+
+/* The ORDER-CHECK conclusion on line s: 1 (a check mark), 0 (a cross) or
+ * -1 (none stated). */
+static int order_check_ok(const char *s)
+{
+	const char *c = strstr(s, "\xE7\xBB\x93\xE8\xAE\xBA"); /* 结论 */
+	if (!c)
+		c = text_find_ci(s, "conclusion");
+	if (c && strstr(c, "\xE2\x9C\x85"))
+		return 1;
+	if (c && strstr(c, "\xE2\x9D\x8C"))
+		return 0;
+	return -1;
+}
+
+/* End (1-based, inclusive) of the body of the tag on line index i: to the
+ * next heading or tag; a tag outside a heading (level 0) also stops at a
+ * blank line. */
+static long tag_body_end(const struct ptlog_text *t, size_t i, int level)
+{
+	size_t j = i + 1;
+	for (; j < t->nlines; j++) {
+		int lv = 0;
+		const char *s = strip_lead(t->lines[j], &lv);
+		enum ptlog_tag t2;
+		int n2;
+		char s2;
+		if (lv || parse_tag(s, &t2, &n2, &s2) || strstr(t->lines[j], "[ORDER-PLAN]"))
+			break;
+		if (!level && is_blank(t->lines[j]))
+			break;
+	}
+	return (long)j;
+}
+
+/* A tagged line (index i, stripped text s): records its event. Returns 0,
+ * or -1 when out of memory. */
+static int on_tag_line(struct plparse *c, size_t i, const char *s, int level, enum ptlog_tag tag,
+		       int num, char sub)
+{
+	c->in_plan = 0;
+	if (tag == PTLOG_ORDER_CHECK || tag == PTLOG_SELF_CHECK)
+		num = first_item_ref(s + 1);
+	else if ((tag == PTLOG_IMPL || tag == PTLOG_RESULT) && num < 0)
+		num = (int)c->cur_item;
+	if (tag == PTLOG_ORDER_CHECK)
+		c->cur_item = num;
+	if (add_event(c->log, &c->ecap, tag, num, sub, (long)i + 1))
+		return -1;
+	struct ptlog_event *e = &c->log->ev[c->log->nev - 1];
+	if (tag == PTLOG_ORDER_CHECK)
+		e->ok = order_check_ok(s);
+	e->end = tag_body_end(&c->log->text, i, level);
+	return 0;
+}
+
+/* Appends a zeroed item numbered num at line; NULL when out of memory. */
+static struct ptlog_item *new_item(struct plparse *c, int num, long line)
+{
+	struct ptlog *log = c->log;
+	if (push((void **)&log->items, &log->nitems, &c->icap, sizeof(*log->items)))
+		return NULL;
+	struct ptlog_item *it = &log->items[log->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->num = num;
+	it->line = line;
+	return it;
+}
+
+/* Whether the Part A item on line index i states a reason after its
+ * verdict (text after) or on the next plain line. */
+static int item_has_reason(const struct ptlog_text *t, size_t i, const char *after)
+{
+	if (is_reason_text(after))
+		return 1;
+	if (i + 1 >= t->nlines)
+		return 0;
+	int lv = 0;
+	const char *nx = strip_lead(t->lines[i + 1], &lv);
+	return !lv && *nx && *nx != '[' && !is_blank(nx);
+}
+
+/* A Part A candidate [#n] on line index i; a repeated number is no new
+ * candidate. Returns 0, or -1 when out of memory. */
+static int on_part_a_item(struct plparse *c, size_t i, const char *s, int n)
+{
+	for (size_t q = 0; q < c->log->nitems; q++)
+		if (c->log->items[q].num == n)
+			return 0;
+	struct ptlog_item *it = new_item(c, n, (long)i + 1);
+	if (!it)
+		return -1;
+	const char *after = NULL;
+	it->verdict = find_verdict(s, &after, 0);
+	if (it->verdict != PTLOG_V_NONE)
+		it->has_reason = item_has_reason(&c->log->text, i, after);
+	return 0;
+}
+
+/* A line starting with [#N]: a plan step inside the plan, an item heading
+ * after it, a Part A candidate before it. Returns 0, or -1 (no memory). */
+static int on_item_line(struct plparse *c, size_t i, const char *s, int level)
+{
+	struct ptlog *log = c->log;
+	int n = item_num(s + 1, NULL);
+	if (n < 0)
+		return 0;
+	if (c->in_plan) {
+		if (push((void **)&log->plan, &log->nplan, &c->pcap, sizeof(*log->plan)))
+			return -1;
+		struct ptlog_plan *pl = &log->plan[log->nplan++];
+		memset(pl, 0, sizeof(*pl));
+		pl->num = n;
+		pl->line = (long)i + 1;
+		parse_deps(pl, s);
+		return 0;
+	}
+	if (log->plan_line) {
+		/* after the plan, a heading naming [#N] starts that item's
+		 * implementation notes */
+		if (!level)
+			return 0;
+		if (add_event(log, &c->ecap, PTLOG_ITEMHEAD, n, 0, (long)i + 1))
+			return -1;
+		c->cur_item = n;
+		return 0;
+	}
+	return on_part_a_item(c, i, s, n);
+}
+
+/* An anti-pattern scan entry "- [name]...: HIT — reason" on line index i.
+ * Returns 0 (also when s is none), or -1 when out of memory. */
+static int on_scan_line(struct plparse *c, size_t i, const char *s)
+{
+	const char *e = strchr(s, ']');
+	if (!e)
+		return 0;
+	const char *colon = strchr(e, ':');
+	const char *cf = strstr(e, COLON_FW);
+	if (!colon || (cf && cf < colon))
+		colon = cf;
+	if (!colon)
+		return 0;
+	const char *after = NULL;
+	enum ptlog_verdict v = find_verdict(colon, &after, 1);
+	if (v == PTLOG_V_NONE)
+		return 0;
+	struct ptlog_item *it = new_item(c, -1, (long)i + 1);
+	if (!it)
+		return -1;
+	it->scan = 1;
+	it->verdict = v;
+	it->has_reason = is_reason_text(after);
+	return 0;
+}
+
+/* One line of optimization_log.md (index i). Returns 0, or -1 (no memory). */
+static int on_log_line(struct plparse *c, size_t i)
+{
+	struct ptlog *log = c->log;
+	const char *raw = log->text.lines[i];
+	int level = 0;
+	const char *s = strip_lead(raw, &level);
+	if (level && c->in_plan)
+		c->in_plan = 0;
+	if (strstr(raw, "[ORDER-PLAN]")) {
+		if (!log->plan_line)
+			log->plan_line = (long)i + 1;
+		c->in_plan = 1;
+		return 0;
+	}
+	enum ptlog_tag tag;
+	int num;
+	char sub;
+	if (parse_tag(s, &tag, &num, &sub))
+		return on_tag_line(c, i, s, level, tag, num, sub);
+	if (*s == '[' && s[1] == '#')
+		return on_item_line(c, i, s, level);
+	if (!log->plan_line && *s == '[' && !level)
+		return on_scan_line(c, i, s);
+	return 0;
+}
+
 int ptlog_parse(struct ptlog *log, const char *data, size_t len)
 {
 	memset(log, 0, sizeof(*log));
 	if (ptlog_text_split(&log->text, data, len))
 		return -1;
-	size_t icap = 0, pcap = 0, ecap = 0;
-	int in_plan = 0;
-	long cur_item = -1;
+	struct plparse c = { .log = log, .cur_item = -1 };
 	for (size_t i = 0; i < log->text.nlines; i++) {
-		const char *raw = log->text.lines[i];
-		long lineno = (long)i + 1;
-		int level = 0;
-		const char *s = strip_lead(raw, &level);
-		if (level && in_plan)
-			in_plan = 0;
-		if (strstr(raw, "[ORDER-PLAN]")) {
-			if (!log->plan_line)
-				log->plan_line = lineno;
-			in_plan = 1;
-			continue;
-		}
-		enum ptlog_tag tag;
-		int num;
-		char sub;
-		if (parse_tag(s, &tag, &num, &sub)) {
-			in_plan = 0;
-			if (tag == PTLOG_ORDER_CHECK || tag == PTLOG_SELF_CHECK) {
-				num = first_item_ref(s + 1);
-			} else if ((tag == PTLOG_IMPL || tag == PTLOG_RESULT) && num < 0) {
-				num = (int)cur_item;
-			}
-			if (tag == PTLOG_ORDER_CHECK)
-				cur_item = num;
-			if (add_event(log, &ecap, tag, num, sub, lineno))
-				goto oom;
-			struct ptlog_event *e = &log->ev[log->nev - 1];
-			if (tag == PTLOG_ORDER_CHECK) {
-				const char *c = strstr(s, "\xE7\xBB\x93\xE8\xAE\xBA"); /* 结论 */
-				if (!c)
-					c = text_find_ci(s, "conclusion");
-				if (c) {
-					if (strstr(c, "\xE2\x9C\x85"))
-						e->ok = 1;
-					else if (strstr(c, "\xE2\x9D\x8C"))
-						e->ok = 0;
-				}
-			}
-			/* body: to the next heading or tag; a tag outside a heading
-			 * also stops at a blank line */
-			size_t j = i + 1;
-			for (; j < log->text.nlines; j++) {
-				int lv = 0;
-				const char *t = strip_lead(log->text.lines[j], &lv);
-				enum ptlog_tag t2;
-				int n2;
-				char s2;
-				if (lv || parse_tag(t, &t2, &n2, &s2) || strstr(log->text.lines[j], "[ORDER-PLAN]"))
-					break;
-				if (!level && is_blank(log->text.lines[j]))
-					break;
-			}
-			e->end = (long)j;
-			continue;
-		}
-		if (*s == '[' && s[1] == '#') {
-			int n = item_num(s + 1, NULL);
-			if (n < 0)
-				continue;
-			if (in_plan) {
-				/* a plan step */
-				if (push((void **)&log->plan, &log->nplan, &pcap, sizeof(*log->plan)))
-					goto oom;
-				struct ptlog_plan *pl = &log->plan[log->nplan++];
-				memset(pl, 0, sizeof(*pl));
-				pl->num = n;
-				pl->line = lineno;
-				parse_deps(pl, s);
-				continue;
-			}
-			if (log->plan_line) {
-				/* after the plan, a heading or paragraph naming [#N]
-				 * starts that item's implementation notes */
-				if (level) {
-					if (add_event(log, &ecap, PTLOG_ITEMHEAD, n, 0, lineno))
-						goto oom;
-					cur_item = n;
-				}
-				continue;
-			}
-			/* a second [#N] line (a list repeating Part A without a plan
-			 * heading) is no new candidate */
-			int dup = 0;
-			for (size_t q = 0; q < log->nitems; q++)
-				dup |= log->items[q].num == n;
-			if (dup)
-				continue;
-			if (push((void **)&log->items, &log->nitems, &icap, sizeof(*log->items)))
-				goto oom;
-			struct ptlog_item *it = &log->items[log->nitems++];
-			memset(it, 0, sizeof(*it));
-			it->num = n;
-			it->line = lineno;
-			const char *after = NULL;
-			it->verdict = find_verdict(s, &after, 0);
-			if (it->verdict != PTLOG_V_NONE) {
-				it->has_reason = is_reason_text(after);
-				if (!it->has_reason && i + 1 < log->text.nlines) {
-					/* the reason may continue on the next line */
-					int lv = 0;
-					const char *nx = strip_lead(log->text.lines[i + 1], &lv);
-					if (!lv && *nx && *nx != '[' && !is_blank(nx))
-						it->has_reason = 1;
-				}
-			}
-			continue;
-		}
-		if (!log->plan_line && *s == '[' && !level) {
-			/* anti-pattern scan entry: "- [name]...: HIT — reason" */
-			const char *e = strchr(s, ']');
-			if (!e)
-				continue;
-			const char *c = strchr(e, ':');
-			const char *cf = strstr(e, COLON_FW);
-			if (!c || (cf && cf < c))
-				c = cf;
-			if (!c)
-				continue;
-			const char *after = NULL;
-			enum ptlog_verdict v = find_verdict(c, &after, 1);
-			if (v == PTLOG_V_NONE)
-				continue;
-			if (push((void **)&log->items, &log->nitems, &icap, sizeof(*log->items)))
-				goto oom;
-			struct ptlog_item *it = &log->items[log->nitems++];
-			memset(it, 0, sizeof(*it));
-			it->num = -1;
-			it->scan = 1;
-			it->line = lineno;
-			it->verdict = v;
-			it->has_reason = is_reason_text(after);
+		if (on_log_line(&c, i)) {
+			ptlog_release(log);
+			return -1;
 		}
 	}
 	return 0;
-oom:
-	ptlog_release(log);
-	return -1;
 }
 
 void ptlog_release(struct ptlog *log)
@@ -834,99 +927,142 @@ static int set_field(struct ptperf_field *f, const struct ptlog_text *t, size_t 
 	return f->value ? 0 : -1;
 }
 
+/* State of one ptperf_parse pass over p->text. */
+struct ppparse {
+	struct ptperf *p;
+	size_t icap, dcap, mcap;  /* capacities of it, db_lines, cur->m */
+	struct ptperf_iter *cur;  /* the iteration section being read */
+	long pending_stop;        /* a stop heading seen outside an iteration */
+};
+
+/* The measurement key's slot index (baseline_time 0, candidate_time 1,
+ * improvement 2, adopted 3), or -1 for any other key. */
+static int meas_index(const char *key)
+{
+	static const char *const keys[] = { "baseline_time", "candidate_time", "improvement",
+					    "adopted" };
+	for (int k = 0; k < 4; k++)
+		if (strcmp(key, keys[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* The field of it that key names while it may still be set
+ * (optimization, precision: once; rollback_reason: until it is more
+ * than "N/A"), else NULL. */
+static struct ptperf_field *iter_field(struct ptperf_iter *it, const char *key)
+{
+	if (strcmp(key, "optimization") == 0)
+		return it->optimization.value ? NULL : &it->optimization;
+	if (strcmp(key, "precision") == 0)
+		return it->precision.value ? NULL : &it->precision;
+	if (strcmp(key, "rollback_reason") == 0)
+		return it->rollback.value && strncmp(it->rollback.value, "N/A", 3) != 0 ? NULL :
+										   &it->rollback;
+	return NULL;
+}
+
+/* A [DB-ANALYSIS] mention on line lineno. Returns 0, or -1 (no memory). */
+static int on_db_line(struct ppparse *c, long lineno)
+{
+	struct ptperf *p = c->p;
+	if (push((void **)&p->db_lines, &p->ndb, &c->dcap, sizeof(long)))
+		return -1;
+	p->db_lines[p->ndb++] = lineno;
+	if (c->cur && !c->cur->db_line)
+		c->cur->db_line = lineno;
+	return 0;
+}
+
+/* A heading (text s, level) on line lineno: closes the iteration it
+ * outranks, opens one when it names an iteration, notes a stop heading.
+ * Returns 0, or -1 when out of memory. */
+static int on_perf_heading(struct ppparse *c, const char *s, int level, long lineno)
+{
+	struct ptperf *p = c->p;
+	if (c->cur && level <= c->cur->level) {
+		c->cur->end = lineno - 1;
+		c->cur = NULL;
+	}
+	if (c->cur)
+		return 0;
+	if (!starts_with_word(s, ITER_WORDS)) {
+		if (ptlog_contains_any(s, (size_t)-1, STOP_WORDS))
+			c->pending_stop = lineno;
+		return 0;
+	}
+	if (push((void **)&p->it, &p->nit, &c->icap, sizeof(*p->it)))
+		return -1;
+	c->cur = &p->it[p->nit++];
+	memset(c->cur, 0, sizeof(*c->cur));
+	c->cur->title = strdup(s);
+	if (!c->cur->title)
+		return -1;
+	c->cur->line = lineno;
+	c->cur->level = level;
+	c->cur->stop_before = c->pending_stop;
+	c->pending_stop = 0;
+	c->mcap = 0;
+	return 0;
+}
+
+/* A measurement bullet (slot k, value v at line index i) of the current
+ * iteration: a key seen twice starts a new attempt, and so does a new
+ * baseline after a candidate or an improvement. Returns 0, or -1. */
+static int on_meas_bullet(struct ppparse *c, size_t i, int k, const char *v)
+{
+	struct ptperf_iter *cur = c->cur;
+	struct ptperf_meas *m = cur->nm ? &cur->m[cur->nm - 1] : NULL;
+	int start_new = !m || meas_slot(m, k)->value || (k == 0 && (m->cand.value || m->impr.value));
+	if (start_new) {
+		if (push((void **)&cur->m, &cur->nm, &c->mcap, sizeof(*cur->m)))
+			return -1;
+		m = &cur->m[cur->nm++];
+		memset(m, 0, sizeof(*m));
+	}
+	return set_field(meas_slot(m, k), &c->p->text, i, v);
+}
+
+/* One line of perf_log.md (index i). Returns 0, or -1 (no memory). */
+static int on_perf_line(struct ppparse *c, size_t i)
+{
+	const char *raw = c->p->text.lines[i];
+	long lineno = (long)i + 1;
+	int level = 0;
+	const char *s = strip_lead(raw, &level);
+	if (strstr(raw, "[DB-ANALYSIS]") && on_db_line(c, lineno))
+		return -1;
+	if (level)
+		return on_perf_heading(c, s, level, lineno);
+	if (!c->cur)
+		return 0;
+	char key[64];
+	const char *v = bullet_key(raw, key, sizeof(key));
+	if (!v)
+		return 0;
+	struct ptperf_field *f = iter_field(c->cur, key);
+	if (f)
+		return set_field(f, &c->p->text, i, v);
+	int k = meas_index(key);
+	return k < 0 ? 0 : on_meas_bullet(c, i, k, v);
+}
+
 int ptperf_parse(struct ptperf *p, const char *data, size_t len)
 {
 	memset(p, 0, sizeof(*p));
 	if (ptlog_text_split(&p->text, data, len))
 		return -1;
-	size_t icap = 0, dcap = 0, mcap = 0;
-	struct ptperf_iter *cur = NULL;
-	long pending_stop = 0;
+	struct ppparse c = { .p = p };
 	for (size_t i = 0; i < p->text.nlines; i++) {
-		const char *raw = p->text.lines[i];
-		long lineno = (long)i + 1;
-		int level = 0;
-		const char *s = strip_lead(raw, &level);
-		if (strstr(raw, "[DB-ANALYSIS]")) {
-			if (push((void **)&p->db_lines, &p->ndb, &dcap, sizeof(long)))
-				goto oom;
-			p->db_lines[p->ndb++] = lineno;
-			if (cur && !cur->db_line)
-				cur->db_line = lineno;
+		if (on_perf_line(&c, i)) {
+			ptperf_release(p);
+			return -1;
 		}
-		if (level) {
-			if (cur && level <= cur->level) {
-				cur->end = lineno - 1;
-				cur = NULL;
-			}
-			if (!cur && starts_with_word(s, ITER_WORDS)) {
-				if (push((void **)&p->it, &p->nit, &icap, sizeof(*p->it)))
-					goto oom;
-				cur = &p->it[p->nit++];
-				memset(cur, 0, sizeof(*cur));
-				cur->title = strdup(s);
-				if (!cur->title)
-					goto oom;
-				cur->line = lineno;
-				cur->level = level;
-				cur->stop_before = pending_stop;
-				pending_stop = 0;
-				mcap = 0;
-				continue;
-			}
-			if (!cur && ptlog_contains_any(s, (size_t)-1, STOP_WORDS))
-				pending_stop = lineno;
-			continue;
-		}
-		if (!cur)
-			continue;
-		char key[64];
-		const char *v = bullet_key(raw, key, sizeof(key));
-		if (!v)
-			continue;
-		struct ptperf_field *f = NULL;
-		int meas_key = 0;
-		if (strcmp(key, "optimization") == 0)
-			f = cur->optimization.value ? NULL : &cur->optimization;
-		else if (strcmp(key, "precision") == 0)
-			f = cur->precision.value ? NULL : &cur->precision;
-		else if (strcmp(key, "rollback_reason") == 0)
-			f = cur->rollback.value && strncmp(cur->rollback.value, "N/A", 3) != 0 ? NULL : &cur->rollback;
-		else if (strcmp(key, "baseline_time") == 0 || strcmp(key, "candidate_time") == 0 ||
-			 strcmp(key, "improvement") == 0 || strcmp(key, "adopted") == 0)
-			meas_key = 1;
-		if (f) {
-			if (set_field(f, &p->text, i, v))
-				goto oom;
-			continue;
-		}
-		if (!meas_key)
-			continue;
-		struct ptperf_meas *m = cur->nm ? &cur->m[cur->nm - 1] : NULL;
-		int k = strcmp(key, "baseline_time") == 0 ? 0 :
-			strcmp(key, "candidate_time") == 0 ? 1 :
-			strcmp(key, "improvement") == 0 ? 2 : 3;
-		/* a key seen twice starts a new attempt; so does a new baseline
-		 * after a candidate or an improvement */
-		int start_new = !m || meas_slot(m, k)->value ||
-				(k == 0 && (m->cand.value || m->impr.value));
-		if (start_new) {
-			if (push((void **)&cur->m, &cur->nm, &mcap, sizeof(*cur->m)))
-				goto oom;
-			m = &cur->m[cur->nm++];
-			memset(m, 0, sizeof(*m));
-		}
-		f = meas_slot(m, k);
-		if (set_field(f, &p->text, i, v))
-			goto oom;
 	}
-	if (cur)
-		cur->end = (long)p->text.nlines;
-	p->stop_after = pending_stop;
+	if (c.cur)
+		c.cur->end = (long)p->text.nlines;
+	p->stop_after = c.pending_stop;
 	return 0;
-oom:
-	ptperf_release(p);
-	return -1;
 }
 
 void ptperf_release(struct ptperf *p)

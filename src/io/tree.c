@@ -180,148 +180,165 @@ static enum tree_status finish_here(int *cur, int want, int *fd, struct stat *st
 	return TREE_OK;
 }
 
+/* One tree_resolve walk: what is left of the path and where it stands. */
+struct rwalk {
+	const struct tree *t;
+	char *rest;           /* the path still to walk (malloc'd) */
+	size_t pos;           /* next byte of rest */
+	int cur;              /* the directory reached, -1 once handed out */
+	size_t depth;         /* directories below the root */
+	int links;            /* symbolic links followed */
+	int want;
+	off_t max;
+	int *fd;
+	struct stat *st;
+	enum tree_status rc;  /* the outcome, once walk_done */
+};
+
+/* Ends the walk with rc; returns 1 (done). */
+static int walk_done(struct rwalk *w, enum tree_status rc)
+{
+	w->rc = rc;
+	return 1;
+}
+
+/* The directory reached is the final component: returns 1 (done). */
+static int walk_here(struct rwalk *w)
+{
+	return walk_done(w, finish_here(&w->cur, w->want, w->fd, w->st));
+}
+
+/* A ".." component: up to the parent, refused at the root. Returns 1
+ * when the walk is done (w->rc), 0 to go on. */
+static int walk_up(struct rwalk *w, int last)
+{
+	if (w->depth == 0)
+		return walk_done(w, TREE_OUTSIDE);
+	/* every directory on the way was opened with O_NOFOLLOW, so its
+	 * physical parent is the logical one */
+	int up = openat(w->cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (up < 0)
+		return walk_done(w, errno_status(errno));
+	close(w->cur);
+	w->cur = up;
+	w->depth--;
+	return last ? walk_here(w) : 0;
+}
+
+/* The component name in w->cur is a symbolic link: unless refused, its
+ * target replaces it at the head of the rest (an absolute target restarts
+ * at the root). Returns 1 when the walk is done (w->rc), 0 to go on. */
+static int walk_link(struct rwalk *w, const char *name)
+{
+	char target[PATH_MAX + 1];
+	if (w->want & TREE_NOFOLLOW)
+		return walk_done(w, TREE_SYMLINK);
+	if (++w->links > TREE_MAX_LINKS)
+		return walk_done(w, TREE_LOOP);
+	ssize_t tl = readlinkat(w->cur, name, target, sizeof(target) - 1);
+	if (tl <= 0 || (size_t)tl >= sizeof(target) - 1)
+		return walk_done(w, tl == 0 ? TREE_MISSING : errno_status(tl < 0 ? errno : ENAMETOOLONG));
+	target[tl] = '\0';
+	const char *walk = target;
+	if (target[0] == '/') {
+		walk = below_root(w->t, target);
+		if (!walk)
+			return walk_done(w, TREE_OUTSIDE);
+		int r = openat(w->t->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (r < 0)
+			return walk_done(w, errno_status(errno));
+		close(w->cur);
+		w->cur = r;
+		w->depth = 0;
+	}
+	if (set_rest(&w->rest, walk, strlen(walk), w->rest + w->pos) != 0) {
+		errno = ENOMEM;
+		return walk_done(w, TREE_UNREADABLE);
+	}
+	w->pos = 0;
+	return 0;
+}
+
+/* Walks the component rest[b..b+n) (last: nothing follows it). Returns 1
+ * when the walk is done (w->rc), 0 to go on. */
+static int walk_component(struct rwalk *w, size_t b, size_t n, int last)
+{
+	char name[NAME_MAX + 1];
+	const char *c = w->rest + b;
+	if (n == 1 && c[0] == '.')
+		return last ? walk_here(w) : 0;
+	if (n == 2 && c[0] == '.' && c[1] == '.')
+		return walk_up(w, last);
+	if (n > NAME_MAX)
+		return walk_done(w, TREE_MISSING);
+	memcpy(name, c, n);
+	name[n] = '\0';
+	struct stat sb;
+	if (fstatat(w->cur, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		return walk_done(w, errno_status(errno));
+	if (S_ISLNK(sb.st_mode))
+		return walk_link(w, name);
+	if (last)
+		return walk_done(w, finish(w->cur, name, &sb, w->want, w->max, w->fd, w->st));
+	if (!S_ISDIR(sb.st_mode))
+		return walk_done(w, TREE_MISSING);
+	int next = openat(w->cur, name, DIR_FLAGS);
+	if (next < 0)
+		return walk_done(w, errno_status(errno));
+	close(w->cur);
+	w->cur = next;
+	w->depth++;
+	return 0;
+}
+
+/* Walks the next component of the rest. Returns 1 when the walk is done
+ * (w->rc), 0 to go on. */
+static int walk_next(struct rwalk *w)
+{
+	const char *r = w->rest;
+	while (r[w->pos] == '/')
+		w->pos++;
+	if (!r[w->pos])
+		return walk_here(w);
+	size_t b = w->pos, e = w->pos;
+	while (r[e] && r[e] != '/')
+		e++;
+	w->pos = e;
+	while (r[w->pos] == '/')
+		w->pos++;
+	return walk_component(w, b, e - b, r[w->pos] == '\0');
+}
+
 enum tree_status tree_resolve(const struct tree *t, const char *base, const char *path,
 			      int want, off_t max, int *fd, struct stat *st)
 {
-	char name[NAME_MAX + 1];
-	char *rest = NULL;
-	enum tree_status rc = TREE_UNREADABLE;
-	int cur = -1, links = 0, nofollow = want & TREE_NOFOLLOW;
-	size_t depth = 0, pos = 0;
 	int dummy;
 	if (!fd)
 		fd = &dummy;
 	*fd = -1;
+	struct rwalk w = { .t = t, .cur = -1, .want = want, .max = max, .fd = fd, .st = st,
+			   .rc = TREE_UNREADABLE };
 	if (path[0] == '/') {
 		const char *below = below_root(t, path);
 		if (!below)
 			return TREE_OUTSIDE;
-		rest = strdup(below);
+		w.rest = strdup(below);
 	} else {
-		rest = tree_join(base && *base ? base : NULL, path);
+		w.rest = tree_join(base && *base ? base : NULL, path);
 	}
-	if (!rest || (cur = openat(t->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		free(rest);
-		errno = rest ? errno : ENOMEM;
+	if (!w.rest || (w.cur = openat(t->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		free(w.rest);
+		errno = w.rest ? errno : ENOMEM;
 		return TREE_UNREADABLE;
 	}
-	for (;;) {
-		while (rest[pos] == '/')
-			pos++;
-		if (!rest[pos]) {
-			rc = finish_here(&cur, want, fd, st);
-			break;
-		}
-		size_t b = pos, e = pos;
-		while (rest[e] && rest[e] != '/')
-			e++;
-		pos = e;
-		while (rest[pos] == '/')
-			pos++;
-		int last = rest[pos] == '\0';
-		size_t n = e - b;
-		if (n == 1 && rest[b] == '.') {
-			if (last) {
-				rc = finish_here(&cur, want, fd, st);
-				break;
-			}
-			continue;
-		}
-		if (n == 2 && rest[b] == '.' && rest[b + 1] == '.') {
-			if (depth == 0) {
-				rc = TREE_OUTSIDE;
-				break;
-			}
-			/* every directory on the way was opened with O_NOFOLLOW, so
-			 * its physical parent is the logical one */
-			int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (up < 0) {
-				rc = errno_status(errno);
-				break;
-			}
-			close(cur);
-			cur = up;
-			depth--;
-			if (last) {
-				rc = finish_here(&cur, want, fd, st);
-				break;
-			}
-			continue;
-		}
-		if (n > NAME_MAX) {
-			rc = TREE_MISSING;
-			break;
-		}
-		memcpy(name, rest + b, n);
-		name[n] = '\0';
-		struct stat sb;
-		if (fstatat(cur, name, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
-			rc = errno_status(errno);
-			break;
-		}
-		if (S_ISLNK(sb.st_mode)) {
-			char target[PATH_MAX + 1];
-			if (nofollow) {
-				rc = TREE_SYMLINK;
-				break;
-			}
-			if (++links > TREE_MAX_LINKS) {
-				rc = TREE_LOOP;
-				break;
-			}
-			ssize_t tl = readlinkat(cur, name, target, sizeof(target) - 1);
-			if (tl <= 0 || (size_t)tl >= sizeof(target) - 1) {
-				rc = tl == 0 ? TREE_MISSING : errno_status(tl < 0 ? errno : ENAMETOOLONG);
-				break;
-			}
-			target[tl] = '\0';
-			const char *walk = target;
-			if (target[0] == '/') {
-				walk = below_root(t, target);
-				if (!walk) {
-					rc = TREE_OUTSIDE;
-					break;
-				}
-				int r = openat(t->rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-				if (r < 0) {
-					rc = errno_status(errno);
-					break;
-				}
-				close(cur);
-				cur = r;
-				depth = 0;
-			}
-			if (set_rest(&rest, walk, strlen(walk), rest + pos) != 0) {
-				errno = ENOMEM;
-				rc = TREE_UNREADABLE;
-				break;
-			}
-			pos = 0;
-			continue;
-		}
-		if (last) {
-			rc = finish(cur, name, &sb, want, max, fd, st);
-			break;
-		}
-		if (!S_ISDIR(sb.st_mode)) {
-			rc = TREE_MISSING;
-			break;
-		}
-		int next = openat(cur, name, DIR_FLAGS);
-		if (next < 0) {
-			rc = errno_status(errno);
-			break;
-		}
-		close(cur);
-		cur = next;
-		depth++;
-	}
+	while (!walk_next(&w))
+		;
 	int e = errno;
-	if (cur >= 0)
-		close(cur);
-	free(rest);
+	if (w.cur >= 0)
+		close(w.cur);
+	free(w.rest);
 	errno = e;
-	return rc;
+	return w.rc;
 }
 
 enum tree_status tree_fopen(const struct tree *t, const char *base, const char *path,
@@ -521,127 +538,128 @@ static int path_push(char **path, size_t *cap, size_t plen, const char *name)
 	return 0;
 }
 
+/* One tree_find walk: the stack of open levels and the current path. */
+struct find {
+	struct level *stk;
+	size_t depth, cap;
+	char *path;        /* relative path of the entry in hand (malloc'd) */
+	size_t pcap;
+	const char *const *names, *const *skip;
+	struct tree_hits *out;
+};
+
+/* Pushes the directory d (whose path is f->path) as a new level; d is
+ * closed on failure. An unreadable directory is a hit, not an error.
+ * Returns 0, or -1 when out of memory. */
+static int find_descend(struct find *f, int d)
+{
+	if (f->depth == f->cap) {
+		size_t c = f->cap ? 2 * f->cap : 16;
+		struct level *v = realloc(f->stk, c * sizeof(*v));
+		if (!v) {
+			close(d);
+			return -1;
+		}
+		f->stk = v;
+		f->cap = c;
+	}
+	struct level *nx = &f->stk[f->depth];
+	memset(nx, 0, sizeof(*nx));
+	if (read_level(d, nx) != 0) {
+		int e = errno;
+		close(d);
+		free_names(nx->names, nx->n);
+		memset(nx, 0, sizeof(*nx));
+		errno = e;
+		return e == ENOMEM ? -1 : add_hit(f->out, f->path, 0, TREE_HIT_UNREADABLE, e);
+	}
+	nx->plen = strlen(f->path);
+	f->depth++;
+	/* bounded descriptors at any depth */
+	if (f->depth > TREE_WALK_FDS && f->stk[f->depth - 1 - TREE_WALK_FDS].fd >= 0) {
+		close(f->stk[f->depth - 1 - TREE_WALK_FDS].fd);
+		f->stk[f->depth - 1 - TREE_WALK_FDS].fd = -1;
+	}
+	return 0;
+}
+
+/* Leaves the finished top level, reopening its parent when that
+ * descriptor was let go. Returns 0, or -1 (errno ESTALE) when the tree
+ * moved under the walk. */
+static int find_pop(struct find *f)
+{
+	struct level *lv = &f->stk[f->depth - 1];
+	if (f->depth > 1 && f->stk[f->depth - 2].fd < 0) {
+		struct level *up = &f->stk[f->depth - 2];
+		struct stat st;
+		int pfd = openat(lv->fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0 || fstat(pfd, &st) != 0 || st.st_dev != up->dev || st.st_ino != up->ino) {
+			if (pfd >= 0)
+				close(pfd);
+			errno = ESTALE;
+			return -1;
+		}
+		up->fd = pfd;
+	}
+	close(lv->fd);
+	free_names(lv->names, lv->n);
+	memset(lv, 0, sizeof(*lv));
+	f->depth--;
+	return 0;
+}
+
+/* The next entry of the top level: a wanted name is a hit (never
+ * entered), other directories are entered unless skipped. Returns 0, or
+ * -1 when out of memory. */
+static int find_entry(struct find *f)
+{
+	struct level *lv = &f->stk[f->depth - 1];
+	const char *nm = lv->names[lv->i++];
+	struct stat st;
+	if (fstatat(lv->fd, nm, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0; /* gone since it was listed */
+	int which = in_list(f->names, nm);
+	if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
+		return 0;
+	if (path_push(&f->path, &f->pcap, lv->plen, nm) != 0)
+		return -1;
+	if (S_ISLNK(st.st_mode))
+		return which >= 0 ? add_hit(f->out, f->path, which, TREE_HIT_SYMLINK, 0) : 0;
+	if (which >= 0)
+		return add_hit(f->out, f->path, which, TREE_HIT_DIR, 0);
+	if (in_list(f->skip, nm) >= 0)
+		return 0;
+	int d = openat(lv->fd, nm, DIR_FLAGS);
+	if (d < 0)
+		return add_hit(f->out, f->path, 0, TREE_HIT_UNREADABLE, errno);
+	return find_descend(f, d);
+}
+
 int tree_find(const struct tree *t, const char *base, const char *const *names,
 	      const char *const *skip, struct tree_hits *out)
 {
-	struct level *stk = NULL;
-	size_t depth = 0, cap = 0, pcap = 0;
-	char *path = NULL;
+	struct find f = { .names = names, .skip = skip, .out = out };
 	int rc = -1, fd;
 	if (tree_resolve(t, base, ".", TREE_WANT_DIR | TREE_NOFOLLOW, 0, &fd, NULL) != TREE_OK)
 		return add_hit(out, base ? base : "", 0, TREE_HIT_UNREADABLE, errno ? errno : ENOTDIR);
-	if (path_push(&path, &pcap, 0, base ? base : "") != 0) {
+	if (path_push(&f.path, &f.pcap, 0, base ? base : "") != 0) {
 		close(fd);
 		return -1;
 	}
-	stk = calloc(16, sizeof(*stk));
-	if (!stk) {
-		close(fd);
-		goto out;
+	rc = find_descend(&f, fd);
+	while (rc == 0 && f.depth > 0) {
+		struct level *lv = &f.stk[f.depth - 1];
+		rc = lv->i == lv->n ? find_pop(&f) : find_entry(&f);
 	}
-	cap = 16;
-	if (read_level(fd, &stk[0]) != 0) {
-		int e = errno;
-		close(fd);
-		free_names(stk[0].names, stk[0].n);
-		rc = e == ENOMEM ? -1 : add_hit(out, path, 0, TREE_HIT_UNREADABLE, e);
-		free(stk);
-		free(path);
-		return rc;
+	int e = errno;
+	for (size_t i = 0; i < f.depth; i++) {
+		if (f.stk[i].fd >= 0)
+			close(f.stk[i].fd);
+		free_names(f.stk[i].names, f.stk[i].n);
 	}
-	stk[0].plen = strlen(path);
-	depth = 1;
-	while (depth > 0) {
-		struct level *lv = &stk[depth - 1];
-		if (lv->i == lv->n) {
-			/* back up: reopen the parent when its descriptor was let go */
-			if (depth > 1 && stk[depth - 2].fd < 0) {
-				struct level *up = &stk[depth - 2];
-				struct stat st;
-				int pfd = openat(lv->fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-				if (pfd < 0 || fstat(pfd, &st) != 0 || st.st_dev != up->dev || st.st_ino != up->ino) {
-					if (pfd >= 0)
-						close(pfd);
-					errno = ESTALE; /* the tree moved under the walk */
-					goto out;
-				}
-				up->fd = pfd;
-			}
-			close(lv->fd);
-			free_names(lv->names, lv->n);
-			memset(lv, 0, sizeof(*lv));
-			depth--;
-			continue;
-		}
-		const char *nm = lv->names[lv->i++];
-		struct stat st;
-		if (fstatat(lv->fd, nm, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			continue; /* gone since it was listed */
-		int which = in_list(names, nm);
-		if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
-			continue;
-		if (path_push(&path, &pcap, lv->plen, nm) != 0)
-			goto out;
-		if (S_ISLNK(st.st_mode)) {
-			if (which >= 0 && add_hit(out, path, which, TREE_HIT_SYMLINK, 0) != 0)
-				goto out;
-			continue;
-		}
-		if (which >= 0) {
-			if (add_hit(out, path, which, TREE_HIT_DIR, 0) != 0)
-				goto out;
-			continue;
-		}
-		if (in_list(skip, nm) >= 0)
-			continue;
-		int d = openat(lv->fd, nm, DIR_FLAGS);
-		if (d < 0) {
-			if (add_hit(out, path, 0, TREE_HIT_UNREADABLE, errno) != 0)
-				goto out;
-			continue;
-		}
-		if (depth == cap) {
-			struct level *v = realloc(stk, 2 * cap * sizeof(*v));
-			if (!v) {
-				close(d);
-				goto out;
-			}
-			stk = v;
-			cap *= 2;
-		}
-		lv = NULL; /* stk may have moved */
-		struct level *nx = &stk[depth];
-		memset(nx, 0, sizeof(*nx));
-		if (read_level(d, nx) != 0) {
-			int e = errno;
-			close(d);
-			free_names(nx->names, nx->n);
-			memset(nx, 0, sizeof(*nx));
-			if (e == ENOMEM || add_hit(out, path, 0, TREE_HIT_UNREADABLE, e) != 0)
-				goto out;
-			continue;
-		}
-		nx->plen = strlen(path);
-		depth++;
-		/* bounded descriptors at any depth */
-		if (depth > TREE_WALK_FDS && stk[depth - 1 - TREE_WALK_FDS].fd >= 0) {
-			close(stk[depth - 1 - TREE_WALK_FDS].fd);
-			stk[depth - 1 - TREE_WALK_FDS].fd = -1;
-		}
-	}
-	rc = 0;
-out:
-	{
-		int e = errno;
-		for (size_t i = 0; i < depth; i++) {
-			if (stk[i].fd >= 0)
-				close(stk[i].fd);
-			free_names(stk[i].names, stk[i].n);
-		}
-		free(stk);
-		free(path);
-		errno = e;
-	}
+	free(f.stk);
+	free(f.path);
+	errno = e;
 	return rc;
 }
 

@@ -757,6 +757,16 @@ static int dir_suppressions(struct dir_check *c)
 	return bad ? -1 : 0;
 }
 
+/* Every check of the directory, in order; nonzero at the first that
+ * fails (errno set, or 0 for out of memory). */
+static int dir_steps(struct dir_check *c, const struct gatecheck_opts *opts,
+		     struct gate_findings *fs)
+{
+	return dir_names(c) || dir_optlog(c) || dir_inventory(c) || dir_records(c) ||
+	       dir_profiles(c) || dir_feedback(c, opts) || dir_rules(c, opts, fs) ||
+	       dir_suppressions(c);
+}
+
 int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_opts *opts,
 		  struct gate_findings *fs, struct gatecheck_result *res)
 {
@@ -777,9 +787,7 @@ int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_op
 	errno = 0;
 	if (list_top(dfd, &c.top, &c.ntop) != 0)
 		goto out;
-	if (dir_names(&c) || dir_optlog(&c) || dir_inventory(&c) || dir_records(&c) ||
-	    dir_profiles(&c) || dir_feedback(&c, opts) || dir_rules(&c, opts, fs) ||
-	    dir_suppressions(&c)) {
+	if (dir_steps(&c, opts, fs) != 0) {
 		if (!errno)
 			errno = ENOMEM;
 		goto out;
@@ -870,6 +878,54 @@ void gatecheck_config_release(struct gatecheck_config *cfg)
 	cfg->strict = strict;
 }
 
+/* {"rules": {...}} holds nothing else; the flat form (rules == root)
+ * holds only rule ids. Anything else is a key the gate does not know:
+ * name it, rather than complain about its value. 0, or -1 with err. */
+static int config_keys(const cJSON *root, const cJSON *rules, const char *name, char *err,
+		       size_t errlen)
+{
+	const cJSON *key;
+	cJSON_ArrayForEach(key, root)
+	{
+		int is_rules = strcmp(key->string, "rules") == 0;
+		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
+			snprintf(err, errlen, "'%s': unknown key '%.80s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
+				 name, key->string);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Adds the rule entry it ("RULE": "severity") to cfg, checked first. 0,
+ * or -1 with err. */
+static int config_rule(struct gatecheck_config *cfg, const cJSON *it, const char *name,
+		       char *err, size_t errlen)
+{
+	enum gate_severity sev;
+	if (!cJSON_IsString(it) || gate_severity_parse(it->valuestring, &sev) != 0) {
+		snprintf(err, errlen, "'%s': rule '%.80s' must be \"error\", \"warning\", \"note\" or \"off\"",
+			 name, it->string);
+		return -1;
+	}
+	if (!known_rule(it->string) && strcmp(it->string, "TLGATE-SUPPRESSION") != 0) {
+		snprintf(err, errlen, "'%s': unknown rule '%.80s'", name, it->string);
+		return -1;
+	}
+	char **r = realloc(cfg->rule, (cfg->n + 1) * sizeof(*r));
+	if (r)
+		cfg->rule = r;
+	enum gate_severity *sv = realloc(cfg->sev, (cfg->n + 1) * sizeof(*sv));
+	if (sv)
+		cfg->sev = sv;
+	if (!r || !sv || !(cfg->rule[cfg->n] = strdup(it->string))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	cfg->sev[cfg->n++] = sev;
+	return 0;
+}
+
 int gatecheck_config_parse(const char *text, size_t len, const char *name,
 			   struct gatecheck_config *cfg, char *err, size_t errlen)
 {
@@ -882,19 +938,8 @@ int gatecheck_config_parse(const char *text, size_t len, const char *name,
 	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
 	if (!rules)
 		rules = root;
-	/* {"rules": {...}} holds nothing else; the flat form holds only rule
-	 * ids. Anything else is a key the gate does not know: name it, rather
-	 * than complain about its value. */
-	const cJSON *key;
-	cJSON_ArrayForEach(key, root)
-	{
-		int is_rules = strcmp(key->string, "rules") == 0;
-		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
-			snprintf(err, errlen, "'%s': unknown key '%.80s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
-				 name, key->string);
-			goto out;
-		}
-	}
+	if (config_keys(root, rules, name, err, errlen) != 0)
+		goto out;
 	if (!cJSON_IsObject(rules)) {
 		snprintf(err, errlen, "'%s': \"rules\" must be an object", name);
 		goto out;
@@ -902,27 +947,8 @@ int gatecheck_config_parse(const char *text, size_t len, const char *name,
 	const cJSON *it;
 	cJSON_ArrayForEach(it, rules)
 	{
-		enum gate_severity sev;
-		if (!cJSON_IsString(it) || gate_severity_parse(it->valuestring, &sev) != 0) {
-			snprintf(err, errlen, "'%s': rule '%.80s' must be \"error\", \"warning\", \"note\" or \"off\"",
-				 name, it->string);
+		if (config_rule(cfg, it, name, err, errlen) != 0)
 			goto out;
-		}
-		if (!known_rule(it->string) && strcmp(it->string, "TLGATE-SUPPRESSION") != 0) {
-			snprintf(err, errlen, "'%s': unknown rule '%.80s'", name, it->string);
-			goto out;
-		}
-		char **r = realloc(cfg->rule, (cfg->n + 1) * sizeof(*r));
-		if (r)
-			cfg->rule = r;
-		enum gate_severity *sv = realloc(cfg->sev, (cfg->n + 1) * sizeof(*sv));
-		if (sv)
-			cfg->sev = sv;
-		if (!r || !sv || !(cfg->rule[cfg->n] = strdup(it->string))) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-		cfg->sev[cfg->n++] = sev;
 	}
 	free(cfg->path);
 	cfg->path = strdup(name);

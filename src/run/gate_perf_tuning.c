@@ -435,6 +435,59 @@ int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size
 	return rc;
 }
 
+/* The per-case labels and speedups of table tab into out (out->v
+ * allocated, out->n counting those filled). 0, or -1 with errno ENOMEM. */
+static int speedup_rows(const struct ptjson_table *tab, struct ptune_speedups *out)
+{
+	out->v = calloc(tab->n ? tab->n : 1, sizeof(*out->v));
+	if (!out->v) {
+		errno = ENOMEM;
+		return -1;
+	}
+	const cJSON *row = ptjson_row(tab, 0);
+	for (size_t i = 0; i < tab->n && row; i++, row = row->next) {
+		char label[128];
+		ptjson_row_label(row, i, label, sizeof(label));
+		out->v[i].label = strdup(label);
+		if (!out->v[i].label) {
+			errno = ENOMEM;
+			return -1;
+		}
+		out->v[i].speedup = ptjson_num(row, tab->speedup);
+		out->n++;
+	}
+	return 0;
+}
+
+/* The mean speedup the bench JSON states beside the table (a number whose
+ * key names an average speedup, not a geometric one), NAN when none. */
+static double stated_mean(const struct ptjson_table *tab)
+{
+	const cJSON *m;
+	cJSON_ArrayForEach(m, tab->owner) {
+		if (!cJSON_IsNumber(m) || !m->string || !strstr(m->string, "speedup") || strstr(m->string, "geo"))
+			continue;
+		if (strstr(m->string, "avg") || strstr(m->string, "mean") || strstr(m->string, "average"))
+			return m->valuedouble;
+	}
+	return NAN;
+}
+
+/* The first table with a speedup column in the latest bench JSON of f
+ * (its index into *j, -1 when there is none), NULL when there is none;
+ * t holds the tables (16). */
+static const struct ptjson_table *speedup_table(struct pt_folder *f, long *j,
+						struct ptjson_table *t)
+{
+	long iter;
+	*j = pt_latest_json(f, &iter);
+	size_t nt = *j >= 0 ? ptjson_tables(&f->json[*j].j, t, 16) : 0;
+	for (size_t i = 0; i < nt; i++)
+		if (t[i].speedup)
+			return &t[i];
+	return NULL;
+}
+
 int ptune_speedups_in(const struct tree *tr, const char *rel, const char *shown,
 		      struct ptune_speedups *out, char *err, size_t errlen)
 {
@@ -453,15 +506,10 @@ int ptune_speedups_in(const struct tree *tr, const char *rel, const char *shown,
 		return -1;
 	}
 	gate_findings_release(&ignored);
-	long iter;
-	long j = pt_latest_json(&f, &iter);
+	long j;
 	int rc = 1;
 	struct ptjson_table t[16];
-	size_t nt = j >= 0 ? ptjson_tables(&f.json[j].j, t, 16) : 0;
-	const struct ptjson_table *tab = NULL;
-	for (size_t i = 0; i < nt && !tab; i++)
-		if (t[i].speedup)
-			tab = &t[i];
+	const struct ptjson_table *tab = speedup_table(&f, &j, t);
 	if (!tab) {
 		if (err)
 			snprintf(err, errlen, j >= 0 ? "'%s/%s' has no per-case speedups" : "'%s' holds no bench JSON with per-case rows",
@@ -470,35 +518,17 @@ int ptune_speedups_in(const struct tree *tr, const char *rel, const char *shown,
 	}
 	out->json = strdup(f.json[j].name);
 	out->key = strdup(tab->speedup);
-	out->v = calloc(tab->n ? tab->n : 1, sizeof(*out->v));
-	if (!out->json || !out->key || !out->v) {
+	if (!out->json || !out->key) {
 		rc = -1;
 		errno = ENOMEM;
 		goto out;
 	}
-	const cJSON *row = ptjson_row(tab, 0);
-	for (size_t i = 0; i < tab->n && row; i++, row = row->next) {
-		char label[128];
-		ptjson_row_label(row, i, label, sizeof(label));
-		out->v[i].label = strdup(label);
-		if (!out->v[i].label) {
-			rc = -1;
-			errno = ENOMEM;
-			goto out;
-		}
-		out->v[i].speedup = ptjson_num(row, tab->speedup);
-		out->n++;
+	if (speedup_rows(tab, out) != 0) {
+		rc = -1;
+		goto out;
 	}
 	ptjson_speedup_means(tab, &out->mean, &out->geomean, &out->nvalid);
-	const cJSON *m;
-	cJSON_ArrayForEach(m, tab->owner) {
-		if (!cJSON_IsNumber(m) || !m->string || !strstr(m->string, "speedup") || strstr(m->string, "geo"))
-			continue;
-		if (strstr(m->string, "avg") || strstr(m->string, "mean") || strstr(m->string, "average")) {
-			out->stated_mean = m->valuedouble;
-			break;
-		}
-	}
+	out->stated_mean = stated_mean(tab);
 	rc = 0;
 out:
 	folder_release(&f);

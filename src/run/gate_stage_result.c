@@ -56,6 +56,49 @@ static int run_rules(const struct s4_input *in, const struct s4_recon *rc,
 	return s4_rule_stage_result(in, rc, &x->sc, fs);
 }
 
+/* a followed by b, malloc'd (NULL when out of memory). */
+static char *path_join(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 1;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s%s", a, b);
+	return p;
+}
+
+/* What the plan f_plan says into sc: its operator, noise, budgets and the
+ * targets (into *targets, malloc'd, the caller frees). A plan that is
+ * missing or does not load leaves sc as it is. 0, or -1 when out of memory. */
+static int plan_claims(const char *f_plan, struct loop_plan *plan, struct s4_stage_ctx *sc,
+		       struct s4_stage_target **targets)
+{
+	char err[1024];
+	struct stat st;
+	if (lstat(f_plan, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    loop_plan_load(f_plan, plan, err, sizeof(err)) != 0)
+		return 0;
+	sc->have_plan = 1;
+	sc->plan_op = plan->op;
+	sc->noise = plan->noise;
+	sc->max_rounds = plan->max_rounds;
+	sc->max_experiments = plan->max_experiments;
+	*targets = calloc(plan->nworkloads + 1, sizeof(**targets));
+	if (!*targets)
+		return -1;
+	for (size_t i = 0; i < plan->nworkloads; i++) {
+		const struct loop_workload *w = &plan->workloads[i];
+		if (isnan(w->target_us))
+			continue;
+		struct s4_stage_target *t = &(*targets)[sc->ntargets++];
+		t->workload = w->id;
+		t->dispatch = w->dispatch;
+		t->target_us = w->target_us;
+		t->required = w->required;
+	}
+	sc->targets = *targets;
+	return 0;
+}
+
 int gate_stage_result_check(const char *path, const char *shown, const struct stage_result *sr,
 			    const char *block_file, struct gate_findings *fs,
 			    struct gatecheck_result *res, struct s4_stage_claims *claims)
@@ -67,9 +110,9 @@ int gate_stage_result_check(const char *path, const char *shown, const struct st
 	struct s4_stage_target *targets = NULL;
 	char err[1024];
 	int rc = -1;
-	size_t pl = strlen(path);
-	char *parent = malloc(pl + 4);
-	char *f_plan = malloc(pl + 16), *f_rec = malloc(pl + 32), *f_log = malloc(pl + 16);
+	char *parent = path_join(path, "/..");
+	char *f_plan = path_join(path, "/loop.json"), *f_rec = path_join(path, "/perf_records.jsonl");
+	char *f_log = path_join(path, "/opt_log.md");
 	memset(&x, 0, sizeof(x));
 	loop_plan_init(&plan);
 	loop_state_init(&ls);
@@ -77,10 +120,6 @@ int gate_stage_result_check(const char *path, const char *shown, const struct st
 		errno = ENOMEM;
 		goto out;
 	}
-	snprintf(parent, pl + 4, "%s/..", path);
-	snprintf(f_plan, pl + 16, "%s/loop.json", path);
-	snprintf(f_rec, pl + 32, "%s/perf_records.jsonl", path);
-	snprintf(f_log, pl + 16, "%s/opt_log.md", path);
 	if (!realpath(parent, od.real))
 		goto out;
 	x.sc.sr = sr;
@@ -91,30 +130,9 @@ int gate_stage_result_check(const char *path, const char *shown, const struct st
 	x.sc.max_rounds = x.sc.max_experiments = -1;
 	x.sc.op_file = op_file;
 	x.sc.op_ctx = &od;
-	struct stat st;
-	if (lstat(f_plan, &st) == 0 && S_ISREG(st.st_mode) &&
-	    loop_plan_load(f_plan, &plan, err, sizeof(err)) == 0) {
-		x.sc.have_plan = 1;
-		x.sc.plan_op = plan.op;
-		x.sc.noise = plan.noise;
-		x.sc.max_rounds = plan.max_rounds;
-		x.sc.max_experiments = plan.max_experiments;
-		targets = calloc(plan.nworkloads + 1, sizeof(*targets));
-		if (!targets) {
-			errno = ENOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < plan.nworkloads; i++) {
-			const struct loop_workload *w = &plan.workloads[i];
-			if (isnan(w->target_us))
-				continue;
-			struct s4_stage_target *t = &targets[x.sc.ntargets++];
-			t->workload = w->id;
-			t->dispatch = w->dispatch;
-			t->target_us = w->target_us;
-			t->required = w->required;
-		}
-		x.sc.targets = targets;
+	if (plan_claims(f_plan, &plan, &x.sc, &targets) != 0) {
+		errno = ENOMEM;
+		goto out;
 	}
 	/* the loop's markers (rounds run, stop reason), when the loop wrote the log */
 	if (loop_state_load(&ls, f_rec, f_log, err, sizeof(err)) == 0 && ls.finished) {

@@ -73,7 +73,8 @@ static int kind_of(const char *name, size_t n)
 	return -1;
 }
 
-int gate_set_add_root(struct gate_set *s, const char *operand, char *err, size_t errlen)
+/* 0 when operand is a directory we can read; -1 with err otherwise. */
+static int readable_dir(const char *operand, char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(operand, &st) != 0) {
@@ -88,55 +89,80 @@ int gate_set_add_root(struct gate_set *s, const char *operand, char *err, size_t
 		snprintf(err, errlen, "cannot read '%s': %s", operand, strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* Opens the tree of root r for operand (a perf dir named itself makes its
+ * parent the root and r->only its name). 0; -1 with err, r's strings
+ * freed. */
+static int root_open(struct gate_root *r, const char *operand, char *err, size_t errlen)
+{
+	const char *b;
+	size_t n;
+	last_component(operand, &b, &n);
+	int named = kind_of(b, n) >= 0;
+	char *rootpath;
+	if (named) {
+		r->only = strndup(b, n);
+		rootpath = b == operand ? strdup(".") : strndup(operand, (size_t)(b - operand));
+	} else {
+		rootpath = strdup(operand);
+	}
+	r->shown = strdup(operand);
+	int rc = 0;
+	if (!rootpath || !r->shown || (named && !r->only)) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	} else if (tree_open(&r->tree, rootpath) != 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", operand, strerror(errno));
+		rc = -1;
+	}
+	free(rootpath);
+	if (rc) {
+		free(r->shown);
+		free(r->only);
+	}
+	return rc;
+}
+
+/* The repository holding root r, if any: its top, r's path in it and the
+ * top's tree. 0, or -1 when out of memory. */
+static int root_repo(struct gate_root *r)
+{
+	r->top = tree_repo_top(r->tree.root);
+	if (!r->top)
+		return 0;
+	size_t tl = strlen(r->top);
+	const char *in = strcmp(r->tree.root, r->top) == 0 ? "" :
+			 tl == 1 ? r->tree.root + 1 : r->tree.root + tl + 1;
+	if (!(r->in_repo = strdup(in)))
+		return -1;
+	if (tree_open(&r->repo, r->top) == 0)
+		r->has_repo = 1;
+	return 0;
+}
+
+int gate_set_add_root(struct gate_set *s, const char *operand, char *err, size_t errlen)
+{
+	if (readable_dir(operand, err, errlen) != 0)
+		return -1;
 	struct gate_root *v = realloc(s->roots, (s->nroots + 1) * sizeof(*v));
-	if (!v)
-		goto oom;
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	s->roots = v;
 	struct gate_root *r = &s->roots[s->nroots];
 	memset(r, 0, sizeof(*r));
 	r->tree.rootfd = -1;
-	const char *b;
-	size_t n;
-	last_component(operand, &b, &n);
-	char *rootpath;
-	if (kind_of(b, n) >= 0) {
-		/* a perf dir named itself: its parent is the root */
-		r->only = strndup(b, n);
-		rootpath = b == operand ? strdup(".") : strndup(operand, (size_t)(b - operand));
-		r->shown = strdup(operand);
-	} else {
-		rootpath = strdup(operand);
-		r->shown = strdup(operand);
-	}
-	if (!rootpath || !r->shown || (kind_of(b, n) >= 0 && !r->only)) {
-		free(rootpath);
-		free(r->shown);
-		free(r->only);
-		goto oom;
-	}
-	if (tree_open(&r->tree, rootpath) != 0) {
-		snprintf(err, errlen, "cannot read '%s': %s", operand, strerror(errno));
-		free(rootpath);
-		free(r->shown);
-		free(r->only);
+	if (root_open(r, operand, err, errlen) != 0)
+		return -1;
+	s->nroots++;
+	if (root_repo(r) != 0) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	free(rootpath);
-	s->nroots++;
-	r->top = tree_repo_top(r->tree.root);
-	if (r->top) {
-		size_t tl = strlen(r->top);
-		const char *in = strcmp(r->tree.root, r->top) == 0 ? "" :
-				 tl == 1 ? r->tree.root + 1 : r->tree.root + tl + 1;
-		if (!(r->in_repo = strdup(in)))
-			goto oom;
-		if (tree_open(&r->repo, r->top) == 0)
-			r->has_repo = 1;
-	}
 	return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
 }
 
 /* How rel of root r is shown. */
@@ -267,11 +293,12 @@ static size_t perf_prefix(const char *p, int *kind)
 	}
 }
 
-static int from_changed(struct gate_set *s, const char *top, const char *changed, size_t len)
+/* The perf directories that the changed paths (NUL-separated, len bytes)
+ * lie in, sorted, into *v (malloc'd strings, *n of them; the caller frees
+ * both, also on failure). 0, or -1 when out of memory. */
+static int changed_perf_dirs(const char *changed, size_t len, char ***v, size_t *n)
 {
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-	int rc = -1;
+	size_t cap = 0;
 	for (size_t i = 0; i < len;) {
 		const char *name = changed + i;
 		size_t nl = strnlen(name, len - i);
@@ -280,42 +307,65 @@ static int from_changed(struct gate_set *s, const char *top, const char *changed
 		size_t pl = perf_prefix(name, &k);
 		if (!pl)
 			continue;
-		if (n == cap) {
+		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
-			char **nv = realloc(v, cap * sizeof(*nv));
+			char **nv = realloc(*v, cap * sizeof(*nv));
 			if (!nv)
-				goto out;
-			v = nv;
+				return -1;
+			*v = nv;
 		}
-		if (!(v[n] = strndup(name, pl)))
-			goto out;
-		n++;
+		if (!((*v)[*n] = strndup(name, pl)))
+			return -1;
+		(*n)++;
 	}
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_str);
+	if (*n > 1)
+		qsort(*v, *n, sizeof(**v), cmp_str);
+	return 0;
+}
+
+/* Adds the directories of root r among the sorted repository paths v
+ * (duplicates once). 0, or -1 when out of memory. */
+static int add_changed_in_root(struct gate_set *s, size_t r, char *const *v, size_t n)
+{
+	const struct gate_root *gr = &s->roots[r];
+	size_t il = strlen(gr->in_repo);
+	for (size_t j = 0; j < n; j++) {
+		if (j > 0 && strcmp(v[j], v[j - 1]) == 0)
+			continue;
+		const char *rel;
+		if (il == 0)
+			rel = v[j];
+		else if (strncmp(v[j], gr->in_repo, il) == 0 && v[j][il] == '/')
+			rel = v[j] + il + 1;
+		else
+			continue;
+		if (gr->only && strcmp(rel, gr->only) != 0)
+			continue;
+		const char *b;
+		size_t bl;
+		last_component(rel, &b, &bl);
+		if (add_named(s, r, rel, kind_of(b, bl)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Adds the perf directories holding one of the changed paths (NUL-
+ * separated, len bytes) to each root inside a repository (only roots in
+ * top's when top is not NULL). 0, or -1 when out of memory. */
+static int from_changed(struct gate_set *s, const char *top, const char *changed, size_t len)
+{
+	char **v = NULL;
+	size_t n = 0;
+	int rc = -1;
+	if (changed_perf_dirs(changed, len, &v, &n) != 0)
+		goto out;
 	for (size_t r = 0; r < s->nroots; r++) {
 		const struct gate_root *gr = &s->roots[r];
 		if (!gr->in_repo || (top && strcmp(gr->top, top) != 0))
 			continue;
-		size_t il = strlen(gr->in_repo);
-		for (size_t j = 0; j < n; j++) {
-			if (j > 0 && strcmp(v[j], v[j - 1]) == 0)
-				continue;
-			const char *rel;
-			if (il == 0)
-				rel = v[j];
-			else if (strncmp(v[j], gr->in_repo, il) == 0 && v[j][il] == '/')
-				rel = v[j] + il + 1;
-			else
-				continue;
-			if (gr->only && strcmp(rel, gr->only) != 0)
-				continue;
-			const char *b;
-			size_t bl;
-			last_component(rel, &b, &bl);
-			if (add_named(s, r, rel, kind_of(b, bl)) != 0)
-				goto out;
-		}
+		if (add_changed_in_root(s, r, v, n) != 0)
+			goto out;
 	}
 	rc = 0;
 out:
@@ -468,6 +518,70 @@ int gate_config_in_tree(const struct gate_set *s, const struct gate_dir *d,
 	return rc;
 }
 
+/* Keeps the .tlgate.json paths of the NUL-separated list (llen bytes) at
+ * its front; returns their length. */
+static size_t keep_configs(char *list, size_t llen)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < llen;) {
+		const char *p = list + i;
+		size_t pl = strnlen(p, llen - i);
+		i += pl + 1;
+		if ((pl == 12 && strcmp(p, ".tlgate.json") == 0) ||
+		    (pl > 13 && strcmp(p + pl - 13, "/.tlgate.json") == 0)) {
+			memmove(list + k, p, pl + 1);
+			k += pl + 1;
+		}
+	}
+	return k;
+}
+
+/* Every .tlgate.json of revision rev in top's repository, listed once per
+ * repository and revision into s's cache (the lookup is then in memory,
+ * for any depth). 0; -1 with err. */
+static int revlist_load(struct gate_set *s, const char *top, const char *rev, char *err,
+			size_t errlen)
+{
+	if (s->revlist_key && strcmp(s->revlist_top, top) == 0 && strcmp(s->revlist_key, rev) == 0)
+		return 0;
+	char *list = NULL;
+	size_t llen = 0;
+	char *argv[] = { "git", "-C", (char *)top, "ls-tree", "-r", "-z", "--name-only", (char *)rev, NULL };
+	if (git_capture(argv, GIT_LIST_MAX, &list, &llen) != 0) {
+		free(list);
+		snprintf(err, errlen, "git cannot list the files of revision '%s'", rev);
+		return -1;
+	}
+	free(s->revlist);
+	free(s->revlist_key);
+	free(s->revlist_top);
+	s->revlist = list;
+	s->revlist_len = keep_configs(list, llen);
+	s->revlist_key = strdup(rev);
+	s->revlist_top = strdup(top);
+	if (!s->revlist_key || !s->revlist_top) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The cached configuration file of dir (a repository path) itself, NULL
+ * when it has none. */
+static const char *revlist_at(const struct gate_set *s, const char *dir)
+{
+	size_t dl = strlen(dir);
+	for (size_t i = 0; i < s->revlist_len;) {
+		const char *p = s->revlist + i;
+		size_t pl = strlen(p);
+		i += pl + 1;
+		if (pl == dl + (dl ? 13 : 12) && strncmp(p, dir, dl) == 0 &&
+		    strcmp(p + dl, dl ? "/.tlgate.json" : ".tlgate.json") == 0)
+			return p;
+	}
+	return NULL;
+}
+
 int gate_config_find_at_rev(struct gate_set *s, const struct gate_dir *d, const char *rev,
 			    char **path, char *err, size_t errlen)
 {
@@ -479,55 +593,14 @@ int gate_config_find_at_rev(struct gate_set *s, const struct gate_dir *d, const 
 			 d->shown);
 		return -1;
 	}
-	/* every .tlgate.json of the revision, listed once per repository and
-	 * revision: the lookup is then in memory, for any depth */
-	if (!s->revlist_key || strcmp(s->revlist_top, r->top) != 0 || strcmp(s->revlist_key, rev) != 0) {
-		char *list = NULL;
-		size_t llen = 0;
-		char *argv[] = { "git", "-C", r->top, "ls-tree", "-r", "-z", "--name-only", (char *)rev, NULL };
-		if (git_capture(argv, GIT_LIST_MAX, &list, &llen) != 0) {
-			free(list);
-			free(dir);
-			snprintf(err, errlen, "git cannot list the files of revision '%s'", rev);
-			return -1;
-		}
-		/* keep only the configuration files */
-		size_t k = 0;
-		for (size_t i = 0; i < llen;) {
-			const char *p = list + i;
-			size_t pl = strnlen(p, llen - i);
-			i += pl + 1;
-			if ((pl == 12 && strcmp(p, ".tlgate.json") == 0) ||
-			    (pl > 13 && strcmp(p + pl - 13, "/.tlgate.json") == 0)) {
-				memmove(list + k, p, pl + 1);
-				k += pl + 1;
-			}
-		}
-		free(s->revlist);
-		free(s->revlist_key);
-		free(s->revlist_top);
-		s->revlist = list;
-		s->revlist_len = k;
-		s->revlist_key = strdup(rev);
-		s->revlist_top = strdup(r->top);
-		if (!s->revlist_key || !s->revlist_top) {
-			free(dir);
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+	if (revlist_load(s, r->top, rev, err, errlen) != 0) {
+		free(dir);
+		return -1;
 	}
 	const char *found = NULL;
-	do {
-		size_t dl = strlen(dir);
-		for (size_t i = 0; i < s->revlist_len && !found;) {
-			const char *p = s->revlist + i;
-			size_t pl = strlen(p);
-			i += pl + 1;
-			if (pl == dl + (dl ? 13 : 12) && strncmp(p, dir, dl) == 0 &&
-			    strcmp(p + dl, dl ? "/.tlgate.json" : ".tlgate.json") == 0)
-				found = p;
-		}
-	} while (!found && up_one(dir));
+	do
+		found = revlist_at(s, dir);
+	while (!found && up_one(dir));
 	free(dir);
 	if (found && !(*path = strdup(found))) {
 		snprintf(err, errlen, "out of memory");

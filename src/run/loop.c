@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,42 +377,40 @@ static const char *contract_path(const struct ctx *c, const char *path, char *bu
 	return buf;
 }
 
-static int append_record(const struct ctx *c, const struct rec_in *in)
+/* The fields that name the kernel, workload and artifact, as contract v1
+ * or v2 spells them; 0, or -1 when the artifact cannot be hashed. */
+static int add_artifact_fields(const struct ctx *c, const struct rec_in *in, cJSON *o)
 {
-	char ts[32], sha[65], pbuf[4200], abuf[4300];
-	int rc = -1;
-	now_iso(ts);
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		goto out;
-	cJSON_AddNumberToObject(o, "round", (double)in->round);
-	cJSON_AddStringToObject(o, "candidate_id", in->id);
-	if (in->parent)
-		cJSON_AddStringToObject(o, "parent_id", in->parent);
-	else
-		cJSON_AddNullToObject(o, "parent_id");
-	if (c->plan.contract == 2) {
-		cJSON_AddStringToObject(o, "kernel_id", in->w->dispatch);
-		cJSON_AddStringToObject(o, "workload_id", in->w->id);
-		cJSON_AddStringToObject(o, "phase", in->phase);
-		cJSON_AddStringToObject(o, "artifact_path",
-					contract_path(c, in->impl, abuf, sizeof(abuf)));
-		if (sha256_file(in->impl, sha) != 0) {
-			cli_error("cannot hash '%s': %s", in->impl, strerror(errno));
-			goto out;
-		}
-		cJSON_AddStringToObject(o, "artifact_sha256", sha);
-	} else {
+	char sha[65], abuf[4300];
+	if (c->plan.contract != 2) {
 		cJSON_AddStringToObject(o, "dispatch_path", in->w->dispatch);
 		cJSON_AddStringToObject(o, "workload", in->w->id);
 		cJSON_AddStringToObject(o, "artifact_path", in->impl);
+		return 0;
 	}
+	cJSON_AddStringToObject(o, "kernel_id", in->w->dispatch);
+	cJSON_AddStringToObject(o, "workload_id", in->w->id);
+	cJSON_AddStringToObject(o, "phase", in->phase);
+	cJSON_AddStringToObject(o, "artifact_path", contract_path(c, in->impl, abuf, sizeof(abuf)));
+	if (sha256_file(in->impl, sha) != 0) {
+		cli_error("cannot hash '%s': %s", in->impl, strerror(errno));
+		return -1;
+	}
+	cJSON_AddStringToObject(o, "artifact_sha256", sha);
+	return 0;
+}
+
+/* The measurement's fields: duration, L0, raw profile, timestamp and
+ * what msprof said beside the duration. */
+static void add_measure_fields(const struct ctx *c, const struct rec_in *in, cJSON *o)
+{
+	char ts[32], pbuf[4200], abuf[4300];
+	now_iso(ts);
 	cJSON_AddNumberToObject(o, "duration_us", in->duration);
 	cJSON_AddBoolToObject(o, "l0_pass", in->l0_pass);
 	if (in->profdir) {
 		snprintf(pbuf, sizeof(pbuf), "%s/", in->profdir);
-		cJSON_AddStringToObject(o, "msprof_raw_path",
-					contract_path(c, pbuf, abuf, sizeof(abuf)));
+		cJSON_AddStringToObject(o, "msprof_raw_path", contract_path(c, pbuf, abuf, sizeof(abuf)));
 	} else {
 		cJSON_AddNullToObject(o, "msprof_raw_path");
 	}
@@ -423,6 +422,25 @@ static int append_record(const struct ctx *c, const struct rec_in *in)
 		if (!isnan(in->m->bw))
 			cJSON_AddNumberToObject(o, "mem_bw_gbps", round(in->m->bw * 100) / 100);
 	}
+}
+
+/* One record line for in appended to the records file (contract v1 or v2
+ * fields); 0, or -1 with the message printed. */
+static int append_record(const struct ctx *c, const struct rec_in *in)
+{
+	int rc = -1;
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		goto out;
+	cJSON_AddNumberToObject(o, "round", (double)in->round);
+	cJSON_AddStringToObject(o, "candidate_id", in->id);
+	if (in->parent)
+		cJSON_AddStringToObject(o, "parent_id", in->parent);
+	else
+		cJSON_AddNullToObject(o, "parent_id");
+	if (add_artifact_fields(c, in, o) != 0)
+		goto out;
+	add_measure_fields(c, in, o);
 	if (!in->measured)
 		cJSON_AddFalseToObject(o, "measured");
 	if (in->l0_log)
@@ -469,46 +487,142 @@ static const struct record *recorded(const struct ctx *c, long round, const char
 	return NULL;
 }
 
+/* One candidate's measurement in a round (the steps of measure_candidate
+ * share it). */
+struct cand_meas {
+	struct ctx *c;
+	long round;
+	const char *id, *parent, *impl, *phase;
+	int l0;                   /* L0 runs first and its log is recorded */
+	char rname[64];           /* round0, round<N>, or final */
+	char logdir[256];         /* perf_opt/logs/<rname> */
+	char l0log[512];          /* <logdir>/<id>.log */
+	struct term_progress pg;  /* one redrawn line on a terminal, plain lines otherwise */
+	size_t done;              /* workloads measured so far */
+};
+
+/* The round's log folder name, made on disk, and the L0 log path; a CLI
+ * code. */
+static int cand_paths(struct cand_meas *cm)
+{
+	if (cm->round == 0)
+		snprintf(cm->rname, sizeof(cm->rname), "round0");
+	else if (!cm->l0) /* only finish measures a round > 0 without L0 */
+		snprintf(cm->rname, sizeof(cm->rname), "final");
+	else
+		snprintf(cm->rname, sizeof(cm->rname), "round%ld", cm->round);
+	snprintf(cm->logdir, sizeof(cm->logdir), LOOP_DIR "/logs/%s", cm->rname);
+	snprintf(cm->l0log, sizeof(cm->l0log), "%s/%s.log", cm->logdir, cm->id);
+	if (mkdir_p(cm->logdir) != 0) {
+		cli_error("cannot create '%s': %s", cm->logdir, strerror(errno));
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* What earlier runs of this command already established: how many
+ * workloads have no record yet; *l0_known and *l0_ok when one has. */
+static size_t cand_missing(const struct cand_meas *cm, int *l0_known, int *l0_ok)
+{
+	size_t missing = 0;
+	for (size_t i = 0; i < cm->c->plan.nworkloads; i++) {
+		const struct record *r = recorded(cm->c, cm->round, cm->id, &cm->c->plan.workloads[i]);
+		if (r) {
+			*l0_known = 1;
+			*l0_ok = r->l0_pass;
+		}
+		missing += !r;
+	}
+	return missing;
+}
+
+/* One msprof measurement of the candidate on w into *in (m and the two
+ * path buffers of 1024 bytes back it until the record is written), with
+ * its progress lines. Returns a CLI code. */
+static int cand_measure(struct cand_meas *cm, const struct loop_workload *w, struct rec_in *in,
+			struct meas *m, char *profdir, char *blog)
+{
+	char wbuf[256], state[300];
+	loop_path_name(w->id, wbuf, sizeof(wbuf));
+	snprintf(profdir, 1024, LOOP_DIR "/profiles/%s/%s/%s", cm->rname, cm->id, wbuf);
+	snprintf(blog, 1024, "%s/%s.%s.bench.log", cm->logdir, cm->id, wbuf);
+	if (cm->pg.tty) {
+		snprintf(state, sizeof(state), "%s on %s", cm->id, w->id);
+		term_progress_step(&cm->pg, cm->done, state);
+	} else {
+		term_progress_line(&cm->pg, 0, "%s: measuring %s ...", cm->id, w->id);
+	}
+	double t_run = term_now();
+	int rc = measure(cm->c, cm->impl, w, profdir, blog, m);
+	term_progress_end(&cm->pg);
+	if (rc != 0)
+		return rc;
+	term_progress_line(&cm->pg, 0, "%s: %s median %.3f us (%zu launches)", cm->id, w->id,
+			   m->median_us, m->launches);
+	term_progress_line(&cm->pg, 1, "  took %.1f s; log %s; profile %s", term_now() - t_run, blog,
+			   profdir);
+	cm->done++;
+	in->duration = m->median_us;
+	in->l0_pass = 1;
+	in->measured = 1;
+	in->m = m;
+	in->profdir = profdir;
+	return CLI_OK;
+}
+
+/* The record of the candidate on w (measured unless L0 failed), appended
+ * and reloaded. Returns a CLI code (128+N when interrupted). */
+static int cand_record(struct cand_meas *cm, const struct loop_workload *w, int l0_ok)
+{
+	char profdir[1024], blog[1024];
+	struct rec_in in;
+	struct meas m; /* in.m points here until the record is written */
+	memset(&in, 0, sizeof(in));
+	in.round = cm->round;
+	in.id = cm->id;
+	in.parent = cm->parent;
+	in.phase = cm->phase;
+	in.impl = cm->impl;
+	in.w = w;
+	in.l0_log = cm->l0 ? cm->l0log : NULL;
+	if (!l0_ok) {
+		/* The contract wants a duration > 0 on every line: the parent's,
+		 * marked measured:false; l0_pass false keeps it out of every
+		 * comparison. */
+		const struct record *pr =
+			loop_state_find(&cm->c->st, &cm->c->plan, cm->parent, w, cm->round - 1);
+		in.duration = pr ? pr->duration_us : 1.0;
+	} else {
+		int rc = cand_measure(cm, w, &in, &m, profdir, blog);
+		if (rc != 0)
+			return rc;
+	}
+	if (append_record(cm->c, &in) != 0 || reload(cm->c) != 0)
+		return CLI_USAGE;
+	if (run_interrupted())
+		return CLI_SIGNAL + run_interrupted();
+	return CLI_OK;
+}
+
 /* Measures every workload of one candidate that has no record in `round`
  * yet. l0: run L0 first (when no record of the candidate in the round says
  * how L0 went). Returns a CLI code. */
 static int measure_candidate(struct ctx *c, long round, const char *id, const char *parent,
 			     const char *impl, const char *phase, int l0)
 {
-	char logdir[256], l0log[512], wbuf[256], profdir[1024], blog[1024], rname[64];
-	if (round == 0)
-		snprintf(rname, sizeof(rname), "round0");
-	else if (!l0) /* only finish measures a round > 0 without L0 */
-		snprintf(rname, sizeof(rname), "final");
-	else
-		snprintf(rname, sizeof(rname), "round%ld", round);
-	snprintf(logdir, sizeof(logdir), LOOP_DIR "/logs/%s", rname);
-	snprintf(l0log, sizeof(l0log), "%s/%s.log", logdir, id);
-	if (mkdir_p(logdir) != 0) {
-		cli_error("cannot create '%s': %s", logdir, strerror(errno));
-		return CLI_USAGE;
-	}
-	/* What earlier runs of this command already established. */
+	struct cand_meas cm = { .c = c, .round = round, .id = id, .parent = parent, .impl = impl,
+				.phase = phase, .l0 = l0 };
+	int rc = cand_paths(&cm);
+	if (rc)
+		return rc;
 	int l0_known = 0, l0_ok = 1;
-	size_t missing = 0;
-	for (size_t i = 0; i < c->plan.nworkloads; i++) {
-		const struct record *r = recorded(c, round, id, &c->plan.workloads[i]);
-		if (r) {
-			l0_known = 1;
-			l0_ok = r->l0_pass;
-		}
-		missing += !r;
-	}
+	size_t missing = cand_missing(&cm, &l0_known, &l0_ok);
 	if (missing == 0)
 		return CLI_OK;
-	/* progress: one redrawn line on a terminal, plain lines otherwise */
-	struct term_progress pg;
-	size_t done = 0;
-	char state[300];
-	term_progress_begin(&pg, "measurement", missing);
+	term_progress_begin(&cm.pg, "measurement", missing);
 	if (l0 && !l0_known) {
-		term_progress_line(&pg, 0, "%s: L0 ...", id);
-		int rc = run_l0(c, impl, l0log);
+		term_progress_line(&cm.pg, 0, "%s: L0 ...", id);
+		rc = run_l0(c, impl, cm.l0log);
 		if (rc >= CLI_SIGNAL || rc == CLI_USAGE)
 			return rc;
 		l0_ok = rc == 0;
@@ -517,57 +631,8 @@ static int measure_candidate(struct ctx *c, long round, const char *id, const ch
 		const struct loop_workload *w = &c->plan.workloads[i];
 		if (recorded(c, round, id, w))
 			continue;
-		struct rec_in in;
-		struct meas m; /* in.m points here until the record is written */
-		memset(&in, 0, sizeof(in));
-		in.round = round;
-		in.id = id;
-		in.parent = parent;
-		in.phase = phase;
-		in.impl = impl;
-		in.w = w;
-		in.l0_log = l0 ? l0log : NULL;
-		if (!l0_ok) {
-			/* The contract wants a duration > 0 on every line: the
-			 * parent's, marked measured:false; l0_pass false keeps
-			 * it out of every comparison. */
-			const struct record *pr = loop_state_find(&c->st, &c->plan, parent, w,
-								  round - 1);
-			in.duration = pr ? pr->duration_us : 1.0;
-			in.l0_pass = 0;
-			in.measured = 0;
-		} else {
-			loop_path_name(w->id, wbuf, sizeof(wbuf));
-			snprintf(profdir, sizeof(profdir), LOOP_DIR "/profiles/%s/%s/%s", rname, id, wbuf);
-			snprintf(blog, sizeof(blog), "%s/%s.%s.bench.log", logdir, id, wbuf);
-			if (pg.tty) {
-				snprintf(state, sizeof(state), "%s on %s", id, w->id);
-				term_progress_step(&pg, done, state);
-			} else {
-				term_progress_line(&pg, 0, "%s: measuring %s ...", id, w->id);
-			}
-			double t_run = term_now();
-			int rc = measure(c, impl, w, profdir, blog, &m);
-			term_progress_end(&pg);
-			if (rc != 0)
-				return rc;
-			term_progress_line(&pg, 0, "%s: %s median %.3f us (%zu launches)", id, w->id,
-					   m.median_us, m.launches);
-			term_progress_line(&pg, 1, "  took %.1f s; log %s; profile %s", term_now() - t_run,
-					   blog, profdir);
-			done++;
-			in.duration = m.median_us;
-			in.l0_pass = 1;
-			in.measured = 1;
-			in.m = &m;
-			in.profdir = profdir;
-		}
-		if (append_record(c, &in) != 0)
-			return CLI_USAGE;
-		if (reload(c) != 0)
-			return CLI_USAGE;
-		if (run_interrupted())
-			return CLI_SIGNAL + run_interrupted();
+		if ((rc = cand_record(&cm, w, l0_ok)) != 0)
+			return rc;
 	}
 	return CLI_OK;
 }
@@ -625,6 +690,42 @@ static void baseline_section(const struct ctx *c, struct strbuf *b)
 
 /* ---------------------------------------------------------------- commands */
 
+/* The baseline's records: L0 first (unless a record says how it went),
+ * then one measurement per workload still missing. Returns a CLI code. */
+static int baseline_measure(struct ctx *c)
+{
+	/* The Stage 3 kernel passed precision, but L0 is cheap and a broken
+	 * baseline makes every comparison meaningless. */
+	if (!loop_state_has_candidate(&c->st, "baseline", 0)) {
+		char log[256];
+		mkdir_p(LOOP_DIR "/logs/round0");
+		snprintf(log, sizeof(log), LOOP_DIR "/logs/round0/baseline.log");
+		if (term_verbosity() != TERM_QUIET)
+			fprintf(stderr, "baseline: L0 ...\n");
+		int rc = run_l0(c, c->plan.baseline, log);
+		if (rc == 1)
+			cli_error("the baseline '%s' fails L0: nothing to tune against (see '%s')",
+				  c->plan.baseline, log);
+		if (rc)
+			return rc;
+	}
+	return measure_candidate(c, 0, "baseline", NULL, c->plan.baseline, "baseline", 0);
+}
+
+/* The baseline's section in the log, once; a CLI code. */
+static int baseline_log(const struct ctx *c)
+{
+	if (c->st.baseline_logged) {
+		cli_note("baseline already recorded");
+		return CLI_OK;
+	}
+	struct strbuf b = { 0 };
+	baseline_section(c, &b);
+	int rc = log_append(&b) ? CLI_USAGE : CLI_OK;
+	free(b.s);
+	return rc;
+}
+
 int loop_cmd_baseline(const struct loop_opts *o)
 {
 	struct ctx c;
@@ -642,39 +743,10 @@ int loop_cmd_baseline(const struct loop_opts *o)
 		rc = CLI_USAGE;
 		goto out;
 	}
-	if (!baseline_complete(&c)) {
-		/* The Stage 3 kernel passed precision, but L0 is cheap and a
-		 * broken baseline makes every comparison meaningless. */
-		int have_any = loop_state_has_candidate(&c.st, "baseline", 0);
-		if (!have_any) {
-			char log[256];
-			mkdir_p(LOOP_DIR "/logs/round0");
-			snprintf(log, sizeof(log), LOOP_DIR "/logs/round0/baseline.log");
-			if (term_verbosity() != TERM_QUIET)
-				fprintf(stderr, "baseline: L0 ...\n");
-			rc = run_l0(&c, c.plan.baseline, log);
-			if (rc == 1) {
-				cli_error("the baseline '%s' fails L0: nothing to tune against (see '%s')",
-					  c.plan.baseline, log);
-				goto out;
-			}
-			if (rc)
-				goto out;
-		}
-		rc = measure_candidate(&c, 0, "baseline", NULL, c.plan.baseline, "baseline", 0);
-		if (rc)
-			goto out;
-	}
-	if (!c.st.baseline_logged) {
-		struct strbuf b = { 0 };
-		baseline_section(&c, &b);
-		rc = log_append(&b) ? CLI_USAGE : CLI_OK;
-		free(b.s);
-		if (rc)
-			goto out;
-	} else {
-		cli_note("baseline already recorded");
-	}
+	if (!baseline_complete(&c) && (rc = baseline_measure(&c)) != 0)
+		goto out;
+	if ((rc = baseline_log(&c)) != 0)
+		goto out;
 	printf("baseline of %s:\n", c.plan.op);
 	for (size_t i = 0; i < c.plan.nworkloads; i++) {
 		const struct record *r =
@@ -683,7 +755,6 @@ int loop_cmd_baseline(const struct loop_opts *o)
 		       r ? r->duration_us : NAN);
 	}
 	printf("next: write candidates and run 'tlperf loop round 1 --branch ID=FILE ...'\n");
-	rc = CLI_OK;
 out:
 	run_signals_restore();
 	ctx_release(&c);
@@ -818,6 +889,41 @@ static int read_ab(const char *path, struct ab_outcome *ab)
 	return rc;
 }
 
+/* tlab's command line for one A/B run and the number strings it points
+ * into. */
+struct tlab_argv {
+	char pairs[32], lc[32], wu[32], noise[32], tmo[32];
+	char *argv[32];
+};
+
+/* Fills t: `SELF ab` with the A and B bench lines, the workdir wd (resumed
+ * when it exists) and the plan's A/B settings. */
+static void tlab_argv_build(const struct ctx *c, const struct loop_opts *o, char *a, char *b,
+			    char *wd, struct tlab_argv *t)
+{
+	snprintf(t->pairs, sizeof(t->pairs), "%ld", c->plan.tlab_pairs);
+	snprintf(t->lc, sizeof(t->lc), "%ld", c->plan.tlab_launch_count);
+	snprintf(t->wu, sizeof(t->wu), "%ld", c->plan.tlab_warm_up);
+	snprintf(t->noise, sizeof(t->noise), "%g", c->plan.noise);
+	snprintf(t->tmo, sizeof(t->tmo), "%ld", c->plan.timeout_s);
+	int resume = access(wd, F_OK) == 0;
+	/* seq chooses how many pairs it needs; --pairs is ref's fixed count */
+	char *fixed[] = { (char *)o->self, "ab", "--a-cmd", a, "--b-cmd", b, "--workdir", wd,
+			  "--launch-count", t->lc, "--warm-up", t->wu, "--kernel-name",
+			  c->plan.kernel_name, "--noise", t->noise, "--timeout", t->tmo, "--msprof",
+			  c->plan.msprof, "--protocol", c->plan.tlab_ref ? "ref" : "seq" };
+	size_t na = 0;
+	for (; na < sizeof(fixed) / sizeof(fixed[0]); na++)
+		t->argv[na] = fixed[na];
+	if (c->plan.tlab_ref) {
+		t->argv[na++] = "--pairs";
+		t->argv[na++] = t->pairs;
+	}
+	if (resume)
+		t->argv[na++] = "--resume";
+	t->argv[na] = NULL;
+}
+
 /* Runs tlab (this binary, `ab`, no shell) on one workload: the incumbent's
  * bench line as A, the candidate's as B. The JSON it prints is kept in
  * perf_opt/ab_r<N>_<ID>/<workload>.json, its workdir beside it; a verdict
@@ -827,7 +933,7 @@ static int run_tlab(const struct ctx *c, const struct loop_opts *o, long n, cons
 		    struct ab_outcome *ab)
 {
 	char dir[512], wd[1024], log[1024], wbuf[256], err[512];
-	char pairs[32], lc[32], wu[32], noise[32], tmo[32];
+	struct tlab_argv t;
 	int rc = CLI_USAGE;
 	loop_path_name(w->id, wbuf, sizeof(wbuf));
 	snprintf(dir, sizeof(dir), LOOP_DIR "/ab_r%ld_%s", n, id);
@@ -846,31 +952,11 @@ static int run_tlab(const struct ctx *c, const struct loop_opts *o, long n, cons
 		cli_error("cannot create '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	snprintf(pairs, sizeof(pairs), "%ld", c->plan.tlab_pairs);
-	snprintf(lc, sizeof(lc), "%ld", c->plan.tlab_launch_count);
-	snprintf(wu, sizeof(wu), "%ld", c->plan.tlab_warm_up);
-	snprintf(noise, sizeof(noise), "%g", c->plan.noise);
-	snprintf(tmo, sizeof(tmo), "%ld", c->plan.timeout_s);
-	int resume = access(wd, F_OK) == 0;
-	/* seq chooses how many pairs it needs; --pairs is ref's fixed count */
-	char *argv[32] = { (char *)o->self, "ab", "--a-cmd", a, "--b-cmd", b, "--workdir", wd,
-			   "--launch-count", lc, "--warm-up", wu, "--kernel-name",
-			   c->plan.kernel_name, "--noise", noise, "--timeout", tmo, "--msprof",
-			   c->plan.msprof, "--protocol", c->plan.tlab_ref ? "ref" : "seq" };
-	size_t na = 0;
-	while (argv[na])
-		na++;
-	if (c->plan.tlab_ref) {
-		argv[na++] = "--pairs";
-		argv[na++] = pairs;
-	}
-	if (resume)
-		argv[na++] = "--resume";
-	argv[na] = NULL;
+	tlab_argv_build(c, o, a, b, wd, &t);
 	if (term_verbosity() != TERM_QUIET)
 		fprintf(stderr, "%s: A/B against the current best on %s (tlab --protocol %s) ...\n",
 			id, w->id, c->plan.tlab_ref ? "ref" : "seq");
-	rc = run_one("tlab", argv, log, ab->json, 0, err, sizeof(err));
+	rc = run_one("tlab", t.argv, log, ab->json, 0, err, sizeof(err));
 	if (rc >= CLI_SIGNAL)
 		goto out;
 	if (read_ab(ab->json, ab) != 0) {
@@ -951,205 +1037,347 @@ static const struct loop_workload *plan_key(const struct loop_plan *p, const cha
 	return NULL;
 }
 
-/* Decides round n, runs tlab when asked, writes the section. */
-static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
-{
-	char err[512];
-	const char **req = NULL;
-	char **reqbuf = NULL;
-	size_t nreq = 0;
-	struct stats_winner w;
-	struct strbuf b = { 0 };
-	int rc = CLI_USAGE, have_w = 0;
-	char incumbent[128], best[128], decision[32];
-	snprintf(incumbent, sizeof(incumbent), "%s", c->st.best);
-	snprintf(best, sizeof(best), "%s", c->st.best);
+/* The plan's required workloads as "dispatch/workload" keys for the
+ * winner rule. */
+struct reqkeys {
+	char **buf;       /* owned strings */
+	const char **v;   /* the same, as the rule takes them */
+	size_t n;         /* entries */
+};
 
-	reqbuf = calloc(c->plan.nworkloads + 1, sizeof(*reqbuf));
-	req = calloc(c->plan.nworkloads + 1, sizeof(*req));
-	if (!reqbuf || !req)
-		goto oom;
-	for (size_t i = 0; i < c->plan.nworkloads; i++) {
-		const struct loop_workload *wl = &c->plan.workloads[i];
+/* Fills k from the plan p; 0, or -1 when out of memory (k can still be
+ * released). */
+static int reqkeys_build(const struct loop_plan *p, struct reqkeys *k)
+{
+	k->n = 0;
+	k->buf = calloc(p->nworkloads + 1, sizeof(*k->buf));
+	k->v = calloc(p->nworkloads + 1, sizeof(*k->v));
+	if (!k->buf || !k->v)
+		return -1;
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct loop_workload *wl = &p->workloads[i];
 		if (!wl->required)
 			continue;
 		size_t len = strlen(wl->dispatch) + strlen(wl->id) + 2;
-		if (!(reqbuf[nreq] = malloc(len)))
-			goto oom;
-		snprintf(reqbuf[nreq], len, "%s/%s", wl->dispatch, wl->id);
-		req[nreq] = reqbuf[nreq];
-		nreq++;
+		if (!(k->buf[k->n] = malloc(len)))
+			return -1;
+		snprintf(k->buf[k->n], len, "%s/%s", wl->dispatch, wl->id);
+		k->v[k->n] = k->buf[k->n];
+		k->n++;
+	}
+	return 0;
+}
+
+/* Frees what k holds (also a partly built k). */
+static void reqkeys_release(struct reqkeys *k)
+{
+	for (size_t i = 0; k->buf && i < k->n; i++)
+		free(k->buf[i]);
+	free(k->buf);
+	free(k->v);
+}
+
+/* One round's decision in the making (the steps of decide_round share it). */
+struct round_dec {
+	struct ctx *c;
+	const struct loop_opts *o;
+	long n;                 /* the round */
+	struct stats_winner w;  /* the winner rule's answer */
+	struct strbuf b;        /* the round's section of opt_log.md */
+	char incumbent[128];    /* the current best before the round */
+	char best[128];         /* the current best after it */
+	char decision[32];      /* the decision's name */
+};
+
+/* Runs the winner rule on round d->n into d->w; 0, or -1 (message
+ * printed). */
+static int choose_winner(struct round_dec *d)
+{
+	char err[512];
+	struct reqkeys req;
+	int rc = -1;
+	if (reqkeys_build(&d->c->plan, &req) != 0) {
+		cli_error("out of memory");
+		goto out;
 	}
 	struct stats_winner_opts wo;
 	stats_winner_opts_init(&wo);
-	wo.noise = c->plan.noise;
-	wo.ab_threshold = c->plan.ab_threshold;
-	wo.small_us = c->plan.small_us;
-	wo.required = req;
-	wo.nrequired = nreq;
-	wo.incumbent_id = incumbent;
-	if (stats_winner_choose(&c->st.rs, n, &wo, &w, err, sizeof(err)) != 0) {
-		cli_error("winner of round %ld: %s", n, err);
+	wo.noise = d->c->plan.noise;
+	wo.ab_threshold = d->c->plan.ab_threshold;
+	wo.small_us = d->c->plan.small_us;
+	wo.required = req.v;
+	wo.nrequired = req.n;
+	wo.incumbent_id = d->incumbent;
+	if (stats_winner_choose(&d->c->st.rs, d->n, &wo, &d->w, err, sizeof(err)) != 0) {
+		cli_error("winner of round %ld: %s", d->n, err);
 		goto out;
 	}
-	have_w = 1;
-	snprintf(decision, sizeof(decision), "%s", stats_winner_decision_name(w.decision));
+	rc = 0;
+out:
+	reqkeys_release(&req);
+	return rc;
+}
 
+/* 1 when record i is the first of its candidate in round n. */
+static int first_of_candidate(const struct ctx *c, size_t i, long n)
+{
+	const struct record *r = &c->st.rs.v[i];
+	for (size_t j = 0; j < i; j++)
+		if (c->st.rs.v[j].round == n && strcmp(c->st.rs.v[j].candidate_id, r->candidate_id) == 0)
+			return 0;
+	return 1;
+}
+
+/* The round's heading, its base and one line per branch. */
+static void branches_section(const struct round_dec *d, struct strbuf *b)
+{
+	const struct ctx *c = d->c;
+	long n = d->n;
 	if (n == 1)
-		strbuf_printf(&b, "\n## Iteration Log\n");
-	strbuf_printf(&b, "\n### Round %ld\n\n", n);
-	strbuf_printf(&b, "Base: current best `%s` (`%s`). Branches:\n\n", incumbent,
-			candidate_file(c, incumbent) ? candidate_file(c, incumbent) : "?");
+		strbuf_printf(b, "\n## Iteration Log\n");
+	strbuf_printf(b, "\n### Round %ld\n\n", n);
+	strbuf_printf(b, "Base: current best `%s` (`%s`). Branches:\n\n", d->incumbent,
+		      candidate_file(c, d->incumbent) ? candidate_file(c, d->incumbent) : "?");
 	for (size_t i = 0; i < c->st.rs.n; i++) {
 		const struct record *r = &c->st.rs.v[i];
-		int first = 1;
-		if (r->round != n)
-			continue;
-		for (size_t j = 0; j < i && first; j++)
-			if (c->st.rs.v[j].round == n &&
-			    strcmp(c->st.rs.v[j].candidate_id, r->candidate_id) == 0)
-				first = 0;
-		if (!first)
+		if (r->round != n || !first_of_candidate(c, i, n))
 			continue;
 		char l0log[512];
 		snprintf(l0log, sizeof(l0log), LOOP_DIR "/logs/round%ld/%s.log", n, r->candidate_id);
-		strbuf_printf(&b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n",
-				r->candidate_id, record_file(c, r) ? record_file(c, r) : "?",
-				r->parent_id ? r->parent_id : "—", r->l0_pass ? "pass" : "FAIL",
-				l0log, r->l0_pass ? "" : ": not measured");
+		strbuf_printf(b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n", r->candidate_id,
+			      record_file(c, r) ? record_file(c, r) : "?",
+			      r->parent_id ? r->parent_id : "—", r->l0_pass ? "pass" : "FAIL", l0log,
+			      r->l0_pass ? "" : ": not measured");
 	}
-	strbuf_printf(&b, "\n");
-	if (round_table(c, n, incumbent, &b) != 0)
-		goto out;
+	strbuf_printf(b, "\n");
+}
 
-	/* Non-regression check, per candidate, on the required keys. */
-	strbuf_printf(&b, "Non-regression check on required workloads (noise %.1f%%):\n\n",
-			100 * c->plan.noise);
-	for (size_t ci = 0; ci < w.ncands; ci++) {
-		const struct stats_winner_candidate *cd = &w.cands[ci];
-		strbuf_printf(&b, "- `%s`: ", cd->candidate_id);
+/* The non-regression check, per candidate, on the required keys. */
+static void nonregression_section(const struct round_dec *d, struct strbuf *b)
+{
+	const struct stats_winner *w = &d->w;
+	strbuf_printf(b, "Non-regression check on required workloads (noise %.1f%%):\n\n",
+		      100 * d->c->plan.noise);
+	for (size_t ci = 0; ci < w->ncands; ci++) {
+		const struct stats_winner_candidate *cd = &w->cands[ci];
+		strbuf_printf(b, "- `%s`: ", cd->candidate_id);
 		if (!cd->complete) {
-			strbuf_printf(
-				&b,
-				"not comparable (L0 failed or a required workload is missing)\n");
+			strbuf_printf(b, "not comparable (L0 failed or a required workload is missing)\n");
 			continue;
 		}
-		for (size_t k = 0; k < w.nrequired; k++) {
+		for (size_t k = 0; k < w->nrequired; k++) {
 			const struct stats_winner_key *kk = &cd->keys[k];
-			const struct stats_key *key = &w.ks.v[kk->key];
-			strbuf_printf(&b, "%s%s ", k ? ", " : "", key->workload);
+			const struct stats_key *key = &w->ks.v[kk->key];
+			strbuf_printf(b, "%s%s ", k ? ", " : "", key->workload);
 			if (!isnan(kk->change))
-				strbuf_printf(&b, "%+.1f%% ", 100 * kk->change);
-			strbuf_printf(&b, "(%s)", stats_winner_keystate_name(kk->state));
+				strbuf_printf(b, "%+.1f%% ", 100 * kk->change);
+			strbuf_printf(b, "(%s)", stats_winner_keystate_name(kk->state));
 		}
-		strbuf_printf(&b, "; gain %+.1f%%\n", isnan(cd->gain) ? 0.0 : 100 * cd->gain);
+		strbuf_printf(b, "; gain %+.1f%%\n", isnan(cd->gain) ? 0.0 : 100 * cd->gain);
 	}
-	strbuf_printf(&b, "\nWinner rule: **%s** — %s.\n", decision, w.reason);
+}
 
-	if (w.decision == STATS_WINNER_ADOPT) {
-		snprintf(best, sizeof(best), "%s", w.cands[w.chosen].candidate_id);
-	} else if (w.decision == STATS_WINNER_NEEDS_AB) {
-		const struct stats_winner_candidate *cd = &w.cands[w.chosen];
-		const char *a_impl = candidate_file(c, incumbent);
-		const char *b_impl = candidate_file(c, cd->candidate_id);
-		int all_b = 1, any_a = 0, ran = 0;
-		char verdicts[128] = "";
-		strbuf_printf(
-			&b,
-			"\nA/B arbitration (tlab --protocol %s, interleaved A/B pairs), `%s` (A) vs "
-			"`%s` (B):\n\n",
-			c->plan.tlab_ref ? "ref" : "seq", incumbent, cd->candidate_id);
-		for (size_t k = 0; k < w.nrequired; k++) {
-			if (!cd->keys[k].needs_ab)
-				continue;
-			const struct stats_key *key = &w.ks.v[cd->keys[k].key];
-			const struct loop_workload *wl = plan_key(&c->plan, key->dispatch, key->workload);
-			if (!wl || !a_impl || !b_impl)
-				continue;
-			struct ab_outcome ab;
-			memset(&ab, 0, sizeof(ab));
-			rc = run_tlab(c, o, n, cd->candidate_id, a_impl, b_impl, wl, &ab);
-			if (rc)
-				goto out;
-			ran++;
-			strbuf_printf(
-				&b,
-				"- %s: verdict **%s**, A %.3f us, B %.3f us (B gain %+.2f%%), sign test "
-				"p %.4g (`%s`)\n",
-				wl->id, ab.verdict, ab.a_us, ab.b_us, 100 * ab.gain, ab.p, ab.json);
-			if (strcmp(ab.verdict, "B_better") != 0)
-				all_b = 0;
-			if (strcmp(ab.verdict, "A_better") == 0)
-				any_a = 1;
-			snprintf(verdicts + strlen(verdicts), sizeof(verdicts) - strlen(verdicts), "%s%s",
-				 *verdicts ? "," : "", ab.verdict);
-			printf("A/B %s on %s: %s (B gain %+.2f%%, sign test p %.4g)\n", cd->candidate_id,
-			       wl->id, ab.verdict, 100 * ab.gain, ab.p);
-		}
-		if (ran > 0 && all_b) {
-			snprintf(decision, sizeof(decision), "adopt");
-			snprintf(best, sizeof(best), "%s", cd->candidate_id);
-			strbuf_printf(&b, "\nA/B confirms the gain: `%s` is adopted.\n",
-					cd->candidate_id);
-		} else if (any_a) {
-			snprintf(decision, sizeof(decision), "rollback");
-			strbuf_printf(
-				&b,
-				"\nA/B says the current best is faster: rollback, `%s` stays.\n",
-				incumbent);
-		} else {
-			snprintf(decision, sizeof(decision), "keep");
-			strbuf_printf(
-				&b,
-				"\nA/B did not confirm the gain (%s): not adopted, `%s` stays (a gain "
-				"under %.0f%% that fails the protocol is never a winner).\n",
-				ran ? verdicts : "not run", incumbent, 100 * c->plan.ab_threshold);
-		}
-	} else if (w.decision == STATS_WINNER_TIE) {
-		strbuf_printf(
-			&b,
-			"\nTie within noise: the current best `%s` stays; the seeds settle ties by "
-			"load balance, resource use and simplicity, which the records do not "
-			"hold: the engineer decides (re-run the tied branch in a later round to "
-			"adopt it).\n",
-			incumbent);
+/* What the A/B runs of one candidate said. */
+struct ab_tally {
+	int all_b;           /* every verdict was B_better */
+	int any_a;           /* one verdict was A_better */
+	int ran;             /* how many ran */
+	char verdicts[128];  /* the verdicts, comma-separated */
+};
+
+/* Runs tlab on every required key of cd that needs A/B: a line each in
+ * the section and on stdout, the verdicts into *t. Returns a CLI code. */
+static int arbitrate_keys(struct round_dec *d, const struct stats_winner_candidate *cd,
+			  struct ab_tally *t)
+{
+	const struct ctx *c = d->c;
+	const char *a_impl = candidate_file(c, d->incumbent);
+	const char *b_impl = candidate_file(c, cd->candidate_id);
+	for (size_t k = 0; k < d->w.nrequired; k++) {
+		if (!cd->keys[k].needs_ab)
+			continue;
+		const struct stats_key *key = &d->w.ks.v[cd->keys[k].key];
+		const struct loop_workload *wl = plan_key(&c->plan, key->dispatch, key->workload);
+		if (!wl || !a_impl || !b_impl)
+			continue;
+		struct ab_outcome ab;
+		memset(&ab, 0, sizeof(ab));
+		int rc = run_tlab(c, d->o, d->n, cd->candidate_id, a_impl, b_impl, wl, &ab);
+		if (rc)
+			return rc;
+		t->ran++;
+		strbuf_printf(&d->b,
+			      "- %s: verdict **%s**, A %.3f us, B %.3f us (B gain %+.2f%%), sign test "
+			      "p %.4g (`%s`)\n",
+			      wl->id, ab.verdict, ab.a_us, ab.b_us, 100 * ab.gain, ab.p, ab.json);
+		if (strcmp(ab.verdict, "B_better") != 0)
+			t->all_b = 0;
+		if (strcmp(ab.verdict, "A_better") == 0)
+			t->any_a = 1;
+		size_t used = strlen(t->verdicts);
+		snprintf(t->verdicts + used, sizeof(t->verdicts) - used, "%s%s", used ? "," : "",
+			 ab.verdict);
+		printf("A/B %s on %s: %s (B gain %+.2f%%, sign test p %.4g)\n", cd->candidate_id,
+		       wl->id, ab.verdict, 100 * ab.gain, ab.p);
+	}
+	return CLI_OK;
+}
+
+/* The gain of the chosen candidate needs A/B: tlab decides adopt,
+ * rollback or keep. Returns a CLI code. */
+static int arbitrate(struct round_dec *d)
+{
+	const struct stats_winner_candidate *cd = &d->w.cands[d->w.chosen];
+	struct ab_tally t = { .all_b = 1 };
+	strbuf_printf(&d->b,
+		      "\nA/B arbitration (tlab --protocol %s, interleaved A/B pairs), `%s` (A) vs "
+		      "`%s` (B):\n\n",
+		      d->c->plan.tlab_ref ? "ref" : "seq", d->incumbent, cd->candidate_id);
+	int rc = arbitrate_keys(d, cd, &t);
+	if (rc)
+		return rc;
+	if (t.ran > 0 && t.all_b) {
+		snprintf(d->decision, sizeof(d->decision), "adopt");
+		snprintf(d->best, sizeof(d->best), "%s", cd->candidate_id);
+		strbuf_printf(&d->b, "\nA/B confirms the gain: `%s` is adopted.\n", cd->candidate_id);
+	} else if (t.any_a) {
+		snprintf(d->decision, sizeof(d->decision), "rollback");
+		strbuf_printf(&d->b, "\nA/B says the current best is faster: rollback, `%s` stays.\n",
+			      d->incumbent);
 	} else {
-		strbuf_printf(&b, "\nThe current best `%s` stays.\n", incumbent);
+		snprintf(d->decision, sizeof(d->decision), "keep");
+		strbuf_printf(&d->b,
+			      "\nA/B did not confirm the gain (%s): not adopted, `%s` stays (a gain "
+			      "under %.0f%% that fails the protocol is never a winner).\n",
+			      t.ran ? t.verdicts : "not run", d->incumbent,
+			      100 * d->c->plan.ab_threshold);
 	}
+	return CLI_OK;
+}
 
+/* The winner rule's decision in the section (and tlab's, when it asks for
+ * A/B). Returns a CLI code. */
+static int decision_section(struct round_dec *d)
+{
+	strbuf_printf(&d->b, "\nWinner rule: **%s** — %s.\n", d->decision, d->w.reason);
+	switch (d->w.decision) {
+	case STATS_WINNER_ADOPT:
+		snprintf(d->best, sizeof(d->best), "%s", d->w.cands[d->w.chosen].candidate_id);
+		return CLI_OK;
+	case STATS_WINNER_NEEDS_AB:
+		return arbitrate(d);
+	case STATS_WINNER_TIE:
+		strbuf_printf(&d->b,
+			      "\nTie within noise: the current best `%s` stays; the seeds settle ties by "
+			      "load balance, resource use and simplicity, which the records do not "
+			      "hold: the engineer decides (re-run the tied branch in a later round to "
+			      "adopt it).\n",
+			      d->incumbent);
+		return CLI_OK;
+	default:
+		strbuf_printf(&d->b, "\nThe current best `%s` stays.\n", d->incumbent);
+		return CLI_OK;
+	}
+}
+
+/* The state after the round: its line and marker in the section, the
+ * section appended to the log, the decision and state on stdout (coloured
+ * on a terminal, report/term.h). Returns a CLI code. */
+static int close_round(struct round_dec *d)
+{
+	long flat = 0, n = d->n;
 	/* The state counts the round's own records (already loaded). */
-	long flat = 0;
-	const char *state = termination(c, n, best, &flat);
-	strbuf_printf(
-		&b,
-		"\nCurrent best after round %ld: `%s`. Rounds without a gain above noise: %ld. "
-		"State: **%s**.\n",
-		n, best, flat, state);
-	strbuf_printf(&b,
-			"\n" LOOP_MARKER "kind=round round=%ld decision=%s best=%s state=%s -->\n",
-			n, decision, best, state);
-	if (log_append(&b) != 0)
-		goto out;
-
-	/* the decision and the state coloured on a terminal (report/term.h) */
+	const char *state = termination(d->c, n, d->best, &flat);
+	strbuf_printf(&d->b,
+		      "\nCurrent best after round %ld: `%s`. Rounds without a gain above noise: %ld. "
+		      "State: **%s**.\n",
+		      n, d->best, flat, state);
+	strbuf_printf(&d->b, "\n" LOOP_MARKER "kind=round round=%ld decision=%s best=%s state=%s -->\n",
+		      n, d->decision, d->best, state);
+	if (log_append(&d->b) != 0)
+		return CLI_USAGE;
 	printf("round %ld: decision %s%s%s; current best %s\n", n,
-	       term_sgr(stdout, term_verdict_style(decision)), decision, term_sgr(stdout, TERM_RESET),
-	       best);
+	       term_sgr(stdout, term_verdict_style(d->decision)), d->decision,
+	       term_sgr(stdout, TERM_RESET), d->best);
 	printf("state: %s%s%s\n", term_sgr(stdout, term_verdict_style(state)), state,
 	       term_sgr(stdout, TERM_RESET));
-	rc = CLI_OK;
-	goto out;
-oom:
-	cli_error("out of memory");
+	return CLI_OK;
+}
+
+/* Decides round n, runs tlab when asked, writes the section. */
+static int decide_round(struct ctx *c, const struct loop_opts *o, long n)
+{
+	struct round_dec d = { .c = c, .o = o, .n = n };
+	snprintf(d.incumbent, sizeof(d.incumbent), "%s", c->st.best);
+	snprintf(d.best, sizeof(d.best), "%s", c->st.best);
+	if (choose_winner(&d) != 0)
+		return CLI_USAGE;
+	int rc = CLI_USAGE;
+	snprintf(d.decision, sizeof(d.decision), "%s", stats_winner_decision_name(d.w.decision));
+	branches_section(&d, &d.b);
+	if (round_table(c, n, d.incumbent, &d.b) != 0)
+		goto out;
+	nonregression_section(&d, &d.b);
+	rc = decision_section(&d);
+	if (rc == CLI_OK)
+		rc = close_round(&d);
 out:
-	if (have_w)
-		stats_winner_release(&w);
-	for (size_t i = 0; reqbuf && i < nreq; i++)
-		free(reqbuf[i]);
-	free(reqbuf);
-	free(req);
-	free(b.s);
+	stats_winner_release(&d.w);
+	free(d.b.s);
 	return rc;
+}
+
+/* Round n < next is decided already: fine when every branch given is one
+ * of its own (its outcome printed again, -1), else a usage error. */
+static int round_decided(const struct ctx *c, const struct loop_opts *o, long n, long next)
+{
+	int all = 1;
+	for (size_t i = 0; i < o->nbranches; i++)
+		all &= loop_state_has_candidate(&c->st, o->branches[i].id, n);
+	if (!all)
+		return cli_usage_error("loop", "round %ld is decided already; the next round is %ld", n,
+				       next);
+	for (size_t i = 0; i < c->st.nrounds; i++)
+		if (c->st.rounds[i].round == n)
+			printf("round %ld: decision %s; current best %s\nstate: %s\n", n,
+			       c->st.rounds[i].decision, c->st.rounds[i].best, c->st.rounds[i].state);
+	cli_note("round %ld was decided already: nothing to do", n);
+	return -1;
+}
+
+/* 1 when round n has a record. */
+static int round_has_records(const struct ctx *c, long n)
+{
+	int any = 0;
+	for (size_t i = 0; i < c->st.rs.n; i++)
+		any |= c->st.rs.v[i].round == n;
+	return any;
+}
+
+/* Whether round n can run with o's branches: CLI_OK, a CLI error code, or
+ * -1 when it was decided already and there is nothing to do. */
+static int round_startable(const struct ctx *c, const struct loop_opts *o, long n)
+{
+	if (c->st.finishing) {
+		cli_error("the loop is finished (Final Summary in '%s'); no more rounds", LOOP_LOG);
+		return CLI_USAGE;
+	}
+	if (!baseline_complete(c) || !c->st.baseline_logged) {
+		cli_error("no complete baseline yet: run 'tlperf loop baseline' first");
+		return CLI_USAGE;
+	}
+	long next = c->st.last_decided + 1;
+	if (n < next)
+		return round_decided(c, o, n, next);
+	if (n > next)
+		return cli_usage_error("loop", "round %ld cannot start: the next round is %ld", n, next);
+	if (n > c->plan.max_rounds)
+		return cli_usage_error("loop",
+				       "budget exhausted: max_rounds is %ld; run 'tlperf loop finish'",
+				       c->plan.max_rounds);
+	if (o->nbranches == 0 && !round_has_records(c, n))
+		return cli_usage_error("loop", "round %ld: give at least one --branch ID=FILE", n);
+	return check_branches(c, o, n);
 }
 
 int loop_cmd_round(const struct loop_opts *o)
@@ -1159,55 +1387,11 @@ int loop_cmd_round(const struct loop_opts *o)
 	int rc = ctx_load(&c, 1);
 	if (rc)
 		goto out;
-	if (c.st.finishing) {
-		cli_error("the loop is finished (Final Summary in '%s'); no more rounds", LOOP_LOG);
-		rc = CLI_USAGE;
+	if ((rc = round_startable(&c, o, n)) != 0) {
+		if (rc < 0)
+			rc = CLI_OK;
 		goto out;
 	}
-	if (!baseline_complete(&c) || !c.st.baseline_logged) {
-		cli_error("no complete baseline yet: run 'tlperf loop baseline' first");
-		rc = CLI_USAGE;
-		goto out;
-	}
-	long next = c.st.last_decided + 1;
-	if (n < next) {
-		int all = 1;
-		for (size_t i = 0; i < o->nbranches; i++)
-			all &= loop_state_has_candidate(&c.st, o->branches[i].id, n);
-		if (!all) {
-			rc = cli_usage_error("loop", "round %ld is decided already; the next round is %ld",
-					     n, next);
-			goto out;
-		}
-		for (size_t i = 0; i < c.st.nrounds; i++)
-			if (c.st.rounds[i].round == n)
-				printf("round %ld: decision %s; current best %s\nstate: %s\n", n,
-				       c.st.rounds[i].decision, c.st.rounds[i].best, c.st.rounds[i].state);
-		cli_note("round %ld was decided already: nothing to do", n);
-		rc = CLI_OK;
-		goto out;
-	}
-	if (n > next) {
-		rc = cli_usage_error("loop", "round %ld cannot start: the next round is %ld", n, next);
-		goto out;
-	}
-	if (n > c.plan.max_rounds) {
-		rc = cli_usage_error("loop",
-				     "budget exhausted: max_rounds is %ld; run 'tlperf loop finish'",
-				     c.plan.max_rounds);
-		goto out;
-	}
-	if (o->nbranches == 0) {
-		int any = 0;
-		for (size_t i = 0; i < c.st.rs.n; i++)
-			any |= c.st.rs.v[i].round == n;
-		if (!any) {
-			rc = cli_usage_error("loop", "round %ld: give at least one --branch ID=FILE", n);
-			goto out;
-		}
-	}
-	if ((rc = check_branches(&c, o, n)) != 0)
-		goto out;
 	if (run_signals_install() != 0) {
 		cli_error("cannot install signal handlers: %s", strerror(errno));
 		rc = CLI_USAGE;
@@ -1265,80 +1449,107 @@ static const char *next_action(const struct ctx *c, const char *state, char *buf
 	return buf;
 }
 
+/* What loop status shows, gathered once for its two formats. */
+struct status_view {
+	const struct ctx *c;
+	const char *state;  /* the last round's state ("continue" before any) */
+	long flat;          /* rounds without a gain above noise */
+	long maxr;          /* the last round whose best counts */
+	char next[1024];    /* the next action */
+};
+
+/* loop status --json (schema tlperf/loop-status/v1) on stdout. */
+static void status_json(const struct status_view *v)
+{
+	const struct ctx *c = v->c;
+	cJSON *j = cJSON_CreateObject(), *best = NULL;
+	cJSON_AddStringToObject(j, "schema", "tlperf/loop-status/v1");
+	cJSON_AddStringToObject(j, "op", c->plan.op);
+	cJSON_AddBoolToObject(j, "baseline", baseline_complete(c) && c->st.baseline_logged);
+	cJSON_AddNumberToObject(j, "rounds", (double)c->st.last_decided);
+	cJSON_AddNumberToObject(j, "max_rounds", (double)c->plan.max_rounds);
+	cJSON_AddNumberToObject(j, "experiments", (double)c->st.experiments);
+	cJSON_AddNumberToObject(j, "max_experiments", (double)c->plan.max_experiments);
+	cJSON_AddNumberToObject(j, "consecutive_no_improvement", (double)v->flat);
+	cJSON_AddStringToObject(j, "current_best", c->st.best);
+	best = cJSON_AddArrayToObject(j, "best");
+	for (size_t i = 0; best && i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		const struct record *r = loop_state_find(&c->st, &c->plan, c->st.best, w, v->maxr);
+		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddItemToArray(best, e);
+		cJSON_AddStringToObject(e, "dispatch", w->dispatch);
+		cJSON_AddStringToObject(e, "workload", w->id);
+		if (r)
+			cJSON_AddNumberToObject(e, "duration_us", r->duration_us);
+		if (b0)
+			cJSON_AddNumberToObject(e, "baseline_us", b0->duration_us);
+	}
+	cJSON_AddStringToObject(j, "state", c->st.finished ? "finished" : v->state);
+	cJSON_AddStringToObject(j, "next", v->next);
+	char *t = cJSON_Print(j);
+	if (t)
+		printf("%s\n", t);
+	cJSON_free(t);
+	cJSON_Delete(j);
+}
+
+/* One workload's line of loop status: the best's duration against the
+ * baseline's, the target. */
+static void status_workload(const struct status_view *v, const struct loop_workload *w)
+{
+	const struct ctx *c = v->c;
+	const struct record *r = loop_state_find(&c->st, &c->plan, c->st.best, w, v->maxr);
+	const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+	printf("  %s %s: ", w->dispatch, w->id);
+	if (r && b0)
+		printf("%.3f us (baseline %.3f us, %+.1f%%)", r->duration_us, b0->duration_us,
+		       100 * (r->duration_us - b0->duration_us) / b0->duration_us);
+	else if (r)
+		printf("%.3f us", r->duration_us);
+	else
+		printf("not measured");
+	if (!isnan(w->target_us))
+		printf(", target %.3f us", w->target_us);
+	printf("%s\n", w->required ? "" : " (optional)");
+}
+
+/* loop status as text on stdout. */
+static void status_text(const struct status_view *v)
+{
+	const struct ctx *c = v->c;
+	printf("operator: %s (plan %s, contract v%d)\n", c->plan.op, LOOP_PLAN, c->plan.contract);
+	printf("rounds: %ld of %ld; branches: %ld of %ld\n", c->st.last_decided, c->plan.max_rounds,
+	       c->st.experiments, c->plan.max_experiments);
+	printf("rounds without a gain above noise (%.1f%%): %ld (plateau at %d)\n",
+	       100 * c->plan.noise, v->flat, STATS_PLATEAU_WINDOW);
+	printf("current best: %s (%s)\n", c->st.best,
+	       candidate_file(c, c->st.best) ? candidate_file(c, c->st.best) : "?");
+	for (size_t i = 0; i < c->plan.nworkloads; i++)
+		status_workload(v, &c->plan.workloads[i]);
+	printf("state: %s\n", c->st.finished ? "finished" : v->state);
+	printf("next: %s\n", v->next);
+}
+
 int loop_cmd_status(const struct loop_opts *o)
 {
 	struct ctx c;
-	char next[1024];
 	int rc = ctx_load(&c, 0);
 	if (rc)
 		goto out;
-	const char *state = c.st.nrounds ? c.st.rounds[c.st.nrounds - 1].state : "continue";
-	long flat = 0;
+	struct status_view v = { .c = &c };
+	v.state = c.st.nrounds ? c.st.rounds[c.st.nrounds - 1].state : "continue";
 	struct stats_plateau pl;
 	if (stats_plateau_compute(&c.st.rs, c.plan.noise, STATS_PLATEAU_WINDOW, &pl) == 0)
-		flat = pl.consecutive_no_improvement;
+		v.flat = pl.consecutive_no_improvement;
 	stats_plateau_release(&pl);
-	next_action(&c, state, next, sizeof(next));
-	long maxr = c.st.finishing ? c.st.final_round - 1 : c.st.last_decided;
-	if (o->json) {
-		cJSON *j = cJSON_CreateObject(), *best = NULL;
-		cJSON_AddStringToObject(j, "schema", "tlperf/loop-status/v1");
-		cJSON_AddStringToObject(j, "op", c.plan.op);
-		cJSON_AddBoolToObject(j, "baseline", baseline_complete(&c) && c.st.baseline_logged);
-		cJSON_AddNumberToObject(j, "rounds", (double)c.st.last_decided);
-		cJSON_AddNumberToObject(j, "max_rounds", (double)c.plan.max_rounds);
-		cJSON_AddNumberToObject(j, "experiments", (double)c.st.experiments);
-		cJSON_AddNumberToObject(j, "max_experiments", (double)c.plan.max_experiments);
-		cJSON_AddNumberToObject(j, "consecutive_no_improvement", (double)flat);
-		cJSON_AddStringToObject(j, "current_best", c.st.best);
-		best = cJSON_AddArrayToObject(j, "best");
-		for (size_t i = 0; best && i < c.plan.nworkloads; i++) {
-			const struct loop_workload *w = &c.plan.workloads[i];
-			const struct record *r = loop_state_find(&c.st, &c.plan, c.st.best, w, maxr);
-			const struct record *b0 = loop_state_find(&c.st, &c.plan, "baseline", w, 0);
-			cJSON *e = cJSON_CreateObject();
-			cJSON_AddItemToArray(best, e);
-			cJSON_AddStringToObject(e, "dispatch", w->dispatch);
-			cJSON_AddStringToObject(e, "workload", w->id);
-			if (r)
-				cJSON_AddNumberToObject(e, "duration_us", r->duration_us);
-			if (b0)
-				cJSON_AddNumberToObject(e, "baseline_us", b0->duration_us);
-		}
-		cJSON_AddStringToObject(j, "state", c.st.finished ? "finished" : state);
-		cJSON_AddStringToObject(j, "next", next);
-		char *t = cJSON_Print(j);
-		if (t)
-			printf("%s\n", t);
-		cJSON_free(t);
-		cJSON_Delete(j);
-		goto out;
-	}
-	printf("operator: %s (plan %s, contract v%d)\n", c.plan.op, LOOP_PLAN, c.plan.contract);
-	printf("rounds: %ld of %ld; branches: %ld of %ld\n", c.st.last_decided, c.plan.max_rounds,
-	       c.st.experiments, c.plan.max_experiments);
-	printf("rounds without a gain above noise (%.1f%%): %ld (plateau at %d)\n",
-	       100 * c.plan.noise, flat, STATS_PLATEAU_WINDOW);
-	printf("current best: %s (%s)\n", c.st.best,
-	       candidate_file(&c, c.st.best) ? candidate_file(&c, c.st.best) : "?");
-	for (size_t i = 0; i < c.plan.nworkloads; i++) {
-		const struct loop_workload *w = &c.plan.workloads[i];
-		const struct record *r = loop_state_find(&c.st, &c.plan, c.st.best, w, maxr);
-		const struct record *b0 = loop_state_find(&c.st, &c.plan, "baseline", w, 0);
-		printf("  %s %s: ", w->dispatch, w->id);
-		if (r && b0)
-			printf("%.3f us (baseline %.3f us, %+.1f%%)", r->duration_us, b0->duration_us,
-			       100 * (r->duration_us - b0->duration_us) / b0->duration_us);
-		else if (r)
-			printf("%.3f us", r->duration_us);
-		else
-			printf("not measured");
-		if (!isnan(w->target_us))
-			printf(", target %.3f us", w->target_us);
-		printf("%s\n", w->required ? "" : " (optional)");
-	}
-	printf("state: %s\n", c.st.finished ? "finished" : state);
-	printf("next: %s\n", next);
+	next_action(&c, v.state, v.next, sizeof(v.next));
+	v.maxr = c.st.finishing ? c.st.final_round - 1 : c.st.last_decided;
+	if (o->json)
+		status_json(&v);
+	else
+		status_text(&v);
 out:
 	ctx_release(&c);
 	return cli_finish_stdout(rc);
@@ -1412,6 +1623,71 @@ static const struct record *final_record(const struct ctx *c, long fr, const cha
 	return f;
 }
 
+/* The Final Summary's head: the best and one latency block per workload;
+ * 0, or -1 when a final or baseline record is missing. */
+static int summary_latencies(const struct ctx *c, long fr, const char *best,
+			     const char *final_file, struct strbuf *b)
+{
+	strbuf_printf(b, "\n## Final Summary\n\n");
+	strbuf_printf(b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
+		      candidate_file(c, best) ? candidate_file(c, best) : "?", final_file,
+		      strcmp(best, "baseline") == 0 ? " — nothing was adopted, the baseline stays" : "");
+	for (size_t i = 0; i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		const struct record *f = final_record(c, fr, best, w);
+		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+		if (!f || !b0) {
+			cli_error("final record of '%s' missing", w->id);
+			return -1;
+		}
+		strbuf_printf(b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
+		strbuf_printf(b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
+		strbuf_printf(b, "- %s: improvement: %.1f%%\n", w->id,
+			      100 * (b0->duration_us - f->duration_us) / b0->duration_us);
+	}
+	return 0;
+}
+
+/* The multi-dispatch speedup table: one row per key, one geomean row per
+ * dispatch and one for all. */
+static void summary_speedups(const struct stats_speedup *sp, struct strbuf *b)
+{
+	strbuf_printf(b, "\nMulti-dispatch speedups (baseline / final, from perf_records.jsonl):\n\n");
+	strbuf_printf(b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
+			 "|---|---|---:|---:|---:|\n");
+	for (size_t i = 0; i < sp->nkeys; i++) {
+		const struct stats_speedup_key *k = &sp->keys[i];
+		if (!k->baseline || !k->final)
+			continue;
+		md_cells(b, k->dispatch, k->workload, NULL);
+		strbuf_printf(b, " %.3f | %.3f | %.3fx%s |\n", k->baseline->duration_us,
+			      k->final->duration_us, k->speedup, k->regression ? " (regression)" : "");
+	}
+	for (size_t g = 0; g < sp->ngroups; g++) {
+		md_cells(b, sp->groups[g].dispatch, NULL, NULL);
+		strbuf_printf(b, " geomean (%zu) | | | %.3fx |\n", sp->groups[g].nused,
+			      sp->groups[g].geomean_speedup);
+	}
+	strbuf_printf(b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp->nused, sp->geomean_speedup);
+}
+
+/* v2: the Final Performance Test Data table (baseline and final per key). */
+static void summary_final_data(const struct ctx *c, long fr, const char *best, struct strbuf *b)
+{
+	strbuf_printf(b, "\n## Final Performance Test Data\n\n");
+	strbuf_printf(b, "| kernel_id | workload_id | baseline_us | final_us | final_candidate_id |\n"
+			 "|---|---|---:|---:|---|\n");
+	for (size_t i = 0; i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+		const struct record *f = final_record(c, fr, best, w);
+		md_cells(b, w->dispatch, w->id, NULL);
+		strbuf_printf(b, " %.3f | %.3f | ", b0->duration_us, f->duration_us);
+		strbuf_md_cell(b, best);
+		strbuf_str(b, " |\n");
+	}
+}
+
 /* The Final Summary: every number comes from the records just written;
  * speedups and their geometric means from stats/speedup.h. */
 static int final_summary(struct ctx *c, long fr, const char *best, const char *final_file,
@@ -1419,78 +1695,25 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 {
 	struct strbuf b = { 0 };
 	struct stats_speedup sp;
-	int rc = -1, have_sp = 0;
-	size_t nw = c->plan.nworkloads;
 	if (stats_speedup_compute(&c->st.rs, best, &sp) != 0) {
 		cli_error("speedups of '%s': %s", best, strerror(errno));
+		return -1;
+	}
+	int rc = summary_latencies(c, fr, best, final_file, &b);
+	if (rc)
 		goto out;
-	}
-	have_sp = 1;
-	strbuf_printf(&b, "\n## Final Summary\n\n");
-	strbuf_printf(&b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
-			candidate_file(c, best) ? candidate_file(c, best) : "?", final_file,
-			strcmp(best, "baseline") == 0 ? " — nothing was adopted, the baseline stays"
-						      : "");
-	for (size_t i = 0; i < nw; i++) {
-		const struct loop_workload *w = &c->plan.workloads[i];
-		const struct record *f = final_record(c, fr, best, w);
-		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
-		if (!f || !b0) {
-			cli_error("final record of '%s' missing", w->id);
-			goto out;
-		}
-		strbuf_printf(&b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
-		strbuf_printf(&b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
-		strbuf_printf(&b, "- %s: improvement: %.1f%%\n", w->id,
-				100 * (b0->duration_us - f->duration_us) / b0->duration_us);
-	}
-	strbuf_printf(
-		&b, "\nMulti-dispatch speedups (baseline / final, from perf_records.jsonl):\n\n");
-	strbuf_printf(&b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
-			    "|---|---|---:|---:|---:|\n");
-	for (size_t i = 0; i < sp.nkeys; i++) {
-		const struct stats_speedup_key *k = &sp.keys[i];
-		if (!k->baseline || !k->final)
-			continue;
-		md_cells(&b, k->dispatch, k->workload, NULL);
-		strbuf_printf(&b, " %.3f | %.3f | %.3fx%s |\n", k->baseline->duration_us,
-				k->final->duration_us, k->speedup,
-				k->regression ? " (regression)" : "");
-	}
-	for (size_t g = 0; g < sp.ngroups; g++)
-	{
-		md_cells(&b, sp.groups[g].dispatch, NULL, NULL);
-		strbuf_printf(&b, " geomean (%zu) | | | %.3fx |\n", sp.groups[g].nused,
-				sp.groups[g].geomean_speedup);
-	}
-	strbuf_printf(&b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp.nused,
-			sp.geomean_speedup);
+	summary_speedups(&sp, &b);
 	strbuf_printf(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
 	strbuf_printf(&b, "- improvement: %.1f%% (geometric mean of the latency change)\n",
-			-100 * sp.geomean_change);
+		      -100 * sp.geomean_change);
 	strbuf_printf(&b, "- stop_reason: %s\n", stop);
-	strbuf_printf(
-		&b, "- budgets: max_rounds: %ld, max_experiments: %ld; noise threshold: %.1f%%\n",
-		c->plan.max_rounds, c->plan.max_experiments, 100 * c->plan.noise);
+	strbuf_printf(&b, "- budgets: max_rounds: %ld, max_experiments: %ld; noise threshold: %.1f%%\n",
+		      c->plan.max_rounds, c->plan.max_experiments, 100 * c->plan.noise);
 	strbuf_printf(&b, "- iterations: %ld\n", fr - 1);
-	if (c->plan.contract == 2) {
-		strbuf_printf(&b, "\n## Final Performance Test Data\n\n");
-		strbuf_printf(
-			&b,
-			"| kernel_id | workload_id | baseline_us | final_us | final_candidate_id |\n"
-			"|---|---|---:|---:|---|\n");
-		for (size_t i = 0; i < nw; i++) {
-			const struct loop_workload *w = &c->plan.workloads[i];
-			const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
-			const struct record *f = final_record(c, fr, best, w);
-			md_cells(&b, w->dispatch, w->id, NULL);
-			strbuf_printf(&b, " %.3f | %.3f | ", b0->duration_us, f->duration_us);
-			strbuf_md_cell(&b, best);
-			strbuf_str(&b, " |\n");
-		}
-	}
+	if (c->plan.contract == 2)
+		summary_final_data(c, fr, best, &b);
 	strbuf_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
-			stop);
+		      stop);
 	rc = log_append(&b);
 	if (rc == 0) {
 		printf("final: best %s, geomean speedup %.3fx, stop_reason %s\n", best,
@@ -1500,8 +1723,7 @@ static int final_summary(struct ctx *c, long fr, const char *best, const char *f
 			       sp.keys[i].speedup);
 	}
 out:
-	if (have_sp)
-		stats_speedup_release(&sp);
+	stats_speedup_release(&sp);
 	free(b.s);
 	return rc;
 }
@@ -1621,81 +1843,121 @@ static void repo_relative(char *out, size_t len)
 	}
 }
 
-/* The Stage Result of a finished loop: every field of the seed in its
- * order; what the loop cannot know is an explicit `none` the agent fills. */
-static int stage_result_build(const struct ctx *c, struct stage_result *sr)
+/* The Stage Result in the making: sr_put's target and whether every add
+ * succeeded. */
+struct sr_fill {
+	struct stage_result *sr;
+	int ok;  /* 0 once an add ran out of memory */
+};
+
+/* Adds field f (of workload w, NULL for none) with the printf-style value
+ * to the Stage Result; a failed add clears f->ok. */
+static void sr_put(struct sr_fill *f, enum sr_field field, const char *w, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void sr_put(struct sr_fill *f, enum sr_field field, const char *w, const char *fmt, ...)
 {
-	char rel[4096], buf[4600], proj[256] = "none", cwd[4096];
-	const char *best = c->st.best;
-	long fr = c->st.final_round;
-	struct stats_speedup sp;
-	int ok = 1;
-	repo_relative(rel, sizeof(rel));
-	if (getcwd(cwd, sizeof(cwd))) {
-		char *sl = strrchr(cwd, '/');
-		if (sl && sl != cwd) {
-			*sl = '\0';
-			char *p2 = strrchr(cwd, '/');
-			const char *nm = p2 ? p2 + 1 : cwd;
-			size_t k = strlen(nm) < sizeof(proj) - 1 ? strlen(nm) : sizeof(proj) - 1;
-			memcpy(proj, nm, k);
-			proj[k] = '\0';
-		}
-	}
-	if (stats_speedup_compute(&c->st.rs, best, &sp) != 0) {
-		cli_error("speedups of '%s': %s", best, strerror(errno));
-		return -1;
-	}
-#define PUT(F, W, ...)                                                                     \
-	do {                                                                               \
-		snprintf(buf, sizeof(buf), __VA_ARGS__);                                   \
-		ok = ok && stage_result_add(sr, 0, F, stage_result_fields[F], W, buf, NULL); \
-	} while (0)
-	PUT(SR_STAGE, NULL, "4");
-	PUT(SR_PROJECT, NULL, "%s", proj);
-	PUT(SR_OPERATOR, NULL, "%s", c->plan.op);
-	PUT(SR_OUTPUT, NULL, "%s" LOOP_DIR "/%s.py", rel, c->plan.op);
-	PUT(SR_LOG, NULL, "%s" LOOP_LOG, rel);
+	char buf[4600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	f->ok = f->ok && stage_result_add(f->sr, 0, field, stage_result_fields[field], w, buf, NULL);
+}
+
+/* The project's name: the folder holding the operator directory ("none"
+ * when there is none), into proj (256 bytes). */
+static void project_name(char *proj)
+{
+	char cwd[4096];
+	snprintf(proj, 256, "none");
+	if (!getcwd(cwd, sizeof(cwd)))
+		return;
+	char *sl = strrchr(cwd, '/');
+	if (!sl || sl == cwd)
+		return;
+	*sl = '\0';
+	char *p2 = strrchr(cwd, '/');
+	const char *nm = p2 ? p2 + 1 : cwd;
+	size_t k = strlen(nm) < 255 ? strlen(nm) : 255;
+	memcpy(proj, nm, k);
+	proj[k] = '\0';
+}
+
+/* The Stage Result's fields up to the primary metric; rel is the
+ * operator directory from the repository's top. */
+static void sr_head(const struct ctx *c, const char *rel, struct sr_fill *f)
+{
+	char proj[256];
+	project_name(proj);
+	sr_put(f, SR_STAGE, NULL, "4");
+	sr_put(f, SR_PROJECT, NULL, "%s", proj);
+	sr_put(f, SR_OPERATOR, NULL, "%s", c->plan.op);
+	sr_put(f, SR_OUTPUT, NULL, "%s" LOOP_DIR "/%s.py", rel, c->plan.op);
+	sr_put(f, SR_LOG, NULL, "%s" LOOP_LOG, rel);
 	if (is_file("Optimize.md"))
-		PUT(SR_SUMMARY_DOC, NULL, "%sOptimize.md", rel);
+		sr_put(f, SR_SUMMARY_DOC, NULL, "%sOptimize.md", rel);
 	else
-		PUT(SR_SUMMARY_DOC, NULL, "none");
-	PUT(SR_VERDICT, NULL, "TUNING_COMPLETED");
+		sr_put(f, SR_SUMMARY_DOC, NULL, "none");
+	sr_put(f, SR_VERDICT, NULL, "TUNING_COMPLETED");
 	int dl = is_file(LOOP_DIR "/perf_feedback.md");
-	PUT(SR_DESIGN_LIMIT_SIGNAL, NULL, "%s", dl ? "[DESIGN_LIMIT]" : "none");
+	sr_put(f, SR_DESIGN_LIMIT_SIGNAL, NULL, "%s", dl ? "[DESIGN_LIMIT]" : "none");
 	if (dl)
-		PUT(SR_PERF_FEEDBACK, NULL, "%s" LOOP_DIR "/perf_feedback.md", rel);
+		sr_put(f, SR_PERF_FEEDBACK, NULL, "%s" LOOP_DIR "/perf_feedback.md", rel);
 	else
-		PUT(SR_PERF_FEEDBACK, NULL, "none");
-	PUT(SR_ITERATIONS, NULL, "%ld", fr - 1);
-	PUT(SR_PRIMARY_METRIC, NULL, "msprof_task_duration");
+		sr_put(f, SR_PERF_FEEDBACK, NULL, "none");
+	sr_put(f, SR_ITERATIONS, NULL, "%ld", c->st.final_round - 1);
+	sr_put(f, SR_PRIMARY_METRIC, NULL, "msprof_task_duration");
+}
+
+/* The baseline latencies of every workload, then the final ones (named
+ * per workload when there are several); 0, or -1 when a record is
+ * missing. */
+static int sr_latencies(const struct ctx *c, struct sr_fill *f)
+{
 	size_t nw = c->plan.nworkloads;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < nw; i++) {
 			const struct loop_workload *w = &c->plan.workloads[i];
-			const struct record *r = pass == 0
-				? loop_state_find(&c->st, &c->plan, "baseline", w, 0)
-				: final_record(c, fr, best, w);
+			const struct record *r =
+				pass == 0 ? loop_state_find(&c->st, &c->plan, "baseline", w, 0)
+					  : final_record(c, c->st.final_round, c->st.best, w);
 			if (!r) {
 				cli_error("no %s record of '%s'", pass ? "final" : "baseline", w->id);
-				stats_speedup_release(&sp);
 				return -1;
 			}
-			PUT(pass ? SR_FINAL_LATENCY : SR_BASELINE_LATENCY, nw > 1 ? w->id : NULL,
-			    "%.3f us", r->duration_us);
+			sr_put(f, pass ? SR_FINAL_LATENCY : SR_BASELINE_LATENCY, nw > 1 ? w->id : NULL,
+			       "%.3f us", r->duration_us);
 		}
-	PUT(SR_IMPROVEMENT, NULL, "%.1f%%", -100 * sp.geomean_change);
-	PUT(SR_STOP_REASON, NULL, "%s", c->st.stop_reason[0] ? c->st.stop_reason : "user_stop");
-	PUT(SR_SKILL_RETROSPECTIVE, NULL, "none");
-	PUT(SR_VALUE_POINT_PROPOSALS, NULL, "none");
-	PUT(SR_SKILLS_CONSULTED, NULL, "none");
-	PUT(SR_SUMMARY, NULL, "none");
-	PUT(SR_ISSUES, NULL, "none");
-#undef PUT
+	return 0;
+}
+
+/* The Stage Result of a finished loop: every field of the seed in its
+ * order; what the loop cannot know is an explicit `none` the agent fills. */
+static int stage_result_build(const struct ctx *c, struct stage_result *sr)
+{
+	char rel[4096];
+	struct sr_fill f = { sr, 1 };
+	struct stats_speedup sp;
+	repo_relative(rel, sizeof(rel));
+	if (stats_speedup_compute(&c->st.rs, c->st.best, &sp) != 0) {
+		cli_error("speedups of '%s': %s", c->st.best, strerror(errno));
+		return -1;
+	}
+	sr_head(c, rel, &f);
+	if (sr_latencies(c, &f) != 0) {
+		stats_speedup_release(&sp);
+		return -1;
+	}
+	sr_put(&f, SR_IMPROVEMENT, NULL, "%.1f%%", -100 * sp.geomean_change);
+	sr_put(&f, SR_STOP_REASON, NULL, "%s", c->st.stop_reason[0] ? c->st.stop_reason : "user_stop");
+	static const enum sr_field agent_fills[] = { SR_SKILL_RETROSPECTIVE, SR_VALUE_POINT_PROPOSALS,
+						     SR_SKILLS_CONSULTED, SR_SUMMARY, SR_ISSUES };
+	for (size_t i = 0; i < sizeof(agent_fills) / sizeof(agent_fills[0]); i++)
+		sr_put(&f, agent_fills[i], NULL, "none");
 	stats_speedup_release(&sp);
-	if (!ok)
+	if (!f.ok)
 		cli_error("out of memory");
-	return ok ? 0 : -1;
+	return f.ok ? 0 : -1;
 }
 
 /* Prints the Stage Result (Markdown or JSON) and keeps a Markdown copy in
@@ -1780,10 +2042,76 @@ out:
 	return cli_finish_stdout(rc);
 }
 
+/* The final round fr's starting point: no undecided round left, the
+ * current best and the stop reason (stop, 32 bytes) taken, the best's
+ * file copied to final_file. Returns a CLI code. */
+static int finish_prepare(const struct ctx *c, long fr, char *best, size_t blen, char *stop,
+			  const char *final_file)
+{
+	for (size_t i = 0; !c->st.finishing && i < c->st.rs.n; i++)
+		if (c->st.rs.v[i].round >= fr) {
+			cli_error("round %ld is measured but not decided: run the same 'tlperf loop "
+				  "round %ld ...' again first",
+				  c->st.rs.v[i].round, c->st.rs.v[i].round);
+			return CLI_USAGE;
+		}
+	snprintf(best, blen, "%s", c->st.best);
+	const char *state = c->st.nrounds ? c->st.rounds[c->st.nrounds - 1].state : "continue";
+	snprintf(stop, 32, "%s", strcmp(state, "continue") ? state : "user_stop");
+	const char *src = candidate_file(c, best);
+	if (!src || !is_file(src)) {
+		cli_error("the current best '%s' has no kernel file ('%s')", best, src ? src : "?");
+		return CLI_USAGE;
+	}
+	if (!same_content(src, final_file) && copy_file(src, final_file) != 0) {
+		cli_error("cannot copy '%s' to '%s': %s", src, final_file, strerror(errno));
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* The finishing marker of round fr in the log (once), the state reloaded;
+ * a CLI code. */
+static int finish_mark(struct ctx *c, long fr, const char *best)
+{
+	if (c->st.finishing)
+		return CLI_OK;
+	struct strbuf b = { 0 };
+	strbuf_printf(&b, "\n" LOOP_MARKER "kind=finishing round=%ld best=%s -->\n", fr, best);
+	int lr = log_append(&b);
+	free(b.s);
+	return lr || reload(c) ? CLI_USAGE : CLI_OK;
+}
+
+/* The final round: the best copied to final_file and measured once more,
+ * the Final Summary and (v2) the inventory written. Returns a CLI code. */
+static int finish_round(struct ctx *c, const char *final_file)
+{
+	char best[128], stop[32];
+	long fr = c->st.finishing ? c->st.final_round : c->st.last_decided + 1;
+	int rc = finish_prepare(c, fr, best, sizeof(best), stop, final_file);
+	if (rc || (rc = finish_mark(c, fr, best)) != 0)
+		return rc;
+	if (run_signals_install() != 0)
+		return CLI_USAGE;
+	/* The final record: the tuned file measured once more, as the
+	 * candidate it came from. */
+	rc = measure_candidate(c, fr, best, best, final_file,
+			       c->plan.contract == 2 ? "final" : "candidate", 0);
+	if (rc)
+		return rc;
+	if (final_summary(c, fr, best, final_file, stop) != 0)
+		return CLI_USAGE;
+	if (c->plan.contract == 2 && write_inventory(c, fr, best) != 0)
+		return CLI_USAGE;
+	cli_note("write the Skill Retrospective section of '%s' yourself", LOOP_LOG);
+	return CLI_OK;
+}
+
 int loop_cmd_finish(const struct loop_opts *o)
 {
 	struct ctx c;
-	char final_file[512], best[128], stop[32];
+	char final_file[512];
 	int rc = ctx_load(&c, 1);
 	if (rc)
 		goto out;
@@ -1794,60 +2122,8 @@ int loop_cmd_finish(const struct loop_opts *o)
 	}
 	snprintf(final_file, sizeof(final_file), LOOP_DIR "/%s.py", c.plan.op);
 	if (!c.st.finished) {
-		long fr = c.st.finishing ? c.st.final_round : c.st.last_decided + 1;
-		for (size_t i = 0; !c.st.finishing && i < c.st.rs.n; i++)
-			if (c.st.rs.v[i].round >= fr) {
-				cli_error("round %ld is measured but not decided: run the same 'tlperf loop "
-					  "round %ld ...' again first",
-					  c.st.rs.v[i].round, c.st.rs.v[i].round);
-				rc = CLI_USAGE;
-				goto out;
-			}
-		snprintf(best, sizeof(best), "%s", c.st.best);
-		const char *state = c.st.nrounds ? c.st.rounds[c.st.nrounds - 1].state : "continue";
-		snprintf(stop, sizeof(stop), "%s", strcmp(state, "continue") ? state : "user_stop");
-		const char *src = candidate_file(&c, best);
-		if (!src || !is_file(src)) {
-			cli_error("the current best '%s' has no kernel file ('%s')", best, src ? src : "?");
-			rc = CLI_USAGE;
+		if ((rc = finish_round(&c, final_file)) != 0)
 			goto out;
-		}
-		if (!same_content(src, final_file) && copy_file(src, final_file) != 0) {
-			cli_error("cannot copy '%s' to '%s': %s", src, final_file, strerror(errno));
-			rc = CLI_USAGE;
-			goto out;
-		}
-		if (!c.st.finishing) {
-			struct strbuf b = { 0 };
-			strbuf_printf(&b,
-					"\n" LOOP_MARKER "kind=finishing round=%ld best=%s -->\n",
-					fr, best);
-			int lr = log_append(&b);
-			free(b.s);
-			if (lr || reload(&c)) {
-				rc = CLI_USAGE;
-				goto out;
-			}
-		}
-		if (run_signals_install() != 0) {
-			rc = CLI_USAGE;
-			goto out;
-		}
-		/* The final record: the tuned file measured once more, as the
-		 * candidate it came from. */
-		rc = measure_candidate(&c, fr, best, best, final_file,
-				       c.plan.contract == 2 ? "final" : "candidate", 0);
-		if (rc)
-			goto out;
-		if (final_summary(&c, fr, best, final_file, stop) != 0) {
-			rc = CLI_USAGE;
-			goto out;
-		}
-		if (c.plan.contract == 2 && write_inventory(&c, fr, best) != 0) {
-			rc = CLI_USAGE;
-			goto out;
-		}
-		cli_note("write the Skill Retrospective section of '%s' yourself", LOOP_LOG);
 	} else {
 		cli_note("the Final Summary is written already; running the gate only");
 	}

@@ -114,6 +114,58 @@ int loop_state_marker(struct loop_state *st, const char *line)
 	return 1;
 }
 
+/* The markers of the log at log_path into st (a missing log has none).
+ * 0; -1 with err when it cannot be read. */
+static int load_markers(struct loop_state *st, const char *log_path, char *err, size_t errlen)
+{
+	struct lineio l;
+	if (lineio_open(&l, log_path, LINEIO_DEFAULT_LIMIT) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "cannot open '%s': %s", log_path, strerror(errno));
+		return -1;
+	}
+	int rc;
+	while ((rc = lineio_next(&l)) == 1)
+		loop_state_marker(st, l.buf);
+	lineio_close(&l);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot read '%s': %s", log_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 when record r is a branch's: round >= 1, not a final measurement
+ * (phase final, or the finishing round). */
+static int branch_record(const struct loop_state *st, const struct record *r)
+{
+	if (r->round < 1)
+		return 0;
+	if (r->phase && strcmp(r->phase, "final") == 0)
+		return 0;
+	return !(st->finishing && r->round == st->final_round);
+}
+
+/* Branches used: distinct candidates of branch records, the baseline
+ * excluded. */
+static long count_experiments(const struct loop_state *st)
+{
+	long n = 0;
+	for (size_t i = 0; i < st->rs.n; i++) {
+		const struct record *r = &st->rs.v[i];
+		if (strcmp(r->candidate_id, "baseline") == 0 || !branch_record(st, r))
+			continue;
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const struct record *q = &st->rs.v[j];
+			seen = strcmp(q->candidate_id, r->candidate_id) == 0 && branch_record(st, q);
+		}
+		n += !seen;
+	}
+	return n;
+}
+
 int loop_state_load(struct loop_state *st, const char *records_path, const char *log_path,
 		    char *err, size_t errlen)
 {
@@ -126,44 +178,9 @@ int loop_state_load(struct loop_state *st, const char *records_path, const char 
 	}
 	st->bad_lines = ps.n;
 	records_problems_release(&ps);
-
-	struct lineio l;
-	if (lineio_open(&l, log_path, LINEIO_DEFAULT_LIMIT) == 0) {
-		int rc;
-		while ((rc = lineio_next(&l)) == 1)
-			loop_state_marker(st, l.buf);
-		lineio_close(&l);
-		if (rc < 0) {
-			snprintf(err, errlen, "cannot read '%s': %s", log_path, strerror(errno));
-			return -1;
-		}
-	} else if (errno != ENOENT) {
-		snprintf(err, errlen, "cannot open '%s': %s", log_path, strerror(errno));
+	if (load_markers(st, log_path, err, errlen) != 0)
 		return -1;
-	}
-
-	/* Branches used: distinct candidates of rounds >= 1, final records
-	 * and the baseline excluded. */
-	st->experiments = 0;
-	for (size_t i = 0; i < st->rs.n; i++) {
-		const struct record *r = &st->rs.v[i];
-		if (r->round < 1 || strcmp(r->candidate_id, "baseline") == 0)
-			continue;
-		if (r->phase && strcmp(r->phase, "final") == 0)
-			continue;
-		if (st->finishing && r->round == st->final_round)
-			continue;
-		int seen = 0;
-		for (size_t j = 0; j < i && !seen; j++) {
-			const struct record *q = &st->rs.v[j];
-			if (strcmp(q->candidate_id, r->candidate_id) == 0 && q->round >= 1 &&
-			    !(q->phase && strcmp(q->phase, "final") == 0) &&
-			    !(st->finishing && q->round == st->final_round))
-				seen = 1;
-		}
-		if (!seen)
-			st->experiments++;
-	}
+	st->experiments = count_experiments(st);
 	return 0;
 }
 

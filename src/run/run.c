@@ -67,35 +67,50 @@ int run_interrupted(void)
 	return (int)got_signal;
 }
 
-/* Scans /proc for a member of pgid other than exclude (0: none) that is
- * not a zombie (a zombie is dead; it only waits for a parent that may
- * never reap it). -1 when /proc is not there. */
+/* Reads /proc/<pid>/stat ("pid (comm) state ppid pgrp ..."; comm may hold
+ * spaces and ')'): -1 when it cannot be read, else *pgid is set and the
+ * result is 1 when the process is alive, 0 when it is a zombie (a zombie is
+ * dead; it only waits for a parent that may never reap it). */
+static int proc_live_group(long pid, long *pgid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *rp = strrchr(buf, ')');
+	char state = 0;
+	long ppid = 0;
+	if (!rp || sscanf(rp + 1, " %c %ld %ld", &state, &ppid, pgid) != 3)
+		return -1;
+	return state != 'Z' && state != 'X';
+}
+
+/* The next process id listed in the opened /proc d, or 0 at its end. */
+static long proc_next_pid(DIR *d)
+{
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			return strtol(e->d_name, NULL, 10);
+	}
+	return 0;
+}
+
+/* Scans /proc for a live (not zombie) member of pgid other than exclude
+ * (0: none). -1 when /proc is not there. */
 static int proc_group_scan(pid_t pgid, pid_t exclude)
 {
 	DIR *d = opendir("/proc");
 	if (!d)
 		return -1;
 	int alive = 0;
-	struct dirent *e;
-	while (!alive && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		char path[300], buf[512];
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		/* pid (comm) state ppid pgrp ...; comm may hold spaces and ')' */
-		char *rp = strrchr(buf, ')');
-		char state = 0;
-		long ppid = 0, pgrp = 0;
-		if (!rp || sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
-			continue;
-		if (pgrp == (long)pgid && state != 'Z' && state != 'X' &&
-		    strtol(e->d_name, NULL, 10) != (long)exclude)
+	long pid, pgrp = 0;
+	while (!alive && (pid = proc_next_pid(d)) > 0) {
+		if (proc_live_group(pid, &pgrp) == 1 && pgrp == (long)pgid && pid != (long)exclude)
 			alive = 1;
 	}
 	closedir(d);
@@ -224,19 +239,115 @@ static void close_from(int lowfd)
 		close(fd);
 }
 
-/* In the command, just before exec: default signals, empty mask. */
-static void child_signals(void)
+/* Restores the default action of sig. */
+static void sig_default(int sig)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGQUIT, SIGHUP, SIGUSR1 };
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+}
+
+/* In the command, just before exec: default signals, empty mask. */
+static void child_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGQUIT, SIGHUP, SIGUSR1 };
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &dfl, NULL);
+		sig_default(sigs[i]);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Blocks the signals the guard waits for into *waitset and restores the
+ * default SIGCHLD action (a blocked SIGCHLD is queued for sigwaitinfo). */
+static void guard_signals(sigset_t *waitset)
+{
+	sigemptyset(waitset);
+	sigaddset(waitset, SIGCHLD);
+	sigaddset(waitset, SIGTERM);
+	sigaddset(waitset, SIGINT);
+	sigaddset(waitset, SIGHUP);
+	sigprocmask(SIG_BLOCK, waitset, NULL);
+	sig_default(SIGCHLD);
+}
+
+/* Tells the parent through fd 3 that the command could not start (errno
+ * e) and ends this process. */
+static void guard_fail(int e) __attribute__((noreturn));
+static void guard_fail(int e)
+{
+	(void)!write(3, &e, sizeof(e));
+	_exit(GUARD_EXEC_FAILED);
+}
+
+/* The command's life after the guard's fork: exec it (never returns). */
+static void guard_exec(const struct run_spec *spec, pid_t guard, const char *token)
+	__attribute__((noreturn));
+static void guard_exec(const struct run_spec *spec, pid_t guard, const char *token)
+{
+#ifdef __linux__
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+	if (getppid() != guard)
+		_exit(GUARD_EXEC_FAILED);
+	child_signals();
+	if (spec->envp)
+		environ = (char **)spec->envp;
+	if (token)
+		setenv("TLPERF_RUN_TOKEN", token, 1);
+	if (spec->argv) {
+		execvp(spec->argv[0], spec->argv);
+	} else {
+		char *argv[] = { "sh", "-c", (char *)spec->command, NULL };
+		execv("/bin/sh", argv);
+	}
+	guard_fail(errno);
+}
+
+/* Our parent died or is killing the group: SIGTERM to the group, up to
+ * grace seconds for the command cmd and every other member to go, then
+ * SIGKILL to the group, this guard included (never returns). */
+static void guard_stop_group(pid_t me, pid_t cmd, double grace) __attribute__((noreturn));
+static void guard_stop_group(pid_t me, pid_t cmd, double grace)
+{
+	int status = 0;
+	kill(-me, SIGTERM);
+	kill(-me, SIGCONT);
+	double end = now_s() + grace;
+	int reaped = 0;
+	while (now_s() < end) {
+		if (!reaped && waitpid(cmd, &status, WNOHANG) == cmd)
+			reaped = 1;
+		if (reaped && !group_has_other(me, me))
+			_exit(128 + SIGTERM);
+		sleep_s(0.01);
+	}
+	kill(-me, SIGKILL);
+	_exit(128 + SIGKILL);
+}
+
+/* Ends the guard the way the command ended: its exit status, or the same
+ * signal without a core dump of ours (never returns). */
+static void guard_pass_on(pid_t me, int status) __attribute__((noreturn));
+static void guard_pass_on(pid_t me, int status)
+{
+	if (WIFEXITED(status))
+		_exit(WEXITSTATUS(status));
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		struct rlimit nocore = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &nocore); /* the command dumped core, not us */
+		sig_default(sig);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		kill(me, sig);
+		_exit(128 + sig);
+	}
+	_exit(GUARD_EXEC_FAILED);
 }
 
 /* The guard's life after fork (never returns). fd 3 is the write end of
@@ -248,17 +359,7 @@ static void guard_main(const struct run_spec *spec, pid_t parent, double grace,
 {
 	pid_t me = getpid();
 	sigset_t waitset;
-	sigemptyset(&waitset);
-	sigaddset(&waitset, SIGCHLD);
-	sigaddset(&waitset, SIGTERM);
-	sigaddset(&waitset, SIGINT);
-	sigaddset(&waitset, SIGHUP);
-	sigprocmask(SIG_BLOCK, &waitset, NULL);
-	struct sigaction dfl;
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(SIGCHLD, &dfl, NULL); /* blocked SIGCHLD is queued for sigwaitinfo */
+	guard_signals(&waitset);
 #ifdef __linux__
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 #endif
@@ -266,32 +367,10 @@ static void guard_main(const struct run_spec *spec, pid_t parent, double grace,
 		_exit(GUARD_EXEC_FAILED); /* the parent died before we got here */
 
 	pid_t cmd = fork();
-	if (cmd < 0) {
-		int e = errno;
-		(void)!write(3, &e, sizeof(e));
-		_exit(GUARD_EXEC_FAILED);
-	}
-	if (cmd == 0) {
-#ifdef __linux__
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-		if (getppid() != me)
-			_exit(GUARD_EXEC_FAILED);
-		child_signals();
-		if (spec->envp)
-			environ = (char **)spec->envp;
-		if (token)
-			setenv("TLPERF_RUN_TOKEN", token, 1);
-		if (spec->argv) {
-			execvp(spec->argv[0], spec->argv);
-		} else {
-			char *argv[] = { "sh", "-c", (char *)spec->command, NULL };
-			execv("/bin/sh", argv);
-		}
-		int e = errno;
-		(void)!write(3, &e, sizeof(e));
-		_exit(GUARD_EXEC_FAILED);
-	}
+	if (cmd < 0)
+		guard_fail(errno);
+	if (cmd == 0)
+		guard_exec(spec, me, token);
 	close(3); /* only the command reports exec failures */
 
 	int status = 0;
@@ -300,43 +379,11 @@ static void guard_main(const struct run_spec *spec, pid_t parent, double grace,
 		int sig = sigwaitinfo(&waitset, &si);
 		if (sig < 0)
 			continue;
-		if (sig == SIGCHLD) {
-			pid_t r = waitpid(cmd, &status, WNOHANG);
-			if (r == cmd)
-				break;
-			continue;
-		}
-		/* SIGTERM/SIGINT/SIGHUP: our parent died, or is killing the group. */
-		kill(-me, SIGTERM);
-		kill(-me, SIGCONT);
-		double end = now_s() + grace;
-		int reaped = 0;
-		while (now_s() < end) {
-			if (!reaped && waitpid(cmd, &status, WNOHANG) == cmd)
-				reaped = 1;
-			if (reaped && !group_has_other(me, me))
-				_exit(128 + SIGTERM);
-			sleep_s(0.01);
-		}
-		kill(-me, SIGKILL); /* the group, this guard included */
-		_exit(128 + SIGKILL);
+		if (sig != SIGCHLD) /* SIGTERM/SIGINT/SIGHUP */
+			guard_stop_group(me, cmd, grace);
+		if (waitpid(cmd, &status, WNOHANG) == cmd)
+			guard_pass_on(me, status);
 	}
-	/* The command's own end, passed on. */
-	if (WIFEXITED(status))
-		_exit(WEXITSTATUS(status));
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		struct rlimit nocore = { 0, 0 };
-		setrlimit(RLIMIT_CORE, &nocore); /* the command dumped core, not us */
-		sigaction(sig, &dfl, NULL);
-		sigset_t one;
-		sigemptyset(&one);
-		sigaddset(&one, sig);
-		sigprocmask(SIG_UNBLOCK, &one, NULL);
-		kill(me, sig);
-		_exit(128 + sig);
-	}
-	_exit(GUARD_EXEC_FAILED);
 }
 
 /* Forks the guard with stdin /dev/null, stdout outfd, stderr logfd.
@@ -413,39 +460,113 @@ static int write_group_file(const char *path, long pgid, const char *token)
 	return 0;
 }
 
+/* A token unique to this run: pid, wall-clock time, a counter. */
+static void make_token(char *token, size_t len)
+{
+	static unsigned long seq;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(token, len, "%ld-%lld%09ld-%lu", (long)getpid(), (long long)ts.tv_sec, ts.tv_nsec,
+		 ++seq);
+}
+
+/* Opens the log (and the out file when the spec has one) into *logfd and
+ * *outfd; 0, or the errno of the failed open. */
+static int open_outputs(const struct run_spec *spec, int *logfd, int *outfd)
+{
+	*logfd = open_out(spec->log_path, spec->append);
+	if (*logfd < 0)
+		return errno;
+	if (spec->out_path) {
+		*outfd = open_out(spec->out_path, spec->append);
+		if (*outfd < 0)
+			return errno;
+	}
+	return 0;
+}
+
+/* Closes *fd when open and marks it closed. */
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Whether we were interrupted (installed handlers saw SIGINT/SIGTERM);
+ * when so, res says RUN_INTERRUPTED by that signal. */
+static int note_interrupt(struct run_result *res)
+{
+	if (!(installed && got_signal))
+		return 0;
+	res->status = RUN_INTERRUPTED;
+	res->signal = (int)got_signal;
+	return 1;
+}
+
+/* Polls the guard pid until it ends (1, *status set), or kills its group
+ * on an interrupt or at spec's timeout (0, res->status says which), or a
+ * wait fails (0, RUN_SPAWN_FAILED, *err set). */
+static int wait_guard(const struct run_spec *spec, pid_t pid, double grace, double t0,
+		      int *status, struct run_result *res, int *err)
+{
+	double poll = 0.001;
+	for (;;) {
+		int r = reap(pid, status);
+		if (r == 1)
+			return 1;
+		if (r < 0) {
+			*err = errno;
+			kill(-pid, SIGKILL);
+			res->status = RUN_SPAWN_FAILED;
+			return 0;
+		}
+		if (installed && got_signal) {
+			kill_group(pid, grace, status);
+			note_interrupt(res); /* the signal as it stands after the kill */
+			res->elapsed_s = now_s() - t0;
+			return 0;
+		}
+		if (spec->timeout_s > 0 && now_s() - t0 >= spec->timeout_s) {
+			kill_group(pid, grace, status);
+			res->status = RUN_TIMED_OUT;
+			res->elapsed_s = now_s() - t0;
+			return 0;
+		}
+		sleep_s(poll);
+		if (poll < 0.02)
+			poll *= 2;
+	}
+}
+
+/* The command's own end (wait status) into res; 0 when it exited 0. */
+static int result_from_status(struct run_result *res, int status)
+{
+	if (WIFEXITED(status)) {
+		res->status = RUN_EXITED;
+		res->exit_code = WEXITSTATUS(status);
+		return res->exit_code == 0 ? 0 : 1;
+	}
+	if (WIFSIGNALED(status)) {
+		res->status = RUN_SIGNALED;
+		res->signal = WTERMSIG(status);
+	}
+	return 1;
+}
+
 int run_command(const struct run_spec *spec, struct run_result *res)
 {
 	int logfd = -1, outfd = -1, rc = 1, err = 0;
 	pid_t pid = 0;
 	double grace = spec->kill_grace_s > 0 ? spec->kill_grace_s : 1.0;
 	char token[80];
-	static unsigned long seq;
 
 	memset(res, 0, sizeof(*res));
 	res->status = RUN_SPAWN_FAILED;
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	snprintf(token, sizeof(token), "%ld-%lld%09ld-%lu", (long)getpid(), (long long)ts.tv_sec,
-		 ts.tv_nsec, ++seq);
-
-	logfd = open_out(spec->log_path, spec->append);
-	if (logfd < 0) {
-		err = errno;
+	make_token(token, sizeof(token));
+	err = open_outputs(spec, &logfd, &outfd);
+	if (err != 0 || note_interrupt(res)) /* interrupted before we started: start nothing */
 		goto out;
-	}
-	if (spec->out_path) {
-		outfd = open_out(spec->out_path, spec->append);
-		if (outfd < 0) {
-			err = errno;
-			goto out;
-		}
-	}
-	if (installed && got_signal) {
-		/* Interrupted before we started: start nothing. */
-		res->status = RUN_INTERRUPTED;
-		res->signal = (int)got_signal;
-		goto out;
-	}
 	double t0 = now_s();
 	pid = spawn_guarded(spec, outfd >= 0 ? outfd : logfd, logfd, grace, token, &err);
 	if (pid < 0) {
@@ -453,64 +574,24 @@ int run_command(const struct run_spec *spec, struct run_result *res)
 		goto out;
 	}
 	res->pid = (long)pid;
-	if (spec->group_file && write_group_file(spec->group_file, (long)pid, token) != 0) {
-		/* not fatal: the guard still ties the run to us */
-	}
+	/* a failed record is not fatal: the guard still ties the run to us */
+	if (spec->group_file)
+		(void)write_group_file(spec->group_file, (long)pid, token);
 	/* The parent closes its copies now, so a full disk shows in the child. */
-	close(logfd);
-	logfd = -1;
-	if (outfd >= 0) {
-		close(outfd);
-		outfd = -1;
-	}
-
+	close_fd(&logfd);
+	close_fd(&outfd);
 	int status = 0;
-	double poll = 0.001;
-	for (;;) {
-		int r = reap(pid, &status);
-		if (r == 1)
-			break;
-		if (r < 0) {
-			err = errno;
-			kill(-pid, SIGKILL);
-			res->status = RUN_SPAWN_FAILED;
-			goto out;
-		}
-		if (installed && got_signal) {
-			kill_group(pid, grace, &status);
-			res->status = RUN_INTERRUPTED;
-			res->signal = (int)got_signal;
-			res->elapsed_s = now_s() - t0;
-			goto out;
-		}
-		if (spec->timeout_s > 0 && now_s() - t0 >= spec->timeout_s) {
-			kill_group(pid, grace, &status);
-			res->status = RUN_TIMED_OUT;
-			res->elapsed_s = now_s() - t0;
-			goto out;
-		}
-		sleep_s(poll);
-		if (poll < 0.02)
-			poll *= 2;
-	}
-	res->elapsed_s = now_s() - t0;
-	if (WIFEXITED(status)) {
-		res->status = RUN_EXITED;
-		res->exit_code = WEXITSTATUS(status);
-		rc = res->exit_code == 0 ? 0 : 1;
-	} else if (WIFSIGNALED(status)) {
-		res->status = RUN_SIGNALED;
-		res->signal = WTERMSIG(status);
+	if (wait_guard(spec, pid, grace, t0, &status, res, &err)) {
+		res->elapsed_s = now_s() - t0;
+		rc = result_from_status(res, status);
 	}
 out:
 	if (res->status == RUN_SPAWN_FAILED)
 		res->err = err;
 	if (pid > 0 && spec->group_file)
 		unlink(spec->group_file);
-	if (logfd >= 0)
-		close(logfd);
-	if (outfd >= 0)
-		close(outfd);
+	close_fd(&logfd);
+	close_fd(&outfd);
 	return rc;
 }
 
@@ -556,26 +637,9 @@ static size_t survivors(long pgid, const char *token, long *v, size_t max, int *
 	if (!d)
 		return 0;
 	long self = (long)getpid();
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL && n < max) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		long pid = strtol(e->d_name, NULL, 10);
-		if (pid == self)
-			continue;
-		char path[300], buf[512];
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		size_t k = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[k] = '\0';
-		char *rp = strrchr(buf, ')');
-		char state = 0;
-		long ppid = 0, pgrp = 0;
-		if (!rp || sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3 || state == 'Z' ||
-		    state == 'X')
+	long pid, pgrp = 0;
+	while (n < max && (pid = proc_next_pid(d)) > 0) {
+		if (pid == self || proc_live_group(pid, &pgrp) != 1)
 			continue;
 		int tok = carries_token(pid, token);
 		if (pgrp == pgid) {
@@ -591,21 +655,80 @@ static size_t survivors(long pgid, const char *token, long *v, size_t max, int *
 	return n;
 }
 
-int run_stop_recorded(const char *group_file, double grace_s, long *pgid)
+/* Reads "<pgid> <token>" from group_file into *g and token (100 bytes):
+ * 1 when read, 0 when there is no record (a malformed one is removed),
+ * -1 when it cannot be read (errno). */
+static int read_group_record(const char *group_file, long *g, char *token)
 {
-	char buf[200], token[100];
-	*pgid = 0;
+	char buf[200];
 	FILE *f = fopen(group_file, "r");
 	if (!f)
 		return errno == ENOENT ? 0 : -1;
 	size_t k = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[k] = '\0';
-	long g = 0;
-	if (sscanf(buf, "%ld %99s", &g, token) != 2 || g <= 1) {
+	if (sscanf(buf, "%ld %99s", g, token) != 2 || *g <= 1) {
 		unlink(group_file); /* not ours to interpret: nothing to stop */
 		return 0;
 	}
+	return 1;
+}
+
+/* SIGTERM (and SIGCONT) to each of v[0..n) except members of group g when
+ * the group is not provably the run's (!tok), then to the group when it
+ * is. Keeps the signalled ones at the front of v; returns how many. */
+static size_t term_survivors(long *v, size_t n, long g, int tok)
+{
+	size_t stopped = 0;
+	for (size_t i = 0; i < n; i++) {
+		long pg = 0;
+		int member = proc_live_group(v[i], &pg) >= 0 && pg == g;
+		if (member && !tok)
+			continue;
+		kill((pid_t)v[i], SIGTERM);
+		kill((pid_t)v[i], SIGCONT);
+		v[stopped++] = v[i];
+	}
+	if (tok)
+		kill(-(pid_t)g, SIGTERM);
+	return stopped;
+}
+
+/* 1 while one of v[0..n) still runs with token, or (tok) group g lives. */
+static int survivors_left(const long *v, size_t n, const char *token, long g, int tok)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (kill((pid_t)v[i], 0) == 0 && carries_token(v[i], token))
+			return 1;
+	}
+	return tok && proc_group_alive((pid_t)g) == 1;
+}
+
+/* Up to grace_s for the signalled v[0..n) (and group g when tok) to go,
+ * then SIGKILL to them and a bounded wait until the group is gone. */
+static void kill_survivors(const long *v, size_t n, const char *token, long g, int tok,
+			   double grace_s)
+{
+	double end = now_s() + (grace_s > 0 ? grace_s : 1.0);
+	while (survivors_left(v, n, token, g, tok) && now_s() < end)
+		sleep_s(0.02);
+	for (size_t i = 0; i < n; i++)
+		kill((pid_t)v[i], SIGKILL);
+	if (tok)
+		kill(-(pid_t)g, SIGKILL);
+	end = now_s() + 5.0;
+	while (tok && proc_group_alive((pid_t)g) == 1 && now_s() < end)
+		sleep_s(0.01);
+}
+
+int run_stop_recorded(const char *group_file, double grace_s, long *pgid)
+{
+	char token[100];
+	long g = 0;
+	*pgid = 0;
+	int r = read_group_record(group_file, &g, token);
+	if (r <= 0)
+		return r;
 	*pgid = g;
 	long v[4096];
 	int tok;
@@ -613,47 +736,8 @@ int run_stop_recorded(const char *group_file, double grace_s, long *pgid)
 	size_t n = survivors(g, token, v, 4096, &tok, &ing);
 	size_t stopped = 0;
 	if (n > 0) {
-		/* group members only count when the group is provably the run's */
-		for (size_t i = 0; i < n; i++) {
-			int member = 0;
-			char path[64], sb[512];
-			snprintf(path, sizeof(path), "/proc/%ld/stat", v[i]);
-			FILE *sf = fopen(path, "r");
-			if (sf) {
-				size_t m = fread(sb, 1, sizeof(sb) - 1, sf);
-				fclose(sf);
-				sb[m] = '\0';
-				char *rp = strrchr(sb, ')');
-				char st;
-				long pp, pg;
-				member = rp && sscanf(rp + 1, " %c %ld %ld", &st, &pp, &pg) == 3 && pg == g;
-			}
-			if (member && !tok)
-				continue;
-			kill((pid_t)v[i], SIGTERM);
-			kill((pid_t)v[i], SIGCONT);
-			v[stopped++] = v[i];
-		}
-		if (tok)
-			kill(-(pid_t)g, SIGTERM);
-		double end = now_s() + (grace_s > 0 ? grace_s : 1.0);
-		for (;;) {
-			int any = 0;
-			for (size_t i = 0; i < stopped && !any; i++)
-				any = kill((pid_t)v[i], 0) == 0 && carries_token(v[i], token);
-			if (tok && proc_group_alive((pid_t)g) == 1)
-				any = 1;
-			if (!any || now_s() >= end)
-				break;
-			sleep_s(0.02);
-		}
-		for (size_t i = 0; i < stopped; i++)
-			kill((pid_t)v[i], SIGKILL);
-		if (tok)
-			kill(-(pid_t)g, SIGKILL);
-		end = now_s() + 5.0;
-		while (tok && proc_group_alive((pid_t)g) == 1 && now_s() < end)
-			sleep_s(0.01);
+		stopped = term_survivors(v, n, g, tok);
+		kill_survivors(v, stopped, token, g, tok, grace_s);
 	}
 	unlink(group_file);
 	return (int)stopped;

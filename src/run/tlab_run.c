@@ -319,101 +319,149 @@ static int fresh_dir(const char *profile)
 	return -1;
 }
 
-int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
-		  struct abrun_run *out, char *err, size_t errlen)
-{
-	char profile[4096], log[4096], what[256], last[300];
-	char *line = NULL;
-	double *d = NULL;
-	int rc = ABRUN_FAILED;
+/* One attempt of one arm of one pair: where it writes (the steps of
+ * abrun_measure share it). */
+struct attempt {
+	const struct abrun_config *c;
+	char arm;            /* 'A' or 'B' */
+	long pair;
+	char profile[4096];  /* the attempt's profile directory */
+	char log[4096];      /* its log */
+};
 
-	memset(out, 0, sizeof(*out));
-	abrun_profile_path(c, pair, arm, profile, sizeof(profile));
-	abrun_log_path(c, pair, arm, log, sizeof(log));
-	if (move_aside(profile, "") != 0 || move_aside(log, ".log") != 0) {
+/* Moves an unfinished earlier attempt aside and creates a fresh profile
+ * directory. ABRUN_OK, or ABRUN_ENV with err. */
+static int attempt_prepare(struct attempt *at, char *err, size_t errlen)
+{
+	const struct abrun_config *c = at->c;
+	abrun_profile_path(c, at->pair, at->arm, at->profile, sizeof(at->profile));
+	abrun_log_path(c, at->pair, at->arm, at->log, sizeof(at->log));
+	if (move_aside(at->profile, "") != 0 || move_aside(at->log, ".log") != 0) {
 		snprintf(err, errlen, "cannot move the unfinished attempt of pair %ld %c aside in '%s': %s",
-			 pair, arm, c->workdir, strerror(errno));
+			 at->pair, at->arm, c->workdir, strerror(errno));
 		return ABRUN_ENV;
 	}
-	if (fresh_dir(profile) != 0) {
-		snprintf(err, errlen, "cannot create a fresh '%s': %s", profile, strerror(errno));
+	if (fresh_dir(at->profile) != 0) {
+		snprintf(err, errlen, "cannot create a fresh '%s': %s", at->profile, strerror(errno));
 		return ABRUN_ENV;
 	}
-	line = source_command(c, pair, arm);
-	if (!line) {
-		snprintf(err, errlen, "out of memory");
-		return ABRUN_ENV;
-	}
-	/* A few seconds of grace: an NPU bench may need them to release the device. */
-	char groupf[4200];
-	abrun_group_path(c, groupf, sizeof(groupf));
-	struct run_spec spec = { .command = line, .log_path = log, .timeout_s = c->timeout_s,
-				 .kill_grace_s = 5.0, .group_file = groupf };
-	struct run_result res;
-	char outfile[4200];
-	if (source_prepare(c, profile, arm, pair, &spec, outfile, sizeof(outfile), err, errlen) != 0) {
-		rc = ABRUN_ENV;
-		goto out;
-	}
-	run_command(&spec, &res);
-	run_describe(&res, what, sizeof(what));
-	switch (res.status) {
+	return ABRUN_OK;
+}
+
+/* How the attempt's command ended: -1 when it exited 0 (go on), else the
+ * abrun code with err (interrupted, could not start, failed). */
+static int attempt_outcome(const struct attempt *at, const struct run_result *res, char *err,
+			   size_t errlen)
+{
+	char what[256], last[300];
+	run_describe(res, what, sizeof(what));
+	switch (res->status) {
 	case RUN_INTERRUPTED:
-		snprintf(err, errlen, "pair %ld %c: %s; log '%s'", pair, arm, what, log);
-		rc = ABRUN_INTERRUPTED;
-		goto out;
+		snprintf(err, errlen, "pair %ld %c: %s; log '%s'", at->pair, at->arm, what, at->log);
+		return ABRUN_INTERRUPTED;
 	case RUN_SPAWN_FAILED:
-		snprintf(err, errlen, "pair %ld %c: %s (log '%s')", pair, arm, what, log);
-		rc = ABRUN_ENV;
-		goto out;
+		snprintf(err, errlen, "pair %ld %c: %s (log '%s')", at->pair, at->arm, what, at->log);
+		return ABRUN_ENV;
 	case RUN_EXITED:
-		if (res.exit_code == 0)
-			break;
+		if (res->exit_code == 0)
+			return -1;
 		/* fall through */
 	case RUN_SIGNALED:
 	case RUN_TIMED_OUT:
-		last_log_line(log, last, sizeof(last));
-		snprintf(err, errlen, "pair %ld %c: the run %s; see log '%s'%s%s%s", pair, arm, what, log,
-			 last[0] ? " (last line: \"" : "", last, last[0] ? "\")" : "");
-		goto out;
+		break;
 	}
+	last_log_line(at->log, last, sizeof(last));
+	snprintf(err, errlen, "pair %ld %c: the run %s; see log '%s'%s%s%s", at->pair, at->arm, what,
+		 at->log, last[0] ? " (last line: \"" : "", last, last[0] ? "\")" : "");
+	return ABRUN_FAILED;
+}
 
+/* The attempt's launch durations into *d (malloc'd, *n of them); 0, or -1
+ * with err when they cannot be read or more were captured than launched. */
+static int attempt_read(const struct attempt *at, double **d, size_t *n, char *err,
+			size_t errlen)
+{
 	char rerr[6144];
-	size_t n = 0, captured = 0;
-	if (source_read(c, profile, &d, &n, &captured, rerr, sizeof(rerr)) != 0) {
-		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", pair, arm, rerr, log);
-		goto out;
+	size_t captured = 0;
+	if (source_read(at->c, at->profile, d, n, &captured, rerr, sizeof(rerr)) != 0) {
+		snprintf(err, errlen, "pair %ld %c: %s; see log '%s'", at->pair, at->arm, rerr, at->log);
+		return -1;
 	}
-	if (captured > (size_t)c->launch_count) {
+	if (captured > (size_t)at->c->launch_count) {
 		snprintf(err, errlen,
 			 "pair %ld %c: %zu launches in '%s', more than --launch-count %ld: another "
 			 "process wrote into this run (a previous tlab's survivor?); the run is not "
 			 "used; see log '%s'",
-			 pair, arm, captured, profile, c->launch_count, log);
-		goto out;
+			 at->pair, at->arm, captured, at->profile, at->c->launch_count, at->log);
+		return -1;
 	}
-	out->arm = arm;
-	out->pair = pair;
+	return 0;
+}
+
+/* The run's summary of the n durations d into *out. ABRUN_OK, or
+ * ABRUN_ENV with err when out of memory (*out released). */
+static int attempt_fill(const struct attempt *at, int order, const double *d, size_t n,
+			double elapsed_s, struct abrun_run *out, char *err, size_t errlen)
+{
+	const struct abrun_config *c = at->c;
+	out->arm = at->arm;
+	out->pair = at->pair;
 	out->order = order;
 	out->launches = n;
 	out->median_us = stats_median(d, n);
 	out->mad_us = stats_mad(d, n);
 	out->min_us = stats_min(d, n);
 	out->max_us = stats_max(d, n);
-	out->elapsed_s = res.elapsed_s;
+	out->elapsed_s = elapsed_s;
 	out->launch_count = c->launch_count;
-	out->cmd = strdup(arm == 'A' ? c->a_cmd : c->b_cmd);
+	out->cmd = strdup(at->arm == 'A' ? c->a_cmd : c->b_cmd);
 	out->kernel_name = strdup(c->kernel_name);
-	out->log = strdup(log);
-	out->profile = strdup(profile);
+	out->log = strdup(at->log);
+	out->profile = strdup(at->profile);
 	out->finished = utc_now();
 	if (!out->cmd || !out->kernel_name || !out->log || !out->profile || !out->finished) {
 		abrun_run_release(out);
 		snprintf(err, errlen, "out of memory");
+		return ABRUN_ENV;
+	}
+	return ABRUN_OK;
+}
+
+int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
+		  struct abrun_run *out, char *err, size_t errlen)
+{
+	struct attempt at = { .c = c, .arm = arm, .pair = pair };
+	char *line = NULL;
+	double *d = NULL;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	int rc = attempt_prepare(&at, err, errlen);
+	if (rc != ABRUN_OK)
+		return rc;
+	line = source_command(c, pair, arm);
+	if (!line) {
+		snprintf(err, errlen, "out of memory");
+		return ABRUN_ENV;
+	}
+	/* A few seconds of grace: an NPU bench may need them to release the device. */
+	char groupf[4200], outfile[4200];
+	abrun_group_path(c, groupf, sizeof(groupf));
+	struct run_spec spec = { .command = line, .log_path = at.log, .timeout_s = c->timeout_s,
+				 .kill_grace_s = 5.0, .group_file = groupf };
+	struct run_result res;
+	if (source_prepare(c, at.profile, arm, pair, &spec, outfile, sizeof(outfile), err, errlen) !=
+	    0) {
 		rc = ABRUN_ENV;
 		goto out;
 	}
-	rc = ABRUN_OK;
+	run_command(&spec, &res);
+	rc = attempt_outcome(&at, &res, err, errlen);
+	if (rc >= 0)
+		goto out;
+	rc = ABRUN_FAILED;
+	if (attempt_read(&at, &d, &n, err, errlen) == 0)
+		rc = attempt_fill(&at, order, d, n, res.elapsed_s, out, err, errlen);
 out:
 	free(d);
 	free(line);
@@ -492,49 +540,36 @@ static char *get_str(const cJSON *o, const char *k)
 
 static const char NOT_JSON[] = "not JSON";
 
-/* One journal line into *r. Returns NULL or a static reason (NOT_JSON
- * when the text does not parse at all). */
-static const char *parse_run(const char *text, size_t len, struct abrun_run *r)
+/* The required fields of a journal line into *r, each checked first;
+ * NULL, or a static reason (r untouched). */
+static const char *run_required(const cJSON *o, struct abrun_run *r)
 {
-	cJSON *o = cJSON_ParseWithLength(text, len);
-	const char *why = NULL;
-	double pair, order, launches, med, v;
-	memset(r, 0, sizeof(*r));
-	if (!o) {
-		why = NOT_JSON;
-		goto out;
-	}
-	if (!cJSON_IsObject(o)) {
-		why = "not a JSON object";
-		goto out;
-	}
+	double pair, order, launches, med;
 	const cJSON *arm = cJSON_GetObjectItemCaseSensitive(o, "arm");
 	if (!cJSON_IsString(arm) || !arm->valuestring ||
-	    (strcmp(arm->valuestring, "A") != 0 && strcmp(arm->valuestring, "B") != 0)) {
-		why = "\"arm\" must be \"A\" or \"B\"";
-		goto out;
-	}
-	if (get_num(o, "pair", &pair) != 0 || pair < 1 || pair != floor(pair) || pair > 1e6) {
-		why = "\"pair\" must be a whole number >= 1";
-		goto out;
-	}
-	if (get_num(o, "order", &order) != 0 || (order != 1 && order != 2)) {
-		why = "\"order\" must be 1 or 2";
-		goto out;
-	}
-	if (get_num(o, "launches", &launches) != 0 || launches < 1 || launches != floor(launches)) {
-		why = "\"launches\" must be a whole number >= 1";
-		goto out;
-	}
-	if (get_num(o, "median_us", &med) != 0 || !(med > 0)) {
-		why = "\"median_us\" must be a number > 0";
-		goto out;
-	}
+	    (strcmp(arm->valuestring, "A") != 0 && strcmp(arm->valuestring, "B") != 0))
+		return "\"arm\" must be \"A\" or \"B\"";
+	if (get_num(o, "pair", &pair) != 0 || pair < 1 || pair != floor(pair) || pair > 1e6)
+		return "\"pair\" must be a whole number >= 1";
+	if (get_num(o, "order", &order) != 0 || (order != 1 && order != 2))
+		return "\"order\" must be 1 or 2";
+	if (get_num(o, "launches", &launches) != 0 || launches < 1 || launches != floor(launches))
+		return "\"launches\" must be a whole number >= 1";
+	if (get_num(o, "median_us", &med) != 0 || !(med > 0))
+		return "\"median_us\" must be a number > 0";
 	r->arm = arm->valuestring[0];
 	r->pair = (long)pair;
 	r->order = (int)order;
 	r->launches = (size_t)launches;
 	r->median_us = med;
+	return NULL;
+}
+
+/* The optional fields of a journal line into *r (NAN, 0 or NULL when
+ * absent); NULL, or a static reason when "cmd" is missing (r released). */
+static const char *run_optional(const cJSON *o, struct abrun_run *r)
+{
+	double v;
 	r->mad_us = get_num(o, "mad_us", &v) == 0 ? v : NAN;
 	r->min_us = get_num(o, "min_us", &v) == 0 ? v : NAN;
 	r->max_us = get_num(o, "max_us", &v) == 0 ? v : NAN;
@@ -545,11 +580,25 @@ static const char *parse_run(const char *text, size_t len, struct abrun_run *r)
 	r->log = get_str(o, "log");
 	r->profile = get_str(o, "profile");
 	r->finished = get_str(o, "finished");
-	if (!r->cmd) {
-		why = "\"cmd\" must be a string";
-		abrun_run_release(r);
-	}
-out:
+	if (r->cmd)
+		return NULL;
+	abrun_run_release(r);
+	return "\"cmd\" must be a string";
+}
+
+/* One journal line into *r. Returns NULL or a static reason (NOT_JSON
+ * when the text does not parse at all). */
+static const char *parse_run(const char *text, size_t len, struct abrun_run *r)
+{
+	cJSON *o = cJSON_ParseWithLength(text, len);
+	const char *why;
+	memset(r, 0, sizeof(*r));
+	if (!o)
+		why = NOT_JSON;
+	else if (!cJSON_IsObject(o))
+		why = "not a JSON object";
+	else if (!(why = run_required(o, r)))
+		why = run_optional(o, r);
 	cJSON_Delete(o);
 	return why;
 }
