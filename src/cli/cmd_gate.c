@@ -172,56 +172,49 @@ static int check_weakening(struct gate_set *set, const struct gate_dir *d, struc
 	return rc;
 }
 
-/* Loads the configuration of d into cs->cfg. Returns 0, -1 after a
- * message (exit 2), -2 when out of memory. */
-static int config_for(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
-		      struct gate_findings *out)
+/* Pull-request mode: the base revision's configuration of d, checked
+ * against the working tree's (TLGATE-CONFIG into out), becomes cs->cfg
+ * unless --config names one. Returns 0, -1 after a message, -2 when out of
+ * memory. */
+static int config_at_rev(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
+			 struct gate_findings *out)
 {
 	char err[512], *path = NULL, *name = NULL;
-	if (cs->explicit_path) {
-		if (!cs->have_explicit) {
-			cfg_switch(cs, cs->explicit_path);
-			if (gatecheck_config_load(cs->explicit_path, &cs->cfg, err, sizeof(err)) != 0) {
-				cli_error("%s", err);
-				return -1;
-			}
-			cs->have_explicit = 1;
-			if (!(cs->loaded = strdup(cs->explicit_path)))
-				return -2;
-		}
-		if (!cs->rev)
-			return 0;
+	/* the base revision's: the pull request's own never applies */
+	struct gatecheck_config base;
+	gatecheck_config_init(&base);
+	if (gate_config_find_at_rev(set, d, cs->rev, &path, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
+		return -1;
 	}
-	if (cs->rev) {
-		/* the base revision's: the pull request's own never applies */
-		struct gatecheck_config base;
-		gatecheck_config_init(&base);
-		if (gate_config_find_at_rev(set, d, cs->rev, &path, err, sizeof(err)) != 0) {
-			cli_error("%s", err);
-			return -1;
-		}
-		if (path && gate_config_load_at_rev(set, d, cs->rev, path, &base, &name, err, sizeof(err)) != 0) {
-			cli_error("%s", err);
-			free(path);
-			free(name);
-			gatecheck_config_release(&base);
-			return -1;
-		}
-		int rc = check_weakening(set, d, cs, &base, name, out);
-		if (rc == 0 && !cs->explicit_path && cfg_switch(cs, name)) {
-			/* take base over */
-			gatecheck_config_release(&cs->cfg);
-			cs->cfg = base;
-			cs->cfg.strict = cs->strict;
-			gatecheck_config_init(&base);
-			cs->loaded = name;
-			name = NULL;
-		}
-		gatecheck_config_release(&base);
+	if (path && gate_config_load_at_rev(set, d, cs->rev, path, &base, &name, err, sizeof(err)) != 0) {
+		cli_error("%s", err);
 		free(path);
 		free(name);
-		return rc ? -2 : 0;
+		gatecheck_config_release(&base);
+		return -1;
 	}
+	int rc = check_weakening(set, d, cs, &base, name, out);
+	if (rc == 0 && !cs->explicit_path && cfg_switch(cs, name)) {
+		/* take base over */
+		gatecheck_config_release(&cs->cfg);
+		cs->cfg = base;
+		cs->cfg.strict = cs->strict;
+		gatecheck_config_init(&base);
+		cs->loaded = name;
+		name = NULL;
+	}
+	gatecheck_config_release(&base);
+	free(path);
+	free(name);
+	return rc ? -2 : 0;
+}
+
+/* The nearest configuration of d in the working tree becomes cs->cfg when
+ * it is another one. Returns 0, or -1 after a message. */
+static int config_in_tree(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs)
+{
+	char err[512], *name = NULL;
 	struct gatecheck_config tmp;
 	gatecheck_config_init(&tmp);
 	if (gate_config_in_tree(set, d, &tmp, &name, err, sizeof(err)) != 0) {
@@ -239,6 +232,31 @@ static int config_for(struct gate_set *set, const struct gate_dir *d, struct cfg
 		free(name);
 	}
 	return 0;
+}
+
+/* Loads the configuration of d into cs->cfg. Returns 0, -1 after a
+ * message (exit 2), -2 when out of memory. */
+static int config_for(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
+		      struct gate_findings *out)
+{
+	char err[512];
+	if (cs->explicit_path) {
+		if (!cs->have_explicit) {
+			cfg_switch(cs, cs->explicit_path);
+			if (gatecheck_config_load(cs->explicit_path, &cs->cfg, err, sizeof(err)) != 0) {
+				cli_error("%s", err);
+				return -1;
+			}
+			cs->have_explicit = 1;
+			if (!(cs->loaded = strdup(cs->explicit_path)))
+				return -2;
+		}
+		if (!cs->rev)
+			return 0;
+	}
+	if (cs->rev)
+		return config_at_rev(set, d, cs, out);
+	return config_in_tree(set, d, cs);
 }
 
 /* Checks one directory into one (findings with their default severities,
@@ -302,6 +320,30 @@ static int write_reports(const struct gate_findings *fs, const struct report_ctx
 	return cli_finish_stdout(failed ? CLI_FAIL : CLI_OK);
 }
 
+/* The perf_opt/ directory of the operator directory dir (dir itself when
+ * it is one) into *out, malloc'd (freed by the caller in every case).
+ * Returns 0, -1 after a message, -2 when out of memory. */
+static int stage_perf_opt(const char *dir, char **out)
+{
+	struct stat st;
+	*out = NULL;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		cli_error("'%s' is not a directory", dir);
+		return -1;
+	}
+	if (path_base_is(dir, "perf_opt")) {
+		*out = strdup(dir);
+	} else {
+		*out = path_join(dir, "perf_opt");
+		if (*out && (stat(*out, &st) != 0 || !S_ISDIR(st.st_mode))) {
+			cli_error("'%s' holds no perf_opt/ directory: give the operator directory of the Stage Result",
+				  dir);
+			return -1;
+		}
+	}
+	return *out ? 0 : -2;
+}
+
 static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
 			     int strict, int wae, int statistics, enum report_format fmt,
 			     const struct report_out *reports, size_t nreports)
@@ -311,8 +353,7 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 	struct gatecheck_config cfg;
 	struct gatecheck_result res;
 	char err[1024], *perf_opt = NULL, *cfg_loaded = NULL, *top = NULL;
-	int rc = CLI_USAGE;
-	struct stat st;
+	int rc = CLI_USAGE, found;
 	stage_result_init(&sr);
 	gate_findings_init(&fs);
 	gatecheck_config_init(&cfg);
@@ -321,22 +362,11 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 		rc = cli_usage_error("gate", "--stage-result checks one directory, got %d", ndirs);
 		goto out;
 	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		cli_error("'%s' is not a directory", dir);
+	if ((found = stage_perf_opt(dir, &perf_opt)) != 0) {
+		if (found == -2)
+			goto oom;
 		goto out;
 	}
-	if (path_base_is(dir, "perf_opt")) {
-		perf_opt = strdup(dir);
-	} else {
-		perf_opt = path_join(dir, "perf_opt");
-		if (perf_opt && (stat(perf_opt, &st) != 0 || !S_ISDIR(st.st_mode))) {
-			cli_error("'%s' holds no perf_opt/ directory: give the operator directory of the Stage Result",
-				  dir);
-			goto out;
-		}
-	}
-	if (!perf_opt)
-		goto oom;
 	if (stage_result_load(file, &sr, err, sizeof(err)) != 0) {
 		cli_error("%s", err);
 		goto out;
@@ -544,14 +574,69 @@ static int check_dirs(struct gate_set *set, struct cfg_state *cs, const char *ba
 	return CLI_OK;
 }
 
+/* The trees to check: the operands paths (NULL-terminated; "." when none),
+ * after locating git when --changed-since or --base needs it. Returns
+ * CLI_OK or CLI_USAGE after a message. */
+static int add_roots(struct gate_set *set, const struct gate_args *g, const char *const *paths)
+{
+	char err[512];
+	/* git only when asked for, and never one found through a relative
+	 * PATH entry (it could be the checked tree's own) */
+	if ((g->changed || g->base) && git_locate(getenv("PATH"), err, sizeof(err)) != 0) {
+		cli_error("--%s needs git: %s", g->changed ? "changed-since" : "base", err);
+		return CLI_USAGE;
+	}
+	for (size_t i = 0; paths[i]; i++)
+		if (gate_set_add_root(set, paths[i], err, sizeof(err)) != 0) {
+			cli_error("%s", err);
+			return CLI_USAGE;
+		}
+	if ((g->changed || g->base) && !set->roots[0].top) {
+		cli_error("--%s: '%s' is not in a git repository", g->changed ? "changed-since" : "base",
+			  paths[0]);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* Every directory under the roots of set checked into *all under its
+ * configuration, then the reports (timed from t0). Returns the exit code. */
+static int check_trees(const struct gate_args *g, struct gate_set *set, struct cfg_state *cs,
+		       struct gate_findings *all, const struct timespec *t0)
+{
+	struct timespec t1;
+	cs->explicit_path = g->config;
+	cs->rev = g->base ? g->base : g->changed;
+	cs->strict = g->strict;
+	cs->cfg.strict = g->strict;
+	if (check_base(set, g->base) != CLI_OK || discover(set, g->changed) != CLI_OK ||
+	    check_dirs(set, cs, g->base, all) != CLI_OK)
+		return CLI_USAGE;
+	if (set->ndirs == 0)
+		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", g->changed ? " (none changed)" : "");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, set->roots[0].top, set->ndirs, g->wae,
+				  (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec),
+				  g->statistics, 1 };
+	return write_reports(all, &ctx, g->fmt, g->reports, g->nreports);
+}
+
+static void cfg_state_release(struct cfg_state *cs)
+{
+	gatecheck_config_release(&cs->cfg);
+	free(cs->loaded);
+	for (size_t i = 0; i < cs->nreported; i++)
+		free(cs->reported[i]);
+	free(cs->reported);
+}
+
 int cmd_gate(int argc, char **argv)
 {
 	struct gate_args g;
 	struct gate_set set;
 	struct gate_findings all;
 	struct cfg_state cs;
-	struct timespec t0, t1;
-	char err[512];
+	struct timespec t0;
 	int first = argc, rc;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	gate_findings_init(&all);
@@ -570,46 +655,13 @@ int cmd_gate(int argc, char **argv)
 				       g.strict, g.wae, g.statistics, g.fmt, g.reports, g.nreports);
 		goto out;
 	}
-	/* git only when asked for, and never one found through a relative
-	 * PATH entry (it could be the checked tree's own) */
-	if ((g.changed || g.base) && git_locate(getenv("PATH"), err, sizeof(err)) != 0) {
-		cli_error("--%s needs git: %s", g.changed ? "changed-since" : "base", err);
-		goto out;
-	}
 	const char *const dot[] = { ".", NULL };
-	const char *const *paths = first < argc ? (const char *const *)argv + first : dot;
-	for (size_t i = 0; paths[i]; i++)
-		if (gate_set_add_root(&set, paths[i], err, sizeof(err)) != 0) {
-			cli_error("%s", err);
-			goto out;
-		}
-	const char *top = set.roots[0].top;
-	if ((g.changed || g.base) && !top) {
-		cli_error("--%s: '%s' is not in a git repository", g.changed ? "changed-since" : "base", paths[0]);
-		goto out;
-	}
-	cs.explicit_path = g.config;
-	cs.rev = g.base ? g.base : g.changed;
-	cs.strict = g.strict;
-	cs.cfg.strict = g.strict;
-	if (check_base(&set, g.base) != CLI_OK || discover(&set, g.changed) != CLI_OK ||
-	    check_dirs(&set, &cs, g.base, &all) != CLI_OK)
-		goto out;
-	if (set.ndirs == 0)
-		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", g.changed ? " (none changed)" : "");
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, set.ndirs, g.wae,
-				  (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-				  g.statistics, 1 };
-	rc = write_reports(&all, &ctx, g.fmt, g.reports, g.nreports);
+	if (add_roots(&set, &g, first < argc ? (const char *const *)argv + first : dot) == CLI_OK)
+		rc = check_trees(&g, &set, &cs, &all, &t0);
 out:
 	gate_args_release(&g);
 	gate_set_release(&set);
 	gate_findings_release(&all);
-	gatecheck_config_release(&cs.cfg);
-	free(cs.loaded);
-	for (size_t i = 0; i < cs.nreported; i++)
-		free(cs.reported[i]);
-	free(cs.reported);
+	cfg_state_release(&cs);
 	return rc;
 }

@@ -424,12 +424,53 @@ static const struct cli_spec *find_sub(const char *name)
 	return NULL;
 }
 
+/* The operand N of `loop round` (sargv[*first]) into o->round, *first
+ * moved past it. Returns CLI_OK or CLI_USAGE after a message. */
+static int take_round(struct loop_opts *o, int sargc, char **sargv, int *first)
+{
+	if (*first >= sargc)
+		return usage_err("%s", "round: missing the round number N");
+	if (cli_parse_long("round", sargv[*first], 1, 1000000, &o->round))
+		return CLI_USAGE;
+	(*first)++;
+	return CLI_OK;
+}
+
+/* The work of subcommand spec (not init) with o. Returns its exit code. */
+static int dispatch_sub(const struct cli_spec *spec, struct loop_opts *o)
+{
+	if (spec == &loop_baseline_spec)
+		return loop_cmd_baseline(o);
+	if (spec == &loop_status_spec)
+		return loop_cmd_status(o);
+	if (spec == &loop_finish_spec)
+		return loop_cmd_finish(o);
+	if (spec == &loop_report_spec)
+		return loop_cmd_report(o);
+	return loop_cmd_round(o);
+}
+
+/* A subcommand other than init (sargv[0] is its name): its options and
+ * operands into o, then its work. Returns the exit code. */
+static int run_sub(const struct cli_spec *spec, int sargc, char **sargv, struct loop_opts *o)
+{
+	int stop = 0, first = 0;
+	int rc = parse_sub(spec, sargc, sargv, o, &stop, &first);
+	if (rc != CLI_OK || stop)
+		return rc;
+	if (spec == &loop_round_spec && take_round(o, sargc, sargv, &first) != CLI_OK)
+		return CLI_USAGE;
+	if (first < sargc)
+		return usage_err("unexpected argument '%s'", sargv[first]);
+	return dispatch_sub(spec, o);
+}
+
 int cmd_loop(int argc, char **argv)
 {
 	char self[PATH_MAX];
 	struct loop_opts o;
 	struct cli_parser cp;
-	int rc = CLI_USAGE, key, stop = 0, first = 0;
+	int rc, key;
 	memset(&o, 0, sizeof(o));
 	self_path(self, sizeof(self), argv[0]);
 	o.self = self;
@@ -461,34 +502,7 @@ int cmd_loop(int argc, char **argv)
 		cli_error("out of memory");
 		return CLI_USAGE;
 	}
-	rc = parse_sub(spec, sargc, sargv, &o, &stop, &first);
-	if (rc != CLI_OK || stop)
-		goto out;
-	rc = CLI_USAGE;
-	if (spec == &loop_round_spec) {
-		if (first >= sargc) {
-			usage_err("%s", "round: missing the round number N");
-			goto out;
-		}
-		if (cli_parse_long("round", sargv[first], 1, 1000000, &o.round))
-			goto out;
-		first++;
-	}
-	if (first < sargc) {
-		usage_err("unexpected argument '%s'", sargv[first]);
-		goto out;
-	}
-	if (spec == &loop_baseline_spec)
-		rc = loop_cmd_baseline(&o);
-	else if (spec == &loop_status_spec)
-		rc = loop_cmd_status(&o);
-	else if (spec == &loop_finish_spec)
-		rc = loop_cmd_finish(&o);
-	else if (spec == &loop_report_spec)
-		rc = loop_cmd_report(&o);
-	else
-		rc = loop_cmd_round(&o);
-out:
+	rc = run_sub(spec, sargc, sargv, &o);
 	for (size_t k = 0; k < o.nbranches; k++) {
 		free(o.branches[k].id);
 		free(o.branches[k].file);

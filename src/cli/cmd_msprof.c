@@ -121,51 +121,41 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 	       fmt_num(b2, sizeof(b2), s->main_mem_write_bw_gbs, 3));
 }
 
-static int print_json(const struct msprof_capture *c, const struct msprof_summary *s,
-		      const char *pat)
+/* One launch as a JSON object appended to arr. Returns 0, or -1 when out
+ * of memory. */
+static int json_launch(cJSON *arr, const struct msprof_launch *l)
 {
-	cJSON *root = cJSON_CreateObject(), *arr = NULL, *sum = NULL;
-	int rc = -1;
-	if (!root)
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
 		return -1;
-	cJSON_AddStringToObject(root, "dir", c->dir);
-	cJSON_AddStringToObject(root, "layout", msprof_layout_name(c->layout));
-	if (pat)
-		cJSON_AddStringToObject(root, "kernel_pattern", pat);
-	else
-		cJSON_AddNullToObject(root, "kernel_pattern");
-	cJSON_AddNumberToObject(root, "missing_durations", (double)c->n_missing);
-	cJSON_AddNumberToObject(root, "filtered_out", (double)c->n_filtered);
-	arr = cJSON_AddArrayToObject(root, "launches");
-	if (!arr)
-		goto out;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct msprof_launch *l = &c->v[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			goto out;
-		cJSON_AddItemToArray(arr, o);
-		cJSON_AddStringToObject(o, "kernel", l->kernel);
-		if (l->op_name)
-			cJSON_AddStringToObject(o, "op_name", l->op_name);
-		cJSON_AddNumberToObject(o, "index", (double)l->index);
-		cJSON_AddItemToObject(o, "device", l->device >= 0 ? cJSON_CreateNumber(l->device) : cJSON_CreateNull());
-		cJSON_AddItemToObject(o, "duration_us", num_or_null(l->duration_us));
-		cJSON_AddItemToObject(o, "aic_time_us", num_or_null(l->aic_time_us));
-		cJSON_AddItemToObject(o, "aiv_time_us", num_or_null(l->aiv_time_us));
-		cJSON_AddItemToObject(o, "main_mem_read_bw_gbs", num_or_null(l->main_mem_read_bw_gbs));
-		cJSON_AddItemToObject(o, "main_mem_write_bw_gbs", num_or_null(l->main_mem_write_bw_gbs));
-		if (l->nratios) {
-			cJSON *r = cJSON_AddObjectToObject(o, "ratios");
-			for (size_t j = 0; r && j < l->nratios; j++)
-				cJSON_AddItemToObject(r, l->ratios[j].name, num_or_null(l->ratios[j].mean));
-		}
-		cJSON_AddStringToObject(o, "source", l->source);
-		cJSON_AddNumberToObject(o, "line", (double)l->line);
+	cJSON_AddItemToArray(arr, o);
+	cJSON_AddStringToObject(o, "kernel", l->kernel);
+	if (l->op_name)
+		cJSON_AddStringToObject(o, "op_name", l->op_name);
+	cJSON_AddNumberToObject(o, "index", (double)l->index);
+	cJSON_AddItemToObject(o, "device", l->device >= 0 ? cJSON_CreateNumber(l->device) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, "duration_us", num_or_null(l->duration_us));
+	cJSON_AddItemToObject(o, "aic_time_us", num_or_null(l->aic_time_us));
+	cJSON_AddItemToObject(o, "aiv_time_us", num_or_null(l->aiv_time_us));
+	cJSON_AddItemToObject(o, "main_mem_read_bw_gbs", num_or_null(l->main_mem_read_bw_gbs));
+	cJSON_AddItemToObject(o, "main_mem_write_bw_gbs", num_or_null(l->main_mem_write_bw_gbs));
+	if (l->nratios) {
+		cJSON *r = cJSON_AddObjectToObject(o, "ratios");
+		for (size_t j = 0; r && j < l->nratios; j++)
+			cJSON_AddItemToObject(r, l->ratios[j].name, num_or_null(l->ratios[j].mean));
 	}
-	sum = cJSON_AddObjectToObject(root, "summary");
+	cJSON_AddStringToObject(o, "source", l->source);
+	cJSON_AddNumberToObject(o, "line", (double)l->line);
+	return 0;
+}
+
+/* The "summary" object of s added to root. Returns 0, or -1 when out of
+ * memory. */
+static int json_summary(cJSON *root, const struct msprof_summary *s)
+{
+	cJSON *sum = cJSON_AddObjectToObject(root, "summary");
 	if (!sum)
-		goto out;
+		return -1;
 	cJSON_AddNumberToObject(sum, "launches", (double)s->launches);
 	cJSON_AddItemToObject(sum, "median_us", num_or_null(s->median_us));
 	cJSON_AddItemToObject(sum, "mad_us", num_or_null(s->mad_us));
@@ -181,6 +171,32 @@ static int print_json(const struct msprof_capture *c, const struct msprof_summar
 		cJSON_AddNullToObject(sum, "busiest_pipe");
 	cJSON_AddItemToObject(sum, "main_mem_read_bw_gbs", num_or_null(s->main_mem_read_bw_gbs));
 	cJSON_AddItemToObject(sum, "main_mem_write_bw_gbs", num_or_null(s->main_mem_write_bw_gbs));
+	return 0;
+}
+
+static int print_json(const struct msprof_capture *c, const struct msprof_summary *s,
+		      const char *pat)
+{
+	cJSON *root = cJSON_CreateObject(), *arr = NULL;
+	int rc = -1;
+	if (!root)
+		return -1;
+	cJSON_AddStringToObject(root, "dir", c->dir);
+	cJSON_AddStringToObject(root, "layout", msprof_layout_name(c->layout));
+	if (pat)
+		cJSON_AddStringToObject(root, "kernel_pattern", pat);
+	else
+		cJSON_AddNullToObject(root, "kernel_pattern");
+	cJSON_AddNumberToObject(root, "missing_durations", (double)c->n_missing);
+	cJSON_AddNumberToObject(root, "filtered_out", (double)c->n_filtered);
+	arr = cJSON_AddArrayToObject(root, "launches");
+	if (!arr)
+		goto out;
+	for (size_t i = 0; i < c->n; i++)
+		if (json_launch(arr, &c->v[i]) != 0)
+			goto out;
+	if (json_summary(root, s) != 0)
+		goto out;
 	char *text = cJSON_Print(root);
 	if (!text)
 		goto out;
@@ -191,6 +207,24 @@ static int print_json(const struct msprof_capture *c, const struct msprof_summar
 out:
 	cJSON_Delete(root);
 	return rc;
+}
+
+/* What the reader noticed about the capture read from dir (shown): several
+ * captures pooled, unreadable metric files, several kernels without
+ * --kernel-name (pat). */
+static void warn_capture(const struct msprof_capture *cap, const char *shown, const char *pat)
+{
+	if (cap->nroots > 1)
+		cli_warn("'%s' holds %zu captures ('%s', '%s'%s): their launches are pooled below; "
+			 "one tlab run writes one (tlab refuses such a run)",
+			 shown, cap->nroots, cap->roots[0], cap->roots[1], cap->nroots > 2 ? ", ..." : "");
+	if (cap->first_problem)
+		cli_warn("%zu metric file%s unreadable, their metrics left out; first: %s",
+			 cap->n_metric_problems, cap->n_metric_problems == 1 ? "" : "s", cap->first_problem);
+	const char *names[2] = { NULL, NULL };
+	if (!pat && distinct_kernels(cap, names) > 1)
+		cli_note("several kernels ('%.60s', '%.60s', ...): the summary mixes them; choose one with "
+			 "--kernel-name", names[0], names[1]);
 }
 
 int cmd_msprof(int argc, char **argv)
@@ -231,17 +265,7 @@ int cmd_msprof(int argc, char **argv)
 		rc = CLI_FAIL;
 		goto out;
 	}
-	if (cap.nroots > 1)
-		cli_warn("'%s' holds %zu captures ('%s', '%s'%s): their launches are pooled below; "
-			 "one tlab run writes one (tlab refuses such a run)",
-			 argv[optind], cap.nroots, cap.roots[0], cap.roots[1], cap.nroots > 2 ? ", ..." : "");
-	if (cap.first_problem)
-		cli_warn("%zu metric file%s unreadable, their metrics left out; first: %s",
-			 cap.n_metric_problems, cap.n_metric_problems == 1 ? "" : "s", cap.first_problem);
-	const char *names[2] = { NULL, NULL };
-	if (!pat && distinct_kernels(&cap, names) > 1)
-		cli_note("several kernels ('%.60s', '%.60s', ...): the summary mixes them; choose one with "
-			 "--kernel-name", names[0], names[1]);
+	warn_capture(&cap, cap.nroots > 1 ? argv[optind] : NULL, pat);
 	msprof_summarize(&cap, &sum);
 	if (json) {
 		if (print_json(&cap, &sum, pat) != 0) {

@@ -400,297 +400,403 @@ static void print_grid_cells(const struct simgrid_cell *cells, const struct simg
 	}
 }
 
+/* The worst cell of one grid target, and how many cells it has and fail. */
+struct grid_worst {
+	size_t worst;  /* index into the run's cells; SIZE_MAX: no cell of the family */
+	size_t ncells; /* cells of the target's family */
+	size_t over;   /* of them, beyond the limit */
+};
+
+/* One --grid run: its settings, the selected cells and their results. */
+struct grid_run {
+	int grid;
+	long trials;
+	uint64_t seed;
+	const struct abseq_params *sp;
+	struct simgrid_cell *all, *cells; /* every cell of the grid; the selected ones */
+	struct simgrid_result *res;       /* one per selected cell */
+	size_t nc;
+	struct grid_worst w[N_GRID_TARGETS];
+	int present, fails;               /* targets with cells; of them, failing */
+};
+
+/* Allocates the grid's cells and results, keeps the cells of family (all
+ * when < 0) and simulates them. Returns 0, or -1 out of memory. */
+static int grid_simulate(struct grid_run *g, int family)
+{
+	size_t total = simgrid_cells(g->grid, NULL, 0);
+	g->all = calloc(total, sizeof(*g->all));
+	g->cells = calloc(total, sizeof(*g->cells));
+	g->res = calloc(total, sizeof(*g->res));
+	if (!g->all || !g->cells || !g->res)
+		return -1;
+	simgrid_cells(g->grid, g->all, total);
+	for (size_t i = 0; i < total; i++)
+		if (family < 0 || g->all[i].family == family)
+			g->cells[g->nc++] = g->all[i];
+	for (size_t i = 0; i < g->nc; i++)
+		simgrid_run_cell(&g->cells[i], g->trials, g->seed, g->sp, &g->res[i]);
+	return 0;
+}
+
+/* The worst cell of target t over the run's cells, into g->w[t]. */
+static void grid_find_worst(struct grid_run *g, size_t t)
+{
+	const struct grid_target *gt = &grid_targets[t];
+	struct grid_worst *w = &g->w[t];
+	w->worst = SIZE_MAX;
+	w->ncells = w->over = 0;
+	for (size_t i = 0; i < g->nc; i++) {
+		if (g->cells[i].family != gt->family)
+			continue;
+		double v = grid_value(gt, &g->res[i]);
+		w->ncells++;
+		if (gt->at_most ? v > gt->limit + 1e-12 : v < gt->limit - 1e-12)
+			w->over++;
+		if (w->worst == SIZE_MAX ||
+		    (gt->at_most ? v > grid_value(gt, &g->res[w->worst])
+				 : v < grid_value(gt, &g->res[w->worst])))
+			w->worst = i;
+	}
+}
+
+/* Every target's worst cell, and how many targets have cells and fail. */
+static void grid_judge(struct grid_run *g)
+{
+	g->present = g->fails = 0;
+	for (size_t t = 0; t < N_GRID_TARGETS; t++) {
+		grid_find_worst(g, t);
+		if (g->w[t].worst != SIZE_MAX) {
+			g->present++;
+			g->fails += g->w[t].over > 0;
+		}
+	}
+}
+
+/* The JSON object of target t (which has cells), after a comma unless first. */
+static void print_grid_target_json(const struct grid_run *g, size_t t, int first)
+{
+	const struct grid_target *gt = &grid_targets[t];
+	const struct grid_worst *w = &g->w[t];
+	const struct simgrid_result *r = &g->res[w->worst];
+	char label[128];
+	double lo = NAN, hi = NAN;
+	if (!gt->pairs)
+		simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
+	cell_label(&g->cells[w->worst], label, sizeof(label));
+	printf("%s{\"family\":\"%s\",\"target\":\"%s\",\"cells\":%zu,\"worst_cell\":\"%s\","
+	       "\"value\":%.6g,",
+	       first ? "" : ",", simgrid_family_name(gt->family), gt->what, w->ncells, label,
+	       grid_value(gt, r));
+	if (gt->pairs)
+		printf("\"wilson95\":null,");
+	else
+		printf("\"wilson95\":[%.6g,%.6g],", lo, hi);
+	printf("\"limit\":%.6g,\"at_most\":%s,\"cells_failing\":%zu,\"pass\":%s}", gt->limit,
+	       gt->at_most ? "true" : "false", w->over, w->over ? "false" : "true");
+}
+
+/* The JSON object of selected cell i, after a comma unless the first. */
+static void print_grid_cell_json(const struct grid_run *g, size_t i)
+{
+	const struct simgrid_cell *c = &g->cells[i];
+	const struct simgrid_result *r = &g->res[i];
+	double T = (double)r->trials;
+	printf("%s{\"family\":\"%s\",\"gap\":%.6g,\"pa\":%.6g,\"pb\":%.6g,\"variant\":\"%s\","
+	       "\"gain\":%.6g,\"b_better\":%.6g,\"tie\":%.6g,\"a_better\":%.6g,"
+	       "\"inconclusive\":%.6g,\"mean_pairs\":%.6g,\"max_pairs\":%ld}",
+	       i ? "," : "", simgrid_family_name(c->family), c->gap, c->pa, c->pb,
+	       c->variant->name, c->gain, (double)r->count[AB_B_BETTER] / T,
+	       (double)r->count[AB_TIE] / T, (double)r->count[AB_A_BETTER] / T,
+	       (double)r->count[AB_INCONCLUSIVE] / T, r->pairs_sum / T, r->pairs_max);
+}
+
+/* The whole --grid run as one JSON object: settings, targets, cells. */
+static void print_grid_json(const struct grid_run *g)
+{
+	const struct abseq_params *sp = g->sp;
+	printf("{\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
+	       simgrid_grid_name(g->grid), g->trials, (unsigned long long)g->seed, SIM_LAUNCHES);
+	printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
+	       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g,"
+	       "\"prior_gap\":%.6g,\"outlier_gap\":%.6g},",
+	       sp->min_pairs, sp->max_pairs, sp->min_gain, sp->noise, sp->crit_inf, sp->crit_k,
+	       sp->guard_p, sp->prior_gap, sp->outlier_gap);
+	printf("\"targets\":[");
+	int first = 1;
+	for (size_t t = 0; t < N_GRID_TARGETS; t++) {
+		if (g->w[t].worst == SIZE_MAX)
+			continue;
+		print_grid_target_json(g, t, first);
+		first = 0;
+	}
+	printf("],\"cells\":[");
+	for (size_t i = 0; i < g->nc; i++)
+		print_grid_cell_json(g, i);
+	printf("]}\n");
+}
+
+/* The table row of target t (which has cells). */
+static void print_grid_target_row(const struct grid_run *g, size_t t)
+{
+	const struct grid_target *gt = &grid_targets[t];
+	const struct grid_worst *w = &g->w[t];
+	const struct simgrid_result *r = &g->res[w->worst];
+	char label[128];
+	cell_label(&g->cells[w->worst], label, sizeof(label));
+	if (gt->pairs) {
+		printf("| %s | %zu | %s | %.2f | | %s %.0f | %zu | %s |\n", gt->what, w->ncells, label,
+		       grid_value(gt, r), gt->at_most ? "<=" : ">=", gt->limit, w->over,
+		       w->over ? "FAIL" : "PASS");
+	} else {
+		double lo, hi;
+		simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
+		printf("| %s | %zu | %s | %.2f%% | %.2f%%..%.2f%% | %s %.1f%% | %zu | %s |\n", gt->what,
+		       w->ncells, label, 100 * grid_value(gt, r), 100 * lo, 100 * hi,
+		       gt->at_most ? "<=" : ">=", 100 * gt->limit, w->over, w->over ? "FAIL" : "PASS");
+	}
+}
+
+/* The --grid run as text: settings, the target table, the verdict line and,
+ * with all_cells, every cell. */
+static void print_grid_markdown(const struct grid_run *g, int all_cells)
+{
+	const struct abseq_params *sp = g->sp;
+	printf("%s grid: %zu cells, %ld trials per cell, seed %llu, %d launches per run; seq: "
+	       "pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
+	       simgrid_grid_name(g->grid), g->nc, g->trials, (unsigned long long)g->seed,
+	       SIM_LAUNCHES, sp->min_pairs, sp->max_pairs, sp->crit_inf, sp->crit_k, sp->prior_gap,
+	       sp->outlier_gap);
+	printf("| target | cells | worst cell | measured | 95%% Wilson | limit | cells failing | |\n");
+	printf("|---|---:|---|---:|---|---|---:|---|\n");
+	for (size_t t = 0; t < N_GRID_TARGETS; t++)
+		if (g->w[t].worst != SIZE_MAX)
+			print_grid_target_row(g, t);
+	printf("\n%d of %d targets met in every cell.\n", g->present - g->fails, g->present);
+	if (all_cells)
+		print_grid_cells(g->cells, g->res, g->nc);
+}
+
 static int run_grid(int grid, int family, int all_cells, int json, long trials, uint64_t seed,
 		    const struct abseq_params *sp)
 {
-	size_t total = simgrid_cells(grid, NULL, 0), nc = 0;
-	struct simgrid_cell *all = calloc(total, sizeof(*all));
-	struct simgrid_cell *cells = calloc(total, sizeof(*cells));
-	struct simgrid_result *res = calloc(total, sizeof(*res));
-	if (!all || !cells || !res) {
-		free(all);
-		free(cells);
-		free(res);
+	struct grid_run g = { .grid = grid, .trials = trials, .seed = seed, .sp = sp };
+	int rc;
+	if (grid_simulate(&g, family) != 0) {
 		cli_error("out of memory");
-		return CLI_FAIL;
-	}
-	simgrid_cells(grid, all, total);
-	for (size_t i = 0; i < total; i++)
-		if (family < 0 || all[i].family == family)
-			cells[nc++] = all[i];
-	for (size_t i = 0; i < nc; i++)
-		simgrid_run_cell(&cells[i], trials, seed, sp, &res[i]);
-
-	size_t worst[N_GRID_TARGETS], ncells[N_GRID_TARGETS], over[N_GRID_TARGETS];
-	int fails = 0, present = 0;
-	for (size_t t = 0; t < N_GRID_TARGETS; t++) {
-		const struct grid_target *g = &grid_targets[t];
-		worst[t] = SIZE_MAX;
-		ncells[t] = over[t] = 0;
-		for (size_t i = 0; i < nc; i++) {
-			if (cells[i].family != g->family)
-				continue;
-			double v = grid_value(g, &res[i]);
-			ncells[t]++;
-			if (g->at_most ? v > g->limit + 1e-12 : v < g->limit - 1e-12)
-				over[t]++;
-			if (worst[t] == SIZE_MAX ||
-			    (g->at_most ? v > grid_value(g, &res[worst[t]]) : v < grid_value(g, &res[worst[t]])))
-				worst[t] = i;
-		}
-		if (worst[t] != SIZE_MAX) {
-			present++;
-			fails += over[t] > 0;
-		}
-	}
-
-	char label[128];
-	if (json) {
-		printf("{\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
-		       simgrid_grid_name(grid), trials, (unsigned long long)seed, SIM_LAUNCHES);
-		printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
-		       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g,"
-		       "\"prior_gap\":%.6g,\"outlier_gap\":%.6g},",
-		       sp->min_pairs, sp->max_pairs, sp->min_gain, sp->noise, sp->crit_inf, sp->crit_k,
-		       sp->guard_p, sp->prior_gap, sp->outlier_gap);
-		printf("\"targets\":[");
-		int first = 1;
-		for (size_t t = 0; t < N_GRID_TARGETS; t++) {
-			if (worst[t] == SIZE_MAX)
-				continue;
-			const struct grid_target *g = &grid_targets[t];
-			const struct simgrid_result *r = &res[worst[t]];
-			double lo = NAN, hi = NAN;
-			if (!g->pairs)
-				simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
-			cell_label(&cells[worst[t]], label, sizeof(label));
-			printf("%s{\"family\":\"%s\",\"target\":\"%s\",\"cells\":%zu,\"worst_cell\":\"%s\","
-			       "\"value\":%.6g,",
-			       first ? "" : ",", simgrid_family_name(g->family), g->what, ncells[t], label,
-			       grid_value(g, r));
-			if (g->pairs)
-				printf("\"wilson95\":null,");
-			else
-				printf("\"wilson95\":[%.6g,%.6g],", lo, hi);
-			printf("\"limit\":%.6g,\"at_most\":%s,\"cells_failing\":%zu,\"pass\":%s}", g->limit,
-			       g->at_most ? "true" : "false", over[t], over[t] ? "false" : "true");
-			first = 0;
-		}
-		printf("],\"cells\":[");
-		for (size_t i = 0; i < nc; i++) {
-			const struct simgrid_cell *c = &cells[i];
-			const struct simgrid_result *r = &res[i];
-			double T = (double)r->trials;
-			printf("%s{\"family\":\"%s\",\"gap\":%.6g,\"pa\":%.6g,\"pb\":%.6g,\"variant\":\"%s\","
-			       "\"gain\":%.6g,\"b_better\":%.6g,\"tie\":%.6g,\"a_better\":%.6g,"
-			       "\"inconclusive\":%.6g,\"mean_pairs\":%.6g,\"max_pairs\":%ld}",
-			       i ? "," : "", simgrid_family_name(c->family), c->gap, c->pa, c->pb,
-			       c->variant->name, c->gain, (double)r->count[AB_B_BETTER] / T,
-			       (double)r->count[AB_TIE] / T, (double)r->count[AB_A_BETTER] / T,
-			       (double)r->count[AB_INCONCLUSIVE] / T, r->pairs_sum / T, r->pairs_max);
-		}
-		printf("]}\n");
+		rc = CLI_FAIL;
 	} else {
-		printf("%s grid: %zu cells, %ld trials per cell, seed %llu, %d launches per run; seq: "
-		       "pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
-		       simgrid_grid_name(grid), nc, trials, (unsigned long long)seed, SIM_LAUNCHES,
-		       sp->min_pairs, sp->max_pairs, sp->crit_inf, sp->crit_k, sp->prior_gap,
-		       sp->outlier_gap);
-		printf("| target | cells | worst cell | measured | 95%% Wilson | limit | cells failing | |\n");
-		printf("|---|---:|---|---:|---|---|---:|---|\n");
-		for (size_t t = 0; t < N_GRID_TARGETS; t++) {
-			if (worst[t] == SIZE_MAX)
-				continue;
-			const struct grid_target *g = &grid_targets[t];
-			const struct simgrid_result *r = &res[worst[t]];
-			cell_label(&cells[worst[t]], label, sizeof(label));
-			if (g->pairs) {
-				printf("| %s | %zu | %s | %.2f | | %s %.0f | %zu | %s |\n", g->what, ncells[t],
-				       label, grid_value(g, r), g->at_most ? "<=" : ">=", g->limit, over[t],
-				       over[t] ? "FAIL" : "PASS");
-			} else {
-				double lo, hi;
-				simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
-				printf("| %s | %zu | %s | %.2f%% | %.2f%%..%.2f%% | %s %.1f%% | %zu | %s |\n",
-				       g->what, ncells[t], label, 100 * grid_value(g, r), 100 * lo, 100 * hi,
-				       g->at_most ? "<=" : ">=", 100 * g->limit, over[t],
-				       over[t] ? "FAIL" : "PASS");
-			}
-		}
-		printf("\n%d of %d targets met in every cell.\n", present - fails, present);
-		if (all_cells)
-			print_grid_cells(cells, res, nc);
+		grid_judge(&g);
+		if (json)
+			print_grid_json(&g);
+		else
+			print_grid_markdown(&g, all_cells);
+		rc = cli_finish_stdout(CLI_OK);
 	}
-	free(all);
-	free(cells);
-	free(res);
-	return cli_finish_stdout(CLI_OK);
+	free(g.all);
+	free(g.cells);
+	free(g.res);
+	return rc;
 }
 
-int cmd_sim(int argc, char **argv)
-{
+/* Everything `tlperf sim` takes from its options. */
+struct sim_opts {
 	struct abseq_params sp;
-	int protos = PROTO_SEQ | PROTO_REF, json = 0, opt, grid = -1, family = -1, all_cells = 0;
-	int proto_given = 0, scen_given = 0;
-	const char *scenario = "all";
+	int protos;                  /* PROTO_SEQ | PROTO_REF */
+	int json, grid, family, all_cells; /* grid, family: -1 when not given */
+	int proto_given, scen_given;
+	const char *scenario;        /* a name of synth_scenario_names, or "all" */
 	double effects[N_ALL_EFFECTS];
-	size_t neffects = N_ALL_EFFECTS;
-	long trials = 2000, seedl = 1, v;
-	struct cell *cells = NULL;
-	struct target *targets = NULL;
-	size_t nc = 0, nt = 0;
-	int rc = CLI_USAGE;
-	const char *why;
-	struct cli_parser cp;
+	size_t neffects;
+	long trials, seed;
+};
 
-	abseq_params_default(&sp);
-	memcpy(effects, all_effects, sizeof(all_effects));
-	cli_parser_init(&cp, &cmd_sim_spec, argc, argv);
-	while ((opt = cli_parser_next(&cp)) > 0) {
-		switch (opt) {
-		case 'p':
-			if (strcmp(optarg, "seq") == 0)
-				protos = PROTO_SEQ;
-			else if (strcmp(optarg, "ref") == 0)
-				protos = PROTO_REF;
-			else if (strcmp(optarg, "both") == 0)
-				protos = PROTO_SEQ | PROTO_REF;
-			else
-				return cli_usage_error("sim", "unknown protocol '%s' (seq, ref, both)", optarg);
-			proto_given = 1;
-			break;
-		case 's':
-			scenario = optarg;
-			scen_given = 1;
-			if (strcmp(scenario, "all") != 0) {
-				struct synth_arm x, y;
-				if (synth_scenario(scenario, 0, 1, &x, &y) != 0)
-					return cli_usage_error("sim", "unknown scenario '%s'", scenario);
+static void sim_opts_init(struct sim_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	abseq_params_default(&o->sp);
+	o->protos = PROTO_SEQ | PROTO_REF;
+	o->grid = o->family = -1;
+	o->scenario = "all";
+	memcpy(o->effects, all_effects, sizeof(all_effects));
+	o->neffects = N_ALL_EFFECTS;
+	o->trials = 2000;
+	o->seed = 1;
+}
+
+/* --protocol seq|ref|both. Returns 0 or the usage error's exit code. */
+static int sim_protocol(struct sim_opts *o, const char *arg)
+{
+	if (strcmp(arg, "seq") == 0)
+		o->protos = PROTO_SEQ;
+	else if (strcmp(arg, "ref") == 0)
+		o->protos = PROTO_REF;
+	else if (strcmp(arg, "both") == 0)
+		o->protos = PROTO_SEQ | PROTO_REF;
+	else
+		return cli_usage_error("sim", "unknown protocol '%s' (seq, ref, both)", arg);
+	o->proto_given = 1;
+	return 0;
+}
+
+/* --scenario NAME|all. Returns 0 or the usage error's exit code. */
+static int sim_scenario(struct sim_opts *o, const char *arg)
+{
+	o->scenario = arg;
+	o->scen_given = 1;
+	if (strcmp(arg, "all") != 0) {
+		struct synth_arm x, y;
+		if (synth_scenario(arg, 0, 1, &x, &y) != 0)
+			return cli_usage_error("sim", "unknown scenario '%s'", arg);
+	}
+	return 0;
+}
+
+/* --effect E|all. Returns 0 or the usage error's exit code. */
+static int sim_effect(struct sim_opts *o, const char *arg)
+{
+	if (strcmp(arg, "all") == 0) {
+		o->neffects = N_ALL_EFFECTS;
+		memcpy(o->effects, all_effects, sizeof(all_effects));
+		return 0;
+	}
+	if (parse_effect(arg, &o->effects[0]) != 0)
+		return CLI_USAGE;
+	o->neffects = 1;
+	return 0;
+}
+
+/* A pair count of seq (--min-pairs, --max-pairs) into *out. Returns 0 or
+ * CLI_USAGE after the message. */
+static int sim_pairs(const char *name, const char *arg, size_t *out)
+{
+	long v;
+	if (cli_parse_long(name, arg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
+		return CLI_USAGE;
+	*out = (size_t)v;
+	return 0;
+}
+
+/* One of seq's settings (--min-pairs ... --prior-gap). Returns 0 or
+ * CLI_USAGE after the message. */
+static int sim_seq_option(struct abseq_params *sp, int opt, const char *arg)
+{
+	switch (opt) {
+	case O_MINP: return sim_pairs("--min-pairs", arg, &sp->min_pairs);
+	case O_MAXP: return sim_pairs("--max-pairs", arg, &sp->max_pairs);
+	case O_MING: return cli_parse_double("--min-gain", arg, &sp->min_gain) ? CLI_USAGE : 0;
+	case O_NOISE: return cli_parse_double("--noise", arg, &sp->noise) ? CLI_USAGE : 0;
+	case O_CI: return cli_parse_double("--crit-inf", arg, &sp->crit_inf) ? CLI_USAGE : 0;
+	case O_CK: return cli_parse_double("--crit-k", arg, &sp->crit_k) ? CLI_USAGE : 0;
+	case O_GP: return cli_parse_double("--guard-p", arg, &sp->guard_p) ? CLI_USAGE : 0;
+	default: return cli_parse_double("--prior-gap", arg, &sp->prior_gap) ? CLI_USAGE : 0;
+	}
+}
+
+/* --grid G and --family F. Returns 0 or the usage error's exit code. */
+static int sim_grid_option(struct sim_opts *o, int opt, const char *arg)
+{
+	if (opt == O_GRID) {
+		o->grid = simgrid_grid_parse(arg);
+		if (o->grid < 0)
+			return cli_usage_error("sim", "unknown grid '%s' (calibration, evaluation)", arg);
+		return 0;
+	}
+	o->family = -1;
+	for (int f = 0; f < SIMGRID_NFAMILIES; f++)
+		if (strcmp(arg, simgrid_family_name(f)) == 0)
+			o->family = f;
+	if (o->family < 0)
+		return cli_usage_error("sim", "unknown family '%s'", arg);
+	return 0;
+}
+
+/* One option of the table (its value in arg). Returns 0 or the exit code
+ * to stop with. */
+static int sim_option(struct sim_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'p': return sim_protocol(o, arg);
+	case 's': return sim_scenario(o, arg);
+	case 'e': return sim_effect(o, arg);
+	case 't': return cli_parse_long("--trials", arg, 1, 100000000, &o->trials) ? CLI_USAGE : 0;
+	case 'S': return cli_parse_long("--seed", arg, 0, INT64_MAX, &o->seed) ? CLI_USAGE : 0;
+	case 'j': o->json = 1; return 0;
+	case O_GRID:
+	case O_FAM: return sim_grid_option(o, opt, arg);
+	case O_CELLS: o->all_cells = 1; return 0;
+	default: return sim_seq_option(&o->sp, opt, arg);
+	}
+}
+
+/* The options that must go together or not at all, once all are read.
+ * Returns 0 or the usage error's exit code. */
+static int sim_check(const struct sim_opts *o)
+{
+	const char *why;
+	if (abseq_params_check(&o->sp, &why) != 0)
+		return cli_usage_error("sim", "%s", why);
+	if (o->grid < 0 && (o->family >= 0 || o->all_cells))
+		return cli_usage_error("sim", "--family and --cells go with --grid");
+	if (o->grid < 0)
+		return 0;
+	if (o->proto_given && o->protos != PROTO_SEQ)
+		return cli_usage_error("sim", "--grid simulates --protocol seq only");
+	if (o->scen_given || o->neffects != N_ALL_EFFECTS)
+		return cli_usage_error("sim", "--grid replaces --scenario and --effect");
+	return 0;
+}
+
+/* Simulates every selected protocol x scenario x effect into cells (room
+ * for all of them); returns how many. */
+static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t nscen)
+{
+	size_t nc = 0;
+	for (int p = PROTO_SEQ; p <= PROTO_REF; p++) {
+		if (!(o->protos & p))
+			continue;
+		for (size_t s = 0; s < nscen; s++) {
+			if (strcmp(o->scenario, "all") != 0 &&
+			    strcmp(o->scenario, synth_scenario_names[s]) != 0)
+				continue;
+			for (size_t e = 0; e < o->neffects; e++) {
+				struct cell *c = &cells[nc++];
+				c->proto = p;
+				c->scenario = synth_scenario_names[s];
+				c->effect = o->effects[e];
+				run_cell(c, o->trials, (uint64_t)o->seed, s, &o->sp, o->sp.noise);
 			}
-			break;
-		case 'e':
-			if (strcmp(optarg, "all") == 0) {
-				neffects = N_ALL_EFFECTS;
-				memcpy(effects, all_effects, sizeof(all_effects));
-			} else {
-				if (parse_effect(optarg, &effects[0]) != 0)
-					return CLI_USAGE;
-				neffects = 1;
-			}
-			break;
-		case 't':
-			if (cli_parse_long("--trials", optarg, 1, 100000000, &trials) != 0)
-				return CLI_USAGE;
-			break;
-		case 'S':
-			if (cli_parse_long("--seed", optarg, 0, INT64_MAX, &seedl) != 0)
-				return CLI_USAGE;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case O_MINP:
-			if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
-				return CLI_USAGE;
-			sp.min_pairs = (size_t)v;
-			break;
-		case O_MAXP:
-			if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
-				return CLI_USAGE;
-			sp.max_pairs = (size_t)v;
-			break;
-		case O_MING:
-			if (cli_parse_double("--min-gain", optarg, &sp.min_gain) != 0)
-				return CLI_USAGE;
-			break;
-		case O_NOISE:
-			if (cli_parse_double("--noise", optarg, &sp.noise) != 0)
-				return CLI_USAGE;
-			break;
-		case O_CI:
-			if (cli_parse_double("--crit-inf", optarg, &sp.crit_inf) != 0)
-				return CLI_USAGE;
-			break;
-		case O_CK:
-			if (cli_parse_double("--crit-k", optarg, &sp.crit_k) != 0)
-				return CLI_USAGE;
-			break;
-		case O_GP:
-			if (cli_parse_double("--guard-p", optarg, &sp.guard_p) != 0)
-				return CLI_USAGE;
-			break;
-		case O_PG:
-			if (cli_parse_double("--prior-gap", optarg, &sp.prior_gap) != 0)
-				return CLI_USAGE;
-			break;
-		case O_GRID:
-			grid = simgrid_grid_parse(optarg);
-			if (grid < 0)
-				return cli_usage_error("sim", "unknown grid '%s' (calibration, evaluation)",
-						       optarg);
-			break;
-		case O_FAM:
-			family = -1;
-			for (int f = 0; f < SIMGRID_NFAMILIES; f++)
-				if (strcmp(optarg, simgrid_family_name(f)) == 0)
-					family = f;
-			if (family < 0)
-				return cli_usage_error("sim", "unknown family '%s'", optarg);
-			break;
-		case O_CELLS:
-			all_cells = 1;
-			break;
 		}
 	}
-	if (opt == CLI_PARSE_STOP)
-		return cp.rc;
-	if (cli_parser_no_operands(&cp) != 0)
-		return CLI_USAGE;
-	if (abseq_params_check(&sp, &why) != 0)
-		return cli_usage_error("sim", "%s", why);
-	if (grid < 0 && (family >= 0 || all_cells))
-		return cli_usage_error("sim", "--family and --cells go with --grid");
-	if (grid >= 0) {
-		if (proto_given && protos != PROTO_SEQ)
-			return cli_usage_error("sim", "--grid simulates --protocol seq only");
-		if (scen_given || neffects != N_ALL_EFFECTS)
-			return cli_usage_error("sim", "--grid replaces --scenario and --effect");
-		return run_grid(grid, family, all_cells, json, trials, (uint64_t)seedl, &sp);
-	}
+	return nc;
+}
 
-	size_t nscen = 0;
+/* The named scenarios: simulated, checked against the targets, printed.
+ * Returns the exit code. */
+static int run_named(const struct sim_opts *o)
+{
+	const struct abseq_params *sp = &o->sp;
+	size_t nscen = 0, nc, nt;
+	int rc;
 	for (size_t s = 0; synth_scenario_names[s]; s++)
 		nscen++;
-	cells = calloc(2 * nscen * N_ALL_EFFECTS, sizeof(*cells));
-	targets = calloc(2 * nscen * N_ALL_EFFECTS * 3 + 16, sizeof(*targets));
+	struct cell *cells = calloc(2 * nscen * N_ALL_EFFECTS, sizeof(*cells));
+	struct target *targets = calloc(2 * nscen * N_ALL_EFFECTS * 3 + 16, sizeof(*targets));
 	if (!cells || !targets) {
 		cli_error("out of memory");
 		rc = CLI_FAIL;
 		goto out;
 	}
-	for (int p = PROTO_SEQ; p <= PROTO_REF; p++) {
-		if (!(protos & p))
-			continue;
-		for (size_t s = 0; s < nscen; s++) {
-			if (strcmp(scenario, "all") != 0 && strcmp(scenario, synth_scenario_names[s]) != 0)
-				continue;
-			for (size_t e = 0; e < neffects; e++) {
-				struct cell *c = &cells[nc++];
-				c->proto = p;
-				c->scenario = synth_scenario_names[s];
-				c->effect = effects[e];
-				run_cell(c, trials, (uint64_t)seedl, s, &sp, sp.noise);
-			}
-		}
-	}
-	nt = check_targets(cells, nc, trials, sp.max_pairs, targets);
-	if (json) {
-		print_json(cells, nc, trials, (uint64_t)seedl, &sp, targets, nt);
+	nc = sim_scenarios(o, cells, nscen);
+	nt = check_targets(cells, nc, o->trials, sp->max_pairs, targets);
+	if (o->json) {
+		print_json(cells, nc, o->trials, (uint64_t)o->seed, sp, targets, nt);
 	} else {
 		printf("%ld trials per row, seed %ld, %d launches per run; seq: pairs %zu..%zu, "
 		       "min-gain %g, noise %g\n\n",
-		       trials, seedl, SIM_LAUNCHES, sp.min_pairs, sp.max_pairs, sp.min_gain, sp.noise);
-		print_table(cells, nc, trials);
+		       o->trials, o->seed, SIM_LAUNCHES, sp->min_pairs, sp->max_pairs, sp->min_gain,
+		       sp->noise);
+		print_table(cells, nc, o->trials);
 		print_targets(targets, nt);
 	}
 	rc = cli_finish_stdout(CLI_OK);
@@ -698,4 +804,26 @@ out:
 	free(cells);
 	free(targets);
 	return rc;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	struct sim_opts o;
+	struct cli_parser cp;
+	int opt, rc;
+	sim_opts_init(&o);
+	cli_parser_init(&cp, &cmd_sim_spec, argc, argv);
+	while ((opt = cli_parser_next(&cp)) > 0)
+		if ((rc = sim_option(&o, opt, optarg)) != 0)
+			return rc;
+	if (opt == CLI_PARSE_STOP)
+		return cp.rc;
+	if (cli_parser_no_operands(&cp) != 0)
+		return CLI_USAGE;
+	if ((rc = sim_check(&o)) != 0)
+		return rc;
+	if (o.grid >= 0)
+		return run_grid(o.grid, o.family, o.all_cells, o.json, o.trials, (uint64_t)o.seed,
+				&o.sp);
+	return run_named(&o);
 }

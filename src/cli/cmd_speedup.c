@@ -264,15 +264,9 @@ static int pt_print_json(const struct ptune_speedups *p, const char *path)
 	return recargs_print_json(root);
 }
 
-/* Markdown, with the conventions of the records output: one "geomean" row
- * and one "geomean speedup" bullet carrying the overall figure. */
-static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
+/* The per-case table, ending with the "geomean" row. */
+static void pt_md_table(const struct ptune_speedups *p)
 {
-	fputs("**Per-case speedup (perf_tuning: ", stdout);
-	escape_md_cell(stdout, path, MD_CELL_PLAIN);
-	fputs(", ", stdout);
-	escape_md_cell(stdout, p->json, MD_CELL_PLAIN);
-	fputs(")**\n\n", stdout);
 	printf("| case | speedup | change |\n");
 	printf("|---|---:|---:|\n");
 	for (size_t i = 0; i < p->n; i++) {
@@ -291,6 +285,11 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 	fputs("** | **", stdout);
 	recargs_md_pct(stdout, pt_change(p->geomean));
 	puts("** |\n");
+}
+
+/* The "geomean speedup" and "arithmetic mean" bullets. */
+static void pt_md_means(const struct ptune_speedups *p)
+{
 	fputs("- geomean speedup: ", stdout);
 	print_speedup(p->geomean);
 	printf(" over %zu case(s) (geometric-mean latency change ", p->nvalid);
@@ -305,38 +304,62 @@ static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
 	printf(" (key \"");
 	escape_md_cell(stdout, p->key, MD_CELL_PLAIN);
 	puts("\")");
-	size_t nreg = pt_regressions(p);
-	if (nreg == 0) {
+}
+
+/* The "regressions" bullet: the cases with a valid speedup < 1, or none. */
+static void pt_md_regressions(const struct ptune_speedups *p)
+{
+	if (pt_regressions(p) == 0) {
 		puts("- regressions (speedup < 1): none");
-	} else {
-		fputs("- regressions (speedup < 1):", stdout);
-		int first = 1;
-		for (size_t i = 0; i < p->n; i++) {
-			const struct ptune_case *c = &p->v[i];
-			if (!pt_valid(c->speedup) || c->speedup >= 1.0)
-				continue;
-			fputs(first ? " " : ", ", stdout);
-			escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
-			fputs(" (", stdout);
-			print_speedup(c->speedup);
-			fputs(")", stdout);
-			first = 0;
-		}
-		putchar('\n');
+		return;
 	}
-	if (p->n > p->nvalid) {
-		printf("- not counted (%zu): ", p->n - p->nvalid);
-		int first = 1;
-		for (size_t i = 0; i < p->n; i++) {
-			if (pt_valid(p->v[i].speedup))
-				continue;
-			fputs(first ? "" : ", ", stdout);
-			escape_md_cell(stdout, p->v[i].label, MD_CELL_PLAIN);
-			fputs(" (no finite speedup > 0)", stdout);
-			first = 0;
-		}
-		putchar('\n');
+	fputs("- regressions (speedup < 1):", stdout);
+	int first = 1;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ptune_case *c = &p->v[i];
+		if (!pt_valid(c->speedup) || c->speedup >= 1.0)
+			continue;
+		fputs(first ? " " : ", ", stdout);
+		escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
+		fputs(" (", stdout);
+		print_speedup(c->speedup);
+		fputs(")", stdout);
+		first = 0;
 	}
+	putchar('\n');
+}
+
+/* The "not counted" bullet, when some case has no valid speedup. */
+static void pt_md_uncounted(const struct ptune_speedups *p)
+{
+	if (p->n <= p->nvalid)
+		return;
+	printf("- not counted (%zu): ", p->n - p->nvalid);
+	int first = 1;
+	for (size_t i = 0; i < p->n; i++) {
+		if (pt_valid(p->v[i].speedup))
+			continue;
+		fputs(first ? "" : ", ", stdout);
+		escape_md_cell(stdout, p->v[i].label, MD_CELL_PLAIN);
+		fputs(" (no finite speedup > 0)", stdout);
+		first = 0;
+	}
+	putchar('\n');
+}
+
+/* Markdown, with the conventions of the records output: one "geomean" row
+ * and one "geomean speedup" bullet carrying the overall figure. */
+static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
+{
+	fputs("**Per-case speedup (perf_tuning: ", stdout);
+	escape_md_cell(stdout, path, MD_CELL_PLAIN);
+	fputs(", ", stdout);
+	escape_md_cell(stdout, p->json, MD_CELL_PLAIN);
+	fputs(")**\n\n", stdout);
+	pt_md_table(p);
+	pt_md_means(p);
+	pt_md_regressions(p);
+	pt_md_uncounted(p);
 }
 
 static int pt_write_plot(const struct ptune_speedups *p, const char *path, const char *shown)
@@ -448,89 +471,126 @@ static int add_record(void *acc, const struct record *r)
 	return stats_speedup_add(acc, r);
 }
 
-int cmd_speedup(int argc, char **argv)
+/* The command's options, as parsed. */
+struct speedup_args {
+	struct recargs a;
+	const char *final, *plot, *opt_log; /* --final, --plot, --opt-log; NULL when not given */
+};
+
+/* One option of the table into g. */
+static void speedup_option(struct speedup_args *g, int ch, const char *arg)
 {
-	struct recargs a = { .name = "speedup" };
-	struct cli_parser cp;
-	const char *final = NULL, *plot = NULL, *opt_log = NULL;
-	char *from_log = NULL;
-	int ch, rc;
-	struct strpool ids;
-	struct stats_speedup_acc acc;
-	struct stats_speedup s = { 0 };
-	enum records_contract contract;
-	strpool_init(&ids); /* allocates nothing until used */
-	cli_parser_init(&cp, &cmd_speedup_spec, argc, argv);
-	while ((ch = cli_parser_next(&cp)) > 0) {
-		switch (ch) {
-		case 'f': final = optarg; break;
-		case 'O': opt_log = optarg; break;
-		case 'P': plot = optarg; break;
-		default:
-			recargs_option(&a, ch);
-		}
+	switch (ch) {
+	case 'f': g->final = arg; break;
+	case 'O': g->opt_log = arg; break;
+	case 'P': g->plot = arg; break;
+	default: recargs_option(&g->a, ch);
 	}
-	if (ch == CLI_PARSE_STOP)
-		return cp.rc;
-	struct stat st;
-	if (argc - cp.next == 1 && stat(argv[cp.next], &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (final || opt_log)
-			return cli_usage_error("speedup", "%s does not apply to a perf_tuning folder ('%s')",
-					       final ? "--final" : "--opt-log", argv[cp.next]);
-		return speedup_folder(argv[cp.next], a.json, a.strict, plot);
-	}
-	if (final && opt_log)
-		return cli_usage_error("speedup", "--final and --opt-log exclude each other");
-	if (!final && argc - cp.next == 1) {
-		if ((rc = final_from_optlog(opt_log, argv[cp.next], &from_log)) != 0)
-			return rc;
-	}
-	stats_speedup_begin(&acc, final);
-	acc.final_hint = from_log; /* resolved against the candidates at finish */
-	rc = recargs_stream_operand(&a, &cp, &ids, add_record, &acc, &contract);
-	if (rc != CLI_OK)
-		goto out;
-	const char *path = a.path;
-	if (stats_speedup_finish(&acc, &s) != 0) {
-		if (errno == ENOENT)
-			cli_error("final candidate '%s' has no valid record in '%s'", final, path);
-		else if (errno == ESRCH)
-			cli_error("cannot tell the final candidate of '%s': no opt_log winner, no phase "
-				  "'final' record and no adopted candidate (parent_id) in the records; "
-				  "pass --final CANDIDATE",
-				  path);
-		else
-			cli_error("out of memory analysing '%s'", path);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	if (s.hint == -1)
+}
+
+/* Reports why stats_speedup_finish() failed (errno) on the records at
+ * path, final being --final or NULL. Returns CLI_USAGE. */
+static int finish_error(const char *final, const char *path)
+{
+	if (errno == ENOENT)
+		cli_error("final candidate '%s' has no valid record in '%s'", final, path);
+	else if (errno == ESRCH)
+		cli_error("cannot tell the final candidate of '%s': no opt_log winner, no phase "
+			  "'final' record and no adopted candidate (parent_id) in the records; "
+			  "pass --final CANDIDATE",
+			  path);
+	else
+		cli_error("out of memory analysing '%s'", path);
+	return CLI_USAGE;
+}
+
+/* Tells how the opt_log's winner from_log was taken (s->hint): not a
+ * candidate of the records at path (warning), or under another name (note). */
+static void report_hint(const struct stats_speedup *s, const char *from_log, const char *path)
+{
+	if (s->hint == -1)
 		cli_warn("the opt_log's Final Summary names best '%s', which is no candidate with a "
 			 "valid record in '%s': the final is taken from the records",
 			 from_log, path);
-	else if (s.hint == 2)
+	else if (s->hint == 2)
 		cli_note("the opt_log's Final Summary names best '%s': taken as candidate '%s'",
-			 from_log, s.final_candidate);
-	if (!final && s.final_candidate)
-		final = s.final_candidate;
-	if (a.json)
-		rc = print_json(&s, path, final, contract);
+			 from_log, s->final_candidate);
+}
+
+/* Prints s (JSON or Markdown) and writes --plot. Returns the exit code. */
+static int speedup_print(const struct stats_speedup *s, const struct speedup_args *g,
+			 const char *final, enum records_contract contract)
+{
+	const char *path = g->a.path;
+	int rc = CLI_OK;
+	if (g->a.json)
+		rc = print_json(s, path, final, contract);
 	else
-		print_markdown(&s);
-	if (rc == CLI_OK && s.nused == 0) {
+		print_markdown(s);
+	if (rc == CLI_OK && s->nused == 0) {
 		cli_error("no workload of '%s' has both a valid round-0 baseline and a final record",
 			  path);
 		rc = CLI_FAIL;
 	}
-	if (plot && s.nused > 0 && write_plot(&s, plot) != 0) {
-		cli_error("cannot write plot '%s': %s", plot, strerror(errno));
+	if (g->plot && s->nused > 0 && write_plot(s, g->plot) != 0) {
+		cli_error("cannot write plot '%s': %s", g->plot, strerror(errno));
 		rc = CLI_USAGE;
 	}
-	rc = cli_finish_stdout(rc);
-out:
+	return cli_finish_stdout(rc);
+}
+
+/* The speedups of the records operand, the final taken from --final, the
+ * opt_log or the records. Returns the exit code. */
+static int speedup_records(struct speedup_args *g, const struct cli_parser *cp)
+{
+	char *from_log = NULL;
+	int rc;
+	struct strpool ids;
+	struct stats_speedup_acc acc;
+	struct stats_speedup s = { 0 };
+	enum records_contract contract;
+	const char *final = g->final;
+	strpool_init(&ids); /* allocates nothing until used */
+	if (!final && cp->argc - cp->next == 1) {
+		if ((rc = final_from_optlog(g->opt_log, cp->argv[cp->next], &from_log)) != 0)
+			return rc;
+	}
+	stats_speedup_begin(&acc, final);
+	acc.final_hint = from_log; /* resolved against the candidates at finish */
+	rc = recargs_stream_operand(&g->a, cp, &ids, add_record, &acc, &contract);
+	if (rc == CLI_OK && stats_speedup_finish(&acc, &s) != 0)
+		rc = finish_error(final, g->a.path);
+	else if (rc == CLI_OK) {
+		report_hint(&s, from_log, g->a.path);
+		if (!final && s.final_candidate)
+			final = s.final_candidate;
+		rc = speedup_print(&s, g, final, contract);
+	}
 	free(from_log);
 	stats_speedup_abort(&acc);
 	stats_speedup_release(&s);
 	strpool_release(&ids);
 	return rc;
+}
+
+int cmd_speedup(int argc, char **argv)
+{
+	struct speedup_args g = { .a = { .name = "speedup" } };
+	struct cli_parser cp;
+	struct stat st;
+	int ch;
+	cli_parser_init(&cp, &cmd_speedup_spec, argc, argv);
+	while ((ch = cli_parser_next(&cp)) > 0)
+		speedup_option(&g, ch, optarg);
+	if (ch == CLI_PARSE_STOP)
+		return cp.rc;
+	if (argc - cp.next == 1 && stat(argv[cp.next], &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (g.final || g.opt_log)
+			return cli_usage_error("speedup", "%s does not apply to a perf_tuning folder ('%s')",
+					       g.final ? "--final" : "--opt-log", argv[cp.next]);
+		return speedup_folder(argv[cp.next], g.a.json, g.a.strict, g.plot);
+	}
+	if (g.final && g.opt_log)
+		return cli_usage_error("speedup", "--final and --opt-log exclude each other");
+	return speedup_records(&g, &cp);
 }

@@ -66,6 +66,23 @@ static int print_json(const struct stats_cmptable *t, const char *path, const ch
 	return recargs_print_json(root);
 }
 
+/* Reports why stats_cmptable_build() failed (errno) for round of the
+ * records at path. Returns the exit code: CLI_FAIL when the round has no
+ * record, else CLI_USAGE. */
+static int build_error(long round, const char *incumbent, const char *path)
+{
+	if (errno == ENOENT) {
+		cli_error("round %ld has no record in '%s'", round, path);
+		return CLI_FAIL;
+	}
+	if (errno == EINVAL)
+		cli_error("incumbent '%s' has no valid record before round %ld in '%s'", incumbent,
+			  round, path);
+	else
+		cli_error("out of memory reading '%s'", path);
+	return CLI_USAGE;
+}
+
 int cmd_table(int argc, char **argv)
 {
 	struct recargs a = { .name = "table" };
@@ -98,17 +115,7 @@ int cmd_table(int argc, char **argv)
 		goto out;
 	const char *path = a.path;
 	if (stats_cmptable_build(&rs, round, incumbent, &t) != 0) {
-		if (errno == ENOENT) {
-			cli_error("round %ld has no record in '%s'", round, path);
-			rc = CLI_FAIL;
-		} else if (errno == EINVAL) {
-			cli_error("incumbent '%s' has no valid record before round %ld in '%s'",
-				  incumbent, round, path);
-			rc = CLI_USAGE;
-		} else {
-			cli_error("out of memory reading '%s'", path);
-			rc = CLI_USAGE;
-		}
+		rc = build_error(round, incumbent, path);
 		goto out;
 	}
 	md = report_cmptable_markdown(&t);

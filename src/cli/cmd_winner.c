@@ -76,6 +76,63 @@ static size_t ab_commands(struct stats_winner *w, const char *tpl, char **cmds,
 	return n;
 }
 
+/* The "regressing_keys" array: the chosen candidate's regressing keys. */
+static void json_regressing(cJSON *root, const struct stats_winner *w)
+{
+	cJSON *reg = cJSON_AddArrayToObject(root, "regressing_keys");
+	if (w->chosen == STATS_NOKEY)
+		return;
+	const struct stats_winner_candidate *c = &w->cands[w->chosen];
+	for (size_t j = 0; j < w->nrequired; j++) {
+		if (c->keys[j].state != STATS_WK_REGRESSION)
+			continue;
+		cJSON *k = cJSON_CreateObject();
+		add_key(k, &w->ks.v[c->keys[j].key]);
+		cJSON_AddNumberToObject(k, "change", c->keys[j].change);
+		cJSON_AddItemToArray(reg, k);
+	}
+}
+
+/* One required key of a candidate as a JSON object appended to keys. */
+static void json_candidate_key(cJSON *keys, const struct stats_winner *w,
+			       const struct stats_winner_key *e)
+{
+	cJSON *k = cJSON_CreateObject();
+	cJSON_AddItemToArray(keys, k);
+	add_key(k, &w->ks.v[e->key]);
+	if (e->incumbent) {
+		cJSON_AddStringToObject(k, "incumbent_candidate", e->incumbent->candidate_id);
+		cJSON_AddNumberToObject(k, "incumbent_us", e->incumbent->duration_us);
+	} else {
+		cJSON_AddNullToObject(k, "incumbent_candidate");
+		cJSON_AddNullToObject(k, "incumbent_us");
+	}
+	cJSON_AddItemToObject(k, "candidate_us",
+			      recargs_num_or_null(e->candidate ? e->candidate->duration_us : NAN));
+	cJSON_AddItemToObject(k, "change", recargs_num_or_null(e->change));
+	cJSON_AddStringToObject(k, "state", stats_winner_keystate_name(e->state));
+	cJSON_AddBoolToObject(k, "needs_ab", e->needs_ab);
+}
+
+/* The "candidates" array: every candidate with its figures and keys. */
+static void json_candidates(cJSON *root, const struct stats_winner *w)
+{
+	cJSON *cands = cJSON_AddArrayToObject(root, "candidates");
+	for (size_t i = 0; i < w->ncands; i++) {
+		const struct stats_winner_candidate *c = &w->cands[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(cands, o);
+		cJSON_AddStringToObject(o, "candidate_id", c->candidate_id);
+		cJSON_AddBoolToObject(o, "complete", c->complete);
+		cJSON_AddItemToObject(o, "gain", recargs_num_or_null(c->gain));
+		cJSON_AddNumberToObject(o, "regressions", (double)c->nregressions);
+		cJSON_AddNumberToObject(o, "soft_regressions", (double)c->nsoft);
+		cJSON *keys = cJSON_AddArrayToObject(o, "keys");
+		for (size_t j = 0; j < w->nrequired; j++)
+			json_candidate_key(keys, w, &c->keys[j]);
+	}
+}
+
 static int print_json(const struct stats_winner *w, const char *path, char **cmds,
 		      const size_t *kidx, size_t ncmds)
 {
@@ -95,18 +152,7 @@ static int print_json(const struct stats_winner *w, const char *path, char **cmd
 		add_key(k, &w->ks.v[w->required[j]]);
 		cJSON_AddItemToArray(req, k);
 	}
-	cJSON *reg = cJSON_AddArrayToObject(root, "regressing_keys");
-	if (w->chosen != STATS_NOKEY) {
-		const struct stats_winner_candidate *c = &w->cands[w->chosen];
-		for (size_t j = 0; j < w->nrequired; j++) {
-			if (c->keys[j].state != STATS_WK_REGRESSION)
-				continue;
-			cJSON *k = cJSON_CreateObject();
-			add_key(k, &w->ks.v[c->keys[j].key]);
-			cJSON_AddNumberToObject(k, "change", c->keys[j].change);
-			cJSON_AddItemToArray(reg, k);
-		}
-	}
+	json_regressing(root, w);
 	cJSON *tied = cJSON_AddArrayToObject(root, "tied");
 	for (size_t i = 0; i < w->ntied; i++)
 		cJSON_AddItemToArray(tied, cJSON_CreateString(w->cands[w->tied[i]].candidate_id));
@@ -117,36 +163,7 @@ static int print_json(const struct stats_winner *w, const char *path, char **cmd
 		cJSON_AddStringToObject(o, "command", cmds[i]);
 		cJSON_AddItemToArray(ab, o);
 	}
-	cJSON *cands = cJSON_AddArrayToObject(root, "candidates");
-	for (size_t i = 0; i < w->ncands; i++) {
-		const struct stats_winner_candidate *c = &w->cands[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddItemToArray(cands, o);
-		cJSON_AddStringToObject(o, "candidate_id", c->candidate_id);
-		cJSON_AddBoolToObject(o, "complete", c->complete);
-		cJSON_AddItemToObject(o, "gain", recargs_num_or_null(c->gain));
-		cJSON_AddNumberToObject(o, "regressions", (double)c->nregressions);
-		cJSON_AddNumberToObject(o, "soft_regressions", (double)c->nsoft);
-		cJSON *keys = cJSON_AddArrayToObject(o, "keys");
-		for (size_t j = 0; j < w->nrequired; j++) {
-			const struct stats_winner_key *e = &c->keys[j];
-			cJSON *k = cJSON_CreateObject();
-			cJSON_AddItemToArray(keys, k);
-			add_key(k, &w->ks.v[e->key]);
-			if (e->incumbent) {
-				cJSON_AddStringToObject(k, "incumbent_candidate", e->incumbent->candidate_id);
-				cJSON_AddNumberToObject(k, "incumbent_us", e->incumbent->duration_us);
-			} else {
-				cJSON_AddNullToObject(k, "incumbent_candidate");
-				cJSON_AddNullToObject(k, "incumbent_us");
-			}
-			cJSON_AddItemToObject(k, "candidate_us",
-					      recargs_num_or_null(e->candidate ? e->candidate->duration_us : NAN));
-			cJSON_AddItemToObject(k, "change", recargs_num_or_null(e->change));
-			cJSON_AddStringToObject(k, "state", stats_winner_keystate_name(e->state));
-			cJSON_AddBoolToObject(k, "needs_ab", e->needs_ab);
-		}
-	}
+	json_candidates(root, w);
 	return recargs_print_json(root);
 }
 
@@ -211,104 +228,116 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 	}
 }
 
-int cmd_winner(int argc, char **argv)
+/* The command's options, as parsed. */
+struct winner_args {
+	struct recargs a;
+	struct stats_winner_opts o; /* o.required: req once parsed */
+	const char **req;           /* the --required keys, room for argc */
+	const char *tpl;            /* --bench-cmd, or NULL */
+	long round;                 /* --round, -1 until given */
+};
+
+/* One option of the table into g. Returns 0, or CLI_USAGE after the
+ * message. */
+static int winner_option(struct winner_args *g, int ch, const char *arg)
 {
-	struct recargs a = { .name = "winner" };
-	struct cli_parser cp;
-	struct stats_winner_opts o;
-	struct stats_winner w = { 0 };
-	struct records rs;
-	const char **req = NULL;
-	char **cmds = NULL;
-	size_t *kidx = NULL, ncmds = 0;
-	const char *tpl = NULL;
-	long round = -1;
-	int ch, rc = CLI_USAGE;
-	char err[512];
-	stats_winner_opts_init(&o);
-	records_init(&rs);
-	w.chosen = STATS_NOKEY;
-	req = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*req));
-	if (!req) {
-		cli_error("out of memory");
-		return CLI_USAGE;
+	switch (ch) {
+	case 'r': return cli_parse_long("--round", arg, 1, 1000000000L, &g->round) ? CLI_USAGE : 0;
+	case 'q': g->req[g->o.nrequired++] = arg; return 0;
+	case 'n': return cli_parse_double("--noise", arg, &g->o.noise) ? CLI_USAGE : 0;
+	case 'a': return cli_parse_double("--ab-threshold", arg, &g->o.ab_threshold) ? CLI_USAGE : 0;
+	case 'u': return cli_parse_double("--small-us", arg, &g->o.small_us) ? CLI_USAGE : 0;
+	case 'i': g->o.incumbent_id = arg; return 0;
+	case 'b': g->tpl = arg; return 0;
+	default: recargs_option(&g->a, ch); return 0;
 	}
-	cli_parser_init(&cp, &cmd_winner_spec, argc, argv);
-	while ((ch = cli_parser_next(&cp)) > 0) {
-		switch (ch) {
-		case 'r':
-			if (cli_parse_long("--round", optarg, 1, 1000000000L, &round) != 0)
-				goto out;
-			break;
-		case 'q':
-			req[o.nrequired++] = optarg;
-			break;
-		case 'n':
-			if (cli_parse_double("--noise", optarg, &o.noise) != 0)
-				goto out;
-			break;
-		case 'a':
-			if (cli_parse_double("--ab-threshold", optarg, &o.ab_threshold) != 0)
-				goto out;
-			break;
-		case 'u':
-			if (cli_parse_double("--small-us", optarg, &o.small_us) != 0)
-				goto out;
-			break;
-		case 'i': o.incumbent_id = optarg; break;
-		case 'b': tpl = optarg; break;
-		default:
-			recargs_option(&a, ch);
-		}
-	}
+}
+
+/* Parses the options into g (g->req allocated by the caller). Returns 1 to
+ * go on, or 0 to stop with the exit code *rc (-h and --version: CLI_OK;
+ * mistakes: CLI_USAGE after the message). */
+static int parse_winner_args(struct cli_parser *cp, int argc, char **argv, struct winner_args *g,
+			     int *rc)
+{
+	int ch;
+	*rc = CLI_USAGE;
+	cli_parser_init(cp, &cmd_winner_spec, argc, argv);
+	while ((ch = cli_parser_next(cp)) > 0)
+		if (winner_option(g, ch, optarg) != 0)
+			return 0;
 	if (ch == CLI_PARSE_STOP) {
-		rc = cp.rc;
-		goto out;
+		*rc = cp->rc;
+		return 0;
 	}
-	o.required = req;
-	if (o.noise < 0 || o.ab_threshold < 0 || o.small_us < 0) {
-		rc = cli_usage_error("winner", "--noise, --ab-threshold and --small-us must be >= 0");
-		goto out;
+	g->o.required = g->req;
+	if (g->o.noise < 0 || g->o.ab_threshold < 0 || g->o.small_us < 0) {
+		*rc = cli_usage_error("winner", "--noise, --ab-threshold and --small-us must be >= 0");
+		return 0;
 	}
-	if (round < 0) {
-		rc = cli_usage_error("winner", "--round N is required");
-		goto out;
+	if (g->round < 0) {
+		*rc = cli_usage_error("winner", "--round N is required");
+		return 0;
 	}
-	rc = recargs_load_round(&a, &cp, round, o.incumbent_id, &rs);
-	if (rc != CLI_OK)
-		goto out;
-	const char *path = a.path;
-	if (stats_winner_choose(&rs, round, &o, &w, err, sizeof(err)) != 0) {
-		cli_error("%s in '%s'", err, path);
-		rc = CLI_USAGE;
-		goto out;
-	}
-	cmds = calloc(w.nrequired ? w.nrequired : 1, sizeof(*cmds));
-	kidx = calloc(w.nrequired ? w.nrequired : 1, sizeof(*kidx));
-	if (!cmds || !kidx) {
+	return 1;
+}
+
+/* Prints the decision w with its tlab commands for the keys that need A/B
+ * (from template tpl) as JSON or Markdown. Returns the exit code. */
+static int print_decision(struct stats_winner *w, const struct recargs *a, const char *tpl)
+{
+	size_t n = w->nrequired ? w->nrequired : 1, ncmds = 0;
+	char **cmds = calloc(n, sizeof(*cmds));
+	size_t *kidx = calloc(n, sizeof(*kidx));
+	int rc = CLI_OK;
+	if (cmds && kidx)
+		ncmds = ab_commands(w, tpl, cmds, kidx);
+	for (size_t i = 0; cmds && kidx && i < ncmds && rc == CLI_OK; i++)
+		rc = cmds[i] ? CLI_OK : CLI_USAGE;
+	if (!cmds || !kidx || rc != CLI_OK) {
 		cli_error("out of memory");
 		rc = CLI_USAGE;
-		goto out;
+	} else if (a->json) {
+		rc = cli_finish_stdout(print_json(w, a->path, cmds, kidx, ncmds));
+	} else {
+		print_markdown(w, cmds, ncmds);
+		rc = cli_finish_stdout(CLI_OK);
 	}
-	ncmds = ab_commands(&w, tpl, cmds, kidx);
-	for (size_t i = 0; i < ncmds; i++) {
-		if (!cmds[i]) {
-			cli_error("out of memory");
-			rc = CLI_USAGE;
-			goto out;
-		}
-	}
-	if (a.json)
-		rc = print_json(&w, path, cmds, kidx, ncmds);
-	else
-		print_markdown(&w, cmds, ncmds);
-	rc = cli_finish_stdout(rc);
-out:
 	for (size_t i = 0; cmds && i < ncmds; i++)
 		free(cmds[i]);
 	free(cmds);
 	free(kidx);
-	free(req);
+	return rc;
+}
+
+int cmd_winner(int argc, char **argv)
+{
+	struct winner_args g = { .a = { .name = "winner" }, .round = -1 };
+	struct cli_parser cp;
+	struct stats_winner w = { 0 };
+	struct records rs;
+	int rc = CLI_USAGE;
+	char err[512];
+	stats_winner_opts_init(&g.o);
+	records_init(&rs);
+	w.chosen = STATS_NOKEY;
+	g.req = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*g.req));
+	if (!g.req) {
+		cli_error("out of memory");
+		return CLI_USAGE;
+	}
+	if (!parse_winner_args(&cp, argc, argv, &g, &rc))
+		goto out;
+	rc = recargs_load_round(&g.a, &cp, g.round, g.o.incumbent_id, &rs);
+	if (rc != CLI_OK)
+		goto out;
+	if (stats_winner_choose(&rs, g.round, &g.o, &w, err, sizeof(err)) != 0) {
+		cli_error("%s in '%s'", err, g.a.path);
+		rc = CLI_USAGE;
+		goto out;
+	}
+	rc = print_decision(&w, &g.a, g.tpl);
+out:
+	free(g.req);
 	stats_winner_release(&w);
 	records_release(&rs);
 	return rc;

@@ -103,9 +103,81 @@ static int usage_mistake(struct cli_parser *p, const char *fmt, const char *labe
 	return CLI_PARSE_STOP;
 }
 
-int cli_parser_next(struct cli_parser *p)
+/* getopt's ':' (a missing value) or '?' (an unknown option, or a value
+ * given to a flag) reported in the one wording; returns CLI_PARSE_STOP. */
+static int parse_mistake(struct cli_parser *p, int c)
 {
 	char label[256];
+	if (c == ':') {
+		option_label(p, optopt, label, sizeof(label));
+		return usage_mistake(p, "option '%s' needs a value", label);
+	}
+	const char *w = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
+	const struct cli_option *o = optopt ? find_key(p, optopt) : NULL;
+	/* --flag=value for a flag: getopt reports the flag's key */
+	if (o && o->long_name && !o->arg && strncmp(w, "--", 2) == 0 && strchr(w, '=')) {
+		snprintf(label, sizeof(label), "--%s", o->long_name);
+		return usage_mistake(p, "option '%s' takes no value", label);
+	}
+	if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2) != 0)
+		snprintf(label, sizeof(label), "-%c", optopt);
+	else
+		option_label(p, 0, label, sizeof(label));
+	return usage_mistake(p, "unknown option '%s'", label);
+}
+
+/* --color WHEN (p->arg) applied to the messages; 0 to go on, or
+ * CLI_PARSE_STOP after a usage error. */
+static int set_color(struct cli_parser *p)
+{
+	enum term_color m;
+	if (term_color_parse(p->arg, &m) != 0) {
+		p->rc = cli_usage_error(p->spec->cmd,
+					"option '--color' wants auto, always or never, got '%s'", p->arg);
+		return CLI_PARSE_STOP;
+	}
+	term_set_color(m);
+	cli_msg_configure(term_use_color(stderr), term_verbosity() == TERM_QUIET);
+	return 0;
+}
+
+/* "tlperf VERSION", or "ALIAS (tlperf) VERSION" under an alias, on stdout. */
+static void print_version(void)
+{
+	if (strcmp(cli_prog, "tlperf") == 0)
+		printf("tlperf %s\n", TLPERF_VERSION);
+	else
+		printf("%s (tlperf) %s\n", cli_prog, TLPERF_VERSION);
+}
+
+/* Handles key c when it is a common option: --help and --version printed
+ * (CLI_PARSE_STOP, p->rc set), --color, -q and -v applied (0: parse on).
+ * Any other key is returned as it is. */
+static int common_option(struct cli_parser *p, int c)
+{
+	switch (c) {
+	case CLI_KEY_HELP:
+		cli_usage_print(stdout, p->spec);
+		p->rc = cli_finish_stdout(CLI_OK);
+		return CLI_PARSE_STOP;
+	case CLI_KEY_COLOR:
+		return set_color(p);
+	case CLI_KEY_QUIET:
+	case CLI_KEY_VERBOSE:
+		term_set_verbosity(c == CLI_KEY_QUIET ? TERM_QUIET : TERM_VERBOSE);
+		cli_msg_configure(term_use_color(stderr), c == CLI_KEY_QUIET);
+		return 0;
+	case CLI_KEY_VERSION:
+		print_version();
+		p->rc = cli_finish_stdout(CLI_OK);
+		return CLI_PARSE_STOP;
+	default:
+		return c;
+	}
+}
+
+int cli_parser_next(struct cli_parser *p)
+{
 	int longindex = -1;
 	int c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &longindex);
 	p->arg = NULL;
@@ -113,57 +185,13 @@ int cli_parser_next(struct cli_parser *p)
 		p->next = optind;
 		return CLI_PARSE_END;
 	}
-	if (c == ':') {
-		option_label(p, optopt, label, sizeof(label));
-		return usage_mistake(p, "option '%s' needs a value", label);
-	}
-	if (c == '?') {
-		const char *w = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
-		const struct cli_option *o = optopt ? find_key(p, optopt) : NULL;
-		/* --flag=value for a flag: getopt reports the flag's key */
-		if (o && o->long_name && !o->arg && strncmp(w, "--", 2) == 0 && strchr(w, '=')) {
-			snprintf(label, sizeof(label), "--%s", o->long_name);
-			return usage_mistake(p, "option '%s' takes no value", label);
-		}
-		if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2) != 0)
-			snprintf(label, sizeof(label), "-%c", optopt);
-		else
-			option_label(p, 0, label, sizeof(label));
-		return usage_mistake(p, "unknown option '%s'", label);
-	}
+	if (c == ':' || c == '?')
+		return parse_mistake(p, c);
 	p->arg = optarg;
 	if (longindex < 0) /* a short option: getopt returns its letter */
 		c = short_key(p, c);
-	if (c == CLI_KEY_HELP) {
-		cli_usage_print(stdout, p->spec);
-		p->rc = cli_finish_stdout(CLI_OK);
-		return CLI_PARSE_STOP;
-	}
-	if (c == CLI_KEY_COLOR) {
-		enum term_color m;
-		if (term_color_parse(p->arg, &m) != 0) {
-			p->rc = cli_usage_error(p->spec->cmd,
-						"option '--color' wants auto, always or never, got '%s'", p->arg);
-			return CLI_PARSE_STOP;
-		}
-		term_set_color(m);
-		cli_msg_configure(term_use_color(stderr), term_verbosity() == TERM_QUIET);
-		return cli_parser_next(p);
-	}
-	if (c == CLI_KEY_QUIET || c == CLI_KEY_VERBOSE) {
-		term_set_verbosity(c == CLI_KEY_QUIET ? TERM_QUIET : TERM_VERBOSE);
-		cli_msg_configure(term_use_color(stderr), c == CLI_KEY_QUIET);
-		return cli_parser_next(p);
-	}
-	if (c == CLI_KEY_VERSION) {
-		if (strcmp(cli_prog, "tlperf") == 0)
-			printf("tlperf %s\n", TLPERF_VERSION);
-		else
-			printf("%s (tlperf) %s\n", cli_prog, TLPERF_VERSION);
-		p->rc = cli_finish_stdout(CLI_OK);
-		return CLI_PARSE_STOP;
-	}
-	return c;
+	c = common_option(p, c);
+	return c == 0 ? cli_parser_next(p) : c;
 }
 
 void cli_term_init(void)
