@@ -284,6 +284,171 @@ static void issue12_formats(void **s)
 	optlog_release(&lg);
 }
 
+/* skip_numbering's steps: the bracket opened and closed in kind
+ * (numbering_open, numbering_end), digits with inner dots, Chinese and
+ * Roman numerals (numbering_number), and a number then a space only
+ * before a word. */
+static void heading_numbering(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg,
+	     "## （八）Round 3\n"      /* 1 */
+	     "## (4) Round 4\n"        /* 2 */
+	     "## IV. Round 5\n"        /* 3 */
+	     "## IVx Round 6\n"        /* 4: Roman numerals need '.' or 、 */
+	     "## 8 Round 7\n"          /* 5 */
+	     "## 8.1 Iteration 8\n"    /* 6 */
+	     "## (8 Round 9\n"         /* 7: never closed */
+	     "## 十二、Round 10\n"     /* 8 */
+	     "## 8：Round 11\n"        /* 9 */
+	     "## （8)Round 12\n"       /* 10: closed in the other kind */
+	     "## 7 第 13 轮\n");        /* 11: a number and a space, then no word */
+	static const long want[][2] = { { 1, 3 }, { 2, 4 }, { 3, 5 }, { 5, 7 }, { 6, 8 }, { 8, 10 }, { 9, 11 } };
+	assert_int_equal(lg.n_rounds, 7);
+	for (size_t i = 0; i < 7; i++) {
+		assert_int_equal(lg.rounds[i].line, want[i][0]);
+		assert_int_equal(lg.rounds[i].round, want[i][1]);
+	}
+	optlog_release(&lg);
+}
+
+/* scan_claim's steps: claim_final_latency (label before the key, '=' for
+ * a colon, ms, the baseline after), claim_arrow with each arrow of
+ * skip_arrow (B's unit from F's when unstated), soft_claim, and the lines
+ * that are no claim. */
+static void claim_steps(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg,
+	     "## Final Summary\n"
+	     "- w1: final_latency = 2 ms baseline: 3000\n" /* 2 */
+	     "- w2 **final_latency**: 4\n"                 /* 3: no unit: us */
+	     "final_latency 5 us\n"                        /* 4: no colon, no claim */
+	     "- a: 2 ms → 1500 us\n"                       /* 5 */
+	     "- b: 10 -> 8 us\n"                           /* 6 */
+	     "- c: 10 us ⟶ 9 us\n"                         /* 7 */
+	     "- d: 10 us => 8 us\n"                        /* 8: no arrow: soft */
+	     "- e: 10 → 8 \n"                              /* 9: no final unit */
+	     "- smoke: 30.75 us（1.01×）\n"                /* 10: soft */
+	     "- f: 12\n");                                 /* 11: no unit */
+	static const struct { long line; const char *w; double f, b; int soft; } want[] = {
+		{ 2, "w1", 2000, 3000, 0 }, { 3, "w2", 4, NAN, 0 },     { 5, "a", 1500, 2000, 0 },
+		{ 6, "b", 8, 10, 0 },       { 7, "c", 9, 10, 0 },       { 8, "d", 10, NAN, 1 },
+		{ 10, "smoke", 30.75, NAN, 1 },
+	};
+	assert_int_equal(lg.n_claims, 7);
+	for (size_t i = 0; i < 7; i++) {
+		const struct optlog_claim *c = &lg.claims[i];
+		assert_int_equal(c->line, want[i].line);
+		assert_string_equal(c->workload, want[i].w);
+		assert_close(c->final_us, want[i].f, 1e-9);
+		if (isnan(want[i].b))
+			assert_true(isnan(c->baseline_us));
+		else
+			assert_close(c->baseline_us, want[i].b, 1e-9);
+		assert_int_equal(c->soft, want[i].soft);
+	}
+	optlog_release(&lg);
+}
+
+/* scan_best's steps: is_best_label (a whole word at the start),
+ * after_label_colon (within 32 bytes), name_end (full-width brackets and
+ * commas end the name), "none" as nothing adopted. */
+static void best_steps(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg, "## Final Summary\n- **Best**: v3（fast）\n");
+	assert_string_equal(lg.best, "v3");
+	assert_int_equal(lg.best_line, 2);
+	assert_false(lg.nothing_adopted);
+	optlog_release(&lg);
+	load(&lg, "## Final Summary\nbest_x: v1\nwinner: a，b\n");
+	assert_string_equal(lg.best, "a");
+	assert_int_equal(lg.best_line, 3);
+	optlog_release(&lg);
+	load(&lg, "## Final Summary\nthe final candidate named here is: v9\nfinal candidate: none\n");
+	assert_string_equal(lg.best, "none");
+	assert_int_equal(lg.best_line, 3);
+	assert_true(lg.nothing_adopted);
+	optlog_release(&lg);
+	load(&lg, "## Final Summary\nwinner of the whole long session so far: v1\n");
+	assert_null(lg.best); /* the colon is past the label's 32 bytes */
+	optlog_release(&lg);
+}
+
+/* geomean_scope's steps: starts_integer (not inside a word or a number)
+ * and scope_noun_follows (stopped by a comma or a bracket). */
+static void geomean_scope_steps(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg,
+	     "## Final Summary\n"
+	     "- geomean over 5 workloads: 2.1x\n"
+	     "- geomean v2 3 shapes 1.5x\n"
+	     "- geomean (12, 4 cases) 2x\n"
+	     "- geomean 1.5 workloads 3x\n"
+	     "- geomean 0 workloads 4x\n"
+	     "- geomean 2 dispatch 5x\n");
+	static const long scope[] = { 5, 3, 4, -1, -1, 2 };
+	assert_int_equal(lg.n_geomeans, 6);
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(lg.geomeans[i].scope, scope[i]);
+	optlog_release(&lg);
+}
+
+/* scan_budgets' steps: budget_key (colon or '=', emphasis, the first
+ * statement kept), budget_cn and budget_cn_experiments (分支 or 实验 only). */
+static void budget_steps(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg, "max_rounds: **8**\nmax_experiments = 3\nmax_rounds: 9\n");
+	assert_int_equal(lg.max_rounds, 8);
+	assert_int_equal(lg.max_experiments, 3);
+	optlog_release(&lg);
+	load(&lg, "预算 10 轮，每轮 3 个实验\n");
+	assert_int_equal(lg.max_rounds, 10);
+	assert_int_equal(lg.max_experiments, 3);
+	optlog_release(&lg);
+	load(&lg, "预算 5 轮 2 次\nmax_experiments 4\n");
+	assert_int_equal(lg.max_rounds, 5);
+	assert_int_equal(lg.max_experiments, -1);
+	optlog_release(&lg);
+}
+
+/* scan_sup's steps: rule_end (no trailing '-'), sup_reason (trimmed, up
+ * to the comment's end or the line's), several comments on a line, and a
+ * tlgate-disable outside any comment. */
+static void suppression_steps(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	const char *text = "<!-- tlgate-disable S4-X -- reason  --> <!-- tlgate-disable S4-Y-->\n";
+	optlog_init(&lg);
+	assert_int_equal(optlog_scan_suppressions(text, strlen(text), 7, &lg), 0);
+	assert_int_equal(lg.n_suppressions, 2);
+	assert_int_equal(lg.suppressions[0].line, 7);
+	assert_string_equal(lg.suppressions[0].rule, "S4-X");
+	assert_string_equal(lg.suppressions[0].reason, "reason");
+	assert_string_equal(lg.suppressions[1].rule, "S4-Y");
+	assert_null(lg.suppressions[1].reason);
+	optlog_release(&lg);
+	load(&lg,
+	     "<!-- tlgate-disable -- why -->\n"
+	     "<!-- tlgate-disable S4_* -- unterminated\n"
+	     "<!-- other --> tlgate-disable S4-Z -->\n");
+	assert_int_equal(lg.n_suppressions, 2);
+	assert_null(lg.suppressions[0].rule);
+	assert_string_equal(lg.suppressions[0].reason, "why");
+	assert_string_equal(lg.suppressions[1].rule, "S4_*");
+	assert_string_equal(lg.suppressions[1].reason, "unterminated");
+	optlog_release(&lg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +462,12 @@ int main(void)
 		cmocka_unit_test(names),
 		cmocka_unit_test(runs_and_run_labels),
 		cmocka_unit_test(issue12_formats),
+		cmocka_unit_test(heading_numbering),
+		cmocka_unit_test(claim_steps),
+		cmocka_unit_test(best_steps),
+		cmocka_unit_test(geomean_scope_steps),
+		cmocka_unit_test(budget_steps),
+		cmocka_unit_test(suppression_steps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

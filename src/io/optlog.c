@@ -315,64 +315,91 @@ static long round_in(const char *s)
 	return round_in_w(s, NULL);
 }
 
-/* Skips a heading's numbering: `8. `, `8、`, `8.1 `, `8) `, `一、`,
- * `（八）`, `(8)`, `IV. `; returns s unchanged when there is none. */
-static const char *skip_numbering(const char *s)
+/* The text after the opening bracket of a numbering, `(` (*open = 1) or
+ * `（` (*open = 3, its length); s itself (*open = 0) when there is none. */
+static const char *numbering_open(const char *s, int *open)
 {
-	const char *t = skip_marks(s);
-	const char *q = t;
-	static const char *const cn[] = { "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "百", NULL };
-	int open = 0;
-	if (*q == '(') {
-		open = 1;
-		q++;
-	} else if (strncmp(q, "（", strlen("（")) == 0) {
-		open = 3;
-		q += strlen("（");
+	*open = 0;
+	if (*s == '(') {
+		*open = 1;
+		return s + 1;
 	}
+	if (strncmp(s, "（", strlen("（")) == 0) {
+		*open = 3;
+		return s + strlen("（");
+	}
+	return s;
+}
+
+/* Past the Chinese numerals (一 .. 十, 百) at q; q when there are none. */
+static const char *skip_cn_numerals(const char *q)
+{
+	static const char *const cn[] = { "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "百", NULL };
+	for (;;) {
+		int hit = 0;
+		for (int i = 0; cn[i]; i++)
+			if (strncmp(q, cn[i], strlen(cn[i])) == 0) {
+				q += strlen(cn[i]);
+				hit = 1;
+			}
+		if (!hit)
+			return q;
+	}
+}
+
+/* The end of the number that starts a numbering at q: digits with inner
+ * dots (`8.1`), Chinese numerals, or, outside brackets (open 0), Roman
+ * numerals followed by `.` or `、`. NULL when there is no such number. */
+static const char *numbering_number(const char *q, int open)
+{
 	const char *num = q;
 	if (is_digit((unsigned char)*q)) {
 		while (is_digit((unsigned char)*q) || (*q == '.' && is_digit((unsigned char)q[1])))
 			q++;
-	} else {
-		for (;;) {
-			int hit = 0;
-			for (int i = 0; cn[i]; i++)
-				if (strncmp(q, cn[i], strlen(cn[i])) == 0) {
-					q += strlen(cn[i]);
-					hit = 1;
-				}
-			if (!hit)
-				break;
-		}
-		if (q == num && !open) {
-			while (*q == 'I' || *q == 'V' || *q == 'X')
-				q++;
-			if (q != num && *q != '.' && strncmp(q, "、", strlen("、")) != 0)
-				return s;
-		}
+		return q;
 	}
-	if (q == num)
-		return s;
-	if (open) {
-		if (open == 1 && *q == ')')
+	q = skip_cn_numerals(q);
+	if (q == num && !open) {
+		while (*q == 'I' || *q == 'V' || *q == 'X')
 			q++;
-		else if (open == 3 && strncmp(q, "）", strlen("）")) == 0)
-			q += strlen("）");
-		else
-			return s;
-		return skip_marks(q);
+		if (q != num && *q != '.' && strncmp(q, "、", strlen("、")) != 0)
+			return NULL;
 	}
+	return q == num ? NULL : q;
+}
+
+/* After the number of a numbering (q, the number starting at num): the
+ * text after its closing bracket (open as numbering_open() set it), else
+ * after its separator (`、`, `．`, `：`, `）`, `.`, `)`, `:`) or the space of
+ * `8 Final Summary`, marks skipped; NULL when the numbering does not end
+ * there. */
+static const char *numbering_end(const char *q, const char *num, int open)
+{
 	static const char *const seps[] = { "、", "．", "：", "）", ".", ")", ":", NULL };
+	if (open == 1 && *q == ')')
+		return skip_marks(q + 1);
+	if (open == 3 && strncmp(q, "）", strlen("）")) == 0)
+		return skip_marks(q + strlen("）"));
+	if (open)
+		return NULL;
 	for (int i = 0; seps[i]; i++)
-		if (strncmp(q, seps[i], strlen(seps[i])) == 0) {
-			q += strlen(seps[i]);
-			return skip_marks(q);
-		}
+		if (strncmp(q, seps[i], strlen(seps[i])) == 0)
+			return skip_marks(q + strlen(seps[i]));
 	/* `8 Final Summary`, `8.1 Iteration 2`: a number and a space */
 	if ((*q == ' ' || *q == '\t') && is_digit((unsigned char)*num) && is_alpha((unsigned char)*skip_ws(q)))
 		return skip_marks(q);
-	return s;
+	return NULL;
+}
+
+/* Skips a heading's numbering: `8. `, `8、`, `8.1 `, `8) `, `一、`,
+ * `（八）`, `(8)`, `IV. `; returns s unchanged when there is none. */
+static const char *skip_numbering(const char *s)
+{
+	int open;
+	const char *num = numbering_open(skip_marks(s), &open);
+	const char *q = numbering_number(num, open);
+	const char *after = q ? numbering_end(q, num, open) : NULL;
+	return after ? after : s;
 }
 
 /* Round of a heading that opens a round section, or -1; *word set to 1
@@ -676,45 +703,78 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 	return 0;
 }
 
-/* `... final_latency: N us ...` or `- W: B → F us`. */
-static int scan_claim(struct optlog *lg, const char *s, long line)
+/* `... final_latency: N us ...`, k pointing at the key in s: a claim
+ * with the label before the key and the baseline stated after the value.
+ * Returns 0, or -1 when out of memory. */
+static int claim_final_latency(struct optlog *lg, const char *s, const char *k, long line)
 {
-	const char *k = text_find_ci(s, "final_latency");
+	const char *p = k + strlen("final_latency");
 	double v;
-	if (k) {
-		const char *p = k + strlen("final_latency");
-		while (*p == '*' || *p == '`')
-			p++;
-		p = skip_ws(p);
-		size_t c = colon_at(p);
-		if (!c && *p == '=')
-			c = 1;
-		if (!c)
-			return 0;
-		p = skip_ws(p + c);
-		size_t n = optlog_read_number(p, &v);
-		if (!n)
-			return 0;
-		p += n;
-		const char *u = p;
-		double mul = read_unit(&u);
-		if (mul == 0)
-			mul = 1;
-		const char *lead = strip_lead(s);
-		char *label = lead < k ? clean_label(lead, (size_t)(k - lead)) : NULL;
-		return add_claim(lg, line, label, v * mul, baseline_after(p));
-	}
-	if (!is_list_item(s))
+	while (*p == '*' || *p == '`')
+		p++;
+	p = skip_ws(p);
+	size_t c = colon_at(p);
+	if (!c && *p == '=')
+		c = 1;
+	if (!c)
 		return 0;
-	/* arrow form */
+	p = skip_ws(p + c);
+	size_t n = optlog_read_number(p, &v);
+	if (!n)
+		return 0;
+	p += n;
+	const char *u = p;
+	double mul = read_unit(&u);
+	if (mul == 0)
+		mul = 1;
 	const char *lead = strip_lead(s);
-	const char *colon = NULL;
-	size_t clen = 0;
-	for (const char *p = lead; *p; p++)
-		if ((clen = colon_at(p)) != 0) {
-			colon = p;
-			break;
+	char *label = lead < k ? clean_label(lead, (size_t)(k - lead)) : NULL;
+	return add_claim(lg, line, label, v * mul, baseline_after(p));
+}
+
+/* The first colon (`:` or `：`) in s, its length in *clen; NULL when none. */
+static const char *first_colon(const char *s, size_t *clen)
+{
+	for (const char *p = s; *p; p++)
+		if ((*clen = colon_at(p)) != 0)
+			return p;
+	return NULL;
+}
+
+/* Skips an arrow at *p (`→`, `->`, `⟶`); returns 1 when there was one. */
+static int skip_arrow(const char **p)
+{
+	static const char *const arrows[] = { "→", "->", "⟶", NULL };
+	for (int i = 0; arrows[i]; i++)
+		if (strncmp(*p, arrows[i], strlen(arrows[i])) == 0) {
+			*p += strlen(arrows[i]);
+			return 1;
 		}
+	return 0;
+}
+
+/* `- smoke: 30.75 us（1.01×）`: a soft claim of us for the label lead ..
+ * colon, a claim only when the label is a workload. Returns 0, or -1 when
+ * out of memory. */
+static int soft_claim(struct optlog *lg, const char *lead, const char *colon, double us, long line)
+{
+	char *label = clean_label(lead, (size_t)(colon - lead));
+	if (!label)
+		return 0;
+	if (add_claim(lg, line, label, us, NAN))
+		return -1;
+	lg->claims[lg->n_claims - 1].soft = 1;
+	return 0;
+}
+
+/* The list item s in arrow form, `- W: B → F us` (the unit of B defaults
+ * to F's), or `- W: N us` (soft_claim()). Returns 0, or -1 when out of
+ * memory. */
+static int claim_arrow(struct optlog *lg, const char *s, long line)
+{
+	const char *lead = strip_lead(s);
+	size_t clen = 0;
+	const char *colon = first_colon(lead, &clen);
 	if (!colon)
 		return 0;
 	const char *p = skip_ws(colon + clen);
@@ -729,23 +789,8 @@ static int scan_claim(struct optlog *lg, const char *s, long line)
 		p = u;
 	while (*p == '*' || *p == '`' || *p == ' ')
 		p++;
-	if (strncmp(p, "→", strlen("→")) == 0)
-		p += strlen("→");
-	else if (strncmp(p, "->", 2) == 0)
-		p += 2;
-	else if (strncmp(p, "⟶", strlen("⟶")) == 0)
-		p += strlen("⟶");
-	else if (mb != 0) {
-		/* `- smoke: 30.75 us（1.01×）`: a claim when the label is a workload */
-		char *label = clean_label(lead, (size_t)(colon - lead));
-		if (!label)
-			return 0;
-		if (add_claim(lg, line, label, b * mb, NAN))
-			return -1;
-		lg->claims[lg->n_claims - 1].soft = 1;
-		return 0;
-	} else
-		return 0;
+	if (!skip_arrow(&p))
+		return mb != 0 ? soft_claim(lg, lead, colon, b * mb, line) : 0;
 	p = skip_ws(p);
 	n = optlog_read_number(p, &f);
 	if (!n)
@@ -760,31 +805,65 @@ static int scan_claim(struct optlog *lg, const char *s, long line)
 	return add_claim(lg, line, label, f * mf, b * mb);
 }
 
-static int scan_best(struct optlog *lg, const char *s, long line)
+/* `... final_latency: N us ...` or `- W: B → F us`. */
+static int scan_claim(struct optlog *lg, const char *s, long line)
+{
+	const char *k = text_find_ci(s, "final_latency");
+	if (k)
+		return claim_final_latency(lg, s, k, line);
+	if (!is_list_item(s))
+		return 0;
+	return claim_arrow(lg, s, line);
+}
+
+/* Whether t starts with a winner label (best, winner, 最终候选, final
+ * candidate, final_candidate) as a whole word. */
+static int is_best_label(const char *t)
 {
 	static const char *const labels[] = { "best", "winner", "最终候选", "final candidate",
 					      "final_candidate", NULL };
-	const char *t = skip_marks(strip_lead(s));
 	int hit = 0;
 	for (int i = 0; labels[i]; i++)
 		if (starts_ci(t, labels[i]) && !is_alpha((unsigned char)t[strlen(labels[i])]) &&
 		    t[strlen(labels[i])] != '_')
 			hit = 1;
-	if (!hit || lg->best)
-		return 0;
+	return hit;
+}
+
+/* The text after the colon that ends a label within t's first 32 bytes,
+ * marks skipped; NULL when there is none. */
+static const char *after_label_colon(const char *t)
+{
 	const char *p = t;
 	size_t c = 0;
 	for (int i = 0; *p && i < 32; p++, i++)
 		if ((c = colon_at(p)) != 0)
 			break;
-	if (!c)
+	return c ? skip_marks(p + c) : NULL;
+}
+
+/* The end of the candidate name at p: the first space, tab, backtick,
+ * asterisk, opening bracket, comma, semicolon or full stop (ASCII or full
+ * width), or the end of the text. */
+static const char *name_end(const char *p)
+{
+	static const char *const wide[] = { "（", "，", "；", "。", NULL };
+	for (; *p && !strchr(" \t`*(,;", *p); p++)
+		for (int i = 0; wide[i]; i++)
+			if (strncmp(p, wide[i], strlen(wide[i])) == 0)
+				return p;
+	return p;
+}
+
+static int scan_best(struct optlog *lg, const char *s, long line)
+{
+	const char *t = skip_marks(strip_lead(s));
+	if (!is_best_label(t) || lg->best)
 		return 0;
-	p = skip_marks(p + c);
-	const char *e = p;
-	while (*e && *e != ' ' && *e != '\t' && *e != '`' && *e != '*' && *e != '(' && *e != ',' &&
-	       *e != ';' && strncmp(e, "（", strlen("（")) && strncmp(e, "，", strlen("，")) &&
-	       strncmp(e, "；", strlen("；")) && strncmp(e, "。", strlen("。")))
-		e++;
+	const char *p = after_label_colon(t);
+	if (!p)
+		return 0;
+	const char *e = name_end(p);
 	if (e == p)
 		return 0;
 	lg->best = malloc((size_t)(e - p) + 1);
@@ -799,6 +878,33 @@ static int scan_best(struct optlog *lg, const char *s, long line)
 	return 0;
 }
 
+/* Whether p starts a whole integer in s: a digit not preceded by a digit,
+ * a dot, a letter or '_'. */
+static int starts_integer(const char *s, const char *p)
+{
+	if (!is_digit((unsigned char)*p))
+		return 0;
+	return p == s || !(is_digit((unsigned char)p[-1]) || p[-1] == '.' || is_alpha((unsigned char)p[-1]) ||
+			   p[-1] == '_');
+}
+
+/* Whether a workload noun (workload, shape, dispatch, case, 组合, 个算例)
+ * starts within 40 bytes after q and before end, with no digit, closing
+ * bracket, comma, '=' or colon before it. */
+static int scope_noun_follows(const char *q, const char *end)
+{
+	static const char *const nouns[] = { "workload", "shape", "dispatch", "case", "组合", "个算例", NULL };
+	for (int k = 0; q < end && k < 40; q++, k++) {
+		if (is_digit((unsigned char)*q) || (*q && strchr("),=:", *q)) || strncmp(q, "）", strlen("）")) == 0 ||
+		    strncmp(q, "，", strlen("，")) == 0 || strncmp(q, "：", strlen("：")) == 0)
+			return 0;
+		for (int i = 0; nouns[i]; i++)
+			if (starts_ci(q, nouns[i]))
+				return 1;
+	}
+	return 0;
+}
+
 /* The number of workloads a geomean claim is scoped to, read before the
  * claimed value at end: an integer followed (within a few words, no digit
  * or closing bracket between) by workload(s), shape(s), dispatch, case(s)
@@ -806,25 +912,15 @@ static int scan_best(struct optlog *lg, const char *s, long line)
  * -1 when none. */
 static long geomean_scope(const char *s, const char *end)
 {
-	static const char *const nouns[] = { "workload", "shape", "dispatch", "case", "组合", "个算例", NULL };
 	for (const char *p = s; p < end; p++) {
-		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.' ||
-							       is_alpha((unsigned char)p[-1]) || p[-1] == '_')))
+		if (!starts_integer(s, p))
 			continue;
 		char *e;
 		long n = strtol(p, &e, 10);
 		if (*e == '.' || n <= 0)
 			continue;
-		const char *q = e;
-		for (int k = 0; q < end && k < 40; q++, k++) {
-			if (is_digit((unsigned char)*q) || *q == ')' || *q == ',' || *q == '=' || *q == ':' ||
-			    strncmp(q, "）", strlen("）")) == 0 || strncmp(q, "，", strlen("，")) == 0 ||
-			    strncmp(q, "：", strlen("：")) == 0)
-				break;
-			for (int i = 0; nouns[i]; i++)
-				if (starts_ci(q, nouns[i]))
-					return n;
-		}
+		if (scope_noun_follows(e, end))
+			return n;
 	}
 	return -1;
 }
@@ -897,6 +993,71 @@ static void scan_stop(struct ctx *cx, const char *s, long line)
 	lg->stop_line = line;
 }
 
+/* `KEY: N` / `KEY = N` in s (KEY found anywhere, the value possibly in
+ * emphasis) into *dst, when *dst is still unset (< 0). */
+static void budget_key(const char *s, const char *key, long *dst)
+{
+	if (*dst >= 0)
+		return;
+	const char *k = text_find_ci(s, key);
+	if (!k)
+		return;
+	const char *p = skip_ws(k + strlen(key));
+	size_t c = colon_at(p);
+	if (c)
+		p += c;
+	else if (*p == '=')
+		p++;
+	else
+		return;
+	p = skip_ws(p);
+	while (*p == '*' || *p == '`')
+		p++;
+	if (is_digit((unsigned char)*p))
+		*dst = strtol(p, NULL, 10);
+}
+
+/* The experiments of `预算 N 轮 … M 个分支|实验`: the first number within 16
+ * bytes after q (past 轮), into lg->max_experiments when it is unset and
+ * the number counts 分支 or 实验. */
+static void budget_cn_experiments(struct optlog *lg, const char *q)
+{
+	for (int i = 0; *q && i < 16; q++, i++) {
+		if (!is_digit((unsigned char)*q))
+			continue;
+		char *end;
+		long e = strtol(q, &end, 10);
+		const char *w = skip_ws(end);
+		if (strncmp(w, "个", strlen("个")) == 0)
+			w += strlen("个");
+		if (lg->max_experiments < 0 &&
+		    (strncmp(w, "分支", strlen("分支")) == 0 || strncmp(w, "实验", strlen("实验")) == 0))
+			lg->max_experiments = e;
+		return;
+	}
+}
+
+/* `预算 N 轮 [… M 个分支|实验]`: the budgets still unset, in Chinese. */
+static void budget_cn(struct optlog *lg, const char *s)
+{
+	const char *k = strstr(s, "预算");
+	if (!k || (lg->max_rounds >= 0 && lg->max_experiments >= 0))
+		return;
+	const char *p = skip_ws(k + strlen("预算"));
+	if (!is_digit((unsigned char)*p))
+		return;
+	char *end;
+	long r = strtol(p, &end, 10);
+	const char *q = skip_ws(end);
+	if (strncmp(q, "轮", strlen("轮")) != 0)
+		return;
+	if (lg->max_rounds < 0)
+		lg->max_rounds = r;
+	budget_cn_experiments(lg, q + strlen("轮"));
+}
+
+/* The noise threshold and the budgets (max_rounds, max_experiments) stated
+ * on line s, each kept from its first statement. */
 static void scan_budgets(struct optlog *lg, const char *s, long line)
 {
 	if (isnan(lg->noise_pct)) {
@@ -906,55 +1067,9 @@ static void scan_budgets(struct optlog *lg, const char *s, long line)
 			lg->noise_line = line;
 		}
 	}
-	static const char *const keys[] = { "max_rounds", "max_experiments" };
-	for (int i = 0; i < 2; i++) {
-		long *dst = i == 0 ? &lg->max_rounds : &lg->max_experiments;
-		if (*dst >= 0)
-			continue;
-		const char *k = text_find_ci(s, keys[i]);
-		if (!k)
-			continue;
-		const char *p = skip_ws(k + strlen(keys[i]));
-		size_t c = colon_at(p);
-		if (c)
-			p += c;
-		else if (*p == '=')
-			p++;
-		else
-			continue;
-		p = skip_ws(p);
-		while (*p == '*' || *p == '`')
-			p++;
-		if (is_digit((unsigned char)*p))
-			*dst = strtol(p, NULL, 10);
-	}
-	const char *k = strstr(s, "预算");
-	if (k && (lg->max_rounds < 0 || lg->max_experiments < 0)) {
-		const char *p = skip_ws(k + strlen("预算"));
-		if (is_digit((unsigned char)*p)) {
-			char *end;
-			long r = strtol(p, &end, 10);
-			const char *q = skip_ws(end);
-			if (strncmp(q, "轮", strlen("轮")) == 0) {
-				if (lg->max_rounds < 0)
-					lg->max_rounds = r;
-				q += strlen("轮");
-				for (int i = 0; *q && i < 16; q++, i++) {
-					if (is_digit((unsigned char)*q)) {
-						long e = strtol(q, &end, 10);
-						const char *w = skip_ws(end);
-						if (strncmp(w, "个", strlen("个")) == 0)
-							w += strlen("个");
-						if (lg->max_experiments < 0 &&
-						    (strncmp(w, "分支", strlen("分支")) == 0 ||
-						     strncmp(w, "实验", strlen("实验")) == 0))
-							lg->max_experiments = e;
-						break;
-					}
-				}
-			}
-		}
-	}
+	budget_key(s, "max_rounds", &lg->max_rounds);
+	budget_key(s, "max_experiments", &lg->max_experiments);
+	budget_cn(lg, s);
 }
 
 static int scan_sup(const char *text, long line, struct optlog *lg);
@@ -972,6 +1087,52 @@ int optlog_scan_suppressions(const char *text, size_t len, long line, struct opt
 	return rc;
 }
 
+/* The end of the rule id at q: letters, digits, '-', '_' and '*', without
+ * trailing '-' ("S4-X --" must not eat the separator). */
+static const char *rule_end(const char *q)
+{
+	const char *r = q;
+	while (*r && (is_alpha((unsigned char)*r) || is_digit((unsigned char)*r) || *r == '-' ||
+		      *r == '_' || *r == '*'))
+		r++;
+	while (r > q && r[-1] == '-')
+		r--;
+	return r;
+}
+
+/* The reason of a suppression: after `--` at r (not `-->`, before the
+ * comment's end when there is one), trailing blanks trimmed, into
+ * sp->reason (left NULL when empty). Returns 0, or -1 when out of memory. */
+static int sup_reason(struct optlog_suppression *sp, const char *r, const char *end)
+{
+	const char *dd = skip_ws(r);
+	if (strncmp(dd, "--", 2) != 0 || (end && dd >= end) || dd[2] == '>')
+		return 0;
+	const char *rs = skip_ws(dd + 2);
+	const char *re = end ? end : rs + strlen(rs);
+	while (re > rs && (re[-1] == ' ' || re[-1] == '\t'))
+		re--;
+	if (re > rs && !(sp->reason = strndup(rs, (size_t)(re - rs))))
+		return -1;
+	return 0;
+}
+
+/* One more suppression of line (fewer than MAX_ITEMS are kept), its rule
+ * id at q, end the comment's close or NULL. Returns 0, or -1 when out of
+ * memory. */
+static int add_suppression(struct optlog *lg, long line, const char *q, const char *end)
+{
+	const char *r = rule_end(q);
+	if (PUSH(lg, suppressions))
+		return -1;
+	struct optlog_suppression *sp = &lg->suppressions[lg->n_suppressions++];
+	memset(sp, 0, sizeof(*sp));
+	sp->line = line;
+	if (r > q && !(sp->rule = strndup(q, (size_t)(r - q))))
+		return -1;
+	return sup_reason(sp, r, end);
+}
+
 static int scan_sup(const char *text, long line, struct optlog *lg)
 {
 	const char *p = text;
@@ -982,38 +1143,10 @@ static int scan_sup(const char *text, long line, struct optlog *lg)
 			p += 4;
 			continue;
 		}
-		const char *q = skip_ws(k + strlen("tlgate-disable"));
-		const char *r = q;
-		while (*r && (is_alpha((unsigned char)*r) || is_digit((unsigned char)*r) || *r == '-' ||
-			      *r == '_' || *r == '*'))
-			r++;
-		/* a rule id never ends with '-': "S4-X --" must not eat the separator */
-		while (r > q && r[-1] == '-')
-			r--;
 		if (lg->n_suppressions >= MAX_ITEMS)
 			return 0;
-		if (PUSH(lg, suppressions))
+		if (add_suppression(lg, line, skip_ws(k + strlen("tlgate-disable")), end) != 0)
 			return -1;
-		struct optlog_suppression *sp = &lg->suppressions[lg->n_suppressions++];
-		memset(sp, 0, sizeof(*sp));
-		sp->line = line;
-		if (r > q) {
-			sp->rule = strndup(q, (size_t)(r - q));
-			if (!sp->rule)
-				return -1;
-		}
-		const char *dd = skip_ws(r);
-		if (strncmp(dd, "--", 2) == 0 && (!end || dd < end) && dd[2] != '>') {
-			const char *rs = skip_ws(dd + 2);
-			const char *re = end ? end : rs + strlen(rs);
-			while (re > rs && (re[-1] == ' ' || re[-1] == '\t'))
-				re--;
-			if (re > rs) {
-				sp->reason = strndup(rs, (size_t)(re - rs));
-				if (!sp->reason)
-					return -1;
-			}
-		}
 		p = end ? end + 3 : p + 4;
 	}
 	return 0;
