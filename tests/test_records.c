@@ -167,6 +167,59 @@ static void test_strict_jsonl(void **state)
 	expect_bad(deep, "nested too deep");
 }
 
+/* V1 with one more field, "extra": value (value taken as it is). */
+static const char *with_extra(const char *value, char *buf, size_t len)
+{
+	const char v1[] = V1;
+	snprintf(buf, len, "%.*s, \"extra\": %s}", (int)(sizeof(v1) - 2), v1, value);
+	return buf;
+}
+
+/* skip_nested's steps: nest_value (empty levels closed at once, the
+ * depth bound reached exactly), nest_after (',' or the level's own close)
+ * and nest_member (an object's key and ':', the end of the line). */
+static void test_nested_steps(void **state)
+{
+	(void)state;
+	char line[1024];
+	static const char *const good[] = { "{}", "[]", "[[]]", "{\"a\":[1,{\"b\":null}],\"c\":\"x\"}",
+					    "[ 1 , [ 2 , { \"x\" : [ ] } ] ]", "{\"\":{}}",
+					    "[true,false,null,\"s\"]" };
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct records rs;
+		char err[256];
+		records_init(&rs);
+		with_extra(good[i], line, sizeof(line));
+		assert_int_equal(records_parse_one(line, strlen(line), 1, &rs, err, sizeof(err)), 0);
+		assert_int_equal(rs.n, 1);
+		assert_true(rs.v[0].duration_us == 120.5);
+		records_release(&rs);
+	}
+	/* a value nested RECORDS_MAX_DEPTH levels deep is read, one more is not */
+	char deep[2 * RECORDS_MAX_DEPTH + 4];
+	struct records rs;
+	char err[256];
+	for (int levels = RECORDS_MAX_DEPTH; levels <= RECORDS_MAX_DEPTH + 1; levels++) {
+		for (int i = 0; i < levels; i++)
+			deep[i] = '[', deep[2 * levels - 1 - i] = ']';
+		deep[2 * levels] = '\0';
+		with_extra(deep, line, sizeof(line));
+		records_init(&rs);
+		int rc = records_parse_one(line, strlen(line), 1, &rs, err, sizeof(err));
+		records_release(&rs);
+		assert_int_equal(rc, levels == RECORDS_MAX_DEPTH ? 0 : -1);
+	}
+	assert_non_null(strstr(err, "values nested too deep"));
+	expect_bad(with_extra("[[]", line, sizeof(line)), "expected ',' or the end of an object or array");
+	expect_bad(with_extra("[1 2]", line, sizeof(line)), "expected ',' or the end of an object or array");
+	expect_bad(with_extra("[1}", line, sizeof(line)), "expected ',' or the end of an object or array");
+	expect_bad(with_extra("{a:1}", line, sizeof(line)), "expected a key");
+	expect_bad(with_extra("{\"a\",1}", line, sizeof(line)), "expected ':'");
+	expect_bad(with_extra("[1,]", line, sizeof(line)), "unexpected character");
+	expect_bad("{\"round\": 0, \"x\": {\"a\":", "unexpected end of line");
+	expect_bad("{\"round\": 0, \"x\": [1,", "unexpected end of line");
+}
+
 /* A CR-only file reads as one line and is refused as such, never as a
  * record. */
 static void test_cr_only_file(void **state)
@@ -286,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_load_buffer),
 		cmocka_unit_test(test_load_file_long_line),
 		cmocka_unit_test(test_strict_jsonl),
+		cmocka_unit_test(test_nested_steps),
 		cmocka_unit_test(test_cr_only_file),
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_interned_and_streamed),

@@ -93,6 +93,15 @@ static void test_decimal_scan(void **state)
 	assert_int_equal(decimal_scan("-1", &v), 0);
 	assert_int_equal(decimal_scan(".", &v), 0);
 	assert_int_equal(decimal_scan("1e999", &v), 0);
+	/* skip_exponent: a sign needs a digit after it; E as e */
+	assert_int_equal(decimal_scan("4e+", &v), 1);
+	assert_true(v == 4.0);
+	assert_int_equal(decimal_scan("4e-2x", &v), 4);
+	assert_true(v == 0.04);
+	assert_int_equal(decimal_scan("4E+2", &v), 4);
+	assert_true(v == 400.0);
+	assert_int_equal(decimal_scan("e5", &v), 0);
+	assert_int_equal(decimal_scan(".e5", &v), 0);
 	assert_int_equal(decimal_scan("12345678901234567890.5", &v), 22); /* over 15 digits */
 	assert_true(v == strtod("12345678901234567890.5", NULL));
 	/* generated: the fast path gives strtod's double, bit for bit */

@@ -365,59 +365,102 @@ static int parse_scalar(struct lp *lp, struct fval *v)
 	return parse_literal(lp, v);
 }
 
+/* What each open level of a nested value is ('{' or '['), innermost last. */
+struct nest {
+	char stack[RECORDS_MAX_DEPTH];
+	int depth;
+};
+
+/* Where skip_nested() stands: at a value, after one, at a member (an
+ * object's key or an array's element), or done. */
+enum nest_state { NEST_VALUE, NEST_AFTER, NEST_MEMBER, NEST_END, NEST_ERROR };
+
+/* At a value: an object or array opened (NEST_MEMBER; NEST_AFTER when it
+ * is empty), or a scalar read (NEST_AFTER). NEST_ERROR after fail(). */
+static enum nest_state nest_value(struct lp *lp, struct nest *n)
+{
+	struct fval tmp;
+	char c = *lp->p;
+	if (c != '{' && c != '[')
+		return parse_scalar(lp, &tmp) != 0 ? NEST_ERROR : NEST_AFTER;
+	if (n->depth == RECORDS_MAX_DEPTH) {
+		fail(lp, "values nested too deep");
+		return NEST_ERROR;
+	}
+	n->stack[n->depth++] = c;
+	lp->p++;
+	skip_ws(lp);
+	if (lp->p < lp->e && *lp->p == (c == '{' ? '}' : ']')) {
+		lp->p++;
+		n->depth--;
+		return NEST_AFTER;
+	}
+	return NEST_MEMBER;
+}
+
+/* After a value: the whole value is over (NEST_END at depth 0), a ','
+ * leads to the next member (NEST_MEMBER), or the open level closes
+ * (NEST_AFTER). NEST_ERROR after fail(). */
+static enum nest_state nest_after(struct lp *lp, struct nest *n)
+{
+	if (n->depth == 0)
+		return NEST_END;
+	skip_ws(lp);
+	if (lp->p < lp->e && *lp->p == ',') {
+		lp->p++;
+		skip_ws(lp);
+		return NEST_MEMBER;
+	}
+	if (lp->p < lp->e && *lp->p == (n->stack[n->depth - 1] == '{' ? '}' : ']')) {
+		lp->p++;
+		n->depth--;
+		return NEST_AFTER;
+	}
+	fail(lp, "expected ',' or the end of an object or array");
+	return NEST_ERROR;
+}
+
+/* At a member of the open level: an object's key and its ':' read, then
+ * at the value (NEST_VALUE). NEST_ERROR after fail(). */
+static enum nest_state nest_member(struct lp *lp, const struct nest *n)
+{
+	if (n->stack[n->depth - 1] == '{') {
+		const char *k;
+		size_t kn;
+		if (lp->p >= lp->e || *lp->p != '"' || parse_string(lp, &k, &kn) != 0) {
+			fail(lp, "expected a key");
+			return NEST_ERROR;
+		}
+		skip_ws(lp);
+		if (lp->p >= lp->e || *lp->p++ != ':') {
+			fail(lp, "expected ':'");
+			return NEST_ERROR;
+		}
+		skip_ws(lp);
+	}
+	if (lp->p >= lp->e) {
+		fail(lp, "unexpected end of line");
+		return NEST_ERROR;
+	}
+	return NEST_VALUE;
+}
+
 /* A whole nested value (object or array) at lp->p, checked for syntax but
  * not kept. Iterative: an explicit stack of what each level is. */
 static int skip_nested(struct lp *lp)
 {
-	char stack[RECORDS_MAX_DEPTH];
-	int depth = 0;
-	struct fval tmp;
-	for (;;) {
-		char c = *lp->p; /* at a value */
-		if (c == '{' || c == '[') {
-			if (depth == RECORDS_MAX_DEPTH)
-				return fail(lp, "values nested too deep");
-			stack[depth++] = c;
-			lp->p++;
-			skip_ws(lp);
-			if (lp->p < lp->e && *lp->p == (c == '{' ? '}' : ']')) {
-				lp->p++;
-				depth--;
-				goto after_value;
-			}
-			goto member;
-		}
-		if (parse_scalar(lp, &tmp) != 0)
-			return -1;
-	after_value:
-		if (depth == 0)
-			return 0;
-		skip_ws(lp);
-		if (lp->p < lp->e && *lp->p == ',') {
-			lp->p++;
-			skip_ws(lp);
-			goto member;
-		}
-		if (lp->p < lp->e && *lp->p == (stack[depth - 1] == '{' ? '}' : ']')) {
-			lp->p++;
-			depth--;
-			goto after_value;
-		}
-		return fail(lp, "expected ',' or the end of an object or array");
-	member:
-		if (stack[depth - 1] == '{') {
-			const char *k;
-			size_t kn;
-			if (lp->p >= lp->e || *lp->p != '"' || parse_string(lp, &k, &kn) != 0)
-				return fail(lp, "expected a key");
-			skip_ws(lp);
-			if (lp->p >= lp->e || *lp->p++ != ':')
-				return fail(lp, "expected ':'");
-			skip_ws(lp);
-		}
-		if (lp->p >= lp->e)
-			return fail(lp, "unexpected end of line");
+	struct nest n;
+	enum nest_state st = NEST_VALUE;
+	n.depth = 0;
+	while (st != NEST_END && st != NEST_ERROR) {
+		if (st == NEST_VALUE)
+			st = nest_value(lp, &n);
+		else if (st == NEST_AFTER)
+			st = nest_after(lp, &n);
+		else
+			st = nest_member(lp, &n);
 	}
+	return st == NEST_END ? 0 : -1;
 }
 
 /* ---- duplicate keys: a hash set per line, cleared by generation ---- */

@@ -32,31 +32,40 @@ int decimal_fast(const char *ib, const char *ie, const char *fb, const char *fe,
 	return 0;
 }
 
+/* Past the ASCII digits at s. */
+static const char *skip_digits(const char *s)
+{
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+/* Past an exponent at p (`e` or `E`, an optional sign, at least one
+ * digit); p itself when there is none. */
+static const char *skip_exponent(const char *p)
+{
+	const char *x = p;
+	if (*x != 'e' && *x != 'E')
+		return p;
+	x++;
+	if (*x == '+' || *x == '-')
+		x++;
+	if (!(*x >= '0' && *x <= '9'))
+		return p;
+	return skip_digits(x);
+}
+
 size_t decimal_scan(const char *s, double *out)
 {
-	const char *ib = s, *ie = s, *fb = NULL, *fe = NULL, *p;
-	while (*ie >= '0' && *ie <= '9')
-		ie++;
-	p = ie;
+	const char *ib = s, *ie = skip_digits(s), *fb = NULL, *fe = NULL, *p = ie;
 	if (*p == '.') {
-		fb = fe = p + 1;
-		while (*fe >= '0' && *fe <= '9')
-			fe++;
+		fb = p + 1;
+		fe = skip_digits(fb);
 		p = fe;
 	}
 	if (ie == ib && (!fb || fe == fb))
 		return 0;
-	const char *x = p;
-	if (*x == 'e' || *x == 'E') {
-		x++;
-		if (*x == '+' || *x == '-')
-			x++;
-		if (*x >= '0' && *x <= '9') {
-			while (*x >= '0' && *x <= '9')
-				x++;
-			p = x;
-		}
-	}
+	p = skip_exponent(p);
 	if (p == (fe ? fe : ie) && decimal_fast(ib, ie, fb ? fb : ie, fe ? fe : ie, out) == 0)
 		return (size_t)(p - s);
 	double v;
