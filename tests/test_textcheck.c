@@ -38,6 +38,40 @@ static void test_utf8_invalid_at(void **state)
 	assert_int_equal(utf8_invalid_at("ab\xED\xA0\x80", 5), 2);
 }
 
+/* utf8_invalid_at as utf8_decode defines it, one sequence at a time. */
+static size_t ref_invalid_at(const unsigned char *s, size_t n)
+{
+	unsigned cp;
+	for (size_t i = 0; i < n;) {
+		size_t l = utf8_decode(s + i, n - i, &cp);
+		if (!l)
+			return i;
+		i += l;
+	}
+	return (size_t)-1;
+}
+
+/* Every lead and second byte, the third and fourth from each range that
+ * matters, every length: utf8_invalid_at agrees with utf8_decode. */
+static void test_utf8_invalid_at_all(void **state)
+{
+	(void)state;
+	static const unsigned char tail[] = { 0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF5, 0xFF };
+	unsigned char s[24];
+	for (unsigned b0 = 0x80; b0 < 0x100; b0++)
+		for (unsigned b1 = 0; b1 < 0x100; b1++)
+			for (size_t t = 0; t < sizeof(tail) * sizeof(tail); t++) {
+				memcpy(s, "0123456789", 10);
+				s[10] = (unsigned char)b0;
+				s[11] = (unsigned char)b1;
+				s[12] = tail[t % sizeof(tail)];
+				s[13] = tail[t / sizeof(tail)];
+				memcpy(s + 14, "abcdefghij", 10);
+				for (size_t n = 10; n <= 24; n += (n < 14 ? 1 : 10))
+					assert_true(utf8_invalid_at((const char *)s, n) == ref_invalid_at(s, n));
+			}
+}
+
 static void test_iso8601_steps(void **state)
 {
 	(void)state;
@@ -65,6 +99,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_decode),
 		cmocka_unit_test(test_utf8_invalid_at),
+		cmocka_unit_test(test_utf8_invalid_at_all),
 		cmocka_unit_test(test_iso8601_steps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,6 +36,26 @@ size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
 	return need + 1;
 }
 
+/* The length (2 to 4) of the valid multi-byte sequence at s (n >= 1 bytes
+ * there, s[0] >= 0x80), 0 when there is none: utf8_decode's verdict,
+ * read from the lead byte and the second byte's range alone. */
+static size_t multibyte_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	if (c < 0xC2 || c > 0xF4 || n < 2 || (s[1] & 0xC0) != 0x80)
+		return 0;
+	if (c < 0xE0)
+		return 2;
+	if (n < 3 || (s[2] & 0xC0) != 0x80)
+		return 0;
+	if (c < 0xF0) /* E0: overlong below A0; ED: surrogates from A0 */
+		return (c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) ? 0 : 3;
+	if (n < 4 || (s[3] & 0xC0) != 0x80)
+		return 0;
+	/* F0: overlong below 90; F4: past U+10FFFF from 90 */
+	return (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F) ? 0 : 4;
+}
+
 size_t utf8_invalid_at(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -49,14 +69,11 @@ size_t utf8_invalid_at(const char *str, size_t n)
 				break;
 			i += 8;
 		}
+		while (i < n && s[i] < 0x80)
+			i++;
 		if (i >= n)
 			break;
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		unsigned cp;
-		size_t l = utf8_decode(s + i, n - i, &cp);
+		size_t l = multibyte_len(s + i, n - i);
 		if (!l)
 			return i;
 		i += l;
