@@ -73,6 +73,37 @@ static void test_find_any(void **state)
 	assert_int_equal(text_find_any_ci("rerun 重测", NULL, w), 0);
 }
 
+/* text_scan against a byte at a time reading, over generated lines of
+ * every length around the 16-byte blocks, with NULs, high bytes and marks
+ * anywhere. */
+static void test_text_scan(void **state)
+{
+	(void)state;
+	const char alpha[] = "ab|<\x80\xe4 \0";
+	unsigned seed = 11;
+	for (int k = 0; k < 20000; k++) {
+		char s[80];
+		size_t n = (seed = seed * 1103515245u + 12345u) >> 16 & 63;
+		for (size_t i = 0; i < n; i++) {
+			unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
+			s[i] = (r & 7) ? 'x' : alpha[(r >> 3) % 8]; /* mostly plain, some special */
+		}
+		struct text_scan ts;
+		text_scan(&ts, s, n, '|', '<');
+		size_t len = 0, high;
+		unsigned marks = 0;
+		while (len < n && s[len])
+			len++;
+		for (high = 0; high < len && (unsigned char)s[high] < 0x80; high++)
+			;
+		for (size_t i = 0; i < len; i++)
+			marks |= (s[i] == '|' ? TEXT_MARK_A : 0u) | (s[i] == '<' ? TEXT_MARK_B : 0u);
+		assert_int_equal(ts.len, len);
+		assert_int_equal(ts.high, high);
+		assert_int_equal(ts.marks, marks);
+	}
+}
+
 static void test_decimal_scan(void **state)
 {
 	(void)state;
@@ -132,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_ci),
 		cmocka_unit_test(test_find_any),
+		cmocka_unit_test(test_text_scan),
 		cmocka_unit_test(test_decimal_scan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,10 @@
 
 enum kind { K_BLANK, K_TEXT, K_HEADING, K_ROW };
 
+/* The bytes every line is scanned for (text_scan) and their bits. */
+#define MARK_BAR TEXT_MARK_A /* a table row's '|' */
+#define MARK_LT TEXT_MARK_B  /* '<' of an HTML comment's "<!--" */
+
 struct ctx {
 	struct optlog *lg;
 	int in_fence;
@@ -32,6 +36,8 @@ struct ctx {
 	size_t prev_len, prev_cap;
 	long prev_line;
 	enum kind prev_kind;
+	int prev_bar;          /* the previous line has a '|' */
+	unsigned marks;        /* MARK_* bits of the current line */
 	char *cap;
 	size_t cap_len, cap_cap;
 	long cap_line;
@@ -1706,8 +1712,8 @@ static int fence_open(const char *s, char *ch, size_t *n)
 }
 
 /* Notes the problems of one raw line (BOM on line 1, first CRLF, overlong,
- * NUL, invalid UTF-8); drops a BOM and cuts at a NUL through *s / *len.
- * Returns -1 on allocation failure. */
+ * NUL, invalid UTF-8); drops a BOM and cuts at a NUL through *s / *len;
+ * notes the line's marks in cx->marks. Returns -1 on allocation failure. */
 static int line_problems(struct ctx *cx, char **s, size_t *len, long line, int truncated, int had_cr)
 {
 	struct optlog *lg = cx->lg;
@@ -1726,13 +1732,17 @@ static int line_problems(struct ctx *cx, char **s, size_t *len, long line, int t
 	}
 	if (truncated && add_problem(lg, line, "line longer than %u bytes", (unsigned)LINEIO_DEFAULT_LIMIT))
 		return -1;
-	if (memchr(*s, '\0', *len)) {
+	struct text_scan ts; /* NUL, first non-ASCII byte and marks in one pass */
+	text_scan(&ts, *s, *len, '|', '<');
+	cx->marks = ts.marks;
+	if (ts.len < *len) {
 		if (add_problem(lg, line, "line contains a NUL byte"))
 			return -1;
-		*len = strlen(*s);
+		*len = ts.len;
 	}
-	size_t bad = utf8_invalid_at(*s, *len);
-	if (bad != (size_t)-1 && add_problem(lg, line, "invalid UTF-8 at byte %zu", bad + 1))
+	/* ASCII before ts.high is valid: check from there */
+	size_t bad = ts.high < *len ? utf8_invalid_at(*s + ts.high, *len - ts.high) : (size_t)-1;
+	if (bad != (size_t)-1 && add_problem(lg, line, "invalid UTF-8 at byte %zu", ts.high + bad + 1))
 		return -1;
 	return 0;
 }
@@ -1763,7 +1773,7 @@ static int fence_step(struct ctx *cx, const char *s, enum kind *kind)
  * stays open after it. Returns -1 on allocation failure. */
 static int comment_step(struct ctx *cx, const char *s, size_t len, long line)
 {
-	if (!cx->in_comment && !strstr(s, "<!--"))
+	if (!cx->in_comment && (!(cx->marks & MARK_LT) || !strstr(s, "<!--")))
 		return 0;
 	if (strstr(s, "tlgate-disable") && optlog_scan_suppressions(s, len, line, cx->lg))
 		return -1;
@@ -1782,7 +1792,7 @@ static int comment_step(struct ctx *cx, const char *s, size_t len, long line)
 static int structure_step(struct ctx *cx, char *s, size_t len, long line, enum kind *kind)
 {
 	if (cx->in_table) {
-		if (*kind != K_BLANK && strchr(s, '|')) {
+		if (*kind != K_BLANK && (cx->marks & MARK_BAR)) {
 			*kind = K_ROW;
 			return table_row(cx, s, len, line);
 		}
@@ -1794,7 +1804,7 @@ static int structure_step(struct ctx *cx, char *s, size_t len, long line, enum k
 		*kind = K_HEADING;
 		return on_heading(cx, level, htext, line);
 	}
-	if (*kind == K_TEXT && cx->prev_kind == K_TEXT && strchr(cx->prev, '|') &&
+	if (*kind == K_TEXT && cx->prev_kind == K_TEXT && cx->prev_bar &&
 	    is_delimiter_row(skip_ws(s))) {
 		*kind = K_ROW;
 		return open_table(cx, line);
@@ -1824,6 +1834,7 @@ static int shift_line(struct ctx *cx, const char *s, size_t len, long line, enum
 		return -1;
 	cx->prev_line = line;
 	cx->prev_kind = kind;
+	cx->prev_bar = (cx->marks & MARK_BAR) != 0;
 	return 0;
 }
 

@@ -7,6 +7,8 @@
 #ifndef TLPERF_UTIL_TEXT_H
 #define TLPERF_UTIL_TEXT_H
 
+#include <stddef.h>
+
 /* The first place needle occurs in hay, ignoring ASCII case; NULL when it
  * does not ("" is found at hay). */
 const char *text_find_ci(const char *hay, const char *needle);
@@ -27,5 +29,20 @@ void text_bytes_of(struct text_bytes *tb, const char *hay);
  * one line against several lists notes its bytes once. Checking a line for
  * a dozen phrases costs about one scan, not a dozen. */
 int text_find_any_ci(const char *hay, const struct text_bytes *tb, const char *const *needles);
+
+/* One line's facts, noted in one pass over it (16 bytes at a time where
+ * SSE2 is there), for a reader that would otherwise look for a NUL, a
+ * non-ASCII byte and two marks with one search each. */
+struct text_scan {
+	size_t len;      /* bytes before the first NUL (n when there is none) */
+	size_t high;     /* offset of the first byte >= 0x80 in s[0..len), len when none */
+	unsigned marks;  /* TEXT_MARK_A / TEXT_MARK_B: mark a / b occurs in s[0..len) */
+};
+#define TEXT_MARK_A 1u
+#define TEXT_MARK_B 2u
+
+/* Scans s[0..n) (no NUL needed after it) for the facts above, the marks
+ * being the bytes a and b (not NUL). */
+void text_scan(struct text_scan *ts, const char *s, size_t n, char a, char b);
 
 #endif
