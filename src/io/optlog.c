@@ -1815,7 +1815,9 @@ static int structure_step(struct ctx *cx, char *s, size_t len, long line, enum k
 }
 
 /* Moves the previous line to the caption slot (unless blank) and keeps s
- * as the previous line. Returns -1 on allocation failure. */
+ * as the previous line. Only the text of prose and headings is ever read
+ * back (a table's header, a caption): a row or a blank line is kept as its
+ * kind and line, with no text. Returns -1 on allocation failure. */
 static int shift_line(struct ctx *cx, const char *s, size_t len, long line, enum kind kind)
 {
 	if (cx->prev_kind != K_BLANK && cx->prev_line > 0) {
@@ -1830,8 +1832,13 @@ static int shift_line(struct ctx *cx, const char *s, size_t len, long line, enum
 		cx->prev = b;
 		cx->prev_cap = c;
 	}
-	if (keep(&cx->prev, &cx->prev_cap, &cx->prev_len, s, len))
+	if (kind == K_ROW || kind == K_BLANK) {
+		cx->prev_len = 0;
+		if (cx->prev)
+			cx->prev[0] = '\0';
+	} else if (keep(&cx->prev, &cx->prev_cap, &cx->prev_len, s, len)) {
 		return -1;
+	}
 	cx->prev_line = line;
 	cx->prev_kind = kind;
 	cx->prev_bar = (cx->marks & MARK_BAR) != 0;
