@@ -23,6 +23,44 @@ static const char *naive_find_ci(const char *h, const char *n)
 	return nl == 0 ? h : NULL;
 }
 
+/* The next number of a plain generator. */
+static unsigned next_rand(unsigned *seed)
+{
+	return (*seed = *seed * 1103515245u + 12345u) >> 16;
+}
+
+/* A generated text into out: add + (a draw & mask) bytes, each one of the
+ * first na of alpha, then a NUL. */
+static void gen_text(char *out, unsigned mask, size_t add, const char *alpha, unsigned na, unsigned *seed)
+{
+	size_t l = add + (next_rand(seed) & mask);
+	for (size_t i = 0; i < l; i++)
+		out[i] = alpha[next_rand(seed) % na];
+	out[l] = '\0';
+}
+
+/* 20000 generated texts (up to hmask bytes, over the first nh bytes of
+ * alpha) and needles (1 to nmask + 1 bytes, over its first nn): every
+ * search agrees with the reference. */
+static void check_generated(const char *alpha, unsigned nh, unsigned nn, unsigned hmask, unsigned nmask, unsigned seed)
+{
+	for (int k = 0; k < 20000; k++) {
+		char h[80], n[20];
+		gen_text(h, hmask, 0, alpha, nh, &seed);
+		gen_text(n, nmask, 1, alpha, nn, &seed);
+		struct text_bytes tb;
+		text_bytes_of(&tb, h);
+		const char *want = naive_find_ci(h, n);
+		const char *const list[] = { n, "zz", NULL };
+		assert_ptr_equal(text_find_ci(h, n), want);
+		assert_int_equal(text_find_any_ci(h, NULL, list), want ? 0 : -1);
+		assert_ptr_equal(text_find_ci_tb(h, &tb, n), want);
+		assert_ptr_equal(text_find_ci_tb(h, NULL, n), want);
+		if (want)
+			assert_true(text_may_hold(&tb, n));
+	}
+}
+
 static void test_find_ci(void **state)
 {
 	(void)state;
@@ -40,22 +78,22 @@ static void test_find_ci(void **state)
 	const char *xy = "x`y";
 	assert_ptr_equal(text_find_ci(xy, "`"), xy + 1);
 	/* generated: every needle over a small alphabet, against the reference */
-	const char alpha[] = "aAbB-_ 测";
-	unsigned seed = 7;
-	for (int k = 0; k < 20000; k++) {
-		char h[24], n[6];
-		size_t hl = (seed = seed * 1103515245u + 12345u) >> 16 & 15;
-		size_t nl = 1 + ((seed = seed * 1103515245u + 12345u) >> 16 & 3);
-		for (size_t i = 0; i < hl; i++)
-			h[i] = alpha[((seed = seed * 1103515245u + 12345u) >> 16) % 7];
-		h[hl] = '\0';
-		for (size_t i = 0; i < nl; i++)
-			n[i] = alpha[((seed = seed * 1103515245u + 12345u) >> 16) % 7];
-		n[nl] = '\0';
-		assert_ptr_equal(text_find_ci(h, n), naive_find_ci(h, n));
-		const char *const list[] = { n, "zz", NULL };
-		assert_int_equal(text_find_any_ci(h, NULL, list), naive_find_ci(h, n) ? 0 : -1);
-	}
+	check_generated("aAbB-_ 测", 7, 7, 15, 3, 7);
+}
+
+/* Longer texts, where the search goes 16 places at a time: needles of 1
+ * to 8 bytes, matches near the block edges and the end, the bytes-noted
+ * variants agreeing. */
+static void test_find_ci_long(void **state)
+{
+	(void)state;
+	check_generated("aAbB-_ \xe6\xb5", 9, 5, 63, 7, 5);
+	struct text_bytes tb;
+	text_bytes_of(&tb, "Round 7 of the BEST");
+	assert_true(text_may_hold(&tb, "best"));
+	assert_true(text_may_hold(&tb, "ROUND"));
+	assert_false(text_may_hold(&tb, "x"));
+	assert_true(text_may_hold(NULL, "x"));
 }
 
 static void test_find_any(void **state)
@@ -83,9 +121,9 @@ static void test_text_scan(void **state)
 	unsigned seed = 11;
 	for (int k = 0; k < 20000; k++) {
 		char s[80];
-		size_t n = (seed = seed * 1103515245u + 12345u) >> 16 & 63;
+		size_t n = next_rand(&seed) & 63;
 		for (size_t i = 0; i < n; i++) {
-			unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
+			unsigned r = next_rand(&seed);
 			s[i] = (r & 7) ? 'x' : alpha[(r >> 3) % 8]; /* mostly plain, some special */
 		}
 		struct text_scan ts;
@@ -162,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_ci),
+		cmocka_unit_test(test_find_ci_long),
 		cmocka_unit_test(test_find_any),
 		cmocka_unit_test(test_text_scan),
 		cmocka_unit_test(test_decimal_scan),

@@ -21,12 +21,60 @@ static int matches_at(const unsigned char *h, const unsigned char *n)
 	return 1;
 }
 
+#if defined(__SSE2__)
+/* Bits of the bytes of v equal to the byte broadcast in c. */
+static unsigned eq_bits(__m128i v, __m128i c)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c));
+}
+
+/* Bits of the 16 bytes at p that match the needle byte c (folded): OR-ing
+ * 0x20 into a byte matches both cases of a letter, so `or` is 0x20 for a
+ * letter and 0 for any other byte. */
+static unsigned ci_bits(const unsigned char *p, unsigned char c)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	char or = (c >= 'a' && c <= 'z') ? 0x20 : 0;
+	return eq_bits(_mm_or_si128(v, _mm_set1_epi8(or)), _mm_set1_epi8((char)c));
+}
+
+/* text_find_ci in h[0..hl) for a needle n of nl >= 2 bytes, 16 places at a
+ * time: where its first and last bytes both match, it is checked whole.
+ * Looks at the places whose blocks fit in h; *done is the first place it
+ * has not looked at. */
+static const unsigned char *find_ci_blocks(const unsigned char *h, size_t hl, const unsigned char *n, size_t nl,
+					   size_t *done)
+{
+	unsigned char first = fold(n[0]), last = fold(n[nl - 1]);
+	size_t i = 0;
+	for (; i + nl - 1 + 16 <= hl; i += 16)
+		for (unsigned m = ci_bits(h + i, first) & ci_bits(h + i + nl - 1, last); m; m &= m - 1) {
+			size_t j = i + (size_t)__builtin_ctz(m);
+			if (matches_at(h + j + 1, n + 1))
+				return h + j;
+		}
+	*done = i;
+	return NULL;
+}
+#endif
+
 const char *text_find_ci(const char *hay, const char *needle)
 {
 	const unsigned char *n = (const unsigned char *)needle;
 	unsigned char c0 = fold(n[0]);
 	if (!c0)
 		return hay;
+#if defined(__SSE2__)
+	if (n[1]) {
+		size_t hl = strlen(hay), nl = strlen(needle), done = 0;
+		if (hl < nl)
+			return NULL;
+		const unsigned char *p = find_ci_blocks((const unsigned char *)hay, hl, n, nl, &done);
+		if (p)
+			return (const char *)p;
+		hay += done; /* the places left, a byte at a time */
+	}
+#endif
 	if (c0 < 'a' || c0 > 'z') { /* no case to fold: strchr finds candidates fast */
 		for (const char *h = strchr(hay, c0); h; h = strchr(h + 1, c0))
 			if (matches_at((const unsigned char *)h + 1, n + 1))
@@ -39,13 +87,34 @@ const char *text_find_ci(const char *hay, const char *needle)
 	return NULL;
 }
 
+/* 'A'..'Z' in has[1] (bits 1..26); 'a'..'z' are the same bits 32 higher. */
+#define UPPER_BITS 0x07FFFFFEull
+
 void text_bytes_of(struct text_bytes *tb, const char *hay)
 {
-	tb->has[0] = tb->has[1] = tb->has[2] = tb->has[3] = 0;
-	for (const unsigned char *h = (const unsigned char *)hay; *h; h++) {
-		unsigned char c = fold(*h);
-		tb->has[c >> 6] |= 1ull << (c & 63);
+	unsigned long long has[4] = { 0, 0, 0, 0 };
+	for (const unsigned char *h = (const unsigned char *)hay; *h; h++)
+		has[*h >> 6] |= 1ull << (*h & 63);
+	/* folded once at the end: an upper case letter counts as its lower case */
+	has[1] = (has[1] | (has[1] & UPPER_BITS) << 32) & ~UPPER_BITS;
+	memcpy(tb->has, has, sizeof(has));
+}
+
+int text_may_hold(const struct text_bytes *tb, const char *needle)
+{
+	if (!tb)
+		return 1;
+	for (const unsigned char *n = (const unsigned char *)needle; *n; n++) {
+		unsigned char c = fold(*n);
+		if (!((tb->has[c >> 6] >> (c & 63)) & 1))
+			return 0;
 	}
+	return 1;
+}
+
+const char *text_find_ci_tb(const char *hay, const struct text_bytes *tb, const char *needle)
+{
+	return text_may_hold(tb, needle) ? text_find_ci(hay, needle) : NULL;
 }
 
 int text_find_any_ci(const char *hay, const struct text_bytes *tb, const char *const *needles)
@@ -55,26 +124,13 @@ int text_find_any_ci(const char *hay, const struct text_bytes *tb, const char *c
 		text_bytes_of(&own, hay);
 		tb = &own;
 	}
-	for (int i = 0; needles[i]; i++) {
-		const unsigned char *n = (const unsigned char *)needles[i];
-		int possible = 1;
-		for (; *n && possible; n++) {
-			unsigned char c = fold(*n);
-			possible = (tb->has[c >> 6] >> (c & 63)) & 1;
-		}
-		if (possible && text_find_ci(hay, needles[i]))
+	for (int i = 0; needles[i]; i++)
+		if (text_may_hold(tb, needles[i]) && text_find_ci(hay, needles[i]))
 			return i;
-	}
 	return -1;
 }
 
 #if defined(__SSE2__)
-/* Bits of the bytes of v equal to the byte broadcast in c. */
-static unsigned eq_bits(__m128i v, __m128i c)
-{
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c));
-}
-
 /* text_scan for n >= 16: 16 bytes at a time, the last block loaded so
  * that it ends at n (overlapping the one before; the bytes seen twice are
  * masked off). */

@@ -23,9 +23,20 @@ struct text_bytes {
 /* Notes the bytes of hay (one pass). */
 void text_bytes_of(struct text_bytes *tb, const char *hay);
 
+/* 0 when tb (not NULL) lacks a byte of needle (ASCII case folded): the
+ * needle cannot occur in the text tb holds the bytes of, nor in a part of
+ * it. 1 otherwise. */
+int text_may_hold(const struct text_bytes *tb, const char *needle);
+
+/* As text_find_ci, tb (NULL, or the bytes of a text that hay is part of)
+ * ruling out at once a needle with a byte it lacks: a reader that noted a
+ * line's bytes tests many phrases on the line or its parts for little. */
+const char *text_find_ci_tb(const char *hay, const struct text_bytes *tb, const char *needle);
+
 /* The index of the first of the NULL-terminated needles that hay contains
  * (as text_find_ci), or -1 when none does. tb holds hay's bytes
- * (text_bytes_of), or is NULL to have them noted here: a caller testing
+ * (text_bytes_of; those of a text hay is part of do as well), or is NULL
+ * to have them noted here: a caller testing
  * one line against several lists notes its bytes once. Checking a line for
  * a dozen phrases costs about one scan, not a dozen. */
 int text_find_any_ci(const char *hay, const struct text_bytes *tb, const char *const *needles);
