@@ -38,6 +38,9 @@ struct ctx {
 	enum kind prev_kind;
 	int prev_bar;          /* the previous line has a '|' */
 	unsigned marks;        /* MARK_* bits of the current line */
+	struct text_bytes tb;  /* the current line's bytes, once tb_ok (line_bytes) */
+	int tb_ok;
+	struct text_bytes prev_tb, cap_tb; /* those of prev and cap (prose, headings) */
 	char *cap;
 	size_t cap_len, cap_cap;
 	long cap_line;
@@ -280,12 +283,12 @@ static long r_abbrev(const char *s, const char *p)
 	return v;
 }
 
-/* "round N" / "RN" / "第 N 轮" anywhere in s; -1 when none. *word (may be
- * NULL) is set to 1 when it came from Round/RN, 0 from 第 N 轮. */
-static long round_in_w(const char *s, int *word)
+/* N of "round N" (not inside a word; '#' or '-' may come before N) in s,
+ * tb (NULL or s's bytes) ruling it out at once; -1 when none. */
+static long round_word_in(const char *s, const struct text_bytes *tb)
 {
-	if (word)
-		*word = 1;
+	if (!text_may_hold(tb, "round"))
+		return -1;
 	for (const char *p = s; (p = text_find_ci(p, "round")) != NULL; p += 5) {
 		if (p > s && is_alpha((unsigned char)p[-1]))
 			continue;
@@ -295,30 +298,57 @@ static long round_in_w(const char *s, int *word)
 		if (is_digit((unsigned char)*q))
 			return strtol(q, NULL, 10);
 	}
+	return -1;
+}
+
+/* N of the first "RN" in s (r_abbrev), as round_word_in. */
+static long r_abbrev_in(const char *s, const struct text_bytes *tb)
+{
+	if (!text_may_hold(tb, "R"))
+		return -1;
 	for (const char *p = s; (p = strchr(p, 'R')) != NULL; p++) {
 		long v = r_abbrev(s, p);
 		if (v >= 0)
 			return v;
 	}
-	const char *p = strstr(s, "第");
-	if (p) {
-		const char *q = skip_ws(p + strlen("第"));
-		if (is_digit((unsigned char)*q)) {
-			char *end;
-			long v = strtol(q, &end, 10);
-			if (strncmp(skip_ws(end), "轮", strlen("轮")) == 0) {
-				if (word)
-					*word = 0;
-				return v;
-			}
-		}
-	}
 	return -1;
+}
+
+/* N of "第 N 轮" in s, as round_word_in. */
+static long round_cn_in(const char *s, const struct text_bytes *tb)
+{
+	const char *p = text_may_hold(tb, "第") ? strstr(s, "第") : NULL;
+	if (!p)
+		return -1;
+	const char *q = skip_ws(p + strlen("第"));
+	if (!is_digit((unsigned char)*q))
+		return -1;
+	char *end;
+	long v = strtol(q, &end, 10);
+	return strncmp(skip_ws(end), "轮", strlen("轮")) == 0 ? v : -1;
+}
+
+/* "round N" / "RN" / "第 N 轮" anywhere in s (tb: NULL or s's bytes); -1
+ * when none. *word (may be NULL) is set to 1 when it came from Round/RN, 0
+ * from 第 N 轮. */
+static long round_in_w(const char *s, const struct text_bytes *tb, int *word)
+{
+	long v = round_word_in(s, tb);
+	if (v < 0)
+		v = r_abbrev_in(s, tb);
+	if (word)
+		*word = 1;
+	if (v >= 0)
+		return v;
+	v = round_cn_in(s, tb);
+	if (v >= 0 && word)
+		*word = 0;
+	return v;
 }
 
 static long round_in(const char *s)
 {
-	return round_in_w(s, NULL);
+	return round_in_w(s, NULL, NULL);
 }
 
 /* The text after the opening bracket of a numbering, `(` (*open = 1) or
@@ -446,8 +476,9 @@ static long heading_round_w(const char *t, int *word)
 	return -1;
 }
 
-/* A final confirmation heading: says final and confirmation. */
-static int is_confirm_heading(const char *t)
+/* A final confirmation heading: says final and confirmation (tb: the
+ * heading line's bytes). */
+static int is_confirm_heading(const char *t, const struct text_bytes *tb)
 {
 	static const char *const fin[] = { "final", "最终", "终测", "终版", "终态", NULL };
 	static const char *const conf[] = { "confirm", "verif", "validat", "re-measure", "remeasure",
@@ -455,7 +486,7 @@ static int is_confirm_heading(const char *t)
 					    "全配置", "全组合", "全量", "终测", "复核", NULL };
 	int f = 0, c;
 	for (int i = 0; fin[i] && !f; i++) {
-		const char *p = text_find_ci(t, fin[i]);
+		const char *p = text_find_ci_tb(t, tb, fin[i]);
 		/* `final` as a word (not `finalize`) */
 		if (p && i == 0 && is_alpha((unsigned char)p[5]) && lc((unsigned char)p[5]) != 's')
 			p = NULL;
@@ -463,10 +494,10 @@ static int is_confirm_heading(const char *t)
 			p = NULL;
 		f = p != NULL;
 	}
-	c = text_find_any_ci(t, NULL, conf) >= 0;
+	c = text_find_any_ci(t, tb, conf) >= 0;
 	/* `Final Summary` is not a confirmation round; `Final Performance Test
 	 * Data` re-measures the final file (a v1 log's confirmation) */
-	if (text_find_ci(t, "final summary"))
+	if (text_find_ci_tb(t, tb, "final summary"))
 		return 0;
 	if (starts_ci(t, "final performance test data") || starts_ci(t, "final performance data"))
 		return 1;
@@ -568,12 +599,15 @@ static int split_cells(char *buf, char **cells, int max)
 	return k;
 }
 
-static int names_duration(const char *cell)
+/* A header cell naming a duration (tb: NULL or the bytes of its row). */
+static int names_duration(const char *cell, const struct text_bytes *tb)
 {
-	if (text_find_ci(cell, "duration"))
+	if (text_find_ci_tb(cell, tb, "duration"))
 		return 1;
-	if (strstr(cell, "µs") || strstr(cell, "μs"))
+	if (text_find_ci_tb(cell, tb, "µs") || text_find_ci_tb(cell, tb, "μs"))
 		return 1;
+	if (!text_may_hold(tb, "us"))
+		return 0;
 	for (const char *p = cell; (p = text_find_ci(p, "us")) != NULL; p += 2) {
 		int before = (p == cell) ? 0 : is_alpha((unsigned char)p[-1]);
 		if (!before && !is_alpha((unsigned char)p[2]))
@@ -1001,11 +1035,11 @@ static void scan_stop(struct ctx *cx, const char *s, long line)
 
 /* `KEY: N` / `KEY = N` in s (KEY found anywhere, the value possibly in
  * emphasis) into *dst, when *dst is still unset (< 0). */
-static void budget_key(const char *s, const char *key, long *dst)
+static void budget_key(const char *s, const struct text_bytes *tb, const char *key, long *dst)
 {
 	if (*dst >= 0)
 		return;
-	const char *k = text_find_ci(s, key);
+	const char *k = text_find_ci_tb(s, tb, key);
 	if (!k)
 		return;
 	const char *p = skip_ws(k + strlen(key));
@@ -1044,9 +1078,9 @@ static void budget_cn_experiments(struct optlog *lg, const char *q)
 }
 
 /* `预算 N 轮 [… M 个分支|实验]`: the budgets still unset, in Chinese. */
-static void budget_cn(struct optlog *lg, const char *s)
+static void budget_cn(struct optlog *lg, const char *s, const struct text_bytes *tb)
 {
-	const char *k = strstr(s, "预算");
+	const char *k = text_find_ci_tb(s, tb, "预算");
 	if (!k || (lg->max_rounds >= 0 && lg->max_experiments >= 0))
 		return;
 	const char *p = skip_ws(k + strlen("预算"));
@@ -1063,19 +1097,19 @@ static void budget_cn(struct optlog *lg, const char *s)
 }
 
 /* The noise threshold and the budgets (max_rounds, max_experiments) stated
- * on line s, each kept from its first statement. */
-static void scan_budgets(struct optlog *lg, const char *s, long line)
+ * on line s (tb: its bytes), each kept from its first statement. */
+static void scan_budgets(struct optlog *lg, const char *s, const struct text_bytes *tb, long line)
 {
 	if (isnan(lg->noise_pct)) {
-		double v = ptlog_noise_pct(s); /* the one scraper of the threshold */
+		double v = ptlog_noise_pct_tb(s, tb); /* the one scraper of the threshold */
 		if (!isnan(v)) {
 			lg->noise_pct = v;
 			lg->noise_line = line;
 		}
 	}
-	budget_key(s, "max_rounds", &lg->max_rounds);
-	budget_key(s, "max_experiments", &lg->max_experiments);
-	budget_cn(lg, s);
+	budget_key(s, tb, "max_rounds", &lg->max_rounds);
+	budget_key(s, tb, "max_experiments", &lg->max_experiments);
+	budget_cn(lg, s, tb);
 }
 
 static int scan_sup(const char *text, long line, struct optlog *lg);
@@ -1211,6 +1245,8 @@ static int prose_duration(const char *s, const struct text_bytes *tb)
 					 NULL };
 	if (text_find_any_ci(s, tb, w) >= 0)
 		return 1;
+	if (!text_may_hold(tb, "us"))
+		return 0;
 	for (const char *p = s; (p = text_find_ci(p, "us")) != NULL; p += 2) {
 		if (is_alpha((unsigned char)p[2]))
 			continue;
@@ -1247,21 +1283,20 @@ static void table_caption(const struct ctx *cx, struct optlog_table *t)
 	t->cap_round = -1;
 	if (!(cx->cap_line > 0 && cx->cap_kind != K_ROW && cx->cap_len > 0))
 		return;
-	struct text_bytes capb; /* the caption's bytes, noted once */
 	t->caption_line = cx->cap_line;
-	text_bytes_of(&capb, cx->cap);
-	if (shows_incumbent(cx->cap, &capb))
+	if (shows_incumbent(cx->cap, &cx->cap_tb))
 		t->has_incumbent = 1;
 	int w = 0;
-	t->cap_round = round_in_w(cx->cap, &w);
+	t->cap_round = round_in_w(cx->cap, &cx->cap_tb, &w);
 	t->cap_round_word = w;
 	/* the unit stated only in the caption (a heading, a bold line, a
 	 * sentence) or in the prose of the section above the table */
-	if (prose_duration(cx->cap, &capb))
+	if (prose_duration(cx->cap, &cx->cap_tb))
 		t->cap_duration = 1;
 }
 
-/* What the header cells say: a duration, an incumbent, and where the five
+/* What the header cells say (the header being the previous line, whose
+ * bytes serve for every cell): a duration, an incumbent, and where the five
  * v2 Final table columns are (cx->col, -1 when absent). */
 static void header_columns(struct ctx *cx, struct optlog_table *t, char **cells, int nc)
 {
@@ -1270,9 +1305,9 @@ static void header_columns(struct ctx *cx, struct optlog_table *t, char **cells,
 	for (int i = 0; i < 5; i++)
 		cx->col[i] = -1;
 	for (int i = 0; i < nc; i++) {
-		if (names_duration(cells[i]))
+		if (names_duration(cells[i], &cx->prev_tb))
 			t->has_duration = 1;
-		if (shows_incumbent(cells[i], NULL) || header_vs(cells[i]))
+		if (shows_incumbent(cells[i], &cx->prev_tb) || header_vs(cells[i]))
 			t->has_incumbent = 1;
 		for (int j = 0; j < 5; j++)
 			if (cx->col[j] < 0 && cell_is(cells[i], names[j]))
@@ -1526,11 +1561,11 @@ static int is_baseline_remeasure(const char *s, const struct text_bytes *tb)
 	return text_find_any_ci(s, tb, again) >= 0 && text_find_any_ci(s, tb, base) >= 0;
 }
 
-static int starts_summary(const char *t)
+static int starts_summary(const char *t, const struct text_bytes *tb)
 {
 	static const char *const w[] = { "final summary", "最终总结", "最终小结", NULL };
 	for (int i = 0; w[i]; i++) {
-		const char *p = text_find_ci(t, w[i]);
+		const char *p = text_find_ci_tb(t, tb, w[i]);
 		if (!p || p - t > 8)
 			continue;
 		/* only marks before it (an emoji, a symbol), no word */
@@ -1546,8 +1581,8 @@ static int starts_summary(const char *t)
 
 /* The second round number of a heading whose own is r (-1 none): in
  * `Iteration 1（round 1）`, `Final Confirmation（round 5）`; *word set to 1
- * when it follows Round / RN. -1 when none. */
-static long paren_round(const char *t, long r, int *word)
+ * when it follows Round / RN. -1 when none. tb: the heading line's bytes. */
+static long paren_round(const char *t, const struct text_bytes *tb, long r, int *word)
 {
 	const char *after = t;
 	if (r >= 0) {
@@ -1557,7 +1592,7 @@ static long paren_round(const char *t, long r, int *word)
 			after++;
 	}
 	*word = 0;
-	return round_in_w(after, word);
+	return round_in_w(after, tb, word);
 }
 
 /* Records a round (or final confirmation) section heading of round r at
@@ -1577,7 +1612,7 @@ static int push_round(struct ctx *cx, int level, const char *t, long line, long 
 	long pidx = -1;
 	innermost_round(cx, &pidx);
 	e->parent = pidx;
-	e->paren_round = paren_round(t, r, &e->paren_word);
+	e->paren_round = paren_round(t, &cx->tb, r, &e->paren_word);
 	if (r < 0 && confirm)
 		r = e->paren_round >= 0 ? e->paren_round : -1;
 	e->numbered = r >= 0;
@@ -1623,8 +1658,8 @@ static void close_sections(struct ctx *cx, int level)
 		cx->in_fptd = 0;
 }
 
-/* An ATX heading of level with the given text (after the '#'s). Returns -1
- * on allocation failure. */
+/* An ATX heading of level with the given text (after the '#'s), the line's
+ * bytes noted (line_bytes). Returns -1 on allocation failure. */
 static int on_heading(struct ctx *cx, int level, const char *text, long line)
 {
 	struct optlog *lg = cx->lg;
@@ -1633,14 +1668,14 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 	int word = 0;
 	long r = heading_round_w(t, &word);
 	/* a title (H1) is not a confirmation section */
-	int confirm = level > 1 && is_confirm_heading(t);
+	int confirm = level > 1 && is_confirm_heading(t, &cx->tb);
 	if ((r >= 0 || confirm) && lg->n_rounds < MAX_ITEMS && push_round(cx, level, t, line, r, word, confirm))
 		return -1;
-	if (text_find_ci(text, "skill retrospective") && lg->retrospective_line == 0)
+	if (text_find_ci_tb(text, &cx->tb, "skill retrospective") && lg->retrospective_line == 0)
 		lg->retrospective_line = line;
-	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text, NULL))
+	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text, &cx->tb))
 		lg->baseline_remeasure_line = line;
-	if (starts_summary(t) && open_summary(cx, level, line))
+	if (starts_summary(t, &cx->tb) && open_summary(cx, level, line))
 		return -1;
 	if ((level == 2 || level == 3) && starts_ci(t, "final performance test data")) {
 		lg->final_heading_line = line;
@@ -1669,20 +1704,21 @@ static int scan_cited_round(struct optlog *lg, const char *s, long line)
 	return 0;
 }
 
+/* A line of prose s, its bytes noted (line_bytes). Returns -1 on
+ * allocation failure. */
 static int on_text(struct ctx *cx, const char *s, long line)
 {
 	struct optlog *lg = cx->lg;
+	const struct text_bytes *tb = &cx->tb; /* for every phrase list */
 	long idx;
 	innermost_round(cx, &idx);
-	struct text_bytes tb; /* the line's bytes, noted once for every phrase list */
-	text_bytes_of(&tb, s);
-	if (idx >= 0 && is_remeasure(s, &tb))
+	if (idx >= 0 && is_remeasure(s, tb))
 		lg->rounds[idx].remeasure = 1;
-	if (prose_duration(s, &tb))
+	if (prose_duration(s, tb))
 		cx->sect_unit = 1;
-	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s, &tb))
+	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s, tb))
 		lg->baseline_remeasure_line = line;
-	scan_budgets(lg, s, line);
+	scan_budgets(lg, s, tb, line);
 	if (!cx->in_summary)
 		return 0;
 	if (scan_cited_round(lg, s, line))
@@ -1695,6 +1731,17 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	    text_find_ci(s, "保持 baseline"))
 		lg->nothing_adopted = 1;
 	return 0;
+}
+
+/* The bytes of the current line s (cx->tb), noted on first use: only
+ * prose and headings need them. */
+static const struct text_bytes *line_bytes(struct ctx *cx, const char *s)
+{
+	if (!cx->tb_ok) {
+		text_bytes_of(&cx->tb, s);
+		cx->tb_ok = 1;
+	}
+	return &cx->tb;
 }
 
 static int fence_open(const char *s, char *ch, size_t *n)
@@ -1802,6 +1849,7 @@ static int structure_step(struct ctx *cx, char *s, size_t len, long line, enum k
 	int level = heading_level(s, &htext);
 	if (level) {
 		*kind = K_HEADING;
+		line_bytes(cx, s);
 		return on_heading(cx, level, htext, line);
 	}
 	if (*kind == K_TEXT && cx->prev_kind == K_TEXT && cx->prev_bar &&
@@ -1809,8 +1857,10 @@ static int structure_step(struct ctx *cx, char *s, size_t len, long line, enum k
 		*kind = K_ROW;
 		return open_table(cx, line);
 	}
-	if (*kind == K_TEXT)
+	if (*kind == K_TEXT) {
+		line_bytes(cx, s);
 		return on_text(cx, s, line);
+	}
 	return 0;
 }
 
@@ -1829,6 +1879,7 @@ static int shift_line(struct ctx *cx, const char *s, size_t len, long line, enum
 		cx->cap_len = cx->prev_len;
 		cx->cap_line = cx->prev_line;
 		cx->cap_kind = cx->prev_kind;
+		cx->cap_tb = cx->prev_tb;
 		cx->prev = b;
 		cx->prev_cap = c;
 	}
@@ -1838,6 +1889,8 @@ static int shift_line(struct ctx *cx, const char *s, size_t len, long line, enum
 			cx->prev[0] = '\0';
 	} else if (keep(&cx->prev, &cx->prev_cap, &cx->prev_len, s, len)) {
 		return -1;
+	} else {
+		cx->prev_tb = *line_bytes(cx, s);
 	}
 	cx->prev_line = line;
 	cx->prev_kind = kind;
@@ -1850,6 +1903,7 @@ static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncat
 	struct optlog *lg = cx->lg;
 	lg->lines = line;
 	lg->bytes += len + 1 + (had_cr ? 1 : 0);
+	cx->tb_ok = 0;
 	if (line_problems(cx, &s, &len, line, truncated, had_cr))
 		return -1;
 	const char *t = skip_ws(s);

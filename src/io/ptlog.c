@@ -1089,11 +1089,16 @@ void ptperf_release(struct ptperf *p)
 
 double ptlog_noise_pct(const char *line)
 {
+	return ptlog_noise_pct_tb(line, NULL);
+}
+
+double ptlog_noise_pct_tb(const char *line, const struct text_bytes *tb)
+{
 	static const char *const labels[] = { "noise threshold", "noise_threshold",
 					      "\xE5\x99\xAA\xE5\xA3\xB0\xE9\x98\x88\xE5\x80\xBC" /* 噪声阈值 */, NULL };
 	const char *hit = NULL;
 	for (size_t k = 0; labels[k] && !hit; k++)
-		hit = text_find_ci(line, labels[k]);
+		hit = text_find_ci_tb(line, tb, labels[k]);
 	if (!hit)
 		return NAN;
 	struct ptlog_num nums[16];

@@ -158,6 +158,10 @@ void ptperf_release(struct ptperf *p);
  * ("噪声阈值: 3%", "< 3% noise threshold"). NAN when the line states none.
  * The one scraper of the threshold (opt_log.md and perf_tuning/ prose). */
 double ptlog_noise_pct(const char *line);
+/* The same, tb (NULL, or the bytes of line: util/text.h) ruling the labels
+ * out at once. */
+struct text_bytes;
+double ptlog_noise_pct_tb(const char *line, const struct text_bytes *tb);
 
 /* 1 when s (of length n, or to its NUL when n is (size_t)-1) contains any
  * of the NULL-terminated needles, case-insensitively. */
