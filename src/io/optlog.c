@@ -1302,14 +1302,16 @@ static void header_columns(struct ctx *cx, struct optlog_table *t, char **cells,
 {
 	static const char *const names[5] = { "kernel_id", "workload_id", "baseline_us", "final_us",
 					      "final_candidate_id" };
+	const struct text_bytes *tb = &cx->prev_tb;
+	int named = text_may_hold(tb, "_"); /* each of the five names has one */
 	for (int i = 0; i < 5; i++)
 		cx->col[i] = -1;
 	for (int i = 0; i < nc; i++) {
-		if (names_duration(cells[i], &cx->prev_tb))
+		if (!t->has_duration && names_duration(cells[i], tb))
 			t->has_duration = 1;
-		if (shows_incumbent(cells[i], &cx->prev_tb) || header_vs(cells[i]))
+		if (!t->has_incumbent && (shows_incumbent(cells[i], tb) || header_vs(cells[i])))
 			t->has_incumbent = 1;
-		for (int j = 0; j < 5; j++)
+		for (int j = 0; j < 5 && named; j++)
 			if (cx->col[j] < 0 && cell_is(cells[i], names[j]))
 				cx->col[j] = i;
 	}
