@@ -1426,6 +1426,28 @@ static char *cell_text(const char *c)
 	return strndup(c, n);
 }
 
+/* 1 when optlog_read_number() reads a number at s (no marks before it),
+ * without reading most: digits with at most one '.', 15 of them at most
+ * and no exponent after them, are one for sure (decimal_scan reads them
+ * exactly, with no range to overflow); anything else is read. */
+static int starts_number(const char *s)
+{
+	const char *p = s;
+	while (is_digit((unsigned char)*p))
+		p++;
+	size_t nd = (size_t)(p - s);
+	if (*p == '.') {
+		const char *f = ++p;
+		while (is_digit((unsigned char)*p))
+			p++;
+		nd += (size_t)(p - f);
+	}
+	if (nd == 0) /* neither digits nor '.' and digits */
+		return 0;
+	double v;
+	return (nd <= 15 && *p != 'e' && *p != 'E') || optlog_read_number(s, &v) != 0;
+}
+
 /* 1 when a cell after the first of the row s[0..n) starts with a number
  * (of the first 64 cells, as split_cells keeps them). Read in place: every
  * row of every table passes here. A number ends at the cell's end as it
@@ -1435,14 +1457,13 @@ static int row_has_number(const char *s, size_t n)
 {
 	struct row_it it;
 	const char *cb, *ce;
-	double v;
 	row_begin(&it, s, n);
 	for (int k = 0; k < 64 && row_next(&it, &cb, &ce); k++) {
 		if (k == 0)
 			continue;
 		while (cb < ce && (*cb == ' ' || *cb == '\t' || *cb == '*' || *cb == '`'))
 			cb++;
-		if (cb < ce && optlog_read_number(cb, &v))
+		if (cb < ce && starts_number(cb))
 			return 1;
 	}
 	return 0;
