@@ -1290,8 +1290,9 @@ static void table_caption(const struct ctx *cx, struct optlog_table *t)
 	t->cap_round = round_in_w(cx->cap, &cx->cap_tb, &w);
 	t->cap_round_word = w;
 	/* the unit stated only in the caption (a heading, a bold line, a
-	 * sentence) or in the prose of the section above the table */
-	if (prose_duration(cx->cap, &cx->cap_tb))
+	 * sentence) or in the prose of the section above the table (which
+	 * open_table notes: the caption is not read for it then) */
+	if (!cx->sect_unit && prose_duration(cx->cap, &cx->cap_tb))
 		t->cap_duration = 1;
 }
 
@@ -1735,9 +1736,10 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	const struct text_bytes *tb = &cx->tb; /* for every phrase list */
 	long idx;
 	innermost_round(cx, &idx);
-	if (idx >= 0 && is_remeasure(s, tb))
+	/* each flag is looked for until it is set */
+	if (idx >= 0 && !lg->rounds[idx].remeasure && is_remeasure(s, tb))
 		lg->rounds[idx].remeasure = 1;
-	if (prose_duration(s, tb))
+	if (!cx->sect_unit && prose_duration(s, tb))
 		cx->sect_unit = 1;
 	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s, tb))
 		lg->baseline_remeasure_line = line;
