@@ -558,8 +558,9 @@ static const char *bar_or_tick(const char *p, const char *e)
 	return p;
 }
 
-/* The next cell as [*cb, *ce); 0 after the last one. */
-static int row_next(struct row_it *it, const char **cb, const char **ce)
+/* The next cell as it stands, blanks and all, as [*cb, *ce); 0 after the
+ * last one. */
+static int row_next_raw(struct row_it *it, const char **cb, const char **ce)
 {
 	if (it->done)
 		return 0;
@@ -569,18 +570,28 @@ static int row_next(struct row_it *it, const char **cb, const char **ce)
 		if (!end && *p == '`')
 			it->tick = !it->tick;
 		if (end || (*p == '|' && !it->tick && (p == it->b || p[-1] != '\\'))) {
-			const char *c = it->start, *e = p;
-			while (c < e && (*c == ' ' || *c == '\t'))
-				c++;
-			while (e > c && (e[-1] == ' ' || e[-1] == '\t'))
-				e--;
-			*cb = c;
-			*ce = e;
+			*cb = it->start;
+			*ce = p;
 			it->done = end;
 			it->p = it->start = p + 1;
 			return 1;
 		}
 	}
+}
+
+/* The next cell, trimmed, as [*cb, *ce); 0 after the last one. */
+static int row_next(struct row_it *it, const char **cb, const char **ce)
+{
+	if (!row_next_raw(it, cb, ce))
+		return 0;
+	const char *c = *cb, *e = *ce;
+	while (c < e && (*c == ' ' || *c == '\t'))
+		c++;
+	while (e > c && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	*cb = c;
+	*ce = e;
+	return 1;
 }
 
 /* Splits a table row into at most max cells (trimmed, pointers into buf,
@@ -1453,13 +1464,14 @@ static int starts_number(const char *s)
  * (of the first 64 cells, as split_cells keeps them). Read in place: every
  * row of every table passes here. A number ends at the cell's end as it
  * would at a NUL: what follows a cell (a blank, '|', the line's end) is
- * never part of a number. */
+ * never part of a number. The cells are not trimmed: the blanks at a
+ * cell's end are skipped with the marks before its text. */
 static int row_has_number(const char *s, size_t n)
 {
 	struct row_it it;
 	const char *cb, *ce;
 	row_begin(&it, s, n);
-	for (int k = 0; k < 64 && row_next(&it, &cb, &ce); k++) {
+	for (int k = 0; k < 64 && row_next_raw(&it, &cb, &ce); k++) {
 		if (k == 0)
 			continue;
 		while (cb < ce && (*cb == ' ' || *cb == '\t' || *cb == '*' || *cb == '`'))
