@@ -4,6 +4,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
 {
 	unsigned c = s[0];
@@ -56,23 +60,37 @@ static size_t multibyte_len(const unsigned char *s, size_t n)
 	return (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F) ? 0 : 4;
 }
 
+/* The first byte >= 0x80 in s[i..n), or n: 16 bytes at a time with SSE2
+ * (the last block, overlapping those before, ending at n), else 8. */
+static size_t ascii_end(const unsigned char *s, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+	for (; i + 16 <= n; i += 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+	if (i < n && n >= 16) { /* bit j is byte n - 16 + j: those before i shifted out */
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)));
+		m >>= i + 16 - n;
+		return m ? i + (size_t)__builtin_ctz(m) : n;
+	}
+#endif
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		if (w & UINT64_C(0x8080808080808080))
+			break;
+	}
+	while (i < n && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 size_t utf8_invalid_at(const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-	while (i < n) {
-		/* Records are nearly all ASCII: skip 8 such bytes at a time. */
-		while (i + 8 <= n) {
-			uint64_t w;
-			memcpy(&w, s + i, 8);
-			if (w & UINT64_C(0x8080808080808080))
-				break;
-			i += 8;
-		}
-		while (i < n && s[i] < 0x80)
-			i++;
-		if (i >= n)
-			break;
+	for (size_t i = ascii_end(s, 0, n); i < n; i = ascii_end(s, i, n)) {
 		size_t l = multibyte_len(s + i, n - i);
 		if (!l)
 			return i;
