@@ -38,23 +38,35 @@ static unsigned ci_bits(const unsigned char *p, unsigned char c)
 	return eq_bits(_mm_or_si128(v, _mm_set1_epi8(or)), _mm_set1_epi8((char)c));
 }
 
-/* text_find_ci in h[0..hl) for a needle n of nl >= 2 bytes, 16 places at a
- * time: where its first and last bytes both match, it is checked whole.
- * Looks at the places whose blocks fit in h; *done is the first place it
- * has not looked at. */
-static const unsigned char *find_ci_blocks(const unsigned char *h, size_t hl, const unsigned char *n, size_t nl,
-					   size_t *done)
+/* The first of the places p in mask (bit i: place at + i) where the
+ * needle n matches whole. */
+static const unsigned char *first_match(const unsigned char *h, size_t at, unsigned mask, const unsigned char *n)
 {
-	unsigned char first = fold(n[0]), last = fold(n[nl - 1]);
-	size_t i = 0;
-	for (; i + nl - 1 + 16 <= hl; i += 16)
-		for (unsigned m = ci_bits(h + i, first) & ci_bits(h + i + nl - 1, last); m; m &= m - 1) {
-			size_t j = i + (size_t)__builtin_ctz(m);
-			if (matches_at(h + j + 1, n + 1))
-				return h + j;
-		}
-	*done = i;
+	for (; mask; mask &= mask - 1) {
+		size_t p = at + (size_t)__builtin_ctz(mask);
+		if (matches_at(h + p + 1, n + 1))
+			return h + p;
+	}
 	return NULL;
+}
+
+/* text_find_ci in h for a needle n of nl >= 2 bytes at the places 0 ..
+ * last (last >= 15), 16 at a time: where its first and last bytes both
+ * match, it is checked whole. The last block ends at last, its places
+ * already looked at masked off. */
+static const unsigned char *find_ci_blocks(const unsigned char *h, size_t last, const unsigned char *n, size_t nl)
+{
+	unsigned char first = fold(n[0]), end = fold(n[nl - 1]);
+	const unsigned char *m;
+	size_t i = 0;
+	for (; i + 15 <= last; i += 16)
+		if ((m = first_match(h, i, ci_bits(h + i, first) & ci_bits(h + i + nl - 1, end), n)) != NULL)
+			return m;
+	if (i > last)
+		return NULL;
+	size_t at = last - 15;
+	unsigned mask = ci_bits(h + at, first) & ci_bits(h + at + nl - 1, end);
+	return first_match(h, at, mask & (0xFFFFu << (i - at)), n);
 }
 #endif
 
@@ -65,14 +77,12 @@ const char *text_find_ci(const char *hay, const char *needle)
 	if (!c0)
 		return hay;
 #if defined(__SSE2__)
-	if (n[1]) {
-		size_t hl = strlen(hay), nl = strlen(needle), done = 0;
+	if (n[1]) { /* a text with 16 places or more: 16 at a time */
+		size_t hl = strlen(hay), nl = strlen(needle);
 		if (hl < nl)
 			return NULL;
-		const unsigned char *p = find_ci_blocks((const unsigned char *)hay, hl, n, nl, &done);
-		if (p)
-			return (const char *)p;
-		hay += done; /* the places left, a byte at a time */
+		if (hl - nl >= 15)
+			return (const char *)find_ci_blocks((const unsigned char *)hay, hl - nl, n, nl);
 	}
 #endif
 	if (c0 < 'a' || c0 > 'z') { /* no case to fold: strchr finds candidates fast */
