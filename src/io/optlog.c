@@ -484,7 +484,7 @@ static int is_confirm_heading(const char *t, const struct text_bytes *tb)
 	static const char *const conf[] = { "confirm", "verif", "validat", "re-measure", "remeasure",
 					    "re-run", "rerun", "确认", "验证", "复采", "复测", "重测",
 					    "全配置", "全组合", "全量", "终测", "复核", NULL };
-	int f = 0, c;
+	int f = 0;
 	for (int i = 0; fin[i] && !f; i++) {
 		const char *p = text_find_ci_tb(t, tb, fin[i]);
 		/* `final` as a word (not `finalize`) */
@@ -494,14 +494,13 @@ static int is_confirm_heading(const char *t, const struct text_bytes *tb)
 			p = NULL;
 		f = p != NULL;
 	}
-	c = text_find_any_ci(t, tb, conf) >= 0;
 	/* `Final Summary` is not a confirmation round; `Final Performance Test
 	 * Data` re-measures the final file (a v1 log's confirmation) */
 	if (text_find_ci_tb(t, tb, "final summary"))
 		return 0;
 	if (starts_ci(t, "final performance test data") || starts_ci(t, "final performance data"))
 		return 1;
-	return f && c;
+	return f && text_find_any_ci(t, tb, conf) >= 0; /* confirmation: looked for after final */
 }
 
 static int is_delimiter_row(const char *s)
@@ -1594,7 +1593,8 @@ static int is_baseline_remeasure(const char *s, const struct text_bytes *tb)
 	static const char *const base[] = { "baseline", "基线", "round 0", "round-0", "round0", "incumbent", NULL };
 	static const char *const again[] = { "重测", "复测", "re-measure", "remeasure", "measured again",
 					     "re-measured", "重新测", "重新采", "重采", "re-run", "rerun", NULL };
-	return text_find_any_ci(s, tb, again) >= 0 && text_find_any_ci(s, tb, base) >= 0;
+	/* both must be there: the shorter list first */
+	return text_find_any_ci(s, tb, base) >= 0 && text_find_any_ci(s, tb, again) >= 0;
 }
 
 static int starts_summary(const char *t, const struct text_bytes *tb)
