@@ -105,26 +105,29 @@ void text_bytes_of(struct text_bytes *tb, const char *hay)
 	unsigned long long has[4] = { 0, 0, 0, 0 };
 	for (const unsigned char *h = (const unsigned char *)hay; *h; h++)
 		has[*h >> 6] |= 1ull << (*h & 63);
-	/* folded once at the end: an upper case letter counts as its lower case */
-	has[1] = (has[1] | (has[1] & UPPER_BITS) << 32) & ~UPPER_BITS;
+	/* a letter in either case counts in both: a needle's bytes are then
+	 * looked up as they are, no folding */
+	has[1] |= (has[1] & UPPER_BITS) << 32 | (has[1] >> 32 & UPPER_BITS);
 	memcpy(tb->has, has, sizeof(has));
+}
+
+/* text_may_hold for a tb that is not NULL. */
+static int holds(const struct text_bytes *tb, const char *needle)
+{
+	for (const unsigned char *n = (const unsigned char *)needle; *n; n++)
+		if (!((tb->has[*n >> 6] >> (*n & 63)) & 1))
+			return 0;
+	return 1;
 }
 
 int text_may_hold(const struct text_bytes *tb, const char *needle)
 {
-	if (!tb)
-		return 1;
-	for (const unsigned char *n = (const unsigned char *)needle; *n; n++) {
-		unsigned char c = fold(*n);
-		if (!((tb->has[c >> 6] >> (c & 63)) & 1))
-			return 0;
-	}
-	return 1;
+	return !tb || holds(tb, needle);
 }
 
 const char *text_find_ci_tb(const char *hay, const struct text_bytes *tb, const char *needle)
 {
-	return text_may_hold(tb, needle) ? text_find_ci(hay, needle) : NULL;
+	return !tb || holds(tb, needle) ? text_find_ci(hay, needle) : NULL;
 }
 
 int text_find_any_ci(const char *hay, const struct text_bytes *tb, const char *const *needles)
@@ -135,7 +138,7 @@ int text_find_any_ci(const char *hay, const struct text_bytes *tb, const char *c
 		tb = &own;
 	}
 	for (int i = 0; needles[i]; i++)
-		if (text_may_hold(tb, needles[i]) && text_find_ci(hay, needles[i]))
+		if (holds(tb, needles[i]) && text_find_ci(hay, needles[i]))
 			return i;
 	return -1;
 }

@@ -13,11 +13,11 @@
  * does not ("" is found at hay). */
 const char *text_find_ci(const char *hay, const char *needle);
 
-/* Which bytes (ASCII case folded) a text holds: a needle with a byte the
- * text lacks cannot occur in it, which rules most needles out without a
- * search. */
+/* Which bytes a text holds (an ASCII letter counting in both cases): a
+ * needle with a byte the text lacks cannot occur in it, which rules most
+ * needles out without a search. */
 struct text_bytes {
-	unsigned long long has[4]; /* bit c: byte c occurs */
+	unsigned long long has[4]; /* bit c: byte c occurs (a letter: in either case) */
 };
 
 /* Notes the bytes of hay (one pass). */
