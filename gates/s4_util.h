@@ -32,15 +32,22 @@ struct s4_idkey {
 struct s4_idslot {
 	struct s4_idkey key;
 	long val;
-	long full;              /* 1 for a used slot */
+	unsigned long long gen; /* used when equal to its map's gen */
 };
 
+/* A slot array is cleared by a new generation, not by zeroing it: a
+ * released map's array is kept (a few, process-wide) for the next map of
+ * its size, since the gate checks directory after directory with maps of
+ * about the same sizes. Like the rest of the gate, not thread-safe. */
 struct s4_idmap {
 	struct s4_idslot *slots;
 	size_t cap, n;          /* slots (a power of two), used */
+	unsigned long long gen; /* stamp of the used slots */
+	unsigned shift;         /* 64 - log2(cap): a hash's top bits pick the slot */
 };
 
 void s4_idmap_init(struct s4_idmap *m);
+/* Empties m; its slot array is kept for reuse (see above). */
 void s4_idmap_release(struct s4_idmap *m);
 /* Room for n keys without growing; 0, or -1 on allocation failure. */
 int s4_idmap_reserve(struct s4_idmap *m, size_t n);
