@@ -44,7 +44,8 @@ struct record {
 	const char *artifact_path;   /* v2; optional in v1 (NULL when absent) */
 	const char *artifact_sha256; /* v2, may be NULL */
 	const char *msprof_raw_path; /* may be NULL */
-	const char *timestamp;       /* ISO 8601 text */
+	const char *timestamp;       /* ISO 8601 text; NULL in the gate's sets (checked
+					while reading, never read after: not kept) */
 	double duration_us;     /* finite, > 0 */
 	int l0_pass;            /* 0 or 1 */
 	double aicore_util;     /* NAN when absent */
@@ -80,6 +81,10 @@ int record_is_final(const struct record *r);
 
 void records_init(struct records *rs);
 void records_release(struct records *rs);
+/* Room for n records in all without growing (a reader that knows about
+ * how many come saves the copies of growing); 0, or -1 on allocation
+ * failure (rs unchanged). */
+int records_reserve(struct records *rs, size_t n);
 /* Appends a copy of r whose strings go to rs's pool (ids interned).
  * Returns 0 or -1 on allocation failure. */
 int records_push(struct records *rs, const struct record *r);
