@@ -62,6 +62,8 @@ struct records_reader {
 	struct records_keyslot *keys; /* duplicate-key set, reused per line */
 	size_t nkeys;           /* slots, a power of two */
 	unsigned gen;           /* generation marking this line's keys */
+	const char *last_id[4]; /* the id last interned per id field (candidate, */
+	size_t last_n[4];       /* parent, dispatch, workload): a repeat is not hashed */
 	/* about the line just returned */
 	long line;              /* 1-based */
 	int bom;                /* 1 on line 1 when a byte order mark was skipped */
