@@ -494,6 +494,112 @@ static void next_generation(struct records_reader *rd)
 
 /* ---- one object ---- */
 
+/* ---- the common member, read without a store per byte ----
+ *
+ * member_fast() reads a member only when it has nothing unusual: a key
+ * without escapes naming a known field not seen yet, then a string without
+ * escapes, a plain decimal number or a literal. It writes nothing until the
+ * whole member is read, and then leaves exactly what parse_member() would
+ * have left; anything else (escapes, exponents, long numbers, nested
+ * values, unknown or repeated keys, every error) is left to
+ * parse_member(), which starts over from the same byte. */
+
+/* Past the JSON whitespace at p (the line ends in a NUL: see skip_ws). */
+static inline char *ws_at(char *p)
+{
+	while ((unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The closing quote of the string opening at p when it has no escape and
+ * no control byte, else NULL. */
+static inline char *plain_string(char *p, const char *e)
+{
+	p++;
+	p += scan16_string_end(p, (size_t)(e - p));
+	return p < e && *p == '"' ? p : NULL;
+}
+
+/* Past a number at p of the form -?digits(.digits)? with at most 15
+ * digits and no exponent (the exact path of number_value()), else NULL. */
+static inline char *plain_number(char *p, double *num)
+{
+	int neg = *p == '-';
+	char *ib = p + neg, *ie = ib;
+	while (*ie >= '0' && *ie <= '9')
+		ie++;
+	if (ie == ib || (*ib == '0' && ie - ib > 1))
+		return NULL;
+	char *fb = ie, *fe = ie;
+	if (*ie == '.') {
+		fb = fe = ie + 1;
+		while (*fe >= '0' && *fe <= '9')
+			fe++;
+		if (fe == fb)
+			return NULL;
+	}
+	double v;
+	if (*fe == 'e' || *fe == 'E' || decimal_fast(ib, ie, fb, fe, &v) != 0)
+		return NULL;
+	*num = neg ? -v : v;
+	return fe;
+}
+
+/* Past the value at p when it is one member_fast() reads, else NULL. */
+static inline char *value_fast(char *p, const char *e, struct fval *v)
+{
+	size_t left = (size_t)(e - p);
+	if (*p == '"') {
+		char *q = plain_string(p, e);
+		if (!q)
+			return NULL;
+		v->t = V_STR;
+		v->s = p + 1;
+		v->n = (size_t)(q - p - 1);
+		return q + 1;
+	}
+	if (*p == '-' || (*p >= '0' && *p <= '9')) {
+		v->t = V_NUM;
+		return plain_number(p, &v->num);
+	}
+	if (left >= 4 && memcmp(p, "true", 4) == 0)
+		v->t = V_TRUE;
+	else if (left >= 5 && memcmp(p, "false", 5) == 0)
+		v->t = V_FALSE;
+	else if (left >= 4 && memcmp(p, "null", 4) == 0)
+		v->t = V_NULL;
+	else
+		return NULL;
+	return p + (v->t == V_FALSE ? 5 : 4);
+}
+
+/* The member at lp->p when it is a common one: 1 (read, lp->p past it),
+ * 0 when parse_member() must read it (nothing written). */
+static int member_fast(struct lp *lp)
+{
+	char *p = lp->p, *e = lp->e;
+	char *kq = *p == '"' ? plain_string(p, e) : NULL;
+	if (!kq)
+		return 0;
+	int id = key_id(p + 1, (size_t)(kq - p - 1));
+	if (id < 0 || lp->f[id].t != V_NONE)
+		return 0;
+	char *q = ws_at(kq + 1);
+	if (*q != ':')
+		return 0;
+	struct fval v = { V_NONE, NULL, 0, 0.0 };
+	char *end = value_fast(ws_at(q + 1), e, &v);
+	if (!end)
+		return 0;
+	*kq = '\0';
+	if (v.t == V_STR)
+		((char *)v.s)[v.n] = '\0';
+	lp->f[id] = v;
+	lp->p = end;
+	return 1;
+}
+
 /* One member: key, ':', value. Known keys land in lp->f. */
 static int parse_member(struct lp *lp, size_t *used)
 {
@@ -554,7 +660,7 @@ static int parse_object(struct lp *lp)
 		lp->p++;
 	} else {
 		for (;;) {
-			int rc = parse_member(lp, &used);
+			int rc = member_fast(lp) ? 0 : parse_member(lp, &used);
 			if (rc != 0)
 				return rc;
 			skip_ws(lp);
