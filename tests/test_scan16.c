@@ -70,6 +70,23 @@ static void test_first_stop_wins(void **state)
 	assert_int_equal(scan16_plain_ascii("caf\xc3\xa9", 5), 0);
 }
 
+/* The NUL-ended form: the same index as the bounded scan over the text
+ * before the NUL, or the NUL's own index. */
+static void test_nul_ended(void **state)
+{
+	(void)state;
+	char buf[80 + SCAN16_PAD];
+	for (size_t i = 0; i < sizeof(probe); i++)
+		for (size_t at = 0; at < 40; at++)
+			for (size_t len = 0; len < 64; len++) {
+				memset(buf, 'x', sizeof(buf));
+				buf[at] = (char)probe[i];
+				buf[len] = '\0';
+				size_t want = ref_string_end(buf, len);
+				assert_int_equal(scan16_string_end_nul(buf), want);
+			}
+}
+
 /* Random buffers against the reference. */
 static void test_random_buffers(void **state)
 {
@@ -92,6 +109,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_byte_at_each_position),
 		cmocka_unit_test(test_first_stop_wins),
+		cmocka_unit_test(test_nul_ended),
 		cmocka_unit_test(test_random_buffers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,6 +95,7 @@ static int refill(struct lineio *l)
 		if (n > 0) {
 			l->rpos = 0;
 			l->rend = n;
+			memset(l->rbuf + n, 0, LINEIO_PAD); /* the pad reads as defined bytes */
 			return 1;
 		}
 		if (ferror(l->f)) {
@@ -184,7 +185,7 @@ static int line_assembled(struct lineio *l)
 		l->len = seen;
 	}
 	l->buf = l->own;
-	l->buf[l->len] = '\0';
+	memset(l->buf + l->len, 0, LINEIO_PAD + 1);
 	l->lineno++;
 	return 1;
 }

@@ -18,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Strings are scanned 16 bytes at a time past a line's end (util/scan16.h):
+ * every line this reader parses is followed by a NUL and that many bytes. */
+_Static_assert(LINEIO_PAD >= SCAN16_PAD, "lineio must pad lines for scan16_string_end_nul");
+
 /* ---- the fields a record may have ---- */
 
 enum fkey { F_ROUND, F_CAND, F_PARENT, F_DISPATCH, F_WORKLOAD, F_KERNEL, F_WORKLOAD_ID, F_PHASE,
@@ -213,7 +217,7 @@ static __attribute__((noinline)) int string_slow(struct lp *lp, char *w, size_t 
 static inline int parse_string(struct lp *lp, const char **s, size_t *n)
 {
 	char *b = ++lp->p;
-	lp->p += scan16_string_end(lp->p, (size_t)(lp->e - lp->p));
+	lp->p += scan16_string_end_nul(lp->p); /* stops at the NUL at lp->e at the latest */
 	*s = b;
 	if (lp->p < lp->e && *lp->p == '"') {
 		*lp->p++ = '\0';
@@ -517,7 +521,7 @@ static inline char *ws_at(char *p)
 static inline char *plain_string(char *p, const char *e)
 {
 	p++;
-	p += scan16_string_end(p, (size_t)(e - p));
+	p += scan16_string_end_nul(p);
 	return p < e && *p == '"' ? p : NULL;
 }
 
@@ -703,17 +707,19 @@ static int problem(struct schema *sc, const char *fmt, ...)
 	return -1;
 }
 
-/* An id interned in the pool, or the same id as the last one in this
+/* An id interned in the pool, or the same id as one seen lately in this
  * field (slot), which saves hashing the common repeat. */
 static const char *intern_id(struct schema *sc, int slot, const char *s, size_t n)
 {
 	struct records_reader *rd = sc->lp->rd;
-	if (rd->last_id[slot] && rd->last_n[slot] == n && memcmp(rd->last_id[slot], s, n) == 0)
-		return rd->last_id[slot];
+	unsigned h = n ? (unsigned)(n * 7u + (unsigned char)s[0] * 3u + (unsigned char)s[n - 1]) & 15u : 0;
+	const char *c = rd->id_cache[slot][h];
+	if (c && rd->id_cache_n[slot][h] == n && memcmp(c, s, n) == 0)
+		return c;
 	const char *id = strpool_intern(sc->ids, s, n);
 	if (id) {
-		rd->last_id[slot] = id;
-		rd->last_n[slot] = n;
+		rd->id_cache[slot][h] = id;
+		rd->id_cache_n[slot][h] = n;
 	}
 	return id;
 }
@@ -972,9 +978,9 @@ static int buffer_line(struct records_reader *rd, char **s, size_t *n)
 	rd->truncated = len > RECORDS_LINE_MAX;
 	if (rd->truncated)
 		len = RECORDS_LINE_MAX;
-	if (len + 1 > rd->copycap) {
+	if (len + 1 + SCAN16_PAD > rd->copycap) {
 		size_t cap = rd->copycap ? rd->copycap : 256;
-		while (cap < len + 1)
+		while (cap < len + 1 + SCAN16_PAD)
 			cap *= 2;
 		char *c = realloc(rd->copy, cap);
 		if (!c)
@@ -983,7 +989,7 @@ static int buffer_line(struct records_reader *rd, char **s, size_t *n)
 		rd->copycap = cap;
 	}
 	memcpy(rd->copy, b, len);
-	rd->copy[len] = '\0';
+	memset(rd->copy + len, 0, SCAN16_PAD + 1);
 	*s = rd->copy;
 	*n = len;
 	rd->line++;
@@ -1106,11 +1112,10 @@ int records_parse_one(const char *text, size_t len, long line, struct records *r
 {
 	struct records_reader rd;
 	struct record r;
-	char *copy = malloc(len + 1);
+	char *copy = calloc(len + 1 + SCAN16_PAD, 1); /* NUL-terminated and padded */
 	if (!copy)
 		return -2;
 	memcpy(copy, text, len);
-	copy[len] = '\0';
 	reader_init(&rd, &rs->pool);
 	int rc = is_blank(copy, len) ? (snprintf(err, errlen, "empty line"), -1)
 		 : parse_line(&rd, copy, len, line, 0, &r, err, errlen);

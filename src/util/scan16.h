@@ -27,20 +27,28 @@ static inline int scan16_string_stop(unsigned char c)
 	return c == '"' || c == '\\' || c < 0x20;
 }
 
+#if defined(__SSE2__)
+/* The 16 bytes at p as a mask, bit i set when byte i is a string stop. */
+static inline unsigned scan16_stop_bits(const char *p)
+{
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x1F);
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* c < 0x20 unsigned: min(c, 0x1F) == c */
+	__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+				 _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /* Index of the first byte of s[0..n) that scan16_string_stop() flags, or n
  * when there is none. */
 static inline size_t scan16_string_end(const char *s, size_t n)
 {
 	size_t i = 0;
 #if defined(__SSE2__)
-	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-	const __m128i ctl = _mm_set1_epi8(0x1F);
 	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		/* c < 0x20 unsigned: min(c, 0x1F) == c */
-		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-					 _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
-		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+		unsigned bits = scan16_stop_bits(s + i);
 		if (bits)
 			return i + (size_t)__builtin_ctz(bits);
 	}
@@ -56,6 +64,26 @@ static inline size_t scan16_string_end(const char *s, size_t n)
 		if (scan16_string_stop((unsigned char)s[i]))
 			return i;
 	return n;
+}
+
+/* Index of the first byte at or after s that scan16_string_stop() flags,
+ * in text that ends in a NUL (itself a stop) followed by at least 15 more
+ * readable bytes (SCAN16_PAD): no length to check in the loop. */
+#define SCAN16_PAD 16u
+static inline size_t scan16_string_end_nul(const char *s)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	for (;; i += 16) {
+		unsigned bits = scan16_stop_bits(s + i);
+		if (bits)
+			return i + (size_t)__builtin_ctz(bits);
+	}
+#else
+	while (!scan16_string_stop((unsigned char)s[i]))
+		i++;
+	return i;
+#endif
 }
 
 /* 1 when s[0..n) is ASCII with no NUL and no CR. */
