@@ -71,7 +71,7 @@ static int fail(struct lp *lp, const char *why)
 	return -1;
 }
 
-static int key_id(const char *s, size_t n)
+static inline int key_id(const char *s, size_t n)
 {
 	switch (n) {
 	case 5:
@@ -508,9 +508,11 @@ static void next_generation(struct records_reader *rd)
  * values, unknown or repeated keys, every error) is left to
  * parse_member(), which starts over from the same byte. */
 
-/* Past the JSON whitespace at p (the line ends in a NUL: see skip_ws). */
+/* Past the JSON whitespace at p (the line ends in a NUL: see skip_ws);
+ * the usual single space costs one test. */
 static inline char *ws_at(char *p)
 {
+	p += *p == ' ';
 	while ((unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
 	return p;
@@ -578,30 +580,47 @@ static inline char *value_fast(char *p, const char *e, struct fval *v)
 	return p + (v->t == V_FALSE ? 5 : 4);
 }
 
-/* The member at lp->p when it is a common one: 1 (read, lp->p past it),
- * 0 when parse_member() must read it (nothing written). */
-static int member_fast(struct lp *lp)
+/* Past the common member at p, its value stored in lp->f; NULL when
+ * parse_member() must read it (nothing written). */
+static char *member_fast(struct lp *lp, char *p, const char *e)
 {
-	char *p = lp->p, *e = lp->e;
 	char *kq = *p == '"' ? plain_string(p, e) : NULL;
 	if (!kq)
-		return 0;
+		return NULL;
 	int id = key_id(p + 1, (size_t)(kq - p - 1));
 	if (id < 0 || lp->f[id].t != V_NONE)
-		return 0;
+		return NULL;
 	char *q = ws_at(kq + 1);
 	if (*q != ':')
-		return 0;
+		return NULL;
 	struct fval v = { V_NONE, NULL, 0, 0.0 };
 	char *end = value_fast(ws_at(q + 1), e, &v);
 	if (!end)
-		return 0;
+		return NULL;
 	*kq = '\0';
 	if (v.t == V_STR)
 		((char *)v.s)[v.n] = '\0';
 	lp->f[id] = v;
-	lp->p = end;
-	return 1;
+	return end;
+}
+
+/* Common members from lp->p on, while each is followed by ',' and another
+ * common one: 1 with lp->p just past the last value read (the caller
+ * takes the separator or the end from there, as after parse_member), 0
+ * when the first member is not a common one (nothing read). */
+static int members_fast(struct lp *lp)
+{
+	char *p = lp->p, *e = lp->e, *end;
+	int n = 0;
+	while ((end = member_fast(lp, p, e)) != NULL) {
+		n++;
+		lp->p = end;
+		char *q = ws_at(end);
+		if (*q != ',')
+			break;
+		p = ws_at(q + 1);
+	}
+	return n > 0;
 }
 
 /* One member: key, ':', value. Known keys land in lp->f. */
@@ -664,7 +683,7 @@ static int parse_object(struct lp *lp)
 		lp->p++;
 	} else {
 		for (;;) {
-			int rc = member_fast(lp) ? 0 : parse_member(lp, &used);
+			int rc = members_fast(lp) ? 0 : parse_member(lp, &used);
 			if (rc != 0)
 				return rc;
 			skip_ws(lp);
