@@ -92,47 +92,6 @@ long *s4_map_put(struct s4_map *m, const char *key, long init, int *created)
 	return &m->vals[i];
 }
 
-/* Slot arrays of released id maps, for the next map of the same size. */
-#define SPARES 16
-static struct spare {
-	struct s4_idslot *slots;
-	size_t cap;
-	unsigned long long gen; /* its last generation: every slot is at most this */
-} spares[SPARES];
-
-/* A slot array of cap slots all unused under *gen: a kept one, else a new
- * one. NULL on allocation failure. */
-static struct s4_idslot *slots_take(size_t cap, unsigned long long *gen)
-{
-	for (size_t i = 0; i < SPARES; i++)
-		if (spares[i].cap == cap) {
-			struct s4_idslot *s = spares[i].slots;
-			*gen = spares[i].gen + 1;
-			spares[i] = (struct spare){ NULL, 0, 0 };
-			return s;
-		}
-	*gen = 1;
-	return calloc(cap, sizeof(struct s4_idslot));
-}
-
-/* Keeps a slot array in place of an empty or the smallest kept one (when
- * that is smaller), else frees it. */
-static void slots_give(struct s4_idslot *slots, size_t cap, unsigned long long gen)
-{
-	size_t k = 0;
-	if (!slots)
-		return;
-	for (size_t i = 1; i < SPARES; i++)
-		if (spares[i].cap < spares[k].cap)
-			k = i;
-	if (spares[k].cap >= cap) {
-		free(slots);
-		return;
-	}
-	free(spares[k].slots);
-	spares[k] = (struct spare){ slots, cap, gen };
-}
-
 void s4_idmap_init(struct s4_idmap *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -140,7 +99,7 @@ void s4_idmap_init(struct s4_idmap *m)
 
 void s4_idmap_release(struct s4_idmap *m)
 {
-	slots_give(m->slots, m->cap, m->gen);
+	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -194,7 +153,8 @@ static unsigned log2_of(size_t cap)
 static int idmap_grow_to(struct s4_idmap *m, size_t cap)
 {
 	struct s4_idmap g = { .cap = cap, .n = m->n, .shift = 64 - log2_of(cap) };
-	g.slots = slots_take(cap, &g.gen);
+	g.gen = 1;
+	g.slots = calloc(cap, sizeof(*g.slots));
 	if (!g.slots)
 		return -1;
 	for (size_t j = 0; j < m->cap; j++) {

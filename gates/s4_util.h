@@ -35,10 +35,9 @@ struct s4_idslot {
 	unsigned long long gen; /* used when equal to its map's gen */
 };
 
-/* A slot array is cleared by a new generation, not by zeroing it: a
- * released map's array is kept (a few, process-wide) for the next map of
- * its size, since the gate checks directory after directory with maps of
- * about the same sizes. Like the rest of the gate, not thread-safe. */
+/* A slot is used when its stamp equals the map's generation (a new array
+ * is zeroed, the map's generation is 1). Maps hold no state outside
+ * themselves: gates/ stays pure and reentrant. */
 struct s4_idmap {
 	struct s4_idslot *slots;
 	size_t cap, n;          /* slots (a power of two), used */
@@ -47,7 +46,7 @@ struct s4_idmap {
 };
 
 void s4_idmap_init(struct s4_idmap *m);
-/* Empties m; its slot array is kept for reuse (see above). */
+/* Frees m's slots and empties it. */
 void s4_idmap_release(struct s4_idmap *m);
 /* Room for n keys without growing; 0, or -1 on allocation failure. */
 int s4_idmap_reserve(struct s4_idmap *m, size_t n);
