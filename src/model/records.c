@@ -52,11 +52,6 @@ static int grow_to(struct records *rs, size_t cap)
 	return 0;
 }
 
-int records_reserve(struct records *rs, size_t n)
-{
-	return n <= rs->cap ? 0 : grow_to(rs, n);
-}
-
 /* *dst = a pool copy of s (interned when intern), NULL stays NULL; 0, or
  * -1 out of memory. */
 static int keep(struct strpool *p, const char **dst, const char *s, int intern)

@@ -81,10 +81,6 @@ int record_is_final(const struct record *r);
 
 void records_init(struct records *rs);
 void records_release(struct records *rs);
-/* Room for n records in all without growing (a reader that knows about
- * how many come saves the copies of growing); 0, or -1 on allocation
- * failure (rs unchanged). */
-int records_reserve(struct records *rs, size_t n);
 /* Appends a copy of r whose strings go to rs's pool (ids interned).
  * Returns 0 or -1 on allocation failure. */
 int records_push(struct records *rs, const struct record *r);

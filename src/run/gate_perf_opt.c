@@ -150,20 +150,6 @@ static int note_line(struct loaded *ld, const struct records_reader *rd, int *cr
 	return 0;
 }
 
-/* Room for as many records as f's size can hold (a record line takes
- * more than RECORD_MIN_BYTES), so the set is not copied while it grows;
- * left to grow as it goes when the size is unknown or the room is not
- * there. */
-#define RECORD_MIN_BYTES 128
-static void reserve_records(FILE *f, struct records *rs)
-{
-	struct stat st;
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
-		return;
-	size_t n = (size_t)st.st_size / RECORD_MIN_BYTES + 1;
-	(void)records_reserve(rs, n < MAX_RECORDS ? n : MAX_RECORDS);
-}
-
 /* Streams perf_records.jsonl from f (closed here) into ld (io/records.h);
  * ids are interned in the set's pool. A record's timestamp is checked by
  * the reader and read by no rule: it is not kept (NULL). */
@@ -174,7 +160,6 @@ static int load_records(FILE *f, struct loaded *ld)
 	enum records_next k;
 	int any = 0, crlf = 0;
 	long extra = 0;
-	reserve_records(f, &ld->recs);
 	records_reader_stream(&rd, f, &ld->recs.pool);
 	ld->state = S4_FILE_OK;
 	while ((k = records_reader_next(&rd, &r)) != RECORDS_NEXT_EOF) {
