@@ -72,14 +72,18 @@ static long *candidate_rounds(const struct s4_input *in, size_t from, size_t *n)
 				v[k++] = rs->v[i].round;
 	} else {
 		/* v1: the first round each non-baseline candidate was measured in */
+		const char *cand = NULL; /* the key of slot, last put (runs of one candidate) */
+		long *slot = NULL;
 		for (size_t i = from; i < rs->n; i++) {
 			const struct record *r = &rs->v[i];
 			if (s4_is_baseline(r))
 				continue;
-			int created;
-			long *slot = s4_idmap_put(&first, r->candidate_id, NULL, NULL, 0, r->round, &created);
-			if (!slot)
-				goto fail;
+			if (r->candidate_id != cand) {
+				slot = s4_idmap_put(&first, r->candidate_id, NULL, NULL, 0, r->round, NULL);
+				if (!slot)
+					goto fail;
+				cand = r->candidate_id;
+			}
 			if (r->round < *slot)
 				*slot = r->round;
 		}

@@ -64,10 +64,10 @@ static int set_winner(struct s4_recon_row *row, const struct record *r)
 	return 0;
 }
 
-/* Rows for every key in file order, with the baseline measurement. The
- * keys of the records are interned: a map by address finds each record's
- * row without scanning the rows. */
-static int build_rows(const struct s4_input *in, struct s4_recon *rc)
+/* Rows for every key in file order, with the baseline measurement, and
+ * each record's row in rowof. The keys of the records are interned: a map
+ * by address finds each record's row without scanning the rows. */
+static int build_rows(const struct s4_input *in, struct s4_recon *rc, size_t *rowof)
 {
 	const struct records *rs = in->recs;
 	struct s4_idmap at; /* (dispatch, workload) -> row index */
@@ -83,6 +83,7 @@ static int build_rows(const struct s4_input *in, struct s4_recon *rc)
 			return -1;
 		}
 		*k = (long)(row - rc->v);
+		rowof[i] = (size_t)*k;
 		if (isnan(row->baseline_us) && s4_is_baseline(r) && r->round == 0)
 			row->baseline_us = r->duration_us;
 	}
@@ -104,63 +105,131 @@ static int names_candidate(const char *cand, const char *name)
 }
 
 /* What every claim of a summary is checked against, worked out once: the
- * records' distinct workloads (ids are interned: one pointer per name),
- * each record's workload by number, and whether its candidate is the named
- * best. A claim then compares its label with the few names, not with
- * every record. */
+ * records' rows and distinct workloads (ids are interned: one pointer per
+ * name), each record's workload by number, what it is (valid, a baseline,
+ * by the named best), and the records of each workload. A claim then
+ * compares its label with the few names and visits the records of its
+ * workload, not every record. */
 struct v1_index {
 	const char **names;     /* distinct workloads, in first-seen order */
 	size_t nnames;
+	size_t *row;            /* per record: its row of the reconciliation */
 	size_t *wl;             /* per record: index into names */
-	unsigned char *is_best; /* per record: candidate_id names the best (known) */
+	unsigned char *flags;   /* per record: V1_VALID, V1_BASE, V1_BEST */
+	size_t *first;          /* per name w: its records are byname[first[w] .. first[w + 1]) */
+	size_t *byname;         /* record indices by workload, each workload's in file order */
 	unsigned char *match;   /* per name: it is the claim's workload (one claim) */
+};
+
+enum {
+	V1_VALID = 1, /* record_valid */
+	V1_BASE = 2,  /* s4_is_baseline */
+	V1_BEST = 4   /* its candidate_id names the best (known only) */
 };
 
 static void v1_index_release(struct v1_index *ix)
 {
 	free(ix->names);
+	free(ix->row);
 	free(ix->wl);
-	free(ix->is_best);
+	free(ix->flags);
+	free(ix->first);
+	free(ix->byname);
 	free(ix->match);
 	memset(ix, 0, sizeof(*ix));
 }
 
-/* Fills ix for the records (is_best only when known). Returns 0, -1 on
- * allocation failure (ix released). */
-static int v1_index_build(const struct s4_input *in, int known, struct v1_index *ix)
+/* 1 when some record's candidate_id names the log's best. */
+static int v1_known(const struct s4_input *in)
+{
+	const struct records *rs = in->recs;
+	const char *cand = NULL;
+	for (size_t i = 0; in->log->best && i < rs->n; i++) {
+		if (rs->v[i].candidate_id == cand) /* runs of one candidate: one test */
+			continue;
+		cand = rs->v[i].candidate_id;
+		if (names_candidate(cand, in->log->best))
+			return 1;
+	}
+	return 0;
+}
+
+/* Each record's workload by number: per row, its workload looked up once
+ * (a row has one workload). Returns 0, -1 on allocation failure. */
+static int v1_index_names(const struct s4_input *in, size_t nrows, struct v1_index *ix)
 {
 	const struct records *rs = in->recs;
 	struct s4_idmap at; /* workload -> index into names */
+	size_t *row_wl = malloc((nrows + 1) * sizeof(*row_wl));
+	int rc = row_wl ? 0 : -1;
+	for (size_t k = 0; k < nrows && rc == 0; k++)
+		row_wl[k] = (size_t)-1;
+	s4_idmap_init(&at);
+	for (size_t i = 0; i < rs->n && rc == 0; i++) {
+		size_t *w = &row_wl[ix->row[i]];
+		if (*w == (size_t)-1) {
+			int created;
+			long *k = s4_idmap_put(&at, rs->v[i].workload, NULL, NULL, 0, (long)ix->nnames, &created);
+			if (!k) {
+				rc = -1;
+				break;
+			}
+			if (created)
+				ix->names[ix->nnames++] = rs->v[i].workload;
+			*w = (size_t)*k;
+		}
+		ix->wl[i] = *w;
+	}
+	s4_idmap_release(&at);
+	free(row_wl);
+	return rc;
+}
+
+/* What each record is (flags), and the records grouped by workload. */
+static void v1_index_flags(const struct s4_input *in, int known, struct v1_index *ix)
+{
+	const struct records *rs = in->recs;
 	const char *cand = NULL;
 	int cand_is = 0;
-	memset(ix, 0, sizeof(*ix));
-	s4_idmap_init(&at);
-	ix->names = malloc((rs->n + 1) * sizeof(*ix->names));
-	ix->wl = malloc((rs->n + 1) * sizeof(*ix->wl));
-	ix->is_best = calloc(rs->n + 1, 1);
-	ix->match = calloc(rs->n + 1, 1);
-	int rc = ix->names && ix->wl && ix->is_best && ix->match ? 0 : -1;
-	for (size_t i = 0; i < rs->n && rc == 0; i++) {
+	for (size_t i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
-		int created;
-		long *k = s4_idmap_put(&at, r->workload, NULL, NULL, 0, (long)ix->nnames, &created);
-		if (!k) {
-			rc = -1;
-			break;
-		}
-		if (created)
-			ix->names[ix->nnames++] = r->workload;
-		ix->wl[i] = (size_t)*k;
 		if (known && r->candidate_id != cand) { /* runs of one candidate: one test */
 			cand = r->candidate_id;
 			cand_is = names_candidate(cand, in->log->best);
 		}
-		ix->is_best[i] = known && cand_is;
+		ix->flags[i] = (unsigned char)((record_valid(r) ? V1_VALID : 0) | (s4_is_baseline(r) ? V1_BASE : 0) |
+					       (known && cand_is ? V1_BEST : 0));
+		ix->first[ix->wl[i] + 2]++;
 	}
-	s4_idmap_release(&at);
-	if (rc != 0)
+	for (size_t w = 2; w < ix->nnames + 2; w++)
+		ix->first[w] += ix->first[w - 1];
+	for (size_t i = 0; i < rs->n; i++) /* first[w + 1] walks from w's start to w + 1's */
+		ix->byname[ix->first[ix->wl[i] + 1]++] = i;
+}
+
+/* The rows of rc for the records (build_rows) and ix for them (V1_BEST
+ * only when known). Returns 0, -1 on allocation failure (ix released). */
+static int v1_index_build(const struct s4_input *in, struct s4_recon *rc, int known, struct v1_index *ix)
+{
+	size_t n = in->recs->n;
+	memset(ix, 0, sizeof(*ix));
+	ix->names = malloc((n + 1) * sizeof(*ix->names));
+	ix->row = malloc((n + 1) * sizeof(*ix->row));
+	ix->wl = malloc((n + 1) * sizeof(*ix->wl));
+	ix->flags = malloc(n + 1);
+	ix->first = calloc(n + 2, sizeof(*ix->first));
+	ix->byname = malloc((n + 1) * sizeof(*ix->byname));
+	ix->match = calloc(n + 1, 1);
+	int err = ix->names && ix->row && ix->wl && ix->flags && ix->first && ix->byname && ix->match ? 0 : -1;
+	if (err == 0)
+		err = build_rows(in, rc, ix->row);
+	if (err == 0)
+		err = v1_index_names(in, rc->n, ix);
+	if (err == 0)
+		v1_index_flags(in, known, ix);
+	else
 		v1_index_release(ix);
-	return rc;
+	return err;
 }
 
 /* A claim counts unless it is a `- LABEL: N us` list item whose label
@@ -183,12 +252,10 @@ static int v1_summary(const struct s4_input *in, struct gate_findings *fs, int k
 		      const struct v1_index *ix, int *stop)
 {
 	const struct optlog *lg = in->log;
-	const struct records *rs = in->recs;
 	const char *lf = in->optlog_file;
 	size_t nvalid = 0, nclaims = 0;
-	for (size_t i = 0; i < rs->n; i++)
-		if (record_valid(&rs->v[i]))
-			nvalid++;
+	for (size_t i = 0; i < in->recs->n; i++)
+		nvalid += ix->flags[i] & V1_VALID;
 	for (size_t c = 0; c < lg->n_claims; c++)
 		if (claim_counts(ix, &lg->claims[c]))
 			nclaims++;
@@ -223,38 +290,54 @@ struct v1_match {
 	int any_winner;                /* some valid winner record is */
 };
 
-/* Scans the records for claim cl, restricted to workload label (NULL:
- * every workload). */
+/* Record i of the claim's workload into *m. */
+static void v1_take(const struct s4_input *in, const struct optlog_claim *cl, int known,
+		    const struct v1_index *ix, size_t i, struct v1_match *m)
+{
+	const struct record *r = &in->recs->v[i];
+	unsigned f = ix->flags[i];
+	m->any_workload = 1;
+	if (!(f & V1_VALID))
+		return;
+	double d = s4_deviation(cl->final_us, r->duration_us);
+	if ((f & V1_BASE) && !in->log->nothing_adopted) {
+		if (d <= S4_TOLERANCE)
+			m->base_hit = r;
+		return;
+	}
+	if (known && !(f & V1_BEST))
+		return;
+	m->any_winner = 1;
+	if (d < m->hit_dev) {
+		m->hit_dev = d;
+		m->hit = r;
+	}
+}
+
+/* Scans the records for claim cl in file order, restricted to workload
+ * label (NULL: every workload); when the label names one workload, only
+ * that workload's records. */
 static void v1_match(const struct s4_input *in, const struct optlog_claim *cl, const char *label,
 		     int known, struct v1_index *ix, struct v1_match *m)
 {
-	const struct optlog *lg = in->log;
-	const struct records *rs = in->recs;
+	size_t nmatch = 0, one = 0;
 	memset(m, 0, sizeof(*m));
 	m->hit_dev = INFINITY;
-	for (size_t w = 0; label && w < ix->nnames; w++)
+	for (size_t w = 0; label && w < ix->nnames; w++) {
 		ix->match[w] = (unsigned char)s4_same_workload(ix->names[w], cl->workload);
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (label && !ix->match[ix->wl[i]])
-			continue;
-		m->any_workload = 1;
-		if (!record_valid(r))
-			continue;
-		double d = s4_deviation(cl->final_us, r->duration_us);
-		if (s4_is_baseline(r) && !lg->nothing_adopted) {
-			if (d <= S4_TOLERANCE)
-				m->base_hit = r;
-			continue;
-		}
-		if (known && !ix->is_best[i])
-			continue;
-		m->any_winner = 1;
-		if (d < m->hit_dev) {
-			m->hit_dev = d;
-			m->hit = r;
+		if (ix->match[w]) {
+			nmatch++;
+			one = w;
 		}
 	}
+	if (label && nmatch == 1) {
+		for (size_t k = ix->first[one]; k < ix->first[one + 1]; k++)
+			v1_take(in, cl, known, ix, ix->byname[k], m);
+		return;
+	}
+	for (size_t i = 0; i < in->recs->n; i++)
+		if (!label || ix->match[ix->wl[i]])
+			v1_take(in, cl, known, ix, i, m);
 }
 
 /* The records matching claim cl into *m. A label naming no recorded
@@ -347,19 +430,18 @@ static const char *common_winner(const struct s4_recon *rc)
 	return common;
 }
 
-/* The last valid non-baseline record of row's key by the named best
+/* The last valid non-baseline record of row k's key by the named best
  * (known) or by candidate common; NULL when none. */
-static const struct record *last_final(const struct s4_input *in, const struct s4_recon_row *row,
+static const struct record *last_final(const struct s4_input *in, const struct v1_index *ix, size_t k,
 				       int known, const char *common)
 {
 	const struct records *rs = in->recs;
 	const struct record *last = NULL;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
-		if (!record_valid(r) || s4_is_baseline(r) || strcmp(r->dispatch, row->dispatch) ||
-		    strcmp(r->workload, row->workload))
+		if ((ix->flags[i] & (V1_VALID | V1_BASE)) != V1_VALID || ix->row[i] != k)
 			continue;
-		if (known ? !names_candidate(r->candidate_id, in->log->best) : strcmp(r->candidate_id, common) != 0)
+		if (known ? !(ix->flags[i] & V1_BEST) : strcmp(r->candidate_id, common) != 0)
 			continue;
 		if (!last || r->round >= last->round)
 			last = r;
@@ -371,14 +453,14 @@ static const struct record *last_final(const struct s4_input *in, const struct s
  * the named best's record, else the record of the one candidate every
  * claim reconciled with; never just the latest record, which may be a
  * rolled-back candidate's (the speedup rule then tries both readings). */
-static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, int known)
+static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, const struct v1_index *ix, int known)
 {
 	const char *common = common_winner(rc);
 	for (size_t k = 0; k < rc->n; k++) {
 		struct s4_recon_row *row = &rc->v[k];
 		if (row->claim_line || (!known && !common))
 			continue;
-		const struct record *last = last_final(in, row, known, common);
+		const struct record *last = last_final(in, ix, k, known, common);
 		if (last && set_winner(row, last))
 			return -1;
 	}
@@ -388,13 +470,9 @@ static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, int know
 static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc)
 {
 	const struct optlog *lg = in->log;
-	const struct records *rs = in->recs;
 	struct v1_index ix;
-	int known = 0, stop, err = -1;
-	for (size_t i = 0; lg->best && i < rs->n && !known; i++)
-		if (names_candidate(rs->v[i].candidate_id, lg->best))
-			known = 1;
-	if (v1_index_build(in, known, &ix) != 0)
+	int known = v1_known(in), stop, err = -1;
+	if (v1_index_build(in, rc, known, &ix) != 0)
 		return -1;
 	if (v1_summary(in, fs, known, &ix, &stop) != 0)
 		goto out;
@@ -402,7 +480,7 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 		if (claim_counts(&ix, &lg->claims[c]) &&
 		    v1_claim(in, fs, rc, &lg->claims[c], known, &ix) != 0)
 			goto out;
-	err = stop ? 0 : v1_unclaimed(in, rc, known);
+	err = stop ? 0 : v1_unclaimed(in, rc, &ix, known);
 out:
 	v1_index_release(&ix);
 	return err;
@@ -720,11 +798,8 @@ int s4_rule_recon(const struct s4_input *in, struct gate_findings *fs, struct s4
 	if (err == 0) {
 		if (in->contract == RECORDS_V2)
 			err = recon_v2(in, fs, r);
-		else if (in->records_state == S4_FILE_OK && in->optlog_state == S4_FILE_OK) {
-			err = build_rows(in, r);
-			if (err == 0)
-				err = recon_v1(in, fs, r);
-		}
+		else if (in->records_state == S4_FILE_OK && in->optlog_state == S4_FILE_OK)
+			err = recon_v1(in, fs, r);
 	}
 	if (!rc)
 		s4_recon_release(&local);

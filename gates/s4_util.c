@@ -103,29 +103,28 @@ void s4_idmap_release(struct s4_idmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static uint64_t idhash(const struct s4_idkey *k)
+/* The key's home slot: the top bits of a multiplicative hash (the ids are
+ * pool addresses, whose low bits alone would cluster). */
+static inline size_t idhome(const struct s4_idkey *k, unsigned shift)
 {
 	uint64_t h = (uint64_t)(uintptr_t)k->a * 0x9E3779B97F4A7C15ull;
-	h = (h ^ (uint64_t)(uintptr_t)k->b) * 0xC2B2AE3D27D4EB4Full;
-	h = (h ^ (uint64_t)(uintptr_t)k->c) * 0x9E3779B97F4A7C15ull;
-	h ^= (uint64_t)k->d;
-	h ^= h >> 33; /* fmix64: every bit of the key reaches the low bits */
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
+	h ^= (uint64_t)(uintptr_t)k->b * 0xC2B2AE3D27D4EB4Full;
+	h ^= (uint64_t)(uintptr_t)k->c * 0x165667B19E3779F9ull;
+	h ^= (uint64_t)k->d * 0xff51afd7ed558ccdull;
+	return (size_t)((h ^ (h >> 29)) * 0x9E3779B97F4A7C15ull >> shift);
 }
 
-static int idsame(const struct s4_idkey *x, const struct s4_idkey *y)
+static inline int idsame(const struct s4_idkey *x, const struct s4_idkey *y)
 {
 	return x->a == y->a && x->b == y->b && x->c == y->c && x->d == y->d;
 }
 
-static size_t idslot(const struct s4_idslot *slots, size_t cap, const struct s4_idkey *k)
+/* The slot of key k in m: its own, else the empty one it would take. */
+static inline size_t idslot(const struct s4_idmap *m, const struct s4_idkey *k)
 {
-	size_t i = (size_t)idhash(k) & (cap - 1);
-	while (slots[i].full && !idsame(&slots[i].key, k))
-		i = (i + 1) & (cap - 1);
+	size_t i = idhome(k, m->shift);
+	while (m->slots[i].gen == m->gen && !idsame(&m->slots[i].key, k))
+		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
@@ -134,30 +133,39 @@ long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const
 	struct s4_idkey k = { a, b, c, d };
 	if (m->cap == 0)
 		return NULL;
-	size_t i = idslot(m->slots, m->cap, &k);
-	return m->slots[i].full ? &m->slots[i].val : NULL;
+	size_t i = idslot(m, &k);
+	return m->slots[i].gen == m->gen ? &m->slots[i].val : NULL;
 }
 
 long *s4_idmap_at(const struct s4_idmap *m, size_t i)
 {
-	return i < m->cap && m->slots[i].full ? &m->slots[i].val : NULL;
+	return i < m->cap && m->slots[i].gen == m->gen ? &m->slots[i].val : NULL;
+}
+
+static unsigned log2_of(size_t cap)
+{
+	unsigned b = 0;
+	while (((size_t)1 << b) < cap)
+		b++;
+	return b;
 }
 
 static int idmap_grow_to(struct s4_idmap *m, size_t cap)
 {
-	struct s4_idslot *slots = calloc(cap, sizeof(*slots));
-	if (!slots)
+	struct s4_idmap g = { .cap = cap, .n = m->n, .shift = 64 - log2_of(cap) };
+	g.gen = 1;
+	g.slots = calloc(cap, sizeof(*g.slots));
+	if (!g.slots)
 		return -1;
 	for (size_t j = 0; j < m->cap; j++) {
-		if (!m->slots[j].full)
+		if (m->slots[j].gen != m->gen)
 			continue;
-		slots[idslot(slots, cap, &m->slots[j].key)] = m->slots[j];
+		struct s4_idslot *sl = &g.slots[idslot(&g, &m->slots[j].key)];
+		*sl = m->slots[j];
+		sl->gen = g.gen;
 	}
-	size_t n = m->n;
 	s4_idmap_release(m);
-	m->slots = slots;
-	m->cap = cap;
-	m->n = n;
+	*m = g;
 	return 0;
 }
 
@@ -182,12 +190,11 @@ long *s4_idmap_put(struct s4_idmap *m, const void *a, const void *b, const void 
 		*created = 0;
 	if ((m->n + 1) * 2 > m->cap && idmap_grow(m) != 0)
 		return NULL;
-	size_t i = idslot(m->slots, m->cap, &k);
-	struct s4_idslot *sl = &m->slots[i];
-	if (!sl->full) {
+	struct s4_idslot *sl = &m->slots[idslot(m, &k)];
+	if (sl->gen != m->gen) {
 		sl->key = k;
 		sl->val = init;
-		sl->full = 1;
+		sl->gen = m->gen;
 		m->n++;
 		if (created)
 			*created = 1;

@@ -32,15 +32,21 @@ struct s4_idkey {
 struct s4_idslot {
 	struct s4_idkey key;
 	long val;
-	long full;              /* 1 for a used slot */
+	unsigned long long gen; /* used when equal to its map's gen */
 };
 
+/* A slot is used when its stamp equals the map's generation (a new array
+ * is zeroed, the map's generation is 1). Maps hold no state outside
+ * themselves: gates/ stays pure and reentrant. */
 struct s4_idmap {
 	struct s4_idslot *slots;
 	size_t cap, n;          /* slots (a power of two), used */
+	unsigned long long gen; /* stamp of the used slots */
+	unsigned shift;         /* 64 - log2(cap): a hash's top bits pick the slot */
 };
 
 void s4_idmap_init(struct s4_idmap *m);
+/* Frees m's slots and empties it. */
 void s4_idmap_release(struct s4_idmap *m);
 /* Room for n keys without growing; 0, or -1 on allocation failure. */
 int s4_idmap_reserve(struct s4_idmap *m, size_t n);

@@ -1,7 +1,8 @@
 /* lineio.c: bounded line reader (see lineio.h).
  *
- * Reads the stream in LINEIO_CHUNK blocks and finds newlines with memchr,
- * copying each line once into buf. The first version read a byte at a
+ * Reads the stream in LINEIO_CHUNK blocks and finds newlines with memchr;
+ * a line wholly inside the block is returned where it lies, one that
+ * crosses a block is copied once into own. The first version read a byte at a
  * time with getc_unlocked; on 50 MB of records this one is several times
  * faster (docs/benchmarks.md, "line reader"). At most limit + 1 bytes of
  * a line are kept: the extra byte tells a line that is exactly `limit`
@@ -60,17 +61,19 @@ int lineio_open(struct lineio *l, const char *path, size_t limit)
 	return 0;
 }
 
+/* own holds at least need bytes and LINEIO_PAD more. */
 static int grow(struct lineio *l, size_t need)
 {
+	need += LINEIO_PAD;
 	if (need <= l->cap)
 		return 0;
 	size_t cap = l->cap ? l->cap : 256;
 	while (cap < need)
 		cap *= 2;
-	char *b = realloc(l->buf, cap);
+	char *b = realloc(l->own, cap);
 	if (!b)
 		return -1;
-	l->buf = b;
+	l->own = b;
 	l->cap = cap;
 	return 0;
 }
@@ -82,7 +85,7 @@ static int refill(struct lineio *l)
 	if (l->eof)
 		return 0;
 	if (!l->rbuf) {
-		l->rbuf = malloc(LINEIO_CHUNK);
+		l->rbuf = malloc(LINEIO_CHUNK + LINEIO_PAD);
 		if (!l->rbuf)
 			return -1;
 	}
@@ -92,6 +95,7 @@ static int refill(struct lineio *l)
 		if (n > 0) {
 			l->rpos = 0;
 			l->rend = n;
+			memset(l->rbuf + n, 0, LINEIO_PAD); /* the pad reads as defined bytes */
 			return 1;
 		}
 		if (ferror(l->f)) {
@@ -108,14 +112,34 @@ static int refill(struct lineio *l)
 	}
 }
 
-int lineio_next(struct lineio *l)
+/* The next line when the block holds all of it, its '\n' included, and
+ * it is within the limit: returned in place. 0 when lineio_next must
+ * assemble it. */
+static int line_in_place(struct lineio *l)
+{
+	char *start = l->rbuf + l->rpos;
+	char *nl = memchr(start, '\n', l->rend - l->rpos);
+	if (!nl)
+		return 0;
+	size_t seen = (size_t)(nl - start);
+	int cr = seen > 0 && nl[-1] == '\r';
+	if (seen - (size_t)cr > l->limit)
+		return 0;
+	l->had_cr = cr;
+	l->len = seen - (size_t)cr;
+	start[l->len] = '\0';
+	l->buf = start;
+	l->rpos += seen + 1;
+	l->lineno++;
+	return 1;
+}
+
+/* The next line, copied into own from as many blocks as it spans. */
+static int line_assembled(struct lineio *l)
 {
 	size_t seen = 0;   /* bytes of the line, '\r' included */
 	int any = 0, newline = 0;
 	unsigned char last = 0;
-	l->len = 0;
-	l->truncated = 0;
-	l->had_cr = 0;
 	if (grow(l, 256) != 0)
 		return -1;
 	while (!newline) {
@@ -137,7 +161,7 @@ int lineio_next(struct lineio *l)
 			if (copy > 0) {
 				if (grow(l, seen + copy + 1) != 0)
 					return -1;
-				memcpy(l->buf + seen, start, copy);
+				memcpy(l->own + seen, start, copy);
 			}
 			seen += take;
 			last = (unsigned char)start[take - 1];
@@ -160,16 +184,30 @@ int lineio_next(struct lineio *l)
 	} else {
 		l->len = seen;
 	}
-	l->buf[l->len] = '\0';
+	l->buf = l->own;
+	memset(l->buf + l->len, 0, LINEIO_PAD + 1);
 	l->lineno++;
 	return 1;
+}
+
+int lineio_next(struct lineio *l)
+{
+	l->len = 0;
+	l->truncated = 0;
+	l->had_cr = 0;
+	if (l->rpos == l->rend) {
+		int r = refill(l);
+		if (r <= 0)
+			return r;
+	}
+	return line_in_place(l) ? 1 : line_assembled(l);
 }
 
 void lineio_close(struct lineio *l)
 {
 	if (l->owned && l->f)
 		fclose(l->f);
-	free(l->buf);
+	free(l->own);
 	free(l->rbuf);
 	memset(l, 0, sizeof(*l));
 }

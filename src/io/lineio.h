@@ -12,13 +12,16 @@
 
 #define LINEIO_DEFAULT_LIMIT (1024u * 1024u) /* 1 MiB */
 #define LINEIO_CHUNK (64u * 1024u) /* bytes read from the stream at a time */
+#define LINEIO_PAD 16u /* readable bytes after a line's NUL (16-byte scans) */
 
 struct lineio {
 	FILE *f;          /* the stream, owned when opened by lineio_open */
 	int owned;        /* 1 when lineio_close must fclose f */
-	char *buf;        /* current line, NUL-terminated, without '\n' */
+	char *buf;        /* current line, NUL-terminated, without '\n'; writable,
+			     and LINEIO_PAD more bytes after the NUL are readable */
 	size_t len;       /* bytes in buf (a NUL inside the line is kept) */
-	size_t cap;       /* allocated size of buf */
+	char *own;        /* where a line that crosses a block is assembled */
+	size_t cap;       /* allocated size of own */
 	size_t limit;     /* longest line kept, in bytes */
 	long lineno;      /* 1-based number of the current line */
 	int truncated;    /* 1 when the current line was longer than limit */
@@ -43,7 +46,8 @@ void lineio_init(struct lineio *l, FILE *f, size_t limit);
  * -1 on a read error (errno set). A final line without '\n' is a line.
  * One '\r' before the '\n' (or before end of file) is stripped and noted
  * in had_cr; the limit applies to the line without it. buf stays valid
- * until the next call. */
+ * until the next call; a line read whole from the read-ahead block is
+ * returned in place (its '\n' or '\r' becomes the NUL), others are copied. */
 int lineio_next(struct lineio *l);
 void lineio_close(struct lineio *l);
 

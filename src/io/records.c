@@ -8,7 +8,7 @@
 #include "io/records.h"
 #include "util/utf8.h"
 #include "util/decimal.h"
-#include "util/swar.h"
+#include "util/scan16.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,21 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 1 when s[0..n) is ASCII without NUL or CR: nothing for check_bytes to
- * look at further (the common line). */
-static int plain_ascii(const char *s, size_t n)
-{
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t v = swar_load(s + i);
-		if ((v & SWAR_HIGH) | swar_zero(v) | swar_eq(v, '\r'))
-			return 0;
-	}
-	for (; i < n; i++)
-		if (s[i] == '\0' || s[i] == '\r' || (unsigned char)s[i] >= 0x80)
-			return 0;
-	return 1;
-}
+/* Strings are scanned 16 bytes at a time past a line's end (util/scan16.h):
+ * every line this reader parses is followed by a NUL and that many bytes. */
+_Static_assert(LINEIO_PAD >= SCAN16_PAD, "lineio must pad lines for scan16_string_end_nul");
 
 /* ---- the fields a record may have ---- */
 
@@ -64,7 +52,7 @@ struct records_keyslot {
 
 /* Parser state of one line. */
 struct lp {
-	char *p, *e;            /* cursor over the writable line */
+	char *p, *e;            /* cursor over the writable line; *e is a NUL */
 	char *start;            /* for byte offsets in messages */
 	struct fval f[F_N];
 	const char *dup;        /* first repeated key, NUL-terminated */
@@ -83,7 +71,7 @@ static int fail(struct lp *lp, const char *why)
 	return -1;
 }
 
-static int key_id(const char *s, size_t n)
+static inline int key_id(const char *s, size_t n)
 {
 	switch (n) {
 	case 5:
@@ -111,10 +99,16 @@ static int key_id(const char *s, size_t n)
 
 /* ---- JSON syntax, in place ---- */
 
-static void skip_ws(struct lp *lp)
+/* Past the whitespace at lp->p. The line is followed by a NUL (every
+ * reader puts one there) and holds none itself (check_bytes), so the NUL
+ * stops the scan at lp->e without a bounds test; every JSON whitespace
+ * byte is at most ' ', so most bytes leave after one comparison. */
+static inline void skip_ws(struct lp *lp)
 {
-	while (lp->p < lp->e && (*lp->p == ' ' || *lp->p == '\t' || *lp->p == '\n' || *lp->p == '\r'))
-		lp->p++;
+	char *p = lp->p;
+	while ((unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	lp->p = p;
 }
 
 static int hex4(const char *p, unsigned *out)
@@ -181,7 +175,7 @@ static int unescape_u(struct lp *lp, char **w)
 
 /* The rest of a string with escapes, from lp->p (at a backslash); w is
  * where decoded bytes go. */
-static int string_slow(struct lp *lp, char *w, size_t *n, const char *s)
+static __attribute__((noinline)) int string_slow(struct lp *lp, char *w, size_t *n, const char *s)
 {
 	while (lp->p < lp->e && *lp->p != '"') {
 		unsigned char c = (unsigned char)*lp->p;
@@ -220,34 +214,18 @@ static int string_slow(struct lp *lp, char *w, size_t *n, const char *s)
 
 /* A string at lp->p (at its opening quote): *s, *n are its decoded text,
  * NUL-terminated in place. */
-static int parse_string(struct lp *lp, const char **s, size_t *n)
+static inline int parse_string(struct lp *lp, const char **s, size_t *n)
 {
 	char *b = ++lp->p;
-	if (SWAR_LITTLE) /* skip plain bytes eight at a time */
-		while (lp->e - lp->p >= 8) {
-			uint64_t v = swar_load(lp->p);
-			uint64_t m = swar_eq(v, '"') | swar_eq(v, '\\') | swar_below(v, 0x20);
-			if (m) {
-				lp->p += swar_first(m);
-				break;
-			}
-			lp->p += 8;
-		}
-	while (lp->p < lp->e) {
-		unsigned char c = (unsigned char)*lp->p;
-		if (c == '"') {
-			*lp->p++ = '\0';
-			*s = b;
-			*n = (size_t)(lp->p - 1 - b);
-			return 0;
-		}
-		if (c == '\\')
-			break;
-		if (c < 0x20)
-			return fail(lp, "control character in a string");
-		lp->p++;
-	}
+	lp->p += scan16_string_end_nul(lp->p); /* stops at the NUL at lp->e at the latest */
 	*s = b;
+	if (lp->p < lp->e && *lp->p == '"') {
+		*lp->p++ = '\0';
+		*n = (size_t)(lp->p - 1 - b);
+		return 0;
+	}
+	if (lp->p < lp->e && *lp->p != '\\')
+		return fail(lp, "control character in a string");
 	return string_slow(lp, lp->p, n, b);
 }
 
@@ -520,6 +498,131 @@ static void next_generation(struct records_reader *rd)
 
 /* ---- one object ---- */
 
+/* ---- the common member, read without a store per byte ----
+ *
+ * member_fast() reads a member only when it has nothing unusual: a key
+ * without escapes naming a known field not seen yet, then a string without
+ * escapes, a plain decimal number or a literal. It writes nothing until the
+ * whole member is read, and then leaves exactly what parse_member() would
+ * have left; anything else (escapes, exponents, long numbers, nested
+ * values, unknown or repeated keys, every error) is left to
+ * parse_member(), which starts over from the same byte. */
+
+/* Past the JSON whitespace at p (the line ends in a NUL: see skip_ws);
+ * the usual single space costs one test. */
+static inline char *ws_at(char *p)
+{
+	p += *p == ' ';
+	while ((unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The closing quote of the string opening at p when it has no escape and
+ * no control byte, else NULL. */
+static inline char *plain_string(char *p, const char *e)
+{
+	p++;
+	p += scan16_string_end_nul(p);
+	return p < e && *p == '"' ? p : NULL;
+}
+
+/* Past a number at p of the form -?digits(.digits)? with at most 15
+ * digits and no exponent (the exact path of number_value()), else NULL. */
+static inline char *plain_number(char *p, double *num)
+{
+	int neg = *p == '-';
+	char *ib = p + neg, *ie = ib;
+	while (*ie >= '0' && *ie <= '9')
+		ie++;
+	if (ie == ib || (*ib == '0' && ie - ib > 1))
+		return NULL;
+	char *fb = ie, *fe = ie;
+	if (*ie == '.') {
+		fb = fe = ie + 1;
+		while (*fe >= '0' && *fe <= '9')
+			fe++;
+		if (fe == fb)
+			return NULL;
+	}
+	double v;
+	if (*fe == 'e' || *fe == 'E' || decimal_fast(ib, ie, fb, fe, &v) != 0)
+		return NULL;
+	*num = neg ? -v : v;
+	return fe;
+}
+
+/* Past the value at p when it is one member_fast() reads, else NULL. */
+static inline char *value_fast(char *p, const char *e, struct fval *v)
+{
+	size_t left = (size_t)(e - p);
+	if (*p == '"') {
+		char *q = plain_string(p, e);
+		if (!q)
+			return NULL;
+		v->t = V_STR;
+		v->s = p + 1;
+		v->n = (size_t)(q - p - 1);
+		return q + 1;
+	}
+	if (*p == '-' || (*p >= '0' && *p <= '9')) {
+		v->t = V_NUM;
+		return plain_number(p, &v->num);
+	}
+	if (left >= 4 && memcmp(p, "true", 4) == 0)
+		v->t = V_TRUE;
+	else if (left >= 5 && memcmp(p, "false", 5) == 0)
+		v->t = V_FALSE;
+	else if (left >= 4 && memcmp(p, "null", 4) == 0)
+		v->t = V_NULL;
+	else
+		return NULL;
+	return p + (v->t == V_FALSE ? 5 : 4);
+}
+
+/* Past the common member at p, its value stored in lp->f; NULL when
+ * parse_member() must read it (nothing written). */
+static char *member_fast(struct lp *lp, char *p, const char *e)
+{
+	char *kq = *p == '"' ? plain_string(p, e) : NULL;
+	if (!kq)
+		return NULL;
+	int id = key_id(p + 1, (size_t)(kq - p - 1));
+	if (id < 0 || lp->f[id].t != V_NONE)
+		return NULL;
+	char *q = ws_at(kq + 1);
+	if (*q != ':')
+		return NULL;
+	struct fval v = { V_NONE, NULL, 0, 0.0 };
+	char *end = value_fast(ws_at(q + 1), e, &v);
+	if (!end)
+		return NULL;
+	*kq = '\0';
+	if (v.t == V_STR)
+		((char *)v.s)[v.n] = '\0';
+	lp->f[id] = v;
+	return end;
+}
+
+/* Common members from lp->p on, while each is followed by ',' and another
+ * common one: 1 with lp->p just past the last value read (the caller
+ * takes the separator or the end from there, as after parse_member), 0
+ * when the first member is not a common one (nothing read). */
+static int members_fast(struct lp *lp)
+{
+	char *p = lp->p, *e = lp->e, *end;
+	int n = 0;
+	while ((end = member_fast(lp, p, e)) != NULL) {
+		n++;
+		lp->p = end;
+		char *q = ws_at(end);
+		if (*q != ',')
+			break;
+		p = ws_at(q + 1);
+	}
+	return n > 0;
+}
+
 /* One member: key, ':', value. Known keys land in lp->f. */
 static int parse_member(struct lp *lp, size_t *used)
 {
@@ -580,7 +683,7 @@ static int parse_object(struct lp *lp)
 		lp->p++;
 	} else {
 		for (;;) {
-			int rc = parse_member(lp, &used);
+			int rc = members_fast(lp) ? 0 : parse_member(lp, &used);
 			if (rc != 0)
 				return rc;
 			skip_ws(lp);
@@ -623,9 +726,26 @@ static int problem(struct schema *sc, const char *fmt, ...)
 	return -1;
 }
 
-/* A string field: *dst set (interned when intern), NULL when absent or
- * null and allowed. */
-static int take_string(struct schema *sc, enum fkey k, int required, int nullable, int intern,
+/* An id interned in the pool, or the same id as one seen lately in this
+ * field (slot), which saves hashing the common repeat. */
+static const char *intern_id(struct schema *sc, int slot, const char *s, size_t n)
+{
+	struct records_reader *rd = sc->lp->rd;
+	unsigned h = n ? (unsigned)(n * 7u + (unsigned char)s[0] * 3u + (unsigned char)s[n - 1]) & 15u : 0;
+	const char *c = rd->id_cache[slot][h];
+	if (c && rd->id_cache_n[slot][h] == n && memcmp(c, s, n) == 0)
+		return c;
+	const char *id = strpool_intern(sc->ids, s, n);
+	if (id) {
+		rd->id_cache[slot][h] = id;
+		rd->id_cache_n[slot][h] = n;
+	}
+	return id;
+}
+
+/* A string field: *dst set (interned through id slot when slot >= 0),
+ * NULL when absent or null and allowed. */
+static int take_string(struct schema *sc, enum fkey k, int required, int nullable, int slot,
 		       const char **dst)
 {
 	const struct fval *v = &sc->lp->f[k];
@@ -640,7 +760,7 @@ static int take_string(struct schema *sc, enum fkey k, int required, int nullabl
 	if (v->t != V_STR)
 		return problem(sc, "field '%s' must be a string%s", fkey_name[k],
 			       nullable ? " or null" : "");
-	*dst = intern ? strpool_intern(sc->ids, v->s, v->n) : v->s;
+	*dst = slot >= 0 ? intern_id(sc, slot, v->s, v->n) : v->s;
 	if (!*dst)
 		return -2;
 	return 0;
@@ -669,10 +789,10 @@ static int take_key_fields(struct schema *sc)
 {
 	struct record *o = sc->out;
 	int rc;
-	if ((rc = take_string(sc, F_CAND, 1, 0, 1, &o->candidate_id)) ||
+	if ((rc = take_string(sc, F_CAND, 1, 0, 0, &o->candidate_id)) ||
 	    (rc = take_string(sc, F_PARENT, sc->v2, 1, 1, &o->parent_id)) ||
-	    (rc = take_string(sc, sc->v2 ? F_KERNEL : F_DISPATCH, 1, 0, 1, &o->dispatch)) ||
-	    (rc = take_string(sc, sc->v2 ? F_WORKLOAD_ID : F_WORKLOAD, 1, 0, 1, &o->workload)))
+	    (rc = take_string(sc, sc->v2 ? F_KERNEL : F_DISPATCH, 1, 0, 2, &o->dispatch)) ||
+	    (rc = take_string(sc, sc->v2 ? F_WORKLOAD_ID : F_WORKLOAD, 1, 0, 3, &o->workload)))
 		return rc;
 	return 0;
 }
@@ -685,9 +805,9 @@ static int take_v2_fields(struct schema *sc)
 	const struct fval *ph = &sc->lp->f[F_PHASE];
 	int rc;
 	if (sc->v2) {
-		if ((rc = take_string(sc, F_PHASE, 1, 0, 0, &o->phase)) ||
-		    (rc = take_string(sc, F_APATH, 1, 0, 0, &o->artifact_path)) ||
-		    (rc = take_string(sc, F_ASHA, 1, 0, 0, &o->artifact_sha256)))
+		if ((rc = take_string(sc, F_PHASE, 1, 0, -1, &o->phase)) ||
+		    (rc = take_string(sc, F_APATH, 1, 0, -1, &o->artifact_path)) ||
+		    (rc = take_string(sc, F_ASHA, 1, 0, -1, &o->artifact_sha256)))
 			return rc;
 		if (!is_phase(ph->s, ph->n))
 			return problem(sc, "field 'phase' must be baseline, candidate, merged or final, got '%.40s'",
@@ -695,10 +815,10 @@ static int take_v2_fields(struct schema *sc)
 		o->phase = strpool_intern(sc->ids, ph->s, ph->n);
 		if (!o->phase)
 			return -2;
-	} else if ((rc = take_string(sc, F_APATH, 0, 1, 0, &o->artifact_path))) {
+	} else if ((rc = take_string(sc, F_APATH, 0, 1, -1, &o->artifact_path))) {
 		return rc;
 	}
-	return take_string(sc, F_MSPROF, sc->v2, 1, 0, &o->msprof_raw_path);
+	return take_string(sc, F_MSPROF, sc->v2, 1, -1, &o->msprof_raw_path);
 }
 
 static double optional_number(const struct fval *v)
@@ -731,7 +851,7 @@ static int take_numbers(struct schema *sc)
 
 static int take_timestamp(struct schema *sc)
 {
-	int rc = take_string(sc, F_TS, 1, 0, 0, &sc->out->timestamp);
+	int rc = take_string(sc, F_TS, 1, 0, -1, &sc->out->timestamp);
 	if (rc)
 		return rc;
 	if (!records_is_iso8601(sc->out->timestamp))
@@ -754,10 +874,11 @@ static int take_schema(struct schema *sc)
 
 /* ---- one line ---- */
 
-/* Bytes no record may hold: NUL, invalid UTF-8, a CR inside the line. */
-static int check_bytes(const char *s, size_t n, char *err, size_t errlen)
+/* Bytes no record may hold: NUL, invalid UTF-8, a CR inside the line.
+ * plain: the caller knows the line is ASCII without NUL or CR. */
+static int check_bytes(const char *s, size_t n, int plain, char *err, size_t errlen)
 {
-	if (plain_ascii(s, n))
+	if (plain || scan16_plain_ascii(s, n))
 		return 0;
 	if (memchr(s, '\0', n)) {
 		snprintf(err, errlen, "line contains a NUL byte");
@@ -791,7 +912,7 @@ static void syntax_message(const struct lp *lp, char *err, size_t errlen)
 
 /* Parses s[0..n) (writable; strings are unescaped in place) into *out.
  * Returns 0, -1 with a message in err, -2 when memory ran out. */
-static int parse_line(struct records_reader *rd, char *s, size_t n, long line,
+static int parse_line(struct records_reader *rd, char *s, size_t n, long line, int plain,
 		      struct record *out, char *err, size_t errlen)
 {
 	struct lp lp;
@@ -799,7 +920,7 @@ static int parse_line(struct records_reader *rd, char *s, size_t n, long line,
 	out->line = line;
 	out->aicore_util = NAN;
 	out->mem_bw_gbps = NAN;
-	if (check_bytes(s, n, err, errlen) != 0)
+	if (check_bytes(s, n, plain, err, errlen) != 0)
 		return -1;
 	memset(&lp, 0, sizeof(lp));
 	lp.p = lp.start = s;
@@ -876,9 +997,9 @@ static int buffer_line(struct records_reader *rd, char **s, size_t *n)
 	rd->truncated = len > RECORDS_LINE_MAX;
 	if (rd->truncated)
 		len = RECORDS_LINE_MAX;
-	if (len + 1 > rd->copycap) {
+	if (len + 1 + SCAN16_PAD > rd->copycap) {
 		size_t cap = rd->copycap ? rd->copycap : 256;
-		while (cap < len + 1)
+		while (cap < len + 1 + SCAN16_PAD)
 			cap *= 2;
 		char *c = realloc(rd->copy, cap);
 		if (!c)
@@ -887,7 +1008,7 @@ static int buffer_line(struct records_reader *rd, char **s, size_t *n)
 		rd->copycap = cap;
 	}
 	memcpy(rd->copy, b, len);
-	rd->copy[len] = '\0';
+	memset(rd->copy + len, 0, SCAN16_PAD + 1);
 	*s = rd->copy;
 	*n = len;
 	rd->line++;
@@ -931,17 +1052,18 @@ enum records_next records_reader_next(struct records_reader *rd, struct record *
 		n -= 3;
 	}
 	rd->err[0] = '\0';
-	rd->bare_cr = memchr(s, '\r', n) != NULL;
+	int plain = scan16_plain_ascii(s, n); /* the common line: no byte to look at twice */
+	rd->bare_cr = !plain && memchr(s, '\r', n) != NULL;
 	if (rd->truncated) {
 		/* a CR-only file is one long line: say so rather than "too long" */
-		if (!memchr(s, '\r', n) || check_bytes(s, n, rd->err, sizeof(rd->err)) == 0)
+		if (!memchr(s, '\r', n) || check_bytes(s, n, 0, rd->err, sizeof(rd->err)) == 0)
 			snprintf(rd->err, sizeof(rd->err), "line longer than %u bytes (the limit of a record line)",
 				 (unsigned)RECORDS_LINE_MAX);
 		return RECORDS_NEXT_PROBLEM;
 	}
 	if (is_blank(s, n))
 		return RECORDS_NEXT_BLANK;
-	rc = parse_line(rd, s, n, rd->line, out, rd->err, sizeof(rd->err));
+	rc = parse_line(rd, s, n, rd->line, plain, out, rd->err, sizeof(rd->err));
 	if (rc == -2) {
 		errno = ENOMEM;
 		return RECORDS_NEXT_ERROR;
@@ -1009,14 +1131,13 @@ int records_parse_one(const char *text, size_t len, long line, struct records *r
 {
 	struct records_reader rd;
 	struct record r;
-	char *copy = malloc(len + 1);
+	char *copy = calloc(len + 1 + SCAN16_PAD, 1); /* NUL-terminated and padded */
 	if (!copy)
 		return -2;
 	memcpy(copy, text, len);
-	copy[len] = '\0';
 	reader_init(&rd, &rs->pool);
 	int rc = is_blank(copy, len) ? (snprintf(err, errlen, "empty line"), -1)
-		 : parse_line(&rd, copy, len, line, &r, err, errlen);
+		 : parse_line(&rd, copy, len, line, 0, &r, err, errlen);
 	if (rc == 0 && records_push_interned(rs, &r) != 0)
 		rc = -2;
 	records_reader_close(&rd);

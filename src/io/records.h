@@ -62,6 +62,10 @@ struct records_reader {
 	struct records_keyslot *keys; /* duplicate-key set, reused per line */
 	size_t nkeys;           /* slots, a power of two */
 	unsigned gen;           /* generation marking this line's keys */
+	/* ids seen lately per id field (candidate, parent, dispatch, workload),
+	 * 16 per field by length and end bytes: a repeat is not hashed */
+	const char *id_cache[4][16];
+	size_t id_cache_n[4][16];
 	/* about the line just returned */
 	long line;              /* 1-based */
 	int bom;                /* 1 on line 1 when a byte order mark was skipped */

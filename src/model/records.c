@@ -2,7 +2,6 @@
  * every reader and rule shares (model/records.h). No I/O. */
 #include "model/records.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,36 +41,33 @@ void records_release(struct records *rs)
 	records_init(rs);
 }
 
-static struct record *slot(struct records *rs)
+/* Room for cap records; 0, or -1 out of memory. */
+static int grow_to(struct records *rs, size_t cap)
 {
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 64;
-		struct record *v = realloc(rs->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		rs->v = v;
-		rs->cap = cap;
-	}
-	return &rs->v[rs->n];
+	struct record *v = realloc(rs->v, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	rs->v = v;
+	rs->cap = cap;
+	return 0;
 }
 
-/* *dst = a pool copy of s (interned when intern); 0, or -1 out of memory. */
+/* *dst = a pool copy of s (interned when intern), NULL stays NULL; 0, or
+ * -1 out of memory. */
 static int keep(struct strpool *p, const char **dst, const char *s, int intern)
 {
-	if (!s) {
-		*dst = NULL;
+	if (!s)
 		return 0;
-	}
 	*dst = intern ? strpool_intern(p, s, strlen(s)) : strpool_dup(p, s, strlen(s));
 	return *dst ? 0 : -1;
 }
 
 static int push(struct records *rs, const struct record *r, int ids)
 {
-	struct record *d = slot(rs);
 	struct strpool *p = &rs->pool;
-	if (!d)
+	if (rs->n == rs->cap && grow_to(rs, rs->cap ? rs->cap * 2 : 64) != 0)
 		return -1;
+	struct record *d = &rs->v[rs->n];
 	*d = *r;
 	if (ids && (keep(p, &d->candidate_id, r->candidate_id, 1) || keep(p, &d->parent_id, r->parent_id, 1) ||
 		    keep(p, &d->dispatch, r->dispatch, 1) || keep(p, &d->workload, r->workload, 1) ||
@@ -131,66 +127,75 @@ int records_problems_add(struct records_problems *ps, long line, const char *fmt
 	return 0;
 }
 
-static int digits(const char *s, int n)
+/* 1 for an ASCII digit (what isdigit says in the C locale the tool runs
+ * in), without a call per byte. */
+static inline int digit(char c)
 {
-	for (int i = 0; i < n; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
+	return (unsigned)((unsigned char)c - '0') < 10u;
 }
-/* The two digits at s as a number (the caller checked they are digits). */
-static int two_digits(const char *s)
+
+/* The two digits at s as a number, -1 when they are not two digits (s[1]
+ * is read only when s[0] is a digit: never past the end). */
+static inline int two_digits(const char *s)
 {
+	if (!digit(s[0]) || !digit(s[1]))
+		return -1;
 	return (s[0] - '0') * 10 + (s[1] - '0');
 }
 
 /* 1 when s starts with "YYYY-MM-DD" with a month 1-12 and a day 1-31. */
-static int iso_date(const char *s)
+static inline int iso_date(const char *s)
 {
-	if (!digits(s, 4) || s[4] != '-' || !digits(s + 5, 2) || s[7] != '-' || !digits(s + 8, 2))
+	if (two_digits(s) < 0 || two_digits(s + 2) < 0 || s[4] != '-')
 		return 0;
-	int mon = two_digits(s + 5), day = two_digits(s + 8);
-	return mon >= 1 && mon <= 12 && day >= 1 && day <= 31;
+	int mon = two_digits(s + 5);
+	if (mon < 1 || mon > 12 || s[7] != '-')
+		return 0;
+	int day = two_digits(s + 8);
+	return day >= 1 && day <= 31;
 }
 
 /* "hh:mm", then optionally ":ss" and a fraction ".f" / ",f", at s.
  * Returns the end of the time, NULL when it is malformed. */
-static const char *iso_time(const char *s)
+static inline const char *iso_time(const char *s)
 {
-	if (!digits(s, 2) || s[2] != ':' || !digits(s + 3, 2))
+	int hh = two_digits(s);
+	if (hh < 0 || hh > 23 || s[2] != ':')
 		return NULL;
-	if (two_digits(s) > 23 || two_digits(s + 3) > 59)
+	int mm = two_digits(s + 3);
+	if (mm < 0 || mm > 59)
 		return NULL;
 	s += 5;
 	if (*s != ':')
 		return s;
-	if (!digits(s + 1, 2) || two_digits(s + 1) > 60)
+	int ss = two_digits(s + 1);
+	if (ss < 0 || ss > 60)
 		return NULL;
 	s += 3;
 	if (*s != '.' && *s != ',')
 		return s;
 	s++;
-	if (!isdigit((unsigned char)*s))
+	if (!digit(*s))
 		return NULL;
-	while (isdigit((unsigned char)*s))
+	while (digit(*s))
 		s++;
 	return s;
 }
 
 /* 1 when s is a whole time zone: nothing, "Z", "+hh", "+hh:mm" or
  * "+hhmm" (or '-'). */
-static int iso_zone(const char *s)
+static inline int iso_zone(const char *s)
 {
 	if (*s == '\0' || (s[0] == 'Z' && s[1] == '\0'))
 		return 1;
-	if (!((*s == '+' || *s == '-') && digits(s + 1, 2)))
+	if (!((*s == '+' || *s == '-') && two_digits(s + 1) >= 0))
 		return 0;
 	s += 3;
 	if (*s == ':')
 		s++;
 	if (*s == '\0')
 		return 1;
-	return digits(s, 2) && s[2] == '\0';
+	return two_digits(s) >= 0 && s[2] == '\0';
 }
 
 int records_is_iso8601(const char *s)

@@ -44,7 +44,8 @@ struct record {
 	const char *artifact_path;   /* v2; optional in v1 (NULL when absent) */
 	const char *artifact_sha256; /* v2, may be NULL */
 	const char *msprof_raw_path; /* may be NULL */
-	const char *timestamp;       /* ISO 8601 text */
+	const char *timestamp;       /* ISO 8601 text; NULL in the gate's sets (checked
+					while reading, never read after: not kept) */
 	double duration_us;     /* finite, > 0 */
 	int l0_pass;            /* 0 or 1 */
 	double aicore_util;     /* NAN when absent */

@@ -151,7 +151,8 @@ static int note_line(struct loaded *ld, const struct records_reader *rd, int *cr
 }
 
 /* Streams perf_records.jsonl from f (closed here) into ld (io/records.h);
- * ids are interned in the set's pool. */
+ * ids are interned in the set's pool. A record's timestamp is checked by
+ * the reader and read by no rule: it is not kept (NULL). */
 static int load_records(FILE *f, struct loaded *ld)
 {
 	struct records_reader rd;
@@ -175,6 +176,7 @@ static int load_records(FILE *f, struct loaded *ld)
 			goto oom;
 		if (k != RECORDS_NEXT_RECORD)
 			continue;
+		r.timestamp = NULL;
 		if (ld->recs.n >= MAX_RECORDS)
 			ld->dropped++;
 		else if (records_push_interned(&ld->recs, &r) != 0)
