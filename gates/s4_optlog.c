@@ -41,7 +41,7 @@ static int cmp_long(const void *a, const void *b)
 
 static int is_comparison(const struct optlog_table *t)
 {
-	return (t->has_duration || (t->cap_duration && t->numeric_rows > 0)) && t->has_incumbent &&
+	return (t->has_duration || (t->cap_duration && t->has_numeric_row)) && t->has_incumbent &&
 	       t->rows > 0;
 }
 

@@ -266,7 +266,7 @@ static void issue12_formats(void **s)
 	const struct optlog_table *t = table_at(&lg, 4);
 	assert_int_equal(t->round, 7);
 	assert_false(t->has_duration);
-	assert_true(t->cap_duration && t->numeric_rows == 1 && t->has_incumbent);
+	assert_true(t->cap_duration && t->has_numeric_row && t->has_incumbent);
 	assert_int_equal(lg.n_rounds, 4);
 	assert_int_equal(lg.rounds[0].round, 3);
 	assert_true(lg.rounds[1].confirm && lg.rounds[1].numbered && lg.rounds[1].round == 5);

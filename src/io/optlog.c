@@ -1571,8 +1571,8 @@ static int table_row(struct ctx *cx, char *line, size_t len, long lineno)
 		return 0;
 	struct optlog_table *t = &lg->tables[cx->table];
 	t->rows++;
-	if (!t->numeric_rows && row_has_number(line, len)) /* counted to one (model/optlog.h) */
-		t->numeric_rows = 1;
+	if (!t->has_numeric_row && row_has_number(line, len))
+		t->has_numeric_row = 1;
 	if (!t->has_incumbent && first_cell_incumbent(line))
 		t->has_incumbent = 1;
 	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS && summary_row_claim(cx, line, lineno))

@@ -50,9 +50,8 @@ struct optlog_table {
 			     * stated there, the workloads being the columns) */
 	int has_incumbent;  /* current best / current_best / (best) / incumbent ... in caption, header or first column */
 	long rows;          /* data rows */
-	long numeric_rows;  /* data rows with a number in a cell after the first,
-			     * counted to one (0 or 1: whether there is one is
-			     * all a rule asks, and every row need not be read) */
+	int has_numeric_row; /* 1 when a data row has a number in a cell after the
+			      * first (rows after that one are not read for it) */
 	long run;           /* run it belongs to (0-based) */
 	int confirm;        /* it sits in a final confirmation section */
 	/* parse-time inputs of round/run (optlog.c resolves them at the end) */
