@@ -21,6 +21,7 @@
 /* Strings are scanned 16 bytes at a time past a line's end (util/scan16.h):
  * every line this reader parses is followed by a NUL and that many bytes. */
 _Static_assert(LINEIO_PAD >= SCAN16_PAD, "lineio must pad lines for scan16_string_end_nul");
+_Static_assert(STRPOOL_PAD >= 16, "intern_id reads 16 bytes of an interned id");
 
 /* ---- the fields a record may have ---- */
 
@@ -28,11 +29,20 @@ enum fkey { F_ROUND, F_CAND, F_PARENT, F_DISPATCH, F_WORKLOAD, F_KERNEL, F_WORKL
 	    F_APATH, F_ASHA, F_DURATION, F_L0, F_MSPROF, F_TS, F_AICORE, F_MEMBW, F_MEASURED,
 	    F_N };
 
-static const char *const fkey_name[F_N] = {
-	"round", "candidate_id", "parent_id", "dispatch_path", "workload", "kernel_id",
-	"workload_id", "phase", "artifact_path", "artifact_sha256", "duration_us", "l0_pass",
-	"msprof_raw_path", "timestamp", "aicore_util", "mem_bw_gbps", "measured"
-};
+/* The keys in enum fkey order, written once: their names, lengths, and
+ * each followed by its closing quote in a 16-byte row (the longest key has
+ * 15), which is what a predicted key is compared with (member_fast). */
+#define FKEY_LIST(X)                                                                     \
+	X(round) X(candidate_id) X(parent_id) X(dispatch_path) X(workload) X(kernel_id)  \
+	X(workload_id) X(phase) X(artifact_path) X(artifact_sha256) X(duration_us)       \
+	X(l0_pass) X(msprof_raw_path) X(timestamp) X(aicore_util) X(mem_bw_gbps)         \
+	X(measured)
+#define FKEY_NAME(k) #k,
+#define FKEY_LEN(k) sizeof #k - 1,
+#define FKEY_QUOTED(k) #k "\"",
+static const char *const fkey_name[F_N] = { FKEY_LIST(FKEY_NAME) };
+static const unsigned char fkey_len[F_N] = { FKEY_LIST(FKEY_LEN) };
+static const char fkey_quoted[F_N][16] = { FKEY_LIST(FKEY_QUOTED) };
 
 enum vtype { V_NONE = 0, V_STR, V_NUM, V_TRUE, V_FALSE, V_NULL, V_NESTED };
 
@@ -60,6 +70,7 @@ struct lp {
 	char *why_at;           /* where it was found */
 	struct records_reader *rd;
 	int not_object;      /* valid JSON, but not an object */
+	unsigned idx;        /* members read so far (the place in rd->key_order) */
 };
 
 static int fail(struct lp *lp, const char *why)
@@ -584,10 +595,18 @@ static inline char *value_fast(char *p, const char *e, struct fval *v)
  * parse_member() must read it (nothing written). */
 static char *member_fast(struct lp *lp, char *p, const char *e)
 {
-	char *kq = *p == '"' ? plain_string(p, e) : NULL;
-	if (!kq)
+	if (*p != '"')
 		return NULL;
-	int id = key_id(p + 1, (size_t)(kq - p - 1));
+	unsigned char *order = &lp->rd->key_order[lp->idx & 31];
+	int id = (int)*order - 1;
+	char *kq;
+	if (id >= 0 && scan16_prefix_eq(p + 1, fkey_quoted[id], fkey_len[id] + 1u)) {
+		kq = p + 1 + fkey_len[id]; /* the key the last line had here */
+	} else {
+		if (!(kq = plain_string(p, e)))
+			return NULL;
+		id = key_id(p + 1, (size_t)(kq - p - 1));
+	}
 	if (id < 0 || lp->f[id].t != V_NONE)
 		return NULL;
 	char *q = ws_at(kq + 1);
@@ -601,6 +620,8 @@ static char *member_fast(struct lp *lp, char *p, const char *e)
 	if (v.t == V_STR)
 		((char *)v.s)[v.n] = '\0';
 	lp->f[id] = v;
+	*order = (unsigned char)(id + 1);
+	lp->idx++;
 	return end;
 }
 
@@ -683,7 +704,11 @@ static int parse_object(struct lp *lp)
 		lp->p++;
 	} else {
 		for (;;) {
-			int rc = members_fast(lp) ? 0 : parse_member(lp, &used);
+			int rc = 0;
+			if (!members_fast(lp)) {
+				rc = parse_member(lp, &used);
+				lp->idx++;
+			}
 			if (rc != 0)
 				return rc;
 			skip_ws(lp);
@@ -733,7 +758,9 @@ static const char *intern_id(struct schema *sc, int slot, const char *s, size_t 
 	struct records_reader *rd = sc->lp->rd;
 	unsigned h = n ? (unsigned)(n * 7u + (unsigned char)s[0] * 3u + (unsigned char)s[n - 1]) & 15u : 0;
 	const char *c = rd->id_cache[slot][h];
-	if (c && rd->id_cache_n[slot][h] == n && memcmp(c, s, n) == 0)
+	/* 16 bytes are readable at both: the line is padded, the pool too */
+	if (c && rd->id_cache_n[slot][h] == n &&
+	    (n <= 16 ? scan16_prefix_eq(c, s, (unsigned)n) : memcmp(c, s, n) == 0))
 		return c;
 	const char *id = strpool_intern(sc->ids, s, n);
 	if (id) {

@@ -65,6 +65,9 @@ struct records_reader {
 	/* ids seen lately per id field (candidate, parent, dispatch, workload),
 	 * 16 per field by length and end bytes: a repeat is not hashed */
 	const char *id_cache[4][16];
+	/* the known keys of the last line in order (field + 1; 0 unknown):
+	 * the next line's key at the same place is tried first */
+	unsigned char key_order[32];
 	size_t id_cache_n[4][16];
 	/* about the line just returned */
 	long line;              /* 1-based */

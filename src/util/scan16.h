@@ -86,6 +86,20 @@ static inline size_t scan16_string_end_nul(const char *s)
 #endif
 }
 
+/* 1 when the first n bytes (n <= 16) of s equal those of pat; 16 bytes of
+ * s and pat must be readable. */
+static inline int scan16_prefix_eq(const char *s, const char *pat, unsigned n)
+{
+#if defined(__SSE2__)
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)pat);
+	unsigned want = n >= 16 ? 0xFFFFu : (1u << n) - 1u;
+	return ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) & want) == want;
+#else
+	return memcmp(s, pat, n) == 0;
+#endif
+}
+
 /* 1 when s[0..n) is ASCII with no NUL and no CR. */
 static inline int scan16_plain_ascii(const char *s, size_t n)
 {

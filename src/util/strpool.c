@@ -44,7 +44,7 @@ void *strpool_alloc(struct strpool *p, size_t n)
 		size_t size = need > CHUNK_MIN ? need : CHUNK_MIN;
 		if (p->bytes / 4 > size) /* grow with the pool: few chunks */
 			size = p->bytes / 4;
-		struct strpool_chunk *c = malloc(sizeof(*c) + ALIGN + size);
+		struct strpool_chunk *c = malloc(sizeof(*c) + ALIGN + size + STRPOOL_PAD);
 		if (!c)
 			return NULL;
 		c->next = p->chunks;

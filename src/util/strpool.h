@@ -6,6 +6,8 @@
  * unchanged until strpool_release(); nothing is freed one by one. Memory:
  * the bytes stored plus a hash table of two slots per interned string; no
  * allocation per string (the arena grows in chunks of 64 KiB or more).
+ * Every chunk ends with STRPOOL_PAD spare bytes, so 16 bytes can be read
+ * from the start of any string in it (16-byte compares, util/scan16.h).
  * Pure: no I/O.
  */
 #ifndef TLPERF_STRPOOL_H
@@ -13,6 +15,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#define STRPOOL_PAD 16u
 
 struct strpool_chunk;
 
