@@ -609,11 +609,13 @@ static char *member_fast(struct lp *lp, char *p, const char *e)
 	}
 	if (id < 0 || lp->f[id].t != V_NONE)
 		return NULL;
-	char *q = ws_at(kq + 1);
+	char *q = kq[1] == ':' ? kq + 1 : ws_at(kq + 1);
 	if (*q != ':')
 		return NULL;
 	struct fval v = { V_NONE, NULL, 0, 0.0 };
-	char *end = value_fast(ws_at(q + 1), e, &v);
+	/* ": " then the value, as most writers put it, is read without a loop */
+	char *val = q[1] == ' ' && (unsigned char)q[2] > ' ' ? q + 2 : ws_at(q + 1);
+	char *end = value_fast(val, e, &v);
 	if (!end)
 		return NULL;
 	*kq = '\0';
@@ -636,6 +638,10 @@ static int members_fast(struct lp *lp)
 	while ((end = member_fast(lp, p, e)) != NULL) {
 		n++;
 		lp->p = end;
+		if (end[0] == ',' && end[1] == ' ' && (unsigned char)end[2] > ' ') {
+			p = end + 2; /* ", " before the next key */
+			continue;
+		}
 		char *q = ws_at(end);
 		if (*q != ',')
 			break;
@@ -756,7 +762,15 @@ static int problem(struct schema *sc, const char *fmt, ...)
 static const char *intern_id(struct schema *sc, int slot, const char *s, size_t n)
 {
 	struct records_reader *rd = sc->lp->rd;
-	unsigned h = n ? (unsigned)(n * 7u + (unsigned char)s[0] * 3u + (unsigned char)s[n - 1]) & 15u : 0;
+	/* the place: a hash of the first and last eight bytes (the line is
+	 * padded, so eight bytes are readable even of a short id) */
+	uint64_t a, b = 0;
+	memcpy(&a, s, 8);
+	if (n < 8)
+		a &= n ? ~0ull >> (64 - 8 * n) : 0;
+	else
+		memcpy(&b, s + n - 8, 8);
+	unsigned h = (unsigned)(((a ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n) * 0x9E3779B97F4A7C15ull) >> 60);
 	const char *c = rd->id_cache[slot][h];
 	/* 16 bytes are readable at both: the line is padded, the pool too */
 	if (c && rd->id_cache_n[slot][h] == n &&
