@@ -19,6 +19,7 @@ int tree_open(struct tree *t, const char *root)
 {
 	memset(t, 0, sizeof(*t));
 	t->rootfd = -1;
+	t->memo_fd = -1;
 	char *real = realpath(root, NULL);
 	if (!real)
 		return -1;
@@ -39,9 +40,13 @@ void tree_close(struct tree *t)
 {
 	if (t->rootfd >= 0)
 		close(t->rootfd);
+	if (t->memo_fd >= 0)
+		close(t->memo_fd);
 	free(t->root);
+	free(t->memo_base);
 	memset(t, 0, sizeof(*t));
 	t->rootfd = -1;
+	t->memo_fd = -1;
 }
 
 const char *tree_status_text(enum tree_status s)
@@ -309,8 +314,77 @@ static int walk_next(struct rwalk *w)
 	return walk_component(w, b, e - b, r[w->pos] == '\0');
 }
 
+static enum tree_status resolve_walk(const struct tree *t, const char *base, const char *path,
+				     int want, off_t max, int *fd, struct stat *st);
+
+/* A descriptor of the directory base when the walk reaches it with no
+ * symbolic link on the way, kept in t's memo (the last one asked for);
+ * -1 otherwise. */
+static int memo_dir(const struct tree *t, const char *base)
+{
+	struct tree *m = (struct tree *)t; /* the memo is a cache, not the tree's value */
+	if (m->memo_base && strcmp(m->memo_base, base) == 0)
+		return m->memo_fd;
+	int fd;
+	if (resolve_walk(t, NULL, base, TREE_WANT_DIR | TREE_NOFOLLOW, 0, &fd, NULL) != TREE_OK)
+		return -1;
+	char *b = strdup(base);
+	if (!b) {
+		close(fd);
+		return -1;
+	}
+	if (m->memo_fd >= 0)
+		close(m->memo_fd);
+	free(m->memo_base);
+	m->memo_base = b;
+	m->memo_fd = fd;
+	return fd;
+}
+
+/* The path as one plain component (not "", ".", ".." and no '/'). */
+static int plain_name(const char *path)
+{
+	size_t n = strcspn(path, "/");
+	return n > 0 && n <= NAME_MAX && path[n] == '\0' && strcmp(path, ".") != 0 &&
+	       strcmp(path, "..") != 0;
+}
+
+/* tree_resolve for a plain name in the directory dir (no symbolic link
+ * before it): 1 with *rc when answered, 0 when the name is a link and the
+ * whole walk must answer (its links budget and ".." rules). */
+static int resolve_in(int dir, const char *name, int want, off_t max, int *fd, struct stat *st,
+		      enum tree_status *rc)
+{
+	struct stat sb;
+	if (fstatat(dir, name, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
+		*rc = errno_status(errno);
+		return 1;
+	}
+	if (S_ISLNK(sb.st_mode))
+		return 0;
+	*rc = finish(dir, name, &sb, want, max, fd, st);
+	return 1;
+}
+
 enum tree_status tree_resolve(const struct tree *t, const char *base, const char *path,
 			      int want, off_t max, int *fd, struct stat *st)
+{
+	int dummy;
+	enum tree_status rc;
+	if (!fd)
+		fd = &dummy;
+	*fd = -1;
+	if (base && *base && plain_name(path)) {
+		int dir = memo_dir(t, base);
+		if (dir >= 0 && resolve_in(dir, path, want, max, fd, st, &rc))
+			return rc;
+	}
+	return resolve_walk(t, base, path, want, max, fd, st);
+}
+
+/* The whole walk (see tree_resolve). */
+static enum tree_status resolve_walk(const struct tree *t, const char *base, const char *path,
+				     int want, off_t max, int *fd, struct stat *st)
 {
 	int dummy;
 	if (!fd)

@@ -40,6 +40,12 @@ struct tree {
 	int rootfd;          /* O_DIRECTORY descriptor of the root, -1 when closed */
 	char *root;          /* the root's real path, malloc'd */
 	size_t rootlen;
+	/* a cache, not part of the tree's value: the last base directory
+	 * tree_resolve() walked to without meeting a symbolic link, and a
+	 * descriptor of it (-1: none), so that the files of one directory are
+	 * found without walking its path again for each */
+	char *memo_base;
+	int memo_fd;
 };
 
 enum tree_status {
@@ -73,7 +79,11 @@ const char *tree_status_text(enum tree_status s);
  * directory base (itself relative to the root; NULL or "" for the root),
  * or absolute. want is a tree_want, max the largest file accepted
  * (TREE_WANT_FILE; 0 for no cap). On TREE_OK, *fd is the open descriptor
- * (close it; -1 for TREE_WANT_ANY) and *st (may be NULL) its stat. */
+ * (close it; -1 for TREE_WANT_ANY) and *st (may be NULL) its stat.
+ * A path of one plain component under a base that is a directory reached
+ * with no symbolic link is looked up from a kept descriptor of the base
+ * (the same answer, without the walk); a name that is itself a symbolic
+ * link takes the whole walk. */
 enum tree_status tree_resolve(const struct tree *t, const char *base, const char *path,
 			      int want, off_t max, int *fd, struct stat *st);
 

@@ -657,11 +657,14 @@ static int dir_profile(struct dir_check *c, const struct record *r)
  * outside. Each path is looked up once. */
 static int dir_profiles(struct dir_check *c)
 {
+	const char *prev = NULL; /* the path of the record before: looked up already */
 	for (size_t i = 0; i < c->ld.recs.n; i++) {
 		const struct record *r = &c->ld.recs.v[i];
 		int created;
-		if (!r->msprof_raw_path || !*r->msprof_raw_path)
+		if (!r->msprof_raw_path || !*r->msprof_raw_path ||
+		    (prev && strcmp(prev, r->msprof_raw_path) == 0))
 			continue;
+		prev = r->msprof_raw_path;
 		if (!s4_map_put(&c->seen, r->msprof_raw_path, 0, &created))
 			return -1;
 		if (created && dir_profile(c, r) != 0)
