@@ -123,6 +123,21 @@ static void test_pool_strings_readable(void **state)
 	strpool_release(&p);
 }
 
+/* The padded byte search agrees with memchr at every offset and length,
+ * a match past the end ignored. */
+static void test_find_padded(void **state)
+{
+	(void)state;
+	char buf[96];
+	for (size_t at = 0; at < 64; at++)
+		for (size_t n = 0; n <= 64; n++) {
+			memset(buf, 'x', sizeof(buf));
+			buf[at] = '\n';
+			const char *m = memchr(buf, '\n', n);
+			assert_int_equal(scan16_find_padded(buf, n, '\n'), m ? (size_t)(m - buf) : n);
+		}
+}
+
 /* Random buffers against the reference. */
 static void test_random_buffers(void **state)
 {
@@ -147,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_first_stop_wins),
 		cmocka_unit_test(test_nul_ended),
 		cmocka_unit_test(test_prefix_eq),
+		cmocka_unit_test(test_find_padded),
 		cmocka_unit_test(test_pool_strings_readable),
 		cmocka_unit_test(test_random_buffers),
 	};

@@ -9,6 +9,7 @@
  * bytes plus "\r" from one that is too long.
  */
 #include "io/lineio.h"
+#include "util/scan16.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -118,9 +119,10 @@ static int refill(struct lineio *l)
 static int line_in_place(struct lineio *l)
 {
 	char *start = l->rbuf + l->rpos;
-	char *nl = memchr(start, '\n', l->rend - l->rpos);
-	if (!nl)
+	size_t avail = l->rend - l->rpos, at = scan16_find_padded(start, avail, '\n'); /* rbuf is padded */
+	if (at == avail)
 		return 0;
+	char *nl = start + at;
 	size_t seen = (size_t)(nl - start);
 	int cr = seen > 0 && nl[-1] == '\r';
 	if (seen - (size_t)cr > l->limit)

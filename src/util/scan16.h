@@ -86,6 +86,29 @@ static inline size_t scan16_string_end_nul(const char *s)
 #endif
 }
 
+/* Index of the first byte c in s[0..n), or n; reads whole 16-byte blocks,
+ * so up to 15 bytes past s + n must be readable (a padded buffer). For
+ * the short lines of a log an inline loop beats a call to memchr. */
+static inline size_t scan16_find_padded(const char *s, size_t n, char c)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	const __m128i vc = _mm_set1_epi8(c);
+	for (; i < n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vc));
+		if (bits) {
+			i += (size_t)__builtin_ctz(bits);
+			return i < n ? i : n;
+		}
+	}
+	return n;
+#else
+	const char *p = memchr(s, c, n);
+	return p ? (size_t)(p - s) : n;
+#endif
+}
+
 /* 1 when the first n bytes (n <= 16) of s equal those of pat; 16 bytes of
  * s and pat must be readable. */
 static inline int scan16_prefix_eq(const char *s, const char *pat, unsigned n)
