@@ -53,11 +53,11 @@ struct fval {
 	double num;     /* V_NUM */
 };
 
+/* 16 bytes: a line of tens of thousands of keys keeps its set in cache. */
 struct records_keyslot {
+	const char *s;  /* the key, NUL-terminated in the line (it holds no NUL) */
+	uint32_t hash;  /* low bits of strpool_hash */
 	unsigned gen;   /* line generation that filled the slot */
-	uint64_t hash;
-	const char *s;
-	size_t n;
 };
 
 /* Parser state of one line. */
@@ -482,18 +482,18 @@ static int note_key(struct lp *lp, const char *k, size_t n, size_t *used)
 	struct records_reader *rd = lp->rd;
 	if ((*used + 1) * 2 > rd->nkeys && keyset_grow(rd) != 0)
 		return -2;
-	uint64_t h = strpool_hash(k, n);
+	uint32_t h = (uint32_t)strpool_hash(k, n);
 	size_t j = (size_t)h & (rd->nkeys - 1);
 	while (rd->keys[j].gen == rd->gen) {
 		struct records_keyslot *e = &rd->keys[j];
-		if (e->hash == h && e->n == n && memcmp(e->s, k, n) == 0) {
+		if (e->hash == h && memcmp(e->s, k, n) == 0 && e->s[n] == '\0') {
 			if (!lp->dup)
 				lp->dup = k;
 			return 0;
 		}
 		j = (j + 1) & (rd->nkeys - 1);
 	}
-	rd->keys[j] = (struct records_keyslot){ rd->gen, h, k, n };
+	rd->keys[j] = (struct records_keyslot){ k, h, rd->gen };
 	(*used)++;
 	return 0;
 }
