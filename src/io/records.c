@@ -60,6 +60,14 @@ struct records_keyslot {
 	unsigned gen;   /* line generation that filled the slot */
 };
 
+/* An unknown key noted but not yet inserted (note_key). */
+#define KEY_AHEAD 8
+struct pending_key {
+	const char *k;
+	size_t n;
+	uint32_t h;
+};
+
 /* Parser state of one line. */
 struct lp {
 	char *p, *e;            /* cursor over the writable line; *e is a NUL */
@@ -71,6 +79,9 @@ struct lp {
 	struct records_reader *rd;
 	int not_object;      /* valid JSON, but not an object */
 	unsigned idx;        /* members read so far (the place in rd->key_order) */
+	size_t used;         /* unknown keys in the duplicate set */
+	size_t nahead;       /* unknown keys noted; the last KEY_AHEAD wait in ahead */
+	struct pending_key ahead[KEY_AHEAD];
 };
 
 static int fail(struct lp *lp, const char *why)
@@ -475,26 +486,56 @@ static int keyset_grow(struct records_reader *rd)
 	return 0;
 }
 
-/* Adds an unknown key; sets lp->dup when it was there already. used counts
- * the keys of this line (the table stays at most half full). */
-static int note_key(struct lp *lp, const char *k, size_t n, size_t *used)
+/* Adds an unknown key whose hash is h; when it was there already, it is
+ * the line's first repeat unless one earlier in the line was found (keys
+ * lie in the line, so their addresses give their order). */
+static int key_insert(struct lp *lp, const char *k, size_t n, uint32_t h)
 {
 	struct records_reader *rd = lp->rd;
-	if ((*used + 1) * 2 > rd->nkeys && keyset_grow(rd) != 0)
+	if ((lp->used + 1) * 2 > rd->nkeys && keyset_grow(rd) != 0)
 		return -2;
-	uint32_t h = (uint32_t)strpool_hash(k, n);
 	size_t j = (size_t)h & (rd->nkeys - 1);
 	while (rd->keys[j].gen == rd->gen) {
 		struct records_keyslot *e = &rd->keys[j];
 		if (e->hash == h && memcmp(e->s, k, n) == 0 && e->s[n] == '\0') {
-			if (!lp->dup)
+			if (!lp->dup || k < lp->dup)
 				lp->dup = k;
 			return 0;
 		}
 		j = (j + 1) & (rd->nkeys - 1);
 	}
 	rd->keys[j] = (struct records_keyslot){ k, h, rd->gen };
-	(*used)++;
+	lp->used++;
+	return 0;
+}
+
+/* Notes an unknown key. Its slot is fetched ahead and the key inserted
+ * KEY_AHEAD keys later, in order (key_flush() inserts the rest): a line of
+ * tens of thousands of keys then waits for memory far less often. */
+static int note_key(struct lp *lp, const char *k, size_t n)
+{
+	struct records_reader *rd = lp->rd;
+	uint32_t h = (uint32_t)strpool_hash(k, n);
+	if (rd->nkeys)
+		__builtin_prefetch(&rd->keys[(size_t)h & (rd->nkeys - 1)]);
+	struct pending_key *q = &lp->ahead[lp->nahead % KEY_AHEAD];
+	if (lp->nahead >= KEY_AHEAD && key_insert(lp, q->k, q->n, q->h) != 0)
+		return -2;
+	*q = (struct pending_key){ k, n, h };
+	lp->nahead++;
+	return 0;
+}
+
+/* Inserts the keys note_key() still holds. 0, or -2 out of memory. */
+static int key_flush(struct lp *lp)
+{
+	size_t first = lp->nahead > KEY_AHEAD ? lp->nahead - KEY_AHEAD : 0;
+	for (size_t i = first; i < lp->nahead; i++) {
+		const struct pending_key *q = &lp->ahead[i % KEY_AHEAD];
+		if (key_insert(lp, q->k, q->n, q->h) != 0)
+			return -2;
+	}
+	lp->nahead = 0;
 	return 0;
 }
 
@@ -651,7 +692,7 @@ static int members_fast(struct lp *lp)
 }
 
 /* One member: key, ':', value. Known keys land in lp->f. */
-static int parse_member(struct lp *lp, size_t *used)
+static int parse_member(struct lp *lp)
 {
 	const char *k;
 	size_t kn;
@@ -669,7 +710,7 @@ static int parse_member(struct lp *lp, size_t *used)
 	struct fval sink, *v = id >= 0 ? &lp->f[id] : &sink;
 	if (id >= 0 && v->t != V_NONE && !lp->dup)
 		lp->dup = k;
-	else if (id < 0 && note_key(lp, k, kn, used) != 0)
+	else if (id < 0 && note_key(lp, k, kn) != 0)
 		return -2;
 	memset(v, 0, sizeof(*v));
 	if (*lp->p == '{' || *lp->p == '[') {
@@ -698,7 +739,6 @@ static int not_an_object(struct lp *lp)
  * lp->why (or lp->not_object), -2 when memory ran out. */
 static int parse_object(struct lp *lp)
 {
-	size_t used = 0;
 	skip_ws(lp);
 	if (lp->p >= lp->e)
 		return fail(lp, "empty line");
@@ -712,7 +752,7 @@ static int parse_object(struct lp *lp)
 		for (;;) {
 			int rc = 0;
 			if (!members_fast(lp)) {
-				rc = parse_member(lp, &used);
+				rc = parse_member(lp);
 				lp->idx++;
 			}
 			if (rc != 0)
@@ -981,6 +1021,7 @@ static void lp_start(struct lp *lp, struct records_reader *rd, char *s, size_t n
 	lp->rd = rd;
 	lp->not_object = 0;
 	lp->idx = 0;
+	lp->used = lp->nahead = 0;
 }
 
 /* Parses s[0..n) (writable; strings are unescaped in place) into *out.
@@ -995,7 +1036,7 @@ static int parse_line(struct records_reader *rd, char *s, size_t n, long line, i
 	lp_start(&lp, rd, s, n);
 	next_generation(rd);
 	int rc = parse_object(&lp);
-	if (rc == -2)
+	if (rc == -2 || key_flush(&lp) != 0)
 		return -2;
 	if (rc != 0 || lp.dup) {
 		syntax_message(&lp, err, errlen);
