@@ -176,12 +176,26 @@ static int in_run(const struct optlog_table *t, long run)
 }
 
 /* 1 when the checked run has a comparison table for round r. */
-static int has_comptable(const struct optlog *lg, long run, long r)
+/* The rounds of run's comparison tables, sorted: has_comptable() looks a
+ * round up in them (a log of thousands of rounds is not scanned once per
+ * round). NULL when memory ran out; *n their count. */
+static long *comptable_rounds(const struct optlog *lg, long run, size_t *n)
 {
+	long *v = malloc((lg->n_tables ? lg->n_tables : 1) * sizeof(*v));
+	*n = 0;
+	if (!v)
+		return NULL;
 	for (size_t t = 0; t < lg->n_tables; t++)
-		if (lg->tables[t].round == r && is_comparison(&lg->tables[t]) && in_run(&lg->tables[t], run))
-			return 1;
-	return 0;
+		if (is_comparison(&lg->tables[t]) && in_run(&lg->tables[t], run))
+			v[(*n)++] = lg->tables[t].round;
+	qsort(v, *n, sizeof(*v), cmp_long);
+	return v;
+}
+
+/* 1 when round r has a comparison table (rounds: comptable_rounds()). */
+static int has_comptable(const long *rounds, size_t n, long r)
+{
+	return bsearch(&r, rounds, n, sizeof(*rounds), cmp_long) != NULL;
 }
 
 /* Adds round r to m: its number to the list, its section, the first table
@@ -262,13 +276,19 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 		return 0;
 	size_t from = s4_records_from(in);
 	long run = log_run(lg);
+	size_t nt;
 	long *need = candidate_rounds(in, from, &nr);
 	if (nr == (size_t)-1)
 		return -1;
+	long *have = comptable_rounds(lg, run, &nt);
+	if (!have) {
+		free(need);
+		return -1;
+	}
 	struct missing m = { .first_round = -1, .hint_round = -1 };
 	for (size_t i = 0; i < nr && rc == 0; i++) {
 		long r = need[i], cline;
-		if (has_comptable(lg, run, r))
+		if (has_comptable(have, nt, r))
 			continue;
 		int how = confirm_round(lg, r, &cline);
 		if (how == 3 && gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_WARNING, in->optlog_file, cline,
@@ -281,5 +301,6 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 	if (rc == 0)
 		rc = m.n > 0 ? report_missing(in, from, run, &m, fs) : check_no_table(in, from, run, fs);
 	free(need);
+	free(have);
 	return rc;
 }
