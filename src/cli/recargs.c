@@ -22,16 +22,6 @@ int recargs_option(struct recargs *a, int key)
 	return 1;
 }
 
-int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct records *rs)
-{
-	records_init(rs);
-	if (p->argc - p->next != 1)
-		return cli_usage_error(a->name, "expected one RECORDS file, got %d arguments",
-				       p->argc - p->next);
-	a->path = p->argv[p->next];
-	return recargs_load(a->path, a->strict, rs);
-}
-
 /* One invalid line, printed under the policy of recargs.h. */
 static void report_problem(const char *path, long line, const char *msg, int strict)
 {
@@ -115,20 +105,6 @@ int recargs_load_round(struct recargs *a, const struct cli_parser *p, long round
 	}
 	stats_digest_release(&d);
 	strpool_release(&ids);
-	return rc;
-}
-
-static int keep_record(void *ctx, const struct record *r)
-{
-	return records_push_interned(ctx, r);
-}
-
-int recargs_load(const char *path, int strict, struct records *rs)
-{
-	enum records_contract c;
-	records_init(rs);
-	int rc = recargs_stream(path, strict, &rs->pool, keep_record, rs, &c);
-	rs->contract = c;
 	return rc;
 }
 

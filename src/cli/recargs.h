@@ -38,24 +38,12 @@ struct recargs {
 	const char *name;  /* the subcommand, for usage messages */
 	int json;          /* --json */
 	int strict;        /* --strict */
-	const char *path;  /* RECORDS, set by recargs_load_operand() */
+	const char *path;  /* RECORDS, the one operand */
 };
 
 /* Takes key 'j' (--json) or 's' (--strict) into *a. Returns 1 when it was
  * one of them, 0 otherwise. */
 int recargs_option(struct recargs *a, int key);
-
-/* After the options (p returned CLI_PARSE_END): requires exactly one
- * operand (else a usage error, CLI_USAGE), sets a->path to it and loads it
- * like recargs_load(). Returns what recargs_load() returns; *rs is
- * initialised here in every case and must be released by the caller. */
-int recargs_load_operand(struct recargs *a, const struct cli_parser *p, struct records *rs);
-
-/* Loads path into *rs (initialised here) under the policy above. Returns
- * CLI_OK, CLI_FAIL (strict and invalid lines) or CLI_USAGE (unreadable;
- * also on allocation failure). *rs must be released by the caller in
- * every case. */
-int recargs_load(const char *path, int strict, struct records *rs);
 
 /* Receives each valid record of a stream (ids interned in the pool given,
  * other strings valid during the call). Returns 0, -1 when memory ran out. */
