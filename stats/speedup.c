@@ -90,10 +90,9 @@ static void free_cands(struct stats_speedup_acc *a)
 		free(a->cands[i].rec);
 	}
 	free(a->cands);
-	free(a->cand_slot);
+	stats_keyset_release(&a->cand_ids);
 	a->cands = NULL;
-	a->cand_slot = NULL;
-	a->ncands = a->capc = a->cand_cap = 0;
+	a->ncands = a->capc = 0;
 }
 
 void stats_speedup_abort(struct stats_speedup_acc *a)
@@ -104,43 +103,17 @@ void stats_speedup_abort(struct stats_speedup_acc *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* The slot of id in a->cand_slot: its entry's, else the empty one where
- * it would go. */
-static size_t cand_slot_of(const struct stats_speedup_acc *a, const char *id)
-{
-	size_t i = (size_t)strpool_hash(id, strlen(id)) & (a->cand_cap - 1);
-	while (a->cand_slot[i] && strcmp(a->cands[a->cand_slot[i] - 1].id, id) != 0)
-		i = (i + 1) & (a->cand_cap - 1);
-	return i;
-}
-
-/* Room in the id index for one more candidate. 0, or -1 out of memory. */
-static int cand_index_grow(struct stats_speedup_acc *a)
-{
-	if ((a->ncands + 1) * 2 <= a->cand_cap)
-		return 0;
-	size_t cap = a->cand_cap ? a->cand_cap * 2 : 64;
-	size_t *v = calloc(cap, sizeof(*v));
-	if (!v)
-		return -1;
-	free(a->cand_slot);
-	a->cand_slot = v;
-	a->cand_cap = cap;
-	for (size_t i = 0; i < a->ncands; i++)
-		a->cand_slot[cand_slot_of(a, a->cands[i].id)] = i + 1;
-	return 0;
-}
-
 /* The lineage entry of id, created when missing; NULL when memory ran out.
- * Found through a hash index: a log of thousands of rounds has as many
- * candidates, and a scan per record made the command quadratic. */
+ * Found through a key set of the ids (stats/reckeys.h): a log of thousands
+ * of rounds has as many candidates, and a scan per record made the command
+ * quadratic. */
 static struct stats_speedup_cand *cand_get(struct stats_speedup_acc *a, const char *id)
 {
-	if (cand_index_grow(a) != 0)
+	size_t k = stats_keyset_add(&a->cand_ids, id, "");
+	if (k == STATS_NOKEY)
 		return NULL;
-	size_t s = cand_slot_of(a, id);
-	if (a->cand_slot[s])
-		return &a->cands[a->cand_slot[s] - 1];
+	if (k < a->ncands)
+		return &a->cands[k];
 	if (a->ncands == a->capc) {
 		size_t cap = a->capc ? a->capc * 2 : 16;
 		struct stats_speedup_cand *v = realloc(a->cands, cap * sizeof(*v));
@@ -154,7 +127,6 @@ static struct stats_speedup_cand *cand_get(struct stats_speedup_acc *a, const ch
 	c->id = id;
 	c->min_valid_round = LONG_MAX;
 	c->max_child_round = -1;
-	a->cand_slot[s] = a->ncands;
 	return c;
 }
 

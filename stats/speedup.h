@@ -120,8 +120,7 @@ struct stats_speedup_acc {
 	const char *final_candidate;
 	struct stats_speedup_cand *cands; /* only when final_candidate is NULL */
 	size_t ncands, capc, seq;
-	size_t *cand_slot;              /* cands by id: index + 1 (0 empty), open addressing */
-	size_t cand_cap;                /* slots, a power of two, at least twice ncands */
+	struct stats_keyset cand_ids;   /* cands by id (as keys (id, "")), in the same order */
 	int any_phase;                  /* a valid v2 phase "final" record was seen */
 	const char *final_hint;         /* set after begin (final_candidate NULL): a name
 					   from an opt_log's Final Summary, resolved at
