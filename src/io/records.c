@@ -121,16 +121,23 @@ static inline int key_id(const char *s, size_t n)
 
 /* ---- JSON syntax, in place ---- */
 
-/* Past the whitespace at lp->p. The line is followed by a NUL (every
+/* Past the JSON whitespace at p. The line is followed by a NUL (every
  * reader puts one there) and holds none itself (check_bytes), so the NUL
- * stops the scan at lp->e without a bounds test; every JSON whitespace
- * byte is at most ' ', so most bytes leave after one comparison. */
-static inline void skip_ws(struct lp *lp)
+ * stops the scan at the line's end without a bounds test; every JSON
+ * whitespace byte is at most ' ', so most bytes leave after one
+ * comparison, and the usual single space costs one test. */
+static inline char *ws_at(char *p)
 {
-	char *p = lp->p;
+	p += *p == ' ';
 	while ((unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
-	lp->p = p;
+	return p;
+}
+
+/* Past the whitespace at lp->p. */
+static inline void skip_ws(struct lp *lp)
+{
+	lp->p = ws_at(lp->p);
 }
 
 static int hex4(const char *p, unsigned *out)
@@ -267,23 +274,23 @@ struct numtext {
 	int neg, expo;
 };
 
-/* The RFC 8259 grammar of a number at lp->p; moves past it. */
-static int number_grammar(struct lp *lp, struct numtext *t)
+/* The RFC 8259 grammar of a number at p (before e): its parts in *t and
+ * 0, or -1 when it is not one. Nothing is written. */
+static inline int number_scan(const char *p, const char *e, struct numtext *t)
 {
-	const char *p = lp->p, *e = lp->e;
 	t->b = p;
 	t->neg = p < e && *p == '-';
 	p += t->neg;
 	t->ib = p;
 	t->ie = digits_end(p, e);
 	if (t->ie == t->ib || (*t->ib == '0' && t->ie - t->ib > 1))
-		return fail(lp, "bad number");
+		return -1;
 	t->fb = t->fe = t->ie;
 	if (t->ie < e && *t->ie == '.') {
 		t->fb = t->ie + 1;
 		t->fe = digits_end(t->fb, e);
 		if (t->fe == t->fb)
-			return fail(lp, "bad number");
+			return -1;
 	}
 	p = t->fe;
 	t->expo = p < e && (*p == 'e' || *p == 'E');
@@ -293,11 +300,19 @@ static int number_grammar(struct lp *lp, struct numtext *t)
 			p++;
 		const char *x = digits_end(p, e);
 		if (x == p)
-			return fail(lp, "bad number");
+			return -1;
 		p = x;
 	}
 	t->e = p;
-	lp->p = (char *)p;
+	return 0;
+}
+
+/* The number at lp->p (number_scan()); moves past it. */
+static int number_grammar(struct lp *lp, struct numtext *t)
+{
+	if (number_scan(lp->p, lp->e, t) != 0)
+		return fail(lp, "bad number");
+	lp->p = (char *)t->e;
 	return 0;
 }
 
@@ -560,16 +575,6 @@ static void next_generation(struct records_reader *rd)
  * values, unknown or repeated keys, every error) is left to
  * parse_member(), which starts over from the same byte. */
 
-/* Past the JSON whitespace at p (the line ends in a NUL: see skip_ws);
- * the usual single space costs one test. */
-static inline char *ws_at(char *p)
-{
-	p += *p == ' ';
-	while ((unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
 /* The closing quote of the string opening at p when it has no escape and
  * no control byte, else NULL. */
 static inline char *plain_string(char *p, const char *e)
@@ -579,29 +584,17 @@ static inline char *plain_string(char *p, const char *e)
 	return p < e && *p == '"' ? p : NULL;
 }
 
-/* Past a number at p of the form -?digits(.digits)? with at most 15
- * digits and no exponent (the exact path of number_value()), else NULL. */
-static inline char *plain_number(char *p, double *num)
+/* Past a number at p whose value number_value() gets by the exact fast
+ * path (no exponent, at most 15 digits), else NULL: the others are left to
+ * parse_member(). */
+static inline char *plain_number(char *p, const char *e, double *num)
 {
-	int neg = *p == '-';
-	char *ib = p + neg, *ie = ib;
-	while (*ie >= '0' && *ie <= '9')
-		ie++;
-	if (ie == ib || (*ib == '0' && ie - ib > 1))
-		return NULL;
-	char *fb = ie, *fe = ie;
-	if (*ie == '.') {
-		fb = fe = ie + 1;
-		while (*fe >= '0' && *fe <= '9')
-			fe++;
-		if (fe == fb)
-			return NULL;
-	}
+	struct numtext t;
 	double v;
-	if (*fe == 'e' || *fe == 'E' || decimal_fast(ib, ie, fb, fe, &v) != 0)
+	if (number_scan(p, e, &t) != 0 || t.expo || decimal_fast(t.ib, t.ie, t.fb, t.fe, &v) != 0)
 		return NULL;
-	*num = neg ? -v : v;
-	return fe;
+	*num = t.neg ? -v : v;
+	return (char *)t.e;
 }
 
 /* Past the value at p when it is one member_fast() reads, else NULL. */
@@ -619,7 +612,7 @@ static inline char *value_fast(char *p, const char *e, struct fval *v)
 	}
 	if (*p == '-' || (*p >= '0' && *p <= '9')) {
 		v->t = V_NUM;
-		return plain_number(p, &v->num);
+		return plain_number(p, e, &v->num);
 	}
 	if (left >= 4 && memcmp(p, "true", 4) == 0)
 		v->t = V_TRUE;
