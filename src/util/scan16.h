@@ -41,31 +41,6 @@ static inline unsigned scan16_stop_bits(const char *p)
 }
 #endif
 
-/* Index of the first byte of s[0..n) that scan16_string_stop() flags, or n
- * when there is none. */
-static inline size_t scan16_string_end(const char *s, size_t n)
-{
-	size_t i = 0;
-#if defined(__SSE2__)
-	for (; i + 16 <= n; i += 16) {
-		unsigned bits = scan16_stop_bits(s + i);
-		if (bits)
-			return i + (size_t)__builtin_ctz(bits);
-	}
-#endif
-	if (SWAR_LITTLE)
-		for (; i + 8 <= n; i += 8) {
-			uint64_t v = swar_load(s + i);
-			uint64_t m = swar_eq(v, '"') | swar_eq(v, '\\') | swar_below(v, 0x20);
-			if (m)
-				return i + swar_first(m);
-		}
-	for (; i < n; i++)
-		if (scan16_string_stop((unsigned char)s[i]))
-			return i;
-	return n;
-}
-
 /* Index of the first byte at or after s that scan16_string_stop() flags,
  * in text that ends in a NUL (itself a stop) followed by at least 15 more
  * readable bytes (SCAN16_PAD): no length to check in the loop. */
