@@ -1,8 +1,9 @@
 /* lineio.c: bounded line reader (see lineio.h).
  *
- * Reads the stream in LINEIO_CHUNK blocks and finds newlines with memchr;
- * a line wholly inside the block is returned where it lies, one that
- * crosses a block is copied once into own. The first version read a byte at a
+ * Reads the stream in LINEIO_CHUNK blocks. A line wholly inside the block
+ * is returned where it lies, its newline found by a 16-byte scan
+ * (util/scan16.h); one that crosses a block is assembled with memchr and
+ * copied once into own. The first version read a byte at a
  * time with getc_unlocked; on 50 MB of records this one is several times
  * faster (docs/benchmarks.md, "line reader"). At most limit + 1 bytes of
  * a line are kept: the extra byte tells a line that is exactly `limit`
@@ -119,12 +120,10 @@ static int refill(struct lineio *l)
 static int line_in_place(struct lineio *l)
 {
 	char *start = l->rbuf + l->rpos;
-	size_t avail = l->rend - l->rpos, at = scan16_find_padded(start, avail, '\n'); /* rbuf is padded */
-	if (at == avail)
+	size_t avail = l->rend - l->rpos, seen = scan16_find_padded(start, avail, '\n'); /* rbuf is padded */
+	if (seen == avail)
 		return 0;
-	char *nl = start + at;
-	size_t seen = (size_t)(nl - start);
-	int cr = seen > 0 && nl[-1] == '\r';
+	int cr = seen > 0 && start[seen - 1] == '\r';
 	if (seen - (size_t)cr > l->limit)
 		return 0;
 	l->had_cr = cr;
