@@ -123,7 +123,7 @@ static inline int idsame(const struct s4_idkey *x, const struct s4_idkey *y)
 static inline size_t idslot(const struct s4_idmap *m, const struct s4_idkey *k)
 {
 	size_t i = idhome(k, m->shift);
-	while (m->slots[i].gen == m->gen && !idsame(&m->slots[i].key, k))
+	while (m->slots[i].full && !idsame(&m->slots[i].key, k))
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
@@ -134,12 +134,12 @@ long *s4_idmap_get(const struct s4_idmap *m, const void *a, const void *b, const
 	if (m->cap == 0)
 		return NULL;
 	size_t i = idslot(m, &k);
-	return m->slots[i].gen == m->gen ? &m->slots[i].val : NULL;
+	return m->slots[i].full ? &m->slots[i].val : NULL;
 }
 
 long *s4_idmap_at(const struct s4_idmap *m, size_t i)
 {
-	return i < m->cap && m->slots[i].gen == m->gen ? &m->slots[i].val : NULL;
+	return i < m->cap && m->slots[i].full ? &m->slots[i].val : NULL;
 }
 
 static unsigned log2_of(size_t cap)
@@ -153,16 +153,12 @@ static unsigned log2_of(size_t cap)
 static int idmap_grow_to(struct s4_idmap *m, size_t cap)
 {
 	struct s4_idmap g = { .cap = cap, .n = m->n, .shift = 64 - log2_of(cap) };
-	g.gen = 1;
 	g.slots = calloc(cap, sizeof(*g.slots));
 	if (!g.slots)
 		return -1;
 	for (size_t j = 0; j < m->cap; j++) {
-		if (m->slots[j].gen != m->gen)
-			continue;
-		struct s4_idslot *sl = &g.slots[idslot(&g, &m->slots[j].key)];
-		*sl = m->slots[j];
-		sl->gen = g.gen;
+		if (m->slots[j].full)
+			g.slots[idslot(&g, &m->slots[j].key)] = m->slots[j];
 	}
 	s4_idmap_release(m);
 	*m = g;
@@ -191,10 +187,10 @@ long *s4_idmap_put(struct s4_idmap *m, const void *a, const void *b, const void 
 	if ((m->n + 1) * 2 > m->cap && idmap_grow(m) != 0)
 		return NULL;
 	struct s4_idslot *sl = &m->slots[idslot(m, &k)];
-	if (sl->gen != m->gen) {
+	if (!sl->full) {
 		sl->key = k;
 		sl->val = init;
-		sl->gen = m->gen;
+		sl->full = 1;
 		m->n++;
 		if (created)
 			*created = 1;

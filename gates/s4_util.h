@@ -32,16 +32,13 @@ struct s4_idkey {
 struct s4_idslot {
 	struct s4_idkey key;
 	long val;
-	unsigned long long gen; /* used when equal to its map's gen */
+	int full;               /* 1 when the slot holds a key */
 };
 
-/* A slot is used when its stamp equals the map's generation (a new array
- * is zeroed, the map's generation is 1). Maps hold no state outside
- * themselves: gates/ stays pure and reentrant. */
+/* Maps hold no state outside themselves: gates/ stays pure and reentrant. */
 struct s4_idmap {
 	struct s4_idslot *slots;
 	size_t cap, n;          /* slots (a power of two), used */
-	unsigned long long gen; /* stamp of the used slots */
 	unsigned shift;         /* 64 - log2(cap): a hash's top bits pick the slot */
 };
 
