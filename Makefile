@@ -20,7 +20,7 @@ DOCS_URL ?= file://$(PREFIX)/share/doc/tlperf
 CPPFLAGS += -Isrc -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations
-LDLIBS   += -lcjson -lcsv -lgsl -lgslcblas -lmd4c -licui18n -licuuc -licudata -lm
+LDLIBS   += -lcjson -lcsv -lgsl -lgslcblas -lcmark-gfm-extensions -lcmark-gfm -licui18n -licuuc -licudata -lm
 
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -52,7 +52,7 @@ extra: $(EXTRA_BINS)
 # runs when a header is missing.
 $(DEPS_OK):
 	@mkdir -p $(@D)
-	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmocka.h md4c.h unicode/uspoof.h cmark-gfm-core-extensions.h; do \
+	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmocka.h cmark-gfm-core-extensions.h unicode/uspoof.h; do \
 	  if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <stdarg.h>\n#include <setjmp.h>\n#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1; then \
 	    echo "missing <$$h>: running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
 	@touch $@

@@ -155,6 +155,22 @@ const struct gate_rule_info gate_rules[] = {
 	  "  perf_log.md:160: warning: [PT-STOP] 3 consecutive attempts without an\n"
 	  "  improvement beyond 3% (...), but the log goes on with 'Iteration 8 — try\n"
 	  "  num_stages=4' without saying why" },
+	{ "S4-CLAIM-READ", GATE_WARNING, GATE_WARNING,
+	  "a claim line is read whole, or the gate says which figure it took",
+	  "A reviewer reads `final_latency: 64.0 us → 32.0 us` as a baseline then a final, and "
+	  "`64 us (corrected: 58 us)` as 58; the gate does the same. When a line shows more time "
+	  "figures than the gate can attribute to its key, reading the first one silently could "
+	  "check a number the reviewer does not take for the claim.",
+	  "A claim line (final_latency: ...) that, after its own figure, an arrow and a final "
+	  "figure (→, ->, =>, 降至, to ...), a correction (corrected:, 更正为 ...) and a baseline "
+	  "figure, still shows another number with a time unit (us, µs, μs, ms, ns, s).",
+	  "Write one claim per line: `- W: final_latency: 32.0 us (baseline 64.0 us)`, or "
+	  "`- W: 64.0 us → 32.0 us`.",
+	  "opt_log.md:\n"
+	  "  final_latency: 32.0 us, 30.5 us on the second run\n"
+	  "finding:\n"
+	  "  opt_log.md:40: warning: [S4-CLAIM-READ] the claim line shows more time figures than\n"
+	  "  the gate can attribute to its key; read 32 us: 'final_latency: 32.0 us, 30.5 us on ...'" },
 	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR,
 	  "perf_opt/ holds files that belong in logs/, or a record names a missing profile",
 	  "perf_opt/ is the delivered artifact; raw logs at its top bury the files reviewers need, "
@@ -191,6 +207,26 @@ const struct gate_rule_info gate_rules[] = {
 	  "  opt_log.md:30: error: [S4-OPTLOG-COMPTABLE] no 'candidate vs current best' table\n"
 	  "  (a duration column and the current best shown) for round 2, where the records\n"
 	  "  hold candidate experiments" },
+	{ "S4-OPTLOG-UNSEEN", GATE_WARNING, GATE_WARNING,
+	  "a claim the rendered page hides, or shows only as code, is not read",
+	  "The gate reads opt_log.md as GitHub renders it, so what it checks is what a reviewer "
+	  "sees. A figure in an HTML comment, struck through, in an image's alternative text or in "
+	  "an element GitHub does not render is invisible to the reviewer and is never taken as a "
+	  "claim (nor can a Final Summary hidden there replace the one on the page); a figure in a "
+	  "code block of the Final Summary is shown, but as code, and is not reconciled either. "
+	  "Either way the reviewer should know the gate passed over it.",
+	  "Text that reads as a claim or a Final Summary (a figure next to final, latency, "
+	  "speedup, geomean, improvement, reduction, faster, 时延, 耗时, 加速, 提升, 降低, 最终, 倍) "
+	  "inside <!-- -->, ~~...~~ / <s> / <del>, an image's alt text, <script>, <style>, "
+	  "<template> and the like; or such a figure on a code-block line in the last Final Summary.",
+	  "Put the claim on the page as prose, a list item or a table row so it is checked, or "
+	  "delete it. `tlperf read opt_log.md` shows what the gate read and what it passed over.",
+	  "opt_log.md:\n"
+	  "  - final_latency: 58.0 us\n"
+	  "  <!-- final_latency: 64.0 us -->\n"
+	  "finding:\n"
+	  "  opt_log.md:12: warning: [S4-OPTLOG-UNSEEN] text hidden from the rendered page (comment)\n"
+	  "  reads as a claim and is not read: '<!-- final_latency: 64.0 us -->'" },
 	{ "S4-PERF-FEEDBACK", GATE_ERROR, GATE_ERROR,
 	  "perf_feedback.md follows the [DESIGN_LIMIT] schema",
 	  "perf_feedback.md routes a design limit back to the people who can lift it; a vague or "

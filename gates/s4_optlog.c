@@ -1,4 +1,4 @@
-/* s4_optlog.c: S4-OPTLOG and S4-OPTLOG-COMPTABLE (s4.h). */
+/* s4_optlog.c: S4-OPTLOG, S4-OPTLOG-UNSEEN and S4-OPTLOG-COMPTABLE (s4.h). */
 #include "gates/s4.h"
 #include "gates/s4_util.h"
 
@@ -30,6 +30,29 @@ int s4_rule_optlog(const struct s4_input *in, struct gate_findings *fs)
 	if (lg->retrospective_line == 0 &&
 	    gate_add(fs, "S4-OPTLOG", GATE_WARNING, f, 0, "no 'Skill Retrospective' heading"))
 		return -1;
+	return 0;
+}
+
+int s4_rule_unseen(const struct s4_input *in, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	if (in->optlog_state != S4_FILE_OK)
+		return 0;
+	for (size_t i = 0; i < lg->n_notes; i++) {
+		const struct optlog_note *n = &lg->notes[i];
+		int rc = n->kind == OPTLOG_NOTE_AMBIGUOUS
+			? gate_add(fs, "S4-CLAIM-READ", GATE_WARNING, in->optlog_file, n->line,
+				   "the claim line shows more time figures than the gate can attribute to its key; read %g %s: '%s'",
+				   n->value, n->unit ? n->unit : "us", n->quote)
+			: n->kind == OPTLOG_NOTE_CODE
+			? gate_add(fs, "S4-OPTLOG-UNSEEN", GATE_WARNING, in->optlog_file, n->line,
+				   "a Final Summary figure shown as code is not read as a claim: '%s'", n->quote)
+			: gate_add(fs, "S4-OPTLOG-UNSEEN", GATE_WARNING, in->optlog_file, n->line,
+				   "text hidden from the rendered page (%s) reads as a claim and is not read: '%s'",
+				   n->why, n->quote);
+		if (rc)
+			return -1;
+	}
 	return 0;
 }
 

@@ -2,11 +2,11 @@
 # Install the Debian packages tlperf builds against, when they are missing.
 # Run by the Makefile when a header or library cannot be found; safe to rerun.
 set -eu
-# md4c reads Markdown as GitHub renders it (the gate's logs); ICU gives
-# Unicode normalisation and confusable skeletons for names; cmark-gfm
-# (GitHub's own renderer) and jq are what the tests compare against.
-PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev libcmocka-dev libmd4c-dev libicu-dev"
-PKGS="$PKGS cmark-gfm libcmark-gfm-dev libcmark-gfm-extensions-dev jq"
+# cmark-gfm (GitHub's own renderer) reads Markdown as GitHub shows it (the
+# gate's logs); ICU gives Unicode normalisation and confusable skeletons for
+# names; the cmark-gfm program and jq are what the tests compare against.
+PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev libcmocka-dev"
+PKGS="$PKGS libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev cmark-gfm jq"
 # clang brings libFuzzer for `make fuzz`; only installed when asked for.
 if [ "${TLPERF_WITH_FUZZ:-0}" = 1 ]; then PKGS="$PKGS clang"; fi
 # pmccabe measures function complexity for `make complexity`; only when asked.

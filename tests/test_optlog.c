@@ -329,13 +329,13 @@ static void claim_steps(void **s)
 	     "- a: 2 ms → 1500 us\n"                       /* 5 */
 	     "- b: 10 -> 8 us\n"                           /* 6 */
 	     "- c: 10 us ⟶ 9 us\n"                         /* 7 */
-	     "- d: 10 us => 8 us\n"                        /* 8: no arrow: soft */
+	     "- d: 10 us => 8 us\n"                        /* 8: => reads as an arrow too */
 	     "- e: 10 → 8 \n"                              /* 9: no final unit */
 	     "- smoke: 30.75 us（1.01×）\n"                /* 10: soft */
 	     "- f: 12\n");                                 /* 11: no unit */
 	static const struct { long line; const char *w; double f, b; int soft; } want[] = {
 		{ 2, "w1", 2000, 3000, 0 }, { 3, "w2", 4, NAN, 0 },     { 5, "a", 1500, 2000, 0 },
-		{ 6, "b", 8, 10, 0 },       { 7, "c", 9, 10, 0 },       { 8, "d", 10, NAN, 1 },
+		{ 6, "b", 8, 10, 0 },       { 7, "c", 9, 10, 0 },       { 8, "d", 8, 10, 0 },
 		{ 10, "smoke", 30.75, NAN, 1 },
 	};
 	assert_int_equal(lg.n_claims, 7);

@@ -1,6 +1,7 @@
 /* optlog.c: streaming reader of opt_log.md (optlog.h). */
 #include "io/optlog.h"
 #include "io/lineio.h"
+#include "io/mdread.h"
 #include "model/ptlog.h"
 #include "util/utf8.h"
 #include "util/text.h"
@@ -15,36 +16,26 @@
 #include <string.h>
 
 #define MAX_PROBLEMS 20
+/* opt_log.md is read whole (Markdown needs the whole document); a file
+ * beyond this is read up to here and the rest is a problem. */
+#define OPTLOG_MAX_BYTES ((size_t)32 << 20)
 #define MAX_ROWS 100000   /* final table rows kept (bounded memory) */
 #define MAX_TABLES 200000
 #define MAX_ITEMS 100000  /* rounds, claims, numbers, suppressions kept */
 
-enum kind { K_BLANK, K_TEXT, K_HEADING, K_ROW };
-
-/* The bytes every line is scanned for (text_scan) and their bits. */
-#define MARK_BAR TEXT_MARK_A /* a table row's '|' */
-#define MARK_LT TEXT_MARK_B  /* '<' of an HTML comment's "<!--" */
-
 struct ctx {
 	struct optlog *lg;
-	int in_fence;
-	char fence_ch;
-	size_t fence_len;
-	int in_comment;
-	/* the previous line and the last non-blank line before it */
-	char *prev;
-	size_t prev_len, prev_cap;
-	long prev_line;
-	enum kind prev_kind;
-	int prev_bar;          /* the previous line has a '|' */
-	unsigned marks;        /* MARK_* bits of the current line */
 	struct text_bytes tb;  /* the current line's bytes, once tb_ok (line_bytes) */
 	int tb_ok;
-	struct text_bytes prev_tb, cap_tb; /* those of prev and cap (prose, headings) */
+	/* the last shown line of prose or heading (a table's caption when it
+	 * stands right above the header row) */
 	char *cap;
 	size_t cap_len, cap_cap;
 	long cap_line;
-	enum kind cap_kind;
+	struct text_bytes cap_tb;
+	struct text_bytes row_tb; /* the header row's bytes */
+	int summary_folded;    /* the last Final Summary sits in <details> */
+	int folded;            /* the current line sits in <details> */
 	long hround[7];        /* round of the open heading per level, -1 */
 	long hidx[7];          /* index into lg->rounds per level, -1 */
 	int in_summary, summary_level;
@@ -234,6 +225,9 @@ void optlog_release(struct optlog *lg)
 	}
 	for (size_t i = 0; i < lg->n_problems; i++)
 		free(lg->problems[i].message);
+	for (size_t i = 0; i < lg->n_notes; i++)
+		free(lg->notes[i].quote);
+	free(lg->notes);
 	free(lg->tables);
 	free(lg->rounds);
 	free(lg->superseded);
@@ -249,25 +243,6 @@ void optlog_release(struct optlog *lg)
 
 /* ---- classification ---- */
 
-/* Heading level (1..6) and text start, or 0. */
-static int heading_level(const char *s, const char **text)
-{
-	int sp = 0;
-	while (*s == ' ' && sp < 4)
-		s++, sp++;
-	if (sp > 3)
-		return 0;
-	int n = 0;
-	while (s[n] == '#')
-		n++;
-	if (n < 1 || n > 6 || (s[n] != ' ' && s[n] != '\t' && s[n] != '\0'))
-		return 0;
-	*text = skip_ws(s + n);
-	return n;
-}
-
-/* `R7` at p (a round abbreviation): not inside a word, digits, then no
- * letter/digit/'.'; returns the number or -1. */
 static long r_abbrev(const char *s, const char *p)
 {
 	if (*p != 'R' || (p > s && (is_alpha((unsigned char)p[-1]) || is_digit((unsigned char)p[-1]) ||
@@ -503,112 +478,6 @@ static int is_confirm_heading(const char *t, const struct text_bytes *tb)
 	return f && text_find_any_ci(t, tb, conf) >= 0; /* confirmation: looked for after final */
 }
 
-static int is_delimiter_row(const char *s)
-{
-	int dashes = 0, pipes = 0;
-	for (; *s; s++) {
-		if (*s == '-')
-			dashes++;
-		else if (*s == '|')
-			pipes++;
-		else if (*s != ':' && *s != ' ' && *s != '\t')
-			return 0;
-	}
-	return dashes >= 1 && (pipes >= 1 || dashes >= 3);
-}
-
-/* The cells of a table row, found in place as trimmed spans: leading
- * and trailing blanks and one outer '|' at each end dropped; a '|' inside
- * backticks or after '\\' is text, not a separator. */
-struct row_it {
-	const char *b, *e;      /* the row without its outer pipes */
-	const char *p, *start;  /* scan position, start of the current cell */
-	int tick, done;         /* inside backticks; past the last cell */
-};
-
-static void row_begin(struct row_it *it, const char *s, size_t n)
-{
-	const char *b = s, *e = s + n;
-	while (b < e && (*b == ' ' || *b == '\t'))
-		b++;
-	while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	if (b < e && *b == '|')
-		b++;
-	if (e > b && e[-1] == '|' && (e - b < 2 || e[-2] != '\\'))
-		e--;
-	it->b = it->p = it->start = b;
-	it->e = e;
-	it->tick = it->done = 0;
-}
-
-/* The first '|' or '`' in [p, e), or e. */
-static const char *bar_or_tick(const char *p, const char *e)
-{
-	if (SWAR_LITTLE)
-		for (; e - p >= 8; p += 8) {
-			uint64_t v = swar_load(p);
-			uint64_t m = swar_eq(v, '|') | swar_eq(v, '`');
-			if (m)
-				return p + swar_first(m);
-		}
-	while (p < e && *p != '|' && *p != '`')
-		p++;
-	return p;
-}
-
-/* The next cell as it stands, blanks and all, as [*cb, *ce); 0 after the
- * last one. Inline: every row of every table comes here a few times. */
-static inline int row_next_raw(struct row_it *it, const char **cb, const char **ce)
-{
-	if (it->done)
-		return 0;
-	for (const char *p = it->p;; p++) {
-		p = bar_or_tick(p, it->e);
-		int end = p == it->e;
-		if (!end && *p == '`')
-			it->tick = !it->tick;
-		if (end || (*p == '|' && !it->tick && (p == it->b || p[-1] != '\\'))) {
-			*cb = it->start;
-			*ce = p;
-			it->done = end;
-			it->p = it->start = p + 1;
-			return 1;
-		}
-	}
-}
-
-/* The next cell, trimmed, as [*cb, *ce); 0 after the last one. */
-static int row_next(struct row_it *it, const char **cb, const char **ce)
-{
-	if (!row_next_raw(it, cb, ce))
-		return 0;
-	const char *c = *cb, *e = *ce;
-	while (c < e && (*c == ' ' || *c == '\t'))
-		c++;
-	while (e > c && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	*cb = c;
-	*ce = e;
-	return 1;
-}
-
-/* Splits a table row into at most max cells (trimmed, pointers into buf,
- * which is modified: each cell is NUL-terminated where it ends). Returns
- * the cell count. */
-static int split_cells(char *buf, char **cells, int max)
-{
-	struct row_it it;
-	const char *cb, *ce;
-	int k = 0;
-	row_begin(&it, buf, strlen(buf));
-	while (k < max && row_next(&it, &cb, &ce)) {
-		*(char *)ce = '\0'; /* at or before the cell's separator */
-		cells[k++] = (char *)cb;
-	}
-	return k;
-}
-
 /* A header cell naming a duration (tb: NULL or the bytes of its row). */
 static int names_duration(const char *cell, const struct text_bytes *tb)
 {
@@ -693,30 +562,94 @@ static char *clean_label(const char *s, size_t n)
 }
 
 /* Unit after a number: returns the multiplier to microseconds (1 for us,
- * µs, μs or none, 1000 for ms) and advances *p past it. */
+ * µs, μs, 1000 for ms, 0.001 for ns, 1e6 for s; 0 when none) and advances
+ * *p past it. */
 static double read_unit(const char **p)
 {
+	static const struct {
+		const char *u;
+		double mul;
+	} units[] = { { "us", 1 }, { "µs", 1 }, { "μs", 1 }, { "ms", 1000 }, { "ns", 0.001 },
+		      { "微秒", 1 }, { "毫秒", 1000 }, { "纳秒", 0.001 }, { "s", 1e6 } };
 	const char *s = skip_ws(*p);
 	while (*s == '*' || *s == '`')
 		s++;
 	s = skip_ws(s);
-	if (starts_ci(s, "us") && !is_alpha((unsigned char)s[2])) {
-		*p = s + 2;
-		return 1;
-	}
-	if (strncmp(s, "µs", strlen("µs")) == 0) {
-		*p = s + strlen("µs");
-		return 1;
-	}
-	if (strncmp(s, "μs", strlen("μs")) == 0) {
-		*p = s + strlen("μs");
-		return 1;
-	}
-	if (starts_ci(s, "ms") && !is_alpha((unsigned char)s[2])) {
-		*p = s + 2;
-		return 1000;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i].u);
+		int ascii = (unsigned char)units[i].u[0] < 0x80;
+		if ((ascii ? starts_ci(s, units[i].u) : strncmp(s, units[i].u, n) == 0) &&
+		    !(ascii && is_alpha((unsigned char)s[n]))) {
+			*p = s + n;
+			return units[i].mul;
+		}
 	}
 	return 0;
+}
+
+/* The name of a unit's multiplier, for notes. */
+static const char *unit_name(double mul)
+{
+	return mul == 1000 ? "ms" : mul == 0.001 ? "ns" : mul == 1e6 ? "s" : "us";
+}
+
+/* An arrow between a before and an after figure (`→`, `->`, `⟶`, `=>`,
+ * `降至`, `降到`, `降为`, `优化到`, `to`); skips it and returns 1. */
+static int skip_arrow(const char **p)
+{
+	static const char *const arrows[] = { "→", "->", "⟶", "=>", "⇒", "降至", "降到", "降为", "下降到",
+					      "下降至", "优化到", "优化至", "减少到", "减少至", "to ", NULL };
+	const char *q = skip_ws(*p);
+	while (*q == '*' || *q == '`')
+		q++;
+	q = skip_ws(q);
+	for (int i = 0; arrows[i]; i++)
+		if (strncmp(q, arrows[i], strlen(arrows[i])) == 0) {
+			*p = skip_ws(q + strlen(arrows[i]));
+			return 1;
+		}
+	return 0;
+}
+
+/* A figure at *p: a number and its time unit (mul 0 when none stated);
+ * advances *p past both. Returns 0 when no number is there. */
+static int read_figure(const char **p, double *v, double *mul)
+{
+	const char *q = skip_ws(*p);
+	size_t n = optlog_read_number(q, v);
+	if (!n)
+		return 0;
+	q += n;
+	const char *u = q;
+	*mul = read_unit(&u);
+	*p = *mul != 0 ? u : q;
+	return 1;
+}
+
+/* The number of time figures (a number with a time unit) in s that do not
+ * follow a baseline word: what a claim line shows beyond its own. */
+static int stray_figures(const char *s)
+{
+	int n = 0;
+	for (const char *p = s; *p; p++) {
+		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.')))
+			continue;
+		double v, mul;
+		const char *q = p;
+		if (p > s && is_alpha((unsigned char)p[-1]))
+			continue; /* part of a name: w0, r1_tile */
+		if (read_figure(&q, &v, &mul) && mul != 0) {
+			const char *b = p;
+			int base = 0;
+			for (int k = 0; k < 16 && b > s; k++)
+				b--;
+			base = text_find_ci(b, "baseline") && text_find_ci(b, "baseline") < p;
+			if (!base && !(strstr(b, "基线") && strstr(b, "基线") < p))
+				n++;
+			p = q - 1;
+		}
+	}
+	return n;
 }
 
 static double baseline_after(const char *s)
@@ -738,6 +671,23 @@ static double baseline_after(const char *s)
 	return NAN;
 }
 
+/* Where a correction of the figure before it starts in p (after `更正为`,
+ * `修正为`, `corrected:`, `corrected to`, `actually`, `实际为`), or NULL. */
+static const char *corrected_at(const char *p)
+{
+	static const char *const w[] = { "corrected to", "corrected:", "corrected：", "correction:",
+					 "更正为", "修正为", "更正：", "修正：", "实际为", "actually", NULL };
+	for (int i = 0; w[i]; i++) {
+		const char *q = text_find_ci(p, w[i]);
+		if (q)
+			return skip_ws(q + strlen(w[i]));
+	}
+	return NULL;
+}
+
+static int note_text(struct optlog *lg, enum optlog_note_kind kind, long line, const char *why, const char *text,
+		     double value, const char *unit);
+
 static int add_claim(struct optlog *lg, long line, char *label, double final_us, double base)
 {
 	if (lg->n_claims >= MAX_ITEMS || PUSH(lg, claims)) {
@@ -755,11 +705,14 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 
 /* `... final_latency: N us ...`, k pointing at the key in s: a claim
  * with the label before the key and the baseline stated after the value.
- * Returns 0, or -1 when out of memory. */
+ * Read whole: `B → F` is a baseline then the final, a corrected figure
+ * (`64 us (corrected: 58 us)`, `更正为 58 us`) is the one claimed, and a
+ * line showing more time figures than the gate can attribute is noted with
+ * the one read. Returns 0, or -1 when out of memory. */
 static int claim_final_latency(struct optlog *lg, const char *s, const char *k, long line)
 {
 	const char *p = k + strlen("final_latency");
-	double v;
+	double v, mul, base = NAN;
 	while (*p == '*' || *p == '`')
 		p++;
 	p = skip_ws(p);
@@ -769,17 +722,33 @@ static int claim_final_latency(struct optlog *lg, const char *s, const char *k, 
 	if (!c)
 		return 0;
 	p = skip_ws(p + c);
-	size_t n = optlog_read_number(p, &v);
-	if (!n)
+	if (!read_figure(&p, &v, &mul))
 		return 0;
-	p += n;
-	const char *u = p;
-	double mul = read_unit(&u);
 	if (mul == 0)
 		mul = 1;
+	const char *after = p;
+	double f, fm;
+	if (skip_arrow(&after) && read_figure(&after, &f, &fm)) {
+		base = v * mul;
+		v = f;
+		mul = fm != 0 ? fm : mul;
+		p = after;
+	}
+	const char *cor = corrected_at(p);
+	if (cor && read_figure(&cor, &f, &fm)) {
+		v = f;
+		mul = fm != 0 ? fm : mul;
+		p = cor;
+	}
 	const char *lead = strip_lead(s);
 	char *label = lead < k ? clean_label(lead, (size_t)(k - lead)) : NULL;
-	return add_claim(lg, line, label, v * mul, baseline_after(p));
+	double stated_base = baseline_after(p);
+	if (isnan(base))
+		base = stated_base;
+	int extra = stray_figures(p);
+	if (extra > 0 && note_text(lg, OPTLOG_NOTE_AMBIGUOUS, line, "ambiguous", s, v, unit_name(mul)))
+		return -1;
+	return add_claim(lg, line, label, v * mul, base);
 }
 
 /* The first colon (`:` or `：`) in s, its length in *clen; NULL when none. */
@@ -789,18 +758,6 @@ static const char *first_colon(const char *s, size_t *clen)
 		if ((*clen = colon_at(p)) != 0)
 			return p;
 	return NULL;
-}
-
-/* Skips an arrow at *p (`→`, `->`, `⟶`); returns 1 when there was one. */
-static int skip_arrow(const char **p)
-{
-	static const char *const arrows[] = { "→", "->", "⟶", NULL };
-	for (int i = 0; arrows[i]; i++)
-		if (strncmp(*p, arrows[i], strlen(arrows[i])) == 0) {
-			*p += strlen(arrows[i]);
-			return 1;
-		}
-	return 0;
 }
 
 /* `- smoke: 30.75 us（1.01×）`: a soft claim of us for the label lead ..
@@ -828,26 +785,14 @@ static int claim_arrow(struct optlog *lg, const char *s, long line)
 	if (!colon)
 		return 0;
 	const char *p = skip_ws(colon + clen);
-	double b, f;
-	size_t n = optlog_read_number(p, &b);
-	if (!n)
+	double b, f, mb, mf;
+	if (!read_figure(&p, &b, &mb))
 		return 0;
-	p += n;
-	const char *u = p;
-	double mb = read_unit(&u);
-	if (mb != 0)
-		p = u;
 	while (*p == '*' || *p == '`' || *p == ' ')
 		p++;
 	if (!skip_arrow(&p))
 		return mb != 0 ? soft_claim(lg, lead, colon, b * mb, line) : 0;
-	p = skip_ws(p);
-	n = optlog_read_number(p, &f);
-	if (!n)
-		return 0;
-	p += n;
-	double mf = read_unit(&p);
-	if (mf == 0)
+	if (!read_figure(&p, &f, &mf) || mf == 0)
 		return 0;
 	if (mb == 0)
 		mb = mf;
@@ -1285,13 +1230,13 @@ static void innermost_entries(const struct ctx *cx, long *any, long *norun)
 	}
 }
 
-/* The caption of table t (the last non-blank line before its header, when
- * it is no table row): its line, the incumbent mark, the round it names
+/* The caption of table t (the last shown line of prose or heading above
+ * its header row, with no table or code between): its line, the incumbent mark, the round it names
  * and a duration unit it states. Sets t->cap_round (-1 without one). */
 static void table_caption(const struct ctx *cx, struct optlog_table *t)
 {
 	t->cap_round = -1;
-	if (!(cx->cap_line > 0 && cx->cap_kind != K_ROW && cx->cap_len > 0))
+	if (!(cx->cap_line > 0 && cx->cap_len > 0))
 		return;
 	t->caption_line = cx->cap_line;
 	if (shows_incumbent(cx->cap, &cx->cap_tb))
@@ -1306,14 +1251,14 @@ static void table_caption(const struct ctx *cx, struct optlog_table *t)
 		t->cap_duration = 1;
 }
 
-/* What the header cells say (the header being the previous line, whose
- * bytes serve for every cell): a duration, an incumbent, and where the five
+/* What the header cells say (the header row's bytes serve for every
+ * cell): a duration, an incumbent, and where the five
  * v2 Final table columns are (cx->col, -1 when absent). */
-static void header_columns(struct ctx *cx, struct optlog_table *t, char **cells, int nc)
+static void header_columns(struct ctx *cx, struct optlog_table *t, const char *const *cells, int nc)
 {
 	static const char *const names[5] = { "kernel_id", "workload_id", "baseline_us", "final_us",
 					      "final_candidate_id" };
-	const struct text_bytes *tb = &cx->prev_tb;
+	const struct text_bytes *tb = &cx->row_tb;
 	int named = text_may_hold(tb, "_"); /* each of the five names has one */
 	for (int i = 0; i < 5; i++)
 		cx->col[i] = -1;
@@ -1339,7 +1284,7 @@ static int names_final_column(const char *c)
 
 /* In a Final Summary table, the column after the first that gives the
  * final latencies (cx->sum_col, -1 none) and its unit (cx->sum_mul). */
-static void summary_column(struct ctx *cx, char **cells, int nc)
+static void summary_column(struct ctx *cx, const char *const *cells, int nc)
 {
 	cx->sum_col = -1;
 	cx->sum_mul = 1;
@@ -1369,14 +1314,11 @@ static void final_table_check(struct ctx *cx, const struct optlog_table *t)
 	cx->table_final = 1;
 }
 
-/* The delimiter row below the previous line opens a table: records it with
- * its caption, round inputs and header facts. Returns -1 on allocation
- * failure. */
-static int open_table(struct ctx *cx, long line)
+/* A header row opens a table: records it with its caption, round inputs
+ * and header facts. Returns -1 on allocation failure. */
+static int open_table(struct ctx *cx, const struct mdread_line *ln)
 {
 	struct optlog *lg = cx->lg;
-	char *cells[64];
-	(void)line;
 	cx->in_table = 1;
 	cx->table_final = 0;
 	if (lg->n_tables >= MAX_TABLES) {
@@ -1385,24 +1327,21 @@ static int open_table(struct ctx *cx, long line)
 	}
 	if (PUSH(lg, tables))
 		return -1;
-	char *hdr = strdup(cx->prev);
-	if (!hdr)
-		return -1;
-	int nc = split_cells(hdr, cells, 64);
+	int nc = ln->ncells < 64 ? ln->ncells : 64;
+	text_bytes_of(&cx->row_tb, ln->text);
 	struct optlog_table *t = &lg->tables[lg->n_tables];
 	memset(t, 0, sizeof(*t));
-	t->line = cx->prev_line;
+	t->line = ln->line;
 	table_caption(cx, t);
 	if (cx->sect_unit)
 		t->cap_duration = 1;
 	innermost_entries(cx, &t->sect_any, &t->sect_norun);
 	t->round = t->cap_round >= 0 ? t->cap_round : innermost_round(cx, NULL);
 	t->run = 0;
-	header_columns(cx, t, cells, nc);
+	header_columns(cx, t, ln->cells, nc);
 	cx->table = lg->n_tables++;
 	/* a table in the Final Summary: its final column gives claims */
-	summary_column(cx, cells, nc);
-	free(hdr);
+	summary_column(cx, ln->cells, nc);
 	final_table_check(cx, t);
 	return 0;
 }
@@ -1459,89 +1398,49 @@ static int starts_number(const char *s)
 	return (nd <= 15 && *p != 'e' && *p != 'E') || optlog_read_number(s, &v) != 0;
 }
 
-/* 1 when a cell after the first of the row s[0..n) starts with a number
- * (of the first 64 cells, as split_cells keeps them). Read in place: every
- * row of every table passes here. A number ends at the cell's end as it
- * would at a NUL: what follows a cell (a blank, '|', the line's end) is
- * never part of a number. The cells are not trimmed: the blanks at a
- * cell's end are skipped with the marks before its text. */
-static int row_has_number(const char *s, size_t n)
+/* 1 when a cell after the first (of the first 64) starts with a number. */
+static int row_has_number(const char *const *cells, int n)
 {
-	struct row_it it;
-	const char *cb, *ce;
-	row_begin(&it, s, n);
-	for (int k = 0; k < 64 && row_next_raw(&it, &cb, &ce); k++) {
-		if (k == 0)
-			continue;
-		while (cb < ce && (*cb == ' ' || *cb == '\t' || *cb == '*' || *cb == '`'))
-			cb++;
-		if (cb < ce && starts_number(cb))
+	for (int k = 1; k < n && k < 64; k++) {
+		const char *c = cells[k];
+		while (*c == ' ' || *c == '\t' || *c == '*' || *c == '`')
+			c++;
+		if (*c && starts_number(c))
 			return 1;
 	}
 	return 0;
 }
 
-/* 1 when the first cell of row line (between the leading '|' and the next
- * one, its first 511 bytes) marks the incumbent. */
-static int first_cell_incumbent(const char *line)
-{
-	const char *a = skip_ws(line);
-	if (*a == '|')
-		a++;
-	const char *b = a;
-	while (*b && *b != '|')
-		b++;
-	char first[512];
-	size_t n = (size_t)(b - a) < sizeof(first) - 1 ? (size_t)(b - a) : sizeof(first) - 1;
-	memcpy(first, a, n);
-	first[n] = '\0';
-	return shows_incumbent(first, NULL);
-}
-
 /* A row of a Final Summary table with a final column: a soft claim of the
  * first cell's label at that column's latency. Returns -1 on allocation
  * failure. */
-static int summary_row_claim(struct ctx *cx, const char *line, long lineno)
+static int summary_row_claim(struct ctx *cx, const char *const *cells, int n, long lineno)
 {
 	struct optlog *lg = cx->lg;
-	char *cells[64];
-	char *d = strdup(line);
-	if (!d)
-		return -1;
-	int rc = 0;
-	int n = split_cells(d, cells, 64);
 	double v = n > cx->sum_col ? cell_number(cells[cx->sum_col]) : NAN;
-	if (!isnan(v) && n > 0) {
-		char *label = clean_label(cells[0], strlen(cells[0]));
-		if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN))
-			rc = -1;
-		else if (label)
-			lg->claims[lg->n_claims - 1].soft = 1;
-	}
-	free(d);
-	return rc;
+	if (isnan(v) || n <= 0)
+		return 0;
+	char *label = clean_label(cells[0], strlen(cells[0]));
+	if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN))
+		return -1;
+	if (label)
+		lg->claims[lg->n_claims - 1].soft = 1;
+	return 0;
 }
 
 /* A row of the v2 Final table: kept as an optlog_final_row when it has
  * every column. Returns -1 on allocation failure. */
-static int final_row(struct ctx *cx, const char *line, long lineno)
+static int final_row(struct ctx *cx, const char *const *cells, int nc, long lineno)
 {
 	struct optlog *lg = cx->lg;
-	char *cells[64];
-	char *dup = strdup(line);
-	if (!dup)
-		return -1;
-	int nc = split_cells(dup, cells, 64);
-	int need = 0, rc = 0;
+	int need = 0;
 	for (int j = 0; j < 5; j++)
 		if (cx->col[j] > need)
 			need = cx->col[j];
 	if (nc <= need)
-		goto out;
-	if (PUSH(lg, final_rows)) {
-		rc = -1;
-		goto out;
-	}
+		return 0;
+	if (PUSH(lg, final_rows))
+		return -1;
 	struct optlog_final_row *r = &lg->final_rows[lg->n_final_rows];
 	r->line = lineno;
 	r->kernel_id = cell_text(cells[cx->col[0]]);
@@ -1553,33 +1452,44 @@ static int final_row(struct ctx *cx, const char *line, long lineno)
 		free(r->kernel_id);
 		free(r->workload_id);
 		free(r->final_candidate_id);
-		rc = -1;
-		goto out;
+		return -1;
 	}
 	lg->n_final_rows++;
-out:
-	free(dup);
-	return rc;
+	return 0;
+}
+
+/* 1 when only the first cell holds text: on GitHub a line of prose right
+ * under a table is shown as such a row; it holds no data. */
+static int lone_first_cell(const char *const *cells, int n)
+{
+	for (int k = 1; k < n; k++)
+		if (*skip_ws(cells[k]))
+			return 0;
+	return 1;
 }
 
 /* A data row of the open table: counted, and read for the incumbent mark,
  * summary claims and v2 Final rows. Returns -1 on allocation failure. */
-static int table_row(struct ctx *cx, char *line, size_t len, long lineno)
+static int table_row(struct ctx *cx, const struct mdread_line *ln)
 {
 	struct optlog *lg = cx->lg;
-	if (cx->table == (size_t)-1)
+	if (cx->table == (size_t)-1 || !cx->in_table)
 		return 0;
+	const char *const *cells = ln->cells;
+	int n = ln->ncells < 64 ? ln->ncells : 64;
 	struct optlog_table *t = &lg->tables[cx->table];
 	t->rows++;
-	if (!t->has_numeric_row && row_has_number(line, len))
+	if (!t->has_numeric_row && row_has_number(cells, n))
 		t->has_numeric_row = 1;
-	if (!t->has_incumbent && first_cell_incumbent(line))
+	if (!t->has_incumbent && n > 0 && shows_incumbent(cells[0], NULL))
 		t->has_incumbent = 1;
-	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS && summary_row_claim(cx, line, lineno))
+	if (lone_first_cell(cells, n))
+		return 0; /* a line of text right under a table joins it as a row */
+	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS && summary_row_claim(cx, cells, n, ln->line))
 		return -1;
 	if (!cx->table_final || lg->n_final_rows >= MAX_ROWS)
 		return 0;
-	return final_row(cx, line, lineno);
+	return final_row(cx, cells, n, ln->line);
 }
 
 static int is_remeasure(const char *s, const struct text_bytes *tb)
@@ -1674,6 +1584,7 @@ static int open_summary(struct ctx *cx, int level, long line)
 	clear_summary(lg);
 	cx->stop_seen = 0;
 	lg->summary_line = line;
+	cx->summary_folded = cx->folded;
 	cx->in_summary = 1;
 	cx->summary_level = level;
 	return 0;
@@ -1711,7 +1622,9 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		lg->retrospective_line = line;
 	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text, &cx->tb))
 		lg->baseline_remeasure_line = line;
-	if (starts_summary(t, &cx->tb) && open_summary(cx, level, line))
+	/* a Final Summary folded in <details> does not supersede a shown one */
+	int shadowed = cx->folded && cx->lg->summary_line && !cx->summary_folded;
+	if (starts_summary(t, &cx->tb) && !shadowed && open_summary(cx, level, line))
 		return -1;
 	if ((level == 2 || level == 3) && starts_ci(t, "final performance test data")) {
 		lg->final_heading_line = line;
@@ -1781,32 +1694,18 @@ static const struct text_bytes *line_bytes(struct ctx *cx, const char *s)
 	return &cx->tb;
 }
 
-static int fence_open(const char *s, char *ch, size_t *n)
-{
-	s = skip_ws(s);
-	if ((s[0] == '`' || s[0] == '~') && s[1] == s[0] && s[2] == s[0]) {
-		size_t k = 0;
-		while (s[k] == s[0])
-			k++;
-		*ch = s[0];
-		*n = k;
-		return 1;
-	}
-	return 0;
-}
-
-/* Notes the problems of one raw line (BOM on line 1, first CRLF, overlong,
- * NUL, invalid UTF-8); drops a BOM and cuts at a NUL through *s / *len;
- * notes the line's marks in cx->marks. Returns -1 on allocation failure. */
-static int line_problems(struct ctx *cx, char **s, size_t *len, long line, int truncated, int had_cr)
+/* The problems of one raw line (BOM on line 1, first CRLF, overlong,
+ * NUL, invalid UTF-8), noted as the old line reader did: they concern the
+ * bytes, not what is rendered. Returns -1 on allocation failure. */
+static int line_problems(struct ctx *cx, const char *s, size_t len, long line, int had_cr)
 {
 	struct optlog *lg = cx->lg;
-	if (line == 1 && lineio_has_bom(*s, *len)) {
+	if (line == 1 && lineio_has_bom(s, len)) {
 		lg->has_bom = 1;
 		if (add_problem(lg, 1, "file starts with a UTF-8 byte order mark"))
 			return -1;
-		*s += 3;
-		*len -= 3;
+		s += 3;
+		len -= 3;
 	}
 	if (had_cr && !cx->crlf_seen) {
 		cx->crlf_seen = 1;
@@ -1814,144 +1713,177 @@ static int line_problems(struct ctx *cx, char **s, size_t *len, long line, int t
 		if (add_problem(lg, line, "CRLF line ending (the file should use LF)"))
 			return -1;
 	}
-	if (truncated && add_problem(lg, line, "line longer than %u bytes", (unsigned)LINEIO_DEFAULT_LIMIT))
-		return -1;
-	struct text_scan ts; /* NUL, first non-ASCII byte and marks in one pass */
-	text_scan(&ts, *s, *len, '|', '<');
-	cx->marks = ts.marks;
-	if (ts.len < *len) {
+	if (len > LINEIO_DEFAULT_LIMIT) {
+		if (add_problem(lg, line, "line longer than %u bytes", (unsigned)LINEIO_DEFAULT_LIMIT))
+			return -1;
+		len = LINEIO_DEFAULT_LIMIT;
+	}
+	const char *nul = memchr(s, '\0', len);
+	if (nul) {
 		if (add_problem(lg, line, "line contains a NUL byte"))
 			return -1;
-		*len = ts.len;
+		len = (size_t)(nul - s);
 	}
-	/* ASCII before ts.high is valid: check from there */
-	size_t bad = ts.high < *len ? utf8_invalid_at(*s + ts.high, *len - ts.high) : (size_t)-1;
-	if (bad != (size_t)-1 && add_problem(lg, line, "invalid UTF-8 at byte %zu", ts.high + bad + 1))
+	size_t bad = utf8_invalid_at(s, len);
+	if (bad != (size_t)-1 && add_problem(lg, line, "invalid UTF-8 at byte %zu", bad + 1))
 		return -1;
+	for (size_t k = 0; k < len && lg->blank; k++)
+		if (s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
+			lg->blank = 0;
 	return 0;
 }
 
-/* Fenced code: returns 1 when s opens, closes or sits inside a fence (the
- * line is then no Markdown structure; *kind becomes K_TEXT inside one). */
-static int fence_step(struct ctx *cx, const char *s, enum kind *kind)
-{
-	char fch;
-	size_t flen;
-	if (cx->in_fence) {
-		if (fence_open(s, &fch, &flen) && fch == cx->fence_ch && flen >= cx->fence_len &&
-		    *skip_ws(skip_ws(s) + flen) == '\0')
-			cx->in_fence = 0;
-		*kind = K_TEXT;
-		return 1;
-	}
-	if (!fence_open(s, &fch, &flen))
-		return 0;
-	cx->in_fence = 1;
-	cx->fence_ch = fch;
-	cx->fence_len = flen;
-	cx->in_table = 0;
-	return 1;
-}
-
-/* HTML comments: reads the suppressions on s and tracks whether a comment
- * stays open after it. Returns -1 on allocation failure. */
-static int comment_step(struct ctx *cx, const char *s, size_t len, long line)
-{
-	if (!cx->in_comment && (!(cx->marks & MARK_LT) || !strstr(s, "<!--")))
-		return 0;
-	if (strstr(s, "tlgate-disable") && optlog_scan_suppressions(s, len, line, cx->lg))
-		return -1;
-	const char *open = strstr(s, "<!--");
-	const char *close = strstr(open ? open : s, "-->");
-	if (cx->in_comment)
-		cx->in_comment = close == NULL;
-	else if (open && !close)
-		cx->in_comment = 1;
-	return 0;
-}
-
-/* The Markdown structure of a line outside fences: a row of the open
- * table, a heading, a delimiter row opening a table, or prose; sets *kind.
- * Returns -1 on allocation failure. */
-static int structure_step(struct ctx *cx, char *s, size_t len, long line, enum kind *kind)
-{
-	if (cx->in_table) {
-		if (*kind != K_BLANK && (cx->marks & MARK_BAR)) {
-			*kind = K_ROW;
-			return table_row(cx, s, len, line);
-		}
-		cx->in_table = 0;
-	}
-	const char *htext;
-	int level = heading_level(s, &htext);
-	if (level) {
-		*kind = K_HEADING;
-		line_bytes(cx, s);
-		return on_heading(cx, level, htext, line);
-	}
-	if (*kind == K_TEXT && cx->prev_kind == K_TEXT && cx->prev_bar &&
-	    is_delimiter_row(skip_ws(s))) {
-		*kind = K_ROW;
-		return open_table(cx, line);
-	}
-	if (*kind == K_TEXT) {
-		line_bytes(cx, s);
-		return on_text(cx, s, line);
-	}
-	return 0;
-}
-
-/* Moves the previous line to the caption slot (unless blank) and keeps s
- * as the previous line. Only the text of prose and headings is ever read
- * back (a table's header, a caption): a row or a blank line is kept as its
- * kind and line, with no text. Returns -1 on allocation failure. */
-static int shift_line(struct ctx *cx, const char *s, size_t len, long line, enum kind kind)
-{
-	if (cx->prev_kind != K_BLANK && cx->prev_line > 0) {
-		/* swap buffers: cap <- prev */
-		char *b = cx->cap;
-		size_t c = cx->cap_cap;
-		cx->cap = cx->prev;
-		cx->cap_cap = cx->prev_cap;
-		cx->cap_len = cx->prev_len;
-		cx->cap_line = cx->prev_line;
-		cx->cap_kind = cx->prev_kind;
-		cx->cap_tb = cx->prev_tb;
-		cx->prev = b;
-		cx->prev_cap = c;
-	}
-	if (kind == K_ROW || kind == K_BLANK) {
-		cx->prev_len = 0;
-		if (cx->prev)
-			cx->prev[0] = '\0';
-	} else if (keep(&cx->prev, &cx->prev_cap, &cx->prev_len, s, len)) {
-		return -1;
-	} else {
-		cx->prev_tb = *line_bytes(cx, s);
-	}
-	cx->prev_line = line;
-	cx->prev_kind = kind;
-	cx->prev_bar = (cx->marks & MARK_BAR) != 0;
-	return 0;
-}
-
-static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncated, int had_cr)
+/* Every raw line of buf through line_problems; counts lines and bytes. */
+static int raw_lines(struct ctx *cx, const char *buf, size_t len)
 {
 	struct optlog *lg = cx->lg;
-	lg->lines = line;
-	lg->bytes += len + 1 + (had_cr ? 1 : 0);
-	cx->tb_ok = 0;
-	if (line_problems(cx, &s, &len, line, truncated, had_cr))
-		return -1;
-	const char *t = skip_ws(s);
-	enum kind kind = *t ? K_TEXT : K_BLANK;
-	if (*t)
-		lg->blank = 0;
-	if (!fence_step(cx, s, &kind)) {
-		if (comment_step(cx, s, len, line) || structure_step(cx, s, len, line, &kind))
+	size_t i = 0;
+	long no = 0;
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		size_t n = end - i;
+		int cr = n > 0 && buf[i + n - 1] == '\r';
+		if (line_problems(cx, buf + i, cr ? n - 1 : n, ++no, cr))
 			return -1;
+		i = end + 1;
 	}
-	return shift_line(cx, s, len, line, kind);
+	lg->lines = no;
+	lg->bytes = len;
+	return 0;
+}
+
+/* Keeps s as the last shown line of prose or heading. */
+static int keep_caption(struct ctx *cx, const char *s, long line)
+{
+	size_t n = strlen(s);
+	if (keep(&cx->cap, &cx->cap_cap, &cx->cap_len, s, n))
+		return -1;
+	cx->cap_line = line;
+	cx->cap_tb = *line_bytes(cx, s);
+	return 0;
+}
+
+/* Text a reader of the rendered page would take for a claim or a Final
+ * Summary: a figure next to a claim word. */
+static int looks_like_claim(const char *s)
+{
+	static const char *const w[] = { "final", "latency", "speedup", "speed-up", "geomean", "improv",
+					 "reduc", "faster", "时延", "耗时", "加速", "提升", "降低", "最终", "倍",
+					 "总结", NULL };
+	const char *d = s;
+	while (*d && !is_digit((unsigned char)*d))
+		d++;
+	if (!*d && !text_find_ci(s, "final summary") && !strstr(s, "最终总结"))
+		return 0;
+	for (int i = 0; w[i]; i++)
+		if (text_find_ci(s, w[i]))
+			return 1;
+	return 0;
+}
+
+static int add_note(struct optlog *lg, enum optlog_note_kind kind, const struct mdread_line *ln)
+{
+	const char *why = ln->kind == MDREAD_HIDDEN ? mdread_hidden_name(ln->hidden) : "code";
+	return note_text(lg, kind, ln->line, why, ln->text, NAN, NULL);
+}
+
+static int note_text(struct optlog *lg, enum optlog_note_kind kind, long line, const char *why, const char *text,
+		     double value, const char *unit)
+{
+	if (lg->n_notes >= MAX_PROBLEMS)
+		return 0;
+	if (PUSH(lg, notes))
+		return -1;
+	struct optlog_note *nt = &lg->notes[lg->n_notes];
+	memset(nt, 0, sizeof(*nt));
+	nt->line = line;
+	nt->kind = kind;
+	nt->why = why;
+	nt->value = value;
+	nt->unit = unit;
+	nt->quote = strndup(text, 200);
+	if (!nt->quote)
+		return -1;
+	lg->n_notes++;
+	return 0;
+}
+
+/* Text a reader cannot see: directives are read from comments; anything
+ * there that reads as a claim or a Final Summary is noted, never read. */
+static int hidden_line(struct ctx *cx, const struct mdread_line *ln)
+{
+	int directive = ln->hidden == MDREAD_COMMENT && strstr(ln->text, "tlgate-disable");
+	if (directive && optlog_scan_suppressions(ln->text, ln->len, ln->line, cx->lg))
+		return -1;
+	if (!directive && looks_like_claim(ln->text))
+		return add_note(cx->lg, OPTLOG_NOTE_HIDDEN, ln);
+	return 0;
+}
+
+/* A line of a code block: shown, but as code; in the Final Summary a
+ * figure there next to a claim word is noted, not read as a claim. */
+static int code_line(struct ctx *cx, const struct mdread_line *ln)
+{
+	cx->in_table = 0;
+	cx->cap_line = 0;
+	if (cx->in_summary && looks_like_claim(ln->text))
+		return add_note(cx->lg, OPTLOG_NOTE_CODE, ln);
+	return 0;
+}
+
+/* A shown line of prose: list items are read with their marker ("- "),
+ * as the recognisers expect. */
+static int prose(struct ctx *cx, const struct mdread_line *ln)
+{
+	cx->in_table = 0;
+	const char *s = ln->text;
+	char *owned = NULL;
+	if (ln->list_item) {
+		owned = malloc(ln->len + 3);
+		if (!owned)
+			return -1;
+		memcpy(owned, "- ", 2);
+		memcpy(owned + 2, ln->text, ln->len + 1);
+		s = owned;
+	}
+	line_bytes(cx, s);
+	int rc = on_text(cx, s, ln->line);
+	if (rc == 0)
+		rc = keep_caption(cx, s, ln->line);
+	free(owned);
+	return rc;
+}
+
+static int take_md(const struct mdread_line *ln, void *arg)
+{
+	struct ctx *cx = arg;
+	cx->tb_ok = 0;
+	int rc = 0;
+	switch (ln->kind) {
+	case MDREAD_HEADING:
+		cx->in_table = 0;
+		cx->folded = ln->folded;
+		line_bytes(cx, ln->text);
+		rc = on_heading(cx, ln->level, ln->text, ln->line);
+		if (rc == 0)
+			rc = keep_caption(cx, ln->text, ln->line);
+		break;
+	case MDREAD_TEXT:
+		rc = prose(cx, ln);
+		break;
+	case MDREAD_ROW:
+		rc = ln->head ? open_table(cx, ln) : table_row(cx, ln);
+		cx->cap_line = 0;
+		break;
+	case MDREAD_CODE:
+		rc = code_line(cx, ln);
+		break;
+	case MDREAD_HIDDEN:
+		rc = hidden_line(cx, ln);
+		break;
+	}
+	return rc ? -1 : 0;
 }
 
 static void ctx_init(struct ctx *cx, struct optlog *lg)
@@ -1962,13 +1894,10 @@ static void ctx_init(struct ctx *cx, struct optlog *lg)
 		cx->hround[l] = -1;
 		cx->hidx[l] = -1;
 	}
-	cx->prev_kind = K_BLANK;
-	cx->cap_kind = K_BLANK;
 }
 
 static void ctx_release(struct ctx *cx)
 {
-	free(cx->prev);
 	free(cx->cap);
 }
 
@@ -2124,80 +2053,66 @@ static int finish(struct optlog *lg)
 	return 0;
 }
 
-static int load_lines(struct lineio *lp, struct optlog *lg);
-
-int optlog_load(const char *path, struct optlog *lg)
+int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg)
 {
-	struct lineio l;
-	if (lineio_open(&l, path, LINEIO_DEFAULT_LIMIT) != 0)
-		return -1;
-	return load_lines(&l, lg);
+	struct ctx cx;
+	ctx_init(&cx, lg);
+	int rc = raw_lines(&cx, buf, len);
+	if (rc == 0)
+		rc = mdread_buffer(buf, len, take_md, &cx) ? -1 : 0;
+	ctx_release(&cx);
+	if (rc == 0 && finish(lg))
+		rc = -1;
+	if (rc)
+		errno = ENOMEM;
+	return rc;
 }
 
 int optlog_load_stream(FILE *f, struct optlog *lg)
 {
-	struct lineio l;
-	lineio_init(&l, f, LINEIO_DEFAULT_LIMIT);
-	l.owned = 1;
-	return load_lines(&l, lg);
-}
-
-/* Reads every line of l into lg and closes l. */
-static int load_lines(struct lineio *lp, struct optlog *lg)
-{
-	struct lineio l = *lp;
-	struct ctx cx;
-	int rc;
-	ctx_init(&cx, lg);
-	while ((rc = lineio_next(&l)) == 1) {
-		if (take_line(&cx, l.buf, l.len, l.lineno, l.truncated, l.had_cr)) {
-			rc = -1;
-			errno = ENOMEM;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int over = 0;
+	for (;;) {
+		if (len >= OPTLOG_MAX_BYTES) {
+			over = fgetc(f) != EOF;
 			break;
 		}
+		if (len + 65536 > cap) {
+			size_t c = cap ? cap * 2 : 65536 * 2;
+			char *b = realloc(buf, c);
+			if (!b) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return -1;
+			}
+			buf = b;
+			cap = c;
+		}
+		size_t want = cap - len < OPTLOG_MAX_BYTES - len ? cap - len : OPTLOG_MAX_BYTES - len;
+		size_t got = fread(buf + len, 1, want, f);
+		len += got;
+		if (got == 0)
+			break;
 	}
+	int err = ferror(f);
 	int saved = errno;
-	ctx_release(&cx);
-	lineio_close(&l);
-	if (rc >= 0 && finish(lg)) {
+	fclose(f);
+	int rc = err ? -1 : optlog_load_buffer(buf, len, lg);
+	if (rc == 0 && over && add_problem(lg, lg->lines, "file larger than %u MiB: read up to there",
+					   (unsigned)(OPTLOG_MAX_BYTES >> 20)))
 		rc = -1;
-		saved = ENOMEM;
-	}
-	errno = saved;
-	return rc < 0 ? -1 : 0;
+	if (err)
+		errno = saved ? saved : EIO;
+	free(buf);
+	return rc;
 }
 
-int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg)
+int optlog_load(const char *path, struct optlog *lg)
 {
-	struct ctx cx;
-	char *line = NULL;
-	size_t cap = 0, i = 0;
-	long no = 0;
-	int rc = 0;
-	ctx_init(&cx, lg);
-	while (i < len) {
-		const char *nl = memchr(buf + i, '\n', len - i);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		size_t n = end - i;
-		int cr = 0;
-		if (n > 0 && buf[i + n - 1] == '\r') {
-			n--;
-			cr = 1;
-		}
-		int trunc = n > LINEIO_DEFAULT_LIMIT;
-		if (trunc)
-			n = LINEIO_DEFAULT_LIMIT;
-		size_t dummy;
-		if (keep(&line, &cap, &dummy, buf + i, n) ||
-		    take_line(&cx, line, n, ++no, trunc, cr)) {
-			rc = -1;
-			break;
-		}
-		i = end + 1;
-	}
-	free(line);
-	ctx_release(&cx);
-	if (rc == 0 && finish(lg))
-		rc = -1;
-	return rc;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	return optlog_load_stream(f, lg);
 }

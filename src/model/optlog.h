@@ -124,6 +124,27 @@ enum optlog_stop {
 	OPTLOG_STOP_OTHER       /* a stop-reason line with none of the above */
 };
 
+/* What the reader noted about a line instead of (or beside) reading it:
+ * text that reads as a claim but is hidden from a reader of the rendered
+ * page (an HTML comment, struck through, an image's alternative text, an
+ * element GitHub does not render), shown as code in the last Final
+ * Summary, or a claim line with more figures than can be attributed to its
+ * key (the figure read is in value/unit). */
+enum optlog_note_kind {
+	OPTLOG_NOTE_HIDDEN,
+	OPTLOG_NOTE_CODE,
+	OPTLOG_NOTE_AMBIGUOUS
+};
+struct optlog_note {
+	long line;
+	enum optlog_note_kind kind;
+	const char *why;    /* "comment", "struck", "image-alt", "unrendered", "code",
+			     * "ambiguous" (static) */
+	char *quote;        /* the text, at most 200 bytes; malloc'd */
+	double value;       /* AMBIGUOUS: the figure read, in `unit`; NAN otherwise */
+	const char *unit;   /* static, NULL otherwise */
+};
+
 /* Bad input met while reading (invalid UTF-8, NUL, long line...). */
 struct optlog_problem {
 	long line;
@@ -168,6 +189,7 @@ struct optlog {
 
 	OPTLOG_VEC(struct optlog_suppression, suppressions);
 	OPTLOG_VEC(struct optlog_problem, problems);
+	OPTLOG_VEC(struct optlog_note, notes);  /* at most 20 */
 };
 
 void optlog_init(struct optlog *lg);

@@ -1,0 +1,767 @@
+/* mdread.c: Markdown as GitHub renders it, line by line (mdread.h).
+ *
+ * cmark-gfm (GitHub's own renderer, with its table and strikethrough
+ * extensions) parses the document; this file walks the tree it builds and
+ * turns it into the lines of mdread.h. A block knows its first source
+ * line; inside it, every soft or hard break (and every newline of raw HTML
+ * or code) moves to the next line. Raw HTML, which cmark-gfm keeps as
+ * written, goes through a small tokenizer that keeps what a browser shows
+ * of it: text between tags, with comments, struck elements and elements
+ * GitHub does not render set apart as hidden text. */
+#include "io/mdread.h"
+#include "util/strbuf.h"
+
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CELLS 256   /* cells kept per row; the rest are dropped */
+#define MAX_OPEN 64     /* HTML elements with an effect kept open */
+
+enum effect { FX_STRUCK, FX_UNRENDERED, FX_DETAILS };
+
+struct open_el {
+	char name[12];
+	enum effect fx;
+};
+
+enum hstate { H_DATA, H_TAG, H_COMMENT };
+
+struct rd {
+	mdread_fn fn;
+	void *arg;
+	int stop;                /* the callback's non-zero value */
+	int oom;
+	/* block context */
+	int heading;             /* level of the open heading, 0 */
+	int code;                /* inside a code block */
+	char lang[64];
+	int html_block;
+	int quote;
+	int list_pending;        /* the next text line starts a list item */
+	int in_table, in_cell, head;
+	long cur;                /* source line of the inline being read */
+	long head_line;          /* the open table's header row */
+	int unplaced;            /* in a paragraph cmark-gfm gave no line */
+	unsigned long block;
+	int img;                 /* inside an image (its alt text) */
+	int del;                 /* inside ~~strikethrough~~ */
+	/* HTML elements with an effect, and the tokenizer */
+	struct open_el open[MAX_OPEN];
+	int nopen;
+	enum hstate hs;
+	struct strbuf tag;       /* the tag being read */
+	int quote_ch;            /* inside a quoted attribute value */
+	int dashes;              /* trailing '-' run inside a comment */
+	/* the line being assembled */
+	long line;               /* source line of the text so far, 0 none */
+	long hint;               /* last known line */
+	struct strbuf vis;       /* what is shown */
+	struct strbuf hid;       /* what is not */
+	enum mdread_hidden why;
+	long hid_line;
+	/* the table row being assembled */
+	struct strbuf cells[MAX_CELLS];
+	int ncells;
+	long row_line;
+};
+
+/* ---- emitting lines ---- */
+
+static int emit(struct rd *r, struct mdread_line *ln)
+{
+	if (r->stop)
+		return r->stop;
+	ln->block = r->block;
+	ln->folded = 0;
+	for (int i = 0; i < r->nopen; i++)
+		if (r->open[i].fx == FX_DETAILS)
+			ln->folded = 1;
+	ln->quote = r->quote > 0;
+	if (!ln->lang)
+		ln->lang = "";
+	r->stop = r->fn(ln, r->arg);
+	return r->stop;
+}
+
+static int blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+static void reset(struct strbuf *b)
+{
+	b->n = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+static const char *str(const struct strbuf *b)
+{
+	return b->s ? b->s : "";
+}
+
+static void flush_hidden(struct rd *r)
+{
+	if (r->hid.n && !blank(r->hid.s, r->hid.n)) {
+		struct mdread_line ln = { 0 };
+		ln.kind = MDREAD_HIDDEN;
+		ln.hidden = r->why;
+		ln.line = r->hid_line ? r->hid_line : r->hint;
+		ln.text = str(&r->hid);
+		ln.len = r->hid.n;
+		emit(r, &ln);
+	}
+	r->oom |= r->hid.oom;
+	reset(&r->hid);
+	r->hid_line = 0;
+}
+
+/* Ends the line being assembled: its shown text, then its hidden text. */
+static void flush(struct rd *r)
+{
+	if (r->vis.n && !blank(r->vis.s, r->vis.n) && !r->in_table) {
+		struct mdread_line ln = { 0 };
+		ln.kind = r->heading ? MDREAD_HEADING : r->code ? MDREAD_CODE : MDREAD_TEXT;
+		ln.level = r->heading;
+		ln.line = r->line ? r->line : r->hint;
+		ln.text = str(&r->vis);
+		ln.len = r->vis.n;
+		ln.lang = r->code ? r->lang : "";
+		if (ln.kind == MDREAD_TEXT) {
+			ln.list_item = r->list_pending;
+			r->list_pending = 0;
+		}
+		emit(r, &ln);
+	}
+	r->oom |= r->vis.oom;
+	reset(&r->vis);
+	r->line = 0;
+	flush_hidden(r);
+}
+
+/* ---- where text goes ---- */
+
+static int has_fx(const struct rd *r, enum effect fx)
+{
+	for (int i = 0; i < r->nopen; i++)
+		if (r->open[i].fx == fx)
+			return 1;
+	return 0;
+}
+
+static enum mdread_hidden hidden_now(const struct rd *r)
+{
+	if (r->hs == H_COMMENT)
+		return MDREAD_COMMENT;
+	if (has_fx(r, FX_UNRENDERED))
+		return MDREAD_UNRENDERED;
+	if (r->del || has_fx(r, FX_STRUCK))
+		return MDREAD_STRUCK;
+	if (r->img)
+		return MDREAD_IMAGE_ALT;
+	return MDREAD_SHOWN;
+}
+
+/* Appends shown or hidden text of source line `line`. */
+static void put(struct rd *r, const char *p, size_t n, long line)
+{
+	enum mdread_hidden h = hidden_now(r);
+	if (h != MDREAD_SHOWN) {
+		if (r->hid.n && r->why != h)
+			flush_hidden(r);
+		r->why = h;
+		if (!r->hid_line)
+			r->hid_line = line;
+		strbuf_add(&r->hid, p, n);
+		return;
+	}
+	if (r->in_cell) {
+		if (r->ncells > 0 && r->ncells <= MAX_CELLS)
+			strbuf_add(&r->cells[r->ncells - 1], p, n);
+		if (!r->row_line)
+			r->row_line = line;
+		return;
+	}
+	if (!r->line)
+		r->line = line;
+	strbuf_add(&r->vis, p, n);
+}
+
+/* ---- entities ---- */
+
+static size_t put_utf8(char *o, unsigned long c)
+{
+	if (c == 0 || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		c = 0xFFFD;
+	if (c < 0x80) {
+		o[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (char)(0xC0 | (c >> 6));
+		o[1] = (char)(0x80 | (c & 0x3F));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (char)(0xE0 | (c >> 12));
+		o[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (c & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (c >> 18));
+	o[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (c & 0x3F));
+	return 4;
+}
+
+/* Named entities a log may use; any other name is shown as written. */
+static const struct {
+	const char *name;
+	unsigned long cp;
+} entities[] = {
+	{ "amp", '&' },      { "lt", '<' },        { "gt", '>' },        { "quot", '"' },
+	{ "apos", '\'' },    { "nbsp", 0xA0 },     { "times", 0xD7 },    { "micro", 0xB5 },
+	{ "mu", 0x3BC },     { "Mu", 0x39C },      { "divide", 0xF7 },   { "minus", 0x2212 },
+	{ "ndash", 0x2013 }, { "mdash", 0x2014 },  { "rarr", 0x2192 },   { "larr", 0x2190 },
+	{ "harr", 0x2194 },  { "rArr", 0x21D2 },   { "hellip", 0x2026 }, { "middot", 0xB7 },
+	{ "deg", 0xB0 },     { "plusmn", 0xB1 },   { "percnt", '%' },    { "period", '.' },
+	{ "colon", ':' },    { "comma", ',' },     { "sol", '/' },       { "lowbar", '_' },
+	{ "ast", '*' },      { "num", '#' },       { "verbar", '|' },    { "vert", '|' },
+	{ "thinsp", 0x2009 }, { "ensp", 0x2002 },  { "emsp", 0x2003 },   { "zwj", 0x200D },
+	{ "zwnj", 0x200C },  { "shy", 0xAD },      { "lrm", 0x200E },    { "rlm", 0x200F },
+	{ "NoBreak", 0x2060 }, { "ZeroWidthSpace", 0x200B }, { "tilde", 0x2DC }, { "dollar", '$' },
+};
+
+/* Decodes the entity "&...;" at p[0..n) into o (at least 8 bytes); returns
+ * its length, 0 when it is none (shown as written). */
+static size_t decode_entity(const char *p, size_t n, char *o)
+{
+	if (n < 3 || p[0] != '&' || p[n - 1] != ';')
+		return 0;
+	if (p[1] == '#') {
+		unsigned long c = 0;
+		size_t i = 2;
+		int hex = i < n && (p[i] == 'x' || p[i] == 'X');
+		if (hex)
+			i++;
+		if (i >= n - 1)
+			return 0;
+		for (; i < n - 1; i++) {
+			int d = (p[i] >= '0' && p[i] <= '9') ? p[i] - '0'
+				: (hex && p[i] >= 'a' && p[i] <= 'f') ? p[i] - 'a' + 10
+				: (hex && p[i] >= 'A' && p[i] <= 'F') ? p[i] - 'A' + 10 : -1;
+			if (d < 0)
+				return 0;
+			if (c <= 0x10FFFF)
+				c = c * (hex ? 16 : 10) + (unsigned long)d;
+		}
+		return put_utf8(o, c);
+	}
+	for (size_t k = 0; k < sizeof(entities) / sizeof(entities[0]); k++)
+		if (strlen(entities[k].name) == n - 2 && memcmp(entities[k].name, p + 1, n - 2) == 0)
+			return put_utf8(o, entities[k].cp);
+	return 0;
+}
+
+static void put_entity(struct rd *r, const char *p, size_t n, long line)
+{
+	char o[8];
+	size_t k = decode_entity(p, n, o);
+	if (k)
+		put(r, o, k, line);
+	else
+		put(r, p, n, line);
+}
+
+/* ---- raw HTML ---- */
+
+static int name_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+static int effect_of(const char *name, enum effect *fx)
+{
+	static const char *const struck[] = { "s", "del", "strike", NULL };
+	static const char *const unrendered[] = { "script", "style", "template", "textarea", "title",
+						  "noscript", "iframe", "xmp", "noembed", "noframes",
+						  "plaintext", "svg", "math", "head", NULL };
+	for (int i = 0; struck[i]; i++)
+		if (strcmp(name, struck[i]) == 0)
+			return *fx = FX_STRUCK, 1;
+	for (int i = 0; unrendered[i]; i++)
+		if (strcmp(name, unrendered[i]) == 0)
+			return *fx = FX_UNRENDERED, 1;
+	if (strcmp(name, "details") == 0)
+		return *fx = FX_DETAILS, 1;
+	return 0;
+}
+
+/* A whole tag `<...>`: opens or closes an element with an effect. */
+static void on_tag(struct rd *r, const char *t, size_t n)
+{
+	size_t i = 1;
+	int closing = 0;
+	if (i < n && t[i] == '/') {
+		closing = 1;
+		i++;
+	}
+	char name[12];
+	size_t k = 0;
+	for (; i < n && name_char((unsigned char)t[i]); i++)
+		if (k < sizeof(name) - 1)
+			name[k++] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] - 'A' + 'a' : t[i]);
+	name[k] = '\0';
+	enum effect fx;
+	if (!k || !effect_of(name, &fx))
+		return;
+	int self_closing = n >= 2 && t[n - 2] == '/';
+	if (closing) {
+		for (int j = r->nopen - 1; j >= 0; j--)
+			if (strcmp(r->open[j].name, name) == 0) {
+				r->nopen = j;
+				break;
+			}
+	} else if (!self_closing && r->nopen < MAX_OPEN) {
+		memcpy(r->open[r->nopen].name, name, k + 1);
+		r->open[r->nopen++].fx = fx;
+	}
+}
+
+/* The length of an entity "&...;" starting at p (within n bytes), 0. */
+static size_t entity_len(const char *p, size_t n)
+{
+	size_t i = 1;
+	while (i < n && i < 40 && p[i] != ';' && p[i] != '&' && p[i] != '<' && p[i] != ' ' && p[i] != '\n')
+		i++;
+	return (i < n && p[i] == ';') ? i + 1 : 0;
+}
+
+/* Starts a tag at p[0] == '<' when what follows can open one. */
+static int tag_start(const char *p, size_t n)
+{
+	if (n < 2)
+		return 1; /* the rest is in the next piece of raw HTML */
+	unsigned char c = (unsigned char)p[1];
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '/' || c == '!' || c == '?';
+}
+
+/* Inside a comment: copies up to its end ("-->") or the line's end. */
+static size_t html_comment(struct rd *r, const char *p, size_t n, long line)
+{
+	size_t j = 0;
+	int end = 0;
+	while (j < n && p[j] != '\n') {
+		if (p[j] == '>' && r->dashes >= 2) {
+			j++;
+			end = 1;
+			break;
+		}
+		r->dashes = p[j] == '-' ? r->dashes + 1 : 0;
+		j++;
+	}
+	put(r, p, j, line);
+	if (end)
+		r->hs = H_DATA;
+	return j;
+}
+
+/* Inside a tag: reads to its '>' (quoted values skipped); a tag that turns
+ * out to open a comment becomes one. */
+static size_t html_tag(struct rd *r, const char *p, size_t n)
+{
+	size_t j = 0;
+	for (; j < n && p[j] != '\n'; j++) {
+		char c = p[j];
+		strbuf_add(&r->tag, &c, 1);
+		if (r->tag.n == 4 && memcmp(r->tag.s, "<!--", 4) == 0) {
+			r->hs = H_COMMENT;
+			r->dashes = 2;
+			return j + 1;
+		}
+		if (r->quote_ch) {
+			if (c == r->quote_ch)
+				r->quote_ch = 0;
+		} else if ((c == '"' || c == '\'') && r->tag.n > 2 && r->tag.s[1] != '!') {
+			r->quote_ch = c;
+		} else if (c == '>') {
+			on_tag(r, r->tag.s, r->tag.n);
+			r->hs = H_DATA;
+			return j + 1;
+		}
+	}
+	return j;
+}
+
+/* Raw HTML as written: text between tags is shown (or hidden by an open
+ * element), comments are hidden, tags are read for their effect. A comment
+ * or a tag may go on in the next piece. */
+static void html_feed(struct rd *r, const char *p, size_t n, long *linep)
+{
+	long line = *linep;
+	size_t i = 0;
+	while (i < n) {
+		if (p[i] == '\n') {
+			if (r->hs == H_TAG)
+				strbuf_add(&r->tag, " ", 1);
+			flush(r);
+			r->hint = ++line;
+			i++;
+		} else if (r->hs == H_COMMENT) {
+			i += html_comment(r, p + i, n - i, line);
+		} else if (r->hs == H_TAG) {
+			i += html_tag(r, p + i, n - i);
+			if (r->hs == H_COMMENT)
+				put(r, "<!--", 4, line);
+		} else if (p[i] == '<' && tag_start(p + i, n - i)) {
+			r->hs = H_TAG;
+			r->quote_ch = 0;
+			reset(&r->tag);
+		} else if (p[i] == '&' && entity_len(p + i, n - i)) {
+			size_t e = entity_len(p + i, n - i);
+			put_entity(r, p + i, e, line);
+			i += e;
+		} else {
+			size_t j = i + 1;
+			while (j < n && p[j] != '\n' && p[j] != '<' && p[j] != '&')
+				j++;
+			put(r, p + i, j - i, line);
+			i = j;
+		}
+	}
+	*linep = line;
+}
+
+/* ---- the tree ---- */
+
+static void start_cell(struct rd *r)
+{
+	r->in_cell = 1;
+	r->ncells++;
+	if (r->ncells <= MAX_CELLS)
+		reset(&r->cells[r->ncells - 1]);
+}
+
+static void end_row(struct rd *r)
+{
+	int n = r->ncells < MAX_CELLS ? r->ncells : MAX_CELLS;
+	const char *cells[MAX_CELLS];
+	struct strbuf joined = { 0 };
+	for (int i = 0; i < n; i++) {
+		cells[i] = str(&r->cells[i]);
+		r->oom |= r->cells[i].oom;
+		if (i)
+			strbuf_add(&joined, " | ", 3);
+		strbuf_str(&joined, cells[i]);
+	}
+	struct mdread_line ln = { 0 };
+	ln.kind = MDREAD_ROW;
+	ln.line = r->row_line;
+	ln.head = r->head;
+	ln.ncells = n;
+	ln.cells = cells;
+	ln.text = str(&joined);
+	ln.len = joined.n;
+	r->oom |= joined.oom;
+	emit(r, &ln);
+	free(joined.s);
+	flush_hidden(r);
+	r->ncells = 0;
+}
+
+/* A code block's text: one line per '\n', from source line `line`. */
+static void code_text(struct rd *r, const char *p, size_t n, long line)
+{
+	size_t i = 0;
+	while (i < n) {
+		const char *nl = memchr(p + i, '\n', n - i);
+		size_t j = nl ? (size_t)(nl - p) : n;
+		if (j > i)
+			put(r, p + i, j - i, line);
+		if (!nl)
+			break;
+		flush(r);
+		line++;
+		i = j + 1;
+	}
+	flush(r);
+}
+
+static const char *literal(cmark_node *n, size_t *len)
+{
+	const char *s = cmark_node_get_literal(n);
+	if (!s)
+		s = "";
+	*len = strlen(s);
+	return s;
+}
+
+/* The info string's first word (the language of a fenced block). */
+static void code_lang(struct rd *r, cmark_node *n)
+{
+	const char *info = cmark_node_get_fence_info(n);
+	size_t k = 0;
+	while (info && info[k] && info[k] != ' ' && info[k] != '\t' && k < sizeof(r->lang) - 1) {
+		r->lang[k] = info[k];
+		k++;
+	}
+	r->lang[k] = '\0';
+}
+
+static void leaf_block(struct rd *r, cmark_node *n, cmark_node_type t, long line)
+{
+	size_t len;
+	const char *s = literal(n, &len);
+	r->block++;
+	if (t == CMARK_NODE_CODE_BLOCK) {
+		int flen = 0, off = 0;
+		char fch = 0;
+		int fenced = cmark_node_get_fenced(n, &flen, &off, &fch);
+		r->code = 1;
+		code_lang(r, n);
+		code_text(r, s, len, fenced ? line + 1 : line);
+		r->code = 0;
+		r->lang[0] = '\0';
+	} else if (t == CMARK_NODE_HTML_BLOCK) {
+		r->html_block = 1;
+		r->hs = H_DATA;
+		html_feed(r, s, len, &line);
+		flush(r);
+		r->html_block = 0;
+		if (r->hs == H_TAG)
+			r->hs = H_DATA;
+	}
+}
+
+/* An inline node on entering it. */
+static void inline_node(struct rd *r, cmark_node *n, cmark_node_type t)
+{
+	long at = cmark_node_get_start_line(n);
+	if (at > 0 && !r->unplaced)
+		r->cur = at;
+	size_t len;
+	const char *s;
+	switch (t) {
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_CODE:
+		s = literal(n, &len);
+		put(r, s, len, r->cur);
+		break;
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+		if (r->heading || r->in_cell)
+			put(r, " ", 1, r->cur);
+		else
+			flush(r);
+		r->cur++;
+		break;
+	case CMARK_NODE_HTML_INLINE: {
+		long line = r->cur;
+		s = literal(n, &len);
+		html_feed(r, s, len, &line);
+		if (r->hs == H_TAG)
+			r->hs = H_DATA; /* inline HTML comes whole */
+		r->cur = line;
+		break;
+	}
+	case CMARK_NODE_IMAGE:
+		r->img++;
+		break;
+	default:
+		break;
+	}
+}
+
+/* cmark-gfm places a table that follows a paragraph's lines at the
+ * paragraph's first line and leaves the paragraph unplaced; the body rows
+ * and the table's last line are right, and each row is one line, so the
+ * header row sits above the delimiter row above the first body row. */
+static long header_line(cmark_node *table)
+{
+	long rows = 0;
+	for (cmark_node *k = cmark_node_first_child(table); k; k = cmark_node_next(k))
+		rows++;
+	long end = cmark_node_get_end_line(table);
+	return end - (rows > 0 ? rows - 1 : 0) - 1;
+}
+
+/* The first line of such an unplaced paragraph: the table's. */
+static long unplaced_paragraph(cmark_node *para)
+{
+	cmark_node *next = cmark_node_next(para);
+	return next ? cmark_node_get_start_line(next) : 0;
+}
+
+static void enter(struct rd *r, cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+	long line = cmark_node_get_start_line(n);
+	if (t == CMARK_NODE_PARAGRAPH)
+		r->unplaced = line <= 0;
+	if (t == CMARK_NODE_PARAGRAPH && line <= 0)
+		line = unplaced_paragraph(n);
+	if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE || t > CMARK_NODE_FOOTNOTE_REFERENCE ||
+	    (t > CMARK_NODE_FOOTNOTE_DEFINITION && t < CMARK_NODE_TEXT)) {
+		const char *ts = cmark_node_get_type_string(n);
+		if (strcmp(ts, "strikethrough") == 0) {
+			r->del++;
+		} else if (strcmp(ts, "table") == 0) {
+			flush(r);
+			r->in_table = 1;
+			r->block++;
+			r->head_line = header_line(n);
+		} else if (strcmp(ts, "table_header") == 0 || strcmp(ts, "table_row") == 0) {
+			r->ncells = 0;
+			if (strcmp(ts, "table_header") == 0)
+				line = r->head_line;
+			r->row_line = line;
+			r->cur = line;
+			r->head = strcmp(ts, "table_header") == 0;
+		} else if (strcmp(ts, "table_cell") == 0) {
+			start_cell(r);
+		}
+		return;
+	}
+	if ((t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE)
+		return inline_node(r, n, t);
+	flush(r);
+	r->cur = line;
+	switch (t) {
+	case CMARK_NODE_BLOCK_QUOTE:
+		r->quote++;
+		break;
+	case CMARK_NODE_ITEM:
+		r->list_pending = 1;
+		break;
+	case CMARK_NODE_HEADING:
+		r->heading = cmark_node_get_heading_level(n);
+		r->block++;
+		break;
+	case CMARK_NODE_PARAGRAPH:
+		r->block++;
+		break;
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_HTML_BLOCK:
+		leaf_block(r, n, t, line);
+		break;
+	default:
+		break;
+	}
+}
+
+static void leave(struct rd *r, cmark_node *n)
+{
+	cmark_node_type t = cmark_node_get_type(n);
+	if ((t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE || t == CMARK_NODE_CUSTOM_BLOCK) {
+		const char *ts = cmark_node_get_type_string(n);
+		if (t == CMARK_NODE_IMAGE)
+			r->img--;
+		else if (strcmp(ts, "strikethrough") == 0)
+			r->del--;
+		return;
+	}
+	const char *ts = cmark_node_get_type_string(n);
+	if (strcmp(ts, "table_cell") == 0) {
+		r->in_cell = 0;
+		return;
+	}
+	if (strcmp(ts, "table_header") == 0 || strcmp(ts, "table_row") == 0) {
+		end_row(r);
+		return;
+	}
+	if (strcmp(ts, "table") == 0)
+		r->in_table = 0;
+	flush(r);
+	if (t == CMARK_NODE_BLOCK_QUOTE)
+		r->quote--;
+	else if (t == CMARK_NODE_ITEM)
+		r->list_pending = 0;
+	else if (t == CMARK_NODE_HEADING)
+		r->heading = 0;
+	else if (t == CMARK_NODE_PARAGRAPH)
+		r->unplaced = 0;
+}
+
+/* ---- the reader ---- */
+
+static cmark_node *parse(const char *buf, size_t len)
+{
+	static int registered;
+	if (!registered) {
+		cmark_gfm_core_extensions_ensure_registered();
+		registered = 1;
+	}
+	cmark_parser *p = cmark_parser_new(CMARK_OPT_SOURCEPOS);
+	if (!p)
+		return NULL;
+	static const char *const ext[] = { "table", "strikethrough", "autolink", "tagfilter", "tasklist" };
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		cmark_syntax_extension *e = cmark_find_syntax_extension(ext[i]);
+		if (e)
+			cmark_parser_attach_syntax_extension(p, e);
+	}
+	cmark_parser_feed(p, buf, len);
+	cmark_node *doc = cmark_parser_finish(p);
+	cmark_parser_free(p);
+	return doc;
+}
+
+int mdread_buffer(const char *buf, size_t len, mdread_fn fn, void *arg)
+{
+	struct rd r;
+	memset(&r, 0, sizeof(r));
+	r.fn = fn;
+	r.arg = arg;
+	cmark_node *doc = parse(buf, len);
+	if (!doc) {
+		errno = ENOMEM;
+		return -1;
+	}
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	while (it && !r.stop && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev == CMARK_EVENT_ENTER)
+			enter(&r, n);
+		else
+			leave(&r, n);
+	}
+	if (!r.stop)
+		flush(&r);
+	int failed = it == NULL;
+	cmark_iter_free(it);
+	cmark_node_free(doc);
+	free(r.vis.s);
+	free(r.hid.s);
+	free(r.tag.s);
+	for (int i = 0; i < MAX_CELLS; i++)
+		free(r.cells[i].s);
+	if (r.stop)
+		return r.stop;
+	if (failed || r.oom || r.tag.oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+const char *mdread_kind_name(enum mdread_kind k)
+{
+	static const char *const names[] = { "heading", "text", "row", "code", "hidden" };
+	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+const char *mdread_hidden_name(enum mdread_hidden h)
+{
+	static const char *const names[] = { "shown", "comment", "struck", "image-alt", "unrendered" };
+	return (unsigned)h < sizeof(names) / sizeof(names[0]) ? names[h] : "?";
+}
