@@ -19,6 +19,7 @@ FUZZ_DIR     ?= build-fuzz
 FUZZ_NEEDS_records := src/model/records.h
 FUZZ_NEEDS_lineio  := src/io/lineio.h
 FUZZ_NEEDS_optlog  := src/io/optlog.c
+FUZZ_NEEDS_mdread  := src/io/mdread.c
 FUZZ_NEEDS_msprof  := src/io/msprof.c src/io/csvtab.c
 FUZZ_NEEDS_plan    := src/io/loopplan.c
 FUZZ_NEEDS_stage_result := src/io/stage_result.c gates/s4_stage.c

@@ -19,6 +19,7 @@ const struct cli_command cli_commands[] = {
 	{ "loop", cmd_loop, "drive the Stage 4 tuning loop: init, baseline, round, status, finish", &cmd_loop_spec },
 	{ "msprof", cmd_msprof, "read an msprof op output directory: per-launch durations and a summary", &cmd_msprof_spec },
 	{ "plateau", cmd_plateau, "per-round improvement over the incumbent and plateau detection", &cmd_plateau_spec },
+	{ "read", cmd_read, "what the gate reads in an opt_log.md: rounds, tables, claims, hidden text", &cmd_read_spec },
 	{ "sim", cmd_sim, "simulate the A/B protocols on seeded synthetic runs", &cmd_sim_spec },
 	{ "speedup", cmd_speedup, "per-workload speedups and their geometric means", &cmd_speedup_spec },
 	{ "table", cmd_table, "the 'candidate vs current best' table for one round", &cmd_table_spec },

@@ -60,10 +60,11 @@ struct rd {
 	/* the line being assembled */
 	long line;               /* source line of the text so far, 0 none */
 	long hint;               /* last known line */
+	long block_line;         /* first line of the open block */
 	struct strbuf vis;       /* what is shown */
-	struct strbuf hid;       /* what is not */
-	enum mdread_hidden why;
-	long hid_line;
+	struct strbuf hid[5];    /* what is not, by reason (MDREAD_COMMENT..) */
+	long hid_line[5];
+	int last_hidden;         /* the reason of the last piece put, 0 shown */
 	/* the table row being assembled */
 	struct strbuf cells[MAX_CELLS];
 	int ncells;
@@ -108,30 +109,35 @@ static const char *str(const struct strbuf *b)
 	return b->s ? b->s : "";
 }
 
+/* Emits the hidden text of the line, one line per reason. */
 static void flush_hidden(struct rd *r)
 {
-	if (r->hid.n && !blank(r->hid.s, r->hid.n)) {
-		struct mdread_line ln = { 0 };
-		ln.kind = MDREAD_HIDDEN;
-		ln.hidden = r->why;
-		ln.line = r->hid_line ? r->hid_line : r->hint;
-		ln.text = str(&r->hid);
-		ln.len = r->hid.n;
-		emit(r, &ln);
+	for (int h = MDREAD_COMMENT; h <= MDREAD_UNRENDERED; h++) {
+		struct strbuf *b = &r->hid[h];
+		if (b->n && !blank(b->s, b->n)) {
+			struct mdread_line ln = { 0 };
+			ln.kind = MDREAD_HIDDEN;
+			ln.hidden = (enum mdread_hidden)h;
+			ln.line = r->hid_line[h] ? r->hid_line[h] : r->hint;
+			ln.text = str(b);
+			ln.len = b->n;
+			emit(r, &ln);
+		}
+		r->oom |= b->oom;
+		reset(b);
+		r->hid_line[h] = 0;
 	}
-	r->oom |= r->hid.oom;
-	reset(&r->hid);
-	r->hid_line = 0;
+	r->last_hidden = 0;
 }
 
 /* Ends the line being assembled: its shown text, then its hidden text. */
 static void flush(struct rd *r)
 {
-	if (r->vis.n && !blank(r->vis.s, r->vis.n) && !r->in_table) {
+	if ((r->heading || (r->vis.n && !blank(r->vis.s, r->vis.n))) && !r->in_table) {
 		struct mdread_line ln = { 0 };
 		ln.kind = r->heading ? MDREAD_HEADING : r->code ? MDREAD_CODE : MDREAD_TEXT;
 		ln.level = r->heading;
-		ln.line = r->line ? r->line : r->hint;
+		ln.line = r->line ? r->line : r->block_line ? r->block_line : r->hint;
 		ln.text = str(&r->vis);
 		ln.len = r->vis.n;
 		ln.lang = r->code ? r->lang : "";
@@ -175,14 +181,16 @@ static void put(struct rd *r, const char *p, size_t n, long line)
 {
 	enum mdread_hidden h = hidden_now(r);
 	if (h != MDREAD_SHOWN) {
-		if (r->hid.n && r->why != h)
-			flush_hidden(r);
-		r->why = h;
-		if (!r->hid_line)
-			r->hid_line = line;
-		strbuf_add(&r->hid, p, n);
+		struct strbuf *b = &r->hid[h];
+		if (b->n && r->last_hidden != (int)h && h != MDREAD_COMMENT)
+			strbuf_add(b, " ", 1); /* a new piece of the same kind */
+		if (!r->hid_line[h])
+			r->hid_line[h] = line;
+		strbuf_add(b, p, n);
+		r->last_hidden = (int)h;
 		return;
 	}
+	r->last_hidden = 0;
 	if (r->in_cell) {
 		if (r->ncells > 0 && r->ncells <= MAX_CELLS)
 			strbuf_add(&r->cells[r->ncells - 1], p, n);
@@ -635,6 +643,7 @@ static void enter(struct rd *r, cmark_node *n)
 		return inline_node(r, n, t);
 	flush(r);
 	r->cur = line;
+	r->block_line = line;
 	switch (t) {
 	case CMARK_NODE_BLOCK_QUOTE:
 		r->quote++;
@@ -741,7 +750,8 @@ int mdread_buffer(const char *buf, size_t len, mdread_fn fn, void *arg)
 	cmark_iter_free(it);
 	cmark_node_free(doc);
 	free(r.vis.s);
-	free(r.hid.s);
+	for (int i = 0; i < 5; i++)
+		free(r.hid[i].s);
 	free(r.tag.s);
 	for (int i = 0; i < MAX_CELLS; i++)
 		free(r.cells[i].s);

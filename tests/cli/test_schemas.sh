@@ -1,7 +1,7 @@
 # Every JSON output carries "schema": "tlperf/<name>/v1" and validates
 # against docs/schemas/<name>.v1.json: tlab (verdict and error), gate,
 # plateau, speedup (records and perf_tuning folder), table, winner, audit,
-# loop status. tests/cli/schema_check.py is the validator (a subset of
+# loop status, read and read --blocks. tests/cli/schema_check.py is the validator (a subset of
 # JSON Schema 2020-12; python3-jsonschema, when installed, checks too).
 . "$ROOT/tests/cli/lib.sh"
 . "$ROOT/tests/cli/loop_lib.sh"
@@ -37,6 +37,14 @@ check winner w1.json w2.json w3.json
 "$TLPERF" audit --format json "$TESTDATA/gate" "$TESTDATA/ptune" >a1.json 2>/dev/null || true
 "$TLPERF" audit --format json "$TESTDATA/audit" >a2.json 2>/dev/null || true
 check audit a1.json a2.json
+n=0
+for f in "$TESTDATA"/gate/*/perf_opt/opt_log.md "$TESTDATA"/fuzz/mdread/*.md; do
+    n=$((n + 1))
+    "$TLPERF" read --format json "$f" >r$n.json
+    "$TLPERF" read --blocks --format json "$f" >b$n.json
+done
+check read r*.json
+check read-blocks b*.json
 FK=$BUILD_DIR/bin/fake-kernel
 FAKE=$ROOT/scripts/fake-msprof
 "$TLAB" -q --msprof "$FAKE" --launch-count 5 --warm-up 0 --seed 3 --workdir ab1 \

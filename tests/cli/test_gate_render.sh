@@ -1,0 +1,95 @@
+# The gate reads opt_log.md as a reviewer sees it on GitHub (issue 24):
+# each way a one-line edit used to get a false final latency past it, in
+# several phrasings, now fails; the honest forms of the same lines pass.
+# Base: testdata/gate/v1 (winner r1_tile_swap measured 64.0 us, baseline
+# 80.0 us); a false claim is 32.0 us.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+cd "$TMPDIR_TEST"
+# edit NAME OLD NEW: a copy of the fixture with the first OLD line replaced
+# by NEW (\n in NEW for new lines)
+edit() {
+    rm -rf "$1"; cp -R "$TESTDATA/gate/v1" "$1"
+    python3 - "$1/perf_opt/opt_log.md" "$2" "$3" <<'PY'
+import sys
+p, old, new = sys.argv[1:4]
+s = open(p, encoding="utf-8").read()
+assert old in s, old
+open(p, "w", encoding="utf-8").write(s.replace(old, new.replace("\\n", "\n"), 1))
+PY
+}
+LAT="final_latency: 64.0 us"
+SUM="## Final Summary"
+false_claim() { # NAME: exit 1 with the RECON error on 32 us
+    expect_exit 1 "$TLGATE" "$1"
+    expect_grep "claimed final_latency 32 us does not match the winner's recorded measurement 64 us" "$OUT"
+}
+
+# 1. a later Final Summary the reader cannot see does not supersede the
+#    visible one (an HTML comment, over several lines or one; struck; in
+#    an image's alt text), and is shown as passed over
+edit c1 "$LAT" "final_latency: 32.0 us\n\n<!--\n$SUM\n\nbest: r1_tile_swap\nfinal_latency: 64.0 us\n-->"
+false_claim c1; expect_grep "[S4-OPTLOG-UNSEEN] text hidden from the rendered page (comment)" "$OUT"
+edit c2 "$LAT" "final_latency: 32.0 us\n\n<!-- $SUM -->\n<!-- final_latency: 64.0 us -->"
+false_claim c2
+edit c3 "$LAT" "final_latency: 32.0 us\n\n~~final_latency: 64.0 us~~"
+false_claim c3; expect_grep "(struck)" "$OUT"
+edit c4 "$LAT" "final_latency: 32.0 us\n\n<del>\n\n$SUM\n\nfinal_latency: 64.0 us\n\n</del>"
+false_claim c4
+# a Final Summary folded in <details> does not supersede the shown one
+edit c5 "$LAT" "final_latency: 32.0 us\n\n<details><summary>raw</summary>\n\n$SUM\n\nfinal_latency: 64.0 us\n\n</details>"
+false_claim c5
+
+# 2. a line with two figures for one key is read as a reader reads it:
+#    baseline then final, or the corrected figure
+for arrow in "→" "->" "=>" "降至" "to"; do
+    edit "a$arrow" "$LAT" "final_latency: 64.0 us $arrow 32.0 us"
+    false_claim "a$arrow"
+done
+edit a6 "$LAT" "final_latency: 64.0 us (corrected: 32.0 us)"
+false_claim a6
+edit a7 "$LAT" "final_latency: 64.0 us，更正为 32.0 us"
+false_claim a7
+edit a8 "$LAT" "final_latency: ~~64.0 us~~ 32.0 us"
+false_claim a8
+edit a9 "$LAT" "final_latency: <s>64.0 us</s> 32.0 us"
+false_claim a9
+# honest: baseline then the true final
+edit h1 "$LAT" "final_latency: 80.0 us → 64.0 us"
+expect_exit 0 "$TLGATE" h1
+edit h2 "$LAT" "final_latency: 70.0 us (corrected: 64.0 us)"
+expect_exit 0 "$TLGATE" h2
+# a figure the gate cannot attribute is a warning naming what it read
+edit w1 "$LAT" "final_latency: 64.0 us, 58.0 us on the second run"
+expect_exit 0 "$TLGATE" w1
+expect_grep "[S4-CLAIM-READ] the claim line shows more time figures than the gate can attribute to its key; read 64 us" "$OUT"
+
+# 3. code fences end where the renderer ends them: a claim shown as code is
+#    never read in place of the visible one (an indented closing fence, a
+#    closing fence with an info string, a shorter one, the other fence
+#    character); the code is shown as passed over
+for close in "    \`\`\`" "\`\`\` end" "\`\`" "~~~"; do
+    edit "f$close" "$LAT" "final_latency: 32.0 us\n\n\`\`\`text\nnotes\n$close\n$SUM\nfinal_latency: 64.0 us\n\`\`\`"
+    false_claim "f$close"
+    expect_grep "[S4-OPTLOG-UNSEEN] a Final Summary figure shown as code is not read as a claim" "$OUT"
+done
+
+# 4. figures as the page shows them: entities, units
+edit e1 "$LAT" "final_latency: &#51;2.0 us"
+false_claim e1
+edit e2 "$LAT" "final_latency: 0.032 ms"
+false_claim e2
+edit e3 "$LAT" "final_latency: 32000 ns"
+false_claim e3
+edit e4 "$LAT" "final_latency: 0.064 ms"
+expect_exit 0 "$TLGATE" e4
+edit e5 "$LAT" "final_latency: 64.0 µs"
+expect_exit 0 "$TLGATE" e5
+
+# 5. what the gate read is shown: tlperf read names the claim and the
+#    passed-over comment with their lines
+"$TLPERF" read c1/perf_opt/opt_log.md >read.txt
+expect_grep "claim final_latency 32 us" read.txt
+expect_grep "passed over (hidden, comment): final_latency: 64.0 us" read.txt
+"$TLPERF" read --format json c1/perf_opt/opt_log.md >read.json
+python3 "$ROOT/tests/cli/schema_check.py" "$ROOT/docs/schemas/read.v1.json" read.json || fail "read --format json does not match its schema"

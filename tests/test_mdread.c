@@ -1,0 +1,122 @@
+/* test_mdread.c: the Markdown reader hands over what GitHub shows, with
+ * the source line of each piece (io/mdread.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/mdread.h"
+
+/* Every line as "LINE KIND[:WHY][ folded] TEXT", joined by '\n'. */
+struct dump {
+	char buf[8192];
+	size_t n;
+};
+
+static int collect(const struct mdread_line *ln, void *arg)
+{
+	struct dump *d = arg;
+	char kind[40];
+	if (ln->kind == MDREAD_HEADING)
+		snprintf(kind, sizeof(kind), "h%d", ln->level);
+	else if (ln->kind == MDREAD_HIDDEN)
+		snprintf(kind, sizeof(kind), "hidden:%s", mdread_hidden_name(ln->hidden));
+	else if (ln->kind == MDREAD_ROW)
+		snprintf(kind, sizeof(kind), "%s%d", ln->head ? "head" : "row", ln->ncells);
+	else if (ln->kind == MDREAD_TEXT && ln->list_item)
+		snprintf(kind, sizeof(kind), "li");
+	else
+		snprintf(kind, sizeof(kind), "%s", mdread_kind_name(ln->kind));
+	d->n += (size_t)snprintf(d->buf + d->n, sizeof(d->buf) - d->n, "%ld %s%s %s\n", ln->line, kind,
+				 ln->folded ? " folded" : "", ln->text);
+	return 0;
+}
+
+static void expect(const char *md, const char *want)
+{
+	struct dump d = { { 0 }, 0 };
+	assert_int_equal(mdread_buffer(md, strlen(md), collect, &d), 0);
+	assert_string_equal(d.buf, want);
+}
+
+static void headings_and_prose(void **state)
+{
+	(void)state;
+	expect("# Title\n\ntext one\ntext two\n\nSetext\n---\n\n- a **bold** `code` item\n- [link](http://x \"title\")\n",
+	       "1 h1 Title\n3 text text one\n4 text text two\n6 h2 Setext\n9 li a bold code item\n10 li link\n");
+	/* an empty heading is still a heading; a line inside an HTML block is not one */
+	expect("#\n<div>\n## not a heading\n</div>\n", "1 h1 \n3 text ## not a heading\n");
+}
+
+static void hidden_text(void **state)
+{
+	(void)state;
+	expect("final: ~~64 us~~ 58 us <!-- note -->\n",
+	       "1 text final:  58 us \n1 hidden:comment <!-- note -->\n1 hidden:struck 64 us\n");
+	expect("<!--\n## Final Summary\nfinal_latency: 1 us\n-->\nafter\n",
+	       "1 hidden:comment <!--\n2 hidden:comment ## Final Summary\n3 hidden:comment final_latency: 1 us\n"
+	       "4 hidden:comment -->\n5 text after\n");
+	expect("a <s>b</s> <del>c</del> ~d~ ![alt e](x.png) f\n",
+	       "1 text a     f\n1 hidden:struck b c d\n1 hidden:image-alt alt e\n");
+	expect("<script>\nfinal_latency: 2 us\n</script>\n", "2 hidden:unrendered final_latency: 2 us\n");
+	/* attributes hide nothing: GitHub strips them */
+	expect("<span hidden style=\"display:none\">seen</span>\n", "1 text seen\n");
+}
+
+static void code_and_fences(void **state)
+{
+	(void)state;
+	/* an indented closing fence does not close: the rest is code */
+	expect("```text\na\n    ```\n## b\n```\nafter\n", "2 code a\n3 code     ```\n4 code ## b\n6 text after\n");
+	expect("~~~~\n~~~\nx\n~~~~\n    indented\n", "2 code ~~~\n3 code x\n5 code indented\n");
+}
+
+static void tables(void **state)
+{
+	(void)state;
+	/* a table right under a paragraph line: the caption keeps its line,
+	 * the header row gets its own */
+	expect("cap\n| a | b |\n|---|---:|\n| 1 \\| x | &#51; |\nmore\n",
+	       "1 text cap\n2 head2 a | b\n4 row2 1 | x | 3\n5 row2 more | \n");
+	/* a delimiter row with another cell count: no table */
+	expect("| a | b |\n|---|\n| 1 | 2 |\n", "1 text | a | b |\n2 text |---|\n3 text | 1 | 2 |\n");
+}
+
+static void folded_and_entities(void **state)
+{
+	(void)state;
+	expect("<details>\n<summary>s</summary>\n\n## In\n\n</details>\n\n## Out\n",
+	       "2 text folded s\n4 h2 folded In\n8 h2 Out\n");
+	expect("<div>x &#x33;2 &amp; &micro;s &bogus;</div>\n", "1 text x 32 & µs &bogus;\n");
+}
+
+static int stop_at_two(const struct mdread_line *ln, void *arg)
+{
+	int *n = arg;
+	(void)ln;
+	return ++*n == 2 ? 7 : 0;
+}
+
+static void callback_stops(void **state)
+{
+	(void)state;
+	int n = 0;
+	const char *md = "a\n\nb\n\nc\n";
+	assert_int_equal(mdread_buffer(md, strlen(md), stop_at_two, &n), 7);
+	assert_int_equal(n, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(headings_and_prose), cmocka_unit_test(hidden_text),
+		cmocka_unit_test(code_and_fences),    cmocka_unit_test(tables),
+		cmocka_unit_test(folded_and_entities), cmocka_unit_test(callback_stops),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
