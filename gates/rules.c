@@ -317,13 +317,18 @@ const struct gate_rule_info gate_rules[] = {
 	  "  perf_opt/perf_records.jsonl:4: error: [S4-PERF-RECORDS-SCHEMA] field\n"
 	  "  'duration_us' must be a number" },
 	{ "S4-SPEEDUP", GATE_ERROR, GATE_ERROR,
-	  "a claimed geometric-mean speedup matches the records",
-	  "A geometric-mean speedup is the summary number of a multi-workload result; it must be "
-	  "computed from the recorded baseline and final durations, not estimated.",
+	  "a claimed speedup or improvement matches the records",
+	  "A speedup or an improvement in % is the number a reader remembers; it must be computed "
+	  "from the recorded baseline and final durations, not estimated or rounded up.",
 	  "A geometric-mean speedup claimed in the Final Summary (几何平均 2.14x, geomean 2.14x) "
 	  "that is not within 1% of the geometric mean of baseline/final over the recorded "
-	  "workloads.",
-	  "Take the figure from `tlperf speedup perf_opt/perf_records.jsonl`.",
+	  "workloads. A speedup (2.5x, 2.5×, 2.5 倍) or a change in % (-43.1%, +650%) on a "
+	  "workload's claim line that is none of that workload's readings (baseline / final; the "
+	  "change in time; the change in speed) within the figure's precision plus 1%; an overall "
+	  "one (`总提升: 2.72x ~ 3.13x`, `overall: 20%`, `speedup: 2.5x`) that is neither the "
+	  "geometric mean nor one workload's reading (a range: its two ends). An error when no "
+	  "workload reaches the claim, a warning quoting it otherwise.",
+	  "Take the figures from `tlperf speedup perf_opt/perf_records.jsonl`.",
 	  "opt_log.md: geomean speedup 2.50x   (records give 2.14x)\n"
 	  "finding:\n"
 	  "  opt_log.md:22: error: [S4-SPEEDUP] claimed geometric-mean speedup 2.5x, but the\n"

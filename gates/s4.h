@@ -1,13 +1,14 @@
 /* s4.h: the gate 4 rules over one parsed perf_opt directory.
  *
- * src/gatecheck.c reads the files (opt_log.md, perf_records.jsonl,
+ * src/run/gate_perf_opt.c reads the files (opt_log.md, perf_records.jsonl,
  * workload_inventory.json, perf_feedback.md, the tuned kernel's sha256,
  * git for --base) into a struct s4_input; every rule below is a pure
  * function of it that appends findings with the rule's default severity
  * (cmd_gate applies --strict, .tlgate.json and suppressions afterwards).
  * Rules never print, exit or touch files. One file per rule family:
  * s4_optlog.c, s4_records.c, s4_recon.c, s4_coverage.c, s4_feedback.c,
- * s4_claims.c (speedup, stop reason), s4_layout.c.
+ * s4_claims.c (geometric-mean speedup, stop reason), s4_ratio.c (speedups
+ * and % changes), s4_layout.c.
  */
 #ifndef TLPERF_S4_H
 #define TLPERF_S4_H
@@ -136,6 +137,8 @@ int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs);   /* 
 int s4_rule_feedback(const struct s4_input *in, struct gate_findings *fs);   /* S4-PERF-FEEDBACK-* */
 /* S4-SPEEDUP; uses the reconciliation rows to know each workload's final. */
 int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
+/* S4-SPEEDUP for speedups and % changes, per workload and overall. */
+int s4_rule_ratios(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
 int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs);       /* S4-STOP-REASON */
 int s4_rule_layout(const struct s4_input *in, struct gate_findings *fs);     /* S4-LAYOUT */
 

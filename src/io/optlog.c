@@ -194,6 +194,11 @@ static void clear_summary(struct optlog *lg)
 	for (size_t i = 0; i < lg->n_claims; i++)
 		free(lg->claims[i].workload);
 	lg->n_claims = 0;
+	for (size_t i = 0; i < lg->n_ratios; i++) {
+		free(lg->ratios[i].workload);
+		free(lg->ratios[i].quote);
+	}
+	lg->n_ratios = 0;
 	lg->n_geomeans = 0;
 	lg->n_summary_rounds = 0;
 	lg->n_summary_round_lines = 0;
@@ -232,6 +237,7 @@ void optlog_release(struct optlog *lg)
 	free(lg->rounds);
 	free(lg->superseded);
 	free(lg->claims);
+	free(lg->ratios);
 	free(lg->geomeans);
 	free(lg->summary_rounds);
 	free(lg->summary_round_lines);
@@ -957,6 +963,154 @@ static int scan_geomean(struct optlog *lg, const char *s, long line)
 	return 0;
 }
 
+/* A ratio figure at p (a digit): `2.5x`, `2.5 ×`, `2.5倍` (speedup) or
+ * `-43.1%`, `+650%` (a change in %), its sign read from just before it.
+ * Returns the bytes it spans from p (0 when p starts none); sets *kind,
+ * *v (signed for %) and *dec (digits after the point). */
+static size_t ratio_at(const char *s, const char *p, enum optlog_ratio_kind *kind, double *v, int *dec)
+{
+	size_t n = optlog_read_number(p, v);
+	if (!n)
+		return 0;
+	const char *dot = memchr(p, '.', n);
+	*dec = dot ? (int)(p + n - dot - 1) : 0;
+	const char *q = p + n;
+	while (*q == '*' || *q == ' ')
+		q++;
+	if (((*q == 'x' || *q == 'X') && !is_alpha((unsigned char)q[1]) && !is_digit((unsigned char)q[1])) ||
+	    strncmp(q, "×", strlen("×")) == 0 || strncmp(q, "倍", strlen("倍")) == 0) {
+		*kind = OPTLOG_RATIO_SPEEDUP;
+		return (size_t)(q - p) + (*q == 'x' || *q == 'X' ? 1 : strncmp(q, "×", 2) == 0 ? 2 : 3);
+	}
+	if (*q == '%' || strncmp(q, "％", strlen("％")) == 0) {
+		*kind = OPTLOG_RATIO_PERCENT;
+		const char *b = p;
+		while (b > s && (b[-1] == '*' || b[-1] == ' '))
+			b--;
+		if (b > s && b[-1] == '-')
+			*v = -*v;
+		else if (b - s >= 3 && strncmp(b - 3, "−", 3) == 0)
+			*v = -*v;
+		return (size_t)(q - p) + (*q == '%' ? 1 : 3);
+	}
+	return 0;
+}
+
+/* A range's second end after a figure (`~`, `～`, `–`, `-`, `to`, `至`). */
+static const char *range_next(const char *q)
+{
+	static const char *const seps[] = { "~", "～", "–", "—", "-", "至", "to ", NULL };
+	q = skip_ws(q);
+	for (int i = 0; seps[i]; i++)
+		if (strncmp(q, seps[i], strlen(seps[i])) == 0) {
+			const char *r = skip_ws(q + strlen(seps[i]));
+			while (*r == '*')
+				r++;
+			return is_digit((unsigned char)*r) ? r : NULL;
+		}
+	return NULL;
+}
+
+/* 1 when the key of a `KEY: ...` line (or the line) names an overall
+ * claim: speedup, improvement, reduction, overall, 加速比, 提升, 降低. */
+static int names_ratio_claim(const char *t)
+{
+	static const char *const w[] = { "speedup", "speed-up", "speed up", "improvement", "improved",
+					  "reduction", "overall", "faster", "加速", "提升", "降低", "下降",
+					  "减少", "缩短", NULL };
+	return text_find_any_ci(t, NULL, w) >= 0;
+}
+
+static int push_ratio(struct optlog *lg, long line, const char *s, char *label, enum optlog_ratio_kind kind,
+		      double v, double hi, int dec)
+{
+	if (lg->n_ratios >= MAX_ITEMS || PUSH(lg, ratios)) {
+		free(label);
+		return lg->n_ratios >= MAX_ITEMS ? 0 : -1;
+	}
+	struct optlog_ratio *r = &lg->ratios[lg->n_ratios];
+	r->line = line;
+	r->kind = kind;
+	r->workload = label;
+	r->value = v;
+	r->hi = hi;
+	r->decimals = dec;
+	r->quote = strndup(s, 200);
+	if (!r->quote) {
+		free(label);
+		return -1;
+	}
+	lg->n_ratios++;
+	return 0;
+}
+
+/* Speedups and changes in % claimed in the last Final Summary: on a line
+ * claiming a workload's final latency (`- W: final_latency: N us (...,
+ * -43.1%)`, `- W: B → F us (3.1x)`), for that workload; on a `KEY: ...`
+ * line whose key names a claim (`总提升: 2.72x ~ 3.13x`, `overall:
+ * 20.0%`, `speedup: 2.5×`), overall. The first figure of each kind is
+ * read, a range (`A ~ B`) as its two ends. Geometric means are read by
+ * scan_geomean. Returns 0, -1 when out of memory. */
+static int scan_ratios(struct optlog *lg, const char *s, long line, size_t claims_before)
+{
+	static const char *const geo[] = { "几何平均", "geomean", "geometric mean", "geo-mean", "geo mean", NULL };
+	if (text_find_any_ci(s, NULL, geo) >= 0)
+		return 0;
+	const char *lead = strip_lead(s), *from = NULL;
+	char *label = NULL;
+	if (lg->n_claims > claims_before) {
+		const struct optlog_claim *c = &lg->claims[lg->n_claims - 1];
+		if (c->workload && !(label = strdup(c->workload)))
+			return -1;
+		from = lead;
+	} else {
+		size_t clen = 0;
+		const char *colon = first_colon(lead, &clen);
+		if (!colon || colon - lead > 80)
+			return 0;
+		char key[96];
+		size_t kn = (size_t)(colon - lead);
+		memcpy(key, lead, kn);
+		key[kn] = '\0';
+		if (!names_ratio_claim(key))
+			return 0;
+		from = colon + clen;
+	}
+	int seen[2] = { 0, 0 };
+	for (const char *p = from; *p; p++) {
+		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.' ||
+							     is_alpha((unsigned char)p[-1]))))
+			continue;
+		enum optlog_ratio_kind kind;
+		double v, hi = NAN;
+		int dec;
+		size_t n = ratio_at(s, p, &kind, &v, &dec);
+		if (!n)
+			continue;
+		const char *r = range_next(p + n);
+		enum optlog_ratio_kind k2;
+		double v2;
+		int d2;
+		if (r && ratio_at(s, r, &k2, &v2, &d2) && k2 == kind)
+			hi = v2;
+		else if (r && kind == OPTLOG_RATIO_PERCENT && ratio_at(s, r, &k2, &v2, &d2) == 0)
+			r = NULL;
+		if (!seen[kind]) {
+			seen[kind] = 1;
+			char *l = label && !seen[!kind] ? label : label ? strdup(label) : NULL;
+			if (label && !l)
+				return -1;
+			if (push_ratio(lg, line, s, l, kind, v, hi, dec))
+				return -1;
+			if (l == label)
+				label = NULL;
+		}
+		p += n - 1;
+	}
+	free(label);
+	return 0;
+}
+
 static void scan_stop(struct ctx *cx, const char *s, long line)
 {
 	static const char *const keys[] = { "中止原因", "收束原因", "终止原因", "停止原因",
@@ -1673,7 +1827,9 @@ static int on_text(struct ctx *cx, const char *s, long line)
 		return 0;
 	if (scan_cited_round(lg, s, line))
 		return -1;
-	if (scan_claim(lg, s, line) || scan_best(lg, s, line) || scan_geomean(lg, s, line))
+	size_t claims_before = lg->n_claims;
+	if (scan_claim(lg, s, line) || scan_best(lg, s, line) || scan_geomean(lg, s, line) ||
+	    scan_ratios(lg, s, line, claims_before))
 		return -1;
 	scan_stop(cx, s, line);
 	if (text_find_ci(s, "nothing adopted") || text_find_ci(s, "nothing was adopted") ||

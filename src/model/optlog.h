@@ -96,6 +96,24 @@ struct optlog_number {
 	long scope;         /* geomean over N workloads as stated (`（3 真实 workload）`), -1 all */
 };
 
+/* A speedup or a change in % claimed in the last Final Summary, for one
+ * workload (on its final_latency or `B → F` line) or overall (`总提升:
+ * 2.72x ~ 3.13x`, `overall: 20.0%`, `speedup: 2.5×`). Geometric means
+ * are struct optlog_number. */
+enum optlog_ratio_kind {
+	OPTLOG_RATIO_SPEEDUP = 0, /* `2.5x`, `2.5×`, `2.5 倍`: baseline / final */
+	OPTLOG_RATIO_PERCENT = 1  /* `-43.1%`, `+650%`: a change in time, or in speed */
+};
+struct optlog_ratio {
+	long line;
+	enum optlog_ratio_kind kind;
+	char *workload;     /* the workload's label, NULL overall; malloc'd */
+	double value;       /* as written (signed for %) */
+	double hi;          /* a range's other end (`2.72x ~ 3.13x`), NAN none */
+	int decimals;       /* digits after the point, for the tolerance */
+	char *quote;        /* the line, at most 200 bytes; malloc'd */
+};
+
 /* A row of the `Final Performance Test Data` table (v2). */
 struct optlog_final_row {
 	long line;
@@ -175,6 +193,7 @@ struct optlog {
 	int nothing_adopted;        /* the last summary says nothing was adopted */
 	OPTLOG_VEC(struct optlog_claim, claims);
 	OPTLOG_VEC(struct optlog_number, geomeans);
+	OPTLOG_VEC(struct optlog_ratio, ratios);  /* speedups and % changes claimed */
 	enum optlog_stop stop;      /* stop reason in the last summary */
 	long stop_line;
 

@@ -85,6 +85,16 @@ static cJSON *claims_json(const struct optlog *lg)
 		add_num(o, "baseline_us", c->baseline_us);
 		cJSON_AddBoolToObject(o, "soft", c->soft);
 	}
+	for (size_t i = 0; a && i < lg->n_ratios; i++) {
+		const struct optlog_ratio *r = &lg->ratios[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(a, o);
+		cJSON_AddStringToObject(o, "kind", r->kind == OPTLOG_RATIO_SPEEDUP ? "speedup" : "percent");
+		cJSON_AddNumberToObject(o, "line", (double)r->line);
+		add_str(o, "workload", r->workload);
+		cJSON_AddNumberToObject(o, "value", r->value);
+		add_num(o, "range_to", r->hi);
+	}
 	for (size_t i = 0; a && i < lg->n_geomeans; i++) {
 		const struct optlog_number *g = &lg->geomeans[i];
 		cJSON *o = cJSON_CreateObject();
@@ -231,6 +241,21 @@ static void text_summary(FILE *f, const char *file, const struct optlog *lg)
 		if (!isnan(c->baseline_us))
 			fprintf(f, " (baseline %g us)", c->baseline_us);
 		fputs(c->soft ? " [only when the label is a recorded workload]\n" : "\n", f);
+	}
+	for (size_t i = 0; i < lg->n_ratios; i++) {
+		const struct optlog_ratio *r = &lg->ratios[i];
+		const char *u = r->kind == OPTLOG_RATIO_SPEEDUP ? "x" : "%";
+		fprintf(f, "%s:%ld: claim %s ", file, r->line, r->kind == OPTLOG_RATIO_SPEEDUP ? "speedup" : "change");
+		if (r->workload) {
+			escape_put_text(f, r->workload, 0);
+			fputc(' ', f);
+		} else {
+			fputs("overall ", f);
+		}
+		fprintf(f, "%g%s", r->value, u);
+		if (!isnan(r->hi))
+			fprintf(f, " to %g%s", r->hi, u);
+		fputc('\n', f);
 	}
 	for (size_t i = 0; i < lg->n_geomeans; i++) {
 		fprintf(f, "%s:%ld: claim geomean speedup %gx", file, lg->geomeans[i].line, lg->geomeans[i].value);

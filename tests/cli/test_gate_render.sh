@@ -93,3 +93,36 @@ expect_grep "claim final_latency 32 us" read.txt
 expect_grep "passed over (hidden, comment): final_latency: 64.0 us" read.txt
 "$TLPERF" read --format json c1/perf_opt/opt_log.md >read.json
 python3 "$ROOT/tests/cli/schema_check.py" "$ROOT/docs/schemas/read.v1.json" read.json || fail "read --format json does not match its schema"
+
+# 6. every claim kind is checked: speedups (x, ×, 倍) and changes in %,
+#    for a workload or overall, in several wordings; the winner went
+#    80.0 -> 64.0 us (1.25x, time -20%, speed +25%)
+OV="overall: 20.0%"
+for good in "overall: 20.0%" "overall: -20%" "overall: +25%" "speedup: 1.25x" "加速比: 1.25 倍" \
+            "总提升: 1.25× ~ 1.25×" "improvement: 20%" "降低: 20.0%"; do
+    edit g "$OV" "$good"
+    expect_exit 0 "$TLGATE" g
+    expect_no_grep "S4-SPEEDUP" "$OUT"
+done
+for bad in "overall: 50.0%" "speedup: 2.5x" "加速比: 2.5 倍" "Speedup: 2.5×" "总提升: 1.25x ~ 3.0x" \
+           "improvement: 60%" "降低 (reduction): 45%"; do
+    edit b "$OV" "$bad"
+    expect_exit 1 "$TLGATE" b
+    expect_grep "[S4-SPEEDUP]" "$OUT"
+    expect_grep "no workload reaches it" "$OUT"
+done
+# on the workload's own claim line
+for good in "(-20.0%)" "(1.25x)" "(+25%)"; do
+    edit g "$LAT" "- wa: final_latency: 64.0 us $good"
+    expect_exit 0 "$TLGATE" g
+done
+for bad in "(-50.0%)" "(2.0x)" "（3 倍）"; do
+    edit b "$LAT" "- wa: final_latency: 64.0 us $bad"
+    expect_exit 1 "$TLGATE" b
+    expect_grep "claimed" "$OUT"
+    expect_grep "for 'wa' does not match the records" "$OUT"
+done
+# understated but not matching: a warning that quotes the line
+edit u "$OV" "overall: 10.0%"
+expect_exit 0 "$TLGATE" u
+expect_grep "warning: [S4-SPEEDUP] claimed change 10% does not match the records" "$OUT"

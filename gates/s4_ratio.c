@@ -1,0 +1,197 @@
+/* s4_ratio.c: S4-SPEEDUP for speedups and changes in % claimed in the
+ * last Final Summary, per workload or overall (s4.h). Geometric means are
+ * checked in s4_claims.c.
+ *
+ * From the reconciliation rows (baseline record, winner record) each
+ * workload has a speedup S = baseline / final, a change in time
+ * T = (final - baseline) / baseline and a change in speed V = S - 1. A
+ * claim agrees when it is one of the readings a reader could mean, within
+ * the figure's own precision (half a unit of its last digit) plus 1%:
+ *   - a workload's speedup: S; its % change: |T| or |V| (`-43.1%`,
+ *     `+650%` for a time that fell 177.48 -> 23.6, `提升 43%`);
+ *   - overall: the geometric mean of S, or one workload's S (|T|, |V| and
+ *     their geometric-mean forms for %), or for a range `A ~ B` the
+ *     smallest and largest of them.
+ * A claim that agrees with none is an error when no reading reaches it
+ * (it overstates every workload: mechanically false), else a warning that
+ * quotes it and says what the records give. */
+#include "gates/s4.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct wl {
+	double s, t, v; /* speedup, |time change| %, |speed change| % */
+};
+
+static int close_to(double claim, int dec, double want)
+{
+	double half = 0.5 * pow(10, -dec);
+	return fabs(fabs(claim) - want) <= half + 0.01 * fabs(want) + 1e-12;
+}
+
+/* The workloads with a baseline and a final: malloc'd, *n of them. */
+static struct wl *workloads(const struct s4_recon *rc, size_t *n)
+{
+	struct wl *w = malloc((rc->n + 1) * sizeof(*w));
+	*n = 0;
+	if (!w)
+		return NULL;
+	for (size_t i = 0; i < rc->n; i++) {
+		const struct s4_recon_row *r = &rc->v[i];
+		if (!(r->baseline_us > 0) || !(r->winner_us > 0))
+			continue;
+		double s = r->baseline_us / r->winner_us;
+		w[*n].s = s;
+		w[*n].t = fabs(1 / s - 1) * 100;
+		w[*n].v = fabs(s - 1) * 100;
+		(*n)++;
+	}
+	return w;
+}
+
+/* The readings of a claim of kind k for workload w: 1 or 2 values. */
+static int readings(enum optlog_ratio_kind k, const struct wl *w, double out[2])
+{
+	if (k == OPTLOG_RATIO_SPEEDUP) {
+		out[0] = w->s;
+		return 1;
+	}
+	out[0] = w->t;
+	out[1] = w->v;
+	return 2;
+}
+
+static int agrees(const struct optlog_ratio *c, double value, const struct wl *w)
+{
+	double r[2];
+	int n = readings(c->kind, w, r);
+	for (int i = 0; i < n; i++)
+		if (close_to(value, c->decimals, r[i]))
+			return 1;
+	return 0;
+}
+
+/* The highest reading of any workload (what a claim may not exceed). */
+static double highest(enum optlog_ratio_kind k, const struct wl *w, size_t n)
+{
+	double hi = 0, r[2];
+	for (size_t i = 0; i < n; i++) {
+		int m = readings(k, &w[i], r);
+		for (int j = 0; j < m; j++)
+			if (r[j] > hi)
+				hi = r[j];
+	}
+	return hi;
+}
+
+static struct wl geo_of(const struct wl *w, size_t n)
+{
+	double l = 0;
+	for (size_t i = 0; i < n; i++)
+		l += log(w[i].s);
+	struct wl g;
+	g.s = exp(l / (double)n);
+	g.t = fabs(1 / g.s - 1) * 100;
+	g.v = fabs(g.s - 1) * 100;
+	return g;
+}
+
+static int any_agrees(const struct optlog_ratio *c, double value, const struct wl *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (agrees(c, value, &w[i]))
+			return 1;
+	return 0;
+}
+
+static const char *unit_of(const struct optlog_ratio *c)
+{
+	return c->kind == OPTLOG_RATIO_SPEEDUP ? "x" : "%";
+}
+
+static int report(const struct s4_input *in, struct gate_findings *fs, const struct optlog_ratio *c, double hi,
+		  const char *workload, const char *records)
+{
+	int over = fabs(c->value) > hi && !close_to(c->value, c->decimals, hi);
+	if (!isnan(c->hi))
+		over = over || (fabs(c->hi) > hi && !close_to(c->hi, c->decimals, hi));
+	return gate_add(fs, "S4-SPEEDUP", over ? GATE_ERROR : GATE_WARNING, in->optlog_file, c->line,
+			"claimed %s %g%s%s%s%s%s does not match the records (%s)%s: '%s'",
+			c->kind == OPTLOG_RATIO_SPEEDUP ? "speedup" : "change", c->value, unit_of(c),
+			isnan(c->hi) ? "" : " and up", workload ? " for '" : "", workload ? workload : "",
+			workload ? "'" : "", records,
+			over ? ", and no workload reaches it" : "; not reconciled", c->quote);
+}
+
+static int check_workload(const struct s4_input *in, const struct s4_recon *rc, const struct optlog_ratio *c,
+			  struct gate_findings *fs)
+{
+	for (size_t i = 0; i < rc->n; i++) {
+		const struct s4_recon_row *r = &rc->v[i];
+		if (!s4_same_workload(c->workload, r->workload) || !(r->baseline_us > 0) || !(r->winner_us > 0))
+			continue;
+		struct wl w = { r->baseline_us / r->winner_us, 0, 0 };
+		w.t = fabs(1 / w.s - 1) * 100;
+		w.v = fabs(w.s - 1) * 100;
+		if (agrees(c, c->value, &w))
+			return 0;
+		char rec[160];
+		if (c->kind == OPTLOG_RATIO_SPEEDUP)
+			snprintf(rec, sizeof(rec), "baseline %g us / final %g us = %.3fx", r->baseline_us, r->winner_us, w.s);
+		else
+			snprintf(rec, sizeof(rec), "%g -> %g us: time -%.2f%%, speed +%.2f%%", r->baseline_us, r->winner_us,
+				 w.t, w.v);
+		return report(in, fs, c, highest(c->kind, &w, 1), r->workload, rec) ? -1 : 0;
+	}
+	return 0; /* not a recorded workload: RECON says so for the line */
+}
+
+static int check_overall(const struct s4_input *in, const struct optlog_ratio *c, const struct wl *w, size_t n,
+			 struct gate_findings *fs)
+{
+	struct wl g = geo_of(w, n);
+	int ok;
+	if (isnan(c->hi))
+		ok = agrees(c, c->value, &g) || any_agrees(c, c->value, w, n);
+	else
+		ok = any_agrees(c, c->value, w, n) && any_agrees(c, c->hi, w, n);
+	if (ok)
+		return 0;
+	char rec[200];
+	double lo = w[0].s, hi = w[0].s;
+	for (size_t i = 1; i < n; i++) {
+		lo = fmin(lo, w[i].s);
+		hi = fmax(hi, w[i].s);
+	}
+	if (c->kind == OPTLOG_RATIO_SPEEDUP)
+		snprintf(rec, sizeof(rec), "%zu workload%s: %.3fx to %.3fx, geometric mean %.3fx", n, n == 1 ? "" : "s",
+			 lo, hi, g.s);
+	else
+		snprintf(rec, sizeof(rec), "%zu workload%s: time -%.2f%% to -%.2f%%, geometric mean -%.2f%%", n,
+			 n == 1 ? "" : "s", fabs(1 / lo - 1) * 100, fabs(1 / hi - 1) * 100, g.t);
+	return report(in, fs, c, highest(c->kind, w, n), NULL, rec) ? -1 : 0;
+}
+
+int s4_rule_ratios(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	if (in->optlog_state != S4_FILE_OK || lg->n_ratios == 0)
+		return 0;
+	size_t n = 0;
+	struct wl *w = workloads(rc, &n);
+	if (!w)
+		return -1;
+	int err = 0;
+	for (size_t i = 0; i < lg->n_ratios && !err; i++) {
+		const struct optlog_ratio *c = &lg->ratios[i];
+		if (c->workload)
+			err = check_workload(in, rc, c, fs);
+		else if (n > 0)
+			err = check_overall(in, c, w, n, fs);
+	}
+	free(w);
+	return err;
+}
