@@ -62,10 +62,18 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A table that shows the current best and numbers but names no unit
+ * anywhere (`| 候选 vs v5_xband |`, `v5_xband (best)`): a comparison table
+ * whose unit is assumed to be the records' (us); it warns once. */
+static int unit_assumed(const struct optlog_table *t)
+{
+	return !t->has_duration && !t->cap_duration && t->has_numeric_row && t->has_incumbent && t->rows > 0;
+}
+
 static int is_comparison(const struct optlog_table *t)
 {
-	return (t->has_duration || (t->cap_duration && t->has_numeric_row)) && t->has_incumbent &&
-	       t->rows > 0;
+	return ((t->has_duration || (t->cap_duration && t->has_numeric_row)) && t->has_incumbent && t->rows > 0) ||
+	       unit_assumed(t);
 }
 
 /* The run of the log the records are checked against: the run holding the
@@ -320,6 +328,14 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 			rc = -1;
 		else if (!how)
 			add_missing(lg, run, r, &m);
+	}
+	for (size_t t = 0; t < lg->n_tables && rc == 0; t++) {
+		const struct optlog_table *tb = &lg->tables[t];
+		if (unit_assumed(tb) && in_run(tb, run) && tb->round >= 1 && nr > 0 && has_comptable(need, nr, tb->round) &&
+		    gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_WARNING, in->optlog_file, tb->line,
+			     "the table of round %ld shows the current best but names no unit: read as the round's comparison table, its numbers assumed to be durations in us",
+			     tb->round))
+			rc = -1;
 	}
 	if (rc == 0)
 		rc = m.n > 0 ? report_missing(in, from, run, &m, fs) : check_no_table(in, from, run, fs);

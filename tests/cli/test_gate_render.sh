@@ -13,6 +13,7 @@ edit() {
     python3 - "$1/perf_opt/opt_log.md" "$2" "$3" <<'PY'
 import sys
 p, old, new = sys.argv[1:4]
+old = old.replace("\\n", "\n")
 s = open(p, encoding="utf-8").read()
 assert old in s, old
 open(p, "w", encoding="utf-8").write(s.replace(old, new.replace("\\n", "\n"), 1))
@@ -126,3 +127,19 @@ done
 edit u "$OV" "overall: 10.0%"
 expect_exit 0 "$TLGATE" u
 expect_grep "warning: [S4-SPEEDUP] claimed change 10% does not match the records" "$OUT"
+
+# 7. a comparison table naming the incumbent by its id, with no unit
+#    anywhere (as real logs write it), is the round's table: no
+#    S4-OPTLOG-COMPTABLE error, a warning that says the unit was assumed
+TBL="| candidate | Task Duration(us) | AICore util | memory | L0 |\n|---|---|---|---|---|\n| current best (baseline) | 80.0 | 40% | 70% | pass |\n| r1_tile_swap | 64.0 | 61% | 72% | pass |"
+for t in "| 候选 vs baseline | wa |\n|---|---:|\n| baseline | 80.0 |\n| r1_tile_swap | 64.0 |" \
+         "| candidate | wa |\n|---|---|\n| baseline (best) | 80.0 |\n| r1_tile_swap | 64.0 |" \
+         "| 分支 | wa |\n|---|---|\n| baseline（当前最优） | 80.0 |\n| r1_tile_swap | 64.0 |"; do
+    edit t "$TBL" "$t"
+    expect_exit 0 "$TLGATE" t
+    expect_grep "warning: [S4-OPTLOG-COMPTABLE] the table of round 1 shows the current best but names no unit" "$OUT"
+done
+# still an error when the table shows no current best
+edit t "$TBL" "| candidate | wa |\n|---|---|\n| baseline | 80.0 |\n| r1_tile_swap | 64.0 |"
+expect_exit 1 "$TLGATE" t
+expect_grep "error: [S4-OPTLOG-COMPTABLE]" "$OUT"
