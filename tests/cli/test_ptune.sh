@@ -56,3 +56,23 @@ expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/sigmoid"
 expect_grep "perf_tuning/optimization_log.md:42: error: [PT-SEQUENCE]" "$OUT"
 expect_grep "perf_tuning/optimization_log.md:43: error: [PT-SEQUENCE]" "$OUT"
 expect_no_grep "[PT-REPORT]" "$OUT"
+
+# an improvement stated as a change in speed (issue 24): a time that fell
+# 177.48 -> 23.6 us is "+650%" faster (177.48 / 23.6 - 1 = +652%), or
+# "-86.7%" in time; "+700%" is neither
+for case in "+650%:0" "+652.0%:0" "-86.7%:0" "+700%:1" "+600%:1"; do
+    impr=${case%:*}; want=${case##*:}
+    rm -rf "$TMPDIR_TEST/speed"; mkdir -p "$TMPDIR_TEST/speed/gelu"
+    cp -r "$TESTDATA/ptune/good" "$TMPDIR_TEST/speed/gelu/perf_tuning"
+    python3 - "$TMPDIR_TEST/speed/gelu/perf_tuning/perf_log.md" "$impr" <<'PY'
+import sys
+p, impr = sys.argv[1:3]
+s = open(p, encoding="utf-8").read()
+old = "- baseline_time: avg_speedup=0.6500 (baseline.json)\n- candidate_time: avg_speedup=0.8063 (iter1.json)\n- improvement: +24.0%"
+assert old in s
+s = s.replace(old, "- baseline_time: 177.48 us\n- candidate_time: 23.6 us\n- improvement: " + impr, 1)
+open(p, "w", encoding="utf-8").write(s)
+PY
+    expect_exit "$want" "$TLGATE" "$TMPDIR_TEST/speed"
+    if [ "$want" = 1 ]; then expect_grep "[PT-ITERATION]" "$OUT"; else expect_no_grep "[PT-ITERATION]" "$OUT"; fi
+done
