@@ -171,6 +171,26 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  opt_log.md:40: warning: [S4-CLAIM-READ] the claim line shows more time figures than\n"
 	  "  the gate can attribute to its key; read 32 us: 'final_latency: 32.0 us, 30.5 us on ...'" },
+	{ "S4-COMPTABLE-RECON", GATE_ERROR, GATE_ERROR,
+	  "a round's comparison table shows the round's recorded numbers",
+	  "The 'candidate vs current best' table is where a reviewer sees a round's decision. "
+	  "Numbers in it that the records do not hold make a rejected candidate look worse or an "
+	  "adopted one look better than it measured.",
+	  "In a table of round r that shows the current best, a row whose first cell names a "
+	  "candidate_id recorded in the run (c2, c1（best）, current best（c2_pipe）) and a column "
+	  "naming a recorded workload (or a duration column, with a workload column or one "
+	  "workload in the run): a number that is not the median of that candidate's valid "
+	  "records of round r (the current best: of r when re-measured there, else of its latest "
+	  "round) within the figure's precision plus 1%, in the column's unit, else in us or ms. "
+	  "A number equal to one repeat but not the median warns; a table no row of which names a "
+	  "candidate measured in its round warns that those numbers were not checked.",
+	  "Paste the table from `tlperf table perf_opt/perf_records.jsonl --round N` instead of "
+	  "typing it.",
+	  "opt_log.md, round 2:\n"
+	  "  | c2_pipe | 9.80 | 52.00 | pass |     (records: 10.10 us on w_small)\n"
+	  "finding:\n"
+	  "  opt_log.md:28: error: [S4-COMPTABLE-RECON] round 2's table shows 9.8 for 'c2_pipe' on\n"
+	  "  'w_small', but the records give 10.1 us (the one measurement of 1, perf_records.jsonl line 7)" },
 	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR,
 	  "perf_opt/ holds files that belong in logs/, or a record names a missing profile",
 	  "perf_opt/ is the delivered artifact; raw logs at its top bury the files reviewers need, "

@@ -128,6 +128,7 @@ void s4_recon_release(struct s4_recon *rc);
 int s4_rule_optlog(const struct s4_input *in, struct gate_findings *fs);     /* S4-OPTLOG */
 int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs);  /* S4-OPTLOG-COMPTABLE */
 int s4_rule_unseen(const struct s4_input *in, struct gate_findings *fs);     /* S4-OPTLOG-UNSEEN */
+int s4_rule_table_recon(const struct s4_input *in, struct gate_findings *fs); /* S4-COMPTABLE-RECON */
 int s4_rule_records(const struct s4_input *in, struct gate_findings *fs);    /* S4-PERF-RECORDS, -SCHEMA */
 int s4_rule_order(const struct s4_input *in, struct gate_findings *fs);      /* S4-PERF-RECORDS-ORDER */
 int s4_rule_append(const struct s4_input *in, struct gate_findings *fs);     /* S4-PERF-RECORDS-APPEND */

@@ -233,6 +233,12 @@ void optlog_release(struct optlog *lg)
 	for (size_t i = 0; i < lg->n_notes; i++)
 		free(lg->notes[i].quote);
 	free(lg->notes);
+	for (size_t i = 0; i < lg->n_cell_rows; i++) {
+		for (int k = 0; k < lg->cell_rows[i].ncells; k++)
+			free(lg->cell_rows[i].cells[k]);
+		free(lg->cell_rows[i].cells);
+	}
+	free(lg->cell_rows);
 	free(lg->tables);
 	free(lg->rounds);
 	free(lg->superseded);
@@ -1470,6 +1476,38 @@ static void final_table_check(struct ctx *cx, const struct optlog_table *t)
 
 /* A header row opens a table: records it with its caption, round inputs
  * and header facts. Returns -1 on allocation failure. */
+/* Keeps the cells of a row of the open table (while the log's kept text
+ * stays under OPTLOG_MAX_CELL_BYTES; past it the table's cells_from is
+ * -1). Returns -1 on allocation failure. */
+static int keep_cells(struct ctx *cx, const struct mdread_line *ln)
+{
+	struct optlog *lg = cx->lg;
+	struct optlog_table *t = cx->table == (size_t)-1 ? NULL : &lg->tables[cx->table];
+	if (!t || t->cells_from < 0)
+		return 0;
+	if (lg->cell_bytes + ln->len + 64 > OPTLOG_MAX_CELL_BYTES) {
+		t->cells_from = -1;
+		return 0;
+	}
+	if (PUSH(lg, cell_rows))
+		return -1;
+	struct optlog_cell_row *r = &lg->cell_rows[lg->n_cell_rows];
+	int n = ln->ncells < 64 ? ln->ncells : 64;
+	r->line = ln->line;
+	r->ncells = 0;
+	r->cells = calloc((size_t)(n ? n : 1), sizeof(*r->cells));
+	if (!r->cells)
+		return -1;
+	lg->n_cell_rows++;
+	for (int i = 0; i < n; i++) {
+		if (!(r->cells[i] = strdup(ln->cells[i])))
+			return -1;
+		r->ncells++;
+		lg->cell_bytes += strlen(ln->cells[i]) + 1;
+	}
+	return 0;
+}
+
 static int open_table(struct ctx *cx, const struct mdread_line *ln)
 {
 	struct optlog *lg = cx->lg;
@@ -1493,7 +1531,10 @@ static int open_table(struct ctx *cx, const struct mdread_line *ln)
 	t->round = t->cap_round >= 0 ? t->cap_round : innermost_round(cx, NULL);
 	t->run = 0;
 	header_columns(cx, t, ln->cells, nc);
+	t->cells_from = (long)lg->n_cell_rows;
 	cx->table = lg->n_tables++;
+	if (keep_cells(cx, ln))
+		return -1;
 	/* a table in the Final Summary: its final column gives claims */
 	summary_column(cx, ln->cells, nc);
 	final_table_check(cx, t);
@@ -1633,6 +1674,8 @@ static int table_row(struct ctx *cx, const struct mdread_line *ln)
 	int n = ln->ncells < 64 ? ln->ncells : 64;
 	struct optlog_table *t = &lg->tables[cx->table];
 	t->rows++;
+	if (keep_cells(cx, ln))
+		return -1;
 	if (!t->has_numeric_row && row_has_number(cells, n))
 		t->has_numeric_row = 1;
 	if (!t->has_incumbent && n > 0 && shows_incumbent(cells[0], NULL))

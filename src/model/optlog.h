@@ -55,11 +55,23 @@ struct optlog_table {
 	long run;           /* run it belongs to (0-based) */
 	int confirm;        /* it sits in a final confirmation section */
 	/* parse-time inputs of round/run (optlog.c resolves them at the end) */
+	long cells_from;    /* its header in cell_rows[] (then its data rows), -1
+			     * when the cells were not kept (OPTLOG_MAX_CELL_BYTES) */
 	long sect_any;      /* innermost round-section entry, -1 */
 	long sect_norun;    /* innermost entry not led by the word Round, -1 */
 	long cap_round;     /* round named in the caption, -1 */
 	int cap_round_word; /* 1 when cap_round was read from the word Round / RN */
 };
+
+/* The rendered cells of one table row (the header row first, then the data
+ * rows, consecutively per table; optlog_table.cells_from points at the
+ * header). Kept up to OPTLOG_MAX_CELL_BYTES of text per log. */
+struct optlog_cell_row {
+	long line;
+	int ncells;         /* at most 64 */
+	char **cells;       /* malloc'd array of malloc'd strings */
+};
+#define OPTLOG_MAX_CELL_BYTES (8u << 20)
 
 /* A round section heading (or a final confirmation heading). */
 struct optlog_round {
@@ -180,6 +192,8 @@ struct optlog {
 
 	OPTLOG_VEC(struct optlog_table, tables);
 	OPTLOG_VEC(struct optlog_round, rounds);
+	OPTLOG_VEC(struct optlog_cell_row, cell_rows); /* see struct optlog_cell_row */
+	size_t cell_bytes;          /* text kept in cell_rows */
 
 	long runs;                  /* tuning runs in the log (>= 1) */
 	long target_run;            /* run of the last Final Summary (or the last run) */

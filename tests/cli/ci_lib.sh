@@ -25,6 +25,9 @@ ci_make_repo() {
         sed -i 's/dit-small: final_latency: 30.0 us/dit-small: final_latency: 27.0 us/' \
             ops/layer_norm/perf_opt/opt_log.md
         sed -i '3s/"duration_us": 38.0/"duration_us": 37.0/' ops/layer_norm/perf_opt/perf_records.jsonl
+        # the tables follow the rewritten record (else S4-COMPTABLE-RECON
+        # would report them too): only APPEND can tell
+        sed -i 's/| dit-small | 38.0 |/| dit-small | 37.0 |/' ops/layer_norm/perf_opt/opt_log.md
         echo "more" >>README.md
         git commit -qam "pr: tamper with layer_norm"
     ) || fail "cannot build the test repository"

@@ -143,3 +143,48 @@ done
 edit t "$TBL" "| candidate | wa |\n|---|---|\n| baseline | 80.0 |\n| r1_tile_swap | 64.0 |"
 expect_exit 1 "$TLGATE" t
 expect_grep "error: [S4-OPTLOG-COMPTABLE]" "$OUT"
+
+# 8. a round's comparison table holds the round's recorded numbers
+#    (S4-COMPTABLE-RECON, issue 25): r1_tile_swap measured 64.0 us in
+#    round 1, the baseline 80.0 us in round 0
+ROW="| r1_tile_swap | 64.0 | 61% | 72% | pass |"
+BEST="| current best (baseline) | 80.0 | 40% | 70% | pass |"
+edit t1 "$ROW" "| r1_tile_swap | 60.0 | 61% | 72% | pass |"
+expect_exit 1 "$TLGATE" t1
+expect_grep "error: [S4-COMPTABLE-RECON] round 1's table shows 60 us for 'r1_tile_swap' on 'wa', but the records give 64 us" "$OUT"
+edit t2 "$BEST" "| current best (baseline) | 70.0 | 40% | 70% | pass |"
+expect_exit 1 "$TLGATE" t2
+expect_grep "shows 70 us for 'baseline' on 'wa', but the records give 80 us" "$OUT"
+edit t3 "$ROW" "| **r1_tile_swap**（adopted） | **64.00** | 61% | 72% | pass |"
+expect_exit 0 "$TLGATE" t3
+expect_no_grep "S4-COMPTABLE-RECON" "$OUT"
+# workloads as columns, in ms
+edit t4 "| candidate | Task Duration(us) | AICore util | memory | L0 |" "| candidate | wa | AICore util | memory | L0 |"
+expect_exit 0 "$TLGATE" t4
+expect_no_grep "S4-COMPTABLE-RECON" "$OUT"
+python3 - t4/perf_opt/opt_log.md <<'PY'
+import sys
+p = sys.argv[1]; s = open(p, encoding="utf-8").read()
+open(p, "w", encoding="utf-8").write(s.replace("| r1_tile_swap | 64.0 |", "| r1_tile_swap | 0.058 |"))
+PY
+expect_exit 1 "$TLGATE" t4
+expect_grep "shows 0.058 for 'r1_tile_swap' on 'wa', but the records give 64 us" "$OUT"
+edit t5 "| candidate | Task Duration(us) |" "| candidate | Task Duration(ms) |"
+sed -i 's/| r1_tile_swap | 64.0 |/| r1_tile_swap | 0.064 |/; s/| current best (baseline) | 80.0 |/| current best (baseline) | 0.080 |/' t5/perf_opt/opt_log.md
+expect_exit 0 "$TLGATE" t5
+expect_no_grep "S4-COMPTABLE-RECON" "$OUT"
+# a us column holding ms figures is false
+sed -i 's/Task Duration(ms)/Task Duration(us)/' t5/perf_opt/opt_log.md
+expect_exit 1 "$TLGATE" t5
+expect_grep "shows 0.064 us for 'r1_tile_swap' on 'wa', but the records give 64 us" "$OUT"
+# the best of repeats is not the round's number: a warning naming the median
+edit t6 "$ROW" "| r1_tile_swap | 58.0 | 61% | 72% | pass |"
+for d in 66.0 58.0; do
+    sed -n 2p t6/perf_opt/perf_records.jsonl | sed "s/\"duration_us\": 64.0/\"duration_us\": $d/" >>t6/perf_opt/perf_records.jsonl
+done
+"$TLGATE" t6 >"$OUT" 2>&1 || true
+expect_grep "warning: [S4-COMPTABLE-RECON] round 1's table shows 58 for 'r1_tile_swap' on 'wa': one of its 3 measurements, not their median 64 us" "$OUT"
+# a table no row of which names a recorded candidate is said not to be checked
+edit t7 "$ROW" "| tile swap (new) | 64.0 | 61% | 72% | pass |"
+"$TLGATE" t7 >"$OUT" 2>&1 || true
+expect_grep "warning: [S4-COMPTABLE-RECON] round 1's comparison table cannot be aligned with the records" "$OUT"

@@ -1,0 +1,378 @@
+/* s4_table.c: S4-COMPTABLE-RECON, the numbers of a round's 'candidate vs
+ * current best' table are the round's records (s4.h).
+ *
+ * A table is aligned with the records of the log's checked run:
+ *   - rows: the first cell names a candidate recorded in the run (its id
+ *     as a whole word: `c2`, `c1（best）`, `current best（c2_pipe）`,
+ *     `baseline（current best）`); a cell naming two recorded ids is
+ *     passed over;
+ *   - columns: a header cell naming a recorded workload (workloads as
+ *     columns), or a duration column (`Task Duration(us)`, `latency (ms)`,
+ *     `_us`) with the workload in a `workload` column or, when the run
+ *     has one workload, that one.
+ * The number shown for (candidate, workload) reconciles with the median of
+ * that candidate's valid records of the table's round (for the current
+ * best, of the round when it was re-measured there, else of its latest
+ * earlier round), within the figure's precision plus 1% (as RECON). A
+ * number no unit reading (the column's, else us or ms) gives is an error
+ * naming the records; one that matches a single repeat but not the median
+ * a warning; a comparison table no row of which names a candidate measured
+ * in its round a warning that says so. */
+#include "gates/s4.h"
+#include "stats/stats.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REPEATS 64
+
+/* 1 when id stands in s as a word: no letter or digit right before or
+ * after it (a file name `mish_opt_v5_op1.py` names v5_op1; `c10` does not
+ * name c1). */
+static int has_word(const char *s, const char *id)
+{
+	size_t n = strlen(id);
+	if (!n)
+		return 0;
+	for (const char *p = s; (p = strstr(p, id)) != NULL; p++) {
+		int before = p > s && isalnum((unsigned char)p[-1]);
+		int after = isalnum((unsigned char)p[n]);
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
+static int lower_has(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	for (; *s; s++)
+		if (strncasecmp(s, w, n) == 0)
+			return 1;
+	return 0;
+}
+
+static int marks_incumbent(const char *s)
+{
+	static const char *const m[] = { "best", "incumbent", "当前最优", "当前最佳", "现最优", NULL };
+	for (int i = 0; m[i]; i++)
+		if (lower_has(s, m[i]))
+			return 1;
+	return 0;
+}
+
+/* The candidate the row's first cell names: the one recorded id (longest
+ * wins over its prefix words), NULL when none or two. */
+static const char *row_candidate(const struct s4_input *in, size_t from, const char *cell)
+{
+	const char *found = NULL;
+	for (size_t i = from; i < in->recs->n; i++) {
+		const char *id = in->recs->v[i].candidate_id;
+		if (found == id || (found && strcmp(found, id) == 0) || !has_word(cell, id))
+			continue;
+		if (found && strstr(id, found))
+			found = id; /* r1_tile contains r1: the longer */
+		else if (found && !strstr(found, id))
+			return NULL; /* two ids */
+		else if (!found)
+			found = id;
+	}
+	return found;
+}
+
+/* The figures of a cell that could be a duration: numbers not part of a
+ * name (r2a2) and not a ratio (-3%, 1.2x). */
+static int durations_in(const char *c)
+{
+	int n = 0;
+	for (const char *p = c; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > c && (isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_')))
+			continue;
+		const char *q = p;
+		while (isdigit((unsigned char)*q) || *q == '.')
+			q++;
+		while (*q == ' ' || *q == '*')
+			q++;
+		if (*q != '%' && *q != 'x' && *q != 'X' && strncmp(q, "×", 2) != 0 && strncmp(q, "％", 3) != 0 &&
+		    !isalpha((unsigned char)*q))
+			n++;
+		else if (isalpha((unsigned char)*q) && (tolower((unsigned char)*q) == 'u' || tolower((unsigned char)*q) == 'm'))
+			n++; /* 12 us, 0.1 ms */
+		p = q - 1;
+	}
+	return n;
+}
+
+/* The one number of a cell (marks skipped), its decimals; 0 when the cell
+ * does not start with a number or shows more than one duration (`170.3 →
+ * 12.38`, `202.5/104.0`: which one is the row's is not certain). */
+static int cell_value(const char *c, double *v, int *dec)
+{
+	while (*c == ' ' || *c == '*' || *c == '`')
+		c++;
+	if (durations_in(c) != 1)
+		return 0;
+	char *end;
+	if (!isdigit((unsigned char)*c))
+		return 0;
+	*v = strtod(c, &end);
+	const char *dot = memchr(c, '.', (size_t)(end - c));
+	*dec = dot ? (int)(end - dot - 1) : 0;
+	return end > c;
+}
+
+struct layout {
+	int wl_col, dur_col;
+	double dur_mul;          /* the duration column's unit, 0 unknown */
+	const char *only_wl;     /* the run's one workload, NULL */
+};
+
+static int is_wl_header(const char *h)
+{
+	static const char *const w[] = { "workload", "shape", "case", "负载", "用例", "工作负载", NULL };
+	for (int i = 0; w[i]; i++)
+		if (lower_has(h, w[i]))
+			return 1;
+	return 0;
+}
+
+static double unit_of_header(const char *h)
+{
+	if (lower_has(h, "(ms)") || lower_has(h, "_ms") || lower_has(h, "（ms）") || lower_has(h, " ms"))
+		return 1000;
+	if (lower_has(h, "us") || strstr(h, "µs") || strstr(h, "μs"))
+		return 1;
+	return 0;
+}
+
+static int is_dur_header(const char *h)
+{
+	static const char *const w[] = { "duration", "latency", "时延", "耗时", "(us)", "_us", "µs", "μs", "(ms)", NULL };
+	for (int i = 0; w[i]; i++)
+		if (lower_has(h, w[i]))
+			return 1;
+	return 0;
+}
+
+/* The recorded workload a header cell names, NULL. */
+static const char *header_workload(const struct s4_input *in, size_t from, const char *h)
+{
+	char buf[256];
+	size_t n = 0;
+	for (const char *p = h; *p && n < sizeof(buf) - 1; p++)
+		if (*p != '*' && *p != '`')
+			buf[n++] = *p;
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+	const char *b = buf;
+	while (*b == ' ')
+		b++;
+	for (size_t i = from; i < in->recs->n; i++)
+		if (s4_same_workload(b, in->recs->v[i].workload))
+			return in->recs->v[i].workload;
+	return NULL;
+}
+
+static void find_layout(const struct s4_input *in, size_t from, const struct optlog_cell_row *h, struct layout *L)
+{
+	L->wl_col = L->dur_col = -1;
+	L->dur_mul = 0;
+	L->only_wl = NULL;
+	for (int k = 1; k < h->ncells; k++) {
+		if (L->wl_col < 0 && is_wl_header(h->cells[k]) && !header_workload(in, from, h->cells[k]))
+			L->wl_col = k;
+		else if (L->dur_col < 0 && is_dur_header(h->cells[k])) {
+			L->dur_col = k;
+			L->dur_mul = unit_of_header(h->cells[k]);
+		}
+	}
+	const char *one = NULL;
+	for (size_t i = from; i < in->recs->n; i++) {
+		if (!one)
+			one = in->recs->v[i].workload;
+		else if (strcmp(one, in->recs->v[i].workload) != 0)
+			return;
+	}
+	L->only_wl = one;
+}
+
+/* The valid durations of cand on wl in round r (or, with latest, in its
+ * latest round <= r): *n of them, their first record's line in *line. */
+static size_t durations(const struct s4_input *in, size_t from, const char *cand, const char *wl, long r, int latest,
+			double *v, long *line)
+{
+	long use = r;
+	if (latest) {
+		use = -1;
+		for (size_t i = from; i < in->recs->n; i++) {
+			const struct record *x = &in->recs->v[i];
+			if (record_valid(x) && x->round <= r && x->round > use && strcmp(x->candidate_id, cand) == 0 &&
+			    strcmp(x->workload, wl) == 0)
+				use = x->round;
+		}
+	}
+	size_t n = 0;
+	*line = 0;
+	for (size_t i = from; i < in->recs->n && n < MAX_REPEATS; i++) {
+		const struct record *x = &in->recs->v[i];
+		if (record_valid(x) && x->round == use && strcmp(x->candidate_id, cand) == 0 && strcmp(x->workload, wl) == 0) {
+			if (!*line)
+				*line = x->line;
+			v[n++] = x->duration_us;
+		}
+	}
+	return n;
+}
+
+static int near(double shown_us, double tol_us, double want)
+{
+	return fabs(shown_us - want) <= tol_us + 0.01 * want + 1e-9;
+}
+
+struct cell_check {
+	const struct optlog_table *t;
+	const struct optlog_cell_row *row;
+	const char *cand, *wl;
+	int incumbent;
+	const char *text;       /* the cell */
+	double mul;             /* its unit when known, 0 */
+};
+
+static int check_cell(const struct s4_input *in, size_t from, const struct cell_check *c, struct gate_findings *fs)
+{
+	double v, rec[MAX_REPEATS];
+	int dec;
+	long rline;
+	if (!cell_value(c->text, &v, &dec))
+		return 0;
+	size_t n = durations(in, from, c->cand, c->wl, c->t->round, 0, rec, &rline);
+	if (n == 0 && c->incumbent)
+		n = durations(in, from, c->cand, c->wl, c->t->round, 1, rec, &rline);
+	if (n == 0)
+		return 0;
+	double med = stats_median(rec, n), half = 0.5 * pow(10, -dec);
+	double muls[2] = { c->mul ? c->mul : 1, c->mul ? 0 : 1000 };
+	for (int k = 0; k < 2; k++)
+		if (muls[k] && near(v * muls[k], half * muls[k], med))
+			return 0;
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++)
+			if (muls[k] && near(v * muls[k], half * muls[k], rec[i]))
+				return gate_add(fs, "S4-COMPTABLE-RECON", GATE_WARNING, in->optlog_file, c->row->line,
+						"round %ld's table shows %g for '%s' on '%s': one of its %zu measurements, not their median %g us (perf_records.jsonl line %ld)",
+						c->t->round, v, c->cand, c->wl, n, med, rline) ? -1 : 0;
+	return gate_add(fs, "S4-COMPTABLE-RECON", GATE_ERROR, in->optlog_file, c->row->line,
+			"round %ld's table shows %g%s for '%s' on '%s', but the records give %g us (%s of %zu, perf_records.jsonl line %ld)",
+			c->t->round, v, c->mul == 1000 ? " ms" : c->mul == 1 ? " us" : "", c->cand, c->wl, med,
+			n > 1 ? "median" : "the one measurement", n, rline) ? -1 : 0;
+}
+
+static int check_row(const struct s4_input *in, size_t from, const struct optlog_table *t,
+		     const struct optlog_cell_row *h, const struct optlog_cell_row *row, const struct layout *L,
+		     const char *cand, struct gate_findings *fs)
+{
+	struct cell_check c = { t, row, cand, NULL, marks_incumbent(row->cells[0]), NULL, 0 };
+	if (L->dur_col > 0 && L->dur_col < row->ncells) {
+		c.wl = L->wl_col > 0 && L->wl_col < row->ncells ? header_workload(in, from, row->cells[L->wl_col])
+								 : L->only_wl;
+		c.text = row->cells[L->dur_col];
+		c.mul = L->dur_mul;
+		return c.wl ? check_cell(in, from, &c, fs) : 0;
+	}
+	for (int k = 1; k < h->ncells && k < row->ncells; k++) {
+		c.wl = header_workload(in, from, h->cells[k]);
+		c.text = row->cells[k];
+		if (c.wl && check_cell(in, from, &c, fs))
+			return -1;
+	}
+	return 0;
+}
+
+/* A candidate experiment of round r (v2: phase candidate; v1: not the
+ * baseline), NULL none; with cand, non-NULL when cand is one. */
+static const char *round_candidate(const struct s4_input *in, size_t from, long r, const char *cand)
+{
+	for (size_t i = from; i < in->recs->n; i++) {
+		const struct record *x = &in->recs->v[i];
+		int candidate = x->phase ? strcmp(x->phase, "candidate") == 0 : !s4_is_baseline(x);
+		if (x->round == r && candidate && (!cand || strcmp(cand, x->candidate_id) == 0))
+			return x->candidate_id;
+	}
+	return NULL;
+}
+
+/* Candidates as columns, workloads as rows (`| workload | r1a (us) |
+ * r2a_deint (us) |`): each header cell naming a recorded candidate, each
+ * row naming a recorded workload. Adds the columns naming a candidate of
+ * round r to *aligned. */
+static int check_transposed(const struct s4_input *in, size_t from, const struct optlog_table *t,
+			    const struct optlog_cell_row *h, long *aligned, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	for (int k = 1; k < h->ncells; k++) {
+		const char *cand = row_candidate(in, from, h->cells[k]);
+		if (!cand)
+			continue;
+		if (round_candidate(in, from, t->round, cand))
+			(*aligned)++;
+		for (long i = 1; i <= t->rows && (size_t)(t->cells_from + i) < lg->n_cell_rows; i++) {
+			const struct optlog_cell_row *row = &lg->cell_rows[t->cells_from + i];
+			const char *wl = row->ncells > k ? header_workload(in, from, row->cells[0]) : NULL;
+			struct cell_check c = { t, row, cand, wl, marks_incumbent(h->cells[k]), NULL, unit_of_header(h->cells[k]) };
+			if (!wl)
+				continue;
+			c.text = row->cells[k];
+			if (check_cell(in, from, &c, fs))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_table(const struct s4_input *in, size_t from, const struct optlog_table *t, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	const struct optlog_cell_row *h = &lg->cell_rows[t->cells_from];
+	struct layout L;
+	find_layout(in, from, h, &L);
+	long aligned = 0; /* rows (or columns) naming a candidate of round r */
+	if (check_transposed(in, from, t, h, &aligned, fs))
+		return -1;
+	for (long i = 1; i <= t->rows && (size_t)(t->cells_from + i) < lg->n_cell_rows; i++) {
+		const struct optlog_cell_row *row = &lg->cell_rows[t->cells_from + i];
+		const char *cand = row->ncells > 0 ? row_candidate(in, from, row->cells[0]) : NULL;
+		if (!cand)
+			continue;
+		if (round_candidate(in, from, t->round, cand))
+			aligned++;
+		if (check_row(in, from, t, h, row, &L, cand, fs))
+			return -1;
+	}
+	const char *one = aligned ? NULL : round_candidate(in, from, t->round, NULL);
+	if (one)
+		return gate_add(fs, "S4-COMPTABLE-RECON", GATE_WARNING, in->optlog_file, t->line,
+				"round %ld's comparison table cannot be aligned with the records: no row names a candidate_id measured in round %ld (such as '%s'), so the candidates' numbers are not checked",
+				t->round, t->round, one) ? -1 : 0;
+	return 0;
+}
+
+int s4_rule_table_recon(const struct s4_input *in, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	if (in->optlog_state != S4_FILE_OK || in->recs->n == 0)
+		return 0;
+	size_t from = s4_records_from(in);
+	long run = lg->runs > 1 ? lg->target_run : -1;
+	for (size_t i = 0; i < lg->n_tables; i++) {
+		const struct optlog_table *t = &lg->tables[i];
+		if (t->cells_from < 0 || t->round < 1 || !t->has_incumbent || t->rows == 0 || (run >= 0 && t->run != run))
+			continue;
+		if (check_table(in, from, t, fs))
+			return -1;
+	}
+	return 0;
+}
