@@ -43,6 +43,10 @@ struct rd {
 	int html_block;
 	int quote;
 	int list_pending;        /* the next text line starts a list item */
+	int list_depth;          /* open list items */
+	long list_number[16];    /* per depth: the ordered list's next number, 0 bullets */
+	long item_number;        /* the pending item's number, 0 a bullet */
+	int marks;               /* keep emphasis and code marks in shown text */
 	int in_table, in_cell, head;
 	long cur;                /* source line of the inline being read */
 	long head_line;          /* the open table's header row */
@@ -70,6 +74,8 @@ struct rd {
 	int ncells;
 	long row_line;
 };
+
+static int read_lines(const char *buf, size_t len, mdread_fn fn, void *arg, int marks);
 
 /* ---- emitting lines ---- */
 
@@ -141,8 +147,10 @@ static void flush(struct rd *r)
 		ln.text = str(&r->vis);
 		ln.len = r->vis.n;
 		ln.lang = r->code ? r->lang : "";
+		ln.list_depth = r->list_depth;
 		if (ln.kind == MDREAD_TEXT) {
 			ln.list_item = r->list_pending;
+			ln.list_number = r->list_pending ? r->item_number : 0;
 			r->list_pending = 0;
 		}
 		emit(r, &ln);
@@ -560,9 +568,21 @@ static void inline_node(struct rd *r, cmark_node *n, cmark_node_type t)
 	const char *s;
 	switch (t) {
 	case CMARK_NODE_TEXT:
-	case CMARK_NODE_CODE:
 		s = literal(n, &len);
 		put(r, s, len, r->cur);
+		break;
+	case CMARK_NODE_CODE:
+		s = literal(n, &len);
+		if (r->marks)
+			put(r, "`", 1, r->cur);
+		put(r, s, len, r->cur);
+		if (r->marks)
+			put(r, "`", 1, r->cur);
+		break;
+	case CMARK_NODE_EMPH:
+	case CMARK_NODE_STRONG:
+		if (r->marks)
+			put(r, t == CMARK_NODE_STRONG ? "**" : "*", t == CMARK_NODE_STRONG ? 2 : 1, r->cur);
 		break;
 	case CMARK_NODE_SOFTBREAK:
 	case CMARK_NODE_LINEBREAK:
@@ -648,9 +668,20 @@ static void enter(struct rd *r, cmark_node *n)
 	case CMARK_NODE_BLOCK_QUOTE:
 		r->quote++;
 		break;
-	case CMARK_NODE_ITEM:
+	case CMARK_NODE_ITEM: {
+		cmark_node *list = cmark_node_parent(n);
+		int d = r->list_depth < 16 ? r->list_depth : 15;
+		if (list && cmark_node_get_list_type(list) == CMARK_ORDERED_LIST) {
+			if (cmark_node_previous(n) == NULL)
+				r->list_number[d] = cmark_node_get_list_start(list);
+			r->item_number = r->list_number[d]++;
+		} else {
+			r->item_number = 0;
+		}
 		r->list_pending = 1;
+		r->list_depth++;
 		break;
+	}
 	case CMARK_NODE_HEADING:
 		r->heading = cmark_node_get_heading_level(n);
 		r->block++;
@@ -672,7 +703,9 @@ static void leave(struct rd *r, cmark_node *n)
 	cmark_node_type t = cmark_node_get_type(n);
 	if ((t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE || t == CMARK_NODE_CUSTOM_BLOCK) {
 		const char *ts = cmark_node_get_type_string(n);
-		if (t == CMARK_NODE_IMAGE)
+		if ((t == CMARK_NODE_EMPH || t == CMARK_NODE_STRONG) && r->marks)
+			put(r, t == CMARK_NODE_STRONG ? "**" : "*", t == CMARK_NODE_STRONG ? 2 : 1, r->cur);
+		else if (t == CMARK_NODE_IMAGE)
 			r->img--;
 		else if (strcmp(ts, "strikethrough") == 0)
 			r->del--;
@@ -692,8 +725,10 @@ static void leave(struct rd *r, cmark_node *n)
 	flush(r);
 	if (t == CMARK_NODE_BLOCK_QUOTE)
 		r->quote--;
-	else if (t == CMARK_NODE_ITEM)
+	else if (t == CMARK_NODE_ITEM) {
 		r->list_pending = 0;
+		r->list_depth--;
+	}
 	else if (t == CMARK_NODE_HEADING)
 		r->heading = 0;
 	else if (t == CMARK_NODE_PARAGRAPH)
@@ -726,10 +761,16 @@ static cmark_node *parse(const char *buf, size_t len)
 
 int mdread_buffer(const char *buf, size_t len, mdread_fn fn, void *arg)
 {
+	return read_lines(buf, len, fn, arg, 0);
+}
+
+static int read_lines(const char *buf, size_t len, mdread_fn fn, void *arg, int marks)
+{
 	struct rd r;
 	memset(&r, 0, sizeof(r));
 	r.fn = fn;
 	r.arg = arg;
+	r.marks = marks;
 	cmark_node *doc = parse(buf, len);
 	if (!doc) {
 		errno = ENOMEM;
@@ -762,6 +803,131 @@ int mdread_buffer(const char *buf, size_t len, mdread_fn fn, void *arg)
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- the page as text, line for line ---- */
+
+struct page {
+	struct strbuf *lines;    /* one per source line */
+	size_t n;
+	int oom;
+};
+
+static struct strbuf *page_line(struct page *pg, long line)
+{
+	if (line < 1 || (size_t)line > pg->n)
+		return NULL;
+	return &pg->lines[line - 1];
+}
+
+static void page_put(struct page *pg, long line, const char *lead, const char *text)
+{
+	struct strbuf *b = page_line(pg, line);
+	if (!b)
+		return;
+	if (b->n)
+		strbuf_add(b, " ", 1);
+	strbuf_str(b, lead);
+	strbuf_str(b, text);
+	pg->oom |= b->oom;
+}
+
+static int page_add(const struct mdread_line *ln, void *arg)
+{
+	struct page *pg = arg;
+	char lead[8];
+	switch (ln->kind) {
+	case MDREAD_HEADING:
+		memset(lead, '#', (size_t)ln->level);
+		lead[ln->level] = ' ';
+		lead[ln->level + 1] = '\0';
+		page_put(pg, ln->line, lead, ln->text);
+		break;
+	case MDREAD_TEXT: {
+		/* a list item as written: indented by its depth, its marker on
+		 * its first line; its other lines under its text */
+		char lead2[96];
+		int depth = ln->list_depth > 0 ? ln->list_depth : 0, k = 0;
+		for (int i = 1; i < depth && k < 60; i++, k += 2)
+			memcpy(lead2 + k, "  ", 2);
+		if (ln->quote)
+			k += snprintf(lead2 + k, sizeof(lead2) - (size_t)k, "> ");
+		if (ln->list_item && ln->list_number > 0)
+			k += snprintf(lead2 + k, sizeof(lead2) - (size_t)k, "%ld. ", ln->list_number);
+		else if (ln->list_item)
+			k += snprintf(lead2 + k, sizeof(lead2) - (size_t)k, "- ");
+		else if (depth > 0)
+			k += snprintf(lead2 + k, sizeof(lead2) - (size_t)k, "  ");
+		lead2[k] = '\0';
+		page_put(pg, ln->line, lead2, ln->text);
+		break;
+	}
+	case MDREAD_CODE:
+		page_put(pg, ln->line, "", ln->text);
+		break;
+	case MDREAD_ROW: {
+		struct strbuf *b = page_line(pg, ln->line);
+		if (!b || b->n)
+			break;
+		strbuf_add(b, "|", 1);
+		for (int i = 0; i < ln->ncells; i++) {
+			strbuf_add(b, " ", 1);
+			for (const char *c = ln->cells[i]; *c; c++)
+				strbuf_str(b, *c == '|' ? "\\|" : (char[2]){ *c, 0 });
+			strbuf_add(b, " |", 2);
+		}
+		struct strbuf *d = ln->head ? page_line(pg, ln->line + 1) : NULL;
+		if (d && !d->n) {
+			strbuf_add(d, "|", 1);
+			for (int i = 0; i < ln->ncells; i++)
+				strbuf_add(d, "---|", 4);
+		}
+		pg->oom |= b->oom || (d && d->oom);
+		break;
+	}
+	case MDREAD_HIDDEN:
+		/* the gate's own directives are the one hidden text kept */
+		if (ln->hidden == MDREAD_COMMENT && strstr(ln->text, "tlgate-disable"))
+			page_put(pg, ln->line, "", ln->text);
+		break;
+	}
+	return 0;
+}
+
+char *mdread_text(const char *buf, size_t len, size_t *outlen)
+{
+	struct page pg = { NULL, 1, 0 };
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\n')
+			pg.n++;
+	int final_nl = len && buf[len - 1] == '\n';
+	if (final_nl)
+		pg.n--; /* a final newline starts no line */
+	pg.lines = calloc(pg.n ? pg.n : 1, sizeof(*pg.lines));
+	char *out = NULL;
+	if (!pg.lines || read_lines(buf, len, page_add, &pg, 1) != 0 || pg.oom)
+		goto out;
+	struct strbuf all = { 0 };
+	for (size_t i = 0; i < pg.n; i++) {
+		if (pg.lines[i].n)
+			strbuf_add(&all, pg.lines[i].s, pg.lines[i].n);
+		if (i + 1 < pg.n || final_nl)
+			strbuf_add(&all, "\n", 1);
+	}
+	if (all.oom) {
+		free(all.s);
+		goto out;
+	}
+	out = all.s ? all.s : strdup("");
+	if (out)
+		*outlen = all.n;
+out:
+	for (size_t i = 0; pg.lines && i < pg.n; i++)
+		free(pg.lines[i].s);
+	free(pg.lines);
+	if (!out)
+		errno = ENOMEM;
+	return out;
 }
 
 const char *mdread_kind_name(enum mdread_kind k)

@@ -72,6 +72,8 @@ struct mdread_line {
 	unsigned long block;       /* block serial number (see above) */
 	int level;                 /* MDREAD_HEADING: 1-6 */
 	int list_item;             /* first line of a list item */
+	int list_depth;            /* list items open around the line, 0 outside lists */
+	long list_number;          /* list_item of an ordered list: its number, else 0 */
 	int folded;                /* inside <details> */
 	int quote;                 /* inside a block quote */
 	int head;                  /* MDREAD_ROW: the header row */
@@ -90,6 +92,22 @@ typedef int (*mdread_fn)(const struct mdread_line *ln, void *arg);
  * for every line. Returns 0, the callback's non-zero value, or -1 with
  * errno ENOMEM. */
 int mdread_buffer(const char *buf, size_t len, mdread_fn fn, void *arg);
+
+/* The rendered page as text, line for line with the source: line N of the
+ * result is what the page shows of source line N, written back as plain
+ * Markdown a line reader understands: `## text` for a heading, `- text`
+ * for a list item's first line, `| a | b |` for a table row (the
+ * delimiter row below the header as `|---|---|`), a code line as its text,
+ * prose as its text; list items indented by their depth with their marker
+ * (`- `, `3. `), block quotes with `> `, emphasis and code spans with their
+ * marks (`**x**`, `*x*`, `` `x` ``). Hidden text (comments, struck, image
+ * alt, unrendered elements), link destinations and HTML tags are gone,
+ * but for the gate's own `tlgate-disable` comments; a line with nothing
+ * shown is empty.
+ * Returns a malloc'd NUL-terminated text (its length, without the NUL, in
+ * *outlen), NULL with errno ENOMEM. For the line readers of the
+ * first-generation perf_tuning/ logs and of the Stage Result block. */
+char *mdread_text(const char *buf, size_t len, size_t *outlen);
 
 /* The name of a kind and of a hidden reason, for dumps: "heading", "text",
  * "row", "code", "hidden"; "shown", "comment", "struck", "image-alt",

@@ -1,5 +1,6 @@
 /* ptlog.c: optimization_log.md and perf_log.md readers (ptlog.h). */
 #include "io/ptlog.h"
+#include "io/mdread.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -17,11 +18,14 @@ int ptlog_text_split(struct ptlog_text *t, const char *data, size_t len)
 		data += 3;
 		len -= 3;
 	}
-	t->buf = malloc(len + 1);
-	if (!t->buf)
+	/* what the rendered page shows, line for line (hidden text gone) */
+	size_t rlen;
+	char *rendered = mdread_text(data, len, &rlen);
+	if (!rendered)
 		return -1;
-	memcpy(t->buf, data, len);
-	t->buf[len] = '\0';
+	t->buf = rendered;
+	len = rlen;
+	int final_nl = len && rendered[len - 1] == '\n';
 	size_t n = 1;
 	for (size_t i = 0; i < len; i++)
 		if (t->buf[i] == '\n')
@@ -46,7 +50,7 @@ int ptlog_text_split(struct ptlog_text *t, const char *data, size_t len)
 		p = nl + 1;
 	}
 	/* a final newline does not start a line */
-	if (t->nlines > 1 && len && data[len - 1] == '\n')
+	if (t->nlines > 1 && final_nl)
 		t->nlines--;
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* io/stage_result.c: the Stage Result reader (io/stage_result.h). */
 #include "io/stage_result.h"
+#include "io/mdread.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -427,6 +428,8 @@ static int pass_line(struct parser *ps, long lineno, char *line, size_t n)
 	return block_line(ps, lineno, line);
 }
 
+static int parse_rendered(const char *text, size_t len, struct stage_result *sr);
+
 static int parse_pass(const char *text, size_t len, struct stage_result *sr, int whole)
 {
 	struct parser ps = { sr, whole, whole };
@@ -443,7 +446,20 @@ static int parse_pass(const char *text, size_t len, struct stage_result *sr, int
 	return rc;
 }
 
-int stage_result_parse(const char *text, size_t len, struct stage_result *sr)
+int stage_result_parse(const char *raw, size_t rawlen, struct stage_result *sr)
+{
+	/* what the rendered page shows, line for line: hidden text never
+	 * counts, a block printed inside a code fence is read as shown */
+	size_t len;
+	char *text = mdread_text(raw, rawlen, &len);
+	if (!text)
+		return -1;
+	int rc = parse_rendered(text, len, sr);
+	free(text);
+	return rc;
+}
+
+static int parse_rendered(const char *text, size_t len, struct stage_result *sr)
 {
 	if (parse_pass(text, len, sr, 0))
 		return -1;
