@@ -25,10 +25,11 @@ static const struct cli_option gate_options[] = {
 					  "(REF..HEAD when there is no merge base; deletions ignored),\n"
 					  "wherever they are" },
 	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF" },
-	{ 'C', 0, "config", "FILE", "rule severities (default: the nearest .tlgate.json up to the\n"
-				    "repository top; with --changed-since or --base, the base\n"
-				    "revision's: a pull request's own .tlgate.json never applies,\n"
-				    "and one weakening a rule is a TLGATE-CONFIG error)" },
+	{ 'C', 0, "config", "FILE", "rule severities and inline-suppressible rules (default: the\n"
+				    "nearest .tlgate.json up to the repository top; with\n"
+				    "--changed-since or --base, the base revision's: a pull\n"
+				    "request's own .tlgate.json never applies, and one weakening\n"
+				    "a rule is a TLGATE-CONFIG error)" },
 	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
 	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
 	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
