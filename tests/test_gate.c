@@ -714,6 +714,7 @@ static void config_weakened_inline(void **s)
 	assert_int_equal(fs.n, 1);
 	gate_findings_release(&fs);
 	gate_config_release(&base);
+	gate_config_release(&pr);
 	gate_config_init(&base);
 	cfg_from(&pr, "{\"inline_suppressible\": [\"S4-LAYOUT\"]}");
 	assert_int_equal(gate_config_weakened(&base, NULL, &pr, "/r/.tlgate.json", &fs), 0);
