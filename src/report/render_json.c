@@ -11,6 +11,24 @@
 
 #include "gates/rules.h"
 
+/* The "suppression" member of finding object o: as SARIF's suppression
+ * object, kind, where (relative to the repository) and why. */
+static void json_suppression(cJSON *o, const struct gate_finding *g, const struct report_ctx *ctx,
+			     int *oom)
+{
+	char *rel = report_relpath(ctx->repo_root, g->sup_file);
+	cJSON *sup = rel ? report_json_obj(o, "suppression", oom) : NULL;
+	if (sup) {
+		report_json_str(sup, "kind", "inSource", oom);
+		report_json_str(sup, "file", rel, oom);
+		report_json_num(sup, "line", (double)g->sup_line, oom);
+		report_json_str(sup, "justification", g->sup_reason, oom);
+	} else {
+		*oom = 1;
+	}
+	free(rel);
+}
+
 int report_render_json(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
 {
 	int oom = 0;
@@ -36,20 +54,8 @@ int report_render_json(FILE *f, const struct gate_findings *fs, const struct rep
 		report_json_str(o, "file", g->file, &oom);
 		report_json_num(o, "line", (double)g->line, &oom);
 		report_json_str(o, "message", g->message, &oom);
-		if (g->sup_file) {
-			/* as SARIF's suppression object: kind, where, why */
-			char *rel = report_relpath(ctx->repo_root, g->sup_file);
-			cJSON *sup = rel ? report_json_obj(o, "suppression", &oom) : NULL;
-			if (sup) {
-				report_json_str(sup, "kind", "inSource", &oom);
-				report_json_str(sup, "file", rel, &oom);
-				report_json_num(sup, "line", (double)g->sup_line, &oom);
-				report_json_str(sup, "justification", g->sup_reason, &oom);
-			} else {
-				oom = 1;
-			}
-			free(rel);
-		}
+		if (g->sup_file)
+			json_suppression(o, g, ctx, &oom);
 	}
 	cnt = report_json_obj(doc, "counts", &oom);
 	if (cnt) {
