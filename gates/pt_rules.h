@@ -1,7 +1,7 @@
 /* pt_rules.h: gate rules for first-generation perf_tuning/ folders.
  *
- * src/ptune.c reads a folder into a struct pt_folder (every file parsed,
- * nothing else touched) and calls each rule; a rule looks at the parsed
+ * src/run/gate_perf_tuning.c reads a folder into a struct pt_folder (every
+ * file parsed, nothing else touched) and calls each rule; a rule looks at the parsed
  * folder and appends findings (rule ids PT-*, default severities from
  * gates/rules.c: errors for inconsistencies, warnings when the rule cannot
  * find what it needs). Rules never read files, print or exit.

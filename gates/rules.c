@@ -511,11 +511,12 @@ const struct gate_rule_info gate_rules[] = {
 	  "has no effect, and this rule says it was tried.",
 	  "A .tlgate.json of the working tree that gives some rule a lower severity (off < note < "
 	  "warning < error) than the base revision's configuration does (the rule's default where "
-	  "the base says nothing); a pull request that removes the base's file, which made some rule "
-	  "stricter; or a working-tree file that cannot be read or parsed. Only in pull-request mode.",
+	  "the base says nothing), or lists in \"inline_suppressible\" a rule the base's list does "
+	  "not cover; a pull request that removes the base's file, which made some rule stricter; or "
+	  "a working-tree file that cannot be read or parsed. Only in pull-request mode.",
 	  "Change the configuration in its own pull request, reviewed on its own; do not weaken a "
 	  "rule in the change it would excuse. To silence one finding, use an inline suppression "
-	  "with a reason.",
+	  "with a reason, for a rule the base's configuration lists in \"inline_suppressible\".",
 	  ".tlgate.json (added by the pull request):\n"
 	  "  {\"rules\": {\"S4-PERF-RECORDS-RECON\": \"off\"}}\n"
 	  "finding:\n"
@@ -543,12 +544,32 @@ const struct gate_rule_info gate_rules[] = {
 	  "Suppressions are allowed only with a reason and only where they silence something; a "
 	  "stale one hides the next real finding.",
 	  "A `<!-- tlgate-disable RULE -- reason -->` without a reason, naming an unknown rule, or "
-	  "silencing nothing.",
+	  "silencing nothing (of a rule the configuration lets be suppressed inline).",
 	  "Give the reason, correct the rule id, or delete the suppression.",
 	  "opt_log.md: <!-- tlgate-disable S4-SPEEDUP -->\n"
 	  "finding:\n"
 	  "  opt_log.md:3: warning: [TLGATE-SUPPRESSION] a suppression needs a rule id and a\n"
 	  "  reason: <!-- tlgate-disable RULE -- reason -->" },
+	{ "TLGATE-SUPPRESSION-DENIED", GATE_ERROR, GATE_ERROR,
+	  "an inline suppression names a rule the configuration in force does not let be suppressed inline",
+	  "An inline suppression sits in the pull request it would excuse: one comment in opt_log.md "
+	  "could switch reconciliation off. So a suppression only applies to rules that the "
+	  "configuration in force (the base revision's .tlgate.json in pull-request mode, never the "
+	  "pull request's) lists in \"inline_suppressible\"; by default that list is empty and no "
+	  "rule can be suppressed inline. The rule's findings stand either way; this finding shows "
+	  "the attempt.",
+	  "A `<!-- tlgate-disable RULE -- reason -->` (in opt_log.md, perf_feedback.md or a "
+	  "perf_tuning/ Markdown file) whose RULE is not listed in the configuration's "
+	  "\"inline_suppressible\", or a prefix RULE* that matches a finding of a rule not listed.",
+	  "Fix what the rule found. If a rule really has to be suppressible inline for some "
+	  "directories, list it in \"inline_suppressible\" of .tlgate.json in its own pull request, "
+	  "reviewed on its own; the suppressions it then allows are shown in every report.",
+	  "opt_log.md:\n"
+	  "  <!-- tlgate-disable S4-PERF-RECORDS-RECON -- numbers re-measured offline -->\n"
+	  "finding:\n"
+	  "  opt_log.md:40: error: [TLGATE-SUPPRESSION-DENIED] S4-PERF-RECORDS-RECON cannot be\n"
+	  "  suppressed inline: no .tlgate.json is in force and by default no rule is\n"
+	  "  inline-suppressible, so its findings stand (reason given: numbers re-measured offline)" },
 	{ "TLGATE-TREE", GATE_ERROR, GATE_ERROR,
 	  "every perf_opt/ and perf_tuning/ directory can be found and read (no symbolic link, no unreadable directory)",
 	  "A directory the gate skips is a directory whose claims nobody checks. A perf_opt/ that is "

@@ -4,7 +4,8 @@
  * workload_inventory.json, perf_feedback.md, the tuned kernel's sha256,
  * git for --base) into a struct s4_input; every rule below is a pure
  * function of it that appends findings with the rule's default severity
- * (cmd_gate applies --strict, .tlgate.json and suppressions afterwards).
+ * (run/gate_config.h applies --strict, .tlgate.json and suppressions
+ * afterwards).
  * Rules never print, exit or touch files. One file per rule family:
  * s4_optlog.c, s4_records.c, s4_recon.c, s4_coverage.c, s4_feedback.c,
  * s4_claims.c (geometric-mean speedup, stop reason), s4_ratio.c (speedups

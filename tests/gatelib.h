@@ -4,6 +4,7 @@
 #define TLPERF_GATELIB_H
 
 #include "testlib.h"
+#include "run/gate_config.h"
 #include "run/gate_perf_opt.h"
 
 /* test paths are short; truncation cannot happen in practice */
@@ -147,16 +148,24 @@ static inline void gl_delete_line(const char *path, const char *from)
 	free(b);
 }
 
-/* Runs gate 4 on dir with default severities (suppressions applied). */
-static inline void gl_run(const char *dir, struct gate_findings *fs, struct gatecheck_result *res)
+/* Runs gate 4 on dir under cfg (suppressions applied as cfg allows). */
+static inline void gl_run_cfg(const char *dir, const struct gate_config *cfg, struct gate_findings *fs,
+			      struct gatecheck_result *res)
 {
-	struct gatecheck_config cfg;
 	gate_findings_init(fs);
 	gatecheck_result_init(res);
 	assert_int_equal(gatecheck_dir(dir, dir, NULL, fs, res), 0);
-	assert_int_equal(gatecheck_apply_suppressions(fs, res), 0);
-	gatecheck_config_init(&cfg);
-	gatecheck_config_apply(&cfg, fs);
+	assert_int_equal(gate_config_apply_suppressions(cfg, fs, &res->sup), 0);
+	gate_config_apply(cfg, fs);
+}
+
+/* The same with default severities and no configuration (so no rule is
+ * inline-suppressible). */
+static inline void gl_run(const char *dir, struct gate_findings *fs, struct gatecheck_result *res)
+{
+	struct gate_config cfg;
+	gate_config_init(&cfg);
+	gl_run_cfg(dir, &cfg, fs, res);
 }
 
 static inline int gl_has(const struct gate_findings *fs, const char *rule, enum gate_severity sev)

@@ -549,28 +549,186 @@ static void feedback_rules(void **s)
 	feedback_lines(src);
 }
 
+/* A configuration from text (the test's own, so it must parse). */
+static void cfg_from(struct gate_config *cfg, const char *json)
+{
+	char err[256];
+	gate_config_init(cfg);
+	if (gate_config_parse(json, strlen(json), "base.json", cfg, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
+/* Findings of rule that count (not suppressed), and those suppressed. */
+static size_t n_live(const struct gate_findings *fs, const char *rule)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		k += !strcmp(fs->v[i].rule, rule) && !fs->v[i].sup_file;
+	return k;
+}
+
+static size_t n_suppressed(const struct gate_findings *fs, const char *rule)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		k += !strcmp(fs->v[i].rule, rule) && fs->v[i].sup_file;
+	return k;
+}
+
 static void suppressions(void **s)
 {
 	(void)s;
-	write_multi();
-	gl_append(f("opt_log.md"), "\n<!-- tlgate-disable S4-OPTLOG-COMPTABLE -- round 2 table lost in a rebase -->\n");
 	struct gate_findings fs;
 	struct gatecheck_result res;
+	struct gate_config cfg;
+	write_multi();
 	gl_run(po, &fs, &res);
-	assert_int_equal(gate_count(&fs, GATE_ERROR), 0);
-	assert_false(gl_has(&fs, "TLGATE-SUPPRESSION", GATE_WARNING));
+	size_t comptable = n_live(&fs, "S4-OPTLOG-COMPTABLE");
+	assert_true(comptable > 0);
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	gl_append(f("opt_log.md"), "\n<!-- tlgate-disable S4-OPTLOG-COMPTABLE -- round 2 table lost in a rebase -->\n");
+
+	/* no configuration: nothing is inline-suppressible, the rule still
+	 * fires and the suppression is an error of its own */
+	gl_run(po, &fs, &res);
+	assert_int_equal(n_live(&fs, "S4-OPTLOG-COMPTABLE"), comptable);
+	assert_int_equal(n_suppressed(&fs, "S4-OPTLOG-COMPTABLE"), 0);
+	assert_true(gl_has(&fs, "TLGATE-SUPPRESSION-DENIED", GATE_ERROR));
+	assert_non_null(strstr(gl_message(&fs, "TLGATE-SUPPRESSION-DENIED"), "by default no rule"));
 	gate_findings_release(&fs);
 	gatecheck_result_release(&res);
 
-	gl_append(f("opt_log.md"), "<!-- tlgate-disable S4-SPEEDUP -- quoted from a paper -->\n<!-- tlgate-disable S4-LAYOUT -->\n");
-	gl_run(po, &fs, &res);
-	size_t sup = 0;
-	for (size_t i = 0; i < fs.n; i++)
-		if (!strcmp(fs.v[i].rule, "TLGATE-SUPPRESSION"))
-			sup++;
-	assert_int_equal(sup, 2); /* unused S4-SPEEDUP, S4-LAYOUT without a reason */
+	/* a configuration that lists other rules only: the same, and the
+	 * message names the configuration */
+	cfg_from(&cfg, "{\"inline_suppressible\": [\"S4-LAYOUT\", \"S4-STOP-REASON\"]}");
+	gl_run_cfg(po, &cfg, &fs, &res);
+	assert_int_equal(n_live(&fs, "S4-OPTLOG-COMPTABLE"), comptable);
+	assert_non_null(strstr(gl_message(&fs, "TLGATE-SUPPRESSION-DENIED"), "base.json"));
 	gate_findings_release(&fs);
 	gatecheck_result_release(&res);
+	gate_config_release(&cfg);
+
+	/* listed by id, or by a prefix: the findings are kept, marked with
+	 * the comment's place and reason, and count no more */
+	const char *allow[] = { "{\"inline_suppressible\": [\"S4-OPTLOG-COMPTABLE\"]}",
+				"{\"rules\": {}, \"inline_suppressible\": [\"S4-OPTLOG-*\"]}",
+				"{\"S4-LAYOUT\": \"warning\", \"inline_suppressible\": [\"S4-*\"]}" };
+	for (size_t k = 0; k < sizeof(allow) / sizeof(allow[0]); k++) {
+		cfg_from(&cfg, allow[k]);
+		gl_run_cfg(po, &cfg, &fs, &res);
+		assert_int_equal(n_live(&fs, "S4-OPTLOG-COMPTABLE"), 0);
+		assert_int_equal(n_suppressed(&fs, "S4-OPTLOG-COMPTABLE"), comptable);
+		assert_int_equal(gate_count(&fs, GATE_ERROR), 0);
+		assert_false(gl_has(&fs, "TLGATE-SUPPRESSION-DENIED", GATE_ERROR));
+		for (size_t i = 0; i < fs.n; i++)
+			if (fs.v[i].sup_file) {
+				assert_string_equal(fs.v[i].sup_reason, "round 2 table lost in a rebase");
+				assert_non_null(strstr(fs.v[i].sup_file, "opt_log.md"));
+				assert_true(fs.v[i].sup_line > 1);
+			}
+		gate_findings_release(&fs);
+		gatecheck_result_release(&res);
+		gate_config_release(&cfg);
+	}
+
+	/* a prefix suppression over a rule not listed is denied for it */
+	gl_replace(f("opt_log.md"), "tlgate-disable S4-OPTLOG-COMPTABLE", "tlgate-disable S4-OPTLOG*");
+	cfg_from(&cfg, "{\"inline_suppressible\": [\"S4-LAYOUT\"]}");
+	gl_run_cfg(po, &cfg, &fs, &res);
+	assert_int_equal(n_live(&fs, "S4-OPTLOG-COMPTABLE"), comptable);
+	assert_true(gl_has(&fs, "TLGATE-SUPPRESSION-DENIED", GATE_ERROR));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	gate_config_release(&cfg);
+
+	/* allowed but silencing nothing, or without a reason: warnings */
+	cfg_from(&cfg, "{\"inline_suppressible\": [\"S4-SPEEDUP\", \"S4-LAYOUT\", \"S4-OPTLOG*\"]}");
+	gl_append(f("opt_log.md"), "<!-- tlgate-disable S4-SPEEDUP -- quoted from a paper -->\n<!-- tlgate-disable S4-LAYOUT -->\n");
+	gl_run_cfg(po, &cfg, &fs, &res);
+	assert_int_equal(n_live(&fs, "TLGATE-SUPPRESSION"), 2); /* unused S4-SPEEDUP, S4-LAYOUT without a reason */
+	assert_false(gl_has(&fs, "TLGATE-SUPPRESSION-DENIED", GATE_ERROR));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	gate_config_release(&cfg);
+}
+
+/* "inline_suppressible" is checked like "rules": known ids only, never the
+ * gate's own TLGATE-* rules, an array of strings. */
+static void config_inline_key(void **s)
+{
+	(void)s;
+	static const struct {
+		const char *json, *why;
+	} bad[] = {
+		{ "{\"inline_suppressible\": [\"TLGATE-CONFIG\"]}", "TLGATE-CONFIG" },
+		{ "{\"inline_suppressible\": [\"TLGATE-*\"]}", "TLGATE-*" },
+		{ "{\"inline_suppressible\": [\"S4-NOPE\"]}", "unknown rule 'S4-NOPE'" },
+		{ "{\"inline_suppressible\": [\"*\"]}", "unknown rule '*'" },
+		{ "{\"inline_suppressible\": \"S4-LAYOUT\"}", "must be an array" },
+		{ "{\"inline_suppressible\": [3]}", "must be an array" },
+		{ "{\"rules\": {}, \"inline\": []}", "unknown key 'inline'" },
+	};
+	char err[256];
+	struct gate_config cfg;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		gate_config_init(&cfg);
+		err[0] = '\0';
+		assert_int_equal(gate_config_parse(bad[i].json, strlen(bad[i].json), "x.json", &cfg, err, sizeof(err)), -1);
+		if (!strstr(err, bad[i].why))
+			fail_msg("%s: got '%s'", bad[i].json, err);
+		gate_config_release(&cfg);
+	}
+	cfg_from(&cfg, "{\"S4-LAYOUT\": \"off\", \"inline_suppressible\": [\"PT-DB\", \"S4-STAGE-RESULT-*\"]}");
+	assert_int_equal(cfg.n, 1);
+	assert_true(gate_config_inline_ok(&cfg, "PT-DB"));
+	assert_true(gate_config_inline_ok(&cfg, "S4-STAGE-RESULT-LATENCY"));
+	assert_false(gate_config_inline_ok(&cfg, "S4-PERF-RECORDS-RECON"));
+	assert_false(gate_config_inline_ok(&cfg, "S4-LAYOUT"));
+	gate_config_release(&cfg);
+	gate_config_init(&cfg);
+	assert_false(gate_config_inline_ok(&cfg, "S4-LAYOUT")); /* the default: none */
+	gate_config_release(&cfg);
+}
+
+/* A pull request's file that makes a rule inline-suppressible weakens the
+ * base's configuration: TLGATE-CONFIG, whatever the severities say. */
+static void config_weakened_inline(void **s)
+{
+	(void)s;
+	struct gate_config base, pr;
+	struct gate_findings fs;
+	gate_findings_init(&fs);
+	cfg_from(&base, "{\"inline_suppressible\": [\"S4-LAYOUT\"]}");
+	cfg_from(&pr, "{\"inline_suppressible\": [\"S4-LAYOUT\", \"S4-PERF-RECORDS-RECON\"]}");
+	assert_int_equal(gate_config_weakened(&base, "main:.tlgate.json", &pr, "/r/.tlgate.json", &fs), 0);
+	assert_int_equal(fs.n, 1);
+	assert_string_equal(fs.v[0].rule, "TLGATE-CONFIG");
+	assert_non_null(strstr(fs.v[0].message, "S4-PERF-RECORDS-RECON inline-suppressible"));
+	gate_findings_release(&fs);
+	gate_config_release(&pr);
+
+	/* a prefix the base does not cover, and a base with no list at all */
+	cfg_from(&pr, "{\"inline_suppressible\": [\"S4-*\"]}");
+	assert_int_equal(gate_config_weakened(&base, "main:.tlgate.json", &pr, "/r/.tlgate.json", &fs), 0);
+	assert_int_equal(fs.n, 1);
+	gate_findings_release(&fs);
+	gate_config_release(&base);
+	gate_config_release(&pr);
+	gate_config_init(&base);
+	cfg_from(&pr, "{\"inline_suppressible\": [\"S4-LAYOUT\"]}");
+	assert_int_equal(gate_config_weakened(&base, NULL, &pr, "/r/.tlgate.json", &fs), 0);
+	assert_int_equal(fs.n, 1);
+	gate_findings_release(&fs);
+	gate_config_release(&pr);
+
+	/* narrowing the list, or the same list, weakens nothing */
+	cfg_from(&base, "{\"inline_suppressible\": [\"S4-*\"]}");
+	cfg_from(&pr, "{\"inline_suppressible\": [\"S4-LAYOUT\"]}");
+	assert_int_equal(gate_config_weakened(&base, "main:.tlgate.json", &pr, "/r/.tlgate.json", &fs), 0);
+	assert_int_equal(fs.n, 0);
+	gate_config_release(&base);
+	gate_config_release(&pr);
 }
 
 static void config_severities(void **s)
@@ -578,42 +736,42 @@ static void config_severities(void **s)
 	(void)s;
 	struct gate_findings fs;
 	struct gatecheck_result res;
-	struct gatecheck_config cfg;
+	struct gate_config cfg;
 	char err[256];
 	fx("v1");
 	gl_write(f("../.tlgate.json"), "{\"rules\": {\"S4-STOP-REASON\": \"off\", \"S4-PERF-RECORDS-RECON\": \"error\"}}");
-	char *found = gatecheck_config_find(po, f(".."));
+	char *found = gate_config_find(po, f(".."));
 	assert_non_null(found);
-	gatecheck_config_init(&cfg);
-	assert_int_equal(gatecheck_config_load(found, &cfg, err, sizeof(err)), 0);
+	gate_config_init(&cfg);
+	assert_int_equal(gate_config_load(found, &cfg, err, sizeof(err)), 0);
 	gate_findings_init(&fs);
 	gatecheck_result_init(&res);
 	assert_int_equal(gatecheck_dir(po, po, NULL, &fs, &res), 0);
-	gatecheck_config_apply(&cfg, &fs);
+	gate_config_apply(&cfg, &fs);
 	assert_false(gl_has(&fs, "S4-STOP-REASON", GATE_WARNING));
 	assert_true(gl_has(&fs, "S4-PERF-RECORDS-RECON", GATE_ERROR)); /* unknown best, promoted */
 	gate_findings_release(&fs);
 	gatecheck_result_release(&res);
-	gatecheck_config_release(&cfg);
+	gate_config_release(&cfg);
 	free(found);
 
 	/* --strict promotes S4-STOP-REASON */
-	gatecheck_config_init(&cfg);
+	gate_config_init(&cfg);
 	cfg.strict = 1;
 	gate_findings_init(&fs);
 	gatecheck_result_init(&res);
 	assert_int_equal(gatecheck_dir(po, po, NULL, &fs, &res), 0);
-	gatecheck_config_apply(&cfg, &fs);
+	gate_config_apply(&cfg, &fs);
 	assert_true(gl_has(&fs, "S4-STOP-REASON", GATE_ERROR));
 	gate_findings_release(&fs);
 	gatecheck_result_release(&res);
-	gatecheck_config_release(&cfg);
+	gate_config_release(&cfg);
 
 	gl_write(f("../.tlgate.json"), "{\"rules\": {\"S4-NOPE\": \"off\"}}");
-	gatecheck_config_init(&cfg);
-	assert_int_equal(gatecheck_config_load(f("../.tlgate.json"), &cfg, err, sizeof(err)), -1);
+	gate_config_init(&cfg);
+	assert_int_equal(gate_config_load(f("../.tlgate.json"), &cfg, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "S4-NOPE"));
-	gatecheck_config_release(&cfg);
+	gate_config_release(&cfg);
 }
 
 static void bad_input(void **s)
@@ -686,6 +844,8 @@ int main(void)
 		cmocka_unit_test_teardown(layout_rule, teardown),
 		cmocka_unit_test_teardown(feedback_rules, teardown),
 		cmocka_unit_test_teardown(suppressions, teardown),
+		cmocka_unit_test(config_inline_key),
+		cmocka_unit_test(config_weakened_inline),
 		cmocka_unit_test_teardown(config_severities, teardown),
 		cmocka_unit_test_teardown(bad_input, teardown),
 	};

@@ -364,27 +364,51 @@ static void test_suppressions(void **state)
 	struct gate_findings fs;
 	run(base, "suppressed", &fs);
 	assert_int_equal(count_rule(&fs, "PT-DB"), 2);
-	char dir[4200];
+	char dir[4200], err[256];
 	snprintf(dir, sizeof(dir), "%s/suppressed", base);
-	struct gatecheck_result res;
-	gatecheck_result_init(&res);
-	assert_int_equal(ptune_suppressions(dir, "suppressed", &res), 0);
-	assert_int_equal(res.n_sup, 1);
-	assert_string_equal(res.sup[0].rule, "PT-DB");
-	assert_string_equal(res.sup[0].file, "suppressed/optimization_log.md");
-	assert_int_equal(res.sup[0].line, 29);
-	assert_int_equal(gatecheck_apply_suppressions(&fs, &res), 0);
-	assert_int_equal(fs.n, 0);
-	gatecheck_result_release(&res);
+	struct gate_config_suppressions sups;
+	struct gate_config cfg;
+	gate_config_suppressions_init(&sups);
+	assert_int_equal(ptune_suppressions(dir, "suppressed", &sups), 0);
+	assert_int_equal(sups.n, 1);
+	assert_string_equal(sups.v[0].rule, "PT-DB");
+	assert_string_equal(sups.v[0].file, "suppressed/optimization_log.md");
+	assert_int_equal(sups.v[0].line, 29);
+
+	/* no configuration: PT-DB is not inline-suppressible, so both
+	 * findings stand and the suppression is itself an error */
+	gate_config_init(&cfg);
+	assert_int_equal(gate_config_apply_suppressions(&cfg, &fs, &sups), 0);
+	assert_int_equal(gate_count(&fs, GATE_ERROR), 3);
+	assert_int_equal(count_rule(&fs, "TLGATE-SUPPRESSION-DENIED"), 1);
+	assert_int_equal(gate_count_suppressed(&fs), 0);
+	gate_config_release(&cfg);
+	gate_findings_release(&fs);
+
+	/* a configuration listing it: both findings are kept, marked
+	 * suppressed by the comment, and count no more */
+	run(base, "suppressed", &fs);
+	static const char allow[] = "{\"inline_suppressible\": [\"PT-DB\"]}";
+	assert_int_equal(gate_config_parse(allow, strlen(allow), "cfg", &cfg, err, sizeof(err)), 0);
+	sups.v[0].used = sups.v[0].denied = 0;
+	assert_int_equal(gate_config_apply_suppressions(&cfg, &fs, &sups), 0);
+	assert_int_equal(fs.n, 2);
+	assert_int_equal(gate_count(&fs, GATE_ERROR), 0);
+	assert_int_equal(gate_count_suppressed(&fs), 2);
+	assert_string_equal(fs.v[0].sup_file, "suppressed/optimization_log.md");
+	assert_int_equal(fs.v[0].sup_line, 29);
+	assert_non_null(fs.v[0].sup_reason);
+	gate_config_release(&cfg);
+	gate_config_suppressions_release(&sups);
 	gate_findings_release(&fs);
 
 	/* the good folder has none, and nothing is reported unused */
 	run(base, "good", &fs);
 	snprintf(dir, sizeof(dir), "%s/good", base);
-	gatecheck_result_init(&res);
-	assert_int_equal(ptune_suppressions(dir, "good", &res), 0);
-	assert_int_equal(res.n_sup, 0);
-	gatecheck_result_release(&res);
+	gate_config_suppressions_init(&sups);
+	assert_int_equal(ptune_suppressions(dir, "good", &sups), 0);
+	assert_int_equal(sups.n, 0);
+	gate_config_suppressions_release(&sups);
 	gate_findings_release(&fs);
 }
 

@@ -565,6 +565,8 @@ static void test_random_bytes(void **state)
 			snprintf(path, sizeof(path), "/r/%s", parts[1]);
 			gate_add(&fs, parts[0], (enum gate_severity)(1 + stats_rng_next(&rng) % 3), path,
 				 (long)(stats_rng_next(&rng) % 5), "%s", parts[2]);
+			if (i % 3 == 1) /* a suppression whose place and reason are hostile too */
+				assert_int_equal(gate_finding_suppress(&fs.v[fs.n - 1], path, (long)i, parts[0]), 0);
 		}
 		struct report_ctx c = ctx_for("/r");
 		char *out = render(REPORT_JUNIT, &fs, &c);
@@ -607,6 +609,88 @@ static void test_random_bytes(void **state)
 	}
 }
 
+/* A suppressed finding: shown by every format with where and why, counted
+ * apart, failing nothing. */
+static void test_suppressed(void **state)
+{
+	(void)state;
+	struct gate_findings fs;
+	sample(&fs, "/r");
+	assert_int_equal(gate_finding_suppress(&fs.v[0], "/r/op_a/perf_opt/opt_log.md", 12, NASTY), 0);
+	assert_int_equal(gate_count(&fs, GATE_ERROR), 0);
+	assert_int_equal(gate_count_suppressed(&fs), 1);
+	struct report_ctx c = ctx_for("/r");
+	c.summary = 1;
+
+	char *out = render(REPORT_TEXT, &fs, &c);
+	assert_non_null(strstr(out, "op_a/perf_opt/opt_log.md:42: suppressed error: [S4-PERF-RECORDS-RECON]"));
+	assert_non_null(strstr(out, " -- suppressed by op_a/perf_opt/opt_log.md:12 (bad \\xff"));
+	assert_null(strstr(out, "\x1b"));
+	assert_non_null(strstr(out, "0 errors, 1 warning, 1 suppressed inline"));
+	free(out);
+
+	out = render(REPORT_JSON, &fs, &c);
+	cJSON *doc = cJSON_Parse(out);
+	assert_non_null(doc);
+	assert_int_equal(cJSON_GetNumberValue(item_at(doc, "counts.error")), 0);
+	assert_int_equal(cJSON_GetNumberValue(item_at(doc, "counts.suppressed")), 1);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(doc, "passed")));
+	assert_string_equal(cJSON_GetStringValue(item_at(doc, "findings.0.suppression.kind")), "inSource");
+	assert_string_equal(cJSON_GetStringValue(item_at(doc, "findings.0.suppression.file")),
+			    "op_a/perf_opt/opt_log.md");
+	assert_int_equal(cJSON_GetNumberValue(item_at(doc, "findings.0.suppression.line")), 12);
+	assert_non_null(strstr(cJSON_GetStringValue(item_at(doc, "findings.0.suppression.justification")), "<tag>"));
+	assert_null(item_at(doc, "findings.1.suppression"));
+	cJSON_Delete(doc);
+	free(out);
+
+	out = render(REPORT_SARIF, &fs, &c);
+	doc = cJSON_Parse(out);
+	assert_non_null(doc);
+	assert_string_equal(cJSON_GetStringValue(item_at(doc, "runs.0.results.0.suppressions.0.kind")), "inSource");
+	assert_non_null(strstr(cJSON_GetStringValue(item_at(doc, "runs.0.results.0.suppressions.0.justification")),
+			       "<tag>"));
+	assert_string_equal(cJSON_GetStringValue(item_at(doc,
+		"runs.0.results.0.suppressions.0.location.physicalLocation.artifactLocation.uri")),
+			    "op_a/perf_opt/opt_log.md");
+	assert_int_equal(cJSON_GetNumberValue(item_at(doc,
+		"runs.0.results.0.suppressions.0.location.physicalLocation.region.startLine")), 12);
+	assert_string_equal(cJSON_GetStringValue(item_at(doc, "runs.0.results.0.level")), "error");
+	assert_null(item_at(doc, "runs.0.results.1.suppressions"));
+	cJSON_Delete(doc);
+	free(out);
+
+	out = render(REPORT_GITHUB, &fs, &c);
+	assert_non_null(strstr(out, "::notice file=op_a/perf_opt/opt_log.md,line=42,title=S4-PERF-RECORDS-RECON (suppressed)::"));
+	assert_null(strstr(out, "::error"));
+	assert_non_null(strstr(out, "[error, suppressed by op_a/perf_opt/opt_log.md:12 ("));
+	free(out);
+
+	out = render(REPORT_MARKDOWN, &fs, &c);
+	assert_non_null(strstr(out, ": passed"));
+	assert_non_null(strstr(out, "1 finding suppressed inline"));
+	assert_non_null(strstr(out, "| suppressed error | S4-PERF-RECORDS-RECON |"));
+	free(out);
+
+	out = render(REPORT_JUNIT, &fs, &c);
+	struct junit_count jc;
+	memset(&jc, 0, sizeof(jc));
+	check_xml(out, junit_start, &jc);
+	assert_int_equal(jc.failures, 0);
+	assert_non_null(strstr(out, "opt_log.md:42: suppressed error: "));
+	free(out);
+
+	out = render(REPORT_GITLAB, &fs, &c);
+	doc = cJSON_Parse(out);
+	assert_non_null(doc);
+	assert_string_equal(cJSON_GetStringValue(item_at(doc, "0.severity")), "info");
+	assert_non_null(strstr(cJSON_GetStringValue(item_at(doc, "0.description")), "(error, suppressed by op_a/perf_opt/opt_log.md:12 ("));
+	assert_string_equal(cJSON_GetStringValue(item_at(doc, "1.severity")), "minor");
+	cJSON_Delete(doc);
+	free(out);
+	gate_findings_release(&fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,7 +700,7 @@ int main(void)
 		cmocka_unit_test(test_junit),	     cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_gitlab),	     cmocka_unit_test(test_fingerprint),
 		cmocka_unit_test(test_relpath),	     cmocka_unit_test(test_write_error),
-		cmocka_unit_test(test_random_bytes),
+		cmocka_unit_test(test_random_bytes), cmocka_unit_test(test_suppressed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

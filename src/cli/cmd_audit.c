@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "report/term.h"
+#include "run/gate_config.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_perf_tuning.h"
 #include "run/gate_tree.h"
@@ -184,33 +185,37 @@ static int unreadable(struct audit_op *op)
 }
 
 /* The tree's configuration (the defaults, with a warning, when it cannot
- * be read) applied to an operator's findings, then their counts. *cfg
- * gets the configuration used. */
-static void settle_findings(struct audit_op *op, struct gate_findings *fs, int strict,
-			    struct gatecheck_config *cfg)
+ * be read) and the inline suppressions it allows (sups) applied to an
+ * operator's findings, then their counts. *cfg gets the configuration
+ * used. Returns 0, -1 when out of memory. */
+static int settle_findings(struct audit_op *op, struct gate_findings *fs, int strict,
+			   struct gate_config *cfg, struct gate_config_suppressions *sups)
 {
 	char err[512];
 	char *cfg_path = NULL;
 	if (gate_config_in_tree(op->set, op->dir, cfg, &cfg_path, err, sizeof(err)) != 0) {
 		cli_warn("%s (default severities used for '%s')", err, op->perf_opt);
-		gatecheck_config_release(cfg);
-		gatecheck_config_init(cfg);
+		gate_config_release(cfg);
+		gate_config_init(cfg);
 	}
 	free(cfg_path);
 	cfg->strict = strict;
-	gatecheck_config_apply(cfg, fs);
+	if (gate_config_apply_suppressions(cfg, fs, sups) != 0)
+		return -1;
+	gate_config_apply(cfg, fs);
 	op->errors = gate_count(fs, GATE_ERROR);
 	op->warnings = gate_count(fs, GATE_WARNING);
+	return 0;
 }
 
 static int check_ptune(struct audit_op *op, int strict)
 {
 	struct gate_findings fs;
-	struct gatecheck_config cfg;
+	struct gate_config cfg;
 	char err[512];
 	int rc = -1;
 	gate_findings_init(&fs);
-	gatecheck_config_init(&cfg);
+	gate_config_init(&cfg);
 	const struct tree *t = &op->set->roots[op->dir->root].tree;
 	const char *rel = op->dir->rel;
 	errno = 0;
@@ -218,15 +223,14 @@ static int check_ptune(struct audit_op *op, int strict)
 		rc = unreadable(op);
 		goto out;
 	}
-	struct gatecheck_result pres;
-	gatecheck_result_init(&pres);
-	int sr = ptune_suppressions_in(t, rel, op->perf_opt, &pres);
+	struct gate_config_suppressions sups;
+	gate_config_suppressions_init(&sups);
+	int sr = ptune_suppressions_in(t, rel, op->perf_opt, &sups);
 	if (sr == 0)
-		sr = gatecheck_apply_suppressions(&fs, &pres);
-	gatecheck_result_release(&pres);
+		sr = settle_findings(op, &fs, strict, &cfg, &sups);
+	gate_config_suppressions_release(&sups);
 	if (sr)
 		goto out;
-	settle_findings(op, &fs, strict, &cfg);
 	int r = ptune_speedups_in(t, rel, op->perf_opt, &op->sp, err, sizeof(err));
 	if (r < 0 && errno == ENOMEM)
 		goto out;
@@ -237,7 +241,7 @@ static int check_ptune(struct audit_op *op, int strict)
 	op->reconciled = op->errors == 0 && isfinite(op->geomean);
 	rc = 0;
 out:
-	gatecheck_config_release(&cfg);
+	gate_config_release(&cfg);
 	gate_findings_release(&fs);
 	return rc;
 }
@@ -250,7 +254,7 @@ static int by_line(const void *a, const void *b)
 
 /* perf_opt/logs/stage_result.md, when there is one: its claims next to the
  * records; its errors make the operator unreconciled. */
-static int check_stage_result(struct audit_op *op, const struct gatecheck_config *cfg)
+static int check_stage_result(struct audit_op *op, const struct gate_config *cfg)
 {
 	struct stage_result sr;
 	struct stat st;
@@ -293,7 +297,7 @@ static int check_stage_result(struct audit_op *op, const struct gatecheck_config
 		cli_warn("cannot check '%s': %s", op->sr_file, strerror(errno));
 		return 0;
 	}
-	gatecheck_config_apply(cfg, &op->sr_fs);
+	gate_config_apply(cfg, &op->sr_fs);
 	if (op->sr_claims.n > 1)
 		qsort(op->sr_claims.v, op->sr_claims.n, sizeof(op->sr_claims.v[0]), by_line);
 	op->has_sr = 1;
@@ -323,19 +327,18 @@ static int check_op(struct audit_op *op, int strict)
 	if (op->ptune)
 		return check_ptune(op, strict);
 	struct gate_findings fs;
-	struct gatecheck_config cfg;
+	struct gate_config cfg;
 	const struct gate_root *root = &op->set->roots[op->dir->root];
 	struct gatecheck_opts opts = { .tree = &root->tree, .rel = op->dir->rel, .repo_top = root->top };
 	int rc = -1;
 	gate_findings_init(&fs);
-	gatecheck_config_init(&cfg);
+	gate_config_init(&cfg);
 	if (gatecheck_dir(op->perf_opt, op->perf_opt, &opts, &fs, &op->res) != 0) {
 		rc = unreadable(op);
 		goto out;
 	}
-	if (gatecheck_apply_suppressions(&fs, &op->res) != 0)
+	if (settle_findings(op, &fs, strict, &cfg, &op->res.sup) != 0)
 		goto out;
-	settle_findings(op, &fs, strict, &cfg);
 
 	const struct s4_recon *r = &op->res.recon;
 	double *sp = malloc((r->n ? r->n : 1) * sizeof(*sp));
@@ -356,7 +359,7 @@ static int check_op(struct audit_op *op, int strict)
 		goto out;
 	rc = 0;
 out:
-	gatecheck_config_release(&cfg);
+	gate_config_release(&cfg);
 	gate_findings_release(&fs);
 	return rc;
 }

@@ -2,6 +2,7 @@
  * perf_tuning/) directories for CI. */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "run/gate_config.h"
 #include "run/gate_perf_opt.h"
 #include "run/gate_stage_result.h"
 #include "io/stage_result.h"
@@ -24,10 +25,11 @@ static const struct cli_option gate_options[] = {
 					  "(REF..HEAD when there is no merge base; deletions ignored),\n"
 					  "wherever they are" },
 	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF" },
-	{ 'C', 0, "config", "FILE", "rule severities (default: the nearest .tlgate.json up to the\n"
-				    "repository top; with --changed-since or --base, the base\n"
-				    "revision's: a pull request's own .tlgate.json never applies,\n"
-				    "and one weakening a rule is a TLGATE-CONFIG error)" },
+	{ 'C', 0, "config", "FILE", "rule severities and inline-suppressible rules (default: the\n"
+				    "nearest .tlgate.json up to the repository top; with\n"
+				    "--changed-since or --base, the base revision's: a pull\n"
+				    "request's own .tlgate.json never applies, and one weakening\n"
+				    "a rule is a TLGATE-CONFIG error)" },
 	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
 	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
 	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
@@ -58,211 +60,37 @@ const struct cli_spec cmd_gate_spec = {
 	0, NULL,
 };
 
-/* --stage-result: the configuration for one directory (explicit, else the
- * nearest .tlgate.json up to the repository top). */
-static int stage_config(const char *explicit_cfg, const char *dir, int strict,
-			struct gatecheck_config *cfg, char **loaded)
-{
-	char err[512];
-	char *path = explicit_cfg ? strdup(explicit_cfg) : gatecheck_config_find(dir, NULL);
-	cfg->strict = strict;
-	if (!path)
-		return 0;
-	*loaded = path;
-	if (gatecheck_config_load(path, cfg, err, sizeof(err)) != 0) {
-		cli_error("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
-static int move_findings(struct gate_findings *dst, struct gate_findings *src)
-{
-	for (size_t i = 0; i < src->n; i++) {
-		const struct gate_finding *f = &src->v[i];
-		if (gate_add(dst, f->rule, f->severity, f->file, f->line, "%s", f->message))
-			return -1;
-	}
-	gate_findings_release(src);
-	return 0;
-}
-
 struct report_out {
 	enum report_format fmt;
 	char *path;
 };
 
-/* The configuration for one directory, loaded only when it differs from
- * the one already in cfg (*loaded names it). */
-struct cfg_state {
-	const char *explicit_path;  /* --config */
-	const char *rev;            /* pull-request mode: the base revision */
-	int strict;
-	struct gatecheck_config cfg;
-	char *loaded;               /* name of what cfg holds, NULL: defaults */
-	int have_explicit;
-	char **reported;            /* working-tree configs already compared with base */
-	size_t nreported;
+/* The command's options, as parsed. */
+struct gate_args {
+	const char *changed, *base, *config, *stage;
+	int strict, wae, statistics;
+	enum report_format fmt;
+	struct report_out *reports;  /* --report FORMAT:PATH, owned */
+	size_t nreports;
 };
 
-static int cfg_switch(struct cfg_state *cs, const char *name)
+/* The configuration of d into cs->cfg (run/gate_config.h), TLGATE-CONFIG
+ * findings into out. Returns 0, -1 after a message, -2 out of memory. */
+static int config_for(struct gate_config_state *cs, const struct gate_set *set,
+		      const struct gate_dir *d, struct gate_findings *out)
 {
-	if ((!name && !cs->loaded) || (name && cs->loaded && strcmp(name, cs->loaded) == 0))
-		return 0; /* same as before */
-	gatecheck_config_release(&cs->cfg);
-	cs->cfg.strict = cs->strict;
-	free(cs->loaded);
-	cs->loaded = NULL;
-	return 1;
-}
-
-/* In pull-request mode: the working tree's configuration of d, compared
- * with the base revision's (base, base_name): TLGATE-CONFIG errors into
- * out, once per file. */
-static int check_weakening(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
-			   const struct gatecheck_config *base, const char *base_name,
-			   struct gate_findings *out)
-{
-	struct gatecheck_config pr;
-	char err[512], *name = NULL;
-	gatecheck_config_init(&pr);
-	int rc = gate_config_in_tree(set, d, &pr, &name, err, sizeof(err));
-	if (rc != 0) {
-		/* an unreadable or invalid PR configuration cannot apply anyway */
-		rc = gate_add(out, "TLGATE-CONFIG", GATE_ERROR, name ? name : d->shown, 0,
-			      "%s (the base revision's configuration is applied)", err);
-	} else if (!name && base_name && base && base->n) {
-		/* the pull request removed the base's file: its stricter rules
-		 * would be gone after the merge */
-		const char *colon = strchr(base_name, ':');
-		const struct gate_root *r = &set->roots[d->root];
-		name = colon && r->top ? tree_join(r->top, colon + 1) : NULL;
-		int seen = !name;
-		for (size_t i = 0; i < cs->nreported && !seen; i++)
-			seen = strcmp(cs->reported[i], name) == 0;
-		if (!seen) {
-			char **v = realloc(cs->reported, (cs->nreported + 1) * sizeof(*v));
-			if (!v) {
-				rc = -1;
-			} else {
-				cs->reported = v;
-				cs->reported[cs->nreported++] = name;
-				name = NULL;
-				rc = gate_config_removed(base, base_name, cs->reported[cs->nreported - 1], out);
-			}
-		}
-	} else if (name) {
-		int seen = 0;
-		for (size_t i = 0; i < cs->nreported && !seen; i++)
-			seen = strcmp(cs->reported[i], name) == 0;
-		if (!seen) {
-			char **v = realloc(cs->reported, (cs->nreported + 1) * sizeof(*v));
-			if (!v) {
-				rc = -1;
-			} else {
-				cs->reported = v;
-				cs->reported[cs->nreported++] = name;
-				name = NULL;
-				rc = gate_config_weakened(base, base_name, &pr, cs->reported[cs->nreported - 1], out);
-			}
-		}
-	}
-	free(name);
-	gatecheck_config_release(&pr);
+	char err[512];
+	int rc = gate_config_for(cs, set, d, out, err, sizeof(err));
+	if (rc == -1)
+		cli_error("%s", err);
 	return rc;
 }
 
-/* Pull-request mode: the base revision's configuration of d, checked
- * against the working tree's (TLGATE-CONFIG into out), becomes cs->cfg
- * unless --config names one. Returns 0, -1 after a message, -2 when out of
- * memory. */
-static int config_at_rev(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
-			 struct gate_findings *out)
-{
-	char err[512], *path = NULL, *name = NULL;
-	/* the base revision's: the pull request's own never applies */
-	struct gatecheck_config base;
-	gatecheck_config_init(&base);
-	if (gate_config_find_at_rev(set, d, cs->rev, &path, err, sizeof(err)) != 0) {
-		cli_error("%s", err);
-		return -1;
-	}
-	if (path && gate_config_load_at_rev(set, d, cs->rev, path, &base, &name, err, sizeof(err)) != 0) {
-		cli_error("%s", err);
-		free(path);
-		free(name);
-		gatecheck_config_release(&base);
-		return -1;
-	}
-	int rc = check_weakening(set, d, cs, &base, name, out);
-	if (rc == 0 && !cs->explicit_path && cfg_switch(cs, name)) {
-		/* take base over */
-		gatecheck_config_release(&cs->cfg);
-		cs->cfg = base;
-		cs->cfg.strict = cs->strict;
-		gatecheck_config_init(&base);
-		cs->loaded = name;
-		name = NULL;
-	}
-	gatecheck_config_release(&base);
-	free(path);
-	free(name);
-	return rc ? -2 : 0;
-}
-
-/* The nearest configuration of d in the working tree becomes cs->cfg when
- * it is another one. Returns 0, or -1 after a message. */
-static int config_in_tree(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs)
-{
-	char err[512], *name = NULL;
-	struct gatecheck_config tmp;
-	gatecheck_config_init(&tmp);
-	if (gate_config_in_tree(set, d, &tmp, &name, err, sizeof(err)) != 0) {
-		cli_error("%s", err);
-		free(name);
-		gatecheck_config_release(&tmp);
-		return -1;
-	}
-	if (cfg_switch(cs, name)) {
-		cs->cfg = tmp;
-		cs->cfg.strict = cs->strict;
-		cs->loaded = name;
-	} else {
-		gatecheck_config_release(&tmp);
-		free(name);
-	}
-	return 0;
-}
-
-/* Loads the configuration of d into cs->cfg. Returns 0, -1 after a
- * message (exit 2), -2 when out of memory. */
-static int config_for(struct gate_set *set, const struct gate_dir *d, struct cfg_state *cs,
-		      struct gate_findings *out)
-{
-	char err[512];
-	if (cs->explicit_path) {
-		if (!cs->have_explicit) {
-			cfg_switch(cs, cs->explicit_path);
-			if (gatecheck_config_load(cs->explicit_path, &cs->cfg, err, sizeof(err)) != 0) {
-				cli_error("%s", err);
-				return -1;
-			}
-			cs->have_explicit = 1;
-			if (!(cs->loaded = strdup(cs->explicit_path)))
-				return -2;
-		}
-		if (!cs->rev)
-			return 0;
-	}
-	if (cs->rev)
-		return config_at_rev(set, d, cs, out);
-	return config_in_tree(set, d, cs);
-}
-
 /* Checks one directory into one (findings with their default severities,
- * suppressions applied). Returns 0, -1 after a message, -2 out of memory. */
+ * suppressions applied under cfg). Returns 0, -1 after a message, -2 out
+ * of memory. */
 static int check_one(struct gate_set *set, const struct gate_dir *d, const char *base,
-		     struct gate_findings *one)
+		     const struct gate_config *cfg, struct gate_findings *one)
 {
 	const struct gate_root *r = &set->roots[d->root];
 	struct gatecheck_result res;
@@ -274,7 +102,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 			cli_error("cannot read '%s': %s", d->shown, strerror(errno));
 			return -1;
 		}
-		sr = ptune_suppressions_in(&r->tree, d->rel, d->shown, &res);
+		sr = ptune_suppressions_in(&r->tree, d->rel, d->shown, &res.sup);
 	} else {
 		struct gatecheck_opts gopts = { .base_ref = base, .tree = &r->tree, .rel = d->rel,
 						.repo_top = r->top };
@@ -289,12 +117,11 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 		sr = 0;
 	}
 	if (sr == 0)
-		sr = gatecheck_apply_suppressions(one, &res);
+		sr = gate_config_apply_suppressions(cfg, one, &res.sup);
 	gatecheck_result_release(&res);
 	return sr ? -2 : 0;
 }
 
-/* --stage-result FILE DIR: one block against one directory. */
 /* The findings in fmt on standard output and in every --report file, then
  * the exit code: CLI_FAIL for errors (or warnings with --warnings-as-errors),
  * CLI_USAGE when a report cannot be written. */
@@ -344,19 +171,53 @@ static int stage_perf_opt(const char *dir, char **out)
 	return *out ? 0 : -2;
 }
 
-static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
-			     int strict, int wae, int statistics, enum report_format fmt,
-			     const struct report_out *reports, size_t nreports)
+/* --stage-result: the configuration in force for perf_opt into cs->cfg:
+ * --config; else, in pull-request mode (--base or --changed-since REV),
+ * REV's nearest .tlgate.json (the working tree's compared with it:
+ * TLGATE-CONFIG into out); else the nearest .tlgate.json up to the
+ * repository top. Returns 0, -1 after a message, -2 out of memory. */
+static int stage_config(struct gate_config_state *cs, const char *perf_opt,
+			struct gate_findings *out)
+{
+	char err[512];
+	if (!cs->rev) {
+		char *path = cs->explicit_path ? strdup(cs->explicit_path) : gate_config_find(perf_opt, NULL);
+		int rc = path && gate_config_load(path, &cs->cfg, err, sizeof(err)) != 0 ? -1 : 0;
+		if (rc)
+			cli_error("%s", err);
+		free(path);
+		return rc;
+	}
+	if (git_locate(getenv("PATH"), err, sizeof(err)) != 0) {
+		cli_error("the base revision's configuration needs git: %s", err);
+		return -1;
+	}
+	struct gate_set set;
+	gate_set_init(&set);
+	int rc = gate_set_add_root(&set, perf_opt, err, sizeof(err));
+	if (rc != 0) {
+		cli_error("%s", err);
+	} else {
+		/* the root is perf_opt's parent (gate_tree.h) */
+		struct gate_dir d = { 0, (char *)"perf_opt", (char *)perf_opt, 0 };
+		rc = config_for(cs, &set, &d, out);
+	}
+	gate_set_release(&set);
+	return rc;
+}
+
+static int stage_result_gate(const struct gate_args *g, const char *dir, int ndirs)
 {
 	struct stage_result sr;
-	struct gate_findings fs;
-	struct gatecheck_config cfg;
+	struct gate_findings fs, cfg_fs;
+	struct gate_config_state cs;
 	struct gatecheck_result res;
-	char err[1024], *perf_opt = NULL, *cfg_loaded = NULL, *top = NULL;
+	char err[1024], *perf_opt = NULL, *top = NULL;
 	int rc = CLI_USAGE, found;
 	stage_result_init(&sr);
 	gate_findings_init(&fs);
-	gatecheck_config_init(&cfg);
+	gate_findings_init(&cfg_fs);
+	gate_config_state_init(&cs, g->config, g->base ? g->base : g->changed, g->strict);
 	gatecheck_result_init(&res);
 	if (ndirs > 1) {
 		rc = cli_usage_error("gate", "--stage-result checks one directory, got %d", ndirs);
@@ -367,13 +228,16 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 			goto oom;
 		goto out;
 	}
-	if (stage_result_load(file, &sr, err, sizeof(err)) != 0) {
+	if (stage_result_load(g->stage, &sr, err, sizeof(err)) != 0) {
 		cli_error("%s", err);
 		goto out;
 	}
-	if (stage_config(config, perf_opt, strict, &cfg, &cfg_loaded) != 0)
+	if ((found = stage_config(&cs, perf_opt, &cfg_fs)) != 0) {
+		if (found == -2)
+			goto oom;
 		goto out;
-	const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
+	}
+	const char *shown = strcmp(g->stage, "-") == 0 ? "<stdin>" : g->stage;
 	errno = 0;
 	if (gate_stage_result_check(perf_opt, perf_opt, &sr, shown, &fs, &res, NULL) != 0) {
 		if (errno == ENOMEM)
@@ -381,10 +245,12 @@ static int stage_result_gate(const char *file, const char *dir, int ndirs, const
 		cli_error("cannot read '%s': %s", perf_opt, strerror(errno));
 		goto out;
 	}
-	gatecheck_config_apply(&cfg, &fs);
+	gate_config_apply(&cs.cfg, &fs);
+	if (gate_findings_move(&fs, &cfg_fs) != 0)
+		goto oom;
 	top = tree_repo_top(perf_opt);
-	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, wae, -1, statistics, 1 };
-	rc = write_reports(&fs, &ctx, fmt, reports, nreports);
+	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, top, 1, g->wae, -1, g->statistics, 1 };
+	rc = write_reports(&fs, &ctx, g->fmt, g->reports, g->nreports);
 	goto out;
 oom:
 	cli_error("out of memory");
@@ -392,22 +258,13 @@ oom:
 out:
 	stage_result_release(&sr);
 	gate_findings_release(&fs);
-	gatecheck_config_release(&cfg);
+	gate_findings_release(&cfg_fs);
+	gate_config_state_release(&cs);
 	gatecheck_result_release(&res);
 	free(perf_opt);
-	free(cfg_loaded);
 	free(top);
 	return rc;
 }
-
-/* The command's options, as parsed. */
-struct gate_args {
-	const char *changed, *base, *config, *stage;
-	int strict, wae, statistics;
-	enum report_format fmt;
-	struct report_out *reports;  /* --report FORMAT:PATH, owned */
-	size_t nreports;
-};
 
 static void gate_args_release(struct gate_args *g)
 {
@@ -547,19 +404,19 @@ static int discover(struct gate_set *set, const char *changed)
 /* Every discovered directory under its configuration, findings into
  * *all, then what discovery could not check (never configurable away).
  * Returns CLI_OK or CLI_USAGE after a message. */
-static int check_dirs(struct gate_set *set, struct cfg_state *cs, const char *base,
+static int check_dirs(struct gate_set *set, struct gate_config_state *cs, const char *base,
 		      struct gate_findings *all)
 {
 	for (size_t i = 0; i < set->ndirs; i++) {
 		const struct gate_dir *d = &set->dirs[i];
 		struct gate_findings one;
 		gate_findings_init(&one);
-		int c = config_for(set, d, cs, all);
+		int c = config_for(cs, set, d, all);
 		if (c == 0)
-			c = check_one(set, d, base, &one);
+			c = check_one(set, d, base, &cs->cfg, &one);
 		if (c == 0) {
-			gatecheck_config_apply(&cs->cfg, &one);
-			c = move_findings(all, &one) ? -2 : 0;
+			gate_config_apply(&cs->cfg, &one);
+			c = gate_findings_move(all, &one) ? -2 : 0;
 		}
 		gate_findings_release(&one);
 		if (c == -2)
@@ -567,7 +424,7 @@ static int check_dirs(struct gate_set *set, struct cfg_state *cs, const char *ba
 		if (c)
 			return CLI_USAGE;
 	}
-	if (move_findings(all, &set->tree_findings)) {
+	if (gate_findings_move(all, &set->tree_findings)) {
 		cli_error("out of memory");
 		return CLI_USAGE;
 	}
@@ -601,14 +458,10 @@ static int add_roots(struct gate_set *set, const struct gate_args *g, const char
 
 /* Every directory under the roots of set checked into *all under its
  * configuration, then the reports (timed from t0). Returns the exit code. */
-static int check_trees(const struct gate_args *g, struct gate_set *set, struct cfg_state *cs,
+static int check_trees(const struct gate_args *g, struct gate_set *set, struct gate_config_state *cs,
 		       struct gate_findings *all, const struct timespec *t0)
 {
 	struct timespec t1;
-	cs->explicit_path = g->config;
-	cs->rev = g->base ? g->base : g->changed;
-	cs->strict = g->strict;
-	cs->cfg.strict = g->strict;
 	if (check_base(set, g->base) != CLI_OK || discover(set, g->changed) != CLI_OK ||
 	    check_dirs(set, cs, g->base, all) != CLI_OK)
 		return CLI_USAGE;
@@ -621,38 +474,28 @@ static int check_trees(const struct gate_args *g, struct gate_set *set, struct c
 	return write_reports(all, &ctx, g->fmt, g->reports, g->nreports);
 }
 
-static void cfg_state_release(struct cfg_state *cs)
-{
-	gatecheck_config_release(&cs->cfg);
-	free(cs->loaded);
-	for (size_t i = 0; i < cs->nreported; i++)
-		free(cs->reported[i]);
-	free(cs->reported);
-}
-
 int cmd_gate(int argc, char **argv)
 {
 	struct gate_args g;
 	struct gate_set set;
 	struct gate_findings all;
-	struct cfg_state cs;
+	struct gate_config_state cs;
 	struct timespec t0;
 	int first = argc, rc;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	gate_findings_init(&all);
 	gate_set_init(&set);
-	memset(&cs, 0, sizeof(cs));
-	gatecheck_config_init(&cs.cfg);
+	gate_config_state_init(&cs, NULL, NULL, 0);
 	if (!parse_gate_args(argc, argv, &g, &first, &rc))
 		goto out;
+	gate_config_state_init(&cs, g.config, g.base ? g.base : g.changed, g.strict);
 	rc = CLI_USAGE;
 	if (g.config && access(g.config, R_OK) != 0) {
 		cli_error("cannot read config '%s': %s", g.config, strerror(errno));
 		goto out;
 	}
 	if (g.stage) {
-		rc = stage_result_gate(g.stage, first < argc ? argv[first] : ".", argc - first, g.config,
-				       g.strict, g.wae, g.statistics, g.fmt, g.reports, g.nreports);
+		rc = stage_result_gate(&g, first < argc ? argv[first] : ".", argc - first);
 		goto out;
 	}
 	const char *const dot[] = { ".", NULL };
@@ -662,6 +505,6 @@ out:
 	gate_args_release(&g);
 	gate_set_release(&set);
 	gate_findings_release(&all);
-	cfg_state_release(&cs);
+	gate_config_state_release(&cs);
 	return rc;
 }

@@ -23,6 +23,10 @@ struct gate_finding {
 	char *file;               /* malloc'd path */
 	long line;                /* 1-based, 0 when the whole file */
 	char *message;            /* malloc'd */
+	char *sup_file;           /* the inline suppression that silenced it
+				     (malloc'd), NULL while the finding counts */
+	long sup_line;            /* its line */
+	char *sup_reason;         /* its reason, malloc'd */
 };
 
 struct gate_findings {
@@ -39,8 +43,21 @@ int gate_add(struct gate_findings *fs, const char *rule, enum gate_severity sev,
 	     const char *file, long line, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
-/* Counts findings of exactly severity sev. */
+/* Counts findings of exactly severity sev that no suppression silenced. */
 size_t gate_count(const struct gate_findings *fs, enum gate_severity sev);
+/* Counts the suppressed findings (of any severity but GATE_OFF). */
+size_t gate_count_suppressed(const struct gate_findings *fs);
+
+/* Marks f as silenced by the inline suppression at file:line with reason:
+ * it stays in the list, for the reports, and counts no more. Returns 0,
+ * -1 on allocation failure (f unchanged). */
+int gate_finding_suppress(struct gate_finding *f, const char *file, long line, const char *reason);
+/* Frees what one finding owns (for code that drops findings in place). */
+void gate_finding_release(struct gate_finding *f);
+/* Moves every finding of src (suppression marks included) to the end of
+ * dst; src is left empty. Returns 0, -1 on allocation failure (src then
+ * holds what was not moved). */
+int gate_findings_move(struct gate_findings *dst, struct gate_findings *src);
 
 /* "error", "warning", "note", "off". */
 const char *gate_severity_name(enum gate_severity sev);

@@ -228,8 +228,12 @@ void report_fingerprint(const char *rule, const char *file, const char *message,
 
 struct report_counts report_count_findings(const struct gate_findings *fs)
 {
-	struct report_counts c = { 0, 0, 0 };
+	struct report_counts c = { 0, 0, 0, 0 };
 	for (size_t i = 0; i < fs->n; i++) {
+		if (fs->v[i].sup_file && fs->v[i].severity != GATE_OFF) {
+			c.suppressed++;
+			continue;
+		}
 		switch (fs->v[i].severity) {
 		case GATE_ERROR: c.errors++; break;
 		case GATE_WARNING: c.warnings++; break;
@@ -243,7 +247,23 @@ struct report_counts report_count_findings(const struct gate_findings *fs)
 /* Does the finding fail the run under ctx? */
 int report_failing(const struct gate_finding *f, const struct report_ctx *ctx)
 {
+	if (f->sup_file)
+		return 0;
 	return f->severity == GATE_ERROR || (f->severity == GATE_WARNING && ctx->warnings_as_errors);
+}
+
+char *report_suppressed_by(const struct gate_finding *g, const struct report_ctx *ctx)
+{
+	char *rel = report_relpath(ctx->repo_root, g->sup_file);
+	const char *why = g->sup_reason ? g->sup_reason : "";
+	size_t n = rel ? strlen(rel) + strlen(why) + 48 : 0;
+	char *s = rel ? malloc(n) : NULL;
+	if (s && g->sup_line > 0)
+		snprintf(s, n, "suppressed by %s:%ld (%s)", rel, g->sup_line, why);
+	else if (s)
+		snprintf(s, n, "suppressed by %s (%s)", rel, why);
+	free(rel);
+	return s;
 }
 
 const char *report_plural(size_t n, const char *one, const char *many)

@@ -20,14 +20,20 @@ enum report_san {
 char *report_sanitize(const char *str, enum report_san mode);
 
 struct report_counts {
-	size_t errors, warnings, notes;
+	size_t errors, warnings, notes;  /* findings that count */
+	size_t suppressed;               /* findings an inline suppression silenced */
 };
 
-/* Counts the findings of each severity (GATE_OFF not counted). */
+/* Counts the findings of each severity (GATE_OFF not counted; suppressed
+ * ones apart). */
 struct report_counts report_count_findings(const struct gate_findings *fs);
 /* 1 when the finding fails the run under ctx (an error, or a warning with
- * warnings_as_errors). */
+ * warnings_as_errors, that no suppression silenced). */
 int report_failing(const struct gate_finding *f, const struct report_ctx *ctx);
+/* For a suppressed finding: "suppressed by FILE:LINE (REASON)", FILE
+ * relative to ctx->repo_root, not escaped (each renderer escapes it as it
+ * does messages). Malloc'd; NULL when out of memory. */
+char *report_suppressed_by(const struct gate_finding *g, const struct report_ctx *ctx);
 /* one when n == 1, else many. */
 const char *report_plural(size_t n, const char *one, const char *many);
 /* Writes a cJSON document and a newline and frees it; -1 (errno ENOMEM)

@@ -38,6 +38,8 @@ static void gh_escape(FILE *f, const char *s, int property)
 	}
 }
 
+/* A suppressed finding is a notice (it fails nothing) titled "RULE
+ * (suppressed)", its message followed by where and why it was suppressed. */
 int report_render_github(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
 {
 	for (size_t i = 0; i < fs->n; i++) {
@@ -45,17 +47,21 @@ int report_render_github(FILE *f, const struct gate_findings *fs, const struct r
 		if (g->severity == GATE_OFF)
 			continue;
 		char *rel = report_relpath(ctx->repo_root, g->file);
+		char *by = g->sup_file ? report_suppressed_by(g, ctx) : NULL;
 		/* controls escaped visibly (util/escape.h); newlines are
 		 * encoded by gh_escape */
 		char *file = rel ? escape_text(rel, 0) : NULL;
 		char *msg = escape_text(g->message, ESCAPE_KEEP_NEWLINE | ESCAPE_KEEP_CR), *rule = escape_text(g->rule, 0);
+		char *eby = by ? escape_text(by, 0) : NULL;
 		free(rel);
-		if (!file || !msg || !rule) {
-			free(file), free(msg), free(rule);
+		free(by);
+		if (!file || !msg || !rule || (g->sup_file && !eby)) {
+			free(file), free(msg), free(rule), free(eby);
 			errno = ENOMEM;
 			return -1;
 		}
-		const char *cmd = g->severity == GATE_ERROR ? "error"
+		const char *cmd = g->sup_file ? "notice"
+				  : g->severity == GATE_ERROR ? "error"
 				  : g->severity == GATE_WARNING ? "warning" : "notice";
 		fprintf(f, "::%s file=", cmd);
 		gh_escape(f, file, 1);
@@ -63,10 +69,17 @@ int report_render_github(FILE *f, const struct gate_findings *fs, const struct r
 			fprintf(f, ",line=%ld", g->line);
 		fputs(",title=", f);
 		gh_escape(f, rule, 1);
+		if (eby)
+			gh_escape(f, " (suppressed)", 1);
 		fputs("::", f);
 		gh_escape(f, msg, 0);
+		if (eby) {
+			fprintf(f, " [%s, ", gate_severity_name(g->severity));
+			gh_escape(f, eby, 0);
+			fputc(']', f);
+		}
 		fputc('\n', f);
-		free(file), free(msg), free(rule);
+		free(file), free(msg), free(rule), free(eby);
 	}
 	return 0;
 }

@@ -43,18 +43,27 @@ int report_render_gitlab(FILE *f, const struct gate_findings *fs, const struct r
 		cJSON *o = report_json_new_in(doc, &oom), *loc, *lines;
 		if (!o)
 			break;
-		size_t dn = strlen(g->rule) + strlen(g->message) + 4;
-		desc = malloc(dn);
+		/* Code Quality has no suppression field: an info entry that
+		 * says where and why */
+		char *by = g->sup_file ? report_suppressed_by(g, ctx) : NULL;
+		size_t dn = strlen(g->rule) + strlen(g->message) + (by ? strlen(by) + 32 : 0) + 4;
+		desc = (!g->sup_file || by) ? malloc(dn) : NULL;
 		if (!desc) {
+			free(by);
 			oom = 1;
 			break;
 		}
-		snprintf(desc, dn, "[%s] %s", g->rule, g->message);
+		if (by)
+			snprintf(desc, dn, "[%s] %s (%s, %s)", g->rule, g->message, gate_severity_name(g->severity), by);
+		else
+			snprintf(desc, dn, "[%s] %s", g->rule, g->message);
+		free(by);
 		report_json_str(o, "description", desc, &oom);
 		free(desc);
 		report_json_str(o, "check_name", g->rule, &oom);
 		report_json_str(o, "fingerprint", fp, &oom);
-		report_json_str(o, "severity", gitlab_severity(g->severity, ctx->warnings_as_errors), &oom);
+		report_json_str(o, "severity", g->sup_file ? "info" : gitlab_severity(g->severity, ctx->warnings_as_errors),
+				&oom);
 		loc = report_json_obj(o, "location", &oom);
 		if (loc) {
 			report_json_str(loc, "path", rel[i], &oom);

@@ -74,8 +74,8 @@ static size_t junit_silent(const struct gate_findings *fs, const size_t *ix,
 
 /* Writes the testcase of group G: a failure or system-out listing all of
  * its findings. */
-static void junit_case(FILE *f, const struct gate_findings *fs, char **rel, const size_t *ix,
-		       const struct junit_group *g)
+static int junit_case(FILE *f, const struct gate_findings *fs, char **rel, const size_t *ix,
+		      const struct junit_group *g, const struct report_ctx *ctx)
 {
 	size_t i0 = ix[g->start], ff = g->first_fail;
 	const struct gate_finding *g0 = &fs->v[i0];
@@ -102,12 +102,23 @@ static void junit_case(FILE *f, const struct gate_findings *fs, char **rel, cons
 		report_xml_escape(f, rel[ix[j]], 0);
 		if (h->line > 0)
 			fprintf(f, ":%ld", h->line);
-		fprintf(f, ": %s: ", gate_severity_name(h->severity));
+		fprintf(f, ": %s%s: ", h->sup_file ? "suppressed " : "", gate_severity_name(h->severity));
 		report_xml_escape(f, h->message, 0);
+		if (h->sup_file) {
+			char *by = report_suppressed_by(h, ctx);
+			if (!by) {
+				errno = ENOMEM;
+				return -1;
+			}
+			fputs(" -- ", f);
+			report_xml_escape(f, by, 0);
+			free(by);
+		}
 		fputc('\n', f);
 	}
 	fputs(ff != (size_t)-1 ? "</failure>\n" : "</system-out>\n", f);
 	fputs("    </testcase>\n", f);
+	return 0;
 }
 
 /* Writes the XML declaration and the opening testsuites and testsuite. */
@@ -149,7 +160,8 @@ int report_render_junit(FILE *f, const struct gate_findings *fs, const struct re
 		nfail += gr[g].first_fail != (size_t)-1;
 	junit_open(f, tool, ng + nsilent, nfail);
 	for (size_t g = 0; g < ng; g++)
-		junit_case(f, fs, rel, ix, &gr[g]);
+		if (junit_case(f, fs, rel, ix, &gr[g], ctx) != 0)
+			goto out;
 	for (size_t r = 0; r < gate_nrules; r++) {
 		if (!silent[r])
 			continue;

@@ -34,10 +34,13 @@ int report_render_markdown(FILE *f, const struct gate_findings *fs, const struct
 		c.errors, report_plural(c.errors, "error", "errors"), c.warnings,
 		report_plural(c.warnings, "warning", "warnings"), c.notes, report_plural(c.notes, "note", "notes"),
 		ctx->dirs_checked, report_plural(ctx->dirs_checked, "directory", "directories"));
+	if (c.suppressed)
+		fprintf(f, "; %zu %s suppressed inline (listed below)", c.suppressed,
+			report_plural(c.suppressed, "finding", "findings"));
 	if (ctx->warnings_as_errors)
 		fputs(" (warnings count as errors)", f);
 	fputs(".\n", f);
-	if (c.errors + c.warnings + c.notes == 0)
+	if (c.errors + c.warnings + c.notes + c.suppressed == 0)
 		return 0;
 	char **rel = report_rel_paths(fs, ctx);
 	if (!rel) {
@@ -49,7 +52,13 @@ int report_render_markdown(FILE *f, const struct gate_findings *fs, const struct
 		const struct gate_finding *g = &fs->v[i];
 		if (g->severity == GATE_OFF)
 			continue;
-		fprintf(f, "| %s | ", gate_severity_name(g->severity));
+		char *by = g->sup_file ? report_suppressed_by(g, ctx) : NULL;
+		if (g->sup_file && !by) {
+			report_free_paths(rel, fs->n);
+			errno = ENOMEM;
+			return -1;
+		}
+		fprintf(f, by ? "| suppressed %s | " : "| %s | ", gate_severity_name(g->severity));
 		md_cell(f, g->rule);
 		fputs(" | ", f);
 		md_cell(f, rel[i]);
@@ -57,7 +66,13 @@ int report_render_markdown(FILE *f, const struct gate_findings *fs, const struct
 			fprintf(f, ":%ld", g->line);
 		fputs(" | ", f);
 		md_cell(f, g->message);
+		if (by) {
+			fputs(" (**", f);
+			md_cell(f, by);
+			fputs("**)", f);
+		}
 		fputs(" |\n", f);
+		free(by);
 	}
 	report_free_paths(rel, fs->n);
 	return 0;

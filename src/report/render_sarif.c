@@ -115,12 +115,10 @@ static int sarif_rule(cJSON *rules, const char *id, int *oom)
 	return 0;
 }
 
-/* Adds to result R the physical location of a finding at REL, LINE;
- * -1 when out of memory (*OOM set). */
-static int sarif_location(cJSON *r, const char *rel, long line, int *oom)
+/* Adds to LOC (a location object) the physical location REL, LINE; -1
+ * when out of memory (*OOM set). */
+static int sarif_physical(cJSON *loc, const char *rel, long line, int *oom)
 {
-	cJSON *locs = cJSON_AddArrayToObject(r, "locations");
-	cJSON *loc = locs ? report_json_new_in(locs, oom) : NULL;
 	cJSON *phys = loc ? report_json_obj(loc, "physicalLocation", oom) : NULL;
 	cJSON *art = phys ? report_json_obj(phys, "artifactLocation", oom) : NULL;
 	char *uri = art ? path_uri(rel) : NULL;
@@ -140,10 +138,45 @@ static int sarif_location(cJSON *r, const char *rel, long line, int *oom)
 	return 0;
 }
 
+/* Adds to result R the location of a finding at REL, LINE; -1 when out of
+ * memory (*OOM set). */
+static int sarif_location(cJSON *r, const char *rel, long line, int *oom)
+{
+	cJSON *locs = cJSON_AddArrayToObject(r, "locations");
+	cJSON *loc = locs ? report_json_new_in(locs, oom) : NULL;
+	if (!loc) {
+		*oom = 1;
+		return -1;
+	}
+	return sarif_physical(loc, rel, line, oom);
+}
+
+/* The suppressions array of result R for a finding an inline suppression
+ * silenced: kind inSource, its reason as the justification, the directive
+ * as the location (SARIF 2.1.0, 3.27.23 and 3.35). -1 when out of memory. */
+static int sarif_suppression(cJSON *r, const struct gate_finding *g, const struct report_ctx *ctx,
+			     int *oom)
+{
+	cJSON *arr = cJSON_AddArrayToObject(r, "suppressions");
+	cJSON *s = arr ? report_json_new_in(arr, oom) : NULL;
+	char *rel = s ? report_relpath(ctx->repo_root, g->sup_file) : NULL;
+	if (!rel) {
+		*oom = 1;
+		return -1;
+	}
+	report_json_str(s, "kind", "inSource", oom);
+	report_json_str(s, "status", "accepted", oom);
+	report_json_str(s, "justification", g->sup_reason, oom);
+	cJSON *loc = report_json_obj(s, "location", oom);
+	int rc = loc ? sarif_physical(loc, rel, g->sup_line, oom) : -1;
+	free(rel);
+	return rc;
+}
+
 /* Appends the result of finding G (rule index IDX, repo-relative path
  * REL, OCC-th occurrence) to RESULTS; -1 when it could not be made. */
 static int sarif_result(cJSON *results, const struct gate_finding *g, size_t idx,
-			const char *rel, unsigned long occ, int *oom)
+			const char *rel, unsigned long occ, const struct report_ctx *ctx, int *oom)
 {
 	cJSON *r = report_json_new_in(results, oom), *m, *pf;
 	if (!r)
@@ -161,6 +194,8 @@ static int sarif_result(cJSON *results, const struct gate_finding *g, size_t idx
 	pf = report_json_obj(r, "partialFingerprints", oom);
 	if (pf)
 		report_json_str(pf, "tlgateFingerprint/v1", fp, oom);
+	if (g->sup_file)
+		return sarif_suppression(r, g, ctx, oom);
 	return 0;
 }
 
@@ -219,7 +254,7 @@ int report_render_sarif(FILE *f, const struct gate_findings *fs, const struct re
 		size_t idx = 0;
 		while (idx < nids && strcmp(ids[idx], g->rule) != 0)
 			idx++;
-		if (sarif_result(results, g, idx, rel[i], occ[i], &oom) != 0)
+		if (sarif_result(results, g, idx, rel[i], occ[i], ctx, &oom) != 0)
 			break;
 	}
 out:

@@ -15,6 +15,7 @@
 struct rule_count {
 	const char *rule;
 	enum gate_severity severity;
+	int suppressed;           /* counted apart: silenced by inline suppressions */
 	size_t n;
 };
 
@@ -23,6 +24,8 @@ static int by_count(const void *a, const void *b)
 	const struct rule_count *x = a, *y = b;
 	if (x->n != y->n)
 		return x->n > y->n ? -1 : 1;
+	if (x->suppressed != y->suppressed)
+		return x->suppressed ? 1 : -1;
 	if (x->severity != y->severity)
 		return x->severity == GATE_ERROR ? -1 : 1;
 	return strcmp(x->rule, y->rule);
@@ -42,10 +45,12 @@ static int write_statistics(FILE *f, const struct gate_findings *fs)
 		if (g->severity == GATE_OFF)
 			continue;
 		size_t k = 0;
-		while (k < n && !(v[k].severity == g->severity && strcmp(v[k].rule, g->rule) == 0))
+		int sup = g->sup_file != NULL;
+		while (k < n && !(v[k].severity == g->severity && v[k].suppressed == sup &&
+				  strcmp(v[k].rule, g->rule) == 0))
 			k++;
 		if (k == n)
-			v[n++] = (struct rule_count){ g->rule, g->severity, 0 };
+			v[n++] = (struct rule_count){ g->rule, g->severity, sup, 0 };
 		v[k].n++;
 	}
 	qsort(v, n, sizeof(*v), by_count);
@@ -61,8 +66,12 @@ static int write_statistics(FILE *f, const struct gate_findings *fs)
 			errno = ENOMEM;
 			return -1;
 		}
-		fprintf(f, "%6zu  %-7s  %-*s  %s\n", v[k].n, gate_severity_name(v[k].severity), w,
-			rule, ri ? ri->summary : "");
+		if (v[k].suppressed)
+			fprintf(f, "%6zu  %-7s  %-*s  %s (%s, suppressed inline)\n", v[k].n, "-", w, rule,
+				ri ? ri->summary : "", gate_severity_name(v[k].severity));
+		else
+			fprintf(f, "%6zu  %-7s  %-*s  %s\n", v[k].n, gate_severity_name(v[k].severity), w,
+				rule, ri ? ri->summary : "");
 		free(rule);
 	}
 	free(v);
@@ -78,11 +87,46 @@ static void write_summary(FILE *f, const struct gate_findings *fs, const struct 
 		ctx->dirs_checked == 1 ? "y" : "ies", term_sgr(f, e ? TERM_ERROR : TERM_GOOD), e,
 		e == 1 ? "" : "s", reset, term_sgr(f, w ? TERM_WARNING : TERM_GOOD), w,
 		w == 1 ? "" : "s", reset);
+	size_t sup = gate_count_suppressed(fs);
+	if (sup)
+		fprintf(f, ", %zu suppressed inline", sup);
 	if (ctx->warnings_as_errors && w > 0)
 		fputs(" (warnings count as errors)", f);
 	if (ctx->elapsed_s >= 0)
 		fprintf(f, " in %.2f s", ctx->elapsed_s);
 	fputc('\n', f);
+}
+
+/* One finding: "path:line: error: [RULE] message"; a suppressed one
+ * "path:line: suppressed error: [RULE] message -- suppressed by
+ * FILE:LINE (reason)", which no "error:" matcher takes for a failure. */
+static int write_finding(FILE *f, const struct gate_finding *g, const struct report_ctx *ctx)
+{
+	char *file = report_sanitize(g->file, REPORT_SAN_TEXT), *msg = report_sanitize(g->message, REPORT_SAN_TEXT);
+	char *rule = report_sanitize(g->rule, REPORT_SAN_TEXT);
+	char *by = g->sup_file ? report_suppressed_by(g, ctx) : NULL;
+	char *sby = by ? report_sanitize(by, REPORT_SAN_TEXT) : NULL;
+	free(by);
+	if (!file || !msg || !rule || (g->sup_file && !sby)) {
+		free(file), free(msg), free(rule), free(sby);
+		errno = ENOMEM;
+		return -1;
+	}
+	/* the severity word coloured on a terminal (term.h decides) */
+	const char *on = term_sgr(f, g->sup_file ? TERM_NOTE
+				  : g->severity == GATE_ERROR ? TERM_ERROR
+				  : g->severity == GATE_WARNING ? TERM_WARNING : TERM_NOTE);
+	const char *off = *on ? term_sgr(f, TERM_RESET) : "";
+	fputs(file, f);
+	if (g->line > 0)
+		fprintf(f, ":%ld", g->line);
+	fprintf(f, ": %s%s%s%s: [%s] %s", on, g->sup_file ? "suppressed " : "",
+		gate_severity_name(g->severity), off, rule, msg);
+	if (sby)
+		fprintf(f, " -- %s", sby);
+	fputc('\n', f);
+	free(file), free(msg), free(rule), free(sby);
+	return 0;
 }
 
 int report_render_text(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
@@ -94,29 +138,9 @@ int report_render_text(FILE *f, const struct gate_findings *fs, const struct rep
 			write_summary(f, fs, ctx);
 		return 0;
 	}
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct gate_finding *g = &fs->v[i];
-		if (g->severity == GATE_OFF)
-			continue;
-		char *file = report_sanitize(g->file, REPORT_SAN_TEXT), *msg = report_sanitize(g->message, REPORT_SAN_TEXT);
-		char *rule = report_sanitize(g->rule, REPORT_SAN_TEXT);
-		if (!file || !msg || !rule) {
-			free(file), free(msg), free(rule);
-			errno = ENOMEM;
+	for (size_t i = 0; i < fs->n; i++)
+		if (fs->v[i].severity != GATE_OFF && write_finding(f, &fs->v[i], ctx) != 0)
 			return -1;
-		}
-		/* the severity word coloured on a terminal (term.h decides) */
-		const char *on = term_sgr(f, g->severity == GATE_ERROR ? TERM_ERROR
-					  : g->severity == GATE_WARNING ? TERM_WARNING : TERM_NOTE);
-		const char *off = *on ? term_sgr(f, TERM_RESET) : "";
-		if (g->line > 0)
-			fprintf(f, "%s:%ld: %s%s%s: [%s] %s\n", file, g->line, on,
-				gate_severity_name(g->severity), off, rule, msg);
-		else
-			fprintf(f, "%s: %s%s%s: [%s] %s\n", file, on, gate_severity_name(g->severity), off,
-				rule, msg);
-		free(file), free(msg), free(rule);
-	}
 	if (ctx->summary)
 		write_summary(f, fs, ctx);
 	return 0;

@@ -121,7 +121,9 @@ int report_rules_markdown(FILE *f)
 	      "     file. tests/cli/test_explain.sh fails when this file is stale. -->\n\n"
 	      "Every finding of `tlgate` names one of these rules. `tlperf explain RULE`\n"
 	      "prints the same text in a terminal; SARIF output links each rule here.\n"
-	      "Severities can be changed per rule in `.tlgate.json` (see docs/tlgate.md).\n\n"
+	      "Severities can be changed per rule in `.tlgate.json` (see docs/tlgate.md);\n"
+	      "an inline suppression applies only to a rule that file lists in\n"
+	      "`\"inline_suppressible\"` (none by default).\n\n"
 	      "| rule | default | with --strict | checks |\n"
 	      "|---|---|---|---|\n",
 	      f);

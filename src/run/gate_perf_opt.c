@@ -1,5 +1,5 @@
-/* gatecheck.c: load one perf_opt directory and run the gate 4 rules
- * (gatecheck.h). */
+/* gate_perf_opt.c: load one perf_opt directory and run the gate 4 rules
+ * (gate_perf_opt.h). */
 #include "run/gate_perf_opt.h"
 #include "io/lineio.h"
 #include "io/optlog.h"
@@ -13,7 +13,6 @@
 #include "util/path.h"
 #include "io/inventory.h"
 
-#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +33,6 @@ extern char **environ;
 #define MAX_JSON (16u << 20)    /* workload_inventory.json */
 #define MAX_FEEDBACK (4u << 20) /* perf_feedback.md */
 #define MAX_MISSING 64
-#define GATECHECK_CONFIG_MAX (1 << 20)
 #define MAX_REFUSED 64
 #define MAX_ARTIFACT (64 * 1024 * 1024)   /* one artifact hashed */
 #define HASH_BUDGET (256ull * 1024 * 1024) /* all artifacts of a directory */
@@ -49,12 +47,7 @@ void gatecheck_result_init(struct gatecheck_result *res)
 void gatecheck_result_release(struct gatecheck_result *res)
 {
 	s4_recon_release(&res->recon);
-	for (size_t i = 0; i < res->n_sup; i++) {
-		free(res->sup[i].file);
-		free(res->sup[i].rule);
-		free(res->sup[i].reason);
-	}
-	free(res->sup);
+	gate_config_suppressions_release(&res->sup);
 	gatecheck_result_init(res);
 }
 
@@ -359,33 +352,6 @@ out:
 }
 
 /* ---- the directory ---- */
-
-int gatecheck_add_suppression(struct gatecheck_result *res, const char *file,
-			       const struct optlog_suppression *s)
-{
-	if (res->n_sup == res->cap_sup) {
-		size_t cap = res->cap_sup ? res->cap_sup * 2 : 8;
-		struct gatecheck_suppression *v = realloc(res->sup, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		res->sup = v;
-		res->cap_sup = cap;
-	}
-	struct gatecheck_suppression *g = &res->sup[res->n_sup];
-	memset(g, 0, sizeof(*g));
-	g->file = strdup(file);
-	g->line = s->line;
-	g->rule = s->rule ? strdup(s->rule) : NULL;
-	g->reason = s->reason ? strdup(s->reason) : NULL;
-	if (!g->file || (s->rule && !g->rule) || (s->reason && !g->reason)) {
-		free(g->file);
-		free(g->rule);
-		free(g->reason);
-		return -1;
-	}
-	res->n_sup++;
-	return 0;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -738,7 +704,7 @@ static int dir_rules(struct dir_check *c, const struct gatecheck_opts *opts,
 static int dir_suppressions(struct dir_check *c)
 {
 	for (size_t i = 0; i < c->lg.n_suppressions; i++)
-		if (gatecheck_add_suppression(c->R, c->s_log, &c->lg.suppressions[i]))
+		if (gate_config_add_suppression(&c->R->sup, c->s_log, &c->lg.suppressions[i]))
 			return -1;
 	if (!c->fb_text)
 		return 0;
@@ -757,7 +723,7 @@ static int dir_suppressions(struct dir_check *c)
 		line++;
 	}
 	for (size_t i = 0; i < tmp.n_suppressions && !bad; i++)
-		bad = gatecheck_add_suppression(c->R, c->s_fb, &tmp.suppressions[i]);
+		bad = gate_config_add_suppression(&c->R->sup, c->s_fb, &tmp.suppressions[i]);
 	optlog_release(&tmp);
 	return bad ? -1 : 0;
 }
@@ -803,272 +769,4 @@ out:
 	if (!res)
 		gatecheck_result_release(&local);
 	return rc;
-}
-
-/* ---- suppressions ---- */
-
-static int rule_matches(const char *pattern, const char *rule)
-{
-	size_t n = strlen(pattern);
-	if (n > 0 && pattern[n - 1] == '*')
-		return strncmp(pattern, rule, n - 1) == 0;
-	return strcmp(pattern, rule) == 0;
-}
-
-static int known_rule(const char *r)
-{
-	size_t n = strlen(r);
-	if (n > 0 && r[n - 1] == '*')
-		return strncmp(r, "S4-", 3) == 0 || strncmp(r, "PT-", 3) == 0 || strncmp(r, "TLGATE-", 7) == 0;
-	return gate_rule_find(r) != NULL || strncmp(r, "PT-", 3) == 0;
-}
-
-int gatecheck_apply_suppressions(struct gate_findings *fs, struct gatecheck_result *res)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < fs->n; i++) {
-		struct gate_finding *f = &fs->v[i];
-		int drop = 0;
-		for (size_t s = 0; s < res->n_sup && !drop; s++) {
-			struct gatecheck_suppression *g = &res->sup[s];
-			if (g->rule && g->reason && strcmp(f->rule, "TLGATE-SUPPRESSION") != 0 &&
-			    rule_matches(g->rule, f->rule)) {
-				g->used = 1;
-				drop = 1;
-			}
-		}
-		if (drop) {
-			free(f->rule);
-			free(f->file);
-			free(f->message);
-			continue;
-		}
-		fs->v[k++] = *f;
-	}
-	fs->n = k;
-	for (size_t s = 0; s < res->n_sup; s++) {
-		struct gatecheck_suppression *g = &res->sup[s];
-		int rc = 0;
-		if (!g->rule || !g->reason)
-			rc = gate_add(fs, "TLGATE-SUPPRESSION", GATE_WARNING, g->file, g->line,
-				      "a suppression needs a rule id and a reason: <!-- tlgate-disable RULE -- reason -->");
-		else if (!known_rule(g->rule))
-			rc = gate_add(fs, "TLGATE-SUPPRESSION", GATE_WARNING, g->file, g->line,
-				      "suppression of unknown rule '%s'", g->rule);
-		else if (!g->used)
-			rc = gate_add(fs, "TLGATE-SUPPRESSION", GATE_WARNING, g->file, g->line,
-				      "unused suppression of %s (nothing to suppress)", g->rule);
-		if (rc)
-			return -1;
-	}
-	return 0;
-}
-
-/* ---- configuration ---- */
-
-void gatecheck_config_init(struct gatecheck_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-}
-
-void gatecheck_config_release(struct gatecheck_config *cfg)
-{
-	for (size_t i = 0; i < cfg->n; i++)
-		free(cfg->rule[i]);
-	free(cfg->rule);
-	free(cfg->sev);
-	free(cfg->path);
-	int strict = cfg->strict;
-	gatecheck_config_init(cfg);
-	cfg->strict = strict;
-}
-
-/* {"rules": {...}} holds nothing else; the flat form (rules == root)
- * holds only rule ids. Anything else is a key the gate does not know:
- * name it, rather than complain about its value. 0, or -1 with err. */
-static int config_keys(const cJSON *root, const cJSON *rules, const char *name, char *err,
-		       size_t errlen)
-{
-	const cJSON *key;
-	cJSON_ArrayForEach(key, root)
-	{
-		int is_rules = strcmp(key->string, "rules") == 0;
-		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
-			snprintf(err, errlen, "'%s': unknown key '%.80s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
-				 name, key->string);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Adds the rule entry it ("RULE": "severity") to cfg, checked first. 0,
- * or -1 with err. */
-static int config_rule(struct gatecheck_config *cfg, const cJSON *it, const char *name,
-		       char *err, size_t errlen)
-{
-	enum gate_severity sev;
-	if (!cJSON_IsString(it) || gate_severity_parse(it->valuestring, &sev) != 0) {
-		snprintf(err, errlen, "'%s': rule '%.80s' must be \"error\", \"warning\", \"note\" or \"off\"",
-			 name, it->string);
-		return -1;
-	}
-	if (!known_rule(it->string) && strcmp(it->string, "TLGATE-SUPPRESSION") != 0) {
-		snprintf(err, errlen, "'%s': unknown rule '%.80s'", name, it->string);
-		return -1;
-	}
-	char **r = realloc(cfg->rule, (cfg->n + 1) * sizeof(*r));
-	if (r)
-		cfg->rule = r;
-	enum gate_severity *sv = realloc(cfg->sev, (cfg->n + 1) * sizeof(*sv));
-	if (sv)
-		cfg->sev = sv;
-	if (!r || !sv || !(cfg->rule[cfg->n] = strdup(it->string))) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	cfg->sev[cfg->n++] = sev;
-	return 0;
-}
-
-int gatecheck_config_parse(const char *text, size_t len, const char *name,
-			   struct gatecheck_config *cfg, char *err, size_t errlen)
-{
-	cJSON *root = cJSON_ParseWithLength(text, len);
-	int rc = -1;
-	if (!cJSON_IsObject(root)) {
-		snprintf(err, errlen, "'%s' is not a JSON object", name);
-		goto out;
-	}
-	const cJSON *rules = cJSON_GetObjectItemCaseSensitive(root, "rules");
-	if (!rules)
-		rules = root;
-	if (config_keys(root, rules, name, err, errlen) != 0)
-		goto out;
-	if (!cJSON_IsObject(rules)) {
-		snprintf(err, errlen, "'%s': \"rules\" must be an object", name);
-		goto out;
-	}
-	const cJSON *it;
-	cJSON_ArrayForEach(it, rules)
-	{
-		if (config_rule(cfg, it, name, err, errlen) != 0)
-			goto out;
-	}
-	free(cfg->path);
-	cfg->path = strdup(name);
-	rc = 0;
-out:
-	cJSON_Delete(root);
-	return rc;
-}
-
-int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *err, size_t errlen)
-{
-	/* a configuration file the user names: any regular file of at most
-	 * 1 MiB, symbolic links followed (it is not part of the checked tree) */
-	struct stat st;
-	FILE *f = NULL;
-	char *text = NULL;
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GATECHECK_CONFIG_MAX ||
-	    !(f = fdopen(fd, "rb"))) {
-		if (fd >= 0 && !f)
-			close(fd);
-		snprintf(err, errlen, "cannot read '%s': %s", path,
-			 fd < 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 1 MiB");
-		return -1;
-	}
-	text = malloc((size_t)st.st_size + 1);
-	len = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
-	int bad = !text || ferror(f);
-	fclose(f);
-	if (bad) {
-		free(text);
-		snprintf(err, errlen, "cannot read '%s'", path);
-		return -1;
-	}
-	text[len] = '\0';
-	int rc = gatecheck_config_parse(text, len, path, cfg, err, errlen);
-	free(text);
-	return rc;
-}
-
-char *gatecheck_config_find(const char *dir, const char *stop)
-{
-	char *buf = realpath(dir, NULL);
-	char *top = stop ? realpath(stop, NULL) : tree_repo_top(dir);
-	char *found = NULL;
-	if (!buf)
-		goto out;
-	/* without a repository, only dir itself */
-	size_t tl = top ? strlen(top) : strlen(buf);
-	if (strncmp(buf, top ? top : buf, tl) != 0)
-		goto out;
-	for (;;) {
-		char *c = path_join(buf, ".tlgate.json");
-		struct stat st;
-		if (c && lstat(c, &st) == 0 && S_ISREG(st.st_mode)) {
-			found = c;
-			break;
-		}
-		free(c);
-		char *slash = strrchr(buf, '/');
-		if (strlen(buf) <= tl || !slash)
-			break;
-		if (slash == buf)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-		if (strlen(buf) < tl)
-			break;
-	}
-out:
-	free(buf);
-	free(top);
-	return found;
-}
-
-enum gate_severity gatecheck_config_severity(const struct gatecheck_config *cfg, const char *rule,
-					     enum gate_severity dflt, int *matched)
-{
-	if (matched)
-		*matched = 0;
-	for (size_t c = cfg->n; c-- > 0;) {
-		if (!rule_matches(cfg->rule[c], rule))
-			continue;
-		if (matched)
-			*matched = 1;
-		return cfg->sev[c] == GATE_OFF || dflt != GATE_NOTE ? cfg->sev[c] : dflt;
-	}
-	return dflt;
-}
-
-void gatecheck_config_apply(const struct gatecheck_config *cfg, struct gate_findings *fs)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < fs->n; i++) {
-		struct gate_finding *f = &fs->v[i];
-		if (cfg->strict && f->severity == GATE_WARNING) {
-			const struct gate_rule_info *ri = gate_rule_find(f->rule);
-			if (ri && ri->strict_severity == GATE_ERROR && ri->default_severity == GATE_WARNING)
-				f->severity = GATE_ERROR;
-		}
-		for (size_t c = cfg->n; c-- > 0;) {
-			if (!rule_matches(cfg->rule[c], f->rule))
-				continue;
-			if (cfg->sev[c] == GATE_OFF || f->severity != GATE_NOTE)
-				f->severity = cfg->sev[c];
-			break;
-		}
-		if (f->severity == GATE_OFF) {
-			free(f->rule);
-			free(f->file);
-			free(f->message);
-			continue;
-		}
-		fs->v[k++] = *f;
-	}
-	fs->n = k;
 }

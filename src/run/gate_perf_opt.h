@@ -1,4 +1,4 @@
-/* gatecheck.h: gate 4 over one perf_opt/ directory, reusable by `tlperf
+/* gate_perf_opt.h: gate 4 over one perf_opt/ directory, reusable by `tlperf
  * gate` and `tlperf audit`.
  *
  * gatecheck_dir() reads the directory's files (opt_log.md, perf_records.jsonl
@@ -6,16 +6,17 @@
  * tuned kernel a final record names, and with opts->base_ref the records as
  * they were at that git revision), runs every S4 rule (gates/s4.h) and
  * returns the findings with each rule's default severity, the inline
- * suppressions it found (not yet applied) and one reconciliation row per
+ * suppressions it found (not yet applied: run/gate_config.h) and one reconciliation row per
  * workload. Nothing from the checked tree is ever executed; git is run with
  * an argument vector (no shell) only when base_ref is set.
  */
-#ifndef TLPERF_GATECHECK_H
-#define TLPERF_GATECHECK_H
+#ifndef TLPERF_GATE_PERF_OPT_H
+#define TLPERF_GATE_PERF_OPT_H
 
 #include "model/finding.h"
 #include "io/records.h"
 #include "gates/s4.h"
+#include "run/gate_config.h"
 
 struct tree;
 
@@ -39,20 +40,10 @@ struct gatecheck_opts {
 				   nearest ancestor of the tree holding .git */
 };
 
-/* An inline suppression `<!-- tlgate-disable RULE -- reason -->`. */
-struct gatecheck_suppression {
-	char *file;             /* shown path of the Markdown file, malloc'd */
-	long line;
-	char *rule;             /* malloc'd, NULL when malformed */
-	char *reason;           /* malloc'd, NULL when missing */
-	int used;               /* set by gatecheck_apply_suppressions */
-};
-
 struct gatecheck_result {
 	enum records_contract contract;    /* of the directory */
 	struct s4_recon recon;             /* per workload reconciliation */
-	struct gatecheck_suppression *sup; /* suppressions found */
-	size_t n_sup, cap_sup;
+	struct gate_config_suppressions sup; /* suppressions found, not applied */
 	size_t records;                    /* valid records read */
 	unsigned long long bytes;          /* bytes read from the directory's files */
 };
@@ -71,48 +62,5 @@ void gatecheck_result_release(struct gatecheck_result *res);
  * (errno set). */
 int gatecheck_dir(const char *path, const char *shown, const struct gatecheck_opts *opts,
 		  struct gate_findings *fs, struct gatecheck_result *res);
-
-/* Drops the findings of fs that a well-formed suppression in res names
- * (RULE, or a prefix ending in '*'), marking it used; then appends
- * TLGATE-SUPPRESSION warnings for malformed, unknown-rule and unused
- * suppressions. Returns 0, -1 on allocation failure. */
-int gatecheck_apply_suppressions(struct gate_findings *fs, struct gatecheck_result *res);
-
-/* Records one inline suppression s found in file (a copy: res owns it and
- * frees it with the result). Returns 0, or -1 when out of memory. */
-int gatecheck_add_suppression(struct gatecheck_result *res, const char *file,
-			      const struct optlog_suppression *s);
-
-/* Rule severities from --strict and a .tlgate.json. */
-struct gatecheck_config {
-	char **rule;                  /* rule ids (or prefixes ending in '*') */
-	enum gate_severity *sev;      /* severity per rule, GATE_OFF to drop */
-	size_t n;
-	int strict;                   /* --strict */
-	char *path;                   /* file it came from, NULL for none */
-};
-
-void gatecheck_config_init(struct gatecheck_config *cfg);
-void gatecheck_config_release(struct gatecheck_config *cfg);
-/* Reads a .tlgate.json: {"rules": {"S4-LAYOUT": "error", "S4-STOP-REASON": "off"}}
- * (a top-level map of rule ids works too). Returns 0, or -1 with a message
- * in err (file, what is wrong). */
-int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *err, size_t errlen);
-/* The same from text (name is how the file is named in messages). */
-int gatecheck_config_parse(const char *text, size_t len, const char *name,
-			   struct gatecheck_config *cfg, char *err, size_t errlen);
-/* The nearest .tlgate.json (a regular file, not a link) in dir or its
- * ancestors up to stop (NULL: the repository top, the nearest ancestor
- * holding .git; without one, dir alone), malloc'd, or NULL. Never looks
- * above stop. */
-char *gatecheck_config_find(const char *dir, const char *stop);
-/* The severity rule gets under cfg when its findings would have dflt
- * (the same choice as gatecheck_config_apply); *matched (may be NULL) is
- * set when an entry of cfg decided it. */
-enum gate_severity gatecheck_config_severity(const struct gatecheck_config *cfg, const char *rule,
-					     enum gate_severity dflt, int *matched);
-/* Applies --strict and the configured severities to fs in place (dropping
- * rules set to off). */
-void gatecheck_config_apply(const struct gatecheck_config *cfg, struct gate_findings *fs);
 
 #endif

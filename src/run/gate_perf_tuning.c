@@ -1,5 +1,5 @@
-/* ptune.c: reads a first-generation perf_tuning/ folder and runs the PT-*
- * rules over it (ptune.h, gates/pt_rules.h). All file I/O of those rules
+/* gate_perf_tuning.c: reads a first-generation perf_tuning/ folder and runs the PT-*
+ * rules over it (gate_perf_tuning.h, gates/pt_rules.h). All file I/O of those rules
  * happens here. */
 #include "run/gate_perf_tuning.h"
 #include "stats/stats.h"
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "io/tree.h"
-#include "run/gate_perf_opt.h"
+#include "run/gate_config.h"
 #include "io/optlog.h"
 #include "gates/pt_rules.h"
 #include "io/ptlog.h"
@@ -349,7 +349,7 @@ int ptune_check_dir_in(const struct tree *t, const char *rel, const char *shown,
 	return rc;
 }
 
-static int scan_text(const struct ptlog_text *t, const char *file, struct gatecheck_result *res)
+static int scan_text(const struct ptlog_text *t, const char *file, struct gate_config_suppressions *sups)
 {
 	struct optlog tmp;
 	optlog_init(&tmp);
@@ -358,18 +358,18 @@ static int scan_text(const struct ptlog_text *t, const char *file, struct gatech
 		if (strstr(t->lines[l], "tlgate-disable"))
 			rc = optlog_scan_suppressions(t->lines[l], strlen(t->lines[l]), (long)l + 1, &tmp);
 	for (size_t i = 0; i < tmp.n_suppressions && rc == 0; i++)
-		rc = gatecheck_add_suppression(res, file, &tmp.suppressions[i]);
+		rc = gate_config_add_suppression(sups, file, &tmp.suppressions[i]);
 	optlog_release(&tmp);
 	return rc;
 }
 
-int ptune_suppressions(const char *path, const char *shown, struct gatecheck_result *res)
+int ptune_suppressions(const char *path, const char *shown, struct gate_config_suppressions *sups)
 {
 	struct tree t;
 	char *rel;
 	if (tree_of(path, &t, &rel) != 0)
 		return -1;
-	int rc = ptune_suppressions_in(&t, rel, shown, res);
+	int rc = ptune_suppressions_in(&t, rel, shown, sups);
 	int e = errno;
 	tree_close(&t);
 	free(rel);
@@ -378,7 +378,7 @@ int ptune_suppressions(const char *path, const char *shown, struct gatecheck_res
 }
 
 int ptune_suppressions_in(const struct tree *t, const char *rel, const char *shown,
-			  struct gatecheck_result *res)
+			  struct gate_config_suppressions *sups)
 {
 	struct gate_findings ignored;
 	gate_findings_init(&ignored);
@@ -388,11 +388,11 @@ int ptune_suppressions_in(const struct tree *t, const char *rel, const char *sho
 	if (rc)
 		return -1;
 	for (size_t i = 0; i < f.nlogs && rc == 0; i++)
-		rc = scan_text(&f.logs[i].log.text, f.logs[i].shown, res);
+		rc = scan_text(&f.logs[i].log.text, f.logs[i].shown, sups);
 	if (rc == 0 && f.has_perf)
-		rc = scan_text(&f.perf.text, f.perf_shown, res);
+		rc = scan_text(&f.perf.text, f.perf_shown, sups);
 	if (rc == 0 && f.has_report)
-		rc = scan_text(&f.report, f.report_shown, res);
+		rc = scan_text(&f.report, f.report_shown, sups);
 	folder_release(&f);
 	if (rc)
 		errno = ENOMEM;

@@ -1,16 +1,16 @@
-/* ptune.h: gate checks for first-generation perf_tuning/ folders
+/* gate_perf_tuning.h: gate checks for first-generation perf_tuning/ folders
  * (optimization_log.md, perf_log.md, bench JSON, reports).
- * Owned by the perf_tuning issue; called by cmd_gate for every perf_tuning/
- * directory it finds. */
-#ifndef TLPERF_PTUNE_H
-#define TLPERF_PTUNE_H
+ * Called by `tlgate` and `tlperf audit` for every perf_tuning/ directory
+ * they find. */
+#ifndef TLPERF_GATE_PERF_TUNING_H
+#define TLPERF_GATE_PERF_TUNING_H
 
 #include "model/finding.h"
 
 /* Checks the perf_tuning directory at path. Findings name files as
  * "<shown>/<file>" (shown is the path as the user should see it) and carry
- * each rule's default severity (PT-* rule ids); cmd_gate applies
- * configuration and suppressions afterwards. Returns 0, or -1 when the
+ * each rule's default severity (PT-* rule ids); configuration and
+ * suppressions are applied afterwards (run/gate_config.h). Returns 0, or -1 when the
  * directory itself cannot be read (errno set). */
 int ptune_check_dir(const char *path, const char *shown, struct gate_findings *fs);
 
@@ -22,16 +22,16 @@ struct tree;
  * path-taking functions use a tree rooted at the folder's parent. */
 int ptune_check_dir_in(const struct tree *t, const char *rel, const char *shown, struct gate_findings *fs);
 
-struct gatecheck_result;
+struct gate_config_suppressions;
 
 /* Collects the inline suppressions (`<!-- tlgate-disable RULE -- reason -->`)
  * of the folder's Markdown files (optimization logs, perf_log.md, the
- * report) into res->sup, so cmd_gate applies them with
- * gatecheck_apply_suppressions as for perf_opt/. Returns 0, -1 when the
- * directory cannot be read or memory runs out (errno set). */
-int ptune_suppressions(const char *path, const char *shown, struct gatecheck_result *res);
+ * report) into sups, to be applied with gate_config_apply_suppressions
+ * (run/gate_config.h) as for perf_opt/. Returns 0, -1 when the directory
+ * cannot be read or memory runs out (errno set). */
+int ptune_suppressions(const char *path, const char *shown, struct gate_config_suppressions *sups);
 int ptune_suppressions_in(const struct tree *t, const char *rel, const char *shown,
-			  struct gatecheck_result *res);
+			  struct gate_config_suppressions *sups);
 
 /* Per-case speedups of a perf_tuning folder, read from its latest bench
  * JSON (the one holding the latest perf_log iteration's candidate figures,

@@ -14,12 +14,8 @@
  * link, or a directory that cannot be read, is a TLGATE-TREE error rather
  * than a silent skip.
  *
- * Configuration (.tlgate.json): in the working tree, the nearest one from
- * the directory up to the repository top (the nearest ancestor holding
- * .git; without one, the root) and never above it. In pull-request mode
- * the caller reads it from the base revision instead (gate_config_at_rev)
- * and gate_config_weakened() turns every rule the working tree's file
- * weakens into a TLGATE-CONFIG error.
+ * Which configuration (.tlgate.json) applies to a directory is decided by
+ * run/gate_config.h.
  */
 #ifndef TLPERF_GATE_TREE_H
 #define TLPERF_GATE_TREE_H
@@ -28,7 +24,6 @@
 
 #include "io/tree.h"
 #include "model/finding.h"
-#include "run/gate_perf_opt.h"
 
 struct gate_root {
 	struct tree tree;       /* the checked tree */
@@ -53,9 +48,6 @@ struct gate_set {
 	struct gate_dir *dirs;  /* in discovery order */
 	size_t ndirs, cap;
 	struct gate_findings tree_findings; /* TLGATE-TREE */
-	char *revlist;          /* cache of gate_config_find_at_rev: the .tlgate.json */
-	size_t revlist_len;     /* files of revlist_key in revlist_top, NUL-separated */
-	char *revlist_key, *revlist_top;
 };
 
 void gate_set_init(struct gate_set *s);
@@ -86,37 +78,5 @@ int gate_changed_files(const char *top, const char *ref, char **out, size_t *len
 /* The repository-relative path of directory d (malloc'd), NULL without a
  * repository. */
 char *gate_dir_in_repo(const struct gate_set *s, const struct gate_dir *d);
-
-/* Loads the working tree's configuration for d (nearest .tlgate.json, see
- * above) into cfg; *name gets its shown path (malloc'd) or NULL when there
- * is none (cfg left empty). Returns 0, -1 with err. */
-int gate_config_in_tree(const struct gate_set *s, const struct gate_dir *d,
-			struct gatecheck_config *cfg, char **name, char *err, size_t errlen);
-
-/* The configuration of d as it is at git revision rev: the nearest
- * .tlgate.json in that revision from d up to the repository top. *path
- * gets its repository-relative path (malloc'd), NULL when there is none.
- * Runs git once per repository and revision (cached in s). Returns 0, -1
- * with err. */
-int gate_config_find_at_rev(struct gate_set *s, const struct gate_dir *d, const char *rev,
-			    char **path, char *err, size_t errlen);
-/* Loads that file (git show REV:path, at most 1 MiB) into cfg; *name gets
- * "REV:path" (malloc'd). Returns 0, -1 with err. */
-int gate_config_load_at_rev(const struct gate_set *s, const struct gate_dir *d, const char *rev,
-			    const char *path, struct gatecheck_config *cfg, char **name,
-			    char *err, size_t errlen);
-
-/* Appends a TLGATE-CONFIG error at file for every rule whose severity
- * under pr is lower than under base (rule defaults where neither says).
- * Returns 0, -1 when out of memory. */
-int gate_config_weakened(const struct gatecheck_config *base, const char *base_name,
-			 const struct gatecheck_config *pr, const char *file,
-			 struct gate_findings *fs);
-
-/* The same when the working tree no longer holds the base revision's
- * file (base_name "REV:path", shown as file): every rule it made stricter
- * than its default. Returns 0, -1 when out of memory. */
-int gate_config_removed(const struct gatecheck_config *base, const char *base_name,
-			const char *file, struct gate_findings *fs);
 
 #endif

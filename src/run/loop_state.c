@@ -1,4 +1,4 @@
-/* loopstate.c: what the loop knows, derived from the records and the
+/* loop_state.c: what the loop knows, derived from the records and the
  * markers in opt_log.md (see loop.h). */
 #include "run/loop.h"
 #include "io/records.h"

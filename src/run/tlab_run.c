@@ -1,4 +1,4 @@
-/* abrun.c: one tlab run (spawn, read, summarise) and the runs.jsonl journal. */
+/* tlab_run.c: one tlab run (spawn, read, summarise) and the runs.jsonl journal. */
 #include "run/tlab_run.h"
 
 #include <cjson/cJSON.h>

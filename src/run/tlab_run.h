@@ -1,4 +1,4 @@
-/* abrun.h: the pieces of `tlab` (src/cmd_ab.c) that are not the command
+/* tlab_run.h: the pieces of `tlab` (src/cli/cmd_ab.c) that are not the command
  * line: measuring one run, and the runs.jsonl journal that makes a session
  * survive crashes, timeouts and Ctrl-C.
  *

@@ -1,4 +1,4 @@
-/* ab_seq.c: order draws and JSON fields of `tlab --protocol seq` (see ab_seq.h). */
+/* tlab_seq.c: order draws and JSON fields of `tlab --protocol seq` (see tlab_seq.h). */
 #include "run/tlab_seq.h"
 
 #include <math.h>

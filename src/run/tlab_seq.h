@@ -1,4 +1,4 @@
-/* ab_seq.h: what `tlab --protocol seq` adds around stats/abseq.h: the
+/* tlab_seq.h: what `tlab --protocol seq` adds around stats/abseq.h: the
  * seeded A/B order within each pair and the seq fields of the JSON output.
  * Kept out of cmd_ab.c so the command stays one flow for every protocol. */
 #ifndef TLPERF_AB_SEQ_H

@@ -225,6 +225,87 @@ printf '{"rules": {"S4-PERF-RECORDS-RECON": "off"}}\n' >"$D/outer/.tlgate.json"
 gate 1 "$D/outer/r"
 expect_grep "$RECON" "$OUT"
 
+## 8. inline suppressions: the pull request cannot switch a rule off
+OPTLOG=ops/good/perf_opt/opt_log.md
+DENIED='error: [TLGATE-SUPPRESSION-DENIED] S4-PERF-RECORDS'
+# suppress DIR TEXT: the tampered v1 log of DIR/ops/good with TEXT appended
+suppress() { repo "$1"; sed -i 's/final_latency: 64.0 us/final_latency: 32.0 us/' "$1/$OPTLOG"; printf '\n%s\n' "$2" >>"$1/$OPTLOG"; }
+# a comment in the pull request's own log, in several phrasings: the rule
+# still fires, the suppression is an error, nothing is shown as suppressed
+for sup in '<!-- tlgate-disable S4-PERF-RECORDS-RECON -- re-measured offline -->' \
+           '<!--tlgate-disable S4-PERF-RECORDS-RECON -- re-measured offline-->' \
+           '<!-- tlgate-disable S4-PERF-RECORDS-* -- the records are known to lag -->' \
+           '<!-- tlgate-disable S4-PERF-RECORDS-RECON -- a --> <!-- tlgate-disable S4-* -- b -->'; do
+    suppress "$D/r" "$sup"; commit "$D/r" "pr: tamper and suppress"
+    ( cd "$D/r" && gate 1 --changed-since main --base main )
+    expect_grep "$RECON" "$OUT"
+    expect_grep "$OPTLOG:27: $DENIED" "$OUT"
+    expect_no_grep "suppressed error" "$OUT"
+    ( cd "$D/r" && expect_exit 1 timeout 5 env TLGATE="$TLGATE" sh "$ROOT/scripts/ci-gate.sh" main )
+    expect_grep "$RECON" "$OUT"
+done
+# in perf_feedback.md too
+repo "$D/r"; sed -i 's/final_latency: 64.0 us/final_latency: 32.0 us/' "$D/r/$OPTLOG"
+printf '<!-- tlgate-disable S4-PERF-RECORDS-RECON -- see the feedback -->\n' >"$D/r/ops/good/perf_opt/perf_feedback.md"
+commit "$D/r" "pr: tamper, suppress in the feedback"
+( cd "$D/r" && gate 1 --changed-since main --base main )
+expect_grep "$RECON" "$OUT"
+expect_grep "perf_opt/perf_feedback.md:1: $DENIED" "$OUT"
+# ... nor by making the rule suppressible in its own .tlgate.json, wherever
+# it puts the file and however it spells the list: the base's rules
+for cfg in '{"inline_suppressible": ["S4-PERF-RECORDS-RECON"]}' \
+           '{"rules": {"S4-LAYOUT": "error"}, "inline_suppressible": ["S4-*"]}' \
+           '{"S4-STOP-REASON": "warning", "inline_suppressible": ["S4-PERF-RECORDS-RECON", "S4-LAYOUT"]}'; do
+    for at in . ops/good; do
+        suppress "$D/r" '<!-- tlgate-disable S4-PERF-RECORDS-RECON -- re-measured offline -->'
+        printf '%s\n' "$cfg" >"$D/r/$at/.tlgate.json"; commit "$D/r" "pr: tamper, suppress, allow"
+        ( cd "$D/r" && gate 1 --changed-since main --base main )
+        expect_grep "$RECON" "$OUT"
+        expect_grep "$DENIED" "$OUT"
+        expect_grep "[TLGATE-CONFIG] makes S4-" "$OUT"
+        expect_grep "inline-suppressible, which the base revision (no .tlgate.json) does not" "$OUT"
+        ( cd "$D/r" && expect_exit 1 timeout 5 env TLGATE="$TLGATE" sh "$ROOT/scripts/ci-gate.sh" main )
+        expect_grep "$RECON" "$OUT"
+    done
+done
+# a base that lists other rules: the same, and the base's file is named
+repo "$D/r"; printf '{"inline_suppressible": ["S4-LAYOUT"]}\n' >"$D/r/.tlgate.json"
+( cd "$D/r" && git add -A && git commit -qm "base config" && git branch -f main HEAD ) || fail "git"
+sed -i 's/final_latency: 64.0 us/final_latency: 32.0 us/' "$D/r/$OPTLOG"
+printf '\n<!-- tlgate-disable S4-PERF-RECORDS-RECON -- re-measured offline -->\n' >>"$D/r/$OPTLOG"
+printf '{"inline_suppressible": ["S4-LAYOUT", "S4-PERF-RECORDS-RECON"]}\n' >"$D/r/.tlgate.json"
+commit "$D/r" "pr: widen the list"
+( cd "$D/r" && gate 1 --changed-since main --base main )
+expect_grep "$RECON" "$OUT"
+expect_grep "[TLGATE-SUPPRESSION-DENIED] S4-PERF-RECORDS-RECON cannot be suppressed inline: the configuration in force (main:.tlgate.json)" "$OUT"
+expect_grep "[TLGATE-CONFIG] makes S4-PERF-RECORDS-RECON inline-suppressible, which main:.tlgate.json does not" "$OUT"
+# a base that lists the rule: the suppression applies, and every format
+# shows it with its place and reason
+repo "$D/r"; printf '{"inline_suppressible": ["S4-PERF-RECORDS-RECON"]}\n' >"$D/r/.tlgate.json"
+( cd "$D/r" && git add -A && git commit -qm "base config" && git branch -f main HEAD ) || fail "git"
+sed -i 's/final_latency: 64.0 us/final_latency: 32.0 us/' "$D/r/$OPTLOG"
+printf '\n<!-- tlgate-disable S4-PERF-RECORDS-RECON -- re-measured offline -->\n' >>"$D/r/$OPTLOG"
+commit "$D/r" "pr: suppress, as the base allows"
+( cd "$D/r" && gate 0 --changed-since main --base main --report json:"$D/s.json" --report sarif:"$D/s.sarif" \
+    --report github:"$D/s.gh" --report markdown:"$D/s.md" )
+expect_grep "$OPTLOG:19: suppressed error: [S4-PERF-RECORDS-RECON] claimed final_latency 32 us" "$OUT"
+expect_grep "suppressed by $OPTLOG:27 (re-measured offline)" "$OUT"
+expect_no_grep "TLGATE-" "$OUT"
+sed -i 's/":[[:space:]]*/": /' "$D/s.json" "$D/s.sarif"
+expect_grep '"justification": "re-measured offline"' "$D/s.json"
+expect_grep '"kind": "inSource"' "$D/s.sarif"
+expect_grep '"justification": "re-measured offline"' "$D/s.sarif"
+expect_grep "::notice file=$OPTLOG,line=19,title=S4-PERF-RECORDS-RECON (suppressed)::" "$D/s.gh"
+expect_grep "| suppressed error | S4-PERF-RECORDS-RECON |" "$D/s.md"
+# --stage-result in pull-request mode: the base's configuration too
+repo "$D/r"; printf '## Stage Result\n\n- stage: 4\n' >"$D/r/sr.md"
+printf '{"rules": {"S4-STAGE-RESULT-FORMAT": "off"}}\n' >"$D/r/.tlgate.json"; commit "$D/r" "pr: switch the format off"
+( cd "$D/r" && gate 1 --base main --stage-result sr.md ops/good )
+expect_grep "sr.md:1: error: [S4-STAGE-RESULT-FORMAT]" "$OUT"
+expect_grep "[TLGATE-CONFIG] sets S4-STAGE-RESULT-FORMAT to off" "$OUT"
+( cd "$D/r" && gate 1 --changed-since main --stage-result sr.md ops/good )
+expect_grep "sr.md:1: error: [S4-STAGE-RESULT-FORMAT]" "$OUT"
+
 ## 9. git: only when asked for, never through a relative PATH entry
 repo "$D/r"; tampered "$D/r/ops/bad/perf_opt"; commit "$D/r" "pr: bad"
 printf '#!/bin/sh\ntouch "%s/PWNED"\nexit 0\n' "$D" >"$D/r/git"; chmod +x "$D/r/git"

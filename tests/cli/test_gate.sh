@@ -51,12 +51,55 @@ expect_exit 2 "$TLGATE" --config "$T/bad.json" "$T/tree/v1"
 expect_grep "S4-BOGUS" "$ERR"
 rm -rf "$T/tree/.tlgate.json" "$T/tree/.git"
 
-# an inline suppression with a reason silences the rule; without one it is reported
+# an inline suppression applies only to a rule the configuration lists in
+# "inline_suppressible" (none by default): otherwise the rule still fires
+# and the suppression is an error of its own
 printf '\n<!-- tlgate-disable S4-PERF-RECORDS-RECON -- claim under review -->\n' >> "$T/tree/v1/perf_opt/opt_log.md"
+SUPLINE=$(grep -n 'tlgate-disable S4-PERF-RECORDS-RECON' "$T/tree/v1/perf_opt/opt_log.md" | cut -d: -f1)
+expect_exit 1 "$TLGATE" "$T/tree/v1"
+expect_grep "v1/perf_opt/opt_log.md:19: error: [S4-PERF-RECORDS-RECON]" "$OUT"
+expect_grep "v1/perf_opt/opt_log.md:$SUPLINE: error: [TLGATE-SUPPRESSION-DENIED] S4-PERF-RECORDS-RECON cannot be suppressed inline: no .tlgate.json is in force" "$OUT"
+printf '{"inline_suppressible": ["S4-LAYOUT"]}\n' > "$T/tree/v1/.tlgate.json"
+expect_exit 1 "$TLGATE" "$T/tree/v1"
+expect_grep "[TLGATE-SUPPRESSION-DENIED] S4-PERF-RECORDS-RECON cannot be suppressed inline: the configuration in force ($T/tree/v1/.tlgate.json)" "$OUT"
+# listed: the finding is shown as suppressed, with where and why, and no longer fails
+printf '{"inline_suppressible": ["S4-PERF-RECORDS-RECON"]}\n' > "$T/tree/v1/.tlgate.json"
 expect_exit 0 "$TLGATE" "$T/tree/v1"
+expect_grep "v1/perf_opt/opt_log.md:19: suppressed error: [S4-PERF-RECORDS-RECON]" "$OUT"
+expect_grep "-- suppressed by $T/tree/v1/perf_opt/opt_log.md:$SUPLINE (claim under review)" "$OUT"
+expect_grep ", 1 warning, 2 suppressed inline in" "$OUT"
+expect_no_grep "TLGATE-SUPPRESSION" "$OUT"
 printf '<!-- tlgate-disable S4-SPEEDUP -- nothing claims a speedup -->\n' >> "$T/tree/v1/perf_opt/opt_log.md"
+expect_exit 1 "$TLGATE" "$T/tree/v1"
+expect_grep "error: [TLGATE-SUPPRESSION-DENIED] S4-SPEEDUP cannot be suppressed inline" "$OUT"
+printf '{"rules": {}, "inline_suppressible": ["S4-PERF-RECORDS-*", "S4-SPEEDUP"]}\n' > "$T/tree/v1/.tlgate.json"
 expect_exit 0 "$TLGATE" "$T/tree/v1"
 expect_grep "[TLGATE-SUPPRESSION] unused suppression of S4-SPEEDUP" "$OUT"
+# every format shows the suppression
+expect_exit 0 "$TLGATE" --format json --report sarif:"$T/s.sarif" --report github:"$T/s.gh" \
+    --report markdown:"$T/s.md" --report junit:"$T/s.xml" --report gitlab:"$T/s.gl" "$T/tree/v1"
+# (cJSON separates keys and values by a tab: compared without it)
+sed 's/":[[:space:]]*/": /' "$OUT" > "$T/s.json"
+sed -i 's/":[[:space:]]*/": /' "$T/s.sarif" "$T/s.gl"
+expect_grep '"justification": "claim under review"' "$T/s.json"
+expect_grep '"suppressed": 2' "$T/s.json"
+expect_grep '"passed": true' "$T/s.json"
+expect_grep '"kind": "inSource"' "$T/s.sarif"
+expect_grep '"justification": "claim under review"' "$T/s.sarif"
+expect_grep "::notice file=" "$T/s.gh"
+expect_grep "title=S4-PERF-RECORDS-RECON (suppressed)::" "$T/s.gh"
+expect_grep "suppressed by $T/tree/v1/perf_opt/opt_log.md:$SUPLINE (claim under review)" "$T/s.gh"
+expect_grep "| suppressed error | S4-PERF-RECORDS-RECON |" "$T/s.md"
+expect_grep "2 findings suppressed inline" "$T/s.md"
+expect_grep "suppressed error: " "$T/s.xml"
+expect_grep "(claim under review)" "$T/s.xml"
+expect_grep '"severity": "info"' "$T/s.gl"
+expect_grep "(claim under review)" "$T/s.gl"
+# a .tlgate.json whose list names the gate's own rules is refused
+printf '{"inline_suppressible": ["TLGATE-SUPPRESSION-DENIED"]}\n' > "$T/tree/v1/.tlgate.json"
+expect_exit 2 "$TLGATE" "$T/tree/v1"
+expect_grep "cannot be suppressed inline" "$ERR"
+rm -f "$T/tree/v1/.tlgate.json"
 
 # perf_tuning/ directories are handed to their own checks
 mkdir -p "$T/pt/op/perf_tuning"

@@ -25,13 +25,21 @@ cp -r "$TESTDATA/ptune/report_stale" "$TMPDIR_TEST/stale/gelu/perf_tuning"
 expect_exit 1 "$TLGATE" "$TMPDIR_TEST/stale"
 expect_grep "perf_tuning/final_report.md:8: error: [PT-REPORT] stale report" "$OUT"
 
-# an inline suppression with a reason silences its rule in the folder
+# an inline suppression silences its rule in the folder only when the
+# configuration lists the rule in "inline_suppressible" (none by default)
 mkdir -p "$TMPDIR_TEST/sup/gelu"
 cp -r "$TESTDATA/ptune/suppressed" "$TMPDIR_TEST/sup/gelu/perf_tuning"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/sup"
+expect_grep "perf_tuning/optimization_log.md:37: error: [PT-DB]" "$OUT"
+expect_grep "perf_tuning/optimization_log.md:29: error: [TLGATE-SUPPRESSION-DENIED] PT-DB cannot be suppressed inline" "$OUT"
+printf '{"inline_suppressible": ["PT-DB"]}\n' >"$TMPDIR_TEST/sup/.tlgate.json"
 expect_exit 0 "$TLGATE" "$TMPDIR_TEST/sup"
-expect_no_grep "[PT-DB]" "$OUT"
+expect_grep "perf_tuning/optimization_log.md:37: suppressed error: [PT-DB]" "$OUT"
+expect_grep "suppressed by $TMPDIR_TEST/sup/gelu/perf_tuning/optimization_log.md:29 (" "$OUT"
+expect_no_grep "TLGATE-SUPPRESSION" "$OUT"
 sed 's/tlgate-disable PT-DB/tlgate-disable PT-PLAN/' "$TESTDATA/ptune/suppressed/optimization_log.md" \
     >"$TMPDIR_TEST/sup/gelu/perf_tuning/optimization_log.md"
+printf '{"inline_suppressible": ["PT-DB", "PT-PLAN"]}\n' >"$TMPDIR_TEST/sup/.tlgate.json"
 expect_exit 1 "$TLGATE" "$TMPDIR_TEST/sup"
 expect_grep "perf_tuning/optimization_log.md:37: error: [PT-DB]" "$OUT"
 expect_grep "perf_tuning/optimization_log.md:29: warning: [TLGATE-SUPPRESSION] unused suppression of PT-PLAN" "$OUT"

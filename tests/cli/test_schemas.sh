@@ -19,7 +19,12 @@ check() { # check NAME FILE...
 }
 "$TLGATE" --format json "$TESTDATA/gate" >gate1.json || true
 "$TLGATE" --format json "$TESTDATA/ptune" >gate2.json || true
-check gate gate1.json gate2.json
+# with findings an inline suppression silenced (the configuration allows it)
+mkdir -p sup/op; cp -R "$TESTDATA/ptune/suppressed" sup/op/perf_tuning
+printf '{"inline_suppressible": ["PT-DB"]}\n' >sup/.tlgate.json
+"$TLGATE" --format json sup >gate3.json || true
+grep -q '"justification":' gate3.json || fail "gate3.json: no suppression shown"
+check gate gate1.json gate2.json gate3.json
 "$TLPERF" plateau --json "$R/v1_layernorm.jsonl" >p1.json
 "$TLPERF" plateau --json "$R/v2_argmax.jsonl" >p2.json
 check plateau p1.json p2.json
