@@ -148,7 +148,8 @@ int s4_is_baseline(const struct record *r);
  * several appended runs, a round-0 baseline record after records of later
  * rounds starts the records of a new run; else 0. */
 size_t s4_records_from(const struct s4_input *in);
-/* Normalised workload name equality (optlog_norm_name). */
+/* Name equality in identity form (uname_same: NFKC, invisible code
+ * points dropped, case and separators folded). */
 int s4_same_workload(const char *a, const char *b);
 /* Relative deviation |a-b|/b. */
 double s4_deviation(double claimed, double recorded);
