@@ -235,6 +235,19 @@ int s4_same_workload(const char *a, const char *b)
 	return uname_same(a, b);
 }
 
+int s4_lookalike(struct gate_findings *fs, const char *rule, const char *file, long line, const char *what,
+		 const char *name, const char *recorded)
+{
+	char why[512];
+	if (!uname_confusable(name, recorded))
+		return 0;
+	uname_explain(name, recorded, why, sizeof(why));
+	return gate_add(fs, rule, GATE_ERROR, file, line, "%s '%s' is not the recorded '%s' but looks like it (%s)",
+			what, name, recorded, why)
+		       ? -1
+		       : 1;
+}
+
 double s4_deviation(double claimed, double recorded)
 {
 	if (!(recorded > 0) || !isfinite(claimed))
