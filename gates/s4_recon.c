@@ -147,9 +147,6 @@ static const char *best_candidate(const struct s4_input *in, int *how)
 	*how = 0;
 	if (!best)
 		return NULL;
-	uname_identity(best, id, sizeof(id));
-	file_stem(best, c, sizeof(c));
-	uname_identity(c, stem, sizeof(stem));
 	for (size_t i = 0; i < rs->n; i++) {
 		if (rs->v[i].candidate_id == cand) /* runs of one candidate: one test */
 			continue;
@@ -158,6 +155,15 @@ static const char *best_candidate(const struct s4_input *in, int *how)
 			*how = 1;
 			return cand;
 		}
+	}
+	uname_identity(best, id, sizeof(id));
+	file_stem(best, c, sizeof(c));
+	uname_identity(c, stem, sizeof(stem));
+	cand = NULL;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (rs->v[i].candidate_id == cand)
+			continue;
+		cand = rs->v[i].candidate_id;
 		size_t n = strlen(uname_identity(cand, c, sizeof(c)));
 		if (n > prelen && !s4_is_baseline(&rs->v[i]) && (cut_prefix(c, n, id) || cut_prefix(c, n, stem))) {
 			pre = cand;
@@ -319,8 +325,9 @@ static void v1_index_flags(const struct s4_input *in, int known, struct v1_index
 }
 
 /* The rows of rc for the records (build_rows) and ix for them (V1_BEST
- * only when known). Returns 0, -1 on allocation failure (ix released). */
-static int v1_index_build(const struct s4_input *in, struct s4_recon *rc, int known, struct v1_index *ix)
+ * only when the best names a recorded candidate, ix->best). Returns 0, -1
+ * on allocation failure (ix released). */
+static int v1_index_build(const struct s4_input *in, struct s4_recon *rc, struct v1_index *ix)
 {
 	size_t n = in->recs->n;
 	memset(ix, 0, sizeof(*ix));
@@ -338,7 +345,7 @@ static int v1_index_build(const struct s4_input *in, struct s4_recon *rc, int kn
 	if (err == 0)
 		err = v1_index_names(in, rc->n, ix);
 	if (err == 0)
-		v1_index_flags(in, known, ix);
+		v1_index_flags(in, ix->best != NULL, ix);
 	else
 		v1_index_release(ix);
 	return err;
@@ -606,9 +613,10 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 {
 	const struct optlog *lg = in->log;
 	struct v1_index ix;
-	int how, known = best_candidate(in, &how) != NULL, stop, err = -1;
-	if (v1_index_build(in, rc, known, &ix) != 0)
+	int known, stop, err = -1;
+	if (v1_index_build(in, rc, &ix) != 0)
 		return -1;
+	known = ix.best != NULL;
 	rc->best_known = known;
 	if (v1_summary(in, fs, known, &ix, &stop) != 0)
 		goto out;

@@ -90,6 +90,51 @@ static void ascii_folding(void **st)
 		uname_identity(s, b, n);
 		assert_memory_equal(a, b, sizeof(a));
 	}
+	/* uname_same on ASCII (compared as folded, stopping early) against
+	 * the old comparison: fold both into 512 bytes, equal and not empty */
+	static const char few[] = "aA -_:b";
+	for (int i = 0; i < 50000; i++) {
+		char s[8], t[8], a[UNAME_MAX], b[UNAME_MAX];
+		for (int w = 0; w < 2; w++) {
+			char *o = w ? t : s;
+			size_t len = (seed = seed * 1103515245u + 12345u) >> 16 & 7;
+			for (size_t k = 0; k < len; k++)
+				o[k] = few[((seed = seed * 1103515245u + 12345u) >> 16) % (sizeof(few) - 1)];
+			o[len] = '\0';
+		}
+		int want = strcmp(s, t) == 0 || (old_fold(s, a, sizeof(a))[0] && strcmp(a, old_fold(t, b, sizeof(b))) == 0);
+		if (uname_same(s, t) != want)
+			fail_msg("uname_same('%s', '%s') is %d", s, t, !want);
+	}
+	/* and with code points outside ASCII among them (composed and
+	 * combining accents, invisible, fullwidth, a fullwidth separator):
+	 * the early answer of the ASCII part agrees with the identity forms */
+	static const char *const piece[] = { "a", "e", "E", "-", "_", "\xc3\xa9", "\xcc\x81", "\xe2\x80\x8b",
+					     "\xef\xbc\xa1", "\xef\xbc\x8d", " ", "b" };
+	for (int i = 0; i < 50000; i++) {
+		char s[64], t[64], a[UNAME_MAX], b[UNAME_MAX];
+		for (int w = 0; w < 2; w++) {
+			char *o = w ? t : s;
+			size_t len = (seed = seed * 1103515245u + 12345u) >> 16 & 7;
+			o[0] = '\0';
+			for (size_t k = 0; k < len; k++)
+				strcat(o, piece[((seed = seed * 1103515245u + 12345u) >> 16) % 12]);
+		}
+		uname_identity(s, a, sizeof(a));
+		uname_identity(t, b, sizeof(b));
+		int want = strcmp(s, t) == 0 || (a[0] && strcmp(a, b) == 0);
+		if (uname_same(s, t) != want)
+			fail_msg("uname_same('%s', '%s') is %d", s, t, !want);
+	}
+	/* beyond the 511 bytes compared: equal there, different after */
+	char l1[700], l2[700];
+	memset(l1, 'q', 600);
+	memcpy(l2, l1, 600);
+	strcpy(l1 + 600, "-tail-one");
+	strcpy(l2 + 600, "_TAIL_TWO");
+	assert_true(uname_same(l1, l2));
+	l2[510] = 'r';
+	assert_false(uname_same(l1, l2));
 }
 
 /* Every string value of the keys that name things in a JSON line. */

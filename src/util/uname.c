@@ -145,11 +145,60 @@ char *uname_identity(const char *s, char *out, size_t n)
 	return out;
 }
 
+/* The next byte fold_ascii writes for the text at *p (0 at its end), *p
+ * moved past what it used; *started: a byte was given. -1 when that byte
+ * depends on a byte >= 0x80 (NFKC and ignorables first). */
+static int fold_next(const char **p, int *started)
+{
+	const char *s = *p;
+	int sep = 0;
+	while (*s && is_sep((unsigned char)*s)) {
+		s++;
+		sep = 1;
+	}
+	if ((unsigned char)*s >= 0x80)
+		return -1;
+	if (!*s) {
+		*p = s;
+		return 0;
+	}
+	if (sep && *started) {
+		*p = s;
+		return '_';
+	}
+	*started = 1;
+	*p = s + 1;
+	return (*s >= 'A' && *s <= 'Z') ? *s + 32 : (unsigned char)*s;
+}
+
+/* uname_same on the ASCII folding, compared as it is made (UNAME_MAX - 1
+ * bytes at most, as the buffers of the general case hold): 1 or 0, or -1
+ * when a byte >= 0x80 comes before a difference. A difference between
+ * bytes made from ASCII alone is final: NFKC leaves ASCII as it is, and a
+ * combining mark after it composes into a letter that keeps its base. */
+static int same_ascii(const char *a, const char *b)
+{
+	int sa = 0, sb = 0;
+	for (size_t k = 0; k + 1 < UNAME_MAX; k++) {
+		int x = fold_next(&a, &sa), y = fold_next(&b, &sb);
+		if (x < 0 || y < 0)
+			return -1;
+		if (x != y)
+			return 0;
+		if (x == 0)
+			return k > 0;
+	}
+	return 1;
+}
+
 int uname_same(const char *a, const char *b)
 {
 	char x[UNAME_MAX], y[UNAME_MAX];
 	if (strcmp(a, b) == 0)
 		return 1;
+	int same = same_ascii(a, b);
+	if (same >= 0)
+		return same;
 	uname_identity(a, x, sizeof(x));
 	uname_identity(b, y, sizeof(y));
 	return x[0] && strcmp(x, y) == 0;
