@@ -713,9 +713,9 @@ static int v2_final_table(const struct s4_input *in, struct gate_findings *fs,
 			if (uname_same(rc->v[k].dispatch, fr->kernel_id) && uname_same(rc->v[k].workload, fr->workload_id))
 				tune = 1;
 		int look = tune ? 0 : v2_row_lookalike(in, fs, rc, fr);
-		if (look)
-			return look < 0 ? -1 : 0;
-		if (!tune && gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		if (look < 0)
+			return -1;
+		if (!tune && !look && gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 				      "the Final table lists '%s' / '%s', which is not a tune workload",
 				      fr->kernel_id, fr->workload_id))
 			return -1;

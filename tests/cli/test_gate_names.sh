@@ -102,4 +102,8 @@ expect_grep "$RECON the Final table's workload_id 'm${CYR_I}d-f16' is not the re
 expect_no_grep "which is not a tune workload" "$OUT"
 fresh gate/v2-multi; edit "s/| ops\/gelu.py::main | mid-f16 | 90.0 | 72.0 | merged-final |/| ${CYR_O}ps\/gelu.py::main | mid-f16 | 90.0 | 72.0 | merged-final |/"; verdict 1
 expect_grep "$RECON the Final table's kernel_id '${CYR_O}ps/gelu.py::main' is not the recorded 'ops/gelu.py::main' but looks like it (U+043E CYRILLIC SMALL LETTER O where the record has U+006F LATIN SMALL LETTER O)" "$OUT"
+# the rows after a look-alike row are still checked
+fresh gate/v2-multi; edit "s/| ops\/gelu.py::main | big-f16 | 200.0 | 150.0 | merged-final |/| ops\/gelu.py::main | b${CYR_I}g-f16 | 200.0 | 150.0 | merged-final |/; s/| ops\/gelu.py::main | mid-f16 | 90.0 | 72.0 | merged-final |/| ops\/gelu.py::main | mid-f16 | 90.0 | x | merged-final |/"; verdict 1
+expect_grep "$RECON the Final table's workload_id 'b${CYR_I}g-f16' is not the recorded 'big-f16'" "$OUT"
+expect_grep "$RECON the Final table row for 'ops/gelu.py::main' / 'mid-f16' has a baseline_us or final_us that is not a number" "$OUT"
 echo "$n cases"
