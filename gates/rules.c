@@ -316,7 +316,10 @@ const struct gate_rule_info gate_rules[] = {
 	  "v1: a final_latency claim in the last Final Summary that is not within 1% of a valid "
 	  "record of the winner named by `best:`. v2: the Final Performance Test Data table's "
 	  "baseline_us/final_us not within 1% of the baseline and final records, or a "
-	  "final_candidate_id or artifact_sha256 that does not match.",
+	  "final_candidate_id or artifact_sha256 that does not match."
+	  " Names are compared in identity form (NFKC, invisible code points dropped); a name "
+	  "that looks like a recorded one (Unicode confusables) without being it, a `best:` that "
+	  "names no recorded candidate, or a claim that matches only another candidate's record.",
 	  "Copy the final figure from the winner's record (`tlperf speedup` prints them), or "
 	  "measure again and append the record.",
 	  "opt_log.md: final_latency: 32.0 us   (winner's record: 64.0 us)\n"

@@ -117,6 +117,8 @@ struct s4_recon {
 	const char *stop_reason; /* static text: "plateau", ..., "" when none */
 	double claimed_geomean;  /* NAN none */
 	double records_geomean;  /* NAN when not computable */
+	int best_known;          /* v1: the summary's best is a recorded candidate, the
+				  * finals are its records only (S4-SPEEDUP too) */
 };
 
 void s4_recon_init(struct s4_recon *rc);
@@ -154,8 +156,17 @@ int s4_is_baseline(const struct record *r);
  * several appended runs, a round-0 baseline record after records of later
  * rounds starts the records of a new run; else 0. */
 size_t s4_records_from(const struct s4_input *in);
-/* Normalised workload name equality (optlog_norm_name). */
+/* Name equality in identity form (uname_same: NFKC, invisible code
+ * points dropped, case and separators folded). */
 int s4_same_workload(const char *a, const char *b);
+/* A name of the log that looks like a recorded one (one confusables
+ * skeleton, uname_confusable) without being it: an error at file:line,
+ * "<what> 'name' is not the recorded 'recorded' but looks like it (U+0430
+ * CYRILLIC SMALL LETTER A where the record has U+0061 LATIN SMALL LETTER
+ * A)". Returns 1 when added, 0 when the names do not look alike, -1 on
+ * allocation failure. */
+int s4_lookalike(struct gate_findings *fs, const char *rule, const char *file, long line, const char *what,
+		 const char *name, const char *recorded);
 /* Relative deviation |a-b|/b. */
 double s4_deviation(double claimed, double recorded);
 

@@ -108,10 +108,14 @@ static int collect_ratios(const struct s4_input *in, const struct s4_recon *rc, 
 			ra->known[ra->n++] = r->baseline_us / r->winner_us;
 			continue;
 		}
-		const struct record *l = in->contract == RECORDS_V2 ? NULL :
+		/* a named best that never measured this workload leaves it at
+		 * its baseline: another candidate's record is no final */
+		const struct record *l = in->contract == RECORDS_V2 || rc->best_known ? NULL :
 			latest_record(in->recs, r->dispatch, r->workload);
 		if (l && l->duration_us > 0)
 			ra->alt[ra->nu++] = r->baseline_us / l->duration_us;
+		else if (rc->best_known && latest_record(in->recs, r->dispatch, r->workload))
+			ra->alt[ra->nu++] = 1;
 	}
 	ra->g = geo(ra->known, ra->n);
 	return 0;

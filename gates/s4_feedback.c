@@ -1,5 +1,6 @@
 /* s4_feedback.c: S4-PERF-FEEDBACK-* for perf_feedback.md ([DESIGN_LIMIT]). */
 #include "gates/s4.h"
+#include "util/decimal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ static int speedup_over_2(const char *b, const char *e)
 		if (*p < '0' || *p > '9' || (p > b && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.')))
 			continue;
 		double v;
-		size_t n = optlog_read_number(p, &v);
+		size_t n = decimal_scan_marked(p, &v);
 		if (!n)
 			continue;
 		const char *q = p + n;

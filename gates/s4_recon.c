@@ -2,6 +2,7 @@
  * winner's recorded measurement (s4.h). */
 #include "gates/s4.h"
 #include "gates/s4_util.h"
+#include "util/uname.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,17 +92,146 @@ static int build_rows(const struct s4_input *in, struct s4_recon *rc, size_t *ro
 	return 0;
 }
 
-/* candidate_id equal to name, or to name's file stem (perf_opt/mish.py -> mish). */
+/* ---- names: the best, claim labels and Final rows against the records,
+ * in identity form (util/uname.h); a look-alike is an error ---- */
+
+/* name's file stem (perf_opt/mish.py -> mish) into out; "" when name is
+ * no file (no '/', no .py). */
+static void file_stem(const char *name, char *out, size_t n)
+{
+	const char *b = strrchr(name, '/');
+	size_t len = strlen(b ? b + 1 : name);
+	int py = len > 3 && strcmp(name + strlen(name) - 3, ".py") == 0;
+	out[0] = '\0';
+	if (!b && !py)
+		return;
+	b = b ? b + 1 : name;
+	len -= py ? 3 : 0;
+	if (len < n) {
+		memcpy(out, b, len);
+		out[len] = '\0';
+	}
+}
+
+/* candidate_id naming name, or name's file stem, in identity form. */
 static int names_candidate(const char *cand, const char *name)
 {
-	if (strcmp(cand, name) == 0)
+	char stem[UNAME_MAX];
+	if (uname_same(cand, name))
 		return 1;
-	const char *b = strrchr(name, '/');
-	b = b ? b + 1 : name;
-	size_t n = strlen(b);
-	if (n > 3 && strcmp(b + n - 3, ".py") == 0)
-		n -= 3;
-	return strlen(cand) == n && strncmp(cand, b, n) == 0;
+	file_stem(name, stem, sizeof(stem));
+	return stem[0] && uname_same(cand, stem);
+}
+
+/* 1 when the identity form id (n bytes) starts name before a character
+ * other than an ASCII letter or digit ("v2" of "v2_c轴重排"). */
+static int cut_prefix(const char *id, size_t n, const char *name)
+{
+	if (n == 0 || strncmp(id, name, n) != 0 || !name[n])
+		return 0;
+	unsigned char c = (unsigned char)name[n];
+	return !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+
+/* The recorded candidate_id the summary's best names: one equal to it or
+ * to its file stem in identity form (*how 1), else the longest non-baseline
+ * one that starts it or its stem before a character other than a letter
+ * or digit, "v2" for "v2_c轴重排" (*how 2, as the speedup statistics
+ * resolve it); NULL when none, or no best. */
+static const char *best_candidate(const struct s4_input *in, int *how)
+{
+	const struct records *rs = in->recs;
+	const char *best = in->log->best, *cand = NULL, *pre = NULL;
+	char id[UNAME_MAX], stem[UNAME_MAX], c[UNAME_MAX];
+	size_t prelen = 0;
+	*how = 0;
+	if (!best)
+		return NULL;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (rs->v[i].candidate_id == cand) /* runs of one candidate: one test */
+			continue;
+		cand = rs->v[i].candidate_id;
+		if (names_candidate(cand, best)) {
+			*how = 1;
+			return cand;
+		}
+	}
+	uname_identity(best, id, sizeof(id));
+	file_stem(best, c, sizeof(c));
+	uname_identity(c, stem, sizeof(stem));
+	cand = NULL;
+	for (size_t i = 0; i < rs->n; i++) {
+		if (rs->v[i].candidate_id == cand)
+			continue;
+		cand = rs->v[i].candidate_id;
+		size_t n = strlen(uname_identity(cand, c, sizeof(c)));
+		if (n > prelen && !s4_is_baseline(&rs->v[i]) && (cut_prefix(c, n, id) || cut_prefix(c, n, stem))) {
+			pre = cand;
+			prelen = n;
+		}
+	}
+	*how = pre ? 2 : 0;
+	return pre;
+}
+
+/* 1 when candidate cand is the one the best names (best_candidate gave
+ * bc, how). */
+static int is_best(const struct s4_input *in, const char *bc, int how, const char *cand)
+{
+	return how == 1 ? names_candidate(cand, in->log->best) : how == 2 && uname_same(cand, bc);
+}
+
+/* The summary's best when no record's candidate_id names it: a look-alike
+ * of a recorded candidate (the name, or its file stem) is an error naming
+ * both; a bare id (no file) while the records hold candidates is an
+ * error, the claims then having no candidate to come from; a file (the
+ * delivered kernel, whose candidate cannot be told) or no candidate at all
+ * gets, with warn (v1), the warning that any record is used. 0, -1 on
+ * allocation failure. */
+static int best_unrecorded(const struct s4_input *in, struct gate_findings *fs, int warn)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	const char *lf = in->optlog_file;
+	char stem[UNAME_MAX], some[160] = "";
+	struct s4_idmap seen; /* candidate ids are interned: each visited once */
+	int k = 0;
+	size_t len = 0;
+	file_stem(lg->best, stem, sizeof(stem));
+	s4_idmap_init(&seen);
+	for (size_t i = 0; i < rs->n && k == 0; i++) {
+		const char *cand = rs->v[i].candidate_id;
+		int created;
+		if (s4_is_baseline(&rs->v[i]))
+			continue;
+		if (!s4_idmap_put(&seen, cand, NULL, NULL, 0, 0, &created)) {
+			k = -1;
+			break;
+		}
+		if (!created)
+			continue;
+		if (len < sizeof(some)) {
+			int w = snprintf(some + len, sizeof(some) - len, "%s'%s'", seen.n > 1 ? ", " : "", cand);
+			len = w < 0 ? sizeof(some) : len + (size_t)w;
+		}
+		k = s4_lookalike(fs, RULE, lf, lg->best_line, "the Final Summary's best", lg->best, cand);
+		if (k == 0 && stem[0])
+			k = s4_lookalike(fs, RULE, lf, lg->best_line, "the file stem of the Final Summary's best", stem,
+					 cand);
+	}
+	size_t ncand = seen.n;
+	s4_idmap_release(&seen);
+	if (k)
+		return k < 0 ? -1 : 0;
+	if (ncand && !stem[0])
+		return gate_add(fs, RULE, GATE_ERROR, lf, lg->best_line,
+				"the Final Summary names best '%s', which is not a recorded candidate_id (the records' candidates: %s%s): every claim must come from the best's records",
+				lg->best, some, len >= sizeof(some) ? "..." : "");
+	if (warn)
+		return gate_add(fs, RULE, GATE_WARNING, lf, lg->best_line,
+				"the Final Summary names best '%s', which is not a recorded candidate_id: claims are checked against any valid non-baseline record",
+				lg->best);
+	return 0;
 }
 
 /* What every claim of a summary is checked against, worked out once: the
@@ -119,6 +249,8 @@ struct v1_index {
 	size_t *first;          /* per name w: its records are byname[first[w] .. first[w + 1]) */
 	size_t *byname;         /* record indices by workload, each workload's in file order */
 	unsigned char *match;   /* per name: it is the claim's workload (one claim) */
+	const char *best;       /* the recorded candidate the best names (best_candidate), NULL none */
+	int best_how;           /* how it names it: 1 equal or file stem, 2 by a prefix */
 };
 
 enum {
@@ -137,21 +269,6 @@ static void v1_index_release(struct v1_index *ix)
 	free(ix->byname);
 	free(ix->match);
 	memset(ix, 0, sizeof(*ix));
-}
-
-/* 1 when some record's candidate_id names the log's best. */
-static int v1_known(const struct s4_input *in)
-{
-	const struct records *rs = in->recs;
-	const char *cand = NULL;
-	for (size_t i = 0; in->log->best && i < rs->n; i++) {
-		if (rs->v[i].candidate_id == cand) /* runs of one candidate: one test */
-			continue;
-		cand = rs->v[i].candidate_id;
-		if (names_candidate(cand, in->log->best))
-			return 1;
-	}
-	return 0;
 }
 
 /* Each record's workload by number: per row, its workload looked up once
@@ -195,7 +312,7 @@ static void v1_index_flags(const struct s4_input *in, int known, struct v1_index
 		const struct record *r = &rs->v[i];
 		if (known && r->candidate_id != cand) { /* runs of one candidate: one test */
 			cand = r->candidate_id;
-			cand_is = names_candidate(cand, in->log->best);
+			cand_is = is_best(in, ix->best, ix->best_how, cand);
 		}
 		ix->flags[i] = (unsigned char)((record_valid(r) ? V1_VALID : 0) | (s4_is_baseline(r) ? V1_BASE : 0) |
 					       (known && cand_is ? V1_BEST : 0));
@@ -208,11 +325,13 @@ static void v1_index_flags(const struct s4_input *in, int known, struct v1_index
 }
 
 /* The rows of rc for the records (build_rows) and ix for them (V1_BEST
- * only when known). Returns 0, -1 on allocation failure (ix released). */
-static int v1_index_build(const struct s4_input *in, struct s4_recon *rc, int known, struct v1_index *ix)
+ * only when the best names a recorded candidate, ix->best). Returns 0, -1
+ * on allocation failure (ix released). */
+static int v1_index_build(const struct s4_input *in, struct s4_recon *rc, struct v1_index *ix)
 {
 	size_t n = in->recs->n;
 	memset(ix, 0, sizeof(*ix));
+	ix->best = best_candidate(in, &ix->best_how);
 	ix->names = malloc((n + 1) * sizeof(*ix->names));
 	ix->row = malloc((n + 1) * sizeof(*ix->row));
 	ix->wl = malloc((n + 1) * sizeof(*ix->wl));
@@ -226,20 +345,24 @@ static int v1_index_build(const struct s4_input *in, struct s4_recon *rc, int kn
 	if (err == 0)
 		err = v1_index_names(in, rc->n, ix);
 	if (err == 0)
-		v1_index_flags(in, known, ix);
+		v1_index_flags(in, ix->best != NULL, ix);
 	else
 		v1_index_release(ix);
 	return err;
 }
 
 /* A claim counts unless it is a `- LABEL: N us` list item whose label
- * names no recorded workload (a note, a copy-only floor, ...). */
+ * names no recorded workload (a note, a copy-only floor, ...) and does
+ * not look like one either (v1_match_label reports a look-alike). */
 static int claim_counts(const struct v1_index *ix, const struct optlog_claim *cl)
 {
 	if (!cl->soft)
 		return 1;
 	for (size_t w = 0; w < ix->nnames; w++)
 		if (s4_same_workload(ix->names[w], cl->workload))
+			return 1;
+	for (size_t w = 0; w < ix->nnames; w++)
+		if (uname_confusable(cl->workload, ix->names[w]))
 			return 1;
 	return 0;
 }
@@ -270,10 +393,12 @@ static int v1_summary(const struct s4_input *in, struct gate_findings *fs, int k
 					: "no 'Final Summary' with a 'final_latency: N us' claim although perf_records.jsonl holds %zu valid records",
 				nvalid);
 	}
-	if (lg->best && !known && !lg->nothing_adopted &&
+	if (lg->best && !known && !lg->nothing_adopted && best_unrecorded(in, fs, 1))
+		return -1;
+	if (known && ix->best_how == 2 &&
 	    gate_add(fs, RULE, GATE_WARNING, lf, lg->best_line,
-		     "the Final Summary names best '%s', which is not a recorded candidate_id: claims are checked against any valid non-baseline record",
-		     lg->best))
+		     "the Final Summary names best '%s', which is not a recorded candidate_id: taken as the candidate '%s' it starts with, whose records the claims are checked against",
+		     lg->best, ix->best))
 		return -1;
 	if (!lg->best && gate_add(fs, RULE, GATE_WARNING, lf, lg->summary_line,
 				  "the Final Summary names no best candidate: claims are checked against any valid non-baseline record"))
@@ -288,6 +413,7 @@ struct v1_match {
 	double hit_dev;                /* deviation of hit */
 	int any_workload;              /* some record is of the claim's workload */
 	int any_winner;                /* some valid winner record is */
+	const struct record *other;    /* known best: another candidate's record within 1% */
 };
 
 /* Record i of the claim's workload into *m. */
@@ -305,8 +431,11 @@ static void v1_take(const struct s4_input *in, const struct optlog_claim *cl, in
 			m->base_hit = r;
 		return;
 	}
-	if (known && !(f & V1_BEST))
+	if (known && !(f & V1_BEST)) {
+		if (d <= S4_TOLERANCE && !m->other)
+			m->other = r; /* named in the error: claims come from the best only */
 		return;
+	}
 	m->any_winner = 1;
 	if (d < m->hit_dev) {
 		m->hit_dev = d;
@@ -340,10 +469,12 @@ static void v1_match(const struct s4_input *in, const struct optlog_claim *cl, c
 			v1_take(in, cl, known, ix, i, m);
 }
 
-/* The records matching claim cl into *m. A label naming no recorded
- * workload (prose before final_latency, or a misspelt workload) is
- * warned about and dropped: the number is then checked against every
- * workload. *label gets the label kept (NULL when dropped). */
+/* The records matching claim cl into *m. A label that looks like a
+ * recorded workload without being it is an error (returns 1: the claim
+ * is not checked further). A label naming no recorded workload (prose
+ * before final_latency, or a misspelt workload) is warned about and
+ * dropped: the number is then checked against every workload. *label
+ * gets the label kept (NULL when dropped). 0, -1 on allocation failure. */
 static int v1_match_label(const struct s4_input *in, struct gate_findings *fs,
 			  const struct optlog_claim *cl, int known, struct v1_index *ix,
 			  const char **label, struct v1_match *m)
@@ -352,6 +483,11 @@ static int v1_match_label(const struct s4_input *in, struct gate_findings *fs,
 	v1_match(in, cl, *label, known, ix, m);
 	if (!*label || m->any_workload)
 		return 0;
+	for (size_t w = 0; w < ix->nnames; w++) {
+		int k = s4_lookalike(fs, RULE, in->optlog_file, cl->line, "the claim's workload", *label, ix->names[w]);
+		if (k)
+			return k;
+	}
 	if (gate_add(fs, RULE, GATE_WARNING, in->optlog_file, cl->line,
 		     "the claim's label '%s' names no recorded workload: checked against every workload",
 		     *label))
@@ -386,14 +522,20 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 	const char *lf = in->optlog_file, *best = in->log->best;
 	const char *label;
 	struct v1_match m;
-	if (v1_match_label(in, fs, cl, known, ix, &label, &m))
-		return -1;
+	int k = v1_match_label(in, fs, cl, known, ix, &label, &m);
+	if (k)
+		return k < 0 ? -1 : 0;
 	const char *wl = label ? label : "";
+	char other[256] = "";
+	if (m.other)
+		snprintf(other, sizeof(other),
+			 "; it matches candidate '%s' (perf_records.jsonl line %ld), which is not the named best",
+			 m.other->candidate_id, m.other->line);
 	if (!m.any_winner)
 		return gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-				"no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with",
+				"no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with%s",
 				known ? "the winner '" : "a non-baseline candidate", known ? best : "",
-				known ? "'" : "", label ? " for workload " : "", wl, cl->final_us);
+				known ? "'" : "", label ? " for workload " : "", wl, cl->final_us, other);
 	struct s4_recon_row *row = row_of(rc, m.hit->dispatch, m.hit->workload, in->contract);
 	if (!row)
 		return -1;
@@ -405,10 +547,10 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 		return -1;
 	if (m.hit_dev > S4_TOLERANCE &&
 	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-		     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
+		     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s%s",
 		     cl->final_us, label ? " for " : "", wl, m.hit->duration_us,
 		     m.hit->candidate_id, m.hit->line, m.hit_dev * 100,
-		     m.base_hit ? "; it matches the round-0 baseline, which is not a result" : ""))
+		     m.base_hit ? "; it matches the round-0 baseline, which is not a result" : "", other))
 		return -1;
 	return v1_claim_baseline(in, fs, cl, label, row);
 }
@@ -471,9 +613,11 @@ static int recon_v1(const struct s4_input *in, struct gate_findings *fs, struct 
 {
 	const struct optlog *lg = in->log;
 	struct v1_index ix;
-	int known = v1_known(in), stop, err = -1;
-	if (v1_index_build(in, rc, known, &ix) != 0)
+	int known, stop, err = -1;
+	if (v1_index_build(in, rc, &ix) != 0)
 		return -1;
+	known = ix.best != NULL;
+	rc->best_known = known;
 	if (v1_summary(in, fs, known, &ix, &stop) != 0)
 		goto out;
 	for (size_t c = 0; !stop && c < lg->n_claims; c++)
@@ -507,6 +651,31 @@ static int v2_rows(const struct s4_input *in, struct s4_recon *rc)
 	return 0;
 }
 
+/* A Final row naming no tune workload whose kernel_id and workload_id
+ * each are or look like a tune workload's: the errors naming the
+ * look-alikes. Returns 1 when reported, 0 when none, -1 on allocation
+ * failure. */
+static int v2_row_lookalike(const struct s4_input *in, struct gate_findings *fs, const struct s4_recon *rc,
+			    const struct optlog_final_row *fr)
+{
+	const char *lf = in->optlog_file;
+	for (size_t j = 0; j < rc->n; j++) {
+		const struct s4_recon_row *row = &rc->v[j];
+		int ld = uname_confusable(fr->kernel_id, row->dispatch);
+		int lw = uname_confusable(fr->workload_id, row->workload);
+		if (!(ld || uname_same(fr->kernel_id, row->dispatch)) ||
+		    !(lw || uname_same(fr->workload_id, row->workload)) || !(ld || lw))
+			continue;
+		if ((ld && s4_lookalike(fs, RULE, lf, fr->line, "the Final table's kernel_id", fr->kernel_id,
+					row->dispatch) < 0) ||
+		    (lw && s4_lookalike(fs, RULE, lf, fr->line, "the Final table's workload_id", fr->workload_id,
+					row->workload) < 0))
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
 /* The Final Performance Test Data section: present, with its table, each
  * row once, numeric, and for a tune workload. Returns 0, -1 on allocation
  * failure. */
@@ -528,8 +697,8 @@ static int v2_final_table(const struct s4_input *in, struct gate_findings *fs,
 	for (size_t j = 0; table && j < lg->n_final_rows; j++) {
 		const struct optlog_final_row *fr = &lg->final_rows[j];
 		for (size_t k = 0; k < j; k++)
-			if (strcmp(lg->final_rows[k].kernel_id, fr->kernel_id) == 0 &&
-			    strcmp(lg->final_rows[k].workload_id, fr->workload_id) == 0 &&
+			if (uname_same(lg->final_rows[k].kernel_id, fr->kernel_id) &&
+			    uname_same(lg->final_rows[k].workload_id, fr->workload_id) &&
 			    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 				     "the Final table lists '%s' / '%s' twice (first at line %ld)",
 				     fr->kernel_id, fr->workload_id, lg->final_rows[k].line))
@@ -541,10 +710,12 @@ static int v2_final_table(const struct s4_input *in, struct gate_findings *fs,
 			return -1;
 		int tune = 0;
 		for (size_t k = 0; k < rc->n; k++)
-			if (strcmp(rc->v[k].dispatch, fr->kernel_id) == 0 &&
-			    strcmp(rc->v[k].workload, fr->workload_id) == 0)
+			if (uname_same(rc->v[k].dispatch, fr->kernel_id) && uname_same(rc->v[k].workload, fr->workload_id))
 				tune = 1;
-		if (!tune && gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
+		int look = tune ? 0 : v2_row_lookalike(in, fs, rc, fr);
+		if (look < 0)
+			return -1;
+		if (!tune && !look && gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 				      "the Final table lists '%s' / '%s', which is not a tune workload",
 				      fr->kernel_id, fr->workload_id))
 			return -1;
@@ -564,8 +735,8 @@ struct v2_seen {
 static const struct optlog_final_row *final_row_of(const struct optlog *lg, const struct s4_recon_row *row)
 {
 	for (size_t j = 0; j < lg->n_final_rows; j++)
-		if (strcmp(lg->final_rows[j].kernel_id, row->dispatch) == 0 &&
-		    strcmp(lg->final_rows[j].workload_id, row->workload) == 0)
+		if (uname_same(lg->final_rows[j].kernel_id, row->dispatch) &&
+		    uname_same(lg->final_rows[j].workload_id, row->workload))
 			return &lg->final_rows[j];
 	return NULL;
 }
@@ -642,7 +813,13 @@ static int v2_final_line(const struct s4_input *in, struct gate_findings *fs, st
 		     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
 		     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))
 		return -1;
-	if (s->nfinal == 1 && strcmp(fr->final_candidate_id, fin->candidate_id) != 0 &&
+	if (s->nfinal == 1 && !uname_same(fr->final_candidate_id, fin->candidate_id)) {
+		int k = s4_lookalike(fs, RULE, lf, fr->line, "the Final table's final_candidate_id",
+				     fr->final_candidate_id, fin->candidate_id);
+		if (k)
+			return k < 0 ? -1 : 0;
+	}
+	if (s->nfinal == 1 && !uname_same(fr->final_candidate_id, fin->candidate_id) &&
 	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 		     "final_candidate_id '%s' for '%s' / '%s' is not the final record's candidate '%s'",
 		     fr->final_candidate_id, row->dispatch, row->workload, fin->candidate_id))
@@ -767,6 +944,9 @@ static int recon_v2(const struct s4_input *in, struct gate_findings *fs, struct 
 		goto out;
 	}
 	if (v2_final_table(in, fs, rc) != 0)
+		goto out;
+	int how;
+	if (in->log->best && !in->log->nothing_adopted && !best_candidate(in, &how) && best_unrecorded(in, fs, 0) != 0)
 		goto out;
 	for (size_t k = 0; k < rc->n; k++)
 		if (v2_row(in, fs, &rc->v[k], &kernels) != 0)

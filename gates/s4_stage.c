@@ -14,6 +14,7 @@
 #include "gates/s4_util.h"
 #include "stats/plateau.h"
 #include "stats/speedup.h"
+#include "util/uname.h"
 
 #define R_FORMAT "S4-STAGE-RESULT-FORMAT"
 #define R_LITERAL "S4-STAGE-RESULT-LITERAL"
@@ -614,6 +615,19 @@ static const struct wl *entry_workload(struct st *s, const struct sr_entry *e, i
 		for (size_t i = 0; i < s->nw; i++)
 			if (wl_matches(&s->w[i], e->workload))
 				return &s->w[i];
+		/* a look-alike of a recorded name: an error, then checked as it */
+		for (size_t i = 0; i < s->nw; i++) {
+			const char *rec = uname_confusable(e->workload, s->w[i].workload)   ? s->w[i].workload
+					  : uname_confusable(e->workload, s->w[i].dispatch) ? s->w[i].dispatch
+											      : NULL;
+			char why[512];
+			if (!rec)
+				continue;
+			ADD(s, e->field == SR_IMPROVEMENT ? R_IMPROVEMENT : R_LATENCY, GATE_ERROR, e->line,
+			    "the label '%s' in '%s' is not the recorded '%s' but looks like it (%s)", e->workload,
+			    e->raw, rec, uname_explain(e->workload, rec, why, sizeof(why)));
+			return &s->w[i];
+		}
 		ADD(s, e->field == SR_IMPROVEMENT ? R_IMPROVEMENT : R_LATENCY, GATE_WARNING, e->line,
 		    "the label '%s' in '%s' names no recorded workload: checked against every workload",
 		    e->workload, e->raw);

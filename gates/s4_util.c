@@ -1,6 +1,7 @@
 /* s4_util.c: helpers shared by the gate 4 rules (s4.h, s4_util.h). */
 #include "gates/s4.h"
 #include "gates/s4_util.h"
+#include "util/uname.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -231,12 +232,20 @@ int s4_is_baseline(const struct record *r)
 
 int s4_same_workload(const char *a, const char *b)
 {
-	char x[512], y[512];
-	if (strcmp(a, b) == 0)
-		return 1;
-	optlog_norm_name(a, x, sizeof(x));
-	optlog_norm_name(b, y, sizeof(y));
-	return x[0] && strcmp(x, y) == 0;
+	return uname_same(a, b);
+}
+
+int s4_lookalike(struct gate_findings *fs, const char *rule, const char *file, long line, const char *what,
+		 const char *name, const char *recorded)
+{
+	char why[512];
+	if (!uname_confusable(name, recorded))
+		return 0;
+	uname_explain(name, recorded, why, sizeof(why));
+	return gate_add(fs, rule, GATE_ERROR, file, line, "%s '%s' is not the recorded '%s' but looks like it (%s)",
+			what, name, recorded, why)
+		       ? -1
+		       : 1;
 }
 
 double s4_deviation(double claimed, double recorded)

@@ -202,15 +202,6 @@ static void bad_bytes(void **s)
 	optlog_release(&lg);
 }
 
-static void names(void **s)
-{
-	(void)s;
-	char a[64], b[64];
-	assert_string_equal(optlog_norm_name("yolo-p3 fp16", a, sizeof(a)),
-			    optlog_norm_name("yolo_p3_fp16", b, sizeof(b)));
-	assert_string_equal(optlog_norm_name("Smoke-DIT/fp32", a, sizeof(a)), "smoke_dit_fp32");
-}
-
 /* Appended runs: a round heading not above the run's highest round,
  * after a Final Summary, starts a new run; `Round N` in `Iteration 1
  * (Round 2)` names a run, so its captions give no round. */
@@ -459,7 +450,6 @@ int main(void)
 		cmocka_unit_test(final_table),
 		cmocka_unit_test(suppressions_and_retro),
 		cmocka_unit_test(bad_bytes),
-		cmocka_unit_test(names),
 		cmocka_unit_test(runs_and_run_labels),
 		cmocka_unit_test(issue12_formats),
 		cmocka_unit_test(heading_numbering),

@@ -104,41 +104,10 @@ static size_t colon_at(const char *s)
 	return 0;
 }
 
-size_t optlog_read_number(const char *s, double *out)
+/* util's number scanner, under the name this file's scanners use */
+static size_t optlog_read_number(const char *s, double *out)
 {
-	const char *p = s;
-	while (*p == '*' || *p == '`')
-		p++;
-	if (!(is_digit((unsigned char)*p) || (*p == '.' && is_digit((unsigned char)p[1]))))
-		return 0;
-	double v;
-	size_t n = decimal_scan(p, &v);
-	if (!n)
-		return 0;
-	*out = v;
-	return (size_t)(p + n - s);
-}
-
-char *optlog_norm_name(const char *s, char *out, size_t n)
-{
-	size_t k = 0;
-	int sep = 0;
-	if (n == 0)
-		return out;
-	for (; *s && k + 1 < n; s++) {
-		int c = (unsigned char)*s;
-		if (c == ' ' || c == '\t' || c == '-' || c == '_' || c == '/' || c == '.' || c == ':') {
-			sep = 1;
-			continue;
-		}
-		if (sep && k > 0 && k + 1 < n)
-			out[k++] = '_';
-		sep = 0;
-		if (k + 1 < n)
-			out[k++] = (char)lc(c);
-	}
-	out[k] = '\0';
-	return out;
+	return decimal_scan_marked(s, out);
 }
 
 /* ---- vectors ---- */

@@ -228,13 +228,4 @@ struct optlog {
 void optlog_init(struct optlog *lg);
 void optlog_release(struct optlog *lg);
 
-/* Name used to match workloads across log and records: lowercase ASCII,
- * every run of space, '-', '_', '/', '.', ':' folded to one '_'. Writes at
- * most n-1 bytes and a NUL. Returns out. */
-char *optlog_norm_name(const char *s, char *out, size_t n);
-
-/* Reads a number at s (after optional '**', '*', '`'); returns the number of
- * bytes consumed (0 when s does not start with a number) and stores it. */
-size_t optlog_read_number(const char *s, double *out);
-
 #endif

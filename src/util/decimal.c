@@ -114,3 +114,18 @@ int decimal_parse(const char *s, size_t n, double *out)
 	*out = v;
 	return 0;
 }
+
+size_t decimal_scan_marked(const char *s, double *out)
+{
+	const char *p = s;
+	while (*p == '*' || *p == '`')
+		p++;
+	if (!((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9')))
+		return 0;
+	double v;
+	size_t n = decimal_scan(p, &v);
+	if (!n)
+		return 0;
+	*out = v;
+	return (size_t)(p + n - s);
+}

@@ -33,4 +33,10 @@ int decimal_fast(const char *ib, const char *ie, const char *fb, const char *fe,
  * does not start with such a number or it is out of range. */
 size_t decimal_scan(const char *s, double *out);
 
+/* As decimal_scan, after optional Markdown marks ('*', '`') before the
+ * number (`**3.12**`): returns the bytes read, marks included, 0 when no
+ * number follows them. (Was optlog_read_number: the gate rules read
+ * numbers in prose with it, and they sit below the readers.) */
+size_t decimal_scan_marked(const char *s, double *out);
+
 #endif

@@ -86,6 +86,13 @@ bad S4-STAGE-RESULT-LITERAL 13 's/^- primary_metric: .*/- primary_metric: wall_t
 bad S4-STAGE-RESULT-PATHS 6 's|^- output: .*|- output: perf_opt/nothing.py|'
 bad S4-STAGE-RESULT-PATHS 7 's|^- log: .*|- log: /etc/passwd|'
 bad S4-STAGE-RESULT-DESIGN-LIMIT 10 's/^- design_limit_signal: .*/- design_limit_signal: [DESIGN_LIMIT]/'
+# a workload label is a name: fullwidth is the same workload, a look-alike
+# (the letter O for the digit 0) an error naming both
+bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency:/- n1O24: final_latency:/'
+expect_grep "the label 'n1O24' in '- n1O24: final_latency:" "$OUT"
+expect_grep "is not the recorded 'n1024' but looks like it (U+006F LATIN SMALL LETTER O where the record has U+0030 DIGIT ZERO)" "$OUT"
+sed 's/^- n1024: final_latency:/- ｎ１０２４: final_latency:/' "$SR" >"$TMPDIR_TEST/wide.md"
+expect_exit 0 "$TLGATE" --stage-result "$TMPDIR_TEST/wide.md" "$OP"
 bad S4-STAGE-RESULT-FORMAT 1 '/^- iterations:/d'
 bad S4-STAGE-RESULT-FORMAT 5 '/^- project:/{p;}'
 # success against the targets of loop.json: one target out of reach

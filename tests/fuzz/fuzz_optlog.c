@@ -1,11 +1,14 @@
 /* fuzz_optlog.c: the opt_log.md reader (optlog_load_buffer,
- * optlog_scan_suppressions, optlog_norm_name, optlog_read_number).
+ * optlog_scan_suppressions), and the name and number helpers the gate
+ * applies to its text (uname_identity, uname_skeleton, decimal_scan_marked).
  *
  * Invariants: every line number it reports lies inside the input, in
  * order where the struct promises it; strings it promises are non-NULL;
  * reading the same bytes twice gives the same counts.
  */
 #include "io/optlog.h"
+#include "util/decimal.h"
+#include "util/uname.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -91,12 +94,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(z, data, size);
 		z[size] = '\0';
 		char out[64];
-		optlog_norm_name(z, out, sizeof(out));
+		uname_identity(z, out, sizeof(out));
 		CHECK(strlen(out) < sizeof(out));
-		optlog_norm_name(z, out, 1);
+		uname_identity(z, out, 1);
 		CHECK(out[0] == '\0');
+		char sk[UNAME_MAX];
+		if (uname_skeleton(z, sk, sizeof(sk)) == 0)
+			CHECK(strlen(sk) < sizeof(sk));
 		double v = 0;
-		size_t used = optlog_read_number(z, &v);
+		size_t used = decimal_scan_marked(z, &v);
 		CHECK(used <= strlen(z));
 		free(z);
 	}
