@@ -277,7 +277,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 		sr = ptune_suppressions_in(&r->tree, d->rel, d->shown, &res);
 	} else {
 		struct gatecheck_opts gopts = { .base_ref = base, .tree = &r->tree, .rel = d->rel,
-						.repo_top = r->top };
+						.repo_top = r->top, .moves = r->moves };
 		if (gatecheck_dir(d->shown, d->shown, &gopts, one, &res) != 0) {
 			int e = errno;
 			gatecheck_result_release(&res);
@@ -544,6 +544,18 @@ static int discover(struct gate_set *set, const char *changed)
 	return rc;
 }
 
+/* --base: the records files moved or removed since the base. Returns
+ * CLI_OK or CLI_USAGE after a message. */
+static int history(struct gate_set *set, const char *base)
+{
+	char err[512];
+	if (base && gate_set_history(set, base, err, sizeof(err)) != 0) {
+		cli_error("--base '%s': %s", base, err);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 /* Every discovered directory under its configuration, findings into
  * *all, then what discovery could not check (never configurable away).
  * Returns CLI_OK or CLI_USAGE after a message. */
@@ -610,7 +622,7 @@ static int check_trees(const struct gate_args *g, struct gate_set *set, struct c
 	cs->strict = g->strict;
 	cs->cfg.strict = g->strict;
 	if (check_base(set, g->base) != CLI_OK || discover(set, g->changed) != CLI_OK ||
-	    check_dirs(set, cs, g->base, all) != CLI_OK)
+	    history(set, g->base) != CLI_OK || check_dirs(set, cs, g->base, all) != CLI_OK)
 		return CLI_USAGE;
 	if (set->ndirs == 0)
 		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", g->changed ? " (none changed)" : "");

@@ -18,6 +18,7 @@
 #include "gates/s4.h"
 
 struct tree;
+struct gate_moves;
 
 struct gatecheck_opts {
 	const char *base_ref;   /* --base REF, NULL for none */
@@ -37,6 +38,9 @@ struct gatecheck_opts {
 	const char *rel;        /* with tree: the directory's path in it */
 	const char *repo_top;   /* --base: the repository (git -C); NULL: the
 				   nearest ancestor of the tree holding .git */
+	const struct gate_moves *moves; /* --base: records files git matched to
+				   another path at the base (run/gate_history.h);
+				   NULL: none */
 };
 
 /* An inline suppression `<!-- tlgate-disable RULE -- reason -->`. */
