@@ -219,7 +219,7 @@ static size_t keep_records(char *out, size_t len, size_t strip)
 static int grep_lines(const char *top, const char *rev, char **pats, size_t np, char **out,
 		      size_t *len)
 {
-	size_t na = 12 + 2 * np, k = 0;
+	size_t na = 11 + 2 * np, k = 0;
 	char **argv = malloc(na * sizeof(*argv));
 	*out = NULL;
 	*len = 0;
@@ -231,8 +231,8 @@ static int grep_lines(const char *top, const char *rev, char **pats, size_t np, 
 	argv[k++] = "grep";
 	argv[k++] = "-l";
 	argv[k++] = "-z";
-	argv[k++] = "-F";
-	argv[k++] = "-x";
+	argv[k++] = "-F"; /* git grep has no -x: a whole JSON line inside another is
+			     not one that happens; the byte-prefix check decides */
 	for (size_t i = 0; i < np; i++) {
 		argv[k++] = "-e";
 		argv[k++] = pats[i];

@@ -65,7 +65,7 @@ int gate_hist_prefix(const char *top, const char *rev, const char *path, FILE *c
  * Returns 0 (none found: *len is 0), -1 on error (errno). */
 int gate_hist_sharing(const char *top, const char *rev, FILE *cur, char **out, size_t *len);
 
-/* The records files of the working tree holding line (a whole line) as
+/* The records files of the working tree holding line as
  * gate_hist_sharing lists them. Returns 0, -1 on error (errno). */
 int gate_hist_holding_now(const char *top, const char *line, char **out, size_t *len);
 
