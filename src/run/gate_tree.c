@@ -908,7 +908,8 @@ static int still_held(const struct gate_root *r, const char *base, const char *g
 }
 
 /* A records file of the base gone from root r (gone is a repository
- * path): an S4-PERF-RECORDS-APPEND error unless its lines live on. */
+ * path): an S4-PERF-RECORDS-APPEND error at its line 1 (every line from
+ * there is gone) unless its lines live on. */
 static int check_gone(struct gate_set *s, size_t r, const char *base, const char *gone)
 {
 	const struct gate_root *gr = &s->roots[r];
@@ -930,11 +931,11 @@ static int check_gone(struct gate_set *s, size_t r, const char *base, const char
 	char *shown = shown_of(gr, rel);
 	int rc = -1;
 	if (shown && holder)
-		rc = gate_add(&s->tree_findings, "S4-PERF-RECORDS-APPEND", GATE_ERROR, shown, 0,
+		rc = gate_add(&s->tree_findings, "S4-PERF-RECORDS-APPEND", GATE_ERROR, shown, 1,
 			      "perf_records.jsonl is append-only, but this file of %s is gone, and %s, which holds its first record, does not keep all its lines",
 			      base, holder);
 	else if (shown)
-		rc = gate_add(&s->tree_findings, "S4-PERF-RECORDS-APPEND", GATE_ERROR, shown, 0,
+		rc = gate_add(&s->tree_findings, "S4-PERF-RECORDS-APPEND", GATE_ERROR, shown, 1,
 			      "perf_records.jsonl is append-only, but this file of %s was deleted (and no records file now continues it)",
 			      base);
 	free(shown);

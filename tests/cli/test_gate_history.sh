@@ -108,13 +108,13 @@ repo "$R"
 git -C "$R" rm -q ops/ln/perf_opt/perf_records.jsonl
 commit "$R" "delete the records"
 pr_gate 1
-expect_grep "ops/ln/perf_opt/perf_records.jsonl: error: $APPEND" "$OUT"
+expect_grep "ops/ln/perf_opt/perf_records.jsonl:1: error: $APPEND" "$OUT"
 expect_grep "was deleted" "$OUT"
 repo "$R"
 git -C "$R" rm -qr ops/ln
 commit "$R" "delete the operator"
 pr_gate 1
-expect_grep "ops/ln/perf_opt/perf_records.jsonl: error: $APPEND" "$OUT"
+expect_grep "ops/ln/perf_opt/perf_records.jsonl:1: error: $APPEND" "$OUT"
 repo "$R"
 git -C "$R" mv ops/ln ops/ln2
 sed -i 's/"timestamp": "2026-10-01T/"timestamp": "2026-10-02T/' "$R/ops/ln2/perf_opt/perf_records.jsonl"
@@ -122,7 +122,7 @@ commit "$R" "move and rewrite every line"
 pr_gate 1
 # git may still pair the two files (an error at the new one, line 1) or
 # not (the old one is gone): an APPEND error either way
-grep -qF -e "ops/ln2/perf_opt/perf_records.jsonl:1: error: $APPEND" -e "ops/ln/perf_opt/perf_records.jsonl: error: $APPEND" "$OUT" ||
+grep -qF -e "ops/ln2/perf_opt/perf_records.jsonl:1: error: $APPEND" -e "ops/ln/perf_opt/perf_records.jsonl:1: error: $APPEND" "$OUT" ||
     fail "a move rewriting every line: $(cat "$OUT")"
 # a new operator whose records share nothing with the base's: no finding
 repo "$R"
@@ -136,7 +136,7 @@ repo "$R"
 git -C "$R" mv ops/ln/perf_opt/perf_records.jsonl ops/ln/perf_opt/old_records.jsonl
 commit "$R" "rename the records away"
 (cd "$R" && gate 1 --base main .)
-expect_grep "ops/ln/perf_opt/perf_records.jsonl: error: $APPEND" "$OUT"
+expect_grep "ops/ln/perf_opt/perf_records.jsonl:1: error: $APPEND" "$OUT"
 # without --base nothing is compared (the other rules still see the loss)
 (cd "$R" && gate 1 .)
 expect_no_grep "$APPEND" "$OUT"
