@@ -153,27 +153,36 @@ static char *rev_path(const char *rev, const char *path)
 	return s;
 }
 
-int gate_hist_prefix(const char *top, const char *rev, const char *path, FILE *cur, int *prefix,
-		     long *first_changed)
+/* Starts `git show rev:path` in top: *f reads the file's bytes, *pid is
+ * git (git_wait it after closing *f). 0, -1 on error (errno). */
+static int show_open(const char *top, const char *rev, const char *path, FILE **f, pid_t *pid)
 {
 	char *spec = rev_path(rev, path);
 	int fd;
-	pid_t pid;
-	*prefix = 0;
-	*first_changed = 0;
 	if (!spec)
 		return -1;
 	char *argv[] = { "git", "-C", (char *)top, "show", spec, NULL };
-	int rc = git_spawn(argv, &fd, &pid);
+	int rc = git_spawn(argv, &fd, pid);
 	free(spec);
 	if (rc != 0)
 		return -1;
-	FILE *old = fdopen(fd, "rb");
-	if (!old) {
+	if (!(*f = fdopen(fd, "rb"))) {
 		close(fd);
-		git_wait(pid);
+		git_wait(*pid);
 		return -1;
 	}
+	return 0;
+}
+
+int gate_hist_prefix(const char *top, const char *rev, const char *path, FILE *cur, int *prefix,
+		     long *first_changed)
+{
+	FILE *old;
+	pid_t pid;
+	*prefix = 0;
+	*first_changed = 0;
+	if (show_open(top, rev, path, &old, &pid) != 0)
+		return -1;
 	rewind(cur);
 	long line = 1;
 	int differ = 0, co;
@@ -306,23 +315,11 @@ int gate_hist_holding_now(const char *top, const char *line, char **out, size_t 
 
 int gate_hist_first_line(const char *top, const char *rev, const char *path, char **line)
 {
-	char *spec = rev_path(rev, path);
-	int fd;
+	FILE *f;
 	pid_t pid;
 	*line = NULL;
-	if (!spec)
+	if (show_open(top, rev, path, &f, &pid) != 0)
 		return -1;
-	char *argv[] = { "git", "-C", (char *)top, "show", spec, NULL };
-	int rc = git_spawn(argv, &fd, &pid);
-	free(spec);
-	if (rc != 0)
-		return -1;
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		close(fd);
-		git_wait(pid);
-		return -1;
-	}
 	char *buf = NULL;
 	size_t cap = 0;
 	ssize_t n;
