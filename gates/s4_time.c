@@ -104,61 +104,81 @@ static int different(const struct record *a, const struct record *b)
 	       a->duration_us != b->duration_us;
 }
 
-/* Lines sharing r's time stamp that measure something else than first,
- * counted into the map of stamps (value: -1 - count once one is found). */
-static int count_duplicates(const struct records *rs, const struct records_time *ts, const char *ok,
-			    struct s4_idmap *first, struct s4_idmap *count)
+/* One record's instant, for sorting (the comparator needs no context). */
+struct instant {
+	long long lo;
+	long frac_ns;
+	int zoned;
+	size_t i;               /* index of the record */
+};
+
+static int cmp_instant(const void *x, const void *y)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		const struct record *r = &rs->v[i];
-		if (!ok[i] || !ts[i].precise)
-			continue;
-		int created;
-		long *slot = s4_idmap_put(first, r->timestamp, NULL, NULL, 0, (long)i, &created);
-		if (!slot)
-			return -1;
-		if (created || !different(&rs->v[*slot], r))
-			continue;
-		long *n = s4_idmap_put(count, r->timestamp, NULL, NULL, 0, 0, NULL);
-		if (!n)
-			return -1;
-		++*n;
-	}
-	return 0;
+	const struct instant *a = x, *b = y;
+	if (a->zoned != b->zoned)
+		return a->zoned < b->zoned ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->frac_ns != b->frac_ns)
+		return a->frac_ns < b->frac_ns ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* One warning per time stamp (to the second, or finer) shared by
- * different measurements, at the first line that repeats it. Stamps are
- * interned: one pointer per text. */
+static int same_instant(const struct instant *a, const struct instant *b)
+{
+	return a->zoned == b->zoned && a->lo == b->lo && a->frac_ns == b->frac_ns;
+}
+
+/* One group of records with one instant, g[0..n) in file order: a
+ * warning at the first that measures something else than g[0]. */
+static int warn_group(const struct s4_input *in, const struct instant *g, size_t n,
+		      struct gate_findings *fs)
+{
+	const struct records *rs = in->recs;
+	const struct record *f = &rs->v[g[0].i], *r = NULL;
+	size_t more = 0;
+	for (size_t k = 1; k < n; k++)
+		if (different(f, &rs->v[g[k].i])) {
+			if (r)
+				more++;
+			else
+				r = &rs->v[g[k].i];
+		}
+	if (!r)
+		return 0;
+	char extra[64] = "";
+	if (more)
+		snprintf(extra, sizeof(extra), " (and %zu more line%s after it)", more, more == 1 ? "" : "s");
+	return gate_add(fs, "S4-PERF-RECORDS-TIME-DUP", GATE_WARNING, in->records_file, r->line,
+			"timestamp '%s' of candidate '%s' ('%s' / '%s') is also the timestamp of a different measurement at line %ld (candidate '%s', '%s' / '%s')%s: one profile run measures one thing; were these stamped by hand or in a batch?",
+			r->timestamp, r->candidate_id, r->dispatch, r->workload, f->line, f->candidate_id,
+			f->dispatch, f->workload, extra);
+}
+
+/* One warning per instant (stamps with seconds or finer; the same instant
+ * written in two zones is one) shared by different measurements. The
+ * groups are found by sorting: no map of every stamp. */
 static int check_duplicates(const struct s4_input *in, const struct records_time *ts, const char *ok,
 			    struct gate_findings *fs)
 {
 	const struct records *rs = in->recs;
-	struct s4_idmap first, count;
+	size_t n = 0;
+	struct instant *v = malloc(rs->n * sizeof(*v));
 	int rc = 0;
-	s4_idmap_init(&first);
-	s4_idmap_init(&count);
-	if (count_duplicates(rs, ts, ok, &first, &count))
-		rc = -1;
-	for (size_t i = 0; i < rs->n && rc == 0 && count.n > 0; i++) {
-		const struct record *r = &rs->v[i];
-		long *n = ok[i] && ts[i].precise ? s4_idmap_get(&count, r->timestamp, NULL, NULL, 0) : NULL;
-		if (!n || *n <= 0)
-			continue;
-		const struct record *f = &rs->v[*s4_idmap_get(&first, r->timestamp, NULL, NULL, 0)];
-		if (!different(f, r))
-			continue;
-		char extra[64] = "";
-		if (*n > 1)
-			snprintf(extra, sizeof(extra), " (and %ld more line%s after it)", *n - 1, *n == 2 ? "" : "s");
-		rc = gate_add(fs, "S4-PERF-RECORDS-TIME-DUP", GATE_WARNING, in->records_file, r->line,
-			      "timestamp '%s' of candidate '%s' ('%s' / '%s') is also the timestamp of a different measurement at line %ld (candidate '%s', '%s' / '%s')%s: one profile run measures one thing; were these stamped by hand or in a batch?",
-			      r->timestamp, r->candidate_id, r->dispatch, r->workload, f->line, f->candidate_id,
-			      f->dispatch, f->workload, extra);
-		*n = 0; /* once per time stamp */
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < rs->n; i++)
+		if (ok[i] && ts[i].precise)
+			v[n++] = (struct instant){ ts[i].lo, ts[i].frac_ns, ts[i].zoned, i };
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_instant);
+	for (size_t g = 0, e; g < n && rc == 0; g = e) {
+		for (e = g + 1; e < n && same_instant(&v[g], &v[e]); e++)
+			;
+		if (e - g > 1)
+			rc = warn_group(in, v + g, e - g, fs);
 	}
-	s4_idmap_release(&first);
-	s4_idmap_release(&count);
+	free(v);
 	return rc;
 }
 

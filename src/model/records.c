@@ -75,7 +75,7 @@ static int push(struct records *rs, const struct record *r, int ids)
 		return -1;
 	if (keep(p, &d->artifact_path, r->artifact_path, 0) ||
 	    keep(p, &d->artifact_sha256, r->artifact_sha256, 0) ||
-	    keep(p, &d->msprof_raw_path, r->msprof_raw_path, 0) || keep(p, &d->timestamp, r->timestamp, 1))
+	    keep(p, &d->msprof_raw_path, r->msprof_raw_path, 0) || keep(p, &d->timestamp, r->timestamp, 0))
 		return -1;
 	rs->n++;
 	return 0;

@@ -44,8 +44,7 @@ struct record {
 	const char *artifact_path;   /* v2; optional in v1 (NULL when absent) */
 	const char *artifact_sha256; /* v2, may be NULL */
 	const char *msprof_raw_path; /* may be NULL */
-	const char *timestamp;       /* ISO 8601 text, interned in a set (records
-					measured in one batch share one pointer) */
+	const char *timestamp;       /* ISO 8601 text (a copy, not interned) */
 	double duration_us;     /* finite, > 0 */
 	int l0_pass;            /* 0 or 1 */
 	double aicore_util;     /* NAN when absent */
