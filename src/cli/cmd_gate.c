@@ -22,8 +22,11 @@
 static const struct cli_option gate_options[] = {
 	{ 'c', 0, "changed-since", "REF", "only the directories holding a file changed in REF...HEAD\n"
 					  "(REF..HEAD when there is no merge base; deletions ignored),\n"
-					  "wherever they are" },
-	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF" },
+					  "wherever they are, and those whose records name a changed\n"
+					  "file as their artifact" },
+	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF, also when\n"
+				 "moved, copied or deleted; no record stamped after the\n"
+				 "commit that added it" },
 	{ 'C', 0, "config", "FILE", "rule severities (default: the nearest .tlgate.json up to the\n"
 				    "repository top; with --changed-since or --base, the base\n"
 				    "revision's: a pull request's own .tlgate.json never applies,\n"
