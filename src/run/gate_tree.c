@@ -480,9 +480,23 @@ static int add_artifact_dirs(struct gate_set *s, size_t r, const char *const *v,
 	return rc;
 }
 
+/* 1 when the path names a file the gate reads itself (never an artifact). */
+static int gate_file(const char *p)
+{
+	static const char *const own[] = { "opt_log.md", "perf_records.jsonl", "workload_inventory.json",
+					   "perf_feedback.md", ".tlgate.json", NULL };
+	const char *b = strrchr(p, '/');
+	b = b ? b + 1 : p;
+	for (int i = 0; own[i]; i++)
+		if (strcmp(b, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* The changed paths (NUL-separated, len bytes) sorted into *v (pointers
- * into changed, malloc'd array); *outside is 1 when one lies in no perf
- * directory. 0, -1 when out of memory. */
+ * into changed, malloc'd array); *outside is 1 when one may be a record's
+ * artifact: it lies in no perf directory, or is not a file the gate reads
+ * itself. 0, -1 when out of memory. */
 static int changed_sorted(const char *changed, size_t len, const char ***v, size_t *n, int *outside)
 {
 	size_t cap = 0;
@@ -493,7 +507,7 @@ static int changed_sorted(const char *changed, size_t len, const char ***v, size
 		const char *name = changed + i;
 		i += strnlen(name, len - i) + 1;
 		int k;
-		if (!perf_prefix(name, &k))
+		if (!perf_prefix(name, &k) || !gate_file(name))
 			*outside = 1;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -528,7 +542,7 @@ static int from_changed(struct gate_set *s, const char *top, const char *changed
 			continue;
 		if (add_changed_in_root(s, r, v, n) != 0)
 			goto out;
-		/* a file outside every perf dir may be a record's artifact */
+		/* a changed file may be a record's artifact */
 		if (outside && add_artifact_dirs(s, r, all, nall) != 0)
 			goto out;
 	}
