@@ -307,8 +307,9 @@ struct history {
 	struct s4_line_commits lines;
 };
 
-/* The first base file among the NUL-separated names (len bytes) that cur
- * extends; else the first of them, with the first line it changes. */
+/* Among the base files named (NUL-separated, len bytes), the first that
+ * cur extends; else the first of them, with the first line cur changes.
+ * Returns 0, -1 on error. */
 static int extends_one(const char *top, const char *ref, const char *names, size_t len, FILE *cur,
 		       struct s4_append *a, struct history *h)
 {
@@ -320,18 +321,16 @@ static int extends_one(const char *top, const char *ref, const char *names, size
 		int r = gate_hist_prefix(top, ref, p, cur, &prefix, &first);
 		if (r < 0)
 			return -1;
-		if (r > 0 || (a->checked && !prefix))
+		if (r > 0 || (a->checked && !prefix)) /* gone, or not the first mismatch */
 			continue;
-		if (!a->checked || prefix) {
-			free(h->base_path);
-			if (!(h->base_path = strdup(p)))
-				return -1;
-			a->checked = 1;
-			a->prefix = prefix;
-			a->first_changed = first;
-			a->base_path = h->base_path;
-			a->how = "shares lines with";
-		}
+		free(h->base_path);
+		if (!(h->base_path = strdup(p)))
+			return -1;
+		a->checked = 1;
+		a->prefix = prefix;
+		a->first_changed = first;
+		a->base_path = h->base_path;
+		a->how = "shares lines with";
 		if (prefix)
 			break;
 	}
@@ -341,7 +340,9 @@ static int extends_one(const char *top, const char *ref, const char *names, size
 /* --base: the records file compared with its base, which is the same path
  * at REF, else the file git's rename or copy detection matched it with,
  * else a records file of REF sharing one of its lines; then who committed
- * each line (git blame). Nothing is found when git fails: no finding. */
+ * each line (git blame, into h). Nothing is found when git fails: no
+ * finding. Returns 1 when h holds the blame, 0 when not, -1 when out of
+ * memory. */
 static int check_append(const struct tree *t, const char *rel, const struct gatecheck_opts *o,
 			struct s4_append *a, struct history *h)
 {
