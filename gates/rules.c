@@ -274,17 +274,25 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  perf_opt/perf_records.jsonl: error: [S4-PERF-RECORDS] perf_records.jsonl is empty" },
 	{ "S4-PERF-RECORDS-APPEND", GATE_ERROR, GATE_ERROR,
-	  "perf_records.jsonl only grew since the base revision",
+	  "perf_records.jsonl only grew since the base revision, also when moved, copied or removed",
 	  "Records are an append-only journal: rewriting an old measurement is how a result gets "
-	  "improved without measuring it.",
-	  "With --base REF: perf_records.jsonl at REF is not a byte prefix of the file now; the "
-	  "first changed line is named.",
+	  "improved without measuring it. Moving the operator directory, copying its records or "
+	  "deleting them must not be a way around that.",
+	  "With --base REF, for each records file (perf_opt/perf_records.jsonl): its base is the "
+	  "same path at REF, else the file git's rename or copy detection (git diff -M -C) matches "
+	  "it with, else a records file of REF that holds one of its first 256 lines; that base "
+	  "is not a byte prefix of the file now (the first changed line is named). A records file "
+	  "of REF that is gone (deleted, or renamed to another name) is an error unless a records "
+	  "file now holds its first record and keeps all its lines.",
 	  "Restore the old lines exactly and append new records at the end; a re-measurement is a "
-	  "new record, not an edit.",
-	  "tlgate --base origin/main .   (line 3 edited in the pull request)\n"
+	  "new record, not an edit. Move an operator directory with its records file whole; "
+	  "never delete or truncate one.",
+	  "tlgate --base origin/main .   (ops/a moved to ops/b, line 3 edited)\n"
 	  "finding:\n"
-	  "  perf_opt/perf_records.jsonl:3: error: [S4-PERF-RECORDS-APPEND] perf_records.jsonl\n"
-	  "  is append-only, but line 3 was changed or removed since origin/main" },
+	  "  ops/b/perf_opt/perf_records.jsonl:3: error: [S4-PERF-RECORDS-APPEND] perf_records.jsonl\n"
+	  "  is append-only, but this file, renamed from ops/a/perf_opt/perf_records.jsonl at\n"
+	  "  origin/main, changes or drops its line 3: a records file keeps every line of the\n"
+	  "  one it continues" },
 	{ "S4-PERF-RECORDS-COVERAGE", GATE_ERROR, GATE_ERROR,
 	  "records cover every tune workload, and only those (v2)",
 	  "Under contract v2 the inventory says which workloads are tuned; a speedup is only "
@@ -339,6 +347,44 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  perf_opt/perf_records.jsonl:4: error: [S4-PERF-RECORDS-SCHEMA] field\n"
 	  "  'duration_us' must be a number" },
+	{ "S4-PERF-RECORDS-TIME", GATE_ERROR, GATE_ERROR,
+	  "no record is stamped after it was committed, or before the parent it derives from",
+	  "A time stamp is part of the evidence: a measurement cannot have been taken after the "
+	  "commit that records it, nor before the candidate it was derived from was measured. "
+	  "Either one means the record was written by hand, not by a profile run.",
+	  "A record whose timestamp is after the committer date of the commit that added its line "
+	  "(with --base: git blame; a line not committed yet, or without --base: after the time "
+	  "of the check), by more than 300 s of clock skew; a record whose timestamp is before the "
+	  "first record of its parent_id. Only certain cases: a stamp covers its precision (a "
+	  "date its day, hh:mm its minute), a stamp without a zone may be any zone (14 h either "
+	  "way) unless compared with another stamp without one.",
+	  "Record the time of the profile run (UTC, with Z) when the record is written, never "
+	  "edit it afterwards; derive a candidate only from a measured parent.",
+	  "perf_records.jsonl:\n"
+	  "  {\"round\": 0, \"candidate_id\": \"baseline\", ..., \"timestamp\": \"2026-10-02T09:00:00Z\"}\n"
+	  "  {\"round\": 1, \"candidate_id\": \"v1\", \"parent_id\": \"baseline\", ...,\n"
+	  "   \"timestamp\": \"2026-10-02T08:00:00Z\"}\n"
+	  "finding:\n"
+	  "  perf_records.jsonl:2: error: [S4-PERF-RECORDS-TIME] candidate 'v1' ('k' / 'w1') is\n"
+	  "  stamped '2026-10-02T08:00:00Z', before its parent 'baseline' was first measured\n"
+	  "  ('2026-10-02T09:00:00Z', line 1): a candidate is derived from a measured parent" },
+	{ "S4-PERF-RECORDS-TIME-DUP", GATE_WARNING, GATE_WARNING,
+	  "different measurements do not share one time stamp",
+	  "One profile run measures one candidate on one workload. Records of different "
+	  "measurements stamped with the same second were written by hand or stamped in a batch "
+	  "after the fact; the reader should know the stamps do not date the runs.",
+	  "Two records with the same timestamp text (with seconds or finer) that differ in "
+	  "candidate_id, dispatch/kernel, workload or duration_us; one warning per time stamp, "
+	  "at the first line that repeats it. Stamps without seconds are not compared.",
+	  "Stamp each record when its own profile run ends (tlperf loop does), with seconds or "
+	  "finer; if a batch runner stamps once, record each run's own time instead.",
+	  "perf_records.jsonl:\n"
+	  "  line 2: v1 / w1  \"timestamp\": \"2026-10-02T09:00:00Z\"\n"
+	  "  line 3: v2 / w1  \"timestamp\": \"2026-10-02T09:00:00Z\"\n"
+	  "finding:\n"
+	  "  perf_records.jsonl:3: warning: [S4-PERF-RECORDS-TIME-DUP] timestamp\n"
+	  "  '2026-10-02T09:00:00Z' of candidate 'v2' ('k' / 'w1') is also the timestamp of a\n"
+	  "  different measurement at line 2 (candidate 'v1', 'k' / 'w1'): ..." },
 	{ "S4-SPEEDUP", GATE_ERROR, GATE_ERROR,
 	  "a claimed speedup or improvement matches the records",
 	  "A speedup or an improvement in % is the number a reader remembers; it must be computed "

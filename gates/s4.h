@@ -29,13 +29,39 @@ enum s4_file_state {
 	S4_FILE_UNREADABLE = 3 /* exists but could not be read (or too large) */
 };
 
-/* --base: the records file as it was at REF compared with now. */
+/* --base: the records file as it was at REF compared with now. The base
+ * is the same path at REF, else the file git's rename or copy detection
+ * matches it with, else a records file of REF sharing one of its lines. */
 struct s4_append {
-	int checked;          /* 1 when --base was given and the file existed at REF */
+	int checked;          /* 1 when --base was given and a base file was found */
 	int prefix;           /* 1 when the old bytes are a prefix of the new file */
 	long first_changed;   /* 1-based line of the first changed or removed line */
 	const char *ref;      /* the REF, for messages */
+	const char *base_path;/* repository path of the base file when it is not the
+				 same path (moved, copied, or sharing lines), else NULL */
+	const char *how;      /* how base_path was matched: "renamed from",
+				 "copied from", "shares lines with"; NULL with it */
 };
+
+/* --base: the commit that introduced each line of the records file (git
+ * blame), for S4-PERF-RECORDS-TIME. */
+struct s4_commit {
+	char sha[13];         /* abbreviated */
+	long long time;       /* committer date, seconds since 1970 (UTC) */
+};
+
+struct s4_line_commits {
+	const int *of_line;   /* [line] index into v, -1 when not committed yet;
+				 lines 1..n_lines */
+	long n_lines;
+	const struct s4_commit *v;
+	size_t n;
+};
+
+/* Allowance for clocks that disagree (the measuring machine, the one that
+ * commits, the one running the gate): a stamp at most this far after its
+ * limit is accepted. */
+#define S4_CLOCK_SKEW 300
 
 /* A record whose msprof_raw_path does not exist (found by src/). */
 struct s4_missing_path {
@@ -86,6 +112,9 @@ struct s4_input {
 	void *artifact_ctx;
 
 	struct s4_append append;
+	const struct s4_line_commits *commits; /* --base: who added each line, or NULL */
+	long long now;                /* seconds since 1970 when checked; 0: the
+					 future-time check without git is skipped */
 
 	const char *const *top_files; /* names of regular files at the top of perf_opt/ */
 	size_t n_top_files;
@@ -135,6 +164,7 @@ int s4_rule_table_recon(const struct s4_input *in, struct gate_findings *fs); /*
 int s4_rule_records(const struct s4_input *in, struct gate_findings *fs);    /* S4-PERF-RECORDS, -SCHEMA */
 int s4_rule_order(const struct s4_input *in, struct gate_findings *fs);      /* S4-PERF-RECORDS-ORDER */
 int s4_rule_append(const struct s4_input *in, struct gate_findings *fs);     /* S4-PERF-RECORDS-APPEND */
+int s4_rule_time(const struct s4_input *in, struct gate_findings *fs);       /* S4-PERF-RECORDS-TIME, -TIME-DUP */
 /* S4-PERF-RECORDS-RECON; rc (may be NULL) receives one row per workload. */
 int s4_rule_recon(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc);
 int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs);   /* -COVERAGE, S4-WORKLOAD-INVENTORY */

@@ -175,9 +175,14 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 int s4_rule_append(const struct s4_input *in, struct gate_findings *fs)
 {
 	const struct s4_append *a = &in->append;
+	const char *ref = a->ref ? a->ref : "the base revision";
 	if (!a->checked || a->prefix)
 		return 0;
+	if (a->base_path)
+		return gate_add(fs, "S4-PERF-RECORDS-APPEND", GATE_ERROR, in->records_file, a->first_changed,
+				"perf_records.jsonl is append-only, but this file, %s %s at %s, changes or drops its line %ld: a records file keeps every line of the one it continues",
+				a->how, a->base_path, ref, a->first_changed);
 	return gate_add(fs, "S4-PERF-RECORDS-APPEND", GATE_ERROR, in->records_file, a->first_changed,
 			"perf_records.jsonl is append-only, but line %ld was changed or removed since %s",
-			a->first_changed, a->ref ? a->ref : "the base revision");
+			a->first_changed, ref);
 }

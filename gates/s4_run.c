@@ -17,6 +17,7 @@ int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_re
 	err |= s4_rule_records(in, fs);
 	err |= s4_rule_order(in, fs);
 	err |= s4_rule_append(in, fs);
+	err |= s4_rule_time(in, fs);
 	err |= s4_rule_comptable(in, fs);
 	err |= s4_rule_unseen(in, fs);
 	err |= s4_rule_table_recon(in, fs);

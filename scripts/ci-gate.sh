@@ -5,10 +5,13 @@
 #   scripts/ci-gate.sh [BASE_REF] [-- TLGATE_OPTION...]   pull/merge requests
 #   scripts/ci-gate.sh --staged [FILE...]                  pre-commit
 #
-# Pull request mode: finds the perf_opt and perf_tuning directories (and
-# .tlgate.json files) with a file changed in
-# BASE_REF...HEAD, runs `tlgate --changed-since BASE_REF --base BASE_REF`
-# (so perf_records.jsonl must only have grown since the base), and writes
+# Pull request mode: when a file changed in BASE_REF...HEAD lies in a
+# perf_opt or perf_tuning directory (deleted ones included), is a
+# .tlgate.json, or is named by a record as its measured artifact (its file
+# name ends an "artifact_path" of a perf_records.jsonl), runs `tlgate
+# --changed-since BASE_REF --base BASE_REF`, which picks the directories
+# (perf_records.jsonl must only have grown since the base, also when
+# moved, copied or deleted), and writes
 #   tlgate.sarif        SARIF 2.1.0 (code scanning)
 #   tlgate-junit.xml    JUnit XML (test report)
 #   tlgate-summary.md   Markdown summary, also appended to $GITHUB_STEP_SUMMARY
@@ -70,7 +73,7 @@ finish() {
 staged=0
 case "${1:-}" in
     --staged) staged=1; shift ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 
 top=$(git rev-parse --show-toplevel 2>/dev/null) || die "not inside a git work tree"
@@ -165,9 +168,21 @@ if ! git merge-base "$base" HEAD >/dev/null 2>&1; then
     fi
 fi
 
-changed=$(git -c core.quotePath=false diff --name-only --diff-filter=d "$range" -- |
-    grep -E "$watched" || true)
-if [ -z "$changed" ]; then
+all_changed=$(git -c core.quotePath=false diff --name-only "$range" --)
+changed=$(printf '%s\n' "$all_changed" | grep -E "$watched" || true)
+# files outside them that a record names as its measured artifact: a
+# quick look by file name (tlgate resolves the paths exactly)
+artifacts=""
+if [ -z "$changed" ] && [ -n "$all_changed" ]; then
+    artifacts=$(printf '%s\n' "$all_changed" | while IFS= read -r f; do
+        [ -n "$f" ] || continue
+        name=$(printf '%s' "${f##*/}" | sed 's/[][\.*^$+?(){}|]/\\&/g')
+        if git grep -q -E "\"artifact_path\": *\"([^\"]*/)?$name\"" -- '*perf_opt/perf_records.jsonl' 2>/dev/null; then
+            printf '%s\n' "$f"
+        fi
+    done)
+fi
+if [ -z "$changed" ] && [ -z "$artifacts" ]; then
     echo "no perf_opt or perf_tuning changes since $base"
     if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
         # shellcheck disable=SC2016 # backticks are Markdown
@@ -175,10 +190,11 @@ if [ -z "$changed" ]; then
     fi
     exit 0
 fi
-say "perf_opt/perf_tuning directories (and .tlgate.json files) changed since $base:"
+say "perf_opt/perf_tuning directories (and .tlgate.json files, measured artifacts) changed since $base:"
 {
     printf '%s\n' "$changed" | sed -n "$perf_dir_sed"
     printf '%s\n' "$changed" | grep -E '(^|/)\.tlgate\.json$' || true
+    [ -z "$artifacts" ] || printf '%s\n' "$artifacts" | sed 's/$/ (artifact)/'
 } | sort -u | sed 's/^/  /' >&2
 
 fmt=text

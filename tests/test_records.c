@@ -272,6 +272,69 @@ static void test_many_keys(void **state)
 	free(line);
 }
 
+/* Time stamps as intervals: the precision written, the zone or none. */
+static void test_time_parse(void **state)
+{
+	(void)state;
+	struct records_time t, u;
+	/* 2026-10-01T08:00:00Z is 1790841600 s after 1970 */
+	assert_int_equal(records_time_parse("2026-10-01T08:00:00Z", &t), 0);
+	assert_true(t.lo == 1790841600LL && t.hi == t.lo && t.zoned && t.precise);
+	assert_int_equal(records_time_parse("2026-10-01T16:00:00+08:00", &u), 0);
+	assert_true(u.lo == t.lo && u.zoned);
+	assert_int_equal(records_time_parse("2026-10-01T02:30:00-0530", &u), 0);
+	assert_true(u.lo == t.lo);
+	assert_int_equal(records_time_parse("2026-10-01 08:00:00.250Z", &u), 0);
+	assert_true(u.lo == t.lo && u.frac_ns == 250000000L);
+	/* hh:mm covers its minute, a date its day; no zone: not zoned */
+	assert_int_equal(records_time_parse("2026-10-01T08:00Z", &u), 0);
+	assert_true(u.lo == t.lo && u.hi == t.lo + 59 && !u.precise);
+	assert_int_equal(records_time_parse("2026-10-01", &u), 0);
+	assert_true(u.lo == t.lo - 8 * 3600 && u.hi == u.lo + 86399 && !u.zoned);
+	/* leap years and the epoch */
+	assert_int_equal(records_time_parse("2024-02-29T00:00:00Z", &u), 0);
+	assert_true(u.lo == 1709164800LL);
+	assert_int_equal(records_time_parse("1970-01-01T00:00:00Z", &u), 0);
+	assert_true(u.lo == 0);
+	assert_int_equal(records_time_parse("2026-13-01T00:00:00Z", &u), -1);
+	assert_int_equal(records_time_parse("yesterday", &u), -1);
+}
+
+/* "Certainly before": precision, zones and unzoned stamps. */
+static void test_time_before(void **state)
+{
+	(void)state;
+	struct records_time a, b;
+	records_time_parse("2026-10-01T08:00:00Z", &a);
+	records_time_parse("2026-10-01T08:00:01Z", &b);
+	assert_true(records_time_before(&a, &b));
+	assert_false(records_time_before(&b, &a));
+	assert_false(records_time_before(&a, &a));
+	/* fractions of one second */
+	records_time_parse("2026-10-01T08:00:00.1Z", &a);
+	records_time_parse("2026-10-01T08:00:00.2Z", &b);
+	assert_true(records_time_before(&a, &b));
+	/* a minute-precision stamp overlaps the seconds inside it */
+	records_time_parse("2026-10-01T08:00Z", &a);
+	records_time_parse("2026-10-01T08:00:30Z", &b);
+	assert_false(records_time_before(&a, &b));
+	assert_false(records_time_before(&b, &a));
+	/* unzoned against zoned: 14 hours either way cannot be told */
+	records_time_parse("2026-10-01T08:00:00", &a);
+	records_time_parse("2026-10-01T20:00:00Z", &b);
+	assert_false(records_time_before(&a, &b));
+	records_time_parse("2026-10-01T23:00:00Z", &b);
+	assert_true(records_time_before(&a, &b));
+	/* two unzoned stamps: one writer's clock */
+	records_time_parse("2026-10-01T09:00:00", &b);
+	assert_true(records_time_before(&a, &b));
+	/* the same instant in two zones is not before itself */
+	records_time_parse("2026-10-01T08:00:00Z", &a);
+	records_time_parse("2026-10-01T16:00:00+08:00", &b);
+	assert_false(records_time_before(&a, &b));
+	assert_false(records_time_before(&b, &a));
+}
+
 /* Ids are interned once per set; the reader streams records whose other
  * strings live until the next line. */
 static void test_interned_and_streamed(void **state)
@@ -343,6 +406,8 @@ int main(void)
 		cmocka_unit_test(test_cr_only_file),
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_interned_and_streamed),
+		cmocka_unit_test(test_time_parse),
+		cmocka_unit_test(test_time_before),
 		cmocka_unit_test(test_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,8 +23,11 @@
 static const struct cli_option gate_options[] = {
 	{ 'c', 0, "changed-since", "REF", "only the directories holding a file changed in REF...HEAD\n"
 					  "(REF..HEAD when there is no merge base; deletions ignored),\n"
-					  "wherever they are" },
-	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF" },
+					  "wherever they are, and those whose records name a changed\n"
+					  "file as their artifact" },
+	{ 'b', 0, "base", "REF", "perf_records.jsonl must only have grown since REF, also when\n"
+				 "moved, copied or deleted; no record stamped after the\n"
+				 "commit that added it" },
 	{ 'C', 0, "config", "FILE", "rule severities and inline-suppressible rules (default: the\n"
 				    "nearest .tlgate.json up to the repository top; with\n"
 				    "--changed-since or --base, the base revision's: a pull\n"
@@ -105,7 +108,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 		sr = ptune_suppressions_in(&r->tree, d->rel, d->shown, &res.sup);
 	} else {
 		struct gatecheck_opts gopts = { .base_ref = base, .tree = &r->tree, .rel = d->rel,
-						.repo_top = r->top };
+						.repo_top = r->top, .moves = r->moves };
 		if (gatecheck_dir(d->shown, d->shown, &gopts, one, &res) != 0) {
 			int e = errno;
 			gatecheck_result_release(&res);
@@ -401,6 +404,18 @@ static int discover(struct gate_set *set, const char *changed)
 	return rc;
 }
 
+/* --base: the records files moved or removed since the base. Returns
+ * CLI_OK or CLI_USAGE after a message. */
+static int history(struct gate_set *set, const char *base)
+{
+	char err[512];
+	if (base && gate_set_history(set, base, err, sizeof(err)) != 0) {
+		cli_error("--base '%s': %s", base, err);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
 /* Every discovered directory under its configuration, findings into
  * *all, then what discovery could not check (never configurable away).
  * Returns CLI_OK or CLI_USAGE after a message. */
@@ -463,7 +478,7 @@ static int check_trees(const struct gate_args *g, struct gate_set *set, struct g
 {
 	struct timespec t1;
 	if (check_base(set, g->base) != CLI_OK || discover(set, g->changed) != CLI_OK ||
-	    check_dirs(set, cs, g->base, all) != CLI_OK)
+	    history(set, g->base) != CLI_OK || check_dirs(set, cs, g->base, all) != CLI_OK)
 		return CLI_USAGE;
 	if (set->ndirs == 0)
 		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", g->changed ? " (none changed)" : "");

@@ -210,3 +210,77 @@ int records_is_iso8601(const char *s)
 	s = iso_time(s + 1);
 	return s && iso_zone(s);
 }
+
+/* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian). */
+static long long days_from_civil(long long y, int m, int d)
+{
+	y -= m <= 2;
+	long long era = (y >= 0 ? y : y - 399) / 400;
+	long long yoe = y - era * 400;
+	long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int records_time_parse(const char *s, struct records_time *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!records_is_iso8601(s))
+		return -1;
+	long long y = two_digits(s) * 100 + two_digits(s + 2);
+	long long day = days_from_civil(y, two_digits(s + 5), two_digits(s + 8));
+	long long at = day * 86400, span = 86400;
+	s += 10;
+	if (*s) {
+		s++;
+		at += two_digits(s) * 3600LL + two_digits(s + 3) * 60LL;
+		span = 60;
+		s += 5;
+		if (*s == ':') {
+			at += two_digits(s + 1);
+			span = 1;
+			t->precise = 1;
+			s += 3;
+			if (*s == '.' || *s == ',') {
+				long scale = 100000000;
+				for (s++; digit(*s); s++, scale /= 10)
+					t->frac_ns += scale * (*s - '0');
+			}
+		}
+		if (*s == 'Z') {
+			t->zoned = 1;
+		} else if (*s == '+' || *s == '-') {
+			long off = two_digits(s + 1) * 3600L;
+			const char *m = s + 3;
+			if (*m == ':')
+				m++;
+			if (*m)
+				off += two_digits(m) * 60L;
+			at += *s == '+' ? -off : off;
+			t->zoned = 1;
+		}
+	}
+	t->lo = at;
+	t->hi = at + span - 1;
+	return 0;
+}
+
+void records_time_utc(const struct records_time *t, long long *lo, long long *hi)
+{
+	long long w = t->zoned ? 0 : RECORDS_MAX_ZONE_OFFSET;
+	*lo = t->lo - w;
+	*hi = t->hi + w;
+}
+
+int records_time_before(const struct records_time *a, const struct records_time *b)
+{
+	long long alo, ahi, blo, bhi;
+	if (a->zoned == b->zoned) {
+		if (a->hi != b->lo || !a->precise || !b->precise)
+			return a->hi < b->lo;
+		return a->lo == a->hi && b->lo == b->hi && a->frac_ns < b->frac_ns;
+	}
+	records_time_utc(a, &alo, &ahi);
+	records_time_utc(b, &blo, &bhi);
+	return ahi < blo;
+}

@@ -44,8 +44,7 @@ struct record {
 	const char *artifact_path;   /* v2; optional in v1 (NULL when absent) */
 	const char *artifact_sha256; /* v2, may be NULL */
 	const char *msprof_raw_path; /* may be NULL */
-	const char *timestamp;       /* ISO 8601 text; NULL in the gate's sets (checked
-					while reading, never read after: not kept) */
+	const char *timestamp;       /* ISO 8601 text (a copy, not interned) */
 	double duration_us;     /* finite, > 0 */
 	int l0_pass;            /* 0 or 1 */
 	double aicore_util;     /* NAN when absent */
@@ -96,5 +95,33 @@ int records_problems_add(struct records_problems *ps, long line, const char *fmt
 /* 1 when s is an ISO 8601 date-time: YYYY-MM-DD[T ]hh:mm[:ss[.frac]][Z|+hh:mm|-hh:mm],
  * or a date alone. */
 int records_is_iso8601(const char *s);
+
+/* An ISO 8601 time stamp as an interval of seconds since 1970-01-01: the
+ * stamp's precision makes [lo, hi] (a date alone covers its day, hh:mm its
+ * minute). zoned: 1 when the stamp carries Z or an offset (lo/hi are UTC),
+ * 0 when it does not (lo/hi read the wall-clock time as if it were UTC:
+ * comparable with other unzoned stamps of the same writer only). */
+struct records_time {
+	long long lo, hi;
+	int zoned;
+	int precise;  /* 1 when the stamp has seconds (or a fraction) */
+	long frac_ns; /* the fraction, in nanoseconds (0 when none) */
+};
+
+/* The widest offset from UTC a wall-clock time can carry (UTC+14). */
+#define RECORDS_MAX_ZONE_OFFSET (14 * 3600)
+
+/* Parses s (records_is_iso8601 syntax) into *t. Returns 0, -1 when s is
+ * not such a stamp. */
+int records_time_parse(const char *s, struct records_time *t);
+
+/* The interval of t in UTC: [*lo, *hi], widened by the widest zone offset
+ * when t carries no zone. */
+void records_time_utc(const struct records_time *t, long long *lo, long long *hi);
+
+/* 1 when a is certainly earlier than b: a's latest possible instant is
+ * before b's earliest (two unzoned stamps compare as wall-clock times of one
+ * writer; an unzoned one against a zoned one is widened by 14 hours). */
+int records_time_before(const struct records_time *a, const struct records_time *b);
 
 #endif

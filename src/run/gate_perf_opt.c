@@ -6,6 +6,7 @@
 #include "io/records.h"
 #include "io/tree.h"
 #include "run/git.h"
+#include "run/gate_history.h"
 #include "gates/rules.h"
 #include "gates/s4_util.h"
 #include "util/sha256.h"
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -144,8 +146,7 @@ static int note_line(struct loaded *ld, const struct records_reader *rd, int *cr
 }
 
 /* Streams perf_records.jsonl from f (closed here) into ld (io/records.h);
- * ids are interned in the set's pool. A record's timestamp is checked by
- * the reader and read by no rule: it is not kept (NULL). */
+ * ids and time stamps are interned in the set's pool. */
 static int load_records(FILE *f, struct loaded *ld)
 {
 	struct records_reader rd;
@@ -169,7 +170,6 @@ static int load_records(FILE *f, struct loaded *ld)
 			goto oom;
 		if (k != RECORDS_NEXT_RECORD)
 			continue;
-		r.timestamp = NULL;
 		if (ld->recs.n >= MAX_RECORDS)
 			ld->dropped++;
 		else if (records_push_interned(&ld->recs, &r) != 0)
@@ -293,62 +293,97 @@ static char *repo_relative(const struct tree *t, const char *top, const char *re
 	return tree_join(*in ? in : NULL, rel);
 }
 
-static void check_append(const struct tree *t, const char *rel, const char *top_given,
-			 const char *ref, struct s4_append *a)
+/* What --base found for one records file, owned here. */
+struct history {
+	char *base_path;          /* s4_append.base_path, malloc'd */
+	struct gate_blame blame;
+	struct s4_line_commits lines;
+};
+
+/* Among the base files named (NUL-separated, len bytes), the first that
+ * cur extends; else the first of them, with the first line cur changes.
+ * Returns 0, -1 on error. */
+static int extends_one(const char *top, const char *ref, const char *names, size_t len, FILE *cur,
+		       struct s4_append *a, struct history *h)
+{
+	for (size_t i = 0; i < len;) {
+		const char *p = names + i;
+		i += strlen(p) + 1;
+		int prefix;
+		long first;
+		int r = gate_hist_prefix(top, ref, p, cur, &prefix, &first);
+		if (r < 0)
+			return -1;
+		if (r > 0 || (a->checked && !prefix)) /* gone, or not the first mismatch */
+			continue;
+		free(h->base_path);
+		if (!(h->base_path = strdup(p)))
+			return -1;
+		a->checked = 1;
+		a->prefix = prefix;
+		a->first_changed = first;
+		a->base_path = h->base_path;
+		a->how = "shares lines with";
+		if (prefix)
+			break;
+	}
+	return 0;
+}
+
+/* --base: the records file compared with its base, which is the same path
+ * at REF, else the file git's rename or copy detection matched it with,
+ * else a records file of REF sharing one of its lines; then who committed
+ * each line (git blame, into h). Nothing is found when git fails: no
+ * finding. Returns 1 when h holds the blame, 0 when not, -1 when out of
+ * memory. */
+static int check_append(const struct tree *t, const char *rel, const struct gatecheck_opts *o,
+			struct s4_append *a, struct history *h)
 {
 	char err[256];
 	memset(a, 0, sizeof(*a));
-	a->ref = ref;
+	a->ref = o->base_ref;
 	if (!git_path() && git_locate(getenv("PATH"), err, sizeof(err)) != 0)
-		return;
-	char *top = top_given ? strdup(top_given) : tree_repo_top(t->root);
+		return 0;
+	char *top = o->repo_top ? strdup(o->repo_top) : tree_repo_top(t->root);
 	char *drel = top ? repo_relative(t, top, rel) : NULL;
 	char *file = drel ? tree_join(drel, "perf_records.jsonl") : NULL;
-	char *spec = file ? malloc(strlen(ref) + strlen(file) + 2) : NULL;
+	char *names = NULL;
+	size_t nlen = 0;
 	FILE *cur = NULL;
-	int fd;
-	pid_t pid;
-	if (!spec)
+	int rc = 0, copied;
+	if (!file || tree_fopen(t, rel, "perf_records.jsonl", 0, &cur) != TREE_OK)
 		goto out;
-	snprintf(spec, strlen(ref) + strlen(file) + 2, "%s:%s", ref, file);
-	char *argv[] = { "git", "-C", top, "show", spec, NULL };
-	if (git_spawn(argv, &fd, &pid) != 0)
+	const char *from = o->moves ? gate_moves_from(o->moves, file, &copied) : NULL;
+	int r = gate_hist_prefix(top, o->base_ref, from ? from : file, cur, &a->prefix, &a->first_changed);
+	if (r < 0) {
+		rc = errno == ENOMEM ? -1 : 0;
 		goto out;
-	FILE *old = fdopen(fd, "rb");
-	if (tree_fopen(t, rel, "perf_records.jsonl", 0, &cur) != TREE_OK)
-		cur = NULL;
-	long line = 1;
-	int differ = 0, co, cn;
-	if (old) {
-		while ((co = getc(old)) != EOF) {
-			cn = cur ? getc(cur) : EOF;
-			if (cn != co) {
-				differ = 1;
-				break;
-			}
-			if (co == '\n')
-				line++;
-		}
-		/* drain, so git never blocks on a full pipe */
-		while (differ && getc(old) != EOF)
-			;
-		fclose(old);
-	} else {
-		close(fd);
 	}
-	int st = git_wait(pid);
-	if (st == 0 && old) {
+	if (r == 0) {
 		a->checked = 1;
-		a->prefix = !differ;
-		a->first_changed = line;
+		if (from) {
+			if (!(h->base_path = strdup(from))) {
+				rc = -1;
+				goto out;
+			}
+			a->base_path = h->base_path;
+			a->how = copied ? "copied from" : "renamed from";
+		}
+	} else if (gate_hist_sharing(top, o->base_ref, cur, &names, &nlen) == 0) {
+		rc = extends_one(top, o->base_ref, names, nlen, cur, a, h);
+	}
+	if (rc == 0 && gate_blame_load(&h->blame, top, file) == 0) {
+		gate_blame_view(&h->blame, &h->lines);
+		rc = 1;
 	}
 out:
 	if (cur)
 		fclose(cur);
+	free(names);
 	free(top);
 	free(drel);
 	free(file);
-	free(spec);
+	return rc;
 }
 
 /* ---- the directory ---- */
@@ -450,6 +485,7 @@ struct dir_check {
 	char *s_log, *s_rec, *s_inv, *s_fb; /* shown paths of the files */
 	char *inv_text, *fb_text;
 	struct inventory inv;
+	struct history hist;         /* --base */
 };
 
 static void dir_init(struct dir_check *c, const struct tree *T, const char *rel,
@@ -462,6 +498,7 @@ static void dir_init(struct dir_check *c, const struct tree *T, const char *rel,
 	c->R = R;
 	optlog_init(&c->lg);
 	inventory_init(&c->inv);
+	gate_blame_init(&c->hist.blame);
 	records_init(&c->ld.recs);
 	records_problems_init(&c->ld.probs);
 	s4_map_init(&c->seen);
@@ -482,6 +519,8 @@ static void dir_release(struct dir_check *c)
 	records_release(&c->ld.recs);
 	records_problems_release(&c->ld.probs);
 	inventory_release(&c->inv);
+	gate_blame_release(&c->hist.blame);
+	free(c->hist.base_path);
 	free(c->inv_text);
 	free(c->fb_text);
 	free(c->s_log);
@@ -683,8 +722,14 @@ static int dir_rules(struct dir_check *c, const struct gatecheck_opts *opts,
 	c->sc.rel = c->rel;
 	in->artifact_sha256 = artifact_sha;
 	in->artifact_ctx = &c->sc;
-	if (opts->base_ref)
-		check_append(c->T, c->rel, opts->repo_top, opts->base_ref, &in->append);
+	in->now = (long long)time(NULL);
+	if (opts->base_ref) {
+		int h = check_append(c->T, c->rel, opts, &in->append, &c->hist);
+		if (h < 0)
+			return -1;
+		if (h > 0)
+			in->commits = &c->hist.lines;
+	}
 	in->refused = c->ref.v;
 	in->n_refused = c->ref.n;
 	in->n_refused_more = c->ref.more;

@@ -19,6 +19,7 @@
 #include "run/gate_config.h"
 
 struct tree;
+struct gate_moves;
 
 struct gatecheck_opts {
 	const char *base_ref;   /* --base REF, NULL for none */
@@ -38,6 +39,9 @@ struct gatecheck_opts {
 	const char *rel;        /* with tree: the directory's path in it */
 	const char *repo_top;   /* --base: the repository (git -C); NULL: the
 				   nearest ancestor of the tree holding .git */
+	const struct gate_moves *moves; /* --base: records files git matched to
+				   another path at the base (run/gate_history.h);
+				   NULL: none */
 };
 
 struct gatecheck_result {

@@ -2,6 +2,8 @@
 #include "run/gate_tree.h"
 
 #include "gates/rules.h"
+#include "io/records.h"
+#include "run/gate_history.h"
 #include "run/git.h"
 
 #include <errno.h>
@@ -32,6 +34,10 @@ static void root_release(struct gate_root *r)
 	free(r->top);
 	free(r->in_repo);
 	free(r->only);
+	if (r->moves) {
+		gate_moves_release(r->moves);
+		free(r->moves);
+	}
 }
 
 void gate_set_release(struct gate_set *s)
@@ -346,15 +352,185 @@ static int add_changed_in_root(struct gate_set *s, size_t r, char *const *v, siz
 	return 0;
 }
 
+/* ---- PR mode: directories whose records name a changed artifact ---- */
+
+/* p with "." and ".." components resolved, malloc'd; NULL when it climbs
+ * above its start or is absolute. */
+static char *normal_path(const char *p)
+{
+	if (*p == '/')
+		return NULL;
+	size_t n = strlen(p), k = 0;
+	char *o = malloc(n + 1);
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i <= n;) {
+		size_t e = i;
+		while (p[e] && p[e] != '/')
+			e++;
+		size_t cl = e - i;
+		if (cl == 2 && p[i] == '.' && p[i + 1] == '.') {
+			if (k == 0) {
+				free(o);
+				return NULL;
+			}
+			while (k > 0 && o[k - 1] != '/')
+				k--;
+			if (k > 0)
+				k--;
+		} else if (cl > 0 && !(cl == 1 && p[i] == '.')) {
+			if (k > 0)
+				o[k++] = '/';
+			memcpy(o + k, p + i, cl);
+			k += cl;
+		}
+		i = e + 1;
+	}
+	o[k] = '\0';
+	return o;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* 1 when path (normalised) is among the sorted changed paths. */
+static int is_changed(const char *path, const char *const *v, size_t n)
+{
+	char *norm = normal_path(path);
+	int hit = norm && *norm && bsearch(&norm, v, n, sizeof(*v), cmp_strp) != NULL;
+	free(norm);
+	return hit;
+}
+
+/* 1 when a record of dir (the repository path dir_repo) names a changed
+ * file as its artifact: relative to the operator directory for
+ * "perf_opt/...", to perf_opt/ for other relative paths (as the gate reads
+ * it), or as a repository path. -1 when out of memory. */
+static int names_changed(const struct tree *t, const char *rel, const char *dir_repo,
+			 const char *const *v, size_t n)
+{
+	FILE *f;
+	if (tree_fopen(t, rel, "perf_records.jsonl", 0, &f) != TREE_OK)
+		return 0;
+	struct strpool ids;
+	struct records_reader rd;
+	struct record r;
+	enum records_next k;
+	int hit = 0;
+	strpool_init(&ids);
+	records_reader_stream(&rd, f, &ids);
+	while (!hit && (k = records_reader_next(&rd, &r)) != RECORDS_NEXT_EOF && k != RECORDS_NEXT_ERROR) {
+		if (k != RECORDS_NEXT_RECORD || !r.artifact_path || !*r.artifact_path)
+			continue;
+		const char *a = r.artifact_path;
+		int up = strncmp(a, "perf_opt/", 9) == 0;
+		char *base = up ? tree_join(dir_repo, "..") : strdup(dir_repo);
+		char *j = base ? tree_join(*base ? base : NULL, a) : NULL;
+		hit = !j ? -1 : is_changed(j, v, n) || is_changed(a, v, n);
+		free(base);
+		free(j);
+	}
+	records_reader_close(&rd);
+	strpool_release(&ids);
+	return hit;
+}
+
+/* 1 when root r already checks directory rel. */
+static int has_dir(const struct gate_set *s, size_t r, const char *rel)
+{
+	for (size_t i = 0; i < s->ndirs; i++)
+		if (s->dirs[i].root == r && strcmp(s->dirs[i].rel, rel) == 0)
+			return 1;
+	return 0;
+}
+
+/* Adds the perf_opt directories of root r (not yet added) whose records
+ * name one of the sorted changed paths v as their artifact. 0, -1 when out
+ * of memory. */
+static int add_artifact_dirs(struct gate_set *s, size_t r, const char *const *v, size_t n)
+{
+	static const char *const perf_opt[] = { "perf_opt", NULL };
+	const struct gate_root *gr = &s->roots[r];
+	struct tree_hits h = { 0 };
+	int rc = 0;
+	if (tree_find(&gr->tree, "", perf_opt, skipped, &h) != 0) {
+		tree_hits_release(&h);
+		return errno == ENOMEM ? -1 : 0;
+	}
+	for (size_t i = 0; i < h.n && rc == 0; i++) {
+		const char *rel = h.v[i].rel;
+		if (h.v[i].kind != TREE_HIT_DIR || (gr->only && strcmp(rel, gr->only) != 0) ||
+		    has_dir(s, r, rel))
+			continue;
+		char *repo = tree_join(*gr->in_repo ? gr->in_repo : NULL, rel);
+		int hit = repo ? names_changed(&gr->tree, rel, repo, v, n) : -1;
+		free(repo);
+		if (hit < 0)
+			rc = -1;
+		else if (hit)
+			rc = add_named(s, r, rel, 0);
+	}
+	tree_hits_release(&h);
+	return rc;
+}
+
+/* 1 when the path names a file the gate reads itself (never an artifact). */
+static int gate_file(const char *p)
+{
+	static const char *const own[] = { "opt_log.md", "perf_records.jsonl", "workload_inventory.json",
+					   "perf_feedback.md", ".tlgate.json", NULL };
+	const char *b = strrchr(p, '/');
+	b = b ? b + 1 : p;
+	for (int i = 0; own[i]; i++)
+		if (strcmp(b, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The changed paths (NUL-separated, len bytes) sorted into *v (pointers
+ * into changed, malloc'd array); *outside is 1 when one may be a record's
+ * artifact: it lies in no perf directory, or is not a file the gate reads
+ * itself. 0, -1 when out of memory. */
+static int changed_sorted(const char *changed, size_t len, const char ***v, size_t *n, int *outside)
+{
+	size_t cap = 0;
+	*v = NULL;
+	*n = 0;
+	*outside = 0;
+	for (size_t i = 0; i < len;) {
+		const char *name = changed + i;
+		i += strnlen(name, len - i) + 1;
+		int k;
+		if (!perf_prefix(name, &k) || !gate_file(name))
+			*outside = 1;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			const char **nv = realloc(*v, cap * sizeof(*nv));
+			if (!nv)
+				return -1;
+			*v = nv;
+		}
+		(*v)[(*n)++] = name;
+	}
+	if (*n > 1)
+		qsort(*v, *n, sizeof(**v), cmp_strp);
+	return 0;
+}
+
 /* Adds the perf directories holding one of the changed paths (NUL-
  * separated, len bytes) to each root inside a repository (only roots in
  * top's when top is not NULL). 0, or -1 when out of memory. */
 static int from_changed(struct gate_set *s, const char *top, const char *changed, size_t len)
 {
 	char **v = NULL;
-	size_t n = 0;
-	int rc = -1;
+	const char **all = NULL;
+	size_t n = 0, nall;
+	int rc = -1, outside;
 	if (changed_perf_dirs(changed, len, &v, &n) != 0)
+		goto out;
+	if (changed_sorted(changed, len, &all, &nall, &outside) != 0)
 		goto out;
 	for (size_t r = 0; r < s->nroots; r++) {
 		const struct gate_root *gr = &s->roots[r];
@@ -362,12 +538,16 @@ static int from_changed(struct gate_set *s, const char *top, const char *changed
 			continue;
 		if (add_changed_in_root(s, r, v, n) != 0)
 			goto out;
+		/* a changed file may be a record's artifact */
+		if (outside && add_artifact_dirs(s, r, all, nall) != 0)
+			goto out;
 	}
 	rc = 0;
 out:
 	for (size_t j = 0; j < n; j++)
 		free(v[j]);
 	free(v);
+	free(all);
 	return rc;
 }
 
@@ -422,4 +602,102 @@ char *gate_dir_in_repo(const struct gate_set *s, const struct gate_dir *d)
 	if (!r->in_repo)
 		return NULL;
 	return tree_join(*r->in_repo ? r->in_repo : NULL, d->rel);
+}
+
+/* 1 when the working tree still holds gone's lines: a records file now
+ * (found by gone's first line) of which the base file is a byte prefix;
+ * *holder (malloc'd, may stay NULL) names one that holds its first line
+ * without extending it. -1 on error. */
+static int still_held(const struct gate_root *r, const char *base, const char *gone, char **holder)
+{
+	char *first = NULL, *names = NULL;
+	size_t nlen = 0;
+	int held = 0;
+	*holder = NULL;
+	if (gate_hist_first_line(r->top, base, gone, &first) != 0)
+		return -1;
+	if (!first)
+		return 1; /* an empty file lost nothing */
+	if (gate_hist_holding_now(r->top, first, &names, &nlen) != 0) {
+		free(first);
+		return -1;
+	}
+	for (size_t i = 0; i < nlen && !held;) {
+		const char *p = names + i;
+		i += strlen(p) + 1;
+		FILE *f;
+		int prefix;
+		long line;
+		if (!r->has_repo || tree_fopen(&r->repo, "", p, 0, &f) != TREE_OK)
+			continue;
+		int g = gate_hist_prefix(r->top, base, gone, f, &prefix, &line);
+		fclose(f);
+		held = g == 0 && prefix;
+		if (!held && !*holder)
+			*holder = strdup(p);
+	}
+	free(first);
+	free(names);
+	return held;
+}
+
+/* A records file of the base gone from root r (gone is a repository
+ * path): an S4-PERF-RECORDS-APPEND error at its line 1 (every line from
+ * there is gone) unless its lines live on. */
+static int check_gone(struct gate_set *s, size_t r, const char *base, const char *gone)
+{
+	const struct gate_root *gr = &s->roots[r];
+	size_t il = strlen(gr->in_repo);
+	const char *rel = gone;
+	if (il) {
+		if (strncmp(gone, gr->in_repo, il) != 0 || gone[il] != '/')
+			return 0;
+		rel = gone + il + 1;
+	}
+	if (gr->only && (strncmp(rel, gr->only, strlen(gr->only)) != 0 || rel[strlen(gr->only)] != '/'))
+		return 0;
+	char *holder = NULL;
+	int held = still_held(gr, base, gone, &holder);
+	if (held != 0) {
+		free(holder);
+		return 0; /* lives on, or git could not tell: no finding */
+	}
+	char *shown = shown_of(gr, rel);
+	int rc = -1;
+	if (shown && holder)
+		rc = gate_add(&s->tree_findings, "S4-PERF-RECORDS-APPEND", GATE_ERROR, shown, 1,
+			      "perf_records.jsonl is append-only, but this file of %s is gone, and %s, which holds its first record, does not keep all its lines",
+			      base, holder);
+	else if (shown)
+		rc = gate_add(&s->tree_findings, "S4-PERF-RECORDS-APPEND", GATE_ERROR, shown, 1,
+			      "perf_records.jsonl is append-only, but this file of %s was deleted (and no records file now continues it)",
+			      base);
+	free(shown);
+	free(holder);
+	return rc;
+}
+
+int gate_set_history(struct gate_set *s, const char *base, char *err, size_t errlen)
+{
+	for (size_t r = 0; r < s->nroots; r++) {
+		struct gate_root *gr = &s->roots[r];
+		if (!gr->top)
+			continue;
+		if (!(gr->moves = malloc(sizeof(*gr->moves)))) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		gate_moves_init(gr->moves);
+		if (gate_moves_load(gr->moves, gr->top, base) != 0) {
+			snprintf(err, errlen, "git cannot compare '%s' with the working tree of '%s'%s", base,
+				 gr->top, errno == ENOMEM ? " (out of memory)" : "");
+			return -1;
+		}
+		for (size_t i = 0; i < gr->moves->ngone; i++)
+			if (check_gone(s, r, base, gr->moves->gone[i]) != 0) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+	}
+	return 0;
 }

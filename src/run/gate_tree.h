@@ -33,6 +33,8 @@ struct gate_root {
 	struct tree repo;       /* top's tree (configuration), when top */
 	int has_repo;
 	char *only;             /* the operand was this perf dir of the root, NULL: any */
+	struct gate_moves *moves; /* --base: records files moved since the base
+				   (gate_set_history), NULL before */
 };
 
 struct gate_dir {
@@ -74,6 +76,14 @@ int gate_set_discover_changed(struct gate_set *s, const char *top, const char *c
  * *out. Runs git (run/git.h). Returns 0, 1 when git cannot answer (an
  * unknown REF), -1 on failure (errno). */
 int gate_changed_files(const char *top, const char *ref, char **out, size_t *len);
+
+/* --base: for each root in a repository, the records files git matched
+ * to another path at base (root->moves, for gatecheck_opts), and an
+ * S4-PERF-RECORDS-APPEND finding (in tree_findings) for each records file
+ * of base under the root that is gone, unless a records file now extends
+ * it. Runs git (run/gate_history.h). Returns 0; -1 with err (git failed,
+ * out of memory). */
+int gate_set_history(struct gate_set *s, const char *base, char *err, size_t errlen);
 
 /* The repository-relative path of directory d (malloc'd), NULL without a
  * repository. */
