@@ -3,6 +3,7 @@
 #include "run/gate_perf_opt.h"
 #include "io/lineio.h"
 #include "io/optlog.h"
+#include "io/mdread.h"
 #include "io/records.h"
 #include "io/tree.h"
 #include "run/git.h"
@@ -695,6 +696,16 @@ static int dir_feedback(struct dir_check *c, const struct gatecheck_opts *opts)
 	    refuse(&c->ref, c->s_fb, 0, "perf_feedback.md", ts))
 		return -1;
 	c->R->bytes += len;
+	if (c->fb_text) {
+		/* read as the page shows it (the gate's own directives kept) */
+		size_t rlen;
+		char *shown = mdread_text(c->fb_text, len, &rlen);
+		if (!shown)
+			return -1;
+		free(c->fb_text);
+		c->fb_text = shown;
+		len = rlen;
+	}
 	in->feedback = c->fb_text;
 	in->feedback_len = len;
 	in->path_exists = path_exists;
