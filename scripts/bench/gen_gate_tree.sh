@@ -11,6 +11,11 @@ while [ "$i" -lt "$ndirs" ]; do
     d=$root/op$(printf '%03d' "$i")/perf_opt
     mkdir -p "$d"
     awk -v nrec="$nrec" -v seed="$i" -v lg="$d/opt_log.md" -v recs="$d/perf_records.jsonl" '
+    # one second per measurement, in order: every stamp distinct and after
+    # its parent (S4-PERF-RECORDS-TIME)
+    function stamp(n) {
+        return sprintf("2026-10-%02dT%02d:%02d:%02dZ", 1 + int(n / 86400), int(n % 86400 / 3600), int(n % 3600 / 60), n % 60)
+    }
     BEGIN {
         nw = 10; rounds = int((nrec - nw) / nw)
         # 0.5% better each round; over thousands of rounds, half in all (so
@@ -19,7 +24,7 @@ while [ "$i" -lt "$ndirs" ]; do
         printf "# tuning log %d\n\n## Baseline\n\nround 0 in perf_records.jsonl\n\n", seed > lg
         for (w = 0; w < nw; w++) {
             base[w] = 100 + w * 7 + seed % 5
-            printf "{\"round\": 0, \"candidate_id\": \"baseline\", \"parent_id\": null, \"dispatch_path\": \"k%d::main\", \"workload\": \"w%d\", \"duration_us\": %.3f, \"l0_pass\": true, \"msprof_raw_path\": \"profiles\", \"timestamp\": \"2026-10-01T00:00:00Z\"}\n", w % 3, w, base[w] > recs
+            printf "{\"round\": 0, \"candidate_id\": \"baseline\", \"parent_id\": null, \"dispatch_path\": \"k%d::main\", \"workload\": \"w%d\", \"duration_us\": %.3f, \"l0_pass\": true, \"msprof_raw_path\": \"profiles\", \"timestamp\": \"%s\"}\n", w % 3, w, base[w], stamp(w) > recs
             cur[w] = base[w]
         }
         for (r = 1; r <= rounds; r++) {
@@ -27,7 +32,7 @@ while [ "$i" -lt "$ndirs" ]; do
             for (w = 0; w < nw; w++) {
                 d = cur[w] * step
                 printf "| c%d（best） | w%d | %.3f | pass |\n| c%d | w%d | %.3f | pass |\n", r - 1, w, cur[w], r, w, d > lg
-                printf "{\"round\": %d, \"candidate_id\": \"c%d\", \"parent_id\": \"%s\", \"dispatch_path\": \"k%d::main\", \"workload\": \"w%d\", \"duration_us\": %.3f, \"l0_pass\": true, \"msprof_raw_path\": \"profiles\", \"timestamp\": \"2026-10-01T00:%02d:00Z\"}\n", r, r, (r == 1 ? "baseline" : "c" (r - 1)), w % 3, w, d, r % 60 > recs
+                printf "{\"round\": %d, \"candidate_id\": \"c%d\", \"parent_id\": \"%s\", \"dispatch_path\": \"k%d::main\", \"workload\": \"w%d\", \"duration_us\": %.3f, \"l0_pass\": true, \"msprof_raw_path\": \"profiles\", \"timestamp\": \"%s\"}\n", r, r, (r == 1 ? "baseline" : "c" (r - 1)), w % 3, w, d, stamp(r * nw + w) > recs
                 cur[w] = d
             }
             printf "\n" > lg
