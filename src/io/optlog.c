@@ -30,6 +30,7 @@ struct ctx {
 	int in_fence;
 	char fence_ch;
 	size_t fence_len;
+	int in_code;           /* the open fence is a ```json block: lg->codes' last */
 	int in_comment;
 	/* the previous line and the last non-blank line before it */
 	char *prev;
@@ -244,6 +245,9 @@ void optlog_release(struct optlog *lg)
 	free(lg->final_rows);
 	free(lg->suppressions);
 	free(lg->problems);
+	for (size_t i = 0; i < lg->n_codes; i++)
+		free(lg->codes[i].text);
+	free(lg->codes);
 	optlog_init(lg);
 }
 
@@ -1831,16 +1835,59 @@ static int line_problems(struct ctx *cx, char **s, size_t *len, long line, int t
 	return 0;
 }
 
+/* A ```json fence opening at line (info string `json`, any case): a new
+ * code block to fill. 0, -1 on allocation failure. */
+static int code_open(struct ctx *cx, const char *info, long line)
+{
+	struct optlog *lg = cx->lg;
+	info = skip_ws(info);
+	if (!starts_ci(info, "json") || (info[4] && info[4] != ' ' && info[4] != '\t') ||
+	    lg->n_codes >= MAX_ITEMS)
+		return 0;
+	if (PUSH(lg, codes))
+		return -1;
+	struct optlog_code *c = &lg->codes[lg->n_codes++];
+	long norun;
+	memset(c, 0, sizeof(*c));
+	c->line = line;
+	innermost_entries(cx, &c->sect, &norun);
+	c->text = strdup("");
+	cx->in_code = c->text != NULL;
+	return c->text ? 0 : -1;
+}
+
+/* Appends line s to the open code block (up to OPTLOG_CODE_MAX bytes). */
+static int code_line(struct ctx *cx, const char *s)
+{
+	struct optlog_code *c = &cx->lg->codes[cx->lg->n_codes - 1];
+	size_t have = strlen(c->text), n = strlen(s);
+	if (have + n + 1 > OPTLOG_CODE_MAX) {
+		c->truncated = 1;
+		return 0;
+	}
+	char *t = realloc(c->text, have + n + 2);
+	if (!t)
+		return -1;
+	memcpy(t + have, s, n);
+	t[have + n] = '\n';
+	t[have + n + 1] = '\0';
+	c->text = t;
+	return 0;
+}
+
 /* Fenced code: returns 1 when s opens, closes or sits inside a fence (the
- * line is then no Markdown structure; *kind becomes K_TEXT inside one). */
-static int fence_step(struct ctx *cx, const char *s, enum kind *kind)
+ * line is then no Markdown structure; *kind becomes K_TEXT inside one),
+ * -1 on allocation failure. A ```json block's text is kept (lg->codes). */
+static int fence_step(struct ctx *cx, const char *s, long line, enum kind *kind)
 {
 	char fch;
 	size_t flen;
 	if (cx->in_fence) {
 		if (fence_open(s, &fch, &flen) && fch == cx->fence_ch && flen >= cx->fence_len &&
 		    *skip_ws(skip_ws(s) + flen) == '\0')
-			cx->in_fence = 0;
+			cx->in_fence = cx->in_code = 0;
+		else if (cx->in_code && code_line(cx, s))
+			return -1;
 		*kind = K_TEXT;
 		return 1;
 	}
@@ -1850,7 +1897,7 @@ static int fence_step(struct ctx *cx, const char *s, enum kind *kind)
 	cx->fence_ch = fch;
 	cx->fence_len = flen;
 	cx->in_table = 0;
-	return 1;
+	return code_open(cx, skip_ws(s) + flen, line) ? -1 : 1;
 }
 
 /* HTML comments: reads the suppressions on s and tracks whether a comment
@@ -1947,7 +1994,10 @@ static int take_line(struct ctx *cx, char *s, size_t len, long line, int truncat
 	enum kind kind = *t ? K_TEXT : K_BLANK;
 	if (*t)
 		lg->blank = 0;
-	if (!fence_step(cx, s, &kind)) {
+	int fenced = fence_step(cx, s, line, &kind);
+	if (fenced < 0)
+		return -1;
+	if (!fenced) {
 		if (comment_step(cx, s, len, line) || structure_step(cx, s, len, line, &kind))
 			return -1;
 	}
@@ -2121,6 +2171,12 @@ static int finish(struct optlog *lg)
 	lg->runs = run + 1;
 	lg->target_run = lg->summary_line ? run_at(&st, lg->summary_line, 0) : run;
 	resolve_tables(lg, &st, round_is_run);
+	for (size_t i = 0; i < lg->n_codes; i++) { /* as a table without a caption */
+		struct optlog_code *c = &lg->codes[i];
+		long sec = entry_section(lg, c->sect);
+		c->run = run_at(&st, c->line, 1);
+		c->round = sec >= 0 ? lg->rounds[sec].round : -1;
+	}
 	return 0;
 }
 
