@@ -152,5 +152,48 @@ size_t s4_records_from(const struct s4_input *in);
 int s4_same_workload(const char *a, const char *b);
 /* Relative deviation |a-b|/b. */
 double s4_deviation(double claimed, double recorded);
+/* How round r (of the checked run) is a final confirmation round, which
+ * re-measures the adopted kernel and needs no comparison table: 1 its own
+ * section says so (`## Final Confirmation（round 5）`, `## Round 9（final
+ * 全配置复采）`), 2 the last Final Summary cites the records of round r as
+ * its source, 3 an unnumbered confirmation section (`### Final 全组合验证`),
+ * assumed to be this round because r has no section and comes after every
+ * round the log numbers (*line gets the heading); 0 none (s4_optlog.c). */
+int s4_confirm_round(const struct optlog *lg, long r, long *line);
+
+/* The valid, non-baseline records (from index from on) of one key that
+ * measure the kernel final_id (an interned candidate_id of in->recs;
+ * dispatch and workload interned too). Its own records (v2: with its
+ * artifact_sha256 when both state one), and records under another id that
+ * the log says measure it again: v1, in a final confirmation round
+ * (s4_confirm_round 1 or 2) as the key's only candidate there or with F
+ * (or one of F's parents) as parent; in a later round whose section says
+ * it re-measures (复测, re-measure) with such a parent. A record with one
+ * of F's parents as parent in a later round about which the log says
+ * nothing (or in an assumed unnumbered confirmation) may be either: it
+ * goes to amb. Never F's: another candidate of F's first round (a
+ * sibling), a different artifact_sha256. An equal sha256 alone does not
+ * make two ids one kernel (a kernel file edited in place keeps its name,
+ * and records often carry the delivered file's hash). The confirmation
+ * records are v1's confirmation rounds, v2's phase final (s4_repeats.c). */
+struct s4_repeats {
+	const struct record **v;    /* F's measurements, file order; malloc'd */
+	size_t n;
+	const struct record **amb;  /* maybe F's under another id; malloc'd */
+	size_t namb;
+	size_t nconfirm;            /* of v, those in a final confirmation round */
+	double median;              /* of v, NAN when n == 0 */
+	double median_all;          /* of v and amb */
+	double confirm_median;      /* of v's confirmation-round records, NAN none */
+};
+/* Fills *rp; 0, or -1 on allocation failure (rp released). */
+int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, const char *dispatch,
+		  const char *workload, struct s4_repeats *rp);
+void s4_repeats_release(struct s4_repeats *rp);
+/* 1 when claimed reconciles with the repeats (with_ambiguous: amb
+ * counted as F's): within S4_TOLERANCE of their median, or of the median
+ * of the final confirmation round's records when the claim is not better
+ * than the median of all of them by more than the tolerance. */
+int s4_repeats_accepts(const struct s4_repeats *rp, double claimed, int with_ambiguous);
 
 #endif

@@ -111,14 +111,8 @@ fail:
 	return NULL;
 }
 
-/* How round r is a final confirmation round, which re-measures the adopted
- * kernel and needs no comparison table: 1 its own section says so
- * (`## Final Confirmation（round 5）`, `## Round 9（final 全配置复采）`), 2 the
- * last Final Summary cites the records of round r as its source, 3 an
- * unnumbered confirmation section (`### Final 全组合验证`), assumed to be
- * this round because r has no section and comes after every round the log
- * numbers (*line gets the heading); 0 none. */
-static int confirm_round(const struct optlog *lg, long r, long *line)
+/* s4.h */
+int s4_confirm_round(const struct optlog *lg, long r, long *line)
 {
 	long run = log_run(lg);
 	long maxr = -1;
@@ -260,7 +254,7 @@ static int check_no_table(const struct s4_input *in, size_t from, long run, stru
 	for (size_t i = from; i < in->recs->n; i++)
 		if (in->recs->v[i].round > maxr)
 			maxr = in->recs->v[i].round;
-	if (maxr >= 1 && confirm_round(lg, maxr, &line) == 0)
+	if (maxr >= 1 && s4_confirm_round(lg, maxr, &line) == 0)
 		return gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_ERROR, in->optlog_file, 0,
 				"no 'candidate vs current best' table in the log, although the records go up to round %ld",
 				maxr);
@@ -290,7 +284,7 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 		long r = need[i], cline;
 		if (has_comptable(have, nt, r))
 			continue;
-		int how = confirm_round(lg, r, &cline);
+		int how = s4_confirm_round(lg, r, &cline);
 		if (how == 3 && gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_WARNING, in->optlog_file, cline,
 					 "round %ld has no 'candidate vs current best' table; assumed it is the final confirmation this unnumbered section describes (it re-measures the adopted kernel and needs none)",
 					 r))

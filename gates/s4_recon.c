@@ -378,6 +378,86 @@ static int v1_claim_baseline(const struct s4_input *in, struct gate_findings *fs
 	return 0;
 }
 
+/* "64 us (line 5), 66 us (line 7), ..." of v[0..n) into buf. */
+static void list_records(const struct record *const *v, size_t n, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used + 48 < len; i++) {
+		if (i == 12) {
+			snprintf(buf + used, len - used, ", and %zu more", n - i);
+			return;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%s%g us (line %ld%s%s)", i ? ", " : "",
+					 v[i]->duration_us, v[i]->line, v[i]->candidate_id != v[0]->candidate_id ? ", " : "",
+					 v[i]->candidate_id != v[0]->candidate_id ? v[i]->candidate_id : "");
+	}
+}
+
+/* Several measurements of the claim's kernel (the candidate of record
+ * hit) on its key: the claim (`what` claimed at line of the log)
+ * reconciles with their median (s4_repeats), from index from on. Returns
+ * 1 when that decided (a finding added when it fails; row updated), 0
+ * when there is one measurement (the caller checks the single record),
+ * -1 on allocation failure. */
+static int judge_repeats(const struct s4_input *in, struct gate_findings *fs, size_t from, const char *what,
+			 double claimed, long line, const char *label, const struct record *hit,
+			 struct s4_recon_row *row)
+{
+	struct s4_repeats rp;
+	if (s4_repeats_of(in, from, hit->candidate_id, hit->dispatch, hit->workload, &rp))
+		return -1;
+	int decided = rp.n + rp.namb > 1, err = 0;
+	if (!decided)
+		goto out;
+	int sure = s4_repeats_accepts(&rp, claimed, 0), all = s4_repeats_accepts(&rp, claimed, 1);
+	char recs[1024], amb[640];
+	const char *wl = label ? label : hit->workload;
+	list_records(rp.v, rp.n, recs, sizeof(recs));
+	list_records(rp.amb, rp.namb, amb, sizeof(amb));
+	double dev = s4_deviation(claimed, rp.median);
+	row->ok = sure || all;
+	if (row->ok && s4_deviation(claimed, hit->duration_us) > S4_TOLERANCE) {
+		row->winner_us = rp.median; /* the claim is the median, which no single record holds */
+		row->deviation = dev;
+	}
+	if (sure && all)
+		goto out;
+	if (!sure && !all && s4_deviation(claimed, hit->duration_us) > S4_TOLERANCE) {
+		decided = 0; /* it matches no measurement: the caller says so */
+		goto out;
+	}
+	if (!sure && !all)
+		err = gate_add(fs, RULE, GATE_ERROR, in->optlog_file, line,
+			       "claimed %s %g us for '%s' is not the median of the %zu measurements of '%s' on '%s' / '%s' (%s: median %g us; deviation %.1f%% > 1%%)%s: a repeated measurement is reported by its median, not its best",
+			       what, claimed, wl, rp.n, hit->candidate_id, hit->dispatch, hit->workload, recs,
+			       rp.median, dev * 100, ", it matches one of them only");
+	else if (sure)
+		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
+			       "claimed %s %g us for '%s' is the median of the %zu measurements of '%s' on '%s' / '%s' (median %g us), but not if %s re-measure%s it under another id (same parent, another round; the log does not say so): median %g us with them; assumed they are other candidates",
+			       what, claimed, wl, rp.n, hit->candidate_id, hit->dispatch, hit->workload, rp.median,
+			       amb, rp.namb == 1 ? "s" : "", rp.median_all);
+	else
+		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
+			       "claimed %s %g us for '%s' is the median of the measurements of '%s' on '%s' / '%s' only if %s re-measure%s it under another id (same parent, another round; the log does not say so): median %g us with them, %g us without (%s); assumed they do",
+			       what, claimed, wl, hit->candidate_id, hit->dispatch, hit->workload, amb,
+			       rp.namb == 1 ? "s" : "", rp.median_all, rp.median, recs);
+out:
+	s4_repeats_release(&rp);
+	return err ? -1 : decided;
+}
+
+/* judge_repeats for a v1 final_latency claim: over the last run's
+ * records, or all of them when the matching record is older. */
+static int v1_repeats(const struct s4_input *in, struct gate_findings *fs, const struct optlog_claim *cl,
+		      const char *label, const struct record *hit, struct s4_recon_row *row)
+{
+	size_t from = s4_records_from(in);
+	if ((size_t)(hit - in->recs->v) < from)
+		from = 0;
+	return judge_repeats(in, fs, from, "final_latency", cl->final_us, cl->line, label, hit, row);
+}
+
 /* One final_latency claim against the winner's records (within 1%), and
  * its baseline against round 0 when it states one. */
 static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc,
@@ -403,6 +483,11 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 	row->ok = m.hit_dev <= S4_TOLERANCE;
 	if (set_winner(row, m.hit))
 		return -1;
+	int rep = v1_repeats(in, fs, cl, label, m.hit, row);
+	if (rep < 0)
+		return -1;
+	if (rep > 0)
+		return v1_claim_baseline(in, fs, cl, label, row);
 	if (m.hit_dev > S4_TOLERANCE &&
 	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
 		     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s",
@@ -637,7 +722,13 @@ static int v2_final_line(const struct s4_input *in, struct gate_findings *fs, st
 		     "baseline_us %g for '%s' / '%s' does not match the baseline record %g us within 1%%",
 		     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
 		return -1;
-	if (s->nfinal && !isnan(fr->final_us) && !s->fin_ok &&
+	int rep = s->nfinal == 1 && !isnan(fr->final_us)
+			  ? judge_repeats(in, fs, 0, "final_us", fr->final_us, fr->line, NULL, fin, row) : 0;
+	if (rep < 0)
+		return -1;
+	if (rep > 0)
+		row->ok = row->ok && s->nfinal == 1;
+	if (!rep && s->nfinal && !isnan(fr->final_us) && !s->fin_ok &&
 	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 		     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
 		     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))
