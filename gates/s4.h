@@ -132,6 +132,10 @@ int s4_rule_append(const struct s4_input *in, struct gate_findings *fs);     /* 
 /* S4-PERF-RECORDS-RECON; rc (may be NULL) receives one row per workload. */
 int s4_rule_recon(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc);
 int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs);   /* -COVERAGE, S4-WORKLOAD-INVENTORY */
+/* S4-PERF-RECORDS-COVERAGE, v1: every key the winner was measured on has
+ * a claim in the last Final Summary (an omitted regression beyond the
+ * noise threshold against the baseline: error; else warning). */
+int s4_rule_claim_coverage(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
 int s4_rule_feedback(const struct s4_input *in, struct gate_findings *fs);   /* S4-PERF-FEEDBACK-* */
 /* S4-SPEEDUP; uses the reconciliation rows to know each workload's final. */
 int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
@@ -150,6 +154,12 @@ int s4_is_baseline(const struct record *r);
 size_t s4_records_from(const struct s4_input *in);
 /* Normalised workload name equality (optlog_norm_name). */
 int s4_same_workload(const char *a, const char *b);
+/* 1 when candidate_id cand is name, or name's file stem
+ * (perf_opt/mish.py names mish) (s4_recon.c). */
+int s4_names_candidate(const char *cand, const char *name);
+/* The one candidate every reconciled claim of rc names as winner, NULL
+ * when they name several (or none) (s4_recon.c). */
+const char *s4_common_winner(const struct s4_recon *rc);
 /* Relative deviation |a-b|/b. */
 double s4_deviation(double claimed, double recorded);
 /* How round r (of the checked run) is a final confirmation round, which

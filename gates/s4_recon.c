@@ -91,8 +91,7 @@ static int build_rows(const struct s4_input *in, struct s4_recon *rc, size_t *ro
 	return 0;
 }
 
-/* candidate_id equal to name, or to name's file stem (perf_opt/mish.py -> mish). */
-static int names_candidate(const char *cand, const char *name)
+int s4_names_candidate(const char *cand, const char *name)
 {
 	if (strcmp(cand, name) == 0)
 		return 1;
@@ -148,7 +147,7 @@ static int v1_known(const struct s4_input *in)
 		if (rs->v[i].candidate_id == cand) /* runs of one candidate: one test */
 			continue;
 		cand = rs->v[i].candidate_id;
-		if (names_candidate(cand, in->log->best))
+		if (s4_names_candidate(cand, in->log->best))
 			return 1;
 	}
 	return 0;
@@ -195,7 +194,7 @@ static void v1_index_flags(const struct s4_input *in, int known, struct v1_index
 		const struct record *r = &rs->v[i];
 		if (known && r->candidate_id != cand) { /* runs of one candidate: one test */
 			cand = r->candidate_id;
-			cand_is = names_candidate(cand, in->log->best);
+			cand_is = s4_names_candidate(cand, in->log->best);
 		}
 		ix->flags[i] = (unsigned char)((record_valid(r) ? V1_VALID : 0) | (s4_is_baseline(r) ? V1_BASE : 0) |
 					       (known && cand_is ? V1_BEST : 0));
@@ -434,8 +433,9 @@ static int judge_repeats(const struct s4_input *in, struct gate_findings *fs, si
 			       rp.median, dev * 100, ", it matches one of them only");
 	else if (sure)
 		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
-			       "claimed %s %g us for '%s' is the median of the %zu measurements of '%s' on '%s' / '%s' (median %g us), but not if %s re-measure%s it under another id (same parent, another round; the log does not say so): median %g us with them; assumed they are other candidates",
-			       what, claimed, wl, rp.n, hit->candidate_id, hit->dispatch, hit->workload, rp.median,
+			       "claimed %s %g us for '%s' reconciles with the %s of '%s' on '%s' / '%s' (%s), but not if %s re-measure%s it under another id (same parent, another round; the log does not say so): median %g us with them; assumed they are other candidates",
+			       what, claimed, wl, rp.n == 1 ? "measurement" : "median of the measurements",
+			       hit->candidate_id, hit->dispatch, hit->workload, recs,
 			       amb, rp.namb == 1 ? "s" : "", rp.median_all);
 	else
 		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
@@ -498,9 +498,7 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 	return v1_claim_baseline(in, fs, cl, label, row);
 }
 
-/* The one candidate every reconciled claim names as winner, NULL when
- * they name several (or none). */
-static const char *common_winner(const struct s4_recon *rc)
+const char *s4_common_winner(const struct s4_recon *rc)
 {
 	const char *common = NULL;
 	for (size_t k = 0; k < rc->n; k++) {
@@ -540,7 +538,7 @@ static const struct record *last_final(const struct s4_input *in, const struct v
  * rolled-back candidate's (the speedup rule then tries both readings). */
 static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, const struct v1_index *ix, int known)
 {
-	const char *common = common_winner(rc);
+	const char *common = s4_common_winner(rc);
 	for (size_t k = 0; k < rc->n; k++) {
 		struct s4_recon_row *row = &rc->v[k];
 		if (row->claim_line || (!known && !common))
