@@ -18,6 +18,7 @@
 #include "model/optlog.h"
 #include "model/records.h"
 #include "model/inventory.h"
+#include "model/abjournal.h"
 
 
 enum s4_file_state {
@@ -89,6 +90,8 @@ struct s4_input {
 	size_t n_top_files;
 	const struct s4_missing_path *missing_paths; /* records naming missing profiles */
 	size_t n_missing_paths;
+	const struct abjournals *ab;  /* A/B journals of perf_opt/ab_* (S4-AB); NULL none */
+	double ab_threshold;          /* gains under it need an A/B verdict (S4-AB); <= 0: 5% */
 	const struct s4_refused *refused; /* paths not read, each a TLGATE-PATH error */
 	size_t n_refused;
 	size_t n_refused_more;        /* refusals beyond the list, counted only */
@@ -141,6 +144,9 @@ int s4_rule_feedback(const struct s4_input *in, struct gate_findings *fs);   /* 
 int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
 int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs);       /* S4-STOP-REASON */
 int s4_rule_layout(const struct s4_input *in, struct gate_findings *fs);     /* S4-LAYOUT */
+/* S4-AB: the winner's gains under the A/B threshold carry a B_better
+ * verdict; every A/B summary agrees with the runs of its journal. */
+int s4_rule_ab(const struct s4_input *in, struct gate_findings *fs);
 
 /* Runs all of the above in order. */
 int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc);
