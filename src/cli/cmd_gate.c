@@ -261,7 +261,7 @@ static int config_for(struct gate_set *set, const struct gate_dir *d, struct cfg
 
 /* Checks one directory into one (findings with their default severities,
  * suppressions applied). Returns 0, -1 after a message, -2 out of memory. */
-static int check_one(struct gate_set *set, const struct gate_dir *d, const char *base,
+static int check_one(struct gate_set *set, const struct gate_dir *d, const char *base, double ab_threshold,
 		     struct gate_findings *one)
 {
 	const struct gate_root *r = &set->roots[d->root];
@@ -277,7 +277,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 		sr = ptune_suppressions_in(&r->tree, d->rel, d->shown, &res);
 	} else {
 		struct gatecheck_opts gopts = { .base_ref = base, .tree = &r->tree, .rel = d->rel,
-						.repo_top = r->top };
+						.repo_top = r->top, .ab_threshold = ab_threshold };
 		if (gatecheck_dir(d->shown, d->shown, &gopts, one, &res) != 0) {
 			int e = errno;
 			gatecheck_result_release(&res);
@@ -556,7 +556,7 @@ static int check_dirs(struct gate_set *set, struct cfg_state *cs, const char *ba
 		gate_findings_init(&one);
 		int c = config_for(set, d, cs, all);
 		if (c == 0)
-			c = check_one(set, d, base, &one);
+			c = check_one(set, d, base, cs->cfg.ab_threshold, &one);
 		if (c == 0) {
 			gatecheck_config_apply(&cs->cfg, &one);
 			c = move_findings(all, &one) ? -2 : 0;

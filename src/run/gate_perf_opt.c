@@ -871,6 +871,7 @@ static int dir_rules(struct dir_check *c, const struct gatecheck_opts *opts,
 	c->sc.rel = c->rel;
 	in->artifact_sha256 = artifact_sha;
 	in->artifact_ctx = &c->sc;
+	in->ab_threshold = opts->ab_threshold;
 	if (opts->base_ref)
 		check_append(c->T, c->rel, opts->repo_top, opts->base_ref, &in->append);
 	in->refused = c->ref.v;
@@ -1037,7 +1038,7 @@ void gatecheck_config_release(struct gatecheck_config *cfg)
 	cfg->strict = strict;
 }
 
-/* {"rules": {...}} holds nothing else; the flat form (rules == root)
+/* {"rules": {...}} holds nothing else but "ab_threshold"; the flat form (rules == root)
  * holds only rule ids. Anything else is a key the gate does not know:
  * name it, rather than complain about its value. 0, or -1 with err. */
 static int config_keys(const cJSON *root, const cJSON *rules, const char *name, char *err,
@@ -1047,6 +1048,8 @@ static int config_keys(const cJSON *root, const cJSON *rules, const char *name, 
 	cJSON_ArrayForEach(key, root)
 	{
 		int is_rules = strcmp(key->string, "rules") == 0;
+		if (strcmp(key->string, "ab_threshold") == 0)
+			continue;
 		if (rules != root ? !is_rules : !cJSON_IsString(key) && !known_rule(key->string)) {
 			snprintf(err, errlen, "'%s': unknown key '%.80s' (the file holds {\"rules\": {\"RULE\": \"error\"|\"warning\"|\"note\"|\"off\"}})",
 				 name, key->string);
@@ -1106,9 +1109,18 @@ int gatecheck_config_parse(const char *text, size_t len, const char *name,
 	const cJSON *it;
 	cJSON_ArrayForEach(it, rules)
 	{
+		if (rules == root && strcmp(it->string, "ab_threshold") == 0)
+			continue;
 		if (config_rule(cfg, it, name, err, errlen) != 0)
 			goto out;
 	}
+	const cJSON *abt = cJSON_GetObjectItemCaseSensitive(root, "ab_threshold");
+	if (abt && (!cJSON_IsNumber(abt) || !(abt->valuedouble > 0 && abt->valuedouble < 0.5))) {
+		snprintf(err, errlen, "'%s': \"ab_threshold\" must be a fraction above 0 and below 0.5 (0.05 is 5%%)", name);
+		goto out;
+	}
+	if (abt)
+		cfg->ab_threshold = abt->valuedouble;
 	free(cfg->path);
 	cfg->path = strdup(name);
 	rc = 0;

@@ -37,6 +37,8 @@ struct gatecheck_opts {
 	const char *rel;        /* with tree: the directory's path in it */
 	const char *repo_top;   /* --base: the repository (git -C); NULL: the
 				   nearest ancestor of the tree holding .git */
+	double ab_threshold;    /* S4-AB: gains under it need an A/B verdict
+				   (.tlgate.json "ab_threshold"); <= 0: 5% */
 };
 
 /* An inline suppression `<!-- tlgate-disable RULE -- reason -->`. */
@@ -90,12 +92,14 @@ struct gatecheck_config {
 	size_t n;
 	int strict;                   /* --strict */
 	char *path;                   /* file it came from, NULL for none */
+	double ab_threshold;          /* "ab_threshold" (S4-AB), 0 when not set */
 };
 
 void gatecheck_config_init(struct gatecheck_config *cfg);
 void gatecheck_config_release(struct gatecheck_config *cfg);
 /* Reads a .tlgate.json: {"rules": {"S4-LAYOUT": "error", "S4-STOP-REASON": "off"}}
- * (a top-level map of rule ids works too). Returns 0, or -1 with a message
+ * (a top-level map of rule ids works too), and "ab_threshold": the gain
+ * (a fraction, 0 < x < 0.5) under which S4-AB asks for an A/B verdict. Returns 0, or -1 with a message
  * in err (file, what is wrong). */
 int gatecheck_config_load(const char *path, struct gatecheck_config *cfg, char *err, size_t errlen);
 /* The same from text (name is how the file is named in messages). */

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Issue 25, items 1, 3 and 5 on the fixtures of testdata/gate_evidence
+# (v1 and v2): the honest trees pass; a claim that is one of several
+# measurements instead of their median, a Final Summary that leaves out the
+# winner's regression, and a small adopted gain without its A/B verdict (or
+# with a summary that disagrees with its own runs) fail with their rule.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+EV=$TESTDATA/gate_evidence
+n=0
+# fresh NAME: a scratch copy of fixture NAME in $P (its perf_opt/)
+fresh() { n=$((n + 1)); D=$TMPDIR_TEST/c$n; mkdir -p "$D"; cp -R "$EV/$1" "$D/op"; chmod -R u+w "$D"; P=$D/op/perf_opt; }
+# verdict CODE [RULE [SEVERITY]]
+verdict() {
+    expect_exit "$1" "$TLGATE" "$P"
+    if [ -n "${2:-}" ]; then expect_grep "${3:-error}: [$2]" "$OUT"; fi
+}
+claim_wa() { sed -i "s/wa: final_latency: 65.0 us/wa: final_latency: $1 us/" "$P/opt_log.md"; }
+
+# ---- 25.1 repeats reconcile to their median (v1: 64, 66, 58, 67 us) ----
+fresh v1; verdict 0; expect_no_grep "warning:" "$OUT"
+for c in 58.0 64.0 66.0 67.0; do
+    fresh v1; claim_wa "$c"; verdict 1 S4-PERF-RECORDS-RECON
+    # every measurement is named, with its line
+    for l in "64 us (line 3)" "66 us (line 7)" "58 us (line 8)" "67 us (line 9)" "median 65 us"; do expect_grep "$l" "$OUT"; done
+done
+fresh v1; claim_wa 65.5; verdict 0
+fresh v1; claim_wa 64.4; verdict 0
+# a number that is no measurement keeps its old message
+fresh v1; claim_wa 30.0; verdict 1 S4-PERF-RECORDS-RECON; expect_grep "does not match the winner's recorded measurement" "$OUT"
+# a re-measurement under a new id, announced by its section: counted
+fresh v1
+sed -i '8s/"candidate_id": "r1_tile"/"candidate_id": "r1_tile_rerun"/; 8s/"round": 2/"round": 3/' "$P/perf_records.jsonl"
+sed -i '9s/"round": 2/"round": 3/; 7s/"round": 2/"round": 3/' "$P/perf_records.jsonl"
+sed -i 's/^## Round 2（复测 r1_tile）/## Final Confirmation（round 3）：复测 r1_tile/' "$P/opt_log.md"
+verdict 0
+claim_wa 58.0; verdict 1 S4-PERF-RECORDS-RECON; expect_grep "58 us (line 8, r1_tile_rerun)" "$OUT"
+# the same record in a section that says nothing: either reading, a warning when it decides
+fresh v1
+sed -i '8s/"candidate_id": "r1_tile"/"candidate_id": "r3_split"/; 8s/"round": 2/"round": 3/; 9d' "$P/perf_records.jsonl"
+printf '{"round": 4, "candidate_id": "r4_pipe", "parent_id": "baseline", "dispatch_path": "k_kernel::main", "workload": "wa", "duration_us": 57.0, "l0_pass": true, "msprof_raw_path": "profiles", "timestamp": "2026-10-01T08:40:00Z"}\n' >> "$P/perf_records.jsonl"
+printf '## Round 3\n\n| candidate | workload | Task Duration(us) |\n|---|---|---|\n| current best (r1_tile) | wa | 64 |\n| r3_split | wa | 58.0 |\n\n## Round 4\n\n| candidate | workload | Task Duration(us) |\n|---|---|---|\n| current best (r1_tile) | wa | 64 |\n| r4_pipe | wa | 57.0 |\n\n' > "$D/r34.md"
+sed -i "/^## Final Summary/e cat $D/r34.md" "$P/opt_log.md"
+sed -i 's/wa: final_latency: 65.0 us/wa: final_latency: 65.0 us/' "$P/opt_log.md"
+verdict 0 S4-PERF-RECORDS-RECON warning; expect_grep "assumed they are other candidates" "$OUT"
+
+# v2: the final record is one of four measurements of r1_tile
+fresh v2; verdict 0
+for c in 58.0 64.0; do
+    fresh v2; sed -i "s/| wa | 80.0 | 65.0 |/| wa | 80.0 | $c |/" "$P/opt_log.md"; verdict 1 S4-PERF-RECORDS-RECON
+    expect_grep "is not the median of the 4 measurements of 'r1_tile'" "$OUT"
+done
+
+# ---- 25.3 coverage: every workload the winner ran on is claimed ----
+fresh v1; sed -i '/wb: final_latency/d' "$P/opt_log.md"; verdict 0 S4-PERF-RECORDS-COVERAGE warning
+fresh v1; sed -i '/wb: final_latency/d' "$P/opt_log.md"; sed -i '4s/40.4/44.0/' "$P/perf_records.jsonl"
+verdict 1 S4-PERF-RECORDS-COVERAGE; expect_grep "'k_kernel::main' / 'wb', where the winner 'r1_tile' is slower than the baseline" "$OUT"
+# the regression stated honestly passes
+fresh v1; sed -i '4s/40.4/44.0/' "$P/perf_records.jsonl"; sed -i 's/wb: final_latency: 40.4 us/wb: final_latency: 44.0 us/' "$P/opt_log.md"; verdict 0
+# within the log's own noise threshold: a warning
+fresh v1; sed -i '/wb: final_latency/d' "$P/opt_log.md"; sed -i '4s/40.4/44.0/' "$P/perf_records.jsonl"
+printf '\n噪声阈值: 12%%\n' >> "$P/opt_log.md"; verdict 0 S4-PERF-RECORDS-COVERAGE warning
+
+# ---- 25.5 S4-AB: a 3.3% adopted gain needs its B_better verdict ----
+for fx in v1-ab v2-ab; do
+    fresh $fx; verdict 0; expect_no_grep "S4-AB" "$OUT"
+    J=$(find "$P" -name runs.jsonl)
+    # neither the pasted summary nor the journal
+    fresh $fx; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; rm -r "$(dirname "$(find "$P" -name runs.jsonl)")"
+    verdict 1 S4-AB; expect_grep "round 1 adopted 'r1_fast' with a gain of 3.3%" "$OUT"
+    # the pasted summary alone, or the journal alone
+    fresh $fx; rm -r "$(dirname "$(find "$P" -name runs.jsonl)")"; verdict 0
+    fresh $fx; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; verdict 0
+    # the summary disagrees with the journal
+    fresh $fx; sed -i 's/"verdict":\t"B_better"/"verdict":\t"tie"/' "$P/opt_log.md"
+    verdict 1 S4-AB; expect_grep "the A/B summary says tie over 4 pairs, but the runs of" "$OUT"
+    # the journal's B runs as slow as A: no B_better, and the summary disagrees
+    fresh $fx; J=$(find "$P" -name runs.jsonl)
+    sed -i 's/"arm":"B","pair":\([0-9]\),"order":\([12]\),"launches":10,"median_us":[0-9.]*/"arm":"B","pair":\1,"order":\2,"launches":10,"median_us":10.19/' "$J"
+    verdict 1 S4-AB; expect_grep "without a B_better verdict: the runs of" "$OUT"; expect_grep "the A/B summary says B_better over 4 pairs" "$OUT"
+    # a summary whose own runs do not give its verdict (no journal)
+    fresh $fx; rm -r "$(dirname "$(find "$P" -name runs.jsonl)")"
+    awk '/"runs":/ { r = 1 } r && /"arm":\t"B"/ { b = 1 } r && b && /"median_us":/ { sub(/"median_us":\t[0-9.]*/, "\"median_us\":\t10.3"); b = 0 } { print }' "$P/opt_log.md" > "$P/x" && mv "$P/x" "$P/opt_log.md"
+    verdict 1 S4-AB; expect_grep "but its own run medians give" "$OUT"
+done
+# a threshold of 3% (.tlgate.json) leaves a 3.3% gain to the records
+fresh v1-ab; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; rm -r "$P/ab_round1"
+printf '{"ab_threshold": 0.03}\n' > "$D/op/.tlgate.json"; verdict 0
+echo "$n cases"
