@@ -30,8 +30,7 @@ static int num(const cJSON *o, const char *k, double *v)
 	return 0;
 }
 
-/* One parsed line into *r; NULL, or why it is not a run. */
-static const char *run_of(const cJSON *o, struct abjournal_run *r)
+const char *abjournal_run_of(const cJSON *o, struct abjournal_run *r)
 {
 	double pair, order, med;
 	const cJSON *arm = cJSON_GetObjectItemCaseSensitive(o, "arm");
@@ -68,7 +67,7 @@ static int take_line(const char *s, size_t n, long line, struct abjournal *j)
 		return 0;
 	}
 	struct abjournal_run r = { .line = line };
-	const char *why = run_of(o, &r);
+	const char *why = abjournal_run_of(o, &r);
 	cJSON_Delete(o);
 	if (why) {
 		if (!j->bad_line) {

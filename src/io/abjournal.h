@@ -13,6 +13,15 @@
  * start with "ab_". */
 long abjournal_round_of(const char *name);
 
+struct cJSON;
+
+/* The fields of one journal line that make it a run (arm "A"/"B", pair a
+ * whole number >= 1, order 1 or 2, median_us > 0), checked in that order,
+ * into *r (line untouched). Returns NULL, or a static reason naming the
+ * first bad field ("\"pair\" must be a whole number >= 1"). tlab's own
+ * journal loader (run/tlab_run.h) uses it too. */
+const char *abjournal_run_of(const struct cJSON *o, struct abjournal_run *r);
+
 /* Appends the runs of a journal's text (len bytes, one JSON object per
  * line: "arm" "A"/"B", "pair" >= 1, "order" 1/2, "median_us" > 0) to j.
  * A line that is not JSON is counted in j->damaged (what a crash leaves);
