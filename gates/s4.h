@@ -163,6 +163,9 @@ int s4_same_workload(const char *a, const char *b);
 /* 1 when candidate_id cand is name, or name's file stem
  * (perf_opt/mish.py names mish) (s4_recon.c). */
 int s4_names_candidate(const char *cand, const char *name);
+/* The interned candidate_id (of a non-baseline record from index from
+ * on) that the last Final Summary's best names, NULL none (s4_recon.c). */
+const char *s4_best_candidate(const struct s4_input *in, size_t from);
 /* The one candidate every reconciled claim of rc names as winner, NULL
  * when they name several (or none) (s4_recon.c). */
 const char *s4_common_winner(const struct s4_recon *rc);
@@ -176,6 +179,18 @@ double s4_deviation(double claimed, double recorded);
  * assumed to be this round because r has no section and comes after every
  * round the log numbers (*line gets the heading); 0 none (s4_optlog.c). */
 int s4_confirm_round(const struct optlog *lg, long r, long *line);
+/* The same for many rounds: the log's confirmation sections found once
+ * (s4_confirms_build: 0, -1 on allocation failure), then
+ * s4_confirms_kind answers as s4_confirm_round does. */
+struct s4_confirms {
+	long *entry;            /* indexes into lg->rounds of numbered confirmation sections */
+	size_t n, cap;
+	long loose;             /* line of the first unnumbered one, 0 none */
+	long maxr;              /* highest round of the other sections, -1 none */
+};
+int s4_confirms_build(const struct optlog *lg, struct s4_confirms *c);
+int s4_confirms_kind(const struct optlog *lg, const struct s4_confirms *c, long r, long *line);
+void s4_confirms_release(struct s4_confirms *c);
 
 /* The valid, non-baseline records (from index from on) of one key that
  * measure the kernel final_id (an interned candidate_id of in->recs;

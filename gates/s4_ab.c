@@ -320,15 +320,11 @@ static int check_journals(const struct s4_input *in, const struct said *ps, size
 static const char *adopted(const struct s4_input *in, size_t from, long *round)
 {
 	const struct records *rs = in->recs;
-	const char *win = NULL;
+	const char *win = in->contract == RECORDS_V2 ? NULL : s4_best_candidate(in, from);
 	*round = -1;
-	for (size_t i = from; i < rs->n && !win; i++) {
-		const struct record *r = &rs->v[i];
-		if (in->contract == RECORDS_V2)
-			win = r->phase && strcmp(r->phase, "final") == 0 ? r->candidate_id : NULL;
-		else if (in->log->best && !s4_is_baseline(r) && s4_names_candidate(r->candidate_id, in->log->best))
-			win = r->candidate_id;
-	}
+	for (size_t i = from; in->contract == RECORDS_V2 && i < rs->n && !win; i++)
+		if (rs->v[i].phase && strcmp(rs->v[i].phase, "final") == 0)
+			win = rs->v[i].candidate_id;
 	for (size_t i = from; win && i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
 		if (r->candidate_id != win || s4_is_baseline(r) || r->round < 1 ||

@@ -274,10 +274,9 @@ int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs)
 static const char *winner_id(const struct s4_input *in, size_t from, const struct s4_recon *rc)
 {
 	const struct records *rs = in->recs;
-	const char *best = in->log->best, *common = s4_common_winner(rc);
-	for (size_t i = from; best && i < rs->n; i++)
-		if (!s4_is_baseline(&rs->v[i]) && s4_names_candidate(rs->v[i].candidate_id, best))
-			return rs->v[i].candidate_id;
+	const char *best = s4_best_candidate(in, from), *common = s4_common_winner(rc);
+	if (best)
+		return best;
 	for (size_t i = from; common && i < rs->n; i++)
 		if (strcmp(rs->v[i].candidate_id, common) == 0)
 			return rs->v[i].candidate_id;

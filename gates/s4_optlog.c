@@ -112,35 +112,70 @@ fail:
 }
 
 /* s4.h */
-int s4_confirm_round(const struct optlog *lg, long r, long *line)
+int s4_confirms_build(const struct optlog *lg, struct s4_confirms *c)
 {
 	long run = log_run(lg);
-	long maxr = -1;
-	long loose = 0;
-	*line = 0;
+	memset(c, 0, sizeof(*c));
+	c->maxr = -1;
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		const struct optlog_round *e = &lg->rounds[i];
 		if ((run >= 0 && e->run != run) || e->run_label)
 			continue;
-		if (e->confirm && e->numbered && e->round == r) {
-			*line = e->line;
+		if (e->confirm && e->numbered) {
+			if (c->n == c->cap) {
+				size_t cap = c->cap ? c->cap * 2 : 4;
+				long *v = realloc(c->entry, cap * sizeof(*v));
+				if (!v)
+					return -1;
+				c->entry = v;
+				c->cap = cap;
+			}
+			c->entry[c->n++] = (long)i;
+		}
+		if (e->confirm && !e->numbered && !c->loose)
+			c->loose = e->line;
+		if (!e->confirm && e->round > c->maxr)
+			c->maxr = e->round;
+	}
+	return 0;
+}
+
+void s4_confirms_release(struct s4_confirms *c)
+{
+	free(c->entry);
+	memset(c, 0, sizeof(*c));
+}
+
+int s4_confirms_kind(const struct optlog *lg, const struct s4_confirms *c, long r, long *line)
+{
+	*line = 0;
+	for (size_t k = 0; k < c->n; k++)
+		if (lg->rounds[c->entry[k]].round == r) {
+			*line = lg->rounds[c->entry[k]].line;
 			return 1;
 		}
-		if (e->confirm && !e->numbered && !loose)
-			loose = e->line;
-		if (!e->confirm && e->round > maxr)
-			maxr = e->round;
-	}
 	for (size_t i = 0; i < lg->n_summary_rounds; i++)
 		if (lg->summary_rounds[i] == r) {
 			*line = lg->summary_round_lines[i];
 			return 2;
 		}
-	if (loose && r > maxr) {
-		*line = loose;
+	if (c->loose && r > c->maxr) {
+		*line = c->loose;
 		return 3;
 	}
 	return 0;
+}
+
+/* s4.h */
+int s4_confirm_round(const struct optlog *lg, long r, long *line)
+{
+	struct s4_confirms c;
+	*line = 0;
+	if (s4_confirms_build(lg, &c) != 0)
+		return 0;
+	int k = s4_confirms_kind(lg, &c, r, line);
+	s4_confirms_release(&c);
+	return k;
 }
 
 /* Line of round r's section in the checked run, 0 none. */

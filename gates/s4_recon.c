@@ -138,6 +138,21 @@ static void v1_index_release(struct v1_index *ix)
 	memset(ix, 0, sizeof(*ix));
 }
 
+/* s4.h */
+const char *s4_best_candidate(const struct s4_input *in, size_t from)
+{
+	const struct records *rs = in->recs;
+	const char *cand = NULL;
+	for (size_t i = from; in->log->best && i < rs->n; i++) {
+		if (rs->v[i].candidate_id == cand || s4_is_baseline(&rs->v[i])) /* runs of one candidate: one test */
+			continue;
+		cand = rs->v[i].candidate_id;
+		if (s4_names_candidate(cand, in->log->best))
+			return cand;
+	}
+	return NULL;
+}
+
 /* 1 when some record's candidate_id names the log's best. */
 static int v1_known(const struct s4_input *in)
 {

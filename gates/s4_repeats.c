@@ -16,17 +16,39 @@ void s4_repeats_release(struct s4_repeats *rp)
 	rp->median = rp->median_all = rp->confirm_median = NAN;
 }
 
-/* 1 when the log's section of round r (in the checked run) says it
- * measures again (复测, re-measure, ...). */
-static int round_remeasures(const struct optlog *lg, long r)
+/* The rounds whose section (in the checked run) says it measures again
+ * (复测, re-measure, ...), sorted: 0, -1 on allocation failure. */
+struct remeasures {
+	long *v;
+	size_t n;
+};
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+static int remeasures_build(const struct optlog *lg, struct remeasures *rm)
 {
 	long run = lg->runs > 1 ? lg->target_run : -1;
+	rm->n = 0;
+	rm->v = malloc((lg->n_rounds + 1) * sizeof(*rm->v));
+	if (!rm->v)
+		return -1;
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		const struct optlog_round *e = &lg->rounds[i];
-		if (e->round == r && e->remeasure && !e->run_label && (run < 0 || e->run == run))
-			return 1;
+		if (e->remeasure && !e->run_label && (run < 0 || e->run == run))
+			rm->v[rm->n++] = e->round;
 	}
+	if (rm->n > 1)
+		qsort(rm->v, rm->n, sizeof(*rm->v), cmp_long);
 	return 0;
+}
+
+static int round_remeasures(const struct remeasures *rm, long r)
+{
+	return rm->n && bsearch(&r, rm->v, rm->n, sizeof(*rm->v), cmp_long) != NULL;
 }
 
 /* The median of the durations of v[0..n) (NAN when n == 0); only those
@@ -109,14 +131,14 @@ static const char *only_candidate(const struct records *rs, size_t from, long r,
 
 enum { NOT_IT = 0, SURE = 1, MAYBE = 2 };
 
-/* How r's round is a final confirmation (s4_confirm_round); v2 has its
+/* How r's round is a final confirmation (s4_confirms_kind); v2 has its
  * own: the phase final (2 for it, else 0). */
-static int confirm_kind(const struct s4_input *in, const struct record *r)
+static int confirm_kind(const struct s4_input *in, const struct s4_confirms *cs, const struct record *r)
 {
 	long line;
 	if (in->contract == RECORDS_V2)
 		return r->phase && strcmp(r->phase, "final") == 0 ? 2 : 0;
-	return s4_confirm_round(in->log, r->round, &line);
+	return s4_confirms_kind(in->log, cs, r->round, &line);
 }
 
 /* Whether r (of the key, valid, not a baseline, not F's) measures F
@@ -124,14 +146,14 @@ static int confirm_kind(const struct s4_input *in, const struct record *r)
  * the key there, or kin of F), or its section says it re-measures and it
  * is kin of F or has F's sha256; the same parent in another round with
  * nothing said is a MAYBE. A different sha256 is never F. */
-static int measures_final(const struct s4_input *in, size_t from, const struct record *r,
-			  const char *final_id, const struct final_facts *ff)
+static int measures_final(const struct s4_input *in, const struct s4_confirms *cs, const struct remeasures *rm,
+			  size_t from, const struct record *r, const char *final_id, const struct final_facts *ff)
 {
 	if (ff->sha && r->artifact_sha256 && strcmp(ff->sha, r->artifact_sha256) != 0)
 		return NOT_IT;
 	if (r->candidate_id == final_id)
 		return SURE;
-	int how = confirm_kind(in, r);
+	int how = confirm_kind(in, cs, r);
 	if ((how == 1 || how == 2) && in->contract != RECORDS_V2) {
 		if (kin(r, final_id, ff) || only_candidate(in->recs, from, r->round, r->dispatch, r->workload))
 			return SURE;
@@ -139,7 +161,7 @@ static int measures_final(const struct s4_input *in, size_t from, const struct r
 	}
 	if (r->round == ff->first_round)
 		return NOT_IT; /* a sibling: the candidates of one round are different kernels */
-	if (round_remeasures(in->log, r->round) && kin(r, final_id, ff))
+	if (kin(r, final_id, ff) && round_remeasures(rm, r->round))
 		return SURE;
 	if (how == 3 || (r->round != ff->first_round && r->parent_id && r->parent_id != final_id &&
 			 kin(r, final_id, ff)))
@@ -163,13 +185,22 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 		return -1;
 	}
 	facts_of(rs, from, final_id, dispatch, workload, &ff);
+	struct s4_confirms cs;
+	struct remeasures rm = { 0 };
+	if (s4_confirms_build(in->log, &cs) != 0 || remeasures_build(in->log, &rm) != 0) {
+		s4_confirms_release(&cs);
+		free(rm.v);
+		free(cf);
+		s4_repeats_release(rp);
+		return -1;
+	}
 	for (size_t i = from; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
 		if (r->dispatch != dispatch || r->workload != workload || !record_valid(r) || s4_is_baseline(r))
 			continue;
-		int how = measures_final(in, from, r, final_id, &ff);
+		int how = measures_final(in, &cs, &rm, from, r, final_id, &ff);
 		if (how == SURE) {
-			int c = confirm_kind(in, r);
+			int c = confirm_kind(in, &cs, r);
 			cf[rp->n] = c == 1 || c == 2;
 			rp->nconfirm += cf[rp->n];
 			rp->v[rp->n++] = r;
@@ -177,6 +208,8 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 			rp->amb[rp->namb++] = r;
 		}
 	}
+	s4_confirms_release(&cs);
+	free(rm.v);
 	rp->median = median_of(rp->v, cf, rp->n, 0);
 	rp->confirm_median = median_of(rp->v, cf, rp->n, 1);
 	if (rp->namb) {
