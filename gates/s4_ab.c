@@ -401,6 +401,12 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 			continue;
 		char at[32];
 		snprintf(at, sizeof(at), "%ld", s->line);
+		if (!s->has_protocol || !s->nruns) {
+			/* tlab and ab_test.py print the protocol and every run's median */
+			add_what(e, "%sthe block at line %s says %s but is no tlab / ab_test.py summary (no protocol and run medians)",
+				 at, s->verdict);
+			continue;
+		}
 		if (strcmp(s->verdict, "B_better") == 0)
 			e->b_better = 1;
 		add_what(e, "%sthe summary pasted at line %s says %s", at, s->verdict);

@@ -24,6 +24,9 @@ for c in 58.0 64.0 66.0 67.0; do
     # every measurement is named, with its line
     for l in "64 us (line 3)" "66 us (line 7)" "58 us (line 8)" "67 us (line 9)" "median 65 us"; do expect_grep "$l" "$OUT"; done
 done
+# an unlabelled claim is matched to its workload first, then to the median
+fresh v1; sed -i 's/^- wa: final_latency: 65.0 us.*/final_latency: 58.0 us/' "$P/opt_log.md"; verdict 1 S4-PERF-RECORDS-RECON
+expect_grep "median 65 us" "$OUT"
 fresh v1; claim_wa 65.5; verdict 0
 fresh v1; claim_wa 64.4; verdict 0
 # a number that is no measurement keeps its old message
@@ -83,6 +86,16 @@ for fx in v1-ab v2-ab; do
     awk '/"runs":/ { r = 1 } r && /"arm":\t"B"/ { b = 1 } r && b && /"median_us":/ { sub(/"median_us":\t[0-9.]*/, "\"median_us\":\t10.3"); b = 0 } { print }' "$P/opt_log.md" > "$P/x" && mv "$P/x" "$P/opt_log.md"
     verdict 1 S4-AB; expect_grep "but its own run medians give" "$OUT"
 done
+# a bare verdict is no tlab / ab_test.py summary
+fresh v1-ab; rm -r "$P/ab_round1"; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"
+printf '## Round 1 A/B\n\n```json\n{"verdict": "B_better"}\n```\n\n' > "$D/ab.md"; sed -i "/^winner: r1_fast/e cat $D/ab.md" "$P/opt_log.md"
+verdict 1 S4-AB; expect_grep "is no tlab / ab_test.py summary" "$OUT"
+# ab_test.py's own output (the reference rule's fields only) counts, and is replayed
+fresh v1-ab; rm -r "$P/ab_round1"; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"
+printf '```json\n{"protocol": "interleaved A/B multi-run (BP_run_state_bimodality)", "pairs": 3, "launch_count": 15,\n "a_medians_us": [10.2, 10.3, 10.1], "b_medians_us": [9.8, 9.9, 9.7], "a_merged_median_us": 10.2, "b_merged_median_us": 9.8,\n "b_rel_change": -0.0392, "pair_diffs_us": [-0.4, -0.4, -0.4], "sign_test_p": 0.25, "direction_consistent": true, "noise_threshold": 0.03, "verdict": "B_better"}\n```\n' > "$D/ab.md"
+sed -i "/^winner: r1_fast/e cat $D/ab.md" "$P/opt_log.md"; verdict 0
+sed -i 's/"b_medians_us": \[9.8, 9.9, 9.7\]/"b_medians_us": [9.8, 10.4, 9.7]/' "$P/opt_log.md"
+verdict 1 S4-AB; expect_grep "the A/B summary says B_better, but its own run medians give" "$OUT"
 # a threshold of 3% (.tlgate.json) leaves a 3.3% gain to the records
 fresh v1-ab; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; rm -r "$P/ab_round1"
 printf '{"ab_threshold": 0.03}\n' > "$D/op/.tlgate.json"; verdict 0
