@@ -2,6 +2,7 @@
 #include "run/gate_tree.h"
 
 #include "gates/rules.h"
+#include "stats/winner.h"
 #include "run/git.h"
 
 #include <errno.h>
@@ -683,6 +684,14 @@ int gate_config_weakened(const struct gatecheck_config *base, const char *base_n
 			 const struct gatecheck_config *pr, const char *file,
 			 struct gate_findings *fs)
 {
+	/* S4-AB's threshold: a lower one sends fewer small gains to A/B */
+	double bt = base->ab_threshold > 0 ? base->ab_threshold : STATS_WINNER_AB_THRESHOLD;
+	if (pr->ab_threshold > 0 && pr->ab_threshold < bt &&
+	    gate_add(fs, "TLGATE-CONFIG", GATE_ERROR, file, 0,
+		     "sets ab_threshold to %g, below %g (%s): a pull request cannot weaken the gate; the base "
+		     "revision's configuration is applied instead",
+		     pr->ab_threshold, bt, base->ab_threshold > 0 && base_name ? base_name : "its default"))
+		return -1;
 	for (size_t i = 0; i < gate_nrules; i++)
 		if (weaker(base, base_name, pr, file, gate_rules[i].id, gate_rules[i].default_severity, fs))
 			return -1;

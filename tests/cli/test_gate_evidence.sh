@@ -99,4 +99,15 @@ verdict 1 S4-AB; expect_grep "the A/B summary says B_better, but its own run med
 # a threshold of 3% (.tlgate.json) leaves a 3.3% gain to the records
 fresh v1-ab; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; rm -r "$P/ab_round1"
 printf '{"ab_threshold": 0.03}\n' > "$D/op/.tlgate.json"; verdict 0
+# in pull-request mode the threshold is the base's: a PR lowering it is refused
+if command -v git >/dev/null 2>&1; then
+    fresh v1-ab; rm -r "$P/ab_round1"
+    ( cd "$D" && git init -q . && git config user.email t@example.com && git config user.name t &&
+      git add -A && git commit -qm base && git branch -f main HEAD ) || fail "git"
+    sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; printf '{"ab_threshold": 0.02}\n' > "$D/.tlgate.json"
+    ( cd "$D" && git add -A && git commit -qm "pr: drop the A/B summary, lower the threshold" ) || fail "git"
+    ( cd "$D" && expect_exit 1 "$TLGATE" --changed-since main --base main . )
+    expect_grep "error: [S4-AB]" "$OUT"
+    expect_grep "[TLGATE-CONFIG] sets ab_threshold to 0.02, below 0.05 (its default)" "$OUT"
+fi
 echo "$n cases"
