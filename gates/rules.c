@@ -491,8 +491,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "has no effect, and this rule says it was tried.",
 	  "A .tlgate.json of the working tree that gives some rule a lower severity (off < note < "
 	  "warning < error) than the base revision's configuration does (the rule's default where "
-	  "the base says nothing); a pull request that removes the base's file, which made some rule "
-	  "stricter; or a working-tree file that cannot be read or parsed. Only in pull-request mode.",
+	  "the base says nothing), or a lower ab_threshold (S4-AB; 5% by default); a pull request "
+	  "that removes the base's file, which made some rule stricter; or a working-tree file that "
+	  "cannot be read or parsed. Only in pull-request mode.",
 	  "Change the configuration in its own pull request, reviewed on its own; do not weaken a "
 	  "rule in the change it would excuse. To silence one finding, use an inline suppression "
 	  "with a reason.",
