@@ -352,7 +352,7 @@ static long round_line(const struct optlog *lg, long r)
 
 /* What the evidence says for one key needing A/B. */
 struct key_evidence {
-	int b_better;      /* a B_better verdict (recomputed where a journal is) */
+	int b_better;      /* the verdict it needs (recomputed where a journal is) */
 	int ambiguous;     /* B_better under one protocol reading only */
 	char what[512];    /* what was found, for the message */
 };
@@ -370,8 +370,21 @@ static int about(const char *part, const struct stats_key *key, int per_workload
 	return !per_workload || s4_same_workload(part, key->workload);
 }
 
-static void evidence(const struct s4_input *in, long round, const struct stats_key *key, const struct said *ps,
-		     size_t nps, const struct replayed *rps, struct key_evidence *e)
+/* The verdict a key needs: B_better where the winner is faster; where it
+ * is slower (a small kernel's soft regression) a tie also shows that the
+ * slowdown is run-state noise. */
+static int settles(enum ab_verdict v, int slower)
+{
+	return v == AB_B_BETTER || (slower && v == AB_TIE);
+}
+
+static int settles_name(const char *v, int slower)
+{
+	return strcmp(v, "B_better") == 0 || (slower && strcmp(v, "tie") == 0);
+}
+
+static void evidence(const struct s4_input *in, long round, const struct stats_key *key, int slower,
+		     const struct said *ps, size_t nps, const struct replayed *rps, struct key_evidence *e)
 {
 	char buf[256];
 	int journal = 0;
@@ -382,14 +395,14 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 		    !rps[k].ok)
 			continue;
 		journal = 1;
-		int b1 = rps[k].verdict == AB_B_BETTER, b2 = rps[k].other == AB_B_BETTER;
+		int b1 = settles(rps[k].verdict, slower), b2 = settles(rps[k].other, slower);
 		if (b1 && b2)
 			e->b_better = 1;
 		else if (b1 || b2)
 			e->ambiguous = 1;
 		add_what(e, "%sthe runs of %s give %s", j->file,
-			 rps[k].unknown && rps[k].verdict != rps[k].other ? "B_better under one protocol only (none stated)"
-									 : ab_verdict_name(rps[k].verdict));
+			 rps[k].unknown && b1 != b2 ? "it under one protocol only (none stated)"
+						    : ab_verdict_name(rps[k].verdict));
 	}
 	if (journal)
 		return;
@@ -407,13 +420,14 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 				 at, s->verdict);
 			continue;
 		}
-		if (strcmp(s->verdict, "B_better") == 0)
+		if (settles_name(s->verdict, slower))
 			e->b_better = 1;
 		add_what(e, "%sthe summary pasted at line %s says %s", at, s->verdict);
 	}
 }
 
-/* Every key of the winner that needs A/B has its B_better verdict. */
+/* Every key of the winner that needs A/B has its verdict: B_better (a
+ * tie will do where the winner measured slower). */
 static int check_keys(const struct s4_input *in, struct stats_winner *w, size_t c, long round,
 		      const struct said *ps, size_t nps, const struct replayed *rps, double thr,
 		      struct gate_findings *fs)
@@ -426,18 +440,18 @@ static int check_keys(const struct s4_input *in, struct stats_winner *w, size_t 
 			continue;
 		const struct stats_key *key = &w->ks.v[kk->key];
 		struct key_evidence e;
-		evidence(in, round, key, ps, nps, rps, &e);
+		double g = -kk->change;
+		evidence(in, round, key, g < 0, ps, nps, rps, &e);
 		if (e.b_better)
 			continue;
-		double g = -kk->change;
 		if (!e.what[0])
 			snprintf(e.what, sizeof(e.what),
 				 "no ```json tlab / ab_test.py summary in round %ld's section, no perf_opt/ab_<round> runs.jsonl of round %ld",
 				 round, round);
 		if (gate_add(fs, RULE, e.ambiguous ? GATE_WARNING : GATE_ERROR, in->optlog_file, line,
-			     "round %ld adopted '%s' with a %s of %.1f%% against the current best on '%s' / '%s' (under the %g%% A/B threshold: the interleaved A/B protocol decides), without a B_better verdict: %s",
+			     "round %ld adopted '%s' with a %s of %.1f%% against the current best on '%s' / '%s' (under the %g%% A/B threshold: the interleaved A/B protocol decides), without a %s verdict: %s",
 			     round, cd->candidate_id, g >= 0 ? "gain" : "slowdown", 100 * fabs(g), key->dispatch,
-			     key->workload, 100 * thr, e.what))
+			     key->workload, 100 * thr, g >= 0 ? "B_better" : "B_better or tie", e.what))
 			return -1;
 	}
 	return 0;

@@ -96,6 +96,13 @@ printf '```json\n{"protocol": "interleaved A/B multi-run (BP_run_state_bimodalit
 sed -i "/^winner: r1_fast/e cat $D/ab.md" "$P/opt_log.md"; verdict 0
 sed -i 's/"b_medians_us": \[9.8, 9.9, 9.7\]/"b_medians_us": [9.8, 10.4, 9.7]/' "$P/opt_log.md"
 verdict 1 S4-AB; expect_grep "the A/B summary says B_better, but its own run medians give" "$OUT"
+# a small kernel's soft regression (+4%) under a clear winner: a tie settles it, nothing does not
+fresh v1
+printf '{"round": 0, "candidate_id": "baseline", "parent_id": null, "dispatch_path": "k_kernel::main", "workload": "ws", "duration_us": 10.0, "l0_pass": true, "msprof_raw_path": "profiles", "timestamp": "2026-10-01T08:50:00Z"}\n{"round": 1, "candidate_id": "r1_tile", "parent_id": "baseline", "dispatch_path": "k_kernel::main", "workload": "ws", "duration_us": 10.4, "l0_pass": true, "msprof_raw_path": "profiles", "timestamp": "2026-10-01T08:51:00Z"}\n' >> "$P/perf_records.jsonl"
+sed -i 's/^- wb: final_latency: 40.4 us/- wb: final_latency: 40.4 us\n- ws: final_latency: 10.4 us/' "$P/opt_log.md"
+verdict 1 S4-AB; expect_grep "with a slowdown of 4.0% against the current best on 'k_kernel::main' / 'ws'" "$OUT"; expect_grep "without a B_better or tie verdict" "$OUT"
+printf '```json\n{"protocol": "interleaved A/B multi-run (BP_run_state_bimodality)", "pairs": 3, "a_medians_us": [10.0, 10.1, 10.0], "b_medians_us": [10.1, 10.0, 10.1], "noise_threshold": 0.03, "workdir": "perf_opt/ab_r1/ws", "verdict": "tie"}\n```\n' > "$D/ab.md"
+sed -i "/^winner: r1_tile/e cat $D/ab.md" "$P/opt_log.md"; verdict 0
 # a threshold of 3% (.tlgate.json) leaves a 3.3% gain to the records
 fresh v1-ab; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; rm -r "$P/ab_round1"
 printf '{"ab_threshold": 0.03}\n' > "$D/op/.tlgate.json"; verdict 0
