@@ -392,8 +392,9 @@ static int v1_claim_baseline(const struct s4_input *in, struct gate_findings *fs
 	return 0;
 }
 
-/* "64 us (line 5), 66 us (line 7), ..." of v[0..n) into buf. */
-static void list_records(const struct record *const *v, size_t n, char *buf, size_t len)
+/* "64 us (line 5), 66 us (line 7, other_id), ..." of v[0..n) into buf:
+ * a record of another candidate than kernel names it. */
+static void list_records(const struct record *const *v, size_t n, const char *kernel, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -402,9 +403,9 @@ static void list_records(const struct record *const *v, size_t n, char *buf, siz
 			snprintf(buf + used, len - used, ", and %zu more", n - i);
 			return;
 		}
+		int other = v[i]->candidate_id != kernel;
 		used += (size_t)snprintf(buf + used, len - used, "%s%g us (line %ld%s%s)", i ? ", " : "",
-					 v[i]->duration_us, v[i]->line, v[i]->candidate_id != v[0]->candidate_id ? ", " : "",
-					 v[i]->candidate_id != v[0]->candidate_id ? v[i]->candidate_id : "");
+					 v[i]->duration_us, v[i]->line, other ? ", " : "", other ? v[i]->candidate_id : "");
 	}
 }
 
@@ -427,8 +428,8 @@ static int judge_repeats(const struct s4_input *in, struct gate_findings *fs, si
 	int sure = s4_repeats_accepts(&rp, claimed, 0), all = s4_repeats_accepts(&rp, claimed, 1);
 	char recs[1024], amb[640];
 	const char *wl = label ? label : hit->workload;
-	list_records(rp.v, rp.n, recs, sizeof(recs));
-	list_records(rp.amb, rp.namb, amb, sizeof(amb));
+	list_records(rp.v, rp.n, hit->candidate_id, recs, sizeof(recs));
+	list_records(rp.amb, rp.namb, hit->candidate_id, amb, sizeof(amb));
 	double dev = s4_deviation(claimed, rp.median);
 	row->ok = sure || all;
 	if (row->ok && s4_deviation(claimed, hit->duration_us) > S4_TOLERANCE) {
@@ -438,27 +439,30 @@ static int judge_repeats(const struct s4_input *in, struct gate_findings *fs, si
 	if (sure && all)
 		goto out;
 	const struct record *one = NULL; /* a measurement the claim matches */
-	for (size_t i = 0; i < rp.n; i++)
-		if (s4_deviation(claimed, rp.v[i]->duration_us) <= S4_TOLERANCE)
-			one = rp.v[i];
+	for (size_t i = 0; i < rp.n + rp.namb; i++) {
+		const struct record *x = i < rp.n ? rp.v[i] : rp.amb[i - rp.n];
+		if (!one && s4_deviation(claimed, x->duration_us) <= S4_TOLERANCE)
+			one = x;
+	}
 	if (!sure && !all && !one) {
 		decided = 0; /* it matches no measurement: the caller says so */
 		goto out;
 	}
 	if (!sure && !all)
 		err = gate_add(fs, RULE, GATE_ERROR, in->optlog_file, line,
-			       "claimed %s %g us for '%s' is not the median of the %zu measurements of '%s' on '%s' / '%s' (%s: median %g us; deviation %.1f%% > 1%%), it matches line %ld only: a repeated measurement is reported by its median, not its best",
+			       "claimed %s %g us for '%s' is not the median of the %zu measurements of '%s' on '%s' / '%s' (%s: median %g us; deviation %.1f%% > 1%%%s%s), it matches line %ld only: a repeated measurement is reported by its median, not its best",
 			       what, claimed, wl, rp.n, hit->candidate_id, hit->dispatch, hit->workload, recs,
-			       rp.median, dev * 100, one->line);
+			       rp.median, dev * 100, rp.namb ? "; nor with the maybe re-measurements " : "",
+			       rp.namb ? amb : "", one->line);
 	else if (sure)
 		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
-			       "claimed %s %g us for '%s' reconciles with the %s of '%s' on '%s' / '%s' (%s), but not if %s re-measure%s it under another id (same parent, another round; the log does not say so): median %g us with them; assumed they are other candidates",
+			       "claimed %s %g us for '%s' reconciles with the %s of '%s' on '%s' / '%s' (%s), but not if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them; assumed they are other candidates",
 			       what, claimed, wl, rp.n == 1 ? "measurement" : "median of the measurements",
 			       hit->candidate_id, hit->dispatch, hit->workload, recs,
 			       amb, rp.namb == 1 ? "s" : "", rp.median_all);
 	else
 		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
-			       "claimed %s %g us for '%s' is the median of the measurements of '%s' on '%s' / '%s' only if %s re-measure%s it under another id (same parent, another round; the log does not say so): median %g us with them, %g us without (%s); assumed they do",
+			       "claimed %s %g us for '%s' is the median of the measurements of '%s' on '%s' / '%s' only if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them, %g us without (%s); assumed they do",
 			       what, claimed, wl, hit->candidate_id, hit->dispatch, hit->workload, amb,
 			       rp.namb == 1 ? "s" : "", rp.median_all, rp.median, recs);
 out:

@@ -75,6 +75,7 @@ struct final_facts {
 	size_t nparents;
 	long first_round;
 	const char *sha;
+	const char *base_id;   /* candidate_id of the key's round-0 baseline, NULL none */
 };
 
 static void facts_of(const struct records *rs, size_t from, const char *final_id, const char *dispatch,
@@ -84,8 +85,11 @@ static void facts_of(const struct records *rs, size_t from, const char *final_id
 	ff->first_round = -1;
 	for (size_t i = from; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
-		if (r->candidate_id != final_id || r->dispatch != dispatch || r->workload != workload ||
-		    s4_is_baseline(r))
+		if (r->dispatch != dispatch || r->workload != workload)
+			continue;
+		if (s4_is_baseline(r) && r->round == 0 && !ff->base_id)
+			ff->base_id = r->candidate_id;
+		if (r->candidate_id != final_id || s4_is_baseline(r))
 			continue;
 		if (ff->first_round < 0 || r->round < ff->first_round)
 			ff->first_round = r->round;
@@ -141,11 +145,22 @@ static int confirm_kind(const struct s4_input *in, const struct s4_confirms *cs,
 	return s4_confirms_kind(in->log, cs, r->round, &line);
 }
 
-/* Whether r (of the key, valid, not a baseline, not F's) measures F
- * again: its round is a final confirmation round (the only candidate of
- * the key there, or kin of F), or its section says it re-measures and it
- * is kin of F or has F's sha256; the same parent in another round with
- * nothing said is a MAYBE. A different sha256 is never F. */
+/* 1 when r's parent is the key's round-0 baseline: every candidate
+ * derived from the baseline has it, so it tells nothing about identity. */
+static int from_baseline(const struct final_facts *ff, const struct record *r)
+{
+	return r->parent_id && r->parent_id == ff->base_id;
+}
+
+/* Whether r (of the key, valid, not a baseline) measures F again. Its
+ * own records do (unless their sha256 differs). In a final confirmation
+ * round (v1), or a later round whose section says it re-measures with F
+ * or one of F's parents as parent, r does when it is the key's only
+ * candidate there, and may (MAYBE) when the round holds several. A
+ * candidate of F's first round is a sibling, never F. Another round's
+ * record derived from one of F's parents (not the baseline, which every
+ * candidate may share), or an assumed unnumbered confirmation, with
+ * nothing said, is a MAYBE. A different sha256 is never F. */
 static int measures_final(const struct s4_input *in, const struct s4_confirms *cs, const struct remeasures *rm,
 			  size_t from, const struct record *r, const char *final_id, const struct final_facts *ff)
 {
@@ -154,17 +169,15 @@ static int measures_final(const struct s4_input *in, const struct s4_confirms *c
 	if (r->candidate_id == final_id)
 		return SURE;
 	int how = confirm_kind(in, cs, r);
-	if ((how == 1 || how == 2) && in->contract != RECORDS_V2) {
-		if (kin(r, final_id, ff) || only_candidate(in->recs, from, r->round, r->dispatch, r->workload))
-			return SURE;
-		return MAYBE;
-	}
+	int only = how || round_remeasures(rm, r->round)
+			   ? only_candidate(in->recs, from, r->round, r->dispatch, r->workload) != NULL : 0;
+	if ((how == 1 || how == 2) && in->contract != RECORDS_V2)
+		return only ? SURE : kin(r, final_id, ff) ? MAYBE : NOT_IT;
 	if (r->round == ff->first_round)
 		return NOT_IT; /* a sibling: the candidates of one round are different kernels */
 	if (kin(r, final_id, ff) && round_remeasures(rm, r->round))
-		return SURE;
-	if (how == 3 || (r->round != ff->first_round && r->parent_id && r->parent_id != final_id &&
-			 kin(r, final_id, ff)))
+		return only ? SURE : MAYBE;
+	if (how == 3 || (r->parent_id != final_id && kin(r, final_id, ff) && !from_baseline(ff, r)))
 		return MAYBE;
 	return NOT_IT;
 }
