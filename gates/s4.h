@@ -196,14 +196,15 @@ void s4_confirms_release(struct s4_confirms *c);
  * measure the kernel final_id (an interned candidate_id of in->recs;
  * dispatch and workload interned too). Its own records (v2: with its
  * artifact_sha256 when both state one), and records under another id that
- * the log says measure it again: v1, in a final confirmation round
- * (s4_confirm_round 1 or 2) as the key's only candidate there or with F
- * (or one of F's parents) as parent; in a later round whose section says
- * it re-measures (复测, re-measure) with such a parent. A record with one
- * of F's parents as parent in a later round about which the log says
- * nothing (or in an assumed unnumbered confirmation) may be either: it
- * goes to amb. Never F's: another candidate of F's first round (a
- * sibling), a different artifact_sha256. An equal sha256 alone does not
+ * the log says measure it again, as the key's only candidate of the round:
+ * v1, in a final confirmation round (s4_confirm_round 1 or 2); in a later
+ * round whose section says it re-measures (复测, re-measure), derived from
+ * F or one of F's parents. Ambiguous (amb): such a record in a round
+ * holding several candidates of the key; one derived from one of F's
+ * parents (not the round-0 baseline, which every candidate may share) in
+ * a later round about which the log says nothing; one in an assumed
+ * unnumbered confirmation. Never F's: another candidate of F's first round
+ * (a sibling), a different artifact_sha256. An equal sha256 alone does not
  * make two ids one kernel (a kernel file edited in place keeps its name,
  * and records often carry the delivered file's hash). The confirmation
  * records are v1's confirmation rounds, v2's phase final (s4_repeats.c). */
