@@ -170,14 +170,27 @@ static const char *last_part(const char *path, char *buf, size_t len)
 static int pasted(const struct s4_input *in, struct gate_findings *fs, struct said **out, size_t *n)
 {
 	const struct optlog *lg = in->log;
+	size_t cap = 0;
 	*n = 0;
-	*out = calloc(lg->n_codes + 1, sizeof(**out));
-	if (!*out)
-		return -1;
+	*out = NULL;
 	for (size_t i = 0; i < lg->n_codes; i++) {
 		const struct optlog_code *c = &lg->codes[i];
 		if (lg->runs > 1 && c->run != lg->target_run)
 			continue;
+		if (!strstr(c->text, "\"verdict\"")) {
+			if (c->truncated && gate_add(fs, RULE, GATE_WARNING, in->optlog_file, c->line,
+						     "this ```json block is longer than the gate reads (256 KiB a block, 4 MiB in all): not read as an A/B summary"))
+				return -1;
+			continue;
+		}
+		if (*n == cap) {
+			size_t nc = cap ? cap * 2 : 4;
+			struct said *v = realloc(*out, nc * sizeof(*v));
+			if (!v)
+				return -1;
+			*out = v;
+			cap = nc;
+		}
 		int rc = said_parse(c->text, in->optlog_file, c->line, c->round, &(*out)[*n]);
 		if (rc < 0)
 			return -1;
@@ -186,10 +199,9 @@ static int pasted(const struct s4_input *in, struct gate_findings *fs, struct sa
 			continue;
 		}
 		said_release(&(*out)[*n]);
-		if (strstr(c->text, "\"verdict\"") &&
-		    gate_add(fs, RULE, GATE_WARNING, in->optlog_file, c->line,
+		if (gate_add(fs, RULE, GATE_WARNING, in->optlog_file, c->line,
 			     "this ```json block mentions a verdict but is no JSON object with a string \"verdict\"%s: not read as an A/B summary",
-			     c->truncated ? " (it is longer than the 256 KiB read)" : ""))
+			     c->truncated ? " (it is longer than the gate reads: 256 KiB a block, 4 MiB in all)" : ""))
 			return -1;
 	}
 	return 0;

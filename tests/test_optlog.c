@@ -499,6 +499,31 @@ static void json_code_blocks(void **s)
 	assert_true(strlen(lg.codes[0].text) <= OPTLOG_CODE_MAX);
 	assert_true(strlen(lg.codes[0].text) > OPTLOG_CODE_MAX - 32);
 	optlog_release(&lg);
+	/* all blocks together keep at most OPTLOG_CODES_TOTAL: the later ones
+	 * keep their line and round, without text */
+	size_t nb = OPTLOG_CODES_TOTAL / (200 * 1024) + 3, per = 200 * 1024;
+	big = malloc(nb * (per + 32) + 64);
+	assert_non_null(big);
+	k = 0;
+	for (size_t b = 0; b < nb; b++) {
+		k += (size_t)snprintf(big + k, 16, "```json\n");
+		for (size_t i = 0; i < per / 16; i++, k += 16)
+			memcpy(big + k, "0123456789abcde\n", 16);
+		k += (size_t)snprintf(big + k, 16, "```\n");
+	}
+	big[k] = '\0';
+	load(&lg, big);
+	free(big);
+	assert_int_equal(lg.n_codes, nb);
+	size_t total = 0;
+	for (size_t b = 0; b < nb; b++)
+		total += strlen(lg.codes[b].text);
+	assert_true(total <= OPTLOG_CODES_TOTAL);
+	assert_int_equal(lg.codes[0].truncated, 0);
+	assert_int_equal(lg.codes[nb - 1].truncated, 1);
+	assert_string_equal(lg.codes[nb - 1].text, "");
+	assert_int_equal(lg.codes[nb - 1].line, (long)((nb - 1) * (per / 16 + 2) + 1));
+	optlog_release(&lg);
 }
 
 int main(void)

@@ -31,6 +31,7 @@ struct ctx {
 	char fence_ch;
 	size_t fence_len;
 	int in_code;           /* the open fence is a ```json block: lg->codes' last */
+	size_t code_bytes;     /* text kept in lg->codes so far (OPTLOG_CODES_TOTAL) */
 	int in_comment;
 	/* the previous line and the last non-blank line before it */
 	char *prev;
@@ -1861,10 +1862,11 @@ static int code_line(struct ctx *cx, const char *s)
 {
 	struct optlog_code *c = &cx->lg->codes[cx->lg->n_codes - 1];
 	size_t have = strlen(c->text), n = strlen(s);
-	if (have + n + 1 > OPTLOG_CODE_MAX) {
+	if (have + n + 1 > OPTLOG_CODE_MAX || cx->code_bytes + n + 1 > OPTLOG_CODES_TOTAL) {
 		c->truncated = 1;
 		return 0;
 	}
+	cx->code_bytes += n + 1;
 	char *t = realloc(c->text, have + n + 2);
 	if (!t)
 		return -1;

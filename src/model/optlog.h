@@ -109,8 +109,8 @@ struct optlog_final_row {
 
 /* A fenced code block whose info string is `json` (```json): a pasted
  * tlab / ab_test.py summary (S4-AB reads them). Body text only, at most
- * OPTLOG_CODE_MAX bytes kept (longer: truncated set); fences of another
- * language are not kept. */
+ * OPTLOG_CODE_MAX bytes kept per block and OPTLOG_CODES_TOTAL for all
+ * (beyond: truncated set); fences of another language are not kept. */
 struct optlog_code {
 	long line;          /* line of the opening fence */
 	long round;         /* round of the section it sits in (as for a table
@@ -122,6 +122,9 @@ struct optlog_code {
 };
 
 #define OPTLOG_CODE_MAX (256 * 1024)
+/* Text of all blocks kept together, at most (bounded memory): a block
+ * beyond it is kept with its line and round, empty and truncated. */
+#define OPTLOG_CODES_TOTAL (4 * 1024 * 1024)
 
 /* `<!-- tlgate-disable RULE -- reason -->` */
 struct optlog_suppression {
