@@ -77,6 +77,14 @@ static int take_line(const char *s, size_t n, long line, struct abjournal *j)
 		}
 		return 0;
 	}
+	if (j->n == ABJOURNAL_MAX_RUNS) {
+		if (!j->bad_line) {
+			j->bad_line = line;
+			if (!(j->bad = strdup("more runs than a journal holds (10000): the rest is not read")))
+				return -1;
+		}
+		return 0;
+	}
 	if (j->n == j->cap) {
 		size_t cap = j->cap ? j->cap * 2 : 16;
 		struct abjournal_run *v = realloc(j->v, cap * sizeof(*v));

@@ -22,11 +22,15 @@ struct cJSON;
  * journal loader (run/tlab_run.h) uses it too. */
 const char *abjournal_run_of(const struct cJSON *o, struct abjournal_run *r);
 
+/* Runs kept per journal (a session has at most a few hundred). */
+#define ABJOURNAL_MAX_RUNS 10000
+
 /* Appends the runs of a journal's text (len bytes, one JSON object per
  * line: "arm" "A"/"B", "pair" >= 1, "order" 1/2, "median_us" > 0) to j.
  * A line that is not JSON is counted in j->damaged (what a crash leaves);
  * the first line that is JSON but not such a run goes to j->bad_line and
- * j->bad. Returns 0, -1 on allocation failure. */
+ * j->bad, and so does the line after ABJOURNAL_MAX_RUNS runs (the rest is
+ * not kept). Returns 0, -1 on allocation failure. */
 int abjournal_parse(const char *text, size_t len, struct abjournal *j);
 
 #endif
