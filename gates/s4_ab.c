@@ -218,11 +218,19 @@ struct replayed {
 	struct ab_replay_opts opts;
 };
 
-/* The summaries of journal j: its own file (*own) and the pasted ones
- * whose workdir names it. */
-static int said_of_journal(const struct said *s, const struct abjournal *j)
+/* 1 when pasted summary s is about journal j: its workdir names j, or
+ * (ab_test.py prints none) it sits in the section of j's round and j is
+ * that round's only journal. */
+static int said_of_journal(const struct s4_input *in, const struct said *s, const struct abjournal *j)
 {
-	return s->workdir[0] && names_dir(s->workdir, j->rel);
+	if (s->workdir[0])
+		return names_dir(s->workdir, j->rel);
+	if (s->round < 0 || s->round != j->round)
+		return 0;
+	size_t same = 0;
+	for (size_t k = 0; k < in->ab->n; k++)
+		same += in->ab->v[k].round == j->round;
+	return same == 1;
 }
 
 static const char *proto_name(enum ab_replay_protocol p)
@@ -231,12 +239,12 @@ static const char *proto_name(enum ab_replay_protocol p)
 }
 
 /* Recomputes j's verdict with the protocol a summary of it states. */
-static void replay(const struct abjournal *j, const struct said *own, const struct said *ps, size_t nps,
-		   struct replayed *rp)
+static void replay(const struct s4_input *in, const struct abjournal *j, const struct said *own,
+		   const struct said *ps, size_t nps, struct replayed *rp)
 {
 	const struct said *know = own && own->has_protocol ? own : NULL;
 	for (size_t i = 0; !know && i < nps; i++)
-		if (said_of_journal(&ps[i], j) && ps[i].has_protocol)
+		if (said_of_journal(in, &ps[i], j) && ps[i].has_protocol)
 			know = &ps[i];
 	memset(rp, 0, sizeof(*rp));
 	stats_ab_replay_opts_init(&rp->opts);
@@ -306,7 +314,7 @@ static int check_journals(const struct s4_input *in, const struct said *ps, size
 			if (has_own < 0)
 				return -1;
 		}
-		replay(j, has_own > 0 ? &own : NULL, ps, nps, &rps[k]);
+		replay(in, j, has_own > 0 ? &own : NULL, ps, nps, &rps[k]);
 		int err = 0;
 		if (j->bad_line)
 			err = gate_add(fs, RULE, GATE_WARNING, j->file, j->bad_line,
@@ -317,7 +325,7 @@ static int check_journals(const struct s4_input *in, const struct said *ps, size
 		if (!err && rps[k].ok && has_own > 0)
 			err = check_said(j, &own, &rps[k], fs);
 		for (size_t i = 0; !err && rps[k].ok && i < nps; i++)
-			if (said_of_journal(&ps[i], j))
+			if (said_of_journal(in, &ps[i], j))
 				err = check_said(j, &ps[i], &rps[k], fs);
 		if (has_own > 0)
 			said_release(&own);
@@ -510,7 +518,7 @@ int s4_rule_ab(const struct s4_input *in, struct gate_findings *fs)
 	for (size_t i = 0; rc == 0 && i < nps; i++) {
 		int journal = 0;
 		for (size_t k = 0; k < nj; k++)
-			journal |= said_of_journal(&ps[i], &in->ab->v[k]);
+			journal |= said_of_journal(in, &ps[i], &in->ab->v[k]);
 		if (!journal && self_consistent(&ps[i], fs) < 0)
 			rc = -1;
 	}

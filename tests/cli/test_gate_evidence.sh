@@ -124,6 +124,12 @@ sed -i 's/^- wb: final_latency: 40.4 us/- wb: final_latency: 40.4 us\n- ws: fina
 verdict 1 S4-AB; expect_grep "with a slowdown of 4.0% against the current best on 'k_kernel::main' / 'ws'" "$OUT"; expect_grep "without a B_better or tie verdict" "$OUT"
 printf '```json\n{"protocol": "interleaved A/B multi-run (BP_run_state_bimodality)", "pairs": 3, "a_medians_us": [10.0, 10.1, 10.0], "b_medians_us": [10.1, 10.0, 10.1], "noise_threshold": 0.03, "workdir": "perf_opt/ab_r1/ws", "verdict": "tie"}\n```\n' > "$D/ab.md"
 sed -i "/^winner: r1_tile/e cat $D/ab.md" "$P/opt_log.md"; verdict 0
+# ab_test.py's output names no work directory: the round's only journal is its journal
+fresh v1-ab; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"
+printf '```json\n{"protocol": "interleaved A/B multi-run (BP_run_state_bimodality)", "pairs": 4, "a_medians_us": [10.2, 10.3, 10.1, 10.2], "b_medians_us": [9.8, 9.9, 9.7, 9.8], "noise_threshold": 0.03, "verdict": "B_better"}\n```\n' > "$D/ab.md"
+sed -i "/^winner: r1_fast/e cat $D/ab.md" "$P/opt_log.md"; verdict 0
+sed -i 's/"arm":"B","pair":\([0-9]\),"order":\([12]\),"launches":10,"median_us":[0-9.]*/"arm":"B","pair":\1,"order":\2,"launches":10,"median_us":10.19/' "$P/ab_round1/runs.jsonl"
+verdict 1 S4-AB; expect_grep "the A/B summary says B_better over 4 pairs, but the runs of" "$OUT"
 # a threshold of 3% (.tlgate.json) leaves a 3.3% gain to the records
 fresh v1-ab; sed -i '/^```json/,/^```$/d' "$P/opt_log.md"; rm -r "$P/ab_round1"
 printf '{"ab_threshold": 0.03}\n' > "$D/op/.tlgate.json"; verdict 0
