@@ -484,9 +484,13 @@ static int check_winner(const struct s4_input *in, const struct said *ps, size_t
 {
 	const struct optlog *lg = in->log;
 	long round;
-	const char *win = adopted(in, s4_records_from(in), &round);
+	size_t from = s4_records_from(in);
+	const char *win = adopted(in, from, &round);
 	if (!win || lg->nothing_adopted)
 		return 0;
+	struct records last = *in->recs; /* the checked run's records: a view, nothing owned */
+	last.v += from;
+	last.n -= from;
 	struct stats_winner_opts o;
 	struct stats_winner w;
 	char err[256];
@@ -495,7 +499,7 @@ static int check_winner(const struct s4_input *in, const struct said *ps, size_t
 		o.noise = lg->noise_pct / 100;
 	if (in->ab_threshold > 0)
 		o.ab_threshold = in->ab_threshold;
-	if (stats_winner_choose(in->recs, round, &o, &w, err, sizeof(err)) != 0)
+	if (stats_winner_choose(&last, round, &o, &w, err, sizeof(err)) != 0)
 		return 0; /* the round cannot be judged: the other rules say why */
 	int rc = 0;
 	for (size_t c = 0; c < w.ncands; c++)
