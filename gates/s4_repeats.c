@@ -135,6 +135,23 @@ static const char *only_candidate(const struct records *rs, size_t from, long r,
 
 enum { NOT_IT = 0, SURE = 1, MAYBE = 2 };
 
+/* only_candidate's last answer: the records of a key come round by round,
+ * so one entry spares a scan per record. */
+struct only_cache {
+	long round;             /* -1: empty */
+	int only;
+};
+
+/* 1 when r is the only candidate of its key in its round. */
+static int only_of(const struct s4_input *in, size_t from, const struct record *r, struct only_cache *oc)
+{
+	if (oc->round != r->round) {
+		oc->round = r->round;
+		oc->only = only_candidate(in->recs, from, r->round, r->dispatch, r->workload) != NULL;
+	}
+	return oc->only;
+}
+
 /* How r's round is a final confirmation (s4_confirms_kind); v2 has its
  * own: the phase final (2 for it, else 0). */
 static int confirm_kind(const struct s4_input *in, const struct s4_confirms *cs, const struct record *r)
@@ -162,21 +179,20 @@ static int from_baseline(const struct final_facts *ff, const struct record *r)
  * candidate may share), or an assumed unnumbered confirmation, with
  * nothing said, is a MAYBE. A different sha256 is never F. */
 static int measures_final(const struct s4_input *in, const struct s4_confirms *cs, const struct remeasures *rm,
-			  size_t from, const struct record *r, const char *final_id, const struct final_facts *ff)
+			  struct only_cache *oc, size_t from, const struct record *r, const char *final_id,
+			  const struct final_facts *ff)
 {
 	if (ff->sha && r->artifact_sha256 && strcmp(ff->sha, r->artifact_sha256) != 0)
 		return NOT_IT;
 	if (r->candidate_id == final_id)
 		return SURE;
 	int how = confirm_kind(in, cs, r);
-	int only = how || round_remeasures(rm, r->round)
-			   ? only_candidate(in->recs, from, r->round, r->dispatch, r->workload) != NULL : 0;
 	if ((how == 1 || how == 2) && in->contract != RECORDS_V2)
-		return only ? SURE : kin(r, final_id, ff) ? MAYBE : NOT_IT;
+		return only_of(in, from, r, oc) ? SURE : kin(r, final_id, ff) ? MAYBE : NOT_IT;
 	if (r->round == ff->first_round)
 		return NOT_IT; /* a sibling: the candidates of one round are different kernels */
 	if (kin(r, final_id, ff) && round_remeasures(rm, r->round))
-		return only ? SURE : MAYBE;
+		return only_of(in, from, r, oc) ? SURE : MAYBE;
 	if (how == 3 || (r->parent_id != final_id && kin(r, final_id, ff) && !from_baseline(ff, r)))
 		return MAYBE;
 	return NOT_IT;
@@ -207,11 +223,12 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 		s4_repeats_release(rp);
 		return -1;
 	}
+	struct only_cache oc = { .round = -1 };
 	for (size_t i = from; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
 		if (r->dispatch != dispatch || r->workload != workload || !record_valid(r) || s4_is_baseline(r))
 			continue;
-		int how = measures_final(in, &cs, &rm, from, r, final_id, &ff);
+		int how = measures_final(in, &cs, &rm, &oc, from, r, final_id, &ff);
 		if (how == SURE) {
 			int c = confirm_kind(in, &cs, r);
 			cf[rp->n] = c == 1 || c == 2;
