@@ -191,6 +191,34 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  opt_log.md:28: error: [S4-COMPTABLE-RECON] round 2's table shows 9.8 for 'c2_pipe' on\n"
 	  "  'w_small', but the records give 10.1 us (the one measurement of 1, perf_records.jsonl line 7)" },
+	{ "S4-AB", GATE_ERROR, GATE_ERROR,
+	  "a winner adopted with a gain under 5% carries a B_better A/B verdict that its runs give",
+	  "Small kernels land in a fast or a slow state from one run to the next (+-3-5%), so one "
+	  "measurement each cannot tell a 3% gain from noise. The seed (Phase 2 step 10, T-2) lets "
+	  "a gain under 5% become the winner only after the interleaved A/B protocol (tlab, "
+	  "ab_test.py) said B_better, and asks for its JSON summary in the round's log.",
+	  "The summary's best (v1) or the final candidate (v2), in the round it was first measured, "
+	  "has keys that need A/B by the winner rule `tlperf loop` applies (stats/winner.h: a gain "
+	  "beyond the noise threshold but under the A/B threshold, 5% or .tlgate.json "
+	  "\"ab_threshold\"; a small kernel's soft regression; no gain beyond noise anywhere), and "
+	  "for one of them no B_better verdict (for a soft regression, B_better or tie): none in a "
+	  "```json tlab / ab_test.py summary (its protocol and run medians) pasted "
+	  "in that round's section, and none recomputed from a runs.jsonl of a perf_opt/ab_<round> "
+	  "work directory (the loop's ab_r<N>_<ID>/<workload>/ too). The verdict of a journal is "
+	  "recomputed from its runs with the protocol and settings its summary states (ref: "
+	  "ab_test.py's rule; seq: tlab's); a summary (pasted, or kept beside the work directory) "
+	  "whose verdict or pair count differs from that is an error, and so is a pasted summary "
+	  "without a journal whose own runs give another verdict. A journal whose protocol no "
+	  "summary states is read both ways: B_better under only one of them is a warning.",
+	  "Run `tlab --workdir perf_opt/ab_<round> ...` (or let `tlperf loop` do it) and paste its "
+	  "JSON output in the round's section as a ```json block; adopt the candidate only when "
+	  "the verdict is B_better. Never edit a verdict or a journal by hand.",
+	  "opt_log.md: ## Round 1 ... r1_fast 9.85 us vs 10.19 us, adopted, no A/B\n"
+	  "finding:\n"
+	  "  opt_log.md:7: error: [S4-AB] round 1 adopted 'r1_fast' with a gain of 3.3% against the\n"
+	  "  current best on 'k::main' / 'wa' (under the 5% A/B threshold: the interleaved A/B\n"
+	  "  protocol decides), without a B_better verdict: no ```json tlab / ab_test.py summary in\n"
+	  "  round 1's section, no perf_opt/ab_<round> runs.jsonl of round 1" },
 	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR,
 	  "perf_opt/ holds files that belong in logs/, or a record names a missing profile",
 	  "perf_opt/ is the delivered artifact; raw logs at its top bury the files reviewers need, "
@@ -294,12 +322,18 @@ const struct gate_rule_info gate_rules[] = {
 	  "  origin/main, changes or drops its line 3: a records file keeps every line of the\n"
 	  "  one it continues" },
 	{ "S4-PERF-RECORDS-COVERAGE", GATE_ERROR, GATE_ERROR,
-	  "records cover every tune workload, and only those (v2)",
+	  "records cover every tune workload, and only those (v2); the winner's workloads are all claimed (v1)",
 	  "Under contract v2 the inventory says which workloads are tuned; a speedup is only "
-	  "honest when every one of them has a baseline and a final measurement.",
+	  "honest when every one of them has a baseline and a final measurement. Under v1 a Final "
+	  "Summary that claims only the workloads that improved hides where the winner got slower.",
 	  "v2: a record for a workload that is not a tune workload of workload_inventory.json, or "
-	  "a tune workload without a baseline or a final record.",
-	  "Measure the missing baseline/final records, or correct the inventory.",
+	  "a tune workload without a baseline or a final record. v1: a (dispatch, workload) the "
+	  "winner (the summary's best, else the one candidate every claim reconciles with) has a "
+	  "valid record of, without a claim in the last Final Summary: an error when the winner's "
+	  "median there is slower than the round-0 baseline by more than the noise threshold (3%, "
+	  "or the log's 噪声阈值), a warning otherwise.",
+	  "Measure the missing baseline/final records, or correct the inventory; claim every "
+	  "workload the winner ran on, its regressions included.",
 	  "inventory tune workloads: w1, w2; records only for w1\n"
 	  "finding:\n"
 	  "  perf_opt/perf_records.jsonl: error: [S4-PERF-RECORDS-COVERAGE] tune workload\n"
@@ -324,12 +358,20 @@ const struct gate_rule_info gate_rules[] = {
 	  "v1: a final_latency claim in the last Final Summary that is not within 1% of a valid "
 	  "record of the winner named by `best:`. v2: the Final Performance Test Data table's "
 	  "baseline_us/final_us not within 1% of the baseline and final records, or a "
-	  "final_candidate_id or artifact_sha256 that does not match."
+	  "final_candidate_id or artifact_sha256 that does not match. When the kernel was "
+	  "measured several times on the key (its own candidate_id; v1 a final confirmation round "
+	  "or a section that says it re-measures, for a record with the kernel's parent; v2 the "
+	  "final candidate's records with its artifact_sha256), the claim is within 1% of their "
+	  "median (or of the confirmation round's median, when that is not better than the median "
+	  "of all): a claim that matches only one of them is an error naming them all. A record "
+	  "that may re-measure it under another id (same parent, another round, nothing said) is "
+	  "counted both ways: a warning when that decides."
 	  " Names are compared in identity form (NFKC, invisible code points dropped); a name "
 	  "that looks like a recorded one (Unicode confusables) without being it, a `best:` that "
 	  "names no recorded candidate, or a claim that matches only another candidate's record.",
 	  "Copy the final figure from the winner's record (`tlperf speedup` prints them), or "
-	  "measure again and append the record.",
+	  "measure again and append the record; a kernel measured several times is reported by "
+	  "the median of its measurements.",
 	  "opt_log.md: final_latency: 32.0 us   (winner's record: 64.0 us)\n"
 	  "finding:\n"
 	  "  opt_log.md:19: error: [S4-PERF-RECORDS-RECON] claimed final_latency 32 us does not\n"
@@ -560,9 +602,10 @@ const struct gate_rule_info gate_rules[] = {
 	  "has no effect, and this rule says it was tried.",
 	  "A .tlgate.json of the working tree that gives some rule a lower severity (off < note < "
 	  "warning < error) than the base revision's configuration does (the rule's default where "
-	  "the base says nothing), or lists in \"inline_suppressible\" a rule the base's list does "
-	  "not cover; a pull request that removes the base's file, which made some rule stricter; or "
-	  "a working-tree file that cannot be read or parsed. Only in pull-request mode.",
+	  "the base says nothing), lists in \"inline_suppressible\" a rule the base's list does "
+	  "not cover, or a lower ab_threshold (S4-AB; 5% by default); a pull request that removes "
+	  "the base's file, which made some rule stricter; or a working-tree file that cannot be "
+	  "read or parsed. Only in pull-request mode.",
 	  "Change the configuration in its own pull request, reviewed on its own; do not weaken a "
 	  "rule in the change it would excuse. To silence one finding, use an inline suppression "
 	  "with a reason, for a rule the base's configuration lists in \"inline_suppressible\".",

@@ -20,6 +20,7 @@
 #include "model/optlog.h"
 #include "model/records.h"
 #include "model/inventory.h"
+#include "model/abjournal.h"
 
 
 enum s4_file_state {
@@ -120,6 +121,8 @@ struct s4_input {
 	size_t n_top_files;
 	const struct s4_missing_path *missing_paths; /* records naming missing profiles */
 	size_t n_missing_paths;
+	const struct abjournals *ab;  /* A/B journals of perf_opt/ab_* (S4-AB); NULL none */
+	double ab_threshold;          /* gains under it need an A/B verdict (S4-AB); <= 0: 5% */
 	const struct s4_refused *refused; /* paths not read, each a TLGATE-PATH error */
 	size_t n_refused;
 	size_t n_refused_more;        /* refusals beyond the list, counted only */
@@ -168,6 +171,10 @@ int s4_rule_time(const struct s4_input *in, struct gate_findings *fs);       /* 
 /* S4-PERF-RECORDS-RECON; rc (may be NULL) receives one row per workload. */
 int s4_rule_recon(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc);
 int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs);   /* -COVERAGE, S4-WORKLOAD-INVENTORY */
+/* S4-PERF-RECORDS-COVERAGE, v1: every key the winner was measured on has
+ * a claim in the last Final Summary (an omitted regression beyond the
+ * noise threshold against the baseline: error; else warning). */
+int s4_rule_claim_coverage(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
 int s4_rule_feedback(const struct s4_input *in, struct gate_findings *fs);   /* S4-PERF-FEEDBACK-* */
 /* S4-SPEEDUP; uses the reconciliation rows to know each workload's final. */
 int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
@@ -175,6 +182,9 @@ int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct
 int s4_rule_ratios(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
 int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs);       /* S4-STOP-REASON */
 int s4_rule_layout(const struct s4_input *in, struct gate_findings *fs);     /* S4-LAYOUT */
+/* S4-AB: the winner's gains under the A/B threshold carry a B_better
+ * verdict; every A/B summary agrees with the runs of its journal. */
+int s4_rule_ab(const struct s4_input *in, struct gate_findings *fs);
 
 /* Runs all of the above in order. */
 int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc);
@@ -197,7 +207,72 @@ int s4_same_workload(const char *a, const char *b);
  * allocation failure. */
 int s4_lookalike(struct gate_findings *fs, const char *rule, const char *file, long line, const char *what,
 		 const char *name, const char *recorded);
+/* 1 when candidate_id cand is name, or name's file stem
+ * (perf_opt/mish.py names mish) (s4_recon.c). */
+int s4_names_candidate(const char *cand, const char *name);
+/* The interned candidate_id (of a non-baseline record from index from
+ * on) that the last Final Summary's best names, NULL none (s4_recon.c). */
+const char *s4_best_candidate(const struct s4_input *in, size_t from);
+/* The one candidate every reconciled claim of rc names as winner, NULL
+ * when they name several (or none) (s4_recon.c). */
+const char *s4_common_winner(const struct s4_recon *rc);
 /* Relative deviation |a-b|/b. */
 double s4_deviation(double claimed, double recorded);
+/* How round r (of the checked run) is a final confirmation round, which
+ * re-measures the adopted kernel and needs no comparison table: 1 its own
+ * section says so (`## Final Confirmation（round 5）`, `## Round 9（final
+ * 全配置复采）`), 2 the last Final Summary cites the records of round r as
+ * its source, 3 an unnumbered confirmation section (`### Final 全组合验证`),
+ * assumed to be this round because r has no section and comes after every
+ * round the log numbers (*line gets the heading); 0 none (s4_optlog.c). */
+int s4_confirm_round(const struct optlog *lg, long r, long *line);
+/* The same for many rounds: the log's confirmation sections found once
+ * (s4_confirms_build: 0, -1 on allocation failure), then
+ * s4_confirms_kind answers as s4_confirm_round does. */
+struct s4_confirms {
+	long *entry;            /* indexes into lg->rounds of numbered confirmation sections */
+	size_t n, cap;
+	long loose;             /* line of the first unnumbered one, 0 none */
+	long maxr;              /* highest round of the other sections, -1 none */
+};
+int s4_confirms_build(const struct optlog *lg, struct s4_confirms *c);
+int s4_confirms_kind(const struct optlog *lg, const struct s4_confirms *c, long r, long *line);
+void s4_confirms_release(struct s4_confirms *c);
+
+/* The valid, non-baseline records (from index from on) of one key that
+ * measure the kernel final_id (an interned candidate_id of in->recs;
+ * dispatch and workload interned too). Its own records (v2: with its
+ * artifact_sha256 when both state one), and records under another id that
+ * the log says measure it again, as the key's only candidate of the round:
+ * v1, in a final confirmation round (s4_confirm_round 1 or 2); in a later
+ * round whose section says it re-measures (复测, re-measure), derived from
+ * F or one of F's parents. Ambiguous (amb): such a record in a round
+ * holding several candidates of the key; one derived from one of F's
+ * parents (not the round-0 baseline, which every candidate may share) in
+ * a later round about which the log says nothing; one in an assumed
+ * unnumbered confirmation. Never F's: another candidate of F's first round
+ * (a sibling), a different artifact_sha256. An equal sha256 alone does not
+ * make two ids one kernel (a kernel file edited in place keeps its name,
+ * and records often carry the delivered file's hash). The confirmation
+ * records are v1's confirmation rounds, v2's phase final (s4_repeats.c). */
+struct s4_repeats {
+	const struct record **v;    /* F's measurements, file order; malloc'd */
+	size_t n;
+	const struct record **amb;  /* maybe F's under another id; malloc'd */
+	size_t namb;
+	size_t nconfirm;            /* of v, those in a final confirmation round */
+	double median;              /* of v, NAN when n == 0 */
+	double median_all;          /* of v and amb */
+	double confirm_median;      /* of v's confirmation-round records, NAN none */
+};
+/* Fills *rp; 0, or -1 on allocation failure (rp released). */
+int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, const char *dispatch,
+		  const char *workload, struct s4_repeats *rp);
+void s4_repeats_release(struct s4_repeats *rp);
+/* 1 when claimed reconciles with the repeats (with_ambiguous: amb
+ * counted as F's): within S4_TOLERANCE of their median, or of the median
+ * of the final confirmation round's records when the claim is not better
+ * than the median of all of them by more than the tolerance. */
+int s4_repeats_accepts(const struct s4_repeats *rp, double claimed, int with_ambiguous);
 
 #endif

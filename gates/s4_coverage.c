@@ -2,8 +2,10 @@
 #include "gates/s4.h"
 #include "gates/s4_util.h"
 #include "model/inventory.h"
+#include "stats/stats.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,4 +264,104 @@ int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs)
 	if (rc == 0)
 		rc = tune_coverage(in, fs);
 	return rc ? -1 : 0;
+}
+
+/* ---- v1: the winner's workloads are all claimed (S4-PERF-RECORDS-COVERAGE) ---- */
+
+/* The interned candidate_id (of records from index from) of the
+ * winner: the one the summary's best names, else the one every
+ * reconciled claim names; NULL when neither is known. */
+static const char *winner_id(const struct s4_input *in, size_t from, const struct s4_recon *rc)
+{
+	const struct records *rs = in->recs;
+	const char *best = s4_best_candidate(in, from), *common = s4_common_winner(rc);
+	if (best)
+		return best;
+	for (size_t i = from; common && i < rs->n; i++)
+		if (strcmp(rs->v[i].candidate_id, common) == 0)
+			return rs->v[i].candidate_id;
+	return NULL;
+}
+
+/* 1 when the last Final Summary claims something for (dispatch, workload):
+ * a reconciled row, or a claim labelled with the workload. */
+static int claimed(const struct s4_input *in, const struct s4_recon *rc, const struct record *r)
+{
+	for (size_t k = 0; k < rc->n; k++)
+		if (rc->v[k].claim_line && strcmp(rc->v[k].dispatch, r->dispatch) == 0 &&
+		    strcmp(rc->v[k].workload, r->workload) == 0)
+			return 1;
+	for (size_t c = 0; c < in->log->n_claims; c++)
+		if (in->log->claims[c].workload && s4_same_workload(in->log->claims[c].workload, r->workload))
+			return 1;
+	return 0;
+}
+
+/* The round-0 baseline of r's key (records from index from), NULL none. */
+static const struct record *baseline_of(const struct s4_input *in, size_t from, const struct record *r)
+{
+	for (size_t i = from; i < in->recs->n; i++) {
+		const struct record *b = &in->recs->v[i];
+		if (b->dispatch == r->dispatch && b->workload == r->workload && b->round == 0 &&
+		    s4_is_baseline(b) && record_valid(b))
+			return b;
+	}
+	return NULL;
+}
+
+/* One key the winner ran on and the summary does not claim. */
+static int unclaimed_key(const struct s4_input *in, size_t from, const char *win, const struct record *r,
+			 struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	double noise = (isnan(lg->noise_pct) ? STATS_NOISE_DEFAULT_PCT : lg->noise_pct) / 100.0;
+	struct s4_repeats rp;
+	if (s4_repeats_of(in, from, win, r->dispatch, r->workload, &rp))
+		return -1;
+	const struct record *b = baseline_of(in, from, r);
+	double w = rp.median;
+	size_t n = rp.n;
+	s4_repeats_release(&rp);
+	if (b && w > b->duration_us * (1 + noise))
+		return gate_add(fs, COV, GATE_ERROR, in->optlog_file, lg->summary_line,
+				"the last Final Summary claims nothing for '%s' / '%s', where the winner '%s' is slower than the baseline: %g us (%s%zu measurement%s, perf_records.jsonl line %ld) against %g us (+%.1f%% > noise threshold %g%%): a regression the summary leaves out",
+				r->dispatch, r->workload, win, w, n > 1 ? "median of " : "", n, n == 1 ? "" : "s",
+				r->line, b->duration_us, 100 * (w / b->duration_us - 1), noise * 100);
+	if (b)
+		return gate_add(fs, COV, GATE_WARNING, in->optlog_file, lg->summary_line,
+				"the last Final Summary claims nothing for '%s' / '%s', which the winner '%s' was measured on (%g us, perf_records.jsonl line %ld; baseline %g us, within the noise threshold %g%% or faster): every workload the winner ran belongs in it",
+				r->dispatch, r->workload, win, w, r->line, b->duration_us, noise * 100);
+	return gate_add(fs, COV, GATE_WARNING, in->optlog_file, lg->summary_line,
+			"the last Final Summary claims nothing for '%s' / '%s', which the winner '%s' was measured on (%g us, perf_records.jsonl line %ld; no round-0 baseline to tell a regression): every workload the winner ran belongs in it",
+			r->dispatch, r->workload, win, w, r->line);
+}
+
+int s4_rule_claim_coverage(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs)
+{
+	const struct optlog *lg = in->log;
+	const struct records *rs = in->recs;
+	if (in->contract == RECORDS_V2 || in->optlog_state != S4_FILE_OK || in->records_state != S4_FILE_OK ||
+	    !lg->summary_line || lg->nothing_adopted || lg->n_claims == 0)
+		return 0;
+	size_t from = s4_records_from(in);
+	const char *win = winner_id(in, from, rc);
+	if (!win)
+		return 0;
+	struct s4_idmap seen; /* (dispatch, workload) done */
+	int err = 0;
+	s4_idmap_init(&seen);
+	for (size_t i = from; i < rs->n && !err; i++) {
+		const struct record *r = &rs->v[i];
+		int created;
+		if (r->candidate_id != win || !record_valid(r) || s4_is_baseline(r))
+			continue;
+		if (!s4_idmap_put(&seen, r->dispatch, r->workload, NULL, 0, 0, &created)) {
+			err = -1;
+			break;
+		}
+		if (created && !claimed(in, rc, r))
+			err = unclaimed_key(in, from, win, r, fs);
+	}
+	s4_idmap_release(&seen);
+	return err ? -1 : 0;
 }

@@ -142,42 +142,71 @@ fail:
 	return NULL;
 }
 
-/* How round r is a final confirmation round, which re-measures the adopted
- * kernel and needs no comparison table: 1 its own section says so
- * (`## Final Confirmation（round 5）`, `## Round 9（final 全配置复采）`), 2 the
- * last Final Summary cites the records of round r as its source, 3 an
- * unnumbered confirmation section (`### Final 全组合验证`), assumed to be
- * this round because r has no section and comes after every round the log
- * numbers (*line gets the heading); 0 none. */
-static int confirm_round(const struct optlog *lg, long r, long *line)
+/* s4.h */
+int s4_confirms_build(const struct optlog *lg, struct s4_confirms *c)
 {
 	long run = log_run(lg);
-	long maxr = -1;
-	long loose = 0;
-	*line = 0;
+	memset(c, 0, sizeof(*c));
+	c->maxr = -1;
 	for (size_t i = 0; i < lg->n_rounds; i++) {
 		const struct optlog_round *e = &lg->rounds[i];
 		if ((run >= 0 && e->run != run) || e->run_label)
 			continue;
-		if (e->confirm && e->numbered && e->round == r) {
-			*line = e->line;
+		if (e->confirm && e->numbered) {
+			if (c->n == c->cap) {
+				size_t cap = c->cap ? c->cap * 2 : 4;
+				long *v = realloc(c->entry, cap * sizeof(*v));
+				if (!v)
+					return -1;
+				c->entry = v;
+				c->cap = cap;
+			}
+			c->entry[c->n++] = (long)i;
+		}
+		if (e->confirm && !e->numbered && !c->loose)
+			c->loose = e->line;
+		if (!e->confirm && e->round > c->maxr)
+			c->maxr = e->round;
+	}
+	return 0;
+}
+
+void s4_confirms_release(struct s4_confirms *c)
+{
+	free(c->entry);
+	memset(c, 0, sizeof(*c));
+}
+
+int s4_confirms_kind(const struct optlog *lg, const struct s4_confirms *c, long r, long *line)
+{
+	*line = 0;
+	for (size_t k = 0; k < c->n; k++)
+		if (lg->rounds[c->entry[k]].round == r) {
+			*line = lg->rounds[c->entry[k]].line;
 			return 1;
 		}
-		if (e->confirm && !e->numbered && !loose)
-			loose = e->line;
-		if (!e->confirm && e->round > maxr)
-			maxr = e->round;
-	}
 	for (size_t i = 0; i < lg->n_summary_rounds; i++)
 		if (lg->summary_rounds[i] == r) {
 			*line = lg->summary_round_lines[i];
 			return 2;
 		}
-	if (loose && r > maxr) {
-		*line = loose;
+	if (c->loose && r > c->maxr) {
+		*line = c->loose;
 		return 3;
 	}
 	return 0;
+}
+
+/* s4.h */
+int s4_confirm_round(const struct optlog *lg, long r, long *line)
+{
+	struct s4_confirms c;
+	*line = 0;
+	if (s4_confirms_build(lg, &c) != 0)
+		return 0;
+	int k = s4_confirms_kind(lg, &c, r, line);
+	s4_confirms_release(&c);
+	return k;
 }
 
 /* Line of round r's section in the checked run, 0 none. */
@@ -291,7 +320,7 @@ static int check_no_table(const struct s4_input *in, size_t from, long run, stru
 	for (size_t i = from; i < in->recs->n; i++)
 		if (in->recs->v[i].round > maxr)
 			maxr = in->recs->v[i].round;
-	if (maxr >= 1 && confirm_round(lg, maxr, &line) == 0)
+	if (maxr >= 1 && s4_confirm_round(lg, maxr, &line) == 0)
 		return gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_ERROR, in->optlog_file, 0,
 				"no 'candidate vs current best' table in the log, although the records go up to round %ld",
 				maxr);
@@ -321,7 +350,7 @@ int s4_rule_comptable(const struct s4_input *in, struct gate_findings *fs)
 		long r = need[i], cline;
 		if (has_comptable(have, nt, r))
 			continue;
-		int how = confirm_round(lg, r, &cline);
+		int how = s4_confirm_round(lg, r, &cline);
 		if (how == 3 && gate_add(fs, "S4-OPTLOG-COMPTABLE", GATE_WARNING, in->optlog_file, cline,
 					 "round %ld has no 'candidate vs current best' table; assumed it is the final confirmation this unnumbered section describes (it re-measures the adopted kernel and needs none)",
 					 r))

@@ -123,6 +123,12 @@ static int names_candidate(const char *cand, const char *name)
 	return stem[0] && uname_same(cand, stem);
 }
 
+/* s4.h */
+int s4_names_candidate(const char *cand, const char *name)
+{
+	return names_candidate(cand, name);
+}
+
 /* 1 when the identity form id (n bytes) starts name before a character
  * other than an ASCII letter or digit ("v2" of "v2_c轴重排"). */
 static int cut_prefix(const char *id, size_t n, const char *name)
@@ -269,6 +275,18 @@ static void v1_index_release(struct v1_index *ix)
 	free(ix->byname);
 	free(ix->match);
 	memset(ix, 0, sizeof(*ix));
+}
+
+/* s4.h */
+const char *s4_best_candidate(const struct s4_input *in, size_t from)
+{
+	int how;
+	const char *bc = best_candidate(in, &how);
+	const struct records *rs = in->recs;
+	for (size_t i = from; bc && i < rs->n; i++)
+		if (!s4_is_baseline(&rs->v[i]) && is_best(in, bc, how, rs->v[i].candidate_id))
+			return rs->v[i].candidate_id;
+	return NULL;
 }
 
 /* Each record's workload by number: per row, its workload looked up once
@@ -514,6 +532,95 @@ static int v1_claim_baseline(const struct s4_input *in, struct gate_findings *fs
 	return 0;
 }
 
+/* "64 us (line 5), 66 us (line 7, other_id), ..." of v[0..n) into buf:
+ * a record of another candidate than kernel names it. */
+static void list_records(const struct record *const *v, size_t n, const char *kernel, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used + 48 < len; i++) {
+		if (i == 12) {
+			snprintf(buf + used, len - used, ", and %zu more", n - i);
+			return;
+		}
+		int other = v[i]->candidate_id != kernel;
+		used += (size_t)snprintf(buf + used, len - used, "%s%g us (line %ld%s%s)", i ? ", " : "",
+					 v[i]->duration_us, v[i]->line, other ? ", " : "", other ? v[i]->candidate_id : "");
+	}
+}
+
+/* Several measurements of the claim's kernel (the candidate of record
+ * hit) on its key: the claim (`what` claimed at line of the log)
+ * reconciles with their median (s4_repeats), from index from on. Returns
+ * 1 when that decided (a finding added when it fails; row updated), 0
+ * when there is one measurement (the caller checks the single record),
+ * -1 on allocation failure. */
+static int judge_repeats(const struct s4_input *in, struct gate_findings *fs, size_t from, const char *what,
+			 double claimed, long line, const char *label, const struct record *hit,
+			 struct s4_recon_row *row)
+{
+	struct s4_repeats rp;
+	if (s4_repeats_of(in, from, hit->candidate_id, hit->dispatch, hit->workload, &rp))
+		return -1;
+	int decided = rp.n + rp.namb > 1, err = 0;
+	if (!decided)
+		goto out;
+	int sure = s4_repeats_accepts(&rp, claimed, 0), all = s4_repeats_accepts(&rp, claimed, 1);
+	char recs[1024], amb[640];
+	const char *wl = label ? label : hit->workload;
+	list_records(rp.v, rp.n, hit->candidate_id, recs, sizeof(recs));
+	list_records(rp.amb, rp.namb, hit->candidate_id, amb, sizeof(amb));
+	double dev = s4_deviation(claimed, rp.median);
+	row->ok = sure || all;
+	if (row->ok && s4_deviation(claimed, hit->duration_us) > S4_TOLERANCE) {
+		row->winner_us = rp.median; /* the claim is the median, which no single record holds */
+		row->deviation = dev;
+	}
+	if (sure && all)
+		goto out;
+	const struct record *one = NULL; /* a measurement the claim matches */
+	for (size_t i = 0; i < rp.n + rp.namb; i++) {
+		const struct record *x = i < rp.n ? rp.v[i] : rp.amb[i - rp.n];
+		if (!one && s4_deviation(claimed, x->duration_us) <= S4_TOLERANCE)
+			one = x;
+	}
+	if (!sure && !all && !one) {
+		decided = 0; /* it matches no measurement: the caller says so */
+		goto out;
+	}
+	if (!sure && !all)
+		err = gate_add(fs, RULE, GATE_ERROR, in->optlog_file, line,
+			       "claimed %s %g us for '%s' is not the median of the %zu measurements of '%s' on '%s' / '%s' (%s: median %g us; deviation %.1f%% > 1%%%s%s), it matches line %ld only: a repeated measurement is reported by its median, not its best",
+			       what, claimed, wl, rp.n, hit->candidate_id, hit->dispatch, hit->workload, recs,
+			       rp.median, dev * 100, rp.namb ? "; nor with the maybe re-measurements " : "",
+			       rp.namb ? amb : "", one->line);
+	else if (sure)
+		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
+			       "claimed %s %g us for '%s' reconciles with the %s of '%s' on '%s' / '%s' (%s), but not if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them; assumed they are other candidates",
+			       what, claimed, wl, rp.n == 1 ? "measurement" : "median of the measurements",
+			       hit->candidate_id, hit->dispatch, hit->workload, recs,
+			       amb, rp.namb == 1 ? "s" : "", rp.median_all);
+	else
+		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
+			       "claimed %s %g us for '%s' is the median of the measurements of '%s' on '%s' / '%s' only if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them, %g us without (%s); assumed they do",
+			       what, claimed, wl, hit->candidate_id, hit->dispatch, hit->workload, amb,
+			       rp.namb == 1 ? "s" : "", rp.median_all, rp.median, recs);
+out:
+	s4_repeats_release(&rp);
+	return err ? -1 : decided;
+}
+
+/* judge_repeats for a v1 final_latency claim: over the last run's
+ * records, or all of them when the matching record is older. */
+static int v1_repeats(const struct s4_input *in, struct gate_findings *fs, const struct optlog_claim *cl,
+		      const char *label, const struct record *hit, struct s4_recon_row *row)
+{
+	size_t from = s4_records_from(in);
+	if ((size_t)(hit - in->recs->v) < from)
+		from = 0;
+	return judge_repeats(in, fs, from, "final_latency", cl->final_us, cl->line, label, hit, row);
+}
+
 /* One final_latency claim against the winner's records (within 1%), and
  * its baseline against round 0 when it states one. */
 static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct s4_recon *rc,
@@ -545,6 +652,11 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 	row->ok = m.hit_dev <= S4_TOLERANCE;
 	if (set_winner(row, m.hit))
 		return -1;
+	int rep = v1_repeats(in, fs, cl, label, m.hit, row);
+	if (rep < 0)
+		return -1;
+	if (rep > 0)
+		return v1_claim_baseline(in, fs, cl, label, row);
 	if (m.hit_dev > S4_TOLERANCE &&
 	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
 		     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s%s",
@@ -555,9 +667,7 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 	return v1_claim_baseline(in, fs, cl, label, row);
 }
 
-/* The one candidate every reconciled claim names as winner, NULL when
- * they name several (or none). */
-static const char *common_winner(const struct s4_recon *rc)
+const char *s4_common_winner(const struct s4_recon *rc)
 {
 	const char *common = NULL;
 	for (size_t k = 0; k < rc->n; k++) {
@@ -597,7 +707,7 @@ static const struct record *last_final(const struct s4_input *in, const struct v
  * rolled-back candidate's (the speedup rule then tries both readings). */
 static int v1_unclaimed(const struct s4_input *in, struct s4_recon *rc, const struct v1_index *ix, int known)
 {
-	const char *common = common_winner(rc);
+	const char *common = s4_common_winner(rc);
 	for (size_t k = 0; k < rc->n; k++) {
 		struct s4_recon_row *row = &rc->v[k];
 		if (row->claim_line || (!known && !common))
@@ -808,7 +918,13 @@ static int v2_final_line(const struct s4_input *in, struct gate_findings *fs, st
 		     "baseline_us %g for '%s' / '%s' does not match the baseline record %g us within 1%%",
 		     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
 		return -1;
-	if (s->nfinal && !isnan(fr->final_us) && !s->fin_ok &&
+	int rep = s->nfinal == 1 && !isnan(fr->final_us)
+			  ? judge_repeats(in, fs, 0, "final_us", fr->final_us, fr->line, NULL, fin, row) : 0;
+	if (rep < 0)
+		return -1;
+	if (rep > 0)
+		row->ok = row->ok && s->nfinal == 1;
+	if (!rep && s->nfinal && !isnan(fr->final_us) && !s->fin_ok &&
 	    gate_add(fs, RULE, GATE_ERROR, lf, fr->line,
 		     "final_us %g for '%s' / '%s' does not match the final record %g us (perf_records.jsonl line %ld) within 1%%",
 		     fr->final_us, row->dispatch, row->workload, fin->duration_us, fin->line))

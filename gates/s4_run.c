@@ -23,10 +23,12 @@ int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_re
 	err |= s4_rule_table_recon(in, fs);
 	err |= s4_rule_recon(in, fs, r);
 	err |= s4_rule_coverage(in, fs);
+	err |= s4_rule_claim_coverage(in, r, fs);
 	err |= s4_rule_feedback(in, fs);
 	err |= s4_rule_speedup(in, r, fs);
 	err |= s4_rule_ratios(in, r, fs);
 	err |= s4_rule_stop(in, fs);
+	err |= s4_rule_ab(in, fs);
 	err |= s4_rule_layout(in, fs);
 	if (!rc)
 		s4_recon_release(&local);

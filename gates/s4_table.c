@@ -13,7 +13,8 @@
  * The number shown for (candidate, workload) reconciles with the median of
  * that candidate's valid records of the table's round (for the current
  * best, of the round when it was re-measured there, else of its latest
- * earlier round), within the figure's precision plus 1% (as RECON). A
+ * earlier round; or of any earlier round, the number it was adopted on),
+ * within the figure's precision plus 1% (as RECON). A
  * number no unit reading (the column's, else us or ms) gives is an error
  * naming the records; one that matches a single repeat but not the median
  * a warning; a comparison table no row of which names a candidate measured
@@ -233,6 +234,10 @@ static int near(double shown_us, double tol_us, double want)
 	return fabs(shown_us - want) <= tol_us + 0.01 * want + 1e-9;
 }
 
+struct cell_check;
+static int incumbent_earlier(const struct s4_input *in, size_t from, const struct cell_check *c, double v,
+			     double half, const double muls[2]);
+
 struct cell_check {
 	const struct optlog_table *t;
 	const struct optlog_cell_row *row;
@@ -241,6 +246,26 @@ struct cell_check {
 	const char *text;       /* the cell */
 	double mul;             /* its unit when known, 0 */
 };
+
+/* The current best re-measured in the table's round may be shown with the
+ * number it was adopted on: the median of an earlier round of its records
+ * will do. */
+static int incumbent_earlier(const struct s4_input *in, size_t from, const struct cell_check *c, double v,
+			     double half, const double muls[2])
+{
+	double rec[MAX_REPEATS];
+	long line;
+	for (long r = c->t->round - 1; r >= 0; r--) {
+		size_t n = durations(in, from, c->cand, c->wl, r, 0, rec, &line);
+		if (n == 0)
+			continue;
+		double med = stats_median(rec, n);
+		for (int k = 0; k < 2; k++)
+			if (muls[k] && near(v * muls[k], half * muls[k], med))
+				return 1;
+	}
+	return 0;
+}
 
 static int check_cell(const struct s4_input *in, size_t from, const struct cell_check *c, struct gate_findings *fs)
 {
@@ -259,6 +284,8 @@ static int check_cell(const struct s4_input *in, size_t from, const struct cell_
 	for (int k = 0; k < 2; k++)
 		if (muls[k] && near(v * muls[k], half * muls[k], med))
 			return 0;
+	if (c->incumbent && incumbent_earlier(in, from, c, v, half, muls))
+		return 0;
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < 2; k++)
 			if (muls[k] && near(v * muls[k], half * muls[k], rec[i]))

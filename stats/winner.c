@@ -360,6 +360,15 @@ static size_t mark_ab(const struct stats_winner_opts *o, struct stats_winner *w,
 	return n;
 }
 
+size_t stats_winner_mark_ab(const struct stats_winner_opts *o, struct stats_winner *w, size_t c)
+{
+	if (c >= w->ncands)
+		return 0;
+	for (size_t j = 0; j < w->nrequired; j++)
+		w->cands[c].keys[j].needs_ab = 0;
+	return mark_ab(o, w, &w->cands[c]);
+}
+
 /* Checks ROUND and the thresholds of O; -1 with ERR and errno EINVAL
  * when one is out of range. */
 static int check_inputs(long round, const struct stats_winner_opts *o, char *err, size_t errlen)

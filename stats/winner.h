@@ -164,6 +164,12 @@ int stats_winner_choose(const struct records *rs, long round, const struct stats
 			struct stats_winner *w, char *err, size_t errlen);
 void stats_winner_release(struct stats_winner *w);
 
+/* Sets needs_ab on the keys of candidate c (an index into w->cands) as it
+ * is set for the winner W (see needs_ab above), whoever w chose: for
+ * checking, after the fact, a candidate that was adopted. Returns how many
+ * keys need A/B (0 for a bad index). */
+size_t stats_winner_mark_ab(const struct stats_winner_opts *o, struct stats_winner *w, size_t c);
+
 /* The tlab command that arbitrates key kidx (an index into w->required)
  * between the incumbent and candidate c (an index into w->cands):
  *   tlab --a-cmd '<A>' --b-cmd '<B>' --workdir perf_opt/ab_r<N>_<ID>

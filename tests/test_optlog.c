@@ -440,9 +440,87 @@ static void suppression_steps(void **s)
 	optlog_release(&lg);
 }
 
+/* ```json blocks are kept with their line, round section and run; other
+ * fences are not, and nothing inside any fence is Markdown structure. */
+static void json_code_blocks(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg,
+	     "# t\n"                                      /* 1 */
+	     "```json\n{\"verdict\": \"tie\"}\n```\n"       /* 2-4: no round */
+	     "## Iteration 3（round 3）\n"                 /* 5 */
+	     "### A/B\n"                                   /* 6 */
+	     "``` JSON extra\n{\"verdict\":\n \"B_better\"}\n```\n" /* 7-10 */
+	     "```python\nx = 1\n```\n"                     /* 11-13 */
+	     "~~~~json\n| a | b |\n|---|---|\n~~~\n~~~~\n"     /* 14-18: ~~~ shorter: no close */
+	     "## Round 4\n"                                /* 19 */
+	     "```jsonl\n{}\n```\n"                         /* 20-22: not json */
+	     "```json\n");                                 /* 23: never closed */
+	assert_int_equal(lg.n_codes, 4);
+	assert_int_equal(lg.codes[0].line, 2);
+	assert_int_equal(lg.codes[0].round, -1);
+	assert_string_equal(lg.codes[0].text, "{\"verdict\": \"tie\"}\n");
+	assert_int_equal(lg.codes[1].line, 7);
+	assert_int_equal(lg.codes[1].round, 3);
+	assert_string_equal(lg.codes[1].text, "{\"verdict\":\n \"B_better\"}\n");
+	assert_int_equal(lg.codes[2].line, 14);
+	assert_int_equal(lg.codes[2].round, 3);
+	assert_string_equal(lg.codes[2].text, "| a | b |\n|---|---|\n~~~\n");
+	assert_int_equal(lg.codes[3].line, 23);
+	assert_int_equal(lg.codes[3].round, 4);
+	assert_string_equal(lg.codes[3].text, "");
+	assert_int_equal(lg.n_tables, 0);
+	assert_int_equal(lg.codes[3].truncated, 0);
+	optlog_release(&lg);
+	/* a block over OPTLOG_CODE_MAX keeps what fits and says so */
+	size_t n = OPTLOG_CODE_MAX + 4096;
+	char *big = malloc(n + 64);
+	assert_non_null(big);
+	size_t k = (size_t)snprintf(big, 64, "```json\n");
+	while (k < n) {
+		memcpy(big + k, "0123456789abcde\n", 16);
+		k += 16;
+	}
+	memcpy(big + k, "```\n", 5);
+	load(&lg, big);
+	free(big);
+	assert_int_equal(lg.n_codes, 1);
+	assert_int_equal(lg.codes[0].truncated, 1);
+	assert_true(strlen(lg.codes[0].text) <= OPTLOG_CODE_MAX);
+	assert_true(strlen(lg.codes[0].text) > OPTLOG_CODE_MAX - 32);
+	optlog_release(&lg);
+	/* all blocks together keep at most OPTLOG_CODES_TOTAL: the later ones
+	 * keep their line and round, without text */
+	size_t nb = OPTLOG_CODES_TOTAL / (200 * 1024) + 3, per = 200 * 1024;
+	big = malloc(nb * (per + 32) + 64);
+	assert_non_null(big);
+	k = 0;
+	for (size_t b = 0; b < nb; b++) {
+		k += (size_t)snprintf(big + k, 16, "```json\n");
+		for (size_t i = 0; i < per / 16; i++, k += 16)
+			memcpy(big + k, "0123456789abcde\n", 16);
+		k += (size_t)snprintf(big + k, 16, "```\n");
+	}
+	big[k] = '\0';
+	load(&lg, big);
+	free(big);
+	assert_int_equal(lg.n_codes, nb);
+	size_t total = 0;
+	for (size_t b = 0; b < nb; b++)
+		total += strlen(lg.codes[b].text);
+	assert_true(total <= OPTLOG_CODES_TOTAL);
+	assert_int_equal(lg.codes[0].truncated, 0);
+	assert_int_equal(lg.codes[nb - 1].truncated, 1);
+	assert_string_equal(lg.codes[nb - 1].text, "");
+	assert_int_equal(lg.codes[nb - 1].line, (long)((nb - 1) * (per / 16 + 2) + 1));
+	optlog_release(&lg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(json_code_blocks),
 		cmocka_unit_test(rounds_and_captions),
 		cmocka_unit_test(not_incumbent),
 		cmocka_unit_test(last_summary_claims),

@@ -108,7 +108,8 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
 		sr = ptune_suppressions_in(&r->tree, d->rel, d->shown, &res.sup);
 	} else {
 		struct gatecheck_opts gopts = { .base_ref = base, .tree = &r->tree, .rel = d->rel,
-						.repo_top = r->top, .moves = r->moves };
+						.repo_top = r->top, .moves = r->moves,
+						.ab_threshold = cfg->ab_threshold };
 		if (gatecheck_dir(d->shown, d->shown, &gopts, one, &res) != 0) {
 			int e = errno;
 			gatecheck_result_release(&res);

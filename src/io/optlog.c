@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_PROBLEMS 20
 /* opt_log.md is read whole (Markdown needs the whole document); a file
@@ -25,6 +26,8 @@
 
 struct ctx {
 	struct optlog *lg;
+	unsigned long code_block; /* the block of the ```json code kept last (lg->codes) */
+	size_t code_bytes;     /* text kept in lg->codes so far (OPTLOG_CODES_TOTAL) */
 	struct text_bytes tb;  /* the current line's bytes, once tb_ok (line_bytes) */
 	int tb_ok;
 	/* the last shown line of prose or heading (a table's caption when it
@@ -219,6 +222,9 @@ void optlog_release(struct optlog *lg)
 	free(lg->final_rows);
 	free(lg->suppressions);
 	free(lg->problems);
+	for (size_t i = 0; i < lg->n_codes; i++)
+		free(lg->codes[i].text);
+	free(lg->codes);
 	optlog_init(lg);
 }
 
@@ -1989,12 +1995,59 @@ static int hidden_line(struct ctx *cx, const struct mdread_line *ln)
 	return 0;
 }
 
+/* A ```json block (info word `json`, any case) opening with line ln: a new
+ * code block to fill (its line: the fence's, the one above its first
+ * line). 0, -1 on allocation failure. */
+static int code_open(struct ctx *cx, const struct mdread_line *ln)
+{
+	struct optlog *lg = cx->lg;
+	if (lg->n_codes >= MAX_ITEMS)
+		return 0;
+	if (PUSH(lg, codes))
+		return -1;
+	struct optlog_code *c = &lg->codes[lg->n_codes++];
+	long norun;
+	memset(c, 0, sizeof(*c));
+	c->line = ln->line > 1 ? ln->line - 1 : ln->line;
+	innermost_entries(cx, &c->sect, &norun);
+	c->text = strdup("");
+	cx->code_block = ln->block;
+	return c->text ? 0 : -1;
+}
+
+/* Appends line s to the open code block (up to OPTLOG_CODE_MAX bytes). */
+static int code_keep(struct ctx *cx, const char *s)
+{
+	struct optlog_code *c = &cx->lg->codes[cx->lg->n_codes - 1];
+	size_t have = strlen(c->text), n = strlen(s);
+	if (have + n + 1 > OPTLOG_CODE_MAX || cx->code_bytes + n + 1 > OPTLOG_CODES_TOTAL) {
+		c->truncated = 1;
+		return 0;
+	}
+	cx->code_bytes += n + 1;
+	char *t = realloc(c->text, have + n + 2);
+	if (!t)
+		return -1;
+	memcpy(t + have, s, n);
+	t[have + n] = '\n';
+	t[have + n + 1] = '\0';
+	c->text = t;
+	return 0;
+}
+
 /* A line of a code block: shown, but as code; in the Final Summary a
- * figure there next to a claim word is noted, not read as a claim. */
+ * figure there next to a claim word is noted, not read as a claim. The
+ * text of a ```json block is kept (lg->codes: pasted A/B summaries). */
 static int code_line(struct ctx *cx, const struct mdread_line *ln)
 {
 	cx->in_table = 0;
 	cx->cap_line = 0;
+	if (strcasecmp(ln->lang, "json") == 0) {
+		if (ln->block != cx->code_block && code_open(cx, ln))
+			return -1;
+		if (cx->code_block == ln->block && cx->lg->n_codes > 0 && code_keep(cx, ln->text))
+			return -1;
+	}
 	if (cx->in_summary && looks_like_claim(ln->text))
 		return add_note(cx->lg, OPTLOG_NOTE_CODE, ln);
 	return 0;
@@ -2218,6 +2271,12 @@ static int finish(struct optlog *lg)
 	lg->runs = run + 1;
 	lg->target_run = lg->summary_line ? run_at(&st, lg->summary_line, 0) : run;
 	resolve_tables(lg, &st, round_is_run);
+	for (size_t i = 0; i < lg->n_codes; i++) { /* as a table without a caption */
+		struct optlog_code *c = &lg->codes[i];
+		long sec = entry_section(lg, c->sect);
+		c->run = run_at(&st, c->line, 1);
+		c->round = sec >= 0 ? lg->rounds[sec].round : -1;
+	}
 	return 0;
 }
 

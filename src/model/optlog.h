@@ -3,7 +3,8 @@
  * is a problem, not a crash).
  *
  * Markdown understood: ATX headings (# .. ######), fenced code blocks
- * (skipped), GitHub tables (header row + delimiter row), their captions
+ * (skipped; those of language json are kept as codes), GitHub tables
+ * (header row + delimiter row), their captions
  * (the nearest non-blank line above the header: a bold line, a list item,
  * a heading or a sentence), and HTML comments holding suppressions
  * `<!-- tlgate-disable RULE -- reason -->`.
@@ -136,6 +137,25 @@ struct optlog_final_row {
 	double final_us;          /* NAN when the cell is not a number */
 };
 
+/* A fenced code block whose info string is `json` (```json): a pasted
+ * tlab / ab_test.py summary (S4-AB reads them). Body text only, at most
+ * OPTLOG_CODE_MAX bytes kept per block and OPTLOG_CODES_TOTAL for all
+ * (beyond: truncated set); fences of another language are not kept. */
+struct optlog_code {
+	long line;          /* line of the opening fence */
+	long round;         /* round of the section it sits in (as for a table
+			     * without a caption), -1 none */
+	long run;           /* run it belongs to (0-based) */
+	char *text;         /* the lines between the fences, '\n'-joined; malloc'd */
+	int truncated;      /* the block was longer than OPTLOG_CODE_MAX */
+	long sect;          /* parse-time: innermost round-section entry, -1 */
+};
+
+#define OPTLOG_CODE_MAX (256 * 1024)
+/* Text of all blocks kept together, at most (bounded memory): a block
+ * beyond it is kept with its line and round, empty and truncated. */
+#define OPTLOG_CODES_TOTAL (4 * 1024 * 1024)
+
 /* `<!-- tlgate-disable RULE -- reason -->` */
 struct optlog_suppression {
 	long line;
@@ -223,6 +243,7 @@ struct optlog {
 	OPTLOG_VEC(struct optlog_suppression, suppressions);
 	OPTLOG_VEC(struct optlog_problem, problems);
 	OPTLOG_VEC(struct optlog_note, notes);  /* at most 20 */
+	OPTLOG_VEC(struct optlog_code, codes); /* ```json blocks, in file order */
 };
 
 void optlog_init(struct optlog *lg);

@@ -1,6 +1,7 @@
 /* gate_config.c: .tlgate.json, the configuration in force per directory
  * and inline suppressions (gate_config.h). */
 #include "run/gate_config.h"
+#include "stats/winner.h"
 
 #include "gates/rules.h"
 #include "io/tree.h"
@@ -83,7 +84,7 @@ static int config_keys(const cJSON *root, int flat, const char *name, char *err,
 	const cJSON *key;
 	cJSON_ArrayForEach(key, root)
 	{
-		if (strcmp(key->string, "inline_suppressible") == 0 ||
+		if (strcmp(key->string, "inline_suppressible") == 0 || strcmp(key->string, "ab_threshold") == 0 ||
 		    (!flat && strcmp(key->string, "rules") == 0))
 			continue;
 		if (!flat || (!cJSON_IsString(key) && !known_rule(key->string))) {
@@ -190,15 +191,22 @@ int gate_config_parse(const char *text, size_t len, const char *name, struct gat
 		goto out;
 	}
 	const cJSON *it;
+	const cJSON *abt = cJSON_GetObjectItemCaseSensitive(root, "ab_threshold");
 	cJSON_ArrayForEach(it, rules)
 	{
-		if (it == inl)
+		if (it == inl || it == abt)
 			continue;
 		if (config_rule(cfg, it, name, err, errlen) != 0)
 			goto out;
 	}
 	if (inl && config_inline(cfg, inl, name, err, errlen) != 0)
 		goto out;
+	if (abt && (!cJSON_IsNumber(abt) || !(abt->valuedouble > 0 && abt->valuedouble < 0.5))) {
+		snprintf(err, errlen, "'%s': \"ab_threshold\" must be a fraction above 0 and below 0.5 (0.05 is 5%%)", name);
+		goto out;
+	}
+	if (abt)
+		cfg->ab_threshold = abt->valuedouble;
 	free(cfg->path);
 	cfg->path = strdup(name);
 	rc = 0;
@@ -704,6 +712,14 @@ static int more_suppressible(const struct gate_config *base, const char *base_na
 int gate_config_weakened(const struct gate_config *base, const char *base_name,
 			 const struct gate_config *pr, const char *file, struct gate_findings *fs)
 {
+	/* S4-AB's threshold: a lower one sends fewer small gains to A/B */
+	double bt = base->ab_threshold > 0 ? base->ab_threshold : STATS_WINNER_AB_THRESHOLD;
+	if (pr->ab_threshold > 0 && pr->ab_threshold < bt &&
+	    gate_add(fs, "TLGATE-CONFIG", GATE_ERROR, file, 0,
+		     "sets ab_threshold to %g, below %g (%s): a pull request cannot weaken the gate; the base "
+		     "revision's configuration is applied instead",
+		     pr->ab_threshold, bt, base->ab_threshold > 0 && base_name ? base_name : "its default"))
+		return -1;
 	for (size_t i = 0; i < gate_nrules; i++)
 		if (weaker(base, base_name, pr, file, gate_rules[i].id, gate_rules[i].default_severity, fs,
 			   "sets"))

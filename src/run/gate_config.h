@@ -50,6 +50,8 @@ struct gate_config {
 	size_t n_inline_ok;
 	int strict;                   /* --strict */
 	char *path;                   /* file it came from, NULL for none */
+	double ab_threshold;          /* "ab_threshold" (S4-AB: gains under it need an A/B
+				       * verdict; a fraction, 0 < x < 0.5), 0 when not set */
 };
 
 void gate_config_init(struct gate_config *cfg);

@@ -14,6 +14,7 @@
 #include "util/utf8.h"
 #include "util/path.h"
 #include "io/inventory.h"
+#include "io/abjournal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +37,9 @@ extern char **environ;
 #define MAX_JSON (16u << 20)    /* workload_inventory.json */
 #define MAX_FEEDBACK (4u << 20) /* perf_feedback.md */
 #define MAX_MISSING 64
+#define MAX_AB 64                /* A/B work directories read per directory */
+#define MAX_AB_JOURNAL (16u << 20) /* one runs.jsonl */
+#define MAX_AB_SUMMARY (1u << 20)  /* one tlab JSON summary */
 #define MAX_REFUSED 64
 #define MAX_ARTIFACT (64 * 1024 * 1024)   /* one artifact hashed */
 #define HASH_BUDGET (256ull * 1024 * 1024) /* all artifacts of a directory */
@@ -487,6 +491,7 @@ struct dir_check {
 	char *inv_text, *fb_text;
 	struct inventory inv;
 	struct history hist;         /* --base */
+	struct abjournals ab;        /* the A/B journals of ab_* directories */
 };
 
 static void dir_init(struct dir_check *c, const struct tree *T, const char *rel,
@@ -503,6 +508,7 @@ static void dir_init(struct dir_check *c, const struct tree *T, const char *rel,
 	records_init(&c->ld.recs);
 	records_problems_init(&c->ld.probs);
 	s4_map_init(&c->seen);
+	abjournals_init(&c->ab);
 }
 
 static void dir_release(struct dir_check *c)
@@ -522,6 +528,7 @@ static void dir_release(struct dir_check *c)
 	inventory_release(&c->inv);
 	gate_blame_release(&c->hist.blame);
 	free(c->hist.base_path);
+	abjournals_release(&c->ab);
 	free(c->inv_text);
 	free(c->fb_text);
 	free(c->s_log);
@@ -683,6 +690,153 @@ static int dir_profiles(struct dir_check *c)
 	return 0;
 }
 
+/* ---- A/B work directories (model/abjournal.h) ---- */
+
+/* The subdirectories of sub (under the checked directory) whose names
+ * start with prefix, sorted, symbolic links left out. 0 (a missing or
+ * unreadable directory lists nothing), -1 on allocation failure. */
+static int list_dirs(struct dir_check *c, const char *sub, const char *prefix, char ***out, size_t *n)
+{
+	int dfd;
+	size_t cap = 0, pl = strlen(prefix);
+	*out = NULL;
+	*n = 0;
+	if (tree_resolve(c->T, c->rel, sub, TREE_WANT_DIR | TREE_NOFOLLOW, 0, &dfd, NULL) != TREE_OK)
+		return 0;
+	DIR *d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return 0;
+	}
+	struct dirent *de;
+	int rc = 0;
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		struct stat st;
+		if (de->d_name[0] == '.' || strncmp(de->d_name, prefix, pl) != 0 ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		if (*n == cap) {
+			size_t nc = cap ? cap * 2 : 8;
+			char **v = realloc(*out, nc * sizeof(*v));
+			if (!v) {
+				rc = -1;
+				break;
+			}
+			*out = v;
+			cap = nc;
+		}
+		if (!((*out)[*n] = strdup(de->d_name)))
+			rc = -1;
+		else
+			(*n)++;
+	}
+	closedir(d);
+	if (rc == 0 && *n > 1)
+		qsort(*out, *n, sizeof(**out), cmp_str);
+	return rc;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The summary kept with journal j (WORKDIR.json beside it, or
+ * WORKDIR/summary.json): the first that can be read. 0, -1 on allocation
+ * failure. */
+static int ab_summary(struct dir_check *c, struct abjournal *j)
+{
+	size_t bl = strlen(j->rel) + 6;
+	char *beside = malloc(bl), *inside = path_join(j->rel, "summary.json");
+	int rc = beside && inside ? 0 : -1;
+	if (beside)
+		snprintf(beside, bl, "%s.json", j->rel);
+	const char *names[] = { beside, inside };
+	for (size_t k = 0; rc == 0 && k < 2 && !j->summary; k++) {
+		size_t len;
+		char *buf = NULL;
+		if (tree_read(c->T, c->rel, names[k], MAX_AB_SUMMARY, &buf, &len) != TREE_OK)
+			continue;
+		j->summary = buf;
+		if (!(j->summary_file = path_join(c->shown, names[k])))
+			rc = -1;
+		c->R->bytes += len;
+	}
+	free(beside);
+	free(inside);
+	return rc;
+}
+
+/* The journal of work directory top[/sub], when it holds runs.jsonl.
+ * 0, -1 on allocation failure. */
+static int ab_journal(struct dir_check *c, const char *top, const char *sub)
+{
+	char *rel = sub ? path_join(top, sub) : strdup(top);
+	char *path = rel ? path_join(rel, "runs.jsonl") : NULL, *buf = NULL;
+	size_t len = 0;
+	int rc = path ? 0 : -1;
+	enum tree_status ts = path ? tree_read(c->T, c->rel, path, MAX_AB_JOURNAL, &buf, &len) : TREE_MISSING;
+	if (rc == 0 && ts != TREE_OK && ts != TREE_MISSING) {
+		char *shown = path_join(c->shown, path);
+		rc = !shown || refuse(&c->ref, shown, 0, "runs.jsonl", ts) ? -1 : 0;
+		free(shown);
+	}
+	if (rc != 0 || ts != TREE_OK)
+		goto out;
+	if (c->ab.n == MAX_AB) {
+		c->ab.more++;
+		goto out;
+	}
+	if (c->ab.n == c->ab.cap) {
+		size_t cap = c->ab.cap ? c->ab.cap * 2 : 4;
+		struct abjournal *v = realloc(c->ab.v, cap * sizeof(*v));
+		if (!v) {
+			rc = -1;
+			goto out;
+		}
+		c->ab.v = v;
+		c->ab.cap = cap;
+	}
+	struct abjournal *j = &c->ab.v[c->ab.n++];
+	memset(j, 0, sizeof(*j));
+	j->rel = rel;
+	rel = NULL;
+	j->round = abjournal_round_of(top);
+	c->R->bytes += len;
+	if (!(j->file = path_join(c->shown, path)) || (sub && !(j->workload = strdup(sub))) ||
+	    abjournal_parse(buf, len, j) != 0 || ab_summary(c, j) != 0)
+		rc = -1;
+out:
+	free(rel);
+	free(path);
+	free(buf);
+	return rc;
+}
+
+/* Every ab_* directory of perf_opt/ and its per-workload subdirectories
+ * holding a runs.jsonl. 0, -1 on allocation failure. */
+static int dir_ab(struct dir_check *c)
+{
+	char **tops;
+	size_t ntops;
+	int rc = list_dirs(c, ".", "ab_", &tops, &ntops);
+	for (size_t i = 0; rc == 0 && i < ntops; i++) {
+		char **subs = NULL;
+		size_t nsubs = 0;
+		rc = ab_journal(c, tops[i], NULL);
+		if (rc == 0)
+			rc = list_dirs(c, tops[i], "", &subs, &nsubs);
+		for (size_t k = 0; rc == 0 && k < nsubs; k++)
+			rc = ab_journal(c, tops[i], subs[k]);
+		free_names(subs, nsubs);
+	}
+	free_names(tops, ntops);
+	c->in.ab = &c->ab;
+	return rc;
+}
+
 /* perf_feedback.md, and where the paths it cites are looked up (the
  * repository, else the checked tree). */
 static int dir_feedback(struct dir_check *c, const struct gatecheck_opts *opts)
@@ -741,6 +895,7 @@ static int dir_rules(struct dir_check *c, const struct gatecheck_opts *opts,
 		if (h > 0)
 			in->commits = &c->hist.lines;
 	}
+	in->ab_threshold = opts->ab_threshold;
 	in->refused = c->ref.v;
 	in->n_refused = c->ref.n;
 	in->n_refused_more = c->ref.more;
@@ -790,7 +945,7 @@ static int dir_steps(struct dir_check *c, const struct gatecheck_opts *opts,
 		     struct gate_findings *fs)
 {
 	return dir_names(c) || dir_optlog(c) || dir_inventory(c) || dir_records(c) ||
-	       dir_profiles(c) || dir_feedback(c, opts) || dir_rules(c, opts, fs) ||
+	       dir_profiles(c) || dir_ab(c) || dir_feedback(c, opts) || dir_rules(c, opts, fs) ||
 	       dir_suppressions(c);
 }
 

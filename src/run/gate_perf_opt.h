@@ -42,6 +42,8 @@ struct gatecheck_opts {
 	const struct gate_moves *moves; /* --base: records files git matched to
 				   another path at the base (run/gate_history.h);
 				   NULL: none */
+	double ab_threshold;    /* S4-AB: gains under it need an A/B verdict
+				   (.tlgate.json "ab_threshold"); <= 0: 5% */
 };
 
 struct gatecheck_result {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "io/ab_source.h"
+#include "io/abjournal.h"
 #include "io/lineio.h"
 #include "io/msprof.h"
 #include "io/recwrite.h"
@@ -540,28 +541,23 @@ static char *get_str(const cJSON *o, const char *k)
 
 static const char NOT_JSON[] = "not JSON";
 
-/* The required fields of a journal line into *r, each checked first;
+/* The required fields of a journal line into *r, each checked first
+ * (io/abjournal.h reads the run's own, the gate reads them the same way);
  * NULL, or a static reason (r untouched). */
 static const char *run_required(const cJSON *o, struct abrun_run *r)
 {
-	double pair, order, launches, med;
-	const cJSON *arm = cJSON_GetObjectItemCaseSensitive(o, "arm");
-	if (!cJSON_IsString(arm) || !arm->valuestring ||
-	    (strcmp(arm->valuestring, "A") != 0 && strcmp(arm->valuestring, "B") != 0))
-		return "\"arm\" must be \"A\" or \"B\"";
-	if (get_num(o, "pair", &pair) != 0 || pair < 1 || pair != floor(pair) || pair > 1e6)
-		return "\"pair\" must be a whole number >= 1";
-	if (get_num(o, "order", &order) != 0 || (order != 1 && order != 2))
-		return "\"order\" must be 1 or 2";
+	struct abjournal_run jr;
+	double launches;
+	const char *why = abjournal_run_of(o, &jr);
+	if (why)
+		return why;
 	if (get_num(o, "launches", &launches) != 0 || launches < 1 || launches != floor(launches))
 		return "\"launches\" must be a whole number >= 1";
-	if (get_num(o, "median_us", &med) != 0 || !(med > 0))
-		return "\"median_us\" must be a number > 0";
-	r->arm = arm->valuestring[0];
-	r->pair = (long)pair;
-	r->order = (int)order;
+	r->arm = jr.arm;
+	r->pair = jr.pair;
+	r->order = jr.order;
 	r->launches = (size_t)launches;
-	r->median_us = med;
+	r->median_us = jr.median_us;
 	return NULL;
 }
 

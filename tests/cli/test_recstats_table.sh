@@ -58,7 +58,13 @@ mk_log() {  # mk_log DIR SKIP_ROUND
 }
 mk_log "$TMPDIR_TEST/good/perf_opt" none
 mk_log "$TMPDIR_TEST/bad/perf_opt" 4
-expect_exit 0 "$TLGATE" "$TMPDIR_TEST/good/perf_opt"
+# This log adopts v6_bm6 on gains under the noise threshold without an A/B
+# verdict, which S4-AB refuses (tests/cli/test_gate_evidence.sh); here only
+# the tables are at stake.
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/good/perf_opt"
+expect_grep "error: [S4-AB] round 6 adopted 'v6_bm6' with a gain of 0.6%" "$OUT"
+printf '{"rules": {"S4-AB": "off"}}\n' >"$TMPDIR_TEST/no-ab.json"
+expect_exit 0 "$TLGATE" --config "$TMPDIR_TEST/no-ab.json" "$TMPDIR_TEST/good/perf_opt"
 cat "$OUT" "$ERR" >"$TMPDIR_TEST/gate_good"
 expect_no_grep "S4-OPTLOG-COMPTABLE" "$TMPDIR_TEST/gate_good"
 expect_exit 1 "$TLGATE" "$TMPDIR_TEST/bad/perf_opt"
