@@ -1,5 +1,6 @@
-/* abseq.c: the sequential A/B protocol (see abseq.h for the model). */
-#include "stats/abseq.h"
+/* abseq_v1.c: `--protocol seq-v1`, the state-fitting rule tlab used before
+ * the anytime-valid rule of abseq.c (kept for comparison, see abseq_v1.h). */
+#include "stats/abseq_v1.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -25,13 +26,8 @@
 /* The gap assumed for a state no run has shown yet: 10% (log 0.0953). */
 #define PRIOR_GAP 0.0953
 
-void abseq_params_default(struct abseq_params *p)
+void abseq_v1_defaults(struct abseq_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->min_pairs = 4;
-	p->max_pairs = 16;
-	p->min_gain = 0.01;
-	p->noise = STATS_NOISE_DEFAULT;
 	p->crit_inf = CRIT_INF;
 	p->crit_k = CRIT_K;
 	p->tie_z = 3.0;
@@ -39,56 +35,6 @@ void abseq_params_default(struct abseq_params *p)
 	p->outlier_gap = OUTLIER_GAP;
 	p->prior_gap = PRIOR_GAP;
 	p->guard_p = 0.1;
-	p->signflip = 0;
-}
-
-int abseq_params_check(const struct abseq_params *p, const char **why)
-{
-	const char *w = NULL;
-	if (p->min_pairs < 3)
-		w = "min-pairs must be at least 3";
-	else if (p->max_pairs < p->min_pairs)
-		w = "max-pairs must be at least min-pairs";
-	else if (p->max_pairs > ABSEQ_MAX_PAIRS)
-		w = "max-pairs must be at most 128";
-	else if (!(p->noise > 0.0 && p->noise < 0.5))
-		w = "noise must be in (0, 0.5)";
-	else if (!(p->min_gain >= 0.0 && p->min_gain < p->noise))
-		w = "min-gain must be in [0, noise)";
-	else if (!(p->crit_inf > 0.0 && p->crit_k >= 0.0 && p->tie_z > 0.0))
-		w = "critical values must be positive";
-	else if (!(p->state_gap > 0.0 && p->outlier_gap > p->state_gap))
-		w = "state gaps must be positive, outlier gap above state gap";
-	else if (!(p->prior_gap > 0.0 && p->prior_gap < 1.0))
-		w = "prior gap must be in (0, 1)";
-	else if (!(p->guard_p >= 0.0 && p->guard_p < 1.0))
-		w = "guard p must be in [0, 1)";
-	if (why)
-		*why = w;
-	return w ? -1 : 0;
-}
-
-const char *abseq_state_name(int s)
-{
-	switch (s) {
-	case ABSEQ_FAST: return "fast";
-	case ABSEQ_SLOW: return "slow";
-	case ABSEQ_OUTLIER: return "outlier";
-	}
-	return "?";
-}
-
-const char *abseq_reason_name(enum abseq_reason r)
-{
-	switch (r) {
-	case ABSEQ_CONTINUE: return "continue";
-	case ABSEQ_GAIN: return "gain";
-	case ABSEQ_LOSS: return "loss";
-	case ABSEQ_TIE: return "tie";
-	case ABSEQ_TIE_WITHIN: return "tie_within_state";
-	case ABSEQ_BUDGET: return "budget";
-	}
-	return "?";
 }
 
 /* ---- step 1: run states ------------------------------------------------ */
@@ -944,7 +890,7 @@ static void fill_numbers(const struct mean_bounds *mb, double within, double wit
 				: 1.0;
 }
 
-int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
+int abseq_v1_decide(const double *a, const double *b, const int *b_first, size_t n,
 		 const struct abseq_params *p, int *state_a, int *state_b,
 		 struct abseq_result *out)
 {
@@ -952,7 +898,7 @@ int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
 	int sa[ABSEQ_MAX_PAIRS], sb[ABSEQ_MAX_PAIRS];
 	struct abseq_states st;
 
-	if (n == 0 || abseq_params_check(p, NULL) != 0 || n > p->max_pairs)
+	if (n == 0 || n > p->max_pairs)
 		return -1;
 	if (to_logs(a, b, n, ya, yb) != 0 ||
 	    abseq_states(ya, yb, b_first, n, p->state_gap, p->outlier_gap, sa, sb, &st) != 0)
