@@ -1,5 +1,6 @@
-/* abseq.c: the sequential A/B protocol (see abseq.h for the rule, and
- * docs/tlab.md "How seq decides" for its derivation). */
+/* abseq.c: the sequential A/B protocol: its settings, and the seq-v2 rule
+ * (see abseq.h, and docs/tlab.md "seq-v2" for its derivation); the default
+ * rule is in abseq_v1.c. */
 #include "stats/abseq.h"
 
 #include <gsl/gsl_cdf.h>
@@ -32,13 +33,13 @@
 /* pairs_needed is searched up to this many pairs (beyond: "more than"). */
 #define NEEDED_HORIZON 1024
 
-/* The former defaults of seq-v1's fields (state_gap, outlier_gap) also
- * classify runs for the report. */
+/* seq's defaults (the state-fitting rule) and seq-v2's; both rules' run
+ * classification (state_gap, outlier_gap) also serves the report. */
 void abseq_params_default(struct abseq_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->rule = ABSEQ_RULE_SEQ;
-	p->min_pairs = ABSEQ_MIN_PAIRS;
+	p->rule = ABSEQ_RULE_V1;
+	p->min_pairs = ABSEQ_V1_MIN_PAIRS;
 	p->max_pairs = ABSEQ_MAX_PAIRS_DEFAULT;
 	p->min_gain = ABSEQ_MIN_GAIN;
 	p->noise = ABSEQ_TIE_MARGIN;
@@ -83,7 +84,7 @@ int abseq_params_check(const struct abseq_params *p, const char **why)
 		w = "gap max must be in (0, 1)";
 	else if (p->rule == ABSEQ_RULE_V1)
 		w = v1_check(p);
-	else if (p->rule != ABSEQ_RULE_SEQ)
+	else if (p->rule != ABSEQ_RULE_V2)
 		w = "unknown rule";
 	if (why)
 		*why = w;

@@ -47,12 +47,12 @@
 /* seq's own defaults (abseq_params_default is their only reader). */
 #define ABSEQ_TIE_MARGIN 0.03  /* tie margin: the reference rule's noise threshold */
 #define ABSEQ_MIN_GAIN 0.01    /* smallest gain worth adopting */
-#define ABSEQ_MIN_PAIRS 3      /* first look: the sd of 2 pairs has one degree of freedom */
+#define ABSEQ_V2_MIN_PAIRS 3   /* seq-v2's first look: the sd of 2 pairs has one degree of freedom */
 #define ABSEQ_MAX_PAIRS_DEFAULT 16 /* budget: 32 profiler runs */
 
 enum abseq_rule {
-	ABSEQ_RULE_SEQ = 0, /* the anytime-valid rule above */
-	ABSEQ_RULE_V1 = 1   /* the previous state-fitting rule (stats/abseq_v1.h) */
+	ABSEQ_RULE_V1 = 0, /* seq's default: the state-fitting rule (stats/abseq_v1.h) */
+	ABSEQ_RULE_V2 = 1  /* seq-v2, opt-in: the error-spending rule above */
 };
 
 struct abseq_params {

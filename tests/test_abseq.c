@@ -1,4 +1,4 @@
-/* test_abseq.c: `--protocol seq`, the error-spending t rule of stats/abseq.h:
+/* test_abseq.c: `--protocol seq-v2`, the error-spending t rule of stats/abseq.h:
  * every constant against what it is for (the error bound, the spending,
  * the state guard's bound, futility), the guarantee itself by simulation of
  * its model, and decisions on small constructed inputs. */
@@ -10,9 +10,12 @@
 #include "stats/abseq.h"
 #include "stats/synth.h"
 
+/* seq-v2's settings: the defaults with its rule and first look. */
 static void params(struct abseq_params *p)
 {
 	abseq_params_default(p);
+	p->rule = ABSEQ_RULE_V2;
+	p->min_pairs = ABSEQ_V2_MIN_PAIRS;
 }
 
 /* The defaults that other modules and the docs rely on. */
@@ -21,7 +24,7 @@ static void test_defaults(void **state)
 	(void)state;
 	struct abseq_params p;
 	params(&p);
-	assert_int_equal(p.rule, ABSEQ_RULE_SEQ);
+	assert_int_equal(p.rule, ABSEQ_RULE_V2);
 	assert_true(p.noise == ABSEQ_TIE_MARGIN && p.noise == 0.03);
 	assert_true(p.min_gain == 0.01);
 	assert_int_equal(p.min_pairs, 3);

@@ -51,10 +51,10 @@ static const struct cli_option ab_options[] = {
 					 "ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,\n"
 					 "ResourceConflictRatio)" },
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
-	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential with an error bound\n"
-				   "(default; see `tlperf sim`), ref = the ab_test.py rule,\n"
-				   "seq-v1 = the previous seq rule (for comparison)" },
-	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 3, seq-v1 4;\n"
+	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, state-aware (default;\n"
+				   "see `tlperf sim`), ref = the ab_test.py rule, seq-v2 =\n"
+				   "sequential with an error-spending t bound (opt-in)" },
+	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, seq-v2 3;\n"
 				    "at least 3)" },
 	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128)" },
 	{ 'g', 0, "min-gain", "F", "seq: smallest gain of B worth adopting (default 0.01)" },
@@ -129,7 +129,7 @@ const struct cli_spec cmd_ab_spec = {
 
 enum ab_protocol {
 	AB_PROTOCOL_REF = 0,  /* the reference rule over a fixed number of pairs */
-	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h; seq-v1 too, by its rule) */
+	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h; seq-v2 too, by its rule) */
 };
 
 struct ab_opts {
@@ -685,13 +685,13 @@ static int settle_protocol(struct ab_opts *o)
 		o->protocol = AB_PROTOCOL_REF;
 	else if (strcmp(o->protocol_name, "seq") == 0)
 		o->protocol = AB_PROTOCOL_SEQ;
-	else if (strcmp(o->protocol_name, "seq-v1") == 0) {
+	else if (strcmp(o->protocol_name, "seq-v2") == 0) {
 		o->protocol = AB_PROTOCOL_SEQ;
-		o->seq.rule = ABSEQ_RULE_V1;
+		o->seq.rule = ABSEQ_RULE_V2;
 		if (!o->min_pairs_given)
-			o->seq.min_pairs = ABSEQ_V1_MIN_PAIRS;
+			o->seq.min_pairs = ABSEQ_V2_MIN_PAIRS;
 	} else
-		return cli_usage_error("ab", "unknown --protocol '%s' (known: seq, ref, seq-v1)",
+		return cli_usage_error("ab", "unknown --protocol '%s' (known: seq, ref, seq-v2)",
 				       o->protocol_name);
 	if (o->protocol == AB_PROTOCOL_SEQ) {
 		const char *why = NULL;
@@ -954,7 +954,7 @@ static int run_pairs(struct ab_cmd *x)
  * would take at the noise seen (stderr). */
 static void print_budget_note(const struct abseq_result *r, const struct abseq_params *p)
 {
-	if (p->rule != ABSEQ_RULE_SEQ || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
+	if (p->rule != ABSEQ_RULE_V2 || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
 		return;
 	double sd = 100.0 * r->log_se * sqrt((double)r->pairs);
 	if (r->pairs_needed > 0)

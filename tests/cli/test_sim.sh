@@ -18,21 +18,25 @@ expect_exit 0 "$TLPERF" sim --protocol seq --scenario quiet --effect 5% --trials
 for f in '"trials":50' '"seed":1' '"cells":[' '"protocol":"seq"' '"scenario":"quiet"' \
          '"effect":0.05' '"true_gain":' '"b_better":' '"tie":' '"a_better":' \
          '"inconclusive":' '"mean_pairs":' '"max_pairs":' '"stop_reasons":' '"targets":[' \
-         '"seq_params":{"min_pairs":3,"max_pairs":16' '"alpha":0.025' '"futile":'; do
+         '"seq_params":{"min_pairs":4,"max_pairs":16'; do
     expect_grep "$f" "$OUT"
 done
 expect_no_grep '"protocol":"ref"' "$OUT"
-# quiet, 8% faster: every trial adopts B; not at the first look (3), since
-# a state neither arm has shown could still hide: the state guard holds an
-# 8% gain to 4 pairs
-expect_exit 0 "$TLPERF" sim --protocol seq --scenario quiet --effect 8% --trials 50 --json
+# seq-v2, the error-spending rule: its own first look and settings; a
+# steady 8% gain waits for its state guard (4 pairs)
+expect_exit 0 "$TLPERF" sim --protocol seq-v2 --scenario quiet --effect 8% --trials 50 --json
+expect_grep '"protocol":"seq-v2"' "$OUT"
 expect_grep '"b_better":1,' "$OUT"
 expect_grep '"mean_pairs":4,' "$OUT"
-# seq-v1, the previous rule, is there for comparison with its own first look
-expect_exit 0 "$TLPERF" sim --protocol seq-v1 --scenario quiet --effect 8% --trials 20 --json
-expect_grep '"protocol":"seq-v1"' "$OUT"
-expect_grep '"mean_pairs":5,' "$OUT"
-expect_grep '"tie_within_state":' "$OUT"
+expect_grep '"alpha":0.025' "$OUT"
+expect_grep '"futile":' "$OUT"
+expect_exit 0 "$TLPERF" sim --grid evaluation --protocol seq-v2 --family gain5_g4 --trials 20 --seed 3
+expect_grep "seq-v2: pairs 3..16, alpha 0.025" "$OUT"
+# quiet, 8% faster: every trial adopts B; not at the first look, since a
+# state neither arm has shown yet could still hide (prior gap 10%)
+expect_exit 0 "$TLPERF" sim --protocol seq --scenario quiet --effect 8% --trials 50 --json
+expect_grep '"b_better":1,' "$OUT"
+grep -q '"mean_pairs":4,' "$OUT" && fail "quiet arms adopted at the first look: $(cat "$OUT")"
 expect_exit 0 "$TLPERF" sim --protocol ref --scenario quiet --effect=-0.04 --trials 20 --json
 expect_grep '"protocol":"ref"' "$OUT"
 expect_grep '"max_pairs":3' "$OUT"
