@@ -629,6 +629,7 @@ struct sim_opts {
 	int protos;                  /* PROTO_SEQ | PROTO_REF | PROTO_V2 */
 	int json, grid, family, all_cells; /* grid, family: -1 when not given */
 	int proto_given, scen_given, minp_given;
+	int noise_given;             /* --noise: ref's margin too (else AB_REF_NOISE) */
 	const char *scenario;        /* a name of synth_scenario_names, or "all" */
 	double effects[N_ALL_EFFECTS];
 	size_t neffects;
@@ -752,6 +753,7 @@ static int sim_option(struct sim_opts *o, int opt, const char *arg)
 	case 'S': return cli_parse_long("--seed", arg, 0, INT64_MAX, &o->seed) ? CLI_USAGE : 0;
 	case 'j': o->json = 1; return 0;
 	case O_MINP: o->minp_given = 1; return sim_seq_option(&o->sp, opt, arg);
+	case O_NOISE: o->noise_given = 1; return sim_seq_option(&o->sp, opt, arg);
 	case O_GRID:
 	case O_FAM: return sim_grid_option(o, opt, arg);
 	case O_CELLS: o->all_cells = 1; return 0;
@@ -796,7 +798,8 @@ static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t
 				c->proto = p;
 				c->scenario = synth_scenario_names[s];
 				c->effect = o->effects[e];
-				run_cell(c, o->trials, (uint64_t)o->seed, s, &o->sp, o->minp_given, o->sp.noise);
+				run_cell(c, o->trials, (uint64_t)o->seed, s, &o->sp, o->minp_given,
+					 o->noise_given ? o->sp.noise : AB_REF_NOISE);
 			}
 		}
 	}
