@@ -990,7 +990,7 @@ static void check_stop_plateau(struct st *s, const struct sr_entry *e, long roun
 	const struct optlog *lg = s->in->log;
 	const struct records *rs = s->in->recs;
 	double noise = !isnan(s->sc->noise) ? s->sc->noise
-		       : !isnan(lg->noise_pct) ? lg->noise_pct / 100 : STATS_NOISE_DEFAULT;
+		       : !isnan(lg->noise_pct) ? lg->noise_pct / 100 : STAGE_RESULT_NOISE_DEFAULT;
 	/* the rounds run: the final re-measurement is no round */
 	struct records run;
 	records_init(&run);

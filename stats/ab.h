@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 
+/* The reference rule's tie margin: ab_test.py's default --noise (3%). */
+#define AB_REF_NOISE 0.03
+
 enum ab_verdict {
 	AB_TIE = 0,          /* |relative change| inside the tie margin */
 	AB_B_BETTER = 1,     /* candidate B is faster, significantly */

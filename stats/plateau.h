@@ -42,7 +42,10 @@
 #include "stats/stats.h"
 #include "model/records.h"
 
-#define STATS_PLATEAU_NOISE STATS_NOISE_DEFAULT
+/* A round is flat when it gains no more than this over the best so far
+ * (the seeds' "improving by more than the noise threshold (3%)"). */
+#define STATS_PLATEAU_NOISE 0.03
+#define STATS_PLATEAU_NOISE_TEXT "0.03"
 #define STATS_PLATEAU_WINDOW 3
 
 /* One key measured in one round. */

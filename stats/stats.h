@@ -9,12 +9,15 @@
 
 #include <stddef.h>
 
-/* The noise threshold of every comparison unless a command, a loop.json or
- * the log says otherwise: 3% (seeds: "improving by more than the noise
- * threshold (3%)"), as a fraction, in percent, and as usage text. */
-#define STATS_NOISE_DEFAULT 0.03
-#define STATS_NOISE_DEFAULT_PCT 3.0
-#define STATS_NOISE_DEFAULT_TEXT "0.03"
+/* "Noise" has one default per meaning, each beside its reader:
+ * AB_REF_NOISE (stats/ab.h, the reference rule's tie margin),
+ * ABSEQ_TIE_MARGIN (stats/abseq.h, seq's), STATS_PLATEAU_NOISE
+ * (stats/plateau.h), STATS_WINNER_NOISE (stats/winner.h),
+ * OPTLOG_NOISE_DEFAULT_PCT (model/optlog.h, an opt_log that states none),
+ * STAGE_RESULT_NOISE_DEFAULT (model/stage_result.h) and
+ * LOOP_PLAN_NOISE_DEFAULT (io/loopplan.h). All are 3% today, by the seeds'
+ * "improving by more than the noise threshold (3%)"; changing one changes
+ * only its meaning. */
 
 /* Median of x[0..n-1]; the mean of the two middle values when n is even. */
 double stats_median(const double *x, size_t n);

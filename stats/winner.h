@@ -66,7 +66,10 @@
 #include "stats/reckeys.h"
 #include "model/records.h"
 
-#define STATS_WINNER_NOISE STATS_NOISE_DEFAULT
+/* A round's winner may not regress a required workload by more than this
+ * (the non-regression check, as the seeds' noise threshold: 3%). */
+#define STATS_WINNER_NOISE 0.03
+#define STATS_WINNER_NOISE_TEXT "0.03"
 #define STATS_WINNER_AB_THRESHOLD 0.05
 #define STATS_WINNER_SMALL_US 20.0
 /* Candidates x required keys of one round compared at most (each cell is

@@ -12,6 +12,10 @@
 #   SIM_CAL_TRIALS (0 = skip), SIM_CAL_SEED (7): the calibration grid too, the
 #   grid the constants were tuned on (slow: every cell of both grids);
 #   SIM_CAL_FROM=FILE SIM_CAL_SECS="N s ...": its table, run earlier
+#   SIM_V2_TRIALS (SIM_GRID_TRIALS; 0 = skip), SIM_V2_CAL_TRIALS (0 = skip):
+#   seq-v2 (the error-spending rule) on the evaluation grid, compared with
+#   seq cell by cell, and on the calibration grid (seed SIM_CAL_SEED);
+#   SIM_V2_FROM / SIM_V2_SECS, SIM_V2_CAL_FROM / SIM_V2_CAL_SECS: tables run earlier
 set -eu
 B=${BUILD:-build}
 TLPERF=$B/bin/tlperf
@@ -118,24 +122,111 @@ if [ -n "${SIM_CAL_FROM:-}" ] || [ "$CT" -gt 0 ]; then
     rm -f "$cal"
 fi
 
-echo "### Named scenarios, both protocols"
+# seq-v2 (the error-spending rule, opt-in) on the evaluation grid, beside seq
+V2T=${SIM_V2_TRIALS:-$GT}
+if [ -n "${SIM_V2_FROM:-}" ] || [ "$V2T" -gt 0 ]; then
+    v2=$B/sim-grid-evaluation-v2.txt
+    if [ -n "${SIM_V2_FROM:-}" ]; then
+        cp "$SIM_V2_FROM" "$v2"
+        v2took=${SIM_V2_SECS:-? s}
+    else
+        start=$(now)
+        "$TLPERF" sim --grid evaluation --protocol seq-v2 --trials "$V2T" --seed "$GS" --cells >"$v2"
+        end=$(now)
+        v2took="$(secs "$start" "$end") s on one core"
+    fi
+    v2t=$(sed -n 's/.* cells, \([0-9]*\) trials per cell.*/\1/p' "$v2" | head -n 1)
+    st=$(sed -n 's/.* cells, \([0-9]*\) trials per cell.*/\1/p' "$grid" | head -n 1)
+    echo "### seq-v2 on the evaluation grid, beside seq"
+    echo
+    echo "Command: \`tlperf sim --grid evaluation --protocol seq-v2 --trials $v2t --seed $GS --cells\` ($v2took)."
+    echo "seq-v2 is the error-spending rule (docs/tlab.md, \"seq-v2\"): opt-in, because on this grid it misses"
+    echo "targets seq meets. Its two chosen constants (the spending power and the futility allowance) were"
+    echo "compared on the calibration grid only."
+    echo
+    sed -n '/^| target |/,/targets met/p' "$v2"
+    echo
+    echo "Cell by cell against seq ($st trials per cell; seq-v2 $v2t): per family the worst B_better of each"
+    echo "rule (the highest in null and slower, the lowest in the gain families), the cell where seq-v2 takes"
+    echo "the most extra pairs on average, and, in the gain families, the cell with the lowest ratio of"
+    echo "adoption rates (seq-v2 / seq). With few trials per cell the worst of 1,215 cells reads high by chance"
+    echo "(at 100 trials a cell whose true rate is 2% reads 5% or more about one time in twenty)."
+    echo
+    echo "| family | cells | seq-v2: worst B_better | seq: worst B_better | most extra mean pairs (cell: G, pA, pB, variant) | lowest adoption ratio (cell) |"
+    echo "|---|---:|---:|---:|---|---|"
+    for f in null slower gain5_g4 gain5_g8 gain3_g4 pairs8; do
+        awk -F'|' -v f=" $f " '
+            FNR == 1 { file++ }
+            $2 == f { k = $3 "," $4 "," $5 "," $6; bb[file, k] = $8 + 0; mp[file, k] = $12 + 0; keys[k] = 1 }
+            END {
+                gain = f != " null " && f != " slower "
+                n = 0; w1 = gain ? 101 : -1; w2 = w1; dmax = -1e9; rmin = 1e9
+                for (k in keys) {
+                    if (!((1, k) in bb) || !((2, k) in bb)) continue
+                    n++
+                    if (gain ? bb[1, k] < w1 : bb[1, k] > w1) w1 = bb[1, k]
+                    if (gain ? bb[2, k] < w2 : bb[2, k] > w2) w2 = bb[2, k]
+                    d = mp[1, k] - mp[2, k]
+                    if (d > dmax) { dmax = d; dk = k }
+                    if (f != " null " && f != " slower " && bb[2, k] > 0 && bb[1, k] / bb[2, k] < rmin) {
+                        rmin = bb[1, k] / bb[2, k]; rk = k
+                    }
+                }
+                gsub(/ /, "", dk); gsub(/ /, "", rk)
+                printf "|%s| %d | %.2f%% | %.2f%% | %+.2f (%s) | %s |\n", f, n, w1, w2, dmax, dk,
+                    rmin < 1e9 ? sprintf("%.2f (%s)", rmin, rk) : "-"
+            }' "$v2" "$grid"
+    done
+    echo
+    echo "The 8 null cells where seq-v2 adopts most often:"
+    echo
+    echo "| family | G | pA | pB | variant | B mean gain | B_better | tie | A_better | inconclusive | mean pairs | max pairs |"
+    echo "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+    grep '^| null |' "$v2" | sort -t'|' -k8 -g -r | head -n 8
+    echo
+fi
+V2CT=${SIM_V2_CAL_TRIALS:-0}
+if [ -n "${SIM_V2_CAL_FROM:-}" ] || [ "$V2CT" -gt 0 ]; then
+    v2c=$(mktemp)
+    if [ -n "${SIM_V2_CAL_FROM:-}" ]; then
+        cp "$SIM_V2_CAL_FROM" "$v2c"
+        took=${SIM_V2_CAL_SECS:-? s}
+    else
+        start=$(now)
+        "$TLPERF" sim --grid calibration --protocol seq-v2 --trials "$V2CT" --seed "${SIM_CAL_SEED:-7}" --cells >"$v2c"
+        end=$(now)
+        took="$(secs "$start" "$end") s on one core"
+    fi
+    ct=$(sed -n 's/.* cells, \([0-9]*\) trials per cell.*/\1/p' "$v2c" | head -n 1)
+    cs=$(sed -n 's/.* trials per cell, seed \([0-9]*\),.*/\1/p' "$v2c" | head -n 1)
+    echo "### seq-v2 on the calibration grid"
+    echo
+    echo "Command: \`tlperf sim --grid calibration --protocol seq-v2 --trials $ct --seed $cs --cells\` ($took)."
+    echo
+    sed -n '/^| target |/,/targets met/p' "$v2c"
+    echo
+    rm -f "$v2c"
+fi
+
+echo "### Named scenarios, every protocol"
 echo
-cmd="tlperf sim --protocol both --scenario all --effect all --trials $TRIALS --seed $SEED"
+cmd="tlperf sim --protocol all --scenario all --effect all --trials $TRIALS --seed $SEED"
 out=$(mktemp)
 if [ -n "${SIM_NAMED_FROM:-}" ]; then
     cp "$SIM_NAMED_FROM" "$out"
     took=${SIM_NAMED_SECS:-? s}
 else
     start=$(now)
-    "$TLPERF" sim --protocol both --scenario all --effect all --trials "$TRIALS" --seed "$SEED" >"$out"
+    "$TLPERF" sim --protocol all --scenario all --effect all --trials "$TRIALS" --seed "$SEED" >"$out"
     end=$(now)
     took="$(secs "$start" "$end") s on one core"
 fi
-echo "Command: \`$cmd\` ($took for 2 protocols x 6 scenarios x 7 effects x $TRIALS trials)."
+echo "Command: \`$cmd\` ($took for 3 protocols x 6 scenarios x 7 effects x $TRIALS trials)."
 echo "\"B gain within state\" is the effect given to the generator; \"B gain on average\" is the resulting"
 echo "change of B's mean duration over run states and outlier runs (in \`stateshift\` B lands slow 80% of the"
 echo "time instead of 20%, so B is slower on average up to a 2% within-state gain). \"not faster\" marks rows"
-echo "where any B_better is a false adoption. seq = \`--protocol seq\` (the default), ref = ab_test.py's rule."
+echo "where any B_better is a false adoption. seq = \`--protocol seq\` (the default), ref = ab_test.py's rule,"
+echo "seq-v2 = the error-spending rule (opt-in; a steady gain waits for its state guard, docs/tlab.md)."
 echo "\`quiet\` arms show no state at all, so seq pays for a state that could still hide (docs/tlab.md)."
 echo
 cat "$out"

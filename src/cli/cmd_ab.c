@@ -28,6 +28,7 @@
 #include "io/ab_source.h"
 #include "run/tlab_run.h"
 #include "stats/abseq.h"
+#include "stats/abseq_v1.h"
 #include "run/run.h"
 #include "report/svg.h"
 
@@ -42,7 +43,8 @@ static const struct cli_option ab_options[] = {
 	{ 'l', 0, "launch-count", "N", "launches profiled per run (default 15)" },
 	{ 'u', 0, "warm-up", "N", "msprof warm-up replays per launch (default 5)" },
 	{ 'k', 0, "kernel-name", "K", "kernel name pattern, for msprof and for reading (main)" },
-	{ 'n', 0, "noise", "F", "tie margin on the relative change (default " STATS_NOISE_DEFAULT_TEXT ")" },
+	{ 'n', 0, "noise", "F", "tie margin on the relative change (default 0.03: ref\n"
+				"ab_test.py's, seq its own; given, it sets both)" },
 	{ 't', 0, "timeout", "S", "seconds per run; the run's process group is killed\n"
 				  "after it (default 900)" },
 	{ 'm', 0, "aic-metrics", "LIST", "msprof metrics (default BasicInfo,PipeUtilization,\n"
@@ -50,8 +52,10 @@ static const struct cli_option ab_options[] = {
 					 "ResourceConflictRatio)" },
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
 	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, state-aware (default;\n"
-				   "see `tlperf sim`), ref = the ab_test.py rule" },
-	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, at least 3)" },
+				   "see `tlperf sim`), ref = the ab_test.py rule, seq-v2 =\n"
+				   "sequential with an error-spending t bound (opt-in)" },
+	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, seq-v2 3;\n"
+				    "at least 3)" },
 	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128)" },
 	{ 'g', 0, "min-gain", "F", "seq: smallest gain of B worth adopting (default 0.01)" },
 	{ 'S', 0, "seed", "S", "seq: seed of the A/B order draws (default: from the clock;\n"
@@ -125,7 +129,7 @@ const struct cli_spec cmd_ab_spec = {
 
 enum ab_protocol {
 	AB_PROTOCOL_REF = 0,  /* the reference rule over a fixed number of pairs */
-	AB_PROTOCOL_SEQ = 1   /* sequential, state-aware (stats/abseq.h) */
+	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h; seq-v2 too, by its rule) */
 };
 
 struct ab_opts {
@@ -133,10 +137,12 @@ struct ab_opts {
 	enum ab_protocol protocol;
 	const char *protocol_name;
 	long pairs;                /* pairs to run (ref: exactly this many) */
-	double noise;              /* tie margin */
+	double noise;              /* ref's tie margin (AB_REF_NOISE unless --noise) */
+	int noise_given;           /* --noise on the command line: seq's margin too */
+	int min_pairs_given;       /* --min-pairs on the command line */
 	double ci_level;           /* requested CI coverage */
 	int resume;
-	struct abseq_params seq;   /* seq: looks, budget, min gain (noise copied in) */
+	struct abseq_params seq;   /* seq: abseq_params_default, then the options given */
 	uint64_t seed;             /* seq: order draws */
 	int seed_given;
 	int pairs_given;           /* --pairs on the command line */
@@ -589,6 +595,7 @@ static int parse_count(int c, struct ab_opts *o)
 		if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
 			return cli_usage_error("ab", "--min-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
 		o->seq.min_pairs = (size_t)v;
+		o->min_pairs_given = 1;
 		break;
 	case 'X':
 		if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
@@ -626,6 +633,7 @@ static int parse_real(int c, struct ab_opts *o)
 		if (cli_parse_double("--noise", optarg, &o->noise) != 0 || o->noise < 0 ||
 		    o->noise >= 1)
 			return cli_usage_error("ab", "--noise must be in [0, 1)");
+		o->noise_given = 1;
 		break;
 	case 't':
 		if (cli_parse_double("--timeout", optarg, &o->run.timeout_s) != 0 ||
@@ -677,12 +685,18 @@ static int settle_protocol(struct ab_opts *o)
 		o->protocol = AB_PROTOCOL_REF;
 	else if (strcmp(o->protocol_name, "seq") == 0)
 		o->protocol = AB_PROTOCOL_SEQ;
-	else
-		return cli_usage_error("ab", "unknown --protocol '%s' (known: seq, ref)",
+	else if (strcmp(o->protocol_name, "seq-v2") == 0) {
+		o->protocol = AB_PROTOCOL_SEQ;
+		o->seq.rule = ABSEQ_RULE_V2;
+		if (!o->min_pairs_given)
+			o->seq.min_pairs = ABSEQ_V2_MIN_PAIRS;
+	} else
+		return cli_usage_error("ab", "unknown --protocol '%s' (known: seq, ref, seq-v2)",
 				       o->protocol_name);
 	if (o->protocol == AB_PROTOCOL_SEQ) {
 		const char *why = NULL;
-		o->seq.noise = o->noise;
+		if (o->noise_given) /* seq's default is abseq_params_default's */
+			o->seq.noise = o->noise;
 		o->seq.signflip = 1; /* exact, reported beside the verdict */
 		if (abseq_params_check(&o->seq, &why) != 0)
 			return cli_usage_error("ab", "%s", why);
@@ -936,6 +950,23 @@ static int run_pairs(struct ab_cmd *x)
 	return CLI_OK;
 }
 
+/* Why an inconclusive seq stopped where it did: how many pairs a verdict
+ * would take at the noise seen (stderr). */
+static void print_budget_note(const struct abseq_result *r, const struct abseq_params *p)
+{
+	if (p->rule != ABSEQ_RULE_V2 || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
+		return;
+	double sd = 100.0 * r->log_se * sqrt((double)r->pairs);
+	if (r->pairs_needed > 0)
+		cli_note("at the noise seen (sd %.2f%% per pair), a verdict on --min-gain %g would take "
+			 "about %zu pairs, more than --max-pairs %zu: stopped after %zu",
+			 sd, p->min_gain, r->pairs_needed, p->max_pairs, r->pairs);
+	else
+		cli_note("at the noise seen (sd %.2f%% per pair), a verdict on --min-gain %g would take "
+			 "more than 1024 pairs: stopped after %zu",
+			 sd, p->min_gain, r->pairs);
+}
+
 /* The verdict line on stderr. */
 static void print_verdict_line(struct ab_cmd *x)
 {
@@ -944,9 +975,12 @@ static void print_verdict_line(struct ab_cmd *x)
 	const char *von = term_sgr(stderr, term_verdict_style(vname));
 	const char *voff = *von ? term_sgr(stderr, TERM_RESET) : "";
 	if (x->o.protocol == AB_PROTOCOL_SEQ)
+	{
 		term_progress_line(&x->pg, 0, "verdict: %s%s%s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)",
 				   von, vname, voff, 100.0 * d->seq.gain, 100.0 * d->seq.gain_lo,
 				   100.0 * d->seq.gain_hi, x->npairs, abseq_reason_name(d->seq.reason));
+		print_budget_note(&d->seq, &x->o.seq);
+	}
 	else
 		term_progress_line(&x->pg, 0, "verdict: %s%s%s (B gain %+.2f%%, sign test p = %.4g, %s)",
 				   von, vname, voff, 100.0 * d->ref.b_rel_change, d->ref.sign_test_p,
@@ -1008,7 +1042,7 @@ static const struct ab_cmd ab_cmd_init = {
 		.protocol = AB_PROTOCOL_SEQ,
 		.protocol_name = "seq",
 		.pairs = 3,
-		.noise = STATS_NOISE_DEFAULT,
+		.noise = AB_REF_NOISE,
 		.ci_level = 0.90,
 	},
 	.lockfd = -1,

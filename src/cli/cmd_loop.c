@@ -29,7 +29,7 @@ static const struct cli_option init_options[] = {
 	{ O_L0, 0, "l0-cmd", "CMD", "L0 precision regression; {impl}" },
 	{ O_KN, 0, "kernel-name", "PAT", "msprof --kernel-name (default: the op name)" },
 	{ O_CONTRACT, 0, "contract", "v1|v2", "record contract (v1)" },
-	{ O_NOISE, 0, "noise", "F", "noise threshold (" STATS_NOISE_DEFAULT_TEXT ")" },
+	{ O_NOISE, 0, "noise", "F", "noise threshold (" LOOP_PLAN_NOISE_DEFAULT_TEXT ")" },
 	{ O_MR, 0, "max-rounds", "N", "rounds budget (10)" },
 	{ O_ME, 0, "max-experiments", "N", "branches budget (30)" },
 	{ O_SMALL, 0, "small-us", "US", "small-kernel bound for A/B (20)" },

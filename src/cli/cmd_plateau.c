@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 static const struct cli_option plateau_options[] = {
-	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default " STATS_NOISE_DEFAULT_TEXT " = 3%)" },
+	{ 'n', 0, "noise", "F", "noise threshold as a fraction (default " STATS_PLATEAU_NOISE_TEXT " = 3%)" },
 	{ 'w', 0, "window", "N", "rounds without improvement that make a plateau (default 3)" },
 	RECARGS_JSON_OPTION("machine output: rounds[], consecutive_no_improvement,\n"
 			    "last_improvement (null when none), plateau"),
@@ -19,7 +19,7 @@ static const struct cli_option plateau_options[] = {
 
 const struct cli_spec cmd_plateau_spec = {
 	"plateau",
-	"tlperf plateau RECORDS [--noise " STATS_NOISE_DEFAULT_TEXT "] [--window 3] [--json] [--strict]",
+	"tlperf plateau RECORDS [--noise " STATS_PLATEAU_NOISE_TEXT "] [--window 3] [--json] [--strict]",
 	"For each round r >= 1 of RECORDS (perf_records.jsonl, v1 or v2): the best\n"
 	"valid duration per (dispatch, workload) before r (the incumbent), the best\n"
 	"in r, and the round's improvement = the largest relative gain across keys.\n"

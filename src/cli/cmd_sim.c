@@ -20,14 +20,16 @@
 
 #include "stats/ab.h"
 #include "stats/abseq.h"
+#include "stats/abseq_v1.h"
 #include "stats/simgrid.h"
 #include "stats/synth.h"
 
 enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP, O_GRID, O_FAM, O_CELLS,
-       O_PG };
+       O_PG, O_PS };
 static const struct cli_option sim_options[] = {
-	{ 'p', 0, "protocol", "P", "seq (tlab's default), ref (3 fixed pairs, ab_test.py's\n"
-				   "rule) or both (default)" },
+	{ 'p', 0, "protocol", "P", "seq (tlab's default, also called seq-v1), seq-v2 (the\n"
+				   "error-spending rule, opt-in), ref (3 fixed pairs,\n"
+				   "ab_test.py's rule), both (seq and ref, the default) or all" },
 	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift\n"
 				   "or all (default)" },
 	{ 'e', 0, "effect", "E", "B's true gain: 0.05 or 5% = B 5% faster, -4% = 4% slower;\n"
@@ -35,10 +37,12 @@ static const struct cli_option sim_options[] = {
 	{ 't', 0, "trials", "N", "trials per scenario and effect (default 2000)" },
 	{ 'S', 0, "seed", "S", "seed (default 1); the same seed gives the same output" },
 	{ 'j', 0, "json", NULL, "one JSON object instead of the table" },
-	{ O_MINP, 0, "min-pairs", "N", "seq: first look after N pairs (default 4)" },
+	{ O_MINP, 0, "min-pairs", "N", "seq: first look after N pairs (default 4; seq-v2: 3)" },
 	{ O_MAXP, 0, "max-pairs", "N", "seq: budget of pairs (default 16)" },
 	{ O_MING, 0, "min-gain", "F", "seq: smallest gain worth adopting (default 0.01)" },
-	{ O_NOISE, 0, "noise", "F", "tie margin, seq and ref (default " STATS_NOISE_DEFAULT_TEXT ")" },
+	{ O_NOISE, 0, "noise", "F", "tie margin, seq and ref (default 0.03, each rule's own)" },
+	{ O_PS, 0, "spend-power", "K", "seq-v2's calibrated constant: look n spends alpha in\n"
+				     "proportion to n^K (re-calibration only; default 2)" },
 	{ O_CI, 0, "crit-inf", "Z", "seq's calibrated constant (re-calibration only)" },
 	{ O_CK, 0, "crit-k", "K", "seq's calibrated constant (re-calibration only)" },
 	{ O_GP, 0, "guard-p", "P", "seq's calibrated constant (re-calibration only)" },
@@ -60,11 +64,13 @@ static const struct cli_option sim_options[] = {
 
 const struct cli_spec cmd_sim_spec = {
 	"sim",
-	"tlperf sim [--protocol seq|ref|both] [--scenario NAME|all] [--effect E|all]\n"
+	"tlperf sim [--protocol seq|seq-v2|ref|both|all] [--scenario NAME|all] [--effect E|all]\n"
 	"                  [--trials N] [--seed S] [--json]\n"
 	"                  [--min-pairs N] [--max-pairs N] [--min-gain F] [--noise F]\n"
-	"                  [--crit-inf Z] [--crit-k K] [--guard-p P] [--prior-gap G]\n"
-	"       tlperf sim --grid calibration|evaluation [--family F] [--cells]\n"
+	"                  [--spend-power K] [--crit-inf Z] [--crit-k K] [--guard-p P]\n"
+	"                  [--prior-gap G]\n"
+	"       tlperf sim --grid calibration|evaluation [--protocol seq|seq-v2]\n"
+	"                  [--family F] [--cells]\n"
 	"                  [--trials N] [--seed S] [--json] [seq settings]",
 	"Runs the A/B protocols on identical seeded synthetic runs (15 launches per\n"
 	"run, the run median as the run's value) and prints, per scenario and true\n"
@@ -83,15 +89,15 @@ const struct cli_spec cmd_sim_spec = {
 static const double all_effects[] = { 0.0, 0.01, 0.02, 0.03, 0.05, 0.08, -0.04 };
 #define N_ALL_EFFECTS (sizeof(all_effects) / sizeof(all_effects[0]))
 
-enum { PROTO_SEQ = 1, PROTO_REF = 2 };
+enum { PROTO_SEQ = 1, PROTO_REF = 2, PROTO_V2 = 4 };
 
 struct cell {
-	int proto;            /* PROTO_SEQ or PROTO_REF */
+	int proto;            /* PROTO_V2, PROTO_SEQ or PROTO_REF */
 	const char *scenario;
 	double effect;        /* B's gain within a state */
 	double true_gain;     /* 1 - E[B]/E[A] over states and outliers */
 	long count[4];        /* per enum ab_verdict */
-	long reasons[6];      /* seq: per enum abseq_reason */
+	long reasons[ABSEQ_NREASONS]; /* seq, seq-v2: per enum abseq_reason */
 	double pairs_sum;
 	long pairs_max;
 };
@@ -117,9 +123,14 @@ static double arm_mean(const struct synth_arm *a)
 }
 
 static void run_cell(struct cell *c, long trials, uint64_t seed, size_t scen_idx,
-		     const struct abseq_params *sp, double noise)
+		     const struct abseq_params *sp, int minp_given, double noise)
 {
 	struct synth_arm A, B;
+	struct abseq_params rp = *sp;
+	rp.rule = c->proto == PROTO_V2 ? ABSEQ_RULE_V2 : ABSEQ_RULE_V1;
+	if (c->proto == PROTO_V2 && !minp_given)
+		rp.min_pairs = ABSEQ_V2_MIN_PAIRS;
+	sp = &rp;
 	synth_scenario(c->scenario, c->effect, SIM_MEAN_US, &A, &B);
 	c->true_gain = 1.0 - arm_mean(&B) / arm_mean(&A);
 	for (long t = 0; t < trials; t++) {
@@ -272,9 +283,19 @@ static size_t check_targets(const struct cell *cells, size_t nc, long trials, si
 	return n;
 }
 
+/* seq's settings as one JSON object (both rules' fields). */
+static void print_params_json(const struct abseq_params *sp)
+{
+	printf("{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,\"noise\":%.6g,"
+	       "\"alpha\":%.6g,\"spend_power\":%.6g,\"gap_max\":%.6g,\"crit_inf\":%.6g,"
+	       "\"crit_k\":%.6g,\"guard_p\":%.6g,\"prior_gap\":%.6g,\"outlier_gap\":%.6g}",
+	       sp->min_pairs, sp->max_pairs, sp->min_gain, sp->noise, sp->alpha, sp->spend_power,
+	       sp->gap_max, sp->crit_inf, sp->crit_k, sp->guard_p, sp->prior_gap, sp->outlier_gap);
+}
+
 static const char *proto_name(int p)
 {
-	return p == PROTO_SEQ ? "seq" : "ref";
+	return p == PROTO_SEQ ? "seq" : p == PROTO_V2 ? "seq-v2" : "ref";
 }
 
 static void print_table(const struct cell *cells, size_t nc, long trials)
@@ -317,10 +338,9 @@ static void print_json(const struct cell *cells, size_t nc, long trials, uint64_
 {
 	printf("{\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,", trials,
 	       (unsigned long long)seed, SIM_LAUNCHES);
-	printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
-	       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g},",
-	       sp->min_pairs, sp->max_pairs, sp->min_gain, sp->noise, sp->crit_inf, sp->crit_k,
-	       sp->guard_p);
+	printf("\"seq_params\":");
+	print_params_json(sp);
+	printf(",");
 	printf("\"cells\":[");
 	for (size_t i = 0; i < nc; i++) {
 		const struct cell *c = &cells[i];
@@ -332,9 +352,9 @@ static void print_json(const struct cell *cells, size_t nc, long trials, uint64_
 		       (double)c->count[AB_B_BETTER] / T, (double)c->count[AB_TIE] / T,
 		       (double)c->count[AB_A_BETTER] / T, (double)c->count[AB_INCONCLUSIVE] / T,
 		       c->pairs_sum / T, c->pairs_max);
-		if (c->proto == PROTO_SEQ) {
+		if (c->proto != PROTO_REF) {
 			printf(",\"stop_reasons\":{");
-			for (int r = 1; r <= ABSEQ_BUDGET; r++)
+			for (int r = 1; r < ABSEQ_NREASONS; r++)
 				printf("%s\"%s\":%.6g", r > 1 ? "," : "",
 				       abseq_reason_name((enum abseq_reason)r),
 				       (double)c->reasons[r] / T);
@@ -517,11 +537,10 @@ static void print_grid_json(const struct grid_run *g)
 	const struct abseq_params *sp = g->sp;
 	printf("{\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
 	       simgrid_grid_name(g->grid), g->trials, (unsigned long long)g->seed, SIM_LAUNCHES);
-	printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
-	       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g,"
-	       "\"prior_gap\":%.6g,\"outlier_gap\":%.6g},",
-	       sp->min_pairs, sp->max_pairs, sp->min_gain, sp->noise, sp->crit_inf, sp->crit_k,
-	       sp->guard_p, sp->prior_gap, sp->outlier_gap);
+	printf("\"protocol\":\"%s\",\"seq_params\":",
+	       sp->rule == ABSEQ_RULE_V2 ? "seq-v2" : "seq");
+	print_params_json(sp);
+	printf(",");
 	printf("\"targets\":[");
 	int first = 1;
 	for (size_t t = 0; t < N_GRID_TARGETS; t++) {
@@ -562,11 +581,16 @@ static void print_grid_target_row(const struct grid_run *g, size_t t)
 static void print_grid_markdown(const struct grid_run *g, int all_cells)
 {
 	const struct abseq_params *sp = g->sp;
-	printf("%s grid: %zu cells, %ld trials per cell, seed %llu, %d launches per run; seq: "
-	       "pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
+	printf("%s grid: %zu cells, %ld trials per cell, seed %llu, %d launches per run; ",
 	       simgrid_grid_name(g->grid), g->nc, g->trials, (unsigned long long)g->seed,
-	       SIM_LAUNCHES, sp->min_pairs, sp->max_pairs, sp->crit_inf, sp->crit_k, sp->prior_gap,
-	       sp->outlier_gap);
+	       SIM_LAUNCHES);
+	if (sp->rule == ABSEQ_RULE_V1)
+		printf("seq: pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
+		       sp->min_pairs, sp->max_pairs, sp->crit_inf, sp->crit_k, sp->prior_gap,
+		       sp->outlier_gap);
+	else
+		printf("seq-v2: pairs %zu..%zu, alpha %g, spend power %g, gap max %g\n\n", sp->min_pairs,
+		       sp->max_pairs, sp->alpha, sp->spend_power, sp->gap_max);
 	printf("| target | cells | worst cell | measured | 95%% Wilson | limit | cells failing | |\n");
 	printf("|---|---:|---|---:|---|---|---:|---|\n");
 	for (size_t t = 0; t < N_GRID_TARGETS; t++)
@@ -602,9 +626,10 @@ static int run_grid(int grid, int family, int all_cells, int json, long trials, 
 /* Everything `tlperf sim` takes from its options. */
 struct sim_opts {
 	struct abseq_params sp;
-	int protos;                  /* PROTO_SEQ | PROTO_REF */
+	int protos;                  /* PROTO_SEQ | PROTO_REF | PROTO_V2 */
 	int json, grid, family, all_cells; /* grid, family: -1 when not given */
-	int proto_given, scen_given;
+	int proto_given, scen_given, minp_given;
+	int noise_given;             /* --noise: ref's margin too (else AB_REF_NOISE) */
 	const char *scenario;        /* a name of synth_scenario_names, or "all" */
 	double effects[N_ALL_EFFECTS];
 	size_t neffects;
@@ -627,14 +652,18 @@ static void sim_opts_init(struct sim_opts *o)
 /* --protocol seq|ref|both. Returns 0 or the usage error's exit code. */
 static int sim_protocol(struct sim_opts *o, const char *arg)
 {
-	if (strcmp(arg, "seq") == 0)
+	if (strcmp(arg, "seq") == 0 || strcmp(arg, "seq-v1") == 0)
 		o->protos = PROTO_SEQ;
+	else if (strcmp(arg, "seq-v2") == 0)
+		o->protos = PROTO_V2;
+	else if (strcmp(arg, "all") == 0)
+		o->protos = PROTO_SEQ | PROTO_V2 | PROTO_REF;
 	else if (strcmp(arg, "ref") == 0)
 		o->protos = PROTO_REF;
 	else if (strcmp(arg, "both") == 0)
 		o->protos = PROTO_SEQ | PROTO_REF;
 	else
-		return cli_usage_error("sim", "unknown protocol '%s' (seq, ref, both)", arg);
+		return cli_usage_error("sim", "unknown protocol '%s' (seq, seq-v2, ref, both, all)", arg);
 	o->proto_given = 1;
 	return 0;
 }
@@ -689,6 +718,7 @@ static int sim_seq_option(struct abseq_params *sp, int opt, const char *arg)
 	case O_CI: return cli_parse_double("--crit-inf", arg, &sp->crit_inf) ? CLI_USAGE : 0;
 	case O_CK: return cli_parse_double("--crit-k", arg, &sp->crit_k) ? CLI_USAGE : 0;
 	case O_GP: return cli_parse_double("--guard-p", arg, &sp->guard_p) ? CLI_USAGE : 0;
+	case O_PS: return cli_parse_double("--spend-power", arg, &sp->spend_power) ? CLI_USAGE : 0;
 	default: return cli_parse_double("--prior-gap", arg, &sp->prior_gap) ? CLI_USAGE : 0;
 	}
 }
@@ -722,6 +752,8 @@ static int sim_option(struct sim_opts *o, int opt, const char *arg)
 	case 't': return cli_parse_long("--trials", arg, 1, 100000000, &o->trials) ? CLI_USAGE : 0;
 	case 'S': return cli_parse_long("--seed", arg, 0, INT64_MAX, &o->seed) ? CLI_USAGE : 0;
 	case 'j': o->json = 1; return 0;
+	case O_MINP: o->minp_given = 1; return sim_seq_option(&o->sp, opt, arg);
+	case O_NOISE: o->noise_given = 1; return sim_seq_option(&o->sp, opt, arg);
 	case O_GRID:
 	case O_FAM: return sim_grid_option(o, opt, arg);
 	case O_CELLS: o->all_cells = 1; return 0;
@@ -740,8 +772,8 @@ static int sim_check(const struct sim_opts *o)
 		return cli_usage_error("sim", "--family and --cells go with --grid");
 	if (o->grid < 0)
 		return 0;
-	if (o->proto_given && o->protos != PROTO_SEQ)
-		return cli_usage_error("sim", "--grid simulates --protocol seq only");
+	if (o->proto_given && o->protos != PROTO_V2 && o->protos != PROTO_SEQ)
+		return cli_usage_error("sim", "--grid simulates --protocol seq or seq-v2");
 	if (o->scen_given || o->neffects != N_ALL_EFFECTS)
 		return cli_usage_error("sim", "--grid replaces --scenario and --effect");
 	return 0;
@@ -752,7 +784,9 @@ static int sim_check(const struct sim_opts *o)
 static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t nscen)
 {
 	size_t nc = 0;
-	for (int p = PROTO_SEQ; p <= PROTO_REF; p++) {
+	static const int order[] = { PROTO_SEQ, PROTO_V2, PROTO_REF };
+	for (size_t k = 0; k < 3; k++) {
+		int p = order[k];
 		if (!(o->protos & p))
 			continue;
 		for (size_t s = 0; s < nscen; s++) {
@@ -764,7 +798,8 @@ static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t
 				c->proto = p;
 				c->scenario = synth_scenario_names[s];
 				c->effect = o->effects[e];
-				run_cell(c, o->trials, (uint64_t)o->seed, s, &o->sp, o->sp.noise);
+				run_cell(c, o->trials, (uint64_t)o->seed, s, &o->sp, o->minp_given,
+					 o->noise_given ? o->sp.noise : AB_REF_NOISE);
 			}
 		}
 	}
@@ -780,8 +815,8 @@ static int run_named(const struct sim_opts *o)
 	int rc;
 	for (size_t s = 0; synth_scenario_names[s]; s++)
 		nscen++;
-	struct cell *cells = calloc(2 * nscen * N_ALL_EFFECTS, sizeof(*cells));
-	struct target *targets = calloc(2 * nscen * N_ALL_EFFECTS * 3 + 16, sizeof(*targets));
+	struct cell *cells = calloc(3 * nscen * N_ALL_EFFECTS, sizeof(*cells));
+	struct target *targets = calloc(3 * nscen * N_ALL_EFFECTS * 3 + 16, sizeof(*targets));
 	if (!cells || !targets) {
 		cli_error("out of memory");
 		rc = CLI_FAIL;
@@ -822,6 +857,11 @@ int cmd_sim(int argc, char **argv)
 		return CLI_USAGE;
 	if ((rc = sim_check(&o)) != 0)
 		return rc;
+	if (o.grid >= 0 && o.protos == PROTO_V2) {
+		o.sp.rule = ABSEQ_RULE_V2;
+		if (!o.minp_given)
+			o.sp.min_pairs = ABSEQ_V2_MIN_PAIRS;
+	}
 	if (o.grid >= 0)
 		return run_grid(o.grid, o.family, o.all_cells, o.json, o.trials, (uint64_t)o.seed,
 				&o.sp);

@@ -15,7 +15,7 @@ static const struct cli_option winner_options[] = {
 	{ 'q', 0, "required", "KEY", "a key the decision must not regress: WORKLOAD or\n"
 				     "DISPATCH/WORKLOAD; repeatable. Default: every key with a\n"
 				     "current best that round N measured" },
-	{ 'n', 0, "noise", "F", "regression threshold, fraction (default " STATS_NOISE_DEFAULT_TEXT ")" },
+	{ 'n', 0, "noise", "F", "regression threshold, fraction (default " STATS_WINNER_NOISE_TEXT ")" },
 	{ 'a', 0, "ab-threshold", "F", "gains under it need A/B (default 0.05)" },
 	{ 'u', 0, "small-us", "US", "kernels under it are 'small' (default 20)" },
 	{ 'i', 0, "incumbent", "ID", "compare with this candidate's latest records before N\n"
@@ -29,7 +29,7 @@ static const struct cli_option winner_options[] = {
 
 const struct cli_spec cmd_winner_spec = {
 	"winner",
-	"tlperf winner RECORDS --round N [--required KEY]... [--noise " STATS_NOISE_DEFAULT_TEXT "]\n"
+	"tlperf winner RECORDS --round N [--required KEY]... [--noise " STATS_WINNER_NOISE_TEXT "]\n"
 	"                     [--ab-threshold 0.05] [--small-us 20] [--incumbent ID]\n"
 	"                     [--bench-cmd TEMPLATE] [--json] [--strict]",
 	"Chooses round N's winner among its valid candidates: the best geometric-\n"

@@ -18,7 +18,7 @@ void loop_plan_init(struct loop_plan *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->contract = 1;
-	p->noise = STATS_NOISE_DEFAULT;
+	p->noise = LOOP_PLAN_NOISE_DEFAULT;
 	p->max_rounds = 10;
 	p->max_experiments = 30;
 	p->small_us = 20.0;

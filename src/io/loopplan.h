@@ -33,6 +33,11 @@
 #ifndef TLPERF_LOOPPLAN_H
 #define TLPERF_LOOPPLAN_H
 
+/* A loop.json without "noise": 3%, the seeds' noise threshold; the loop
+ * passes it to tlab (--noise), plateau and winner. */
+#define LOOP_PLAN_NOISE_DEFAULT 0.03
+#define LOOP_PLAN_NOISE_DEFAULT_TEXT "0.03"
+
 #include <stddef.h>
 
 struct loop_workload {
@@ -51,7 +56,7 @@ struct loop_plan {
 	size_t nworkloads;
 	char *bench_cmd;       /* template, see above */
 	char *l0_cmd;          /* template, see above */
-	double noise;          /* tie/regression margin, fraction (0.03) */
+	double noise;          /* tie/regression margin, fraction (LOOP_PLAN_NOISE_DEFAULT) */
 	long max_rounds;       /* rounds budget (10) */
 	long max_experiments;  /* branches budget (30) */
 	double small_us;       /* small-kernel bound for A/B (20 us) */

@@ -39,6 +39,10 @@
 #ifndef TLPERF_OPTLOG_H
 #define TLPERF_OPTLOG_H
 
+/* The noise threshold an opt_log is held to when it states none: 3%, the
+ * seeds' "improving by more than the noise threshold (3%)". */
+#define OPTLOG_NOISE_DEFAULT_PCT 3.0
+
 #include <stddef.h>
 
 /* One Markdown table. */
@@ -231,7 +235,8 @@ struct optlog {
 	enum optlog_stop stop;      /* stop reason in the last summary */
 	long stop_line;
 
-	double noise_pct;           /* stated noise threshold in %, NAN when none */
+	double noise_pct;           /* stated noise threshold in %, NAN when none
+				       (then OPTLOG_NOISE_DEFAULT_PCT) */
 	long noise_line;
 	long max_rounds;            /* stated budgets, -1 when none */
 	long max_experiments;

@@ -15,6 +15,10 @@
 #ifndef TLPERF_MODEL_STAGE_RESULT_H
 #define TLPERF_MODEL_STAGE_RESULT_H
 
+/* The noise threshold of a Stage Result's plateau check when neither the
+ * Stage Result nor the opt_log states one (3%, the seeds' threshold). */
+#define STAGE_RESULT_NOISE_DEFAULT 0.03
+
 #include <stddef.h>
 
 /* The seed's fields, in the seed's order. */

@@ -96,7 +96,7 @@ static double find_noise(const struct pt_folder *f)
 				return best;
 		}
 	}
-	return STATS_NOISE_DEFAULT_PCT;
+	return OPTLOG_NOISE_DEFAULT_PCT;
 }
 
 /* The names of the files (not directories, not dot files) in rel of

@@ -61,6 +61,8 @@ void ab_seq_add_json(cJSON *j, const struct abseq_result *r, const struct abseq_
 	add_interval(j, "within_state_interval", r->within_lo, r->within_hi);
 	add_num(j, "critical_z", r->crit);
 	cJSON_AddNumberToObject(j, "pairs_in_estimate", (double)r->pairs_used);
+	if (r->pairs_needed > 0) /* seq: the pairs a verdict takes at this noise */
+		cJSON_AddNumberToObject(j, "pairs_needed", (double)r->pairs_needed);
 	cJSON_AddNumberToObject(j, "min_pairs", (double)p->min_pairs);
 	cJSON_AddNumberToObject(j, "max_pairs", (double)p->max_pairs);
 	cJSON_AddNumberToObject(j, "min_gain", p->min_gain);

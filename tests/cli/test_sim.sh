@@ -22,6 +22,16 @@ for f in '"trials":50' '"seed":1' '"cells":[' '"protocol":"seq"' '"scenario":"qu
     expect_grep "$f" "$OUT"
 done
 expect_no_grep '"protocol":"ref"' "$OUT"
+# seq-v2, the error-spending rule: its own first look and settings; a
+# steady 8% gain waits for its state guard (4 pairs)
+expect_exit 0 "$TLPERF" sim --protocol seq-v2 --scenario quiet --effect 8% --trials 50 --json
+expect_grep '"protocol":"seq-v2"' "$OUT"
+expect_grep '"b_better":1,' "$OUT"
+expect_grep '"mean_pairs":4,' "$OUT"
+expect_grep '"alpha":0.025' "$OUT"
+expect_grep '"futile":' "$OUT"
+expect_exit 0 "$TLPERF" sim --grid evaluation --protocol seq-v2 --family gain5_g4 --trials 20 --seed 3
+expect_grep "seq-v2: pairs 3..16, alpha 0.025" "$OUT"
 # quiet, 8% faster: every trial adopts B; not at the first look, since a
 # state neither arm has shown yet could still hide (prior gap 10%)
 expect_exit 0 "$TLPERF" sim --protocol seq --scenario quiet --effect 8% --trials 50 --json

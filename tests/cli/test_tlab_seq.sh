@@ -118,6 +118,32 @@ if [ -n "${first3:-}" ]; then
     grep -q "\"arm\":\"$other\",\"pair\":3,\"order\":2" resume/runs.jsonl || fail "pair 3 second arm not order 2"
 fi
 
+# --protocol seq-v2, the error-spending rule: identical runs in each arm, a
+# 10% gain is clear to the t bound at once and its state guard lets a
+# log-ratio of 0.105 through from pair 3 (every pair in one pair of states
+# has probability at most 0.25 when B is not faster: 0.25^3 < 2.5%)
+expect_exit 0 "$TLAB" --source stdout --workdir v2 --seed 1 --protocol seq-v2 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
+expect_grep '"verdict":	"B_better"' "$OUT"
+expect_grep '"tlab_protocol":	"seq-v2"' "$OUT"
+expect_grep '"pairs":	3' "$OUT"
+expect_grep '"stop_reason":	"gain"' "$OUT"
+expect_grep '"pairs_needed":	3' "$OUT"
+
+# seq-v2's futility: B alternates 30% above and below A; at that noise no
+# verdict fits in the budget, so it stops early, inconclusive, and says how
+# many pairs it would take
+cat >noisy.sh <<'SH'
+if [ $((TLAB_PAIR % 2)) -eq 0 ]; then echo "[13.0, 13.1, 12.9]"; else echo "[7.6, 7.7, 7.5]"; fi
+SH
+expect_exit 0 "$TLAB" --source stdout --workdir futile --seed 1 --protocol seq-v2 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_grep '"verdict":	"inconclusive"' "$OUT"
+expect_grep '"stop_reason":	"futile"' "$OUT"
+expect_grep "a verdict on --min-gain 0.01 would take" "$ERR"
+grep -q '"pairs":	16' "$OUT" && fail "futility did not stop before the budget"
+# with the budget large enough, the same runs are not futile at once
+expect_exit 0 "$TLAB" --source stdout --workdir futile2 --seed 1 --protocol seq-v2 --max-pairs 40 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_no_grep '"pairs":	3,' "$OUT"
+
 # --pairs is ref's: seq notes it and keeps its own budget
 expect_exit 0 "$TLAB" --source stdout --workdir pairs --pairs 3 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 expect_grep "--pairs applies to --protocol ref" "$ERR"
