@@ -14,6 +14,7 @@ _tlperf_opts() {
     loop-report) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
     msprof) echo "--kernel-name --json -j --help -h --version --color --quiet -q --verbose -v" ;;
     plateau) echo "--noise --window --json --strict --help -h --version --color --quiet -q --verbose -v" ;;
+    read) echo "--format --blocks --help -h --version --color --quiet -q --verbose -v" ;;
     sim) echo "--protocol --scenario --effect --trials --seed --json --min-pairs --max-pairs --min-gain --noise --spend-power --crit-inf --crit-k --guard-p --prior-gap --grid --family --cells --help -h --version --color --quiet -q --verbose -v" ;;
     speedup) echo "--final --opt-log --json --strict --plot --help -h --version --color --quiet -q --verbose -v" ;;
     table) echo "--round --incumbent --json --strict --help -h --version --color --quiet -q --verbose -v" ;;
@@ -28,7 +29,7 @@ _tlperf() {
     tlgate) cmd=gate ;;
     *)
         if [ "$COMP_CWORD" -eq 1 ]; then
-            COMPREPLY=($(compgen -W "ab audit explain gate loop msprof plateau sim speedup table winner --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W "ab audit explain gate loop msprof plateau read sim speedup table winner --help --version" -- "$cur"))
             return
         fi
         cmd=${COMP_WORDS[1]}; i=2 ;;
