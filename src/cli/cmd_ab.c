@@ -26,6 +26,7 @@
 #include "stats/ab_refout.h"
 #include "run/tlab_seq.h"
 #include "io/ab_source.h"
+#include "io/fileops.h"
 #include "run/tlab_run.h"
 #include "stats/abseq.h"
 #include "run/run.h"
@@ -267,34 +268,6 @@ static int find_program(const char *name, char *found, size_t len)
 		p = colon + 1;
 	}
 	return -1;
-}
-
-/* mkdir -p. Returns 0 or -1 with errno set. */
-static int make_dirs(const char *path)
-{
-	char buf[4096];
-	size_t n = strlen(path);
-	if (n == 0 || n >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, path, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		char c = buf[i];
-		buf[i] = '\0';
-		struct stat st;
-		if (stat(buf, &st) != 0) {
-			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-				return -1;
-		} else if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			return -1;
-		}
-		buf[i] = c;
-	}
-	return 0;
 }
 
 /* ---- output ---- */
@@ -762,7 +735,7 @@ static int open_workdir(struct ab_cmd *x)
 	char path[4200];
 	long holder = 0, pgid = 0;
 	snprintf(path, sizeof(path), "%s/logs", o->run.workdir);
-	if (make_dirs(path) != 0 || access(o->run.workdir, W_OK) != 0) {
+	if (fileops_mkdir_p(path) != 0 || access(o->run.workdir, W_OK) != 0) {
 		snprintf(x->msg, sizeof(x->msg), "work directory '%s' is not writable: %s",
 			 o->run.workdir, strerror(errno));
 		return env_error(x, NULL);

@@ -12,6 +12,7 @@
 #include "stats/stats.h"
 #include "cli/options.h"
 #include "run/loop.h"
+#include "io/fileops.h"
 #include "io/loopplan.h"
 #include "io/recwrite.h"
 
@@ -280,9 +281,7 @@ static int init_may_write(const struct loop_plan *p, int force)
  * the head of opt_log.md when there is none yet. */
 static int init_write(const struct loop_plan *p)
 {
-	if ((mkdir(LOOP_DIR, 0755) != 0 && errno != EEXIST) ||
-	    (mkdir(LOOP_DIR "/logs", 0755) != 0 && errno != EEXIST) ||
-	    (mkdir(LOOP_DIR "/profiles", 0755) != 0 && errno != EEXIST)) {
+	if (fileops_mkdir_p(LOOP_DIR "/logs") != 0 || fileops_mkdir_p(LOOP_DIR "/profiles") != 0) {
 		cli_error("cannot create '%s': %s", LOOP_DIR, strerror(errno));
 		return CLI_USAGE;
 	}
