@@ -13,6 +13,7 @@
 
 #include "io/recwrite.h"
 #include "run/run.h"
+#include "stats/winner.h"
 #include "util/cli_msg.h"
 #include "util/strbuf.h"
 
@@ -210,4 +211,89 @@ const struct record *loop_final_record(const struct loop_ctx *c, long fr, const 
 			f = r;
 	}
 	return f;
+}
+
+void loop_bench_log(long round, const char *id, const struct loop_workload *w, char *buf,
+		    size_t len)
+{
+	char wbuf[256];
+	loop_path_name(w->id, wbuf, sizeof(wbuf));
+	snprintf(buf, len, LOOP_DIR "/logs/round%ld/%s.%s.bench.log", round, id, wbuf);
+}
+
+const struct loop_workload *loop_plan_key(const struct loop_plan *p, const char *dispatch,
+					  const char *workload)
+{
+	for (size_t i = 0; i < p->nworkloads; i++)
+		if (strcmp(p->workloads[i].id, workload) == 0 &&
+		    strcmp(p->workloads[i].dispatch, dispatch) == 0)
+			return &p->workloads[i];
+	return NULL;
+}
+
+/* The plan's required workloads as "dispatch/workload" keys for the
+ * winner rule. */
+struct reqkeys {
+	char **buf;       /* owned strings */
+	const char **v;   /* the same, as the rule takes them */
+	size_t n;         /* entries */
+};
+
+/* Fills k from the plan p; 0, or -1 when out of memory (k can still be
+ * released). */
+static int reqkeys_build(const struct loop_plan *p, struct reqkeys *k)
+{
+	k->n = 0;
+	k->buf = calloc(p->nworkloads + 1, sizeof(*k->buf));
+	k->v = calloc(p->nworkloads + 1, sizeof(*k->v));
+	if (!k->buf || !k->v)
+		return -1;
+	for (size_t i = 0; i < p->nworkloads; i++) {
+		const struct loop_workload *wl = &p->workloads[i];
+		if (!wl->required)
+			continue;
+		size_t len = strlen(wl->dispatch) + strlen(wl->id) + 2;
+		if (!(k->buf[k->n] = malloc(len)))
+			return -1;
+		snprintf(k->buf[k->n], len, "%s/%s", wl->dispatch, wl->id);
+		k->v[k->n] = k->buf[k->n];
+		k->n++;
+	}
+	return 0;
+}
+
+/* Frees what k holds (also a partly built k). */
+static void reqkeys_release(struct reqkeys *k)
+{
+	for (size_t i = 0; k->buf && i < k->n; i++)
+		free(k->buf[i]);
+	free(k->buf);
+	free(k->v);
+}
+
+int loop_winner(const struct loop_ctx *c, long n, const char *incumbent, struct stats_winner *w)
+{
+	char err[512];
+	struct reqkeys req;
+	int rc = -1;
+	if (reqkeys_build(&c->plan, &req) != 0) {
+		cli_error("out of memory");
+		goto out;
+	}
+	struct stats_winner_opts wo;
+	stats_winner_opts_init(&wo);
+	wo.noise = c->plan.noise;
+	wo.ab_threshold = c->plan.ab_threshold;
+	wo.small_us = c->plan.small_us;
+	wo.required = req.v;
+	wo.nrequired = req.n;
+	wo.incumbent_id = incumbent;
+	if (stats_winner_choose(&c->st.rs, n, &wo, w, err, sizeof(err)) != 0) {
+		cli_error("winner of round %ld: %s", n, err);
+		goto out;
+	}
+	rc = 0;
+out:
+	reqkeys_release(&req);
+	return rc;
 }

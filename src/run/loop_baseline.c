@@ -2,6 +2,7 @@
  * on every workload, and its Performance Test Data section in the log. */
 #include "run/loop_steps.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -85,10 +86,36 @@ static int baseline_log(const struct loop_ctx *c)
 	return rc;
 }
 
+/* loop baseline --json: the round-0 records of every workload. */
+static int baseline_json(const struct loop_ctx *c, int already)
+{
+	cJSON *j = loop_json_begin(c, "baseline", already ? "already_done" : "done");
+	cJSON *b = j ? cJSON_AddObjectToObject(j, "baseline_records") : NULL;
+	cJSON *ws = b ? cJSON_AddArrayToObject(b, "workloads") : NULL;
+	if (b)
+		cJSON_AddStringToObject(b, "file", c->plan.baseline);
+	for (size_t i = 0; ws && i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		const struct record *r = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddItemToArray(ws, e);
+		cJSON_AddStringToObject(e, "dispatch", w->dispatch);
+		cJSON_AddStringToObject(e, "workload", w->id);
+		if (r)
+			cJSON_AddNumberToObject(e, "duration_us", r->duration_us);
+		else
+			cJSON_AddNullToObject(e, "duration_us");
+		if (r && r->msprof_raw_path)
+			cJSON_AddStringToObject(e, "msprof_raw_path", r->msprof_raw_path);
+		else
+			cJSON_AddNullToObject(e, "msprof_raw_path");
+	}
+	return loop_json_print(j) ? CLI_USAGE : CLI_OK;
+}
+
 int loop_cmd_baseline(const struct loop_opts *o)
 {
 	struct loop_ctx c;
-	(void)o;
 	int rc = loop_ctx_load(&c, 1);
 	if (rc)
 		goto out;
@@ -102,9 +129,13 @@ int loop_cmd_baseline(const struct loop_opts *o)
 		rc = CLI_USAGE;
 		goto out;
 	}
+	int already = c.st.baseline_logged && loop_baseline_complete(&c);
 	if (!loop_baseline_complete(&c) && (rc = baseline_measure(&c)) != 0)
 		goto out;
-	if ((rc = baseline_log(&c)) != 0)
+	if ((rc = baseline_log(&c)) != 0 || (rc = loop_reload(&c) ? CLI_USAGE : CLI_OK) != 0)
+		goto out;
+	rc = o->json ? baseline_json(&c, already) : CLI_OK;
+	if (o->json)
 		goto out;
 	printf("baseline of %s:\n", c.plan.op);
 	for (size_t i = 0; i < c.plan.nworkloads; i++) {
@@ -113,7 +144,7 @@ int loop_cmd_baseline(const struct loop_opts *o)
 		printf("  %s %s: %.3f us\n", c.plan.workloads[i].dispatch, c.plan.workloads[i].id,
 		       r ? r->duration_us : NAN);
 	}
-	printf("next: write candidates and run 'tlperf loop round 1 --branch ID=FILE ...'\n");
+	loop_print_next(&c);
 out:
 	run_signals_restore();
 	loop_ctx_release(&c);

@@ -16,6 +16,8 @@
 #include "stats/speedup.h"
 #include "util/cli_msg.h"
 
+#define LOOP_GATE_LOG LOOP_DIR "/logs/gate.log"
+
 /* The Final Summary's head: the best and one latency block per workload;
  * 0, or -1 when a final or baseline record is missing. */
 static int summary_latencies(const struct loop_ctx *c, long fr, const char *best,
@@ -84,7 +86,7 @@ static void summary_final_data(const struct loop_ctx *c, long fr, const char *be
 /* The Final Summary: every number comes from the records just written;
  * speedups and their geometric means from stats/speedup.h. */
 static int final_summary(struct loop_ctx *c, long fr, const char *best, const char *final_file,
-			 const char *stop)
+			 const char *stop, int quiet)
 {
 	struct strbuf b = { 0 };
 	struct stats_speedup sp;
@@ -108,7 +110,7 @@ static int final_summary(struct loop_ctx *c, long fr, const char *best, const ch
 	strbuf_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
 		      stop);
 	rc = loop_log_append(&b);
-	if (rc == 0) {
+	if (rc == 0 && !quiet) {
 		printf("final: best %s, geomean speedup %.3fx, stop_reason %s\n", best,
 		       sp.geomean_speedup, stop);
 		for (size_t i = 0; i < sp.nkeys; i++)
@@ -180,14 +182,18 @@ out:
 	return rc;
 }
 
-static int run_gate(const struct loop_opts *o)
+/* tlgate over perf_opt/, its output in perf_opt/logs/gate.log (and on
+ * stdout unless --json). *exit_code: tlgate's exit code (-1: did not run
+ * to the end). Returns a CLI code: 0 passed, 1 failed, 128+N. */
+static int run_gate(const struct loop_opts *o, int *exit_code)
 {
 	char err[256];
-	const char *log = LOOP_DIR "/logs/gate.log";
+	const char *log = LOOP_GATE_LOG;
 	char *argv[] = { (char *)o->self, "gate", LOOP_DIR, NULL };
 	fileops_mkdir_p(LOOP_DIR "/logs");
 	int rc = loop_run_one("tlgate", argv, log, NULL, 0, err, sizeof(err));
-	FILE *f = fopen(log, "r");
+	*exit_code = rc == 0 ? 0 : rc == 1 ? 1 : -1;
+	FILE *f = o->json ? NULL : fopen(log, "r");
 	if (f) {
 		char line[4096];
 		while (fgets(line, sizeof(line), f))
@@ -195,13 +201,67 @@ static int run_gate(const struct loop_opts *o)
 		fclose(f);
 	}
 	if (rc == 0) {
-		printf("gate: passed (tlgate %s)\n", LOOP_DIR);
+		if (!o->json)
+			printf("gate: passed (tlgate %s)\n", LOOP_DIR);
 		return CLI_OK;
 	}
 	if (rc >= CLI_SIGNAL)
 		return rc;
 	cli_error("the gate does not pass on '%s' (%s): see '%s'", LOOP_DIR, err, log);
 	return CLI_FAIL;
+}
+
+/* "final": the final round, the best, its file, the stop reason and the
+ * speedups of the final records over the baseline's. */
+static void final_json(cJSON *j, const struct loop_ctx *c, const char *final_file)
+{
+	struct stats_speedup sp;
+	cJSON *f = cJSON_AddObjectToObject(j, "final");
+	if (!f || stats_speedup_compute(&c->st.rs, c->st.best, &sp) != 0)
+		return;
+	cJSON_AddNumberToObject(f, "round", (double)c->st.final_round);
+	cJSON_AddStringToObject(f, "best", c->st.best);
+	cJSON_AddStringToObject(f, "file", final_file);
+	cJSON_AddStringToObject(f, "stop_reason", c->st.stop_reason[0] ? c->st.stop_reason
+								       : "user_stop");
+	cJSON_AddNumberToObject(f, "iterations", (double)(c->st.final_round - 1));
+	cJSON_AddNumberToObject(f, "geomean_speedup", sp.geomean_speedup);
+	cJSON_AddNumberToObject(f, "improvement_pct", -100 * sp.geomean_change);
+	cJSON *ws = cJSON_AddArrayToObject(f, "workloads");
+	for (size_t i = 0; ws && i < sp.nkeys; i++) {
+		const struct stats_speedup_key *k = &sp.keys[i];
+		if (!k->baseline || !k->final)
+			continue;
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddItemToArray(ws, e);
+		cJSON_AddStringToObject(e, "dispatch", k->dispatch);
+		cJSON_AddStringToObject(e, "workload", k->workload);
+		cJSON_AddNumberToObject(e, "baseline_us", k->baseline->duration_us);
+		cJSON_AddNumberToObject(e, "final_us", k->final->duration_us);
+		cJSON_AddNumberToObject(e, "speedup", k->speedup);
+		cJSON_AddBoolToObject(e, "regression", k->regression);
+	}
+	stats_speedup_release(&sp);
+}
+
+/* "gate": whether it ran, passed, its exit code and log. */
+static void gate_json(cJSON *j, int ran, int exit_code)
+{
+	cJSON *g = cJSON_AddObjectToObject(j, "gate");
+	if (!g)
+		return;
+	cJSON_AddBoolToObject(g, "ran", ran);
+	if (ran && exit_code >= 0) {
+		cJSON_AddBoolToObject(g, "passed", exit_code == 0);
+		cJSON_AddNumberToObject(g, "exit_code", exit_code);
+	} else {
+		cJSON_AddNullToObject(g, "passed");
+		cJSON_AddNullToObject(g, "exit_code");
+	}
+	if (ran)
+		cJSON_AddStringToObject(g, "log", LOOP_GATE_LOG);
+	else
+		cJSON_AddNullToObject(g, "log");
 }
 
 /* The final round fr's starting point: no undecided round left, the
@@ -247,7 +307,7 @@ static int finish_mark(struct loop_ctx *c, long fr, const char *best)
 
 /* The final round: the best copied to final_file and measured once more,
  * the Final Summary and (v2) the inventory written. Returns a CLI code. */
-static int finish_round(struct loop_ctx *c, const char *final_file)
+static int finish_round(struct loop_ctx *c, const char *final_file, int quiet)
 {
 	char best[128], stop[32];
 	long fr = c->st.finishing ? c->st.final_round : c->st.last_decided + 1;
@@ -262,7 +322,7 @@ static int finish_round(struct loop_ctx *c, const char *final_file)
 			       c->plan.contract == 2 ? "final" : "candidate", 0);
 	if (rc)
 		return rc;
-	if (final_summary(c, fr, best, final_file, stop) != 0)
+	if (final_summary(c, fr, best, final_file, stop, quiet) != 0)
 		return CLI_USAGE;
 	if (c->plan.contract == 2 && write_inventory(c, fr, best) != 0)
 		return CLI_USAGE;
@@ -283,21 +343,31 @@ int loop_cmd_finish(const struct loop_opts *o)
 		goto out;
 	}
 	snprintf(final_file, sizeof(final_file), LOOP_DIR "/%s.py", c.plan.op);
-	if (!c.st.finished) {
-		if ((rc = finish_round(&c, final_file)) != 0)
+	int already = c.st.finished, gate_exit = -1;
+	if (!already) {
+		if ((rc = finish_round(&c, final_file, o->json)) != 0)
 			goto out;
 	} else {
 		cli_note("the Final Summary is written already; running the gate only");
 	}
-	rc = o->no_gate ? CLI_OK : run_gate(o);
-	if (rc == CLI_OK || rc == CLI_FAIL) {
-		int rr = loop_reload(&c);
-		if (rr == 0 && c.st.finished) {
-			putchar('\n');
-			if (loop_stage_result_emit(&c, 0) != 0 && rc == CLI_OK)
-				rc = CLI_USAGE;
+	rc = o->no_gate ? CLI_OK : run_gate(o, &gate_exit);
+	if ((rc != CLI_OK && rc != CLI_FAIL) || loop_reload(&c) != 0 || !c.st.finished)
+		goto out;
+	cJSON *j = NULL;
+	if (o->json) {
+		j = loop_json_begin(&c, "finish", rc == CLI_FAIL ? "gate_failed"
+							   : already ? "already_done" : "done");
+		if (j) {
+			final_json(j, &c, final_file);
+			gate_json(j, !o->no_gate, gate_exit);
 		}
+	} else {
+		putchar('\n');
 	}
+	if (loop_stage_result_emit(&c, j) != 0 && rc == CLI_OK)
+		rc = CLI_USAGE;
+	if (o->json && loop_json_print(j) != 0 && rc == CLI_OK)
+		rc = CLI_USAGE;
 out:
 	run_signals_restore();
 	loop_ctx_release(&c);

@@ -59,6 +59,7 @@ struct meas {
 	size_t launches;   /* launches behind the median */
 	double util;       /* AICore utilisation (busiest pipe ratio), NAN when absent */
 	double bw;         /* main-memory read+write GB/s, NAN when absent */
+	char why[600];     /* a failed measurement: what failed (one line) */
 };
 
 /* A leftover profile directory without a record (a crash mid-measurement)
@@ -104,9 +105,11 @@ static int measure(const struct loop_ctx *c, const char *impl, const struct loop
 	int rc = loop_run_one(line, argv, log, NULL, (double)c->plan.timeout_s, err, sizeof(err));
 	free(line);
 	if (rc != 0) {
-		if (rc == 1)
+		if (rc == 1) {
+			snprintf(m->why, sizeof(m->why), "the bench failed (%.500s)", err);
 			cli_error("measurement of '%s' on '%s' failed (%s): see '%s'", impl, w->id, err,
 				  log);
+		}
 		return rc;
 	}
 	struct msprof_capture cap;
@@ -120,6 +123,8 @@ static int measure(const struct loop_ctx *c, const char *impl, const struct loop
 		mr = MSPROF_EFORMAT;
 	}
 	if (mr != MSPROF_OK || msprof_summarize(&cap, &sum) != 0) {
+		snprintf(m->why, sizeof(m->why), "no usable profile: %.500s",
+			 mr != MSPROF_OK ? err : "no duration");
 		cli_error("measurement of '%s' on '%s' gave no usable profile: %s (log '%s')", impl,
 			  w->id, mr != MSPROF_OK ? err : "no duration", log);
 		msprof_capture_release(&cap);
@@ -134,6 +139,7 @@ static int measure(const struct loop_ctx *c, const char *impl, const struct loop
 			(isnan(sum.main_mem_write_bw_gbs) ? 0 : sum.main_mem_write_bw_gbs);
 	msprof_capture_release(&cap);
 	if (!(m->median_us > 0)) {
+		snprintf(m->why, sizeof(m->why), "median duration %g us is not > 0", sum.median_us);
 		cli_error("measurement of '%s' on '%s': median duration %g us is not > 0", impl, w->id,
 			  sum.median_us);
 		return 1;
@@ -150,6 +156,8 @@ struct rec_in {
 	const struct meas *m;    /* NULL when not measured */
 	const char *profdir;     /* NULL when not measured */
 	const char *l0_log;      /* NULL when L0 was not run */
+	const char *failure;     /* a failed measurement: why (NULL: none) */
+	const char *bench_log;   /* ... and the log that says more */
 };
 
 /* v2 paths are relative to perf_opt/, v1 paths to the operator directory
@@ -233,6 +241,10 @@ static int append_record(const struct loop_ctx *c, const struct rec_in *in)
 		cJSON_AddFalseToObject(o, "measured");
 	if (in->l0_log)
 		cJSON_AddStringToObject(o, "l0_log", in->l0_log);
+	if (in->failure) {
+		cJSON_AddStringToObject(o, "failure", in->failure);
+		cJSON_AddStringToObject(o, "bench_log", in->bench_log);
+	}
 	char *text = cJSON_PrintUnformatted(o);
 	if (!text)
 		goto out;
@@ -273,6 +285,9 @@ struct cand_meas {
 	char l0log[512];          /* <logdir>/<id>.log */
 	struct term_progress pg;  /* one redrawn line on a terminal, plain lines otherwise */
 	size_t done;              /* workloads measured so far */
+	int failed;               /* a measurement of the branch failed: the rest is not run */
+	char why[700];            /* ... what failed */
+	char blog[1024];          /* ... and its log */
 };
 
 /* The round's log folder name, made on disk, and the L0 log path; a CLI
@@ -295,15 +310,23 @@ static int cand_paths(struct cand_meas *cm)
 }
 
 /* What earlier runs of this command already established: how many
- * workloads have no record yet; *l0_known and *l0_ok when one has. */
-static size_t cand_missing(const struct cand_meas *cm, int *l0_known, int *l0_ok)
+ * workloads have no record yet; *l0_known and *l0_ok when one has, and
+ * cm->failed when a measurement of the branch failed. */
+static size_t cand_missing(struct cand_meas *cm, int *l0_known, int *l0_ok)
 {
 	size_t missing = 0;
 	for (size_t i = 0; i < cm->c->plan.nworkloads; i++) {
-		const struct record *r = recorded(cm->c, cm->round, cm->id, &cm->c->plan.workloads[i]);
+		const struct loop_workload *w = &cm->c->plan.workloads[i];
+		const struct record *r = recorded(cm->c, cm->round, cm->id, w);
 		if (r) {
 			*l0_known = 1;
 			*l0_ok = r->l0_pass;
+			if (r->l0_pass && r->not_measured && !cm->failed) {
+				cm->failed = 1;
+				snprintf(cm->why, sizeof(cm->why),
+					 "not measured: the measurement on '%s' failed", w->id);
+				loop_bench_log(cm->round, cm->id, w, cm->blog, sizeof(cm->blog));
+			}
 		}
 		missing += !r;
 	}
@@ -319,7 +342,10 @@ static int cand_measure(struct cand_meas *cm, const struct loop_workload *w, str
 	char wbuf[256], state[300];
 	loop_path_name(w->id, wbuf, sizeof(wbuf));
 	snprintf(profdir, 1024, LOOP_DIR "/profiles/%s/%s/%s", cm->rname, cm->id, wbuf);
-	snprintf(blog, 1024, "%s/%s.%s.bench.log", cm->logdir, cm->id, wbuf);
+	if (cm->l0)
+		loop_bench_log(cm->round, cm->id, w, blog, 1024);
+	else
+		snprintf(blog, 1024, "%s/%s.%s.bench.log", cm->logdir, cm->id, wbuf);
 	if (cm->pg.tty) {
 		snprintf(state, sizeof(state), "%s on %s", cm->id, w->id);
 		term_progress_step(&cm->pg, cm->done, state);
@@ -344,13 +370,17 @@ static int cand_measure(struct cand_meas *cm, const struct loop_workload *w, str
 	return CLI_OK;
 }
 
-/* The record of the candidate on w (measured unless L0 failed), appended
- * and reloaded. Returns a CLI code (128+N when interrupted). */
+/* The record of the candidate on w (measured unless L0 or an earlier
+ * measurement of the branch failed), appended and reloaded. A failed
+ * measurement of a round's branch is recorded (measured:false, failure,
+ * bench_log) and the branch measured no further. Returns a CLI code (128+N
+ * when interrupted). */
 static int cand_record(struct cand_meas *cm, const struct loop_workload *w, int l0_ok)
 {
 	char profdir[1024], blog[1024];
 	struct rec_in in;
 	struct meas m; /* in.m points here until the record is written */
+	m.why[0] = '\0';
 	memset(&in, 0, sizeof(in));
 	in.round = cm->round;
 	in.id = cm->id;
@@ -359,17 +389,30 @@ static int cand_record(struct cand_meas *cm, const struct loop_workload *w, int 
 	in.impl = cm->impl;
 	in.w = w;
 	in.l0_log = cm->l0 ? cm->l0log : NULL;
-	if (!l0_ok) {
+	int rc = l0_ok && !cm->failed ? cand_measure(cm, w, &in, &m, profdir, blog) : CLI_OK;
+	if (rc == CLI_FAIL && cm->l0) {
+		/* a branch of a round: recorded as failed, the round goes on */
+		cm->failed = 1;
+		snprintf(cm->why, sizeof(cm->why), "%s", m.why);
+		snprintf(cm->blog, sizeof(cm->blog), "%s", blog);
+		in.failure = m.why;
+		in.bench_log = blog;
+	} else if (rc != CLI_OK) {
+		return rc;
+	} else if (cm->failed && l0_ok) {
+		in.failure = cm->why;
+		in.bench_log = cm->blog;
+	}
+	if (!in.measured) {
 		/* The contract wants a duration > 0 on every line: the parent's,
-		 * marked measured:false; l0_pass false keeps it out of every
-		 * comparison. */
+		 * marked measured:false; l0_pass false (or measured:false with a
+		 * failure) keeps it out of every comparison. */
 		const struct record *pr =
 			loop_state_find(&cm->c->st, &cm->c->plan, cm->parent, w, cm->round - 1);
+		in.m = NULL;
+		in.profdir = NULL;
+		in.l0_pass = l0_ok;
 		in.duration = pr ? pr->duration_us : 1.0;
-	} else {
-		int rc = cand_measure(cm, w, &in, &m, profdir, blog);
-		if (rc != 0)
-			return rc;
 	}
 	if (append_record(cm->c, &in) != 0 || loop_reload(cm->c) != 0)
 		return CLI_USAGE;

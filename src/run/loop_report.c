@@ -3,7 +3,9 @@
  * report/stage_result.h), and its copy in perf_opt/logs/stage_result.md. */
 #include "run/loop_steps.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,25 +167,61 @@ static int stage_result_build(const struct loop_ctx *c, struct stage_result *sr)
 	return f.ok ? 0 : -1;
 }
 
-/* Prints the Stage Result (Markdown or JSON) and keeps a Markdown copy in
- * perf_opt/logs/stage_result.md: written when absent, left alone when it
- * holds the same text or was edited since (the agent fills the `none`
- * placeholders there). */
-int loop_stage_result_emit(const struct loop_ctx *c, int json)
+/* The Stage Result as typed JSON: "none" is null, stage and iterations
+ * are numbers, latencies are numbers in us per workload
+ * (baseline_latency_us, final_latency_us), improvement a number in percent
+ * (improvement_pct); every other field its text. */
+static cJSON *stage_result_typed(const struct loop_ctx *c, const struct stage_result *sr)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (size_t i = 0; o && i < sr->n; i++) {
+		const struct sr_entry *e = &sr->v[i];
+		char key[96];
+		if (e->field == SR_BASELINE_LATENCY || e->field == SR_FINAL_LATENCY) {
+			snprintf(key, sizeof(key), "%s_us", e->key);
+			cJSON *m = cJSON_GetObjectItemCaseSensitive(o, key);
+			if (!m)
+				m = cJSON_AddObjectToObject(o, key);
+			const char *w = e->workload ? e->workload : c->plan.workloads[0].id;
+			if (m)
+				cJSON_AddNumberToObject(m, w, e->number);
+		} else if (e->field == SR_IMPROVEMENT) {
+			cJSON_AddNumberToObject(o, "improvement_pct", e->number);
+		} else if ((e->field == SR_STAGE || e->field == SR_ITERATIONS) && !isnan(e->number)) {
+			cJSON_AddNumberToObject(o, e->key, e->number);
+		} else if (strcmp(e->value, "none") == 0) {
+			cJSON_AddNullToObject(o, e->key);
+		} else {
+			cJSON_AddStringToObject(o, e->key, e->value);
+		}
+	}
+	return o;
+}
+
+/* Prints the Stage Result as Markdown, or (into not NULL) adds it to into
+ * as "stage_result" (typed) and "stage_result_file"; either way keeps a
+ * Markdown copy in perf_opt/logs/stage_result.md: written when absent,
+ * left alone when it holds the same text or was edited since (the agent
+ * fills the `none` placeholders there). */
+int loop_stage_result_emit(const struct loop_ctx *c, cJSON *into)
 {
 	struct stage_result sr;
-	char *md = NULL, *js = NULL;
+	char *md = NULL;
 	int rc = -1;
 	stage_result_init(&sr);
 	if (stage_result_build(c, &sr) != 0)
 		goto out;
 	md = report_stage_result_markdown(&sr);
-	js = json ? report_stage_result_json(&sr) : NULL;
-	if (!md || (json && !js)) {
+	if (!md) {
 		cli_error("out of memory");
 		goto out;
 	}
-	fputs(json ? js : md, stdout);
+	if (into) {
+		cJSON_AddItemToObject(into, "stage_result", stage_result_typed(c, &sr));
+		cJSON_AddStringToObject(into, "stage_result_file", LOOP_STAGE_RESULT);
+	} else {
+		fputs(md, stdout);
+	}
 	if (fileops_mkdir_p(LOOP_DIR "/logs") != 0) {
 		cli_error("cannot create '%s': %s", LOOP_DIR "/logs", strerror(errno));
 		goto out;
@@ -224,7 +262,6 @@ int loop_stage_result_emit(const struct loop_ctx *c, int json)
 	rc = 0;
 out:
 	free(md);
-	free(js);
 	stage_result_release(&sr);
 	return rc;
 }
@@ -241,7 +278,17 @@ int loop_cmd_report(const struct loop_opts *o)
 		rc = CLI_USAGE;
 		goto out;
 	}
-	rc = loop_stage_result_emit(&c, o->json) == 0 ? CLI_OK : CLI_USAGE;
+	cJSON *j = o->json ? loop_json_begin(&c, "report", "shown") : NULL;
+	if (o->json && !j) {
+		cli_error("out of memory");
+		rc = CLI_USAGE;
+		goto out;
+	}
+	rc = loop_stage_result_emit(&c, j) == 0 ? CLI_OK : CLI_USAGE;
+	if (j && rc == CLI_OK)
+		rc = loop_json_print(j) ? CLI_USAGE : CLI_OK;
+	else
+		cJSON_Delete(j);
 out:
 	loop_ctx_release(&c);
 	return cli_finish_stdout(rc);

@@ -150,56 +150,6 @@ static const char *termination(const struct loop_ctx *c, long n, const char *bes
 	return "continue";
 }
 
-static const struct loop_workload *plan_key(const struct loop_plan *p, const char *dispatch,
-					    const char *workload)
-{
-	for (size_t i = 0; i < p->nworkloads; i++)
-		if (strcmp(p->workloads[i].id, workload) == 0 &&
-		    strcmp(p->workloads[i].dispatch, dispatch) == 0)
-			return &p->workloads[i];
-	return NULL;
-}
-
-/* The plan's required workloads as "dispatch/workload" keys for the
- * winner rule. */
-struct reqkeys {
-	char **buf;       /* owned strings */
-	const char **v;   /* the same, as the rule takes them */
-	size_t n;         /* entries */
-};
-
-/* Fills k from the plan p; 0, or -1 when out of memory (k can still be
- * released). */
-static int reqkeys_build(const struct loop_plan *p, struct reqkeys *k)
-{
-	k->n = 0;
-	k->buf = calloc(p->nworkloads + 1, sizeof(*k->buf));
-	k->v = calloc(p->nworkloads + 1, sizeof(*k->v));
-	if (!k->buf || !k->v)
-		return -1;
-	for (size_t i = 0; i < p->nworkloads; i++) {
-		const struct loop_workload *wl = &p->workloads[i];
-		if (!wl->required)
-			continue;
-		size_t len = strlen(wl->dispatch) + strlen(wl->id) + 2;
-		if (!(k->buf[k->n] = malloc(len)))
-			return -1;
-		snprintf(k->buf[k->n], len, "%s/%s", wl->dispatch, wl->id);
-		k->v[k->n] = k->buf[k->n];
-		k->n++;
-	}
-	return 0;
-}
-
-/* Frees what k holds (also a partly built k). */
-static void reqkeys_release(struct reqkeys *k)
-{
-	for (size_t i = 0; k->buf && i < k->n; i++)
-		free(k->buf[i]);
-	free(k->buf);
-	free(k->v);
-}
-
 /* One round's decision in the making (the steps of decide_round share it). */
 struct round_dec {
 	struct loop_ctx *c;
@@ -211,45 +161,6 @@ struct round_dec {
 	char best[128];         /* the current best after it */
 	char decision[32];      /* the decision's name */
 };
-
-/* Runs the winner rule on round d->n into d->w; 0, or -1 (message
- * printed). */
-static int choose_winner(struct round_dec *d)
-{
-	char err[512];
-	struct reqkeys req;
-	int rc = -1;
-	if (reqkeys_build(&d->c->plan, &req) != 0) {
-		cli_error("out of memory");
-		goto out;
-	}
-	struct stats_winner_opts wo;
-	stats_winner_opts_init(&wo);
-	wo.noise = d->c->plan.noise;
-	wo.ab_threshold = d->c->plan.ab_threshold;
-	wo.small_us = d->c->plan.small_us;
-	wo.required = req.v;
-	wo.nrequired = req.n;
-	wo.incumbent_id = d->incumbent;
-	if (stats_winner_choose(&d->c->st.rs, d->n, &wo, &d->w, err, sizeof(err)) != 0) {
-		cli_error("winner of round %ld: %s", d->n, err);
-		goto out;
-	}
-	rc = 0;
-out:
-	reqkeys_release(&req);
-	return rc;
-}
-
-/* 1 when record i is the first of its candidate in round n. */
-static int first_of_candidate(const struct loop_ctx *c, size_t i, long n)
-{
-	const struct record *r = &c->st.rs.v[i];
-	for (size_t j = 0; j < i; j++)
-		if (c->st.rs.v[j].round == n && strcmp(c->st.rs.v[j].candidate_id, r->candidate_id) == 0)
-			return 0;
-	return 1;
-}
 
 /* The round's heading, its base and one line per branch. */
 static void branches_section(const struct round_dec *d, struct strbuf *b)
@@ -263,14 +174,19 @@ static void branches_section(const struct round_dec *d, struct strbuf *b)
 		      loop_candidate_file(c, d->incumbent) ? loop_candidate_file(c, d->incumbent) : "?");
 	for (size_t i = 0; i < c->st.rs.n; i++) {
 		const struct record *r = &c->st.rs.v[i];
-		if (r->round != n || !first_of_candidate(c, i, n))
+		if (!loop_first_in_round(c, i, n))
 			continue;
-		char l0log[512];
+		char l0log[512], why[800], blog[1200];
 		snprintf(l0log, sizeof(l0log), LOOP_DIR "/logs/round%ld/%s.log", n, r->candidate_id);
-		strbuf_printf(b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s\n", r->candidate_id,
+		strbuf_printf(b, "- `%s`: `%s` (parent `%s`), L0 %s (log `%s`)%s", r->candidate_id,
 			      loop_record_file(c, r) ? loop_record_file(c, r) : "?",
 			      r->parent_id ? r->parent_id : "—", r->l0_pass ? "pass" : "FAIL", l0log,
 			      r->l0_pass ? "" : ": not measured");
+		if (r->l0_pass && loop_branch_failure(n, r->candidate_id, why, sizeof(why), blog,
+						      sizeof(blog)))
+			strbuf_printf(b, ", measurement FAILED: %s (log `%s`): not compared, not "
+					 "adopted", why, blog);
+		strbuf_str(b, "\n");
 	}
 	strbuf_printf(b, "\n");
 }
@@ -285,7 +201,8 @@ static void nonregression_section(const struct round_dec *d, struct strbuf *b)
 		const struct stats_winner_candidate *cd = &w->cands[ci];
 		strbuf_printf(b, "- `%s`: ", cd->candidate_id);
 		if (!cd->complete) {
-			strbuf_printf(b, "not comparable (L0 failed or a required workload is missing)\n");
+			strbuf_printf(b, "not comparable (L0 or a measurement failed, or a required workload is "
+					 "missing)\n");
 			continue;
 		}
 		for (size_t k = 0; k < w->nrequired; k++) {
@@ -308,6 +225,32 @@ struct ab_tally {
 	char verdicts[128];  /* the verdicts, comma-separated */
 };
 
+/* One A/B verdict in the round's section: its figures (seq: the gain
+ * and its interval; ref: the sign test), then tlab's JSON summary (its
+ * output without the runs, which stay in the work directory's runs.jsonl)
+ * in a ```json block, as the seeds want a decision arbitrated by A/B to
+ * carry; the same figures on stdout unless --json. */
+static void ab_lines(struct round_dec *d, const char *id, const struct loop_workload *wl,
+		     const struct loop_ab *ab)
+{
+	const struct tlab_result *r = &ab->r;
+	char fig[160];
+	if (isfinite(r->gain_lo) && isfinite(r->gain_hi))
+		snprintf(fig, sizeof(fig), "interval [%+.2f%%, %+.2f%%], %ld pairs", 100 * r->gain_lo,
+			 100 * r->gain_hi, r->pairs);
+	else
+		snprintf(fig, sizeof(fig), "sign test p %.4g, %ld pairs", r->p, r->pairs);
+	strbuf_printf(&d->b, "- %s: verdict **%s**, A %.3f us, B %.3f us (B gain %+.2f%%), %s (`%s`)\n",
+		      wl->id, r->verdict, r->a_us, r->b_us, 100 * r->gain, fig, ab->json);
+	char *sum = tlab_result_summary(ab->json);
+	if (sum)
+		strbuf_printf(&d->b, "\n```json\n%s\n```\n\n", sum);
+	free(sum);
+	if (!d->o->json)
+		printf("A/B %s on %s: %s (B gain %+.2f%%, %s)\n", id, wl->id, r->verdict,
+		       100 * r->gain, fig);
+}
+
 /* Runs tlab on every required key of cd that needs A/B: a line each in
  * the section and on stdout, the verdicts into *t. Returns a CLI code. */
 static int arbitrate_keys(struct round_dec *d, const struct stats_winner_candidate *cd,
@@ -320,19 +263,21 @@ static int arbitrate_keys(struct round_dec *d, const struct stats_winner_candida
 		if (!cd->keys[k].needs_ab)
 			continue;
 		const struct stats_key *key = &d->w.ks.v[cd->keys[k].key];
-		const struct loop_workload *wl = plan_key(&c->plan, key->dispatch, key->workload);
+		const struct loop_workload *wl = loop_plan_key(&c->plan, key->dispatch, key->workload);
 		if (!wl || !a_impl || !b_impl)
 			continue;
 		struct loop_ab ab;
 		memset(&ab, 0, sizeof(ab));
 		int rc = loop_ab_run(c, d->o, d->n, cd->candidate_id, a_impl, b_impl, wl, &ab);
-		if (rc)
+		if (rc != CLI_OK && rc != CLI_FAIL)
 			return rc;
 		t->ran++;
-		strbuf_printf(&d->b,
-			      "- %s: verdict **%s**, A %.3f us, B %.3f us (B gain %+.2f%%), sign test "
-			      "p %.4g (`%s`)\n",
-			      wl->id, ab.r.verdict, ab.r.a_us, ab.r.b_us, 100 * ab.r.gain, ab.r.p, ab.json);
+		if (rc == CLI_FAIL) { /* tlab could not measure: the gain is not confirmed */
+			snprintf(ab.r.verdict, sizeof(ab.r.verdict), "failed");
+			strbuf_printf(&d->b, "- %s: tlab gave no verdict (log `%s`)\n", wl->id, ab.log);
+		} else {
+			ab_lines(d, cd->candidate_id, wl, &ab);
+		}
 		if (strcmp(ab.r.verdict, "B_better") != 0)
 			t->all_b = 0;
 		if (strcmp(ab.r.verdict, "A_better") == 0)
@@ -340,8 +285,6 @@ static int arbitrate_keys(struct round_dec *d, const struct stats_winner_candida
 		size_t used = strlen(t->verdicts);
 		snprintf(t->verdicts + used, sizeof(t->verdicts) - used, "%s%s", used ? "," : "",
 			 ab.r.verdict);
-		printf("A/B %s on %s: %s (B gain %+.2f%%, sign test p %.4g)\n", cd->candidate_id,
-		       wl->id, ab.r.verdict, 100 * ab.r.gain, ab.r.p);
 	}
 	return CLI_OK;
 }
@@ -404,8 +347,7 @@ static int decision_section(struct round_dec *d)
 }
 
 /* The state after the round: its line and marker in the section, the
- * section appended to the log, the decision and state on stdout (coloured
- * on a terminal, report/term.h). Returns a CLI code. */
+ * section appended to the log. Returns a CLI code. */
 static int close_round(struct round_dec *d)
 {
 	long flat = 0, n = d->n;
@@ -417,13 +359,45 @@ static int close_round(struct round_dec *d)
 		      n, d->best, flat, state);
 	strbuf_printf(&d->b, "\n" LOOP_MARKER "kind=round round=%ld decision=%s best=%s state=%s -->\n",
 		      n, d->decision, d->best, state);
-	if (loop_log_append(&d->b) != 0)
+	return loop_log_append(&d->b) != 0 ? CLI_USAGE : CLI_OK;
+}
+
+/* What round n ended with, from the files (the same whether it was
+ * decided now or before): the decision, the failed branches, the state
+ * and the next action on stdout (coloured on a terminal, report/term.h),
+ * or the tlperf/loop/v1 object. Returns a CLI code. */
+static int round_report(const struct loop_ctx *c, const struct loop_opts *o, long n,
+			const char *outcome)
+{
+	const struct loop_round *lr = NULL;
+	for (size_t i = 0; i < c->st.nrounds; i++)
+		if (c->st.rounds[i].round == n)
+			lr = &c->st.rounds[i];
+	if (!lr) {
+		cli_error("round %ld has no decision in '%s'", n, LOOP_LOG);
 		return CLI_USAGE;
+	}
+	if (o->json) {
+		cJSON *j = loop_json_begin(c, "round", outcome);
+		if (j)
+			cJSON_AddItemToObject(j, "round", loop_json_round(c, n));
+		return loop_json_print(j) ? CLI_USAGE : CLI_OK;
+	}
 	printf("round %ld: decision %s%s%s; current best %s\n", n,
-	       term_sgr(stdout, term_verdict_style(d->decision)), d->decision,
-	       term_sgr(stdout, TERM_RESET), d->best);
-	printf("state: %s%s%s\n", term_sgr(stdout, term_verdict_style(state)), state,
+	       term_sgr(stdout, term_verdict_style(lr->decision)), lr->decision,
+	       term_sgr(stdout, TERM_RESET), lr->best);
+	for (size_t i = 0; i < c->st.rs.n; i++) {
+		char why[800], blog[1200];
+		const struct record *r = &c->st.rs.v[i];
+		if (loop_first_in_round(c, i, n) && r->l0_pass &&
+		    loop_branch_failure(n, r->candidate_id, why, sizeof(why), blog, sizeof(blog)))
+			printf("branch %s: measurement failed (%s), see '%s': recorded as failed, not "
+			       "adopted\n",
+			       r->candidate_id, why, blog);
+	}
+	printf("state: %s%s%s\n", term_sgr(stdout, term_verdict_style(lr->state)), lr->state,
 	       term_sgr(stdout, TERM_RESET));
+	loop_print_next(c);
 	return CLI_OK;
 }
 
@@ -433,7 +407,7 @@ static int decide_round(struct loop_ctx *c, const struct loop_opts *o, long n)
 	struct round_dec d = { .c = c, .o = o, .n = n };
 	snprintf(d.incumbent, sizeof(d.incumbent), "%s", c->st.best);
 	snprintf(d.best, sizeof(d.best), "%s", c->st.best);
-	if (choose_winner(&d) != 0)
+	if (loop_winner(c, n, d.incumbent, &d.w) != 0)
 		return CLI_USAGE;
 	int rc = CLI_USAGE;
 	snprintf(d.decision, sizeof(d.decision), "%s", stats_winner_decision_name(d.w.decision));
@@ -460,12 +434,9 @@ static int round_decided(const struct loop_ctx *c, const struct loop_opts *o, lo
 	if (!all)
 		return cli_usage_error("loop", "round %ld is decided already; the next round is %ld", n,
 				       next);
-	for (size_t i = 0; i < c->st.nrounds; i++)
-		if (c->st.rounds[i].round == n)
-			printf("round %ld: decision %s; current best %s\nstate: %s\n", n,
-			       c->st.rounds[i].decision, c->st.rounds[i].best, c->st.rounds[i].state);
 	cli_note("round %ld was decided already: nothing to do", n);
-	return -1;
+	int rc = round_report(c, o, n, "already_done");
+	return rc ? rc : -1;
 }
 
 /* 1 when round n has a record. */
@@ -529,7 +500,8 @@ int loop_cmd_round(const struct loop_opts *o)
 		if (rc)
 			goto out;
 	}
-	rc = decide_round(&c, o, n);
+	if ((rc = decide_round(&c, o, n)) == CLI_OK && (rc = loop_reload(&c) ? CLI_USAGE : CLI_OK) == 0)
+		rc = round_report(&c, o, n, "done");
 out:
 	if (rc >= CLI_SIGNAL)
 		cli_error("interrupted: what was measured is recorded; run the same command again to "

@@ -4,16 +4,22 @@
  * loop_report.c one command each). Internal to src/run/loop*.c; the
  * commands themselves are declared in run/loop.h.
  *
+ * loop_out.c says what a step ends with (state, next action, a round's
+ * decisions), the same in prose and JSON (schema tlperf/loop/v1).
+ *
  * Dependencies run one way: loop.c <- loop_measure.c, loop_ab.c,
- * loop_report.c <- loop_baseline.c, loop_round.c, loop_status.c,
- * loop_finish.c. */
+ * loop_out.c <- loop_report.c <- loop_baseline.c, loop_round.c,
+ * loop_status.c, loop_finish.c. */
 #ifndef TLPERF_LOOP_STEPS_H
 #define TLPERF_LOOP_STEPS_H
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "run/loop.h"
 #include "run/tlab_result.h"
+#include "stats/winner.h"
 #include "util/strbuf.h"
 
 /* What every command loads: the plan, the state derived from the files,
@@ -57,6 +63,11 @@ int loop_baseline_complete(const struct loop_ctx *c);
 const struct record *loop_final_record(const struct loop_ctx *c, long fr, const char *best,
 				       const struct loop_workload *w);
 
+/* The bench log of a round's branch id on workload w:
+ * perf_opt/logs/round<N>/<id>.<workload>.bench.log, into buf. */
+void loop_bench_log(long round, const char *id, const struct loop_workload *w, char *buf,
+		    size_t len);
+
 /* Runs one argv (no shell; argv NULL: the shell line `line`), output to
  * log (and stdout to out when not NULL), within timeout seconds (0: none).
  * Returns 0 ok, 1 failed (why in err), 2 could not start, 128+N
@@ -67,6 +78,16 @@ int loop_run_one(const char *line, char *const *argv, const char *log, const cha
 /* Starts a Markdown table row with up to three id cells (NULL ends the
  * list), each escaped as the one cell escaper does: "| a | b | c |". */
 void loop_md_cells(struct strbuf *b, const char *a, const char *c2, const char *c3);
+
+/* The plan's workload with this (dispatch, workload) key, or NULL. */
+const struct loop_workload *loop_plan_key(const struct loop_plan *p, const char *dispatch,
+					  const char *workload);
+
+/* The winner rule (stats/winner.h) on round n with the plan's noise,
+ * thresholds and required workloads, incumbent the current best before
+ * the round, into *w (stats_winner_release). 0, or -1 with the message
+ * printed. */
+int loop_winner(const struct loop_ctx *c, long n, const char *incumbent, struct stats_winner *w);
 
 /* L0 of impl, its output in log. Returns 0 pass, 1 fail (a note printed),
  * 2 could not start, 128+N. */
@@ -96,10 +117,61 @@ int loop_ab_run(const struct loop_ctx *c, const struct loop_opts *o, long n, con
 		const char *a_impl, const char *b_impl, const struct loop_workload *w,
 		struct loop_ab *ab);
 
-/* Prints the Stage Result of a finished loop (Markdown, or JSON when json)
- * and keeps a Markdown copy in perf_opt/logs/stage_result.md: written when
- * absent, left alone when it holds the same text or was edited since.
- * 0, or -1 with the message printed. */
-int loop_stage_result_emit(const struct loop_ctx *c, int json);
+/* The Stage Result of a finished loop: printed as Markdown, or (into not
+ * NULL) added to into as "stage_result" (typed: numbers as numbers, none as
+ * null) and "stage_result_file". Either way a Markdown copy is kept in
+ * perf_opt/logs/stage_result.md: written when absent, left alone when it
+ * holds the same text or was edited since. 0, or -1 with the message
+ * printed. */
+int loop_stage_result_emit(const struct loop_ctx *c, cJSON *into);
+
+/* ---- loop_out.c ---- */
+
+/* The loop's state (docs/loop.md): no_baseline, continue, success,
+ * budget_exhausted, plateau, blocked (from the last round's marker),
+ * finishing (finish started, final measurement not complete), finished. */
+const char *loop_state_name(const struct loop_ctx *c);
+
+/* The next action, as data and as the prose 'next:' line. */
+struct loop_next {
+	const char *action;  /* "baseline", "round", "finish" or "done" */
+	long round;          /* "round": the round to run; else 0 */
+	int resume;          /* the same command again completes an interrupted one */
+	char command[256];   /* the command to run */
+	char text[1024];     /* the same in words */
+};
+
+/* Fills *nx from the state. */
+void loop_next(const struct loop_ctx *c, struct loop_next *nx);
+
+/* Prints "next: <text>" on stdout. */
+void loop_print_next(const struct loop_ctx *c);
+
+/* The current best before round n: the best after the last decided round
+ * before it, "baseline" when none. Points into c. */
+const char *loop_incumbent(const struct loop_ctx *c, long n);
+
+/* A failed measurement of branch id in round n, from its record's
+ * "failure" and "bench_log": 1 with why and log filled, 0 when none. */
+int loop_branch_failure(long n, const char *id, char *why, size_t whylen, char *log,
+			size_t loglen);
+
+/* 1 when record i of c's records is in round n and the first of its
+ * candidate there. */
+int loop_first_in_round(const struct loop_ctx *c, size_t i, long n);
+
+/* The object every `loop STEP --json` prints (schema tlperf/loop/v1):
+ * step, outcome, op, contract, state, counters, current_best, next. The
+ * caller adds the step's own members, then loop_json_print. NULL when out
+ * of memory. */
+cJSON *loop_json_begin(const struct loop_ctx *c, const char *step, const char *outcome);
+
+/* Decided round n: decision, best, state, the winner rule's decision and
+ * reason, and per branch its status (adopted, not_adopted, failed,
+ * l0_failed), failure, per-workload change and its A/B verdicts. */
+cJSON *loop_json_round(const struct loop_ctx *c, long n);
+
+/* Prints j on stdout and frees it. 0, or -1 (out of memory, j NULL). */
+int loop_json_print(cJSON *j);
 
 #endif

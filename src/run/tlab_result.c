@@ -76,10 +76,8 @@ static int fill(const cJSON *o, struct tlab_result *r, char *err, size_t errlen)
 		r->gain_lo = cJSON_IsNumber(lo) ? lo->valuedouble : NAN;
 		r->gain_hi = cJSON_IsNumber(hi) ? hi->valuedouble : NAN;
 	}
-	/* the sign test, unrounded (exact) */
+	/* ref: the sign test, unrounded (exact); seq keeps it in "ref" only */
 	r->p = num(ex, "sign_test_p");
-	if (isnan(r->p))
-		r->p = num(o, "sign_test_p");
 	r->a_us = num(ex, "a_merged_median_us");
 	r->b_us = num(ex, "b_merged_median_us");
 	if (isnan(r->a_us))
@@ -117,4 +115,20 @@ int tlab_result_read(const char *path, struct tlab_result *r, char *err, size_t 
 		rc = 0;
 	cJSON_Delete(o);
 	return rc;
+}
+
+char *tlab_result_summary(const char *path)
+{
+	size_t n = 0;
+	char *buf = slurp(path, &n), *t = NULL;
+	if (!buf)
+		return NULL;
+	cJSON *o = cJSON_ParseWithLength(buf, n);
+	free(buf);
+	if (cJSON_IsObject(o) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "verdict"))) {
+		cJSON_DeleteItemFromObjectCaseSensitive(o, "runs");
+		t = cJSON_Print(o);
+	}
+	cJSON_Delete(o);
+	return t;
 }

@@ -13,8 +13,8 @@ struct tlab_result {
 	double gain;        /* B's gain, > 0 when B is faster (tlab's "gain") */
 	double gain_lo;     /* seq: the gain's interval; NAN under ref */
 	double gain_hi;
-	double p;           /* the p value behind the verdict: ref's sign test
-			     * (unrounded), seq's signflip_p; NAN when absent */
+	double p;           /* ref: the sign test p (unrounded); NAN under seq,
+			     * whose decision is the gain's interval */
 	double a_us, b_us;  /* merged medians (unrounded) */
 	long pairs;         /* pairs measured */
 };
@@ -24,5 +24,11 @@ struct tlab_result {
  * error object ({"error": ...}) or lacks either (err then says why, when
  * err is not NULL). */
 int tlab_result_read(const char *path, struct tlab_result *r, char *err, size_t errlen);
+
+/* tlab's JSON summary in path as the seeds want it pasted beside a
+ * decision: the object tlab printed without "runs" (the runs stay in the
+ * work directory's runs.jsonl), indented. Returns malloc'd text (no final
+ * newline), caller frees; NULL when path holds no verdict or out of memory. */
+char *tlab_result_summary(const char *path);
 
 #endif
