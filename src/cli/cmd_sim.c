@@ -315,7 +315,7 @@ static void print_targets(const struct target *t, size_t nt)
 static void print_json(const struct cell *cells, size_t nc, long trials, uint64_t seed,
 		       const struct abseq_params *sp, const struct target *t, size_t nt)
 {
-	printf("{\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,", trials,
+	printf("{\"schema\":\"tlperf/sim/v1\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,", trials,
 	       (unsigned long long)seed, SIM_LAUNCHES);
 	printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
 	       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g},",
@@ -515,7 +515,7 @@ static void print_grid_cell_json(const struct grid_run *g, size_t i)
 static void print_grid_json(const struct grid_run *g)
 {
 	const struct abseq_params *sp = g->sp;
-	printf("{\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
+	printf("{\"schema\":\"tlperf/sim/v1\",\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
 	       simgrid_grid_name(g->grid), g->trials, (unsigned long long)g->seed, SIM_LAUNCHES);
 	printf("\"seq_params\":{\"min_pairs\":%zu,\"max_pairs\":%zu,\"min_gain\":%.6g,"
 	       "\"noise\":%.6g,\"crit_inf\":%.6g,\"crit_k\":%.6g,\"guard_p\":%.6g,"
