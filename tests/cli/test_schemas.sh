@@ -13,8 +13,10 @@ command -v python3 >/dev/null 2>&1 || skip "python3 not installed"
 S=$ROOT/docs/schemas
 R=$TESTDATA/records
 cd "$TMPDIR_TEST"
+checked=" "
 check() { # check NAME FILE...
     name=$1; shift
+    checked="$checked$name "
     for f in "$@"; do
         grep -Eq "\"schema\":[[:space:]]*\"tlperf/$name/v1\"" "$f" || fail "$f: no schema tlperf/$name/v1"
     done
@@ -150,9 +152,11 @@ sed 's/"tlperf\/plateau\/v1"/"tlperf\/plateau\/v0"/' p1.json >bad1.json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["rounds"][0]["improved"]="yes"; json.dump(d,open(sys.argv[2],"w"))' p1.json bad2.json
 ! python3 "$ROOT/tests/cli/schema_check.py" "$S/plateau.v1.json" bad2.json >/dev/null || fail "wrong member type accepted"
 ! python3 "$ROOT/tests/cli/schema_check.py" "$S/plateau.v1.json" s1.json >/dev/null || fail "speedup output accepted as plateau"
-# every schema names itself
+# every schema names itself, describes every property, and was checked
+# above against real output
 for f in "$S"/*.v1.json; do
     name=$(basename "$f" .v1.json)
     grep -q "\"\$id\": \"tlperf/$name/v1\"" "$f" || fail "$f: \$id is not tlperf/$name/v1"
+    case $checked in *" $name "*) ;; *) fail "$f: no output of its command was checked" ;; esac
 done
 echo ok
