@@ -79,10 +79,10 @@ static int set_aside(const char *dir)
 	return -1;
 }
 
-/* One msprof measurement of impl on workload w into profdir. Returns 0,
- * 1 on a failed measurement (message printed), 2 environment, 128+N. */
-static int measure(const struct loop_ctx *c, const char *impl, const struct loop_workload *w,
-		   const char *profdir, const char *log, struct meas *m)
+/* The bench of impl on w run under msprof into profdir. Returns 0, 1 on a
+ * failed run (m->why set, message printed), 2 environment, 128+N. */
+static int bench_run(const struct loop_ctx *c, const char *impl, const struct loop_workload *w,
+		     const char *profdir, const char *log, struct meas *m)
 {
 	char err[2600], kn[512], outarg[4200], lc[64], wu[64];
 	char *line = loop_plan_expand(c->plan.bench_cmd, impl, w->id, w->dispatch, err,
@@ -104,14 +104,19 @@ static int measure(const struct loop_ctx *c, const char *impl, const struct loop
 			 "--aic-metrics=" AIC_METRICS, "/bin/sh", "-c", line, NULL };
 	int rc = loop_run_one(line, argv, log, NULL, (double)c->plan.timeout_s, err, sizeof(err));
 	free(line);
-	if (rc != 0) {
-		if (rc == 1) {
-			snprintf(m->why, sizeof(m->why), "the bench failed (%.500s)", err);
-			cli_error("measurement of '%s' on '%s' failed (%s): see '%s'", impl, w->id, err,
-				  log);
-		}
-		return rc;
+	if (rc == 1) {
+		snprintf(m->why, sizeof(m->why), "the bench failed (%.500s)", err);
+		cli_error("measurement of '%s' on '%s' failed (%s): see '%s'", impl, w->id, err, log);
 	}
+	return rc;
+}
+
+/* The capture in profdir summarised into *m. Returns 0, or 1 when it
+ * holds no usable duration (m->why set, message printed). */
+static int profile_read(const struct loop_ctx *c, const char *impl, const struct loop_workload *w,
+			const char *profdir, const char *log, struct meas *m)
+{
+	char err[2600];
 	struct msprof_capture cap;
 	struct msprof_summary sum;
 	msprof_capture_init(&cap);
@@ -145,6 +150,16 @@ static int measure(const struct loop_ctx *c, const char *impl, const struct loop
 		return 1;
 	}
 	return 0;
+}
+
+/* One msprof measurement of impl on workload w into profdir. Returns 0,
+ * 1 on a failed measurement (m->why set, message printed), 2 environment,
+ * 128+N. */
+static int measure(const struct loop_ctx *c, const char *impl, const struct loop_workload *w,
+		   const char *profdir, const char *log, struct meas *m)
+{
+	int rc = bench_run(c, impl, w, profdir, log, m);
+	return rc ? rc : profile_read(c, impl, w, profdir, log, m);
 }
 
 struct rec_in {

@@ -198,6 +198,51 @@ static cJSON *stage_result_typed(const struct loop_ctx *c, const struct stage_re
 	return o;
 }
 
+/* The Markdown copy md in perf_opt/logs/stage_result.md: written when
+ * absent, left alone when it holds the same text or was edited since (a
+ * note says so). 0, or -1 with the message printed. */
+static int keep_copy(const char *md)
+{
+	if (fileops_mkdir_p(LOOP_DIR "/logs") != 0) {
+		cli_error("cannot create '%s': %s", LOOP_DIR "/logs", strerror(errno));
+		return -1;
+	}
+	size_t n = strlen(md);
+	int fd = open(LOOP_STAGE_RESULT, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ssize_t w = write(fd, md, n);
+		int bad = w != (ssize_t)n || fsync(fd) != 0;
+		if (close(fd) != 0)
+			bad = 1;
+		if (bad) {
+			cli_error("cannot write '%s': %s", LOOP_STAGE_RESULT, strerror(errno));
+			unlink(LOOP_STAGE_RESULT);
+			return -1;
+		}
+		cli_note("wrote '%s': fill in the fields set to none there", LOOP_STAGE_RESULT);
+	} else if (errno == EEXIST) {
+		FILE *f = fopen(LOOP_STAGE_RESULT, "r");
+		char *old = NULL;
+		size_t cap = 0, len = 0;
+		int same = 0;
+		if (f) {
+			old = malloc(n + 2);
+			cap = n + 2;
+			len = old ? fread(old, 1, cap, f) : 0;
+			same = old && len == n && memcmp(old, md, n) == 0;
+			fclose(f);
+		}
+		free(old);
+		if (!same)
+			cli_note("'%s' exists and differs (filled in or edited): left as it is",
+				 LOOP_STAGE_RESULT);
+	} else {
+		cli_error("cannot write '%s': %s", LOOP_STAGE_RESULT, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Prints the Stage Result as Markdown, or (into not NULL) adds it to into
  * as "stage_result" (typed) and "stage_result_file"; either way keeps a
  * Markdown copy in perf_opt/logs/stage_result.md: written when absent,
@@ -222,43 +267,8 @@ int loop_stage_result_emit(const struct loop_ctx *c, cJSON *into)
 	} else {
 		fputs(md, stdout);
 	}
-	if (fileops_mkdir_p(LOOP_DIR "/logs") != 0) {
-		cli_error("cannot create '%s': %s", LOOP_DIR "/logs", strerror(errno));
+	if (keep_copy(md) != 0)
 		goto out;
-	}
-	size_t n = strlen(md);
-	int fd = open(LOOP_STAGE_RESULT, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		ssize_t w = write(fd, md, n);
-		int bad = w != (ssize_t)n || fsync(fd) != 0;
-		if (close(fd) != 0)
-			bad = 1;
-		if (bad) {
-			cli_error("cannot write '%s': %s", LOOP_STAGE_RESULT, strerror(errno));
-			unlink(LOOP_STAGE_RESULT);
-			goto out;
-		}
-		cli_note("wrote '%s': fill in the fields set to none there", LOOP_STAGE_RESULT);
-	} else if (errno == EEXIST) {
-		FILE *f = fopen(LOOP_STAGE_RESULT, "r");
-		char *old = NULL;
-		size_t cap = 0, len = 0;
-		int same = 0;
-		if (f) {
-			old = malloc(n + 2);
-			cap = n + 2;
-			len = old ? fread(old, 1, cap, f) : 0;
-			same = old && len == n && memcmp(old, md, n) == 0;
-			fclose(f);
-		}
-		free(old);
-		if (!same)
-			cli_note("'%s' exists and differs (filled in or edited): left as it is",
-				 LOOP_STAGE_RESULT);
-	} else {
-		cli_error("cannot write '%s': %s", LOOP_STAGE_RESULT, strerror(errno));
-		goto out;
-	}
 	rc = 0;
 out:
 	free(md);
