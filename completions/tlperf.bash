@@ -6,11 +6,12 @@ _tlperf_opts() {
     explain) echo "--all --list --markdown --help -h --version --color --quiet -q --verbose -v" ;;
     gate) echo "--changed-since --base --config --strict --warnings-as-errors --format --report --stage-result --statistics --help -h --version --color --quiet -q --verbose -v" ;;
     loop) echo "--dir -C --help -h --version --color --quiet -q --verbose -v" ;;
-    loop-init) echo "--op --baseline --workload --optional --target --bench-cmd --l0-cmd --kernel-name --contract --noise --max-rounds --max-experiments --small-us --ab-threshold --launch-count --warm-up --ab-protocol --pairs --ab-launch-count --ab-warm-up --msprof --timeout --force --help -h --version --color --quiet -q --verbose -v" ;;
-    loop-baseline) echo "--help -h --version --color --quiet -q --verbose -v" ;;
-    loop-round) echo "--branch -b --help -h --version --color --quiet -q --verbose -v" ;;
+    loop-init) echo "--op --baseline --workload --optional --target --bench-cmd --l0-cmd --kernel-name --contract --noise --max-rounds --max-experiments --small-us --ab-threshold --launch-count --warm-up --ab-protocol --pairs --ab-launch-count --ab-warm-up --msprof --timeout --force --json --help -h --version --color --quiet -q --verbose -v" ;;
+    loop-baseline) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
+    loop-round) echo "--branch -b --json --help -h --version --color --quiet -q --verbose -v" ;;
     loop-status) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
-    loop-finish) echo "--no-gate --help -h --version --color --quiet -q --verbose -v" ;;
+    loop-next) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
+    loop-finish) echo "--no-gate --json --help -h --version --color --quiet -q --verbose -v" ;;
     loop-report) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
     msprof) echo "--kernel-name --json -j --help -h --version --color --quiet -q --verbose -v" ;;
     plateau) echo "--noise --window --json --strict --help -h --version --color --quiet -q --verbose -v" ;;
@@ -21,7 +22,7 @@ _tlperf_opts() {
     winner) echo "--round --required --noise --ab-threshold --small-us --incumbent --bench-cmd --json --strict --help -h --version --color --quiet -q --verbose -v" ;;
     esac
 }
-_tlperf_loop_subs="init baseline round status finish report"
+_tlperf_loop_subs="init baseline round status next finish report"
 _tlperf() {
     local cur=${COMP_WORDS[COMP_CWORD]} prog=${COMP_WORDS[0]##*/} cmd i=1
     case $prog in

@@ -26,11 +26,13 @@
 #include "stats/ab_refout.h"
 #include "run/tlab_seq.h"
 #include "io/ab_source.h"
+#include "io/fileops.h"
 #include "run/tlab_run.h"
 #include "stats/abseq.h"
 #include "stats/abseq_v1.h"
 #include "run/run.h"
 #include "report/svg.h"
+#include "cli/ab_cmd.h"
 
 static const struct cli_option ab_options[] = {
 	{ 'a', 0, "a-cmd", "CMD", "baseline bench command (shell words, appended to the\n"
@@ -107,12 +109,14 @@ const struct cli_spec cmd_ab_spec = {
 	"|rel| < noise, else B_better / A_better by the sign of rel when\n"
 	"significant, else inconclusive.\n"
 	"\n"
-	"Output: one JSON object on stdout; progress on stderr. The reference's\n"
-	"fields carry ab_test.py's values under both protocols: b_rel_change =\n"
-	"round(-rel, 4) (NEGATIVE when B is faster), the merged medians and\n"
-	"pair_diffs_us (B - A) rounded to 3 decimals, sign_test_p to 4 (Python's\n"
-	"round). Ours: gain (> 0 when B is faster, unrounded) and exact (the\n"
-	"reference's fields unrounded). See docs/tlab.md \"Drop-in fields\".\n"
+	"Output: one JSON object on stdout (schema tlperf/tlab/v1); progress on\n"
+	"stderr. Read verdict (and gain, > 0 when B is faster). The reference's\n"
+	"fields carry ab_test.py's values: b_rel_change = round(-rel, 4)\n"
+	"(NEGATIVE when B is faster), the merged medians and pair_diffs_us (B - A)\n"
+	"rounded to 3 decimals, sign_test_p to 4 (Python's round); exact holds\n"
+	"them unrounded. Under seq the reference rule's own decision (its verdict,\n"
+	"sign_test_p, direction_consistent) is only in \"ref\", for comparison.\n"
+	"See docs/tlab.md \"Which fields to read\".\n"
 	"One tlab per WORKDIR (WORKDIR/tlab.lock; a second exits 2 naming the\n"
 	"first's pid). A run's processes die with tlab, kill -9 included; what a\n"
 	"killed tlab left running is stopped by the next one (WORKDIR/tlab.run).\n"
@@ -126,48 +130,6 @@ const struct cli_spec cmd_ab_spec = {
 #define DEFAULT_METRICS                                                                       \
 	"BasicInfo,PipeUtilization,ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,"    \
 	"ResourceConflictRatio"
-
-enum ab_protocol {
-	AB_PROTOCOL_REF = 0,  /* the reference rule over a fixed number of pairs */
-	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h; seq-v2 too, by its rule) */
-};
-
-struct ab_opts {
-	struct abrun_config run;   /* what one run needs */
-	enum ab_protocol protocol;
-	const char *protocol_name;
-	long pairs;                /* pairs to run (ref: exactly this many) */
-	double noise;              /* ref's tie margin (AB_REF_NOISE unless --noise) */
-	int noise_given;           /* --noise on the command line: seq's margin too */
-	int min_pairs_given;       /* --min-pairs on the command line */
-	double ci_level;           /* requested CI coverage */
-	int resume;
-	struct abseq_params seq;   /* seq: abseq_params_default, then the options given */
-	uint64_t seed;             /* seq: order draws */
-	int seed_given;
-	int pairs_given;           /* --pairs on the command line */
-	struct absource source;    /* --source (owned) */
-	const char *plot;          /* --plot FILE.svg, NULL for none */
-};
-
-/* The runs of the session: recorded ones first (when resuming), then new. */
-struct ab_session {
-	struct abrun_run *v;
-	size_t n, cap;
-	size_t resumed;      /* how many came from runs.jsonl */
-	double *a, *b;       /* run medians by pair index (pair - 1); NAN = missing */
-	int *b_first;        /* by pair index: 1 when B ran first (from the runs' order) */
-};
-
-struct ab_decision {
-	int done;                   /* stop measuring: the verdict stands */
-	enum ab_verdict verdict;
-	struct ab_ref_result ref;   /* the reference rule's figures */
-	struct stats_ci ci;         /* interval of the paired relative change */
-	int have_ci;
-	struct abseq_result seq;    /* seq: the protocol's figures */
-	int state_a[ABSEQ_MAX_PAIRS], state_b[ABSEQ_MAX_PAIRS]; /* seq: each run's state */
-};
 
 static void session_release(struct ab_session *s)
 {
@@ -273,248 +235,6 @@ static int find_program(const char *name, char *found, size_t len)
 		p = colon + 1;
 	}
 	return -1;
-}
-
-/* mkdir -p. Returns 0 or -1 with errno set. */
-static int make_dirs(const char *path)
-{
-	char buf[4096];
-	size_t n = strlen(path);
-	if (n == 0 || n >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, path, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		char c = buf[i];
-		buf[i] = '\0';
-		struct stat st;
-		if (stat(buf, &st) != 0) {
-			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-				return -1;
-		} else if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			return -1;
-		}
-		buf[i] = c;
-	}
-	return 0;
-}
-
-/* ---- output ---- */
-
-static cJSON *num_array(const double *v, size_t n)
-{
-	cJSON *a = cJSON_CreateArray();
-	for (size_t i = 0; a && i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-	return a;
-}
-
-static cJSON *run_json(const struct abrun_run *r)
-{
-	char arm[2] = { r->arm, '\0' };
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		return NULL;
-	cJSON_AddStringToObject(o, "arm", arm);
-	cJSON_AddNumberToObject(o, "pair", (double)r->pair);
-	cJSON_AddNumberToObject(o, "order", r->order);
-	cJSON_AddNumberToObject(o, "launches", (double)r->launches);
-	cJSON_AddNumberToObject(o, "median_us", r->median_us);
-	if (isfinite(r->mad_us))
-		cJSON_AddNumberToObject(o, "mad_us", r->mad_us);
-	cJSON_AddStringToObject(o, "log", r->log ? r->log : "");
-	cJSON_AddStringToObject(o, "profile", r->profile ? r->profile : "");
-	return o;
-}
-
-static void print_json(cJSON *o)
-{
-	char *text = cJSON_Print(o);
-	if (text) {
-		fputs(text, stdout);
-		fputc('\n', stdout);
-		free(text);
-	} else {
-		cli_error("out of memory");
-	}
-}
-
-/* The "protocol" field: ab_test.py's own label under ref (a drop-in), the
- * protocol's name under seq. */
-static const char *protocol_label(const struct ab_opts *o)
-{
-	return o->protocol == AB_PROTOCOL_REF ? AB_REF_PROTOCOL_LABEL : o->protocol_name;
-}
-
-/* The reference tool's fields of J: same names, same meaning, same
- * rounding (stats/ab_refout.h), under both protocols; RDIFFS the rounded
- * pair differences. */
-static void add_ref_fields(cJSON *j, const struct ab_opts *o, const struct ab_session *s,
-			   size_t npairs, const struct ab_decision *d, const struct ab_ref_out *ro,
-			   const double *rdiffs)
-{
-	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
-	cJSON_AddNumberToObject(j, "pairs", (double)npairs);
-	cJSON_AddNumberToObject(j, "launch_count", (double)o->run.launch_count);
-	cJSON_AddItemToObject(j, "a_medians_us", num_array(s->a, npairs));
-	cJSON_AddItemToObject(j, "b_medians_us", num_array(s->b, npairs));
-	cJSON_AddNumberToObject(j, "a_merged_median_us", ro->a_merged_median_us);
-	cJSON_AddNumberToObject(j, "b_merged_median_us", ro->b_merged_median_us);
-	cJSON_AddNumberToObject(j, "b_rel_change", ro->b_rel_change);
-	cJSON_AddItemToObject(j, "pair_diffs_us", num_array(rdiffs, npairs));
-	cJSON_AddNumberToObject(j, "sign_test_p", ro->sign_test_p);
-	cJSON_AddBoolToObject(j, "direction_consistent", d->ref.direction_consistent);
-	cJSON_AddNumberToObject(j, "noise_threshold", o->noise);
-	cJSON_AddStringToObject(j, "verdict", ab_verdict_name(d->verdict));
-}
-
-/* "exact": the reference's fields unrounded, same names and signs; DIFFS
- * the pair differences B - A. */
-static void add_exact(cJSON *j, const struct ab_decision *d, const struct ab_ref_out *ro,
-		      const double *diffs, size_t npairs)
-{
-	cJSON *ex = cJSON_AddObjectToObject(j, "exact");
-	if (!ex)
-		return;
-	cJSON_AddNumberToObject(ex, "a_merged_median_us", d->ref.a_merged_median_us);
-	cJSON_AddNumberToObject(ex, "b_merged_median_us", d->ref.b_merged_median_us);
-	cJSON_AddNumberToObject(ex, "b_rel_change", ro->b_rel_change_exact);
-	cJSON_AddItemToObject(ex, "pair_diffs_us", num_array(diffs, npairs));
-	cJSON_AddNumberToObject(ex, "sign_test_p", d->ref.sign_test_p);
-}
-
-/* "pair_gain_ci", when the decision has an interval. */
-static void add_ci(cJSON *j, const struct ab_decision *d)
-{
-	if (!d->have_ci)
-		return;
-	cJSON *ci = cJSON_AddObjectToObject(j, "pair_gain_ci");
-	if (!ci)
-		return;
-	cJSON_AddStringToObject(ci, "method",
-				"order statistics of the per-pair (A-B)/A "
-				"(sign-test inversion, distribution-free)");
-	cJSON_AddNumberToObject(ci, "estimate", d->ci.estimate);
-	cJSON_AddNumberToObject(ci, "lo", d->ci.lo);
-	cJSON_AddNumberToObject(ci, "hi", d->ci.hi);
-	cJSON_AddNumberToObject(ci, "level", d->ci.level);
-	cJSON_AddNumberToObject(ci, "requested_level", d->ci.requested);
-}
-
-/* The session fields of J and its runs, in the order they were measured
- * (by pair, then order within it); seq adds each run's state. */
-static void add_session(cJSON *j, const struct ab_opts *o, const struct ab_session *s,
-			size_t npairs, const struct ab_decision *d)
-{
-	cJSON_AddStringToObject(j, "source", absource_name(&o->source));
-	cJSON_AddStringToObject(j, "kernel_name", o->run.kernel_name);
-	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
-	cJSON_AddNumberToObject(j, "resumed_runs", (double)s->resumed);
-	cJSON *runs = cJSON_AddArrayToObject(j, "runs");
-	for (long p = 1; runs && p <= (long)npairs; p++)
-		for (int ord = 1; ord <= 2; ord++)
-			for (size_t i = 0; i < s->n; i++)
-				if (s->v[i].pair == p && s->v[i].order == ord)
-					cJSON_AddItemToArray(runs, run_json(&s->v[i]));
-	if (runs && o->protocol == AB_PROTOCOL_SEQ)
-		ab_seq_add_run_states(runs, d->state_a, d->state_b, npairs);
-}
-
-static void print_verdict(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
-			  const struct ab_decision *d)
-{
-	cJSON *j = cJSON_CreateObject();
-	cJSON_AddStringToObject(j, "schema", "tlperf/tlab/v1");
-	size_t cnt = npairs ? npairs : 1;
-	double *diffs = malloc(cnt * sizeof(*diffs));
-	double *rdiffs = malloc(cnt * sizeof(*rdiffs));
-	double *rels = malloc(cnt * sizeof(*rels));
-	struct ab_ref_out ro;
-	if (!j || !diffs || !rdiffs || !rels) {
-		cli_error("out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < npairs; i++) {
-		diffs[i] = s->b[i] - s->a[i];
-		rdiffs[i] = stats_ab_ref_pair_diff(s->a[i], s->b[i]);
-		rels[i] = (s->a[i] - s->b[i]) / s->a[i];
-	}
-	stats_ab_ref_out(&d->ref, &ro);
-	add_ref_fields(j, o, s, npairs, d, &ro, rdiffs);
-	/* Ours. gain: > 0 when B is faster (seq adds its own below). */
-	cJSON_AddStringToObject(j, "tlab_protocol", o->protocol_name);
-	if (o->protocol == AB_PROTOCOL_REF)
-		cJSON_AddNumberToObject(j, "gain", d->ref.b_rel_change);
-	add_exact(j, d, &ro, diffs, npairs);
-	cJSON_AddBoolToObject(j, "significant", d->ref.significant);
-	cJSON_AddItemToObject(j, "pair_rel_changes", num_array(rels, npairs));
-	add_ci(j, d);
-	if (o->protocol == AB_PROTOCOL_SEQ)
-		ab_seq_add_json(j, &d->seq, &o->seq, o->seed);
-	add_session(j, o, s, npairs, d);
-	print_json(j);
-out:
-	cJSON_Delete(j);
-	free(diffs);
-	free(rdiffs);
-	free(rels);
-}
-
-/* {"error": msg, ...} on stdout (scripts read stdout) and msg on stderr. */
-static void print_error_json(const struct ab_opts *o, const struct ab_session *s, const char *msg,
-			     const char *log)
-{
-	cli_error("%s", msg);
-	cJSON *j = cJSON_CreateObject();
-	if (!j)
-		return;
-	cJSON_AddStringToObject(j, "schema", "tlperf/tlab/v1");
-	char journal[4200];
-	snprintf(journal, sizeof(journal), "%s/runs.jsonl", o->run.workdir);
-	cJSON_AddStringToObject(j, "error", msg);
-	if (log)
-		cJSON_AddStringToObject(j, "log", log);
-	cJSON_AddStringToObject(j, "protocol", protocol_label(o));
-	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
-	cJSON_AddStringToObject(j, "runs_file", journal);
-	cJSON_AddNumberToObject(j, "runs_recorded", s ? (double)s->n : 0);
-	print_json(j);
-	cJSON_Delete(j);
-}
-
-/* --plot: the runs, the estimate with its interval, the verdict in the
- * title (src/svg.h). Returns 0, or -1 with errno set. */
-static int write_plot(const struct ab_opts *o, const struct ab_session *s, size_t npairs,
-		      const struct ab_decision *d)
-{
-	char title[160];
-	snprintf(title, sizeof(title), "tlab: %s (B gain %+.2f%%, %zu pairs, sign test p = %.3g)",
-		 ab_verdict_name(d->verdict), 100.0 * d->ref.b_rel_change, npairs,
-		 d->ref.sign_test_p);
-	struct svg_ab p = {
-		.title = title, .a = s->a, .b = s->b, .npairs = npairs,
-		.a_median = d->ref.a_merged_median_us, .b_median = d->ref.b_merged_median_us,
-		.estimate = d->have_ci ? d->ci.estimate : d->ref.b_rel_change,
-		.lo = d->have_ci ? d->ci.lo : NAN, .hi = d->have_ci ? d->ci.hi : NAN,
-		.ci_level = d->have_ci ? d->ci.level : NAN, .noise = o->noise,
-	};
-	if (o->protocol == AB_PROTOCOL_SEQ) {
-		/* seq's own figures: mean gain, its interval, the run states it found */
-		snprintf(title, sizeof(title), "tlab: %s (B gain %+.2f%%, %zu pairs, stop: %s)",
-			 ab_verdict_name(d->verdict), 100.0 * d->seq.gain, npairs,
-			 abseq_reason_name(d->seq.reason));
-		p.estimate = d->seq.gain;
-		p.lo = d->seq.gain_lo;
-		p.hi = d->seq.gain_hi;
-		p.ci_level = NAN; /* sequential interval: no fixed coverage to print */
-		p.a_state = d->state_a; /* enum abseq_state matches enum svg_state */
-		p.b_state = d->state_b;
-	}
-	return svg_save_ab(o->plot, &p);
 }
 
 /* ---- resume ---- */
@@ -764,7 +484,7 @@ struct ab_cmd {
  * CLI_USAGE. */
 static int env_error(struct ab_cmd *x, const struct ab_session *s)
 {
-	print_error_json(&x->o, s, x->msg, NULL);
+	ab_cmd_print_error_json(&x->o, s, x->msg, NULL);
 	return CLI_USAGE;
 }
 
@@ -776,7 +496,7 @@ static int open_workdir(struct ab_cmd *x)
 	char path[4200];
 	long holder = 0, pgid = 0;
 	snprintf(path, sizeof(path), "%s/logs", o->run.workdir);
-	if (make_dirs(path) != 0 || access(o->run.workdir, W_OK) != 0) {
+	if (fileops_mkdir_p(path) != 0 || access(o->run.workdir, W_OK) != 0) {
 		snprintf(x->msg, sizeof(x->msg), "work directory '%s' is not writable: %s",
 			 o->run.workdir, strerror(errno));
 		return env_error(x, NULL);
@@ -892,7 +612,7 @@ static int measure_arm(struct ab_cmd *x, long p, int k, char arm)
 	if (mr == ABRUN_INTERRUPTED)
 		return -1;
 	if (mr != ABRUN_OK) {
-		print_error_json(o, &x->s, x->msg, log);
+		ab_cmd_print_error_json(o, &x->s, x->msg, log);
 		return mr == ABRUN_ENV ? CLI_USAGE : CLI_FAIL;
 	}
 	return keep_run(x, &r, t_run, log);
@@ -917,13 +637,13 @@ static int run_pair(struct ab_cmd *x, long p)
 			 "interrupted by signal %d: %zu finished runs kept in %s/runs.jsonl; "
 			 "rerun with --resume to finish",
 			 sig, x->s.n, x->o.run.workdir);
-		print_error_json(&x->o, &x->s, x->msg, NULL);
+		ab_cmd_print_error_json(&x->o, &x->s, x->msg, NULL);
 		return CLI_SIGNAL + sig;
 	}
 	x->npairs = (size_t)p;
 	if (ab_decide(&x->o, x->s.a, x->s.b, x->s.b_first, x->npairs, &x->d) != 0) {
 		snprintf(x->msg, sizeof(x->msg), "pair %ld: run medians unusable for a verdict", p);
-		print_error_json(&x->o, &x->s, x->msg, NULL);
+		ab_cmd_print_error_json(&x->o, &x->s, x->msg, NULL);
 		return CLI_FAIL;
 	}
 	return CLI_OK;
@@ -1073,8 +793,8 @@ int cmd_ab(int argc, char **argv)
 		rc = run_pairs(x);
 	if (rc == CLI_OK) {
 		print_verdict_line(x);
-		print_verdict(&x->o, &x->s, x->npairs, &x->d);
-		if (x->o.plot && write_plot(&x->o, &x->s, x->npairs, &x->d) != 0) {
+		ab_cmd_print_verdict(&x->o, &x->s, x->npairs, &x->d);
+		if (x->o.plot && ab_cmd_write_plot(&x->o, &x->s, x->npairs, &x->d) != 0) {
 			cli_error("cannot write plot '%s': %s", x->o.plot, strerror(errno));
 			rc = CLI_USAGE;
 		}

@@ -12,8 +12,12 @@
 #include "stats/stats.h"
 #include "cli/options.h"
 #include "run/loop.h"
+#include "io/fileops.h"
 #include "io/loopplan.h"
 #include "io/recwrite.h"
+
+/* Every subcommand's --json: one object, schema tlperf/loop/v1. */
+#define LOOP_JSON_HELP "one JSON object (schema tlperf/loop/v1) instead of the text"
 
 enum { O_OP = 256, O_BASE, O_WL, O_OPT, O_TARGET, O_BENCH, O_L0, O_KN, O_CONTRACT,
        O_NOISE, O_MR, O_ME, O_SMALL, O_ABT, O_LC, O_WU, O_PAIRS, O_APROTO, O_ALC, O_AWU, O_MSPROF,
@@ -43,24 +47,22 @@ static const struct cli_option init_options[] = {
 	{ O_MSPROF, 0, "msprof", "PATH", "msprof program (msprof)" },
 	{ O_TMO, 0, "timeout", "S", "limit per command (900)" },
 	{ O_FORCE, 0, "force", NULL, "replace an existing plan when no record exists yet" },
+	{ O_JSON, 0, "json", NULL, LOOP_JSON_HELP },
 	CLI_OPT_END
 };
-static const struct cli_option no_options[] = { CLI_OPT_END };
-static const struct cli_option status_options[] = {
-	{ O_JSON, 0, "json", NULL, "machine output" },
-	CLI_OPT_END
-};
-static const struct cli_option report_options[] = {
-	{ O_JSON, 0, "json", NULL, "the same as one JSON object" },
+static const struct cli_option json_options[] = {
+	{ O_JSON, 0, "json", NULL, LOOP_JSON_HELP },
 	CLI_OPT_END
 };
 static const struct cli_option finish_options[] = {
 	{ O_NOGATE, 0, "no-gate", NULL, "do not run the gate over perf_opt/ at the end" },
+	{ O_JSON, 0, "json", NULL, LOOP_JSON_HELP },
 	CLI_OPT_END
 };
 static const struct cli_option round_options[] = {
 	{ O_BRANCH, 'b', "branch", "ID=FILE[@PARENT]", "a candidate kernel file (repeat); PARENT\n"
 							"defaults to the current best" },
+	{ O_JSON, 0, "json", NULL, LOOP_JSON_HELP },
 	CLI_OPT_END
 };
 static const struct cli_option loop_options[] = {
@@ -71,27 +73,33 @@ static const struct cli_option loop_options[] = {
 static const struct cli_spec loop_init_spec = {
 	"loop init",
 	"tlperf loop [-C DIR] init --op NAME --baseline FILE --workload ID@DISPATCH...\n"
-	"                          --bench-cmd CMD --l0-cmd CMD [options]",
+	"                          --bench-cmd CMD --l0-cmd CMD [options] [--json]",
 	"Writes the plan perf_opt/loop.json (which you may edit) and the head of\n"
 	"perf_opt/opt_log.md.\n",
 	init_options, NULL, 0, NULL,
 };
 static const struct cli_spec loop_baseline_spec = {
-	"loop baseline", "tlperf loop [-C DIR] baseline",
-	"Measures round 0: the baseline kernel on every workload.\n", no_options, NULL, 0, NULL,
+	"loop baseline", "tlperf loop [-C DIR] baseline [--json]",
+	"Measures round 0: the baseline kernel on every workload.\n", json_options, NULL, 0, NULL,
 };
 static const struct cli_spec loop_round_spec = {
-	"loop round", "tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ...",
-	"Measures round N's candidate kernels and prints the decision and the state:\n"
-	"continue, success, budget_exhausted, plateau or blocked.\n",
+	"loop round", "tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ... [--json]",
+	"Measures round N's candidate kernels and prints the decision, the state\n"
+	"(continue, success, budget_exhausted, plateau or blocked) and the next step.\n"
+	"A branch whose bench fails is recorded as failed and the round goes on.\n",
 	round_options, NULL, 0, NULL,
 };
 static const struct cli_spec loop_status_spec = {
 	"loop status", "tlperf loop [-C DIR] status [--json]",
-	"Prints where the loop stands, from the files alone.\n", status_options, NULL, 0, NULL,
+	"Prints where the loop stands, from the files alone.\n", json_options, NULL, 0, NULL,
+};
+static const struct cli_spec loop_next_spec = {
+	"loop next", "tlperf loop [-C DIR] next [--json]",
+	"Prints the state and the next step only (action, round, command).\n", json_options, NULL,
+	0, NULL,
 };
 static const struct cli_spec loop_finish_spec = {
-	"loop finish", "tlperf loop [-C DIR] finish [--no-gate]",
+	"loop finish", "tlperf loop [-C DIR] finish [--no-gate] [--json]",
 	"Writes the final kernel and the Final Summary, runs the gate, and prints the\n"
 	"Stage Result (see report).\n",
 	finish_options, NULL, 0, NULL,
@@ -102,26 +110,29 @@ static const struct cli_spec loop_report_spec = {
 	"the seed's order, values from loop.json, perf_records.jsonl and opt_log.md;\n"
 	"what the loop cannot know is 'none' for you to fill. finish prints it too. A\n"
 	"copy goes to perf_opt/logs/stage_result.md (written once, never replaced).\n",
-	report_options, NULL, 0, NULL,
+	json_options, NULL, 0, NULL,
 };
 static const struct cli_spec *const loop_subcommands[] = {
 	&loop_init_spec, &loop_baseline_spec, &loop_round_spec, &loop_status_spec,
-	&loop_finish_spec, &loop_report_spec, NULL,
+	&loop_next_spec, &loop_finish_spec, &loop_report_spec, NULL,
 };
 
 const struct cli_spec cmd_loop_spec = {
 	"loop",
 	"tlperf loop [-C DIR] init --op NAME --baseline FILE --workload ID@DISPATCH...\n"
-	"                          --bench-cmd CMD --l0-cmd CMD [options]\n"
-	"tlperf loop [-C DIR] baseline\n"
-	"tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ...\n"
+	"                          --bench-cmd CMD --l0-cmd CMD [options] [--json]\n"
+	"tlperf loop [-C DIR] baseline [--json]\n"
+	"tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ... [--json]\n"
 	"tlperf loop [-C DIR] status [--json]\n"
-	"tlperf loop [-C DIR] finish [--no-gate]\n"
+	"tlperf loop [-C DIR] next [--json]\n"
+	"tlperf loop [-C DIR] finish [--no-gate] [--json]\n"
 	"tlperf loop [-C DIR] report [--json]",
 	"Drives the Stage 4 tuning loop of the operator in DIR (default: the current\n"
 	"directory, which holds perf_opt/). Everything is derived from perf_opt/loop.json,\n"
 	"perf_records.jsonl and opt_log.md: re-running an interrupted command measures only\n"
-	"what has no record yet. `tlperf loop SUBCOMMAND --help` shows one subcommand.\n",
+	"what has no record yet. With --json every subcommand prints one JSON object\n"
+	"(schema tlperf/loop/v1: outcome, state, current best, next action; docs/loop.md).\n"
+	"`tlperf loop SUBCOMMAND --help` shows one subcommand.\n",
 	loop_options,
 	"Exit: 0 done, 1 a measurement or the gate failed, 2 bad plan or usage, 128+N signal.\n",
 	CLI_SPEC_STOP_AT_OPERAND,
@@ -194,7 +205,7 @@ static int init_number(struct loop_plan *p, int ch, const char *arg)
 }
 
 /* One option of `loop init`. Returns CLI_OK or the exit code to stop with. */
-static int init_option(struct loop_plan *p, int ch, const char *arg, int *force,
+static int init_option(struct loop_plan *p, int ch, const char *arg, int *force, int *json,
 		       char ***targets, size_t *ntargets)
 {
 	char **slot = init_string_slot(p, ch);
@@ -224,6 +235,7 @@ static int init_option(struct loop_plan *p, int ch, const char *arg, int *force,
 		p->tlab_ref = strcmp(arg, "ref") == 0;
 		return CLI_OK;
 	case O_FORCE: *force = 1; return CLI_OK;
+	case O_JSON: *json = 1; return CLI_OK;
 	default: return init_number(p, ch, arg) ? CLI_USAGE : CLI_OK;
 	}
 }
@@ -280,9 +292,7 @@ static int init_may_write(const struct loop_plan *p, int force)
  * the head of opt_log.md when there is none yet. */
 static int init_write(const struct loop_plan *p)
 {
-	if ((mkdir(LOOP_DIR, 0755) != 0 && errno != EEXIST) ||
-	    (mkdir(LOOP_DIR "/logs", 0755) != 0 && errno != EEXIST) ||
-	    (mkdir(LOOP_DIR "/profiles", 0755) != 0 && errno != EEXIST)) {
+	if (fileops_mkdir_p(LOOP_DIR "/logs") != 0 || fileops_mkdir_p(LOOP_DIR "/profiles") != 0) {
 		cli_error("cannot create '%s': %s", LOOP_DIR, strerror(errno));
 		return CLI_USAGE;
 	}
@@ -317,14 +327,14 @@ static int init_write(const struct loop_plan *p)
 static int cmd_init(int argc, char **argv)
 {
 	struct loop_plan p;
-	int rc = CLI_USAGE, force = 0, ch;
+	int rc = CLI_USAGE, force = 0, json = 0, ch;
 	char **targets = NULL;
 	size_t ntargets = 0;
 	struct cli_parser cp;
 	loop_plan_init(&p);
 	cli_parser_init(&cp, &loop_init_spec, argc, argv);
 	while ((ch = cli_parser_next(&cp)) > 0)
-		if ((rc = init_option(&p, ch, optarg, &force, &targets, &ntargets)) != CLI_OK)
+		if ((rc = init_option(&p, ch, optarg, &force, &json, &targets, &ntargets)) != CLI_OK)
 			goto out;
 	rc = CLI_USAGE;
 	if (ch == CLI_PARSE_STOP) {
@@ -339,10 +349,8 @@ static int cmd_init(int argc, char **argv)
 	if ((rc = init_targets(&p, targets, ntargets)) != CLI_OK ||
 	    (rc = init_may_write(&p, force)) != CLI_OK || (rc = init_write(&p)) != CLI_OK)
 		goto out;
-	printf("wrote %s (%zu workload%s, contract v%d)\n", LOOP_PLAN, p.nworkloads,
-	       p.nworkloads == 1 ? "" : "s", p.contract);
-	printf("next: tlperf loop baseline\n");
-	rc = CLI_OK;
+	struct loop_opts o = { .json = json };
+	rc = loop_cmd_init_report(&o);
 out:
 	free(targets);
 	loop_plan_release(&p);
@@ -443,6 +451,8 @@ static int dispatch_sub(const struct cli_spec *spec, struct loop_opts *o)
 		return loop_cmd_baseline(o);
 	if (spec == &loop_status_spec)
 		return loop_cmd_status(o);
+	if (spec == &loop_next_spec)
+		return loop_cmd_next(o);
 	if (spec == &loop_finish_spec)
 		return loop_cmd_finish(o);
 	if (spec == &loop_report_spec)
@@ -484,7 +494,7 @@ int cmd_loop(int argc, char **argv)
 	if (key == CLI_PARSE_STOP)
 		return cp.rc;
 	if (cp.next >= argc)
-		return usage_err("%s", "missing subcommand: init, baseline, round, status, finish or report");
+		return usage_err("%s", "missing subcommand: init, baseline, round, status, next, finish or report");
 	const char *sub = argv[cp.next];
 	int sargc = argc - cp.next;
 	char **sargv = argv + cp.next;

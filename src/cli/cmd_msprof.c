@@ -181,6 +181,7 @@ static int print_json(const struct msprof_capture *c, const struct msprof_summar
 	int rc = -1;
 	if (!root)
 		return -1;
+	cJSON_AddStringToObject(root, "schema", "tlperf/msprof/v1");
 	cJSON_AddStringToObject(root, "dir", c->dir);
 	cJSON_AddStringToObject(root, "layout", msprof_layout_name(c->layout));
 	if (pat)

@@ -336,7 +336,7 @@ static void print_targets(const struct target *t, size_t nt)
 static void print_json(const struct cell *cells, size_t nc, long trials, uint64_t seed,
 		       const struct abseq_params *sp, const struct target *t, size_t nt)
 {
-	printf("{\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,", trials,
+	printf("{\"schema\":\"tlperf/sim/v1\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,", trials,
 	       (unsigned long long)seed, SIM_LAUNCHES);
 	printf("\"seq_params\":");
 	print_params_json(sp);
@@ -535,7 +535,7 @@ static void print_grid_cell_json(const struct grid_run *g, size_t i)
 static void print_grid_json(const struct grid_run *g)
 {
 	const struct abseq_params *sp = g->sp;
-	printf("{\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
+	printf("{\"schema\":\"tlperf/sim/v1\",\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
 	       simgrid_grid_name(g->grid), g->trials, (unsigned long long)g->seed, SIM_LAUNCHES);
 	printf("\"protocol\":\"%s\",\"seq_params\":",
 	       sp->rule == ABSEQ_RULE_V2 ? "seq-v2" : "seq");

@@ -10,7 +10,7 @@
 
 int record_valid(const struct record *r)
 {
-	return r->l0_pass && r->duration_us > 0.0 && isfinite(r->duration_us);
+	return r->l0_pass && !r->not_measured && r->duration_us > 0.0 && isfinite(r->duration_us);
 }
 
 static int same_text(const char *a, const char *b)

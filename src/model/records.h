@@ -71,7 +71,9 @@ struct records_problems {
 	size_t n, cap;
 };
 
-/* 1 when r is valid for arbitration: l0_pass true and a duration > 0. */
+/* 1 when r is valid for arbitration: l0_pass true, measured (not
+ * "measured": false: an L0 failure or a failed bench, whose duration is a
+ * placeholder) and a duration > 0. */
 int record_valid(const struct record *r);
 /* 1 when a and b have the same key (dispatch, workload). */
 int record_same_key(const struct record *a, const struct record *b);

@@ -86,7 +86,7 @@ struct loop_branch {
 
 struct loop_opts {
 	const char *self;          /* absolute path of the tlperf binary (for tlab, gate) */
-	int json;                  /* status: machine output */
+	int json;                  /* --json: one tlperf/loop/v1 object on stdout */
 	int no_gate;               /* finish: skip the gate (tests of finish itself) */
 	long round;                /* round N */
 	struct loop_branch *branches;
@@ -98,6 +98,12 @@ struct loop_opts {
 int loop_cmd_baseline(const struct loop_opts *o);
 int loop_cmd_round(const struct loop_opts *o);
 int loop_cmd_status(const struct loop_opts *o);
+/* What `loop init` wrote (called once the plan is written): the plan's
+ * file and workloads and the next action, as prose or (o->json) the
+ * tlperf/loop/v1 object. Returns a CLI code (stdout not yet checked). */
+int loop_cmd_init_report(const struct loop_opts *o);
+/* The state and the next action only (o->json: the tlperf/loop/v1 object). */
+int loop_cmd_next(const struct loop_opts *o);
 int loop_cmd_finish(const struct loop_opts *o);
 /* Prints the Stage Result of a finished loop (o->json: as JSON) and keeps
  * a copy in perf_opt/logs/stage_result.md (never replaced once written). */

@@ -2,7 +2,10 @@
 """schema_check.py SCHEMA JSON...: validates each JSON document against a
 schema of docs/schemas/ with the subset of JSON Schema (2020-12) they use:
 type (incl. integer), const, enum, properties, required, items, oneOf, not,
-minimum, additionalProperties. Exits 1 naming the first violation's path.
+minimum, additionalProperties, allOf, and local references ("$ref": "#/$defs/NAME"
+into the schema's own "$defs"). Every object schema that lists properties
+must describe each of them ("description"), so a schema documents what it
+checks. Exits 1 naming the first violation's path.
 When the python3-jsonschema package is installed, the schema itself and
 every document are also checked with it (a second opinion)."""
 import json
@@ -19,10 +22,35 @@ TYPES = {
     or (isinstance(v, float) and v.is_integer()),
 }
 KNOWN = {"$schema", "$id", "title", "description", "type", "const", "enum", "properties",
-         "required", "items", "oneOf", "not", "minimum", "additionalProperties"}
+         "required", "items", "oneOf", "not", "minimum", "additionalProperties", "$defs", "$ref", "allOf"}
+ROOT = {}
+
+
+def resolve(s):
+    while "$ref" in s:
+        ref = s["$ref"]
+        if not ref.startswith("#/$defs/"):
+            raise SystemExit("schema_check: only local #/$defs/ references: %s" % ref)
+        s = ROOT["$defs"][ref[len("#/$defs/"):]]
+    return s
+
+
+def undescribed(s, path):
+    """Members of properties without a description (refs resolved)."""
+    for k, sub in s.get("properties", {}).items():
+        if "description" not in sub and "description" not in resolve(sub):
+            yield "%s.%s" % (path, k)
+        yield from undescribed(resolve(sub), "%s.%s" % (path, k))
+        if "items" in resolve(sub):
+            yield from undescribed(resolve(resolve(sub)["items"]), "%s.%s[]" % (path, k))
+    for i, alt in enumerate(s.get("oneOf", [])):
+        yield from undescribed(resolve(alt), "%s|%d" % (path, i))
+    for name, d in s.get("$defs", {}).items():
+        yield from undescribed(d, "$defs.%s" % name)
 
 
 def errors(s, v, path):
+    s = resolve(s)
     unknown = set(s) - KNOWN
     if unknown:
         yield "%s: schema keyword(s) %s not supported by this checker" % (path, sorted(unknown))
@@ -56,12 +84,19 @@ def errors(s, v, path):
         ok = [i for i, sub in enumerate(s["oneOf"]) if not list(errors(sub, v, path))]
         if len(ok) != 1:
             yield "%s: matches %d of the oneOf alternatives, not exactly one" % (path, len(ok))
+    for sub in s.get("allOf", []):
+        yield from errors(sub, v, path)
     if "not" in s and not list(errors(s["not"], v, path)):
         yield "%s: matches the 'not' schema" % path
 
 
 def main():
     schema = json.load(open(sys.argv[1], encoding="utf-8"))
+    ROOT.update(schema)
+    missing = sorted(set(undescribed(schema, "$")))
+    if missing:
+        print("%s: properties without a description: %s" % (sys.argv[1], ", ".join(missing[:8])))
+        sys.exit(1)
     try:
         import jsonschema  # optional second opinion
     except ImportError:

@@ -44,6 +44,23 @@ for j in "$OP"/perf_opt/ab_r2_dbuf/*.json; do
     w=$(sed -n 's/.*"verdict":[[:space:]]*"\([A-Za-z_]*\)".*/\1/p' "$j" | head -n 1)
     [ "$w" = B_better ] || v=$w
 done
+# what the gate's S4-AB rule reads: per arbitrated workload the tlab JSON,
+# its journal, and the same JSON (without runs) pasted in round 2's section
+python3 - "$LOG" "$OP" <<'EOP' || fail "the A/B evidence of round 2"
+import json, os, re, sys
+log, op = open(sys.argv[1]).read(), sys.argv[2]
+sec = log[log.index("### Round 2"):log.index("### Round 3") if "### Round 3" in log else len(log)]
+blocks = re.findall(r"^```json\n(.*?)^```$", sec, re.S | re.M)
+files = sorted(f for f in os.listdir(op + "/perf_opt/ab_r2_dbuf") if f.endswith(".json"))
+assert files and len(blocks) == len(files), (files, len(blocks))
+for b, f in zip(blocks, files):
+    pasted, kept = json.loads(b), json.load(open(op + "/perf_opt/ab_r2_dbuf/" + f))
+    assert "runs" not in pasted and kept.pop("runs") is not None
+    assert pasted == kept, f
+    assert pasted["workdir"] == "perf_opt/ab_r2_dbuf/" + f[:-5]
+    assert os.path.getsize(op + "/" + pasted["workdir"] + "/runs.jsonl") > 0
+    assert "- %s: verdict **%s**" % (f[:-5], pasted["verdict"]) in sec
+EOP
 if [ "$v" = B_better ]; then expect_grep "current best dbuf" "$OUT"
 else expect_grep "current best tile" "$OUT"; fi
 

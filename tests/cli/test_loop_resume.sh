@@ -52,16 +52,34 @@ head -c "$n" "$REC" | cmp -s - "$TMPDIR_TEST/rec.before" || fail "records rewrit
 [ "$(grep -c 'kind=round round=1 ' "$LOG")" = 1 ] || fail "round 1 decided twice"
 # the interrupted profile of b was kept aside, not mixed into the new one
 ls -d "$OP"/perf_opt/profiles/round1/b/n1024.interrupted-1 >/dev/null || fail "partial profile not set aside"
-# a bench that fails: exit 1 naming its log, nothing recorded for it, the
-# round stays open; fixed, the same command completes it
+# a bench that fails beside one that works: the failing branch is recorded
+# as failed (measured:false, its failure and log), not adopted, and the
+# round is decided with the other; prose and JSON say so
 kernel c 8.0 55.0 "bench fail"
-expect_exit 1 loop round 2 --branch c=perf_opt/c.py
+kernel d 8.5 56.0
+expect_exit 0 loop round 2 --branch c=perf_opt/c.py --branch d=perf_opt/d.py
 expect_grep "perf_opt/logs/round2/c.n1024.bench.log" "$ERR"
-[ "$(nrec 2 c 2>/dev/null || true)" = 0 ] || fail "a failed measurement was recorded"
-expect_no_grep "kind=round round=2 " "$LOG"
-kernel c 8.0 55.0
-expect_exit 0 loop round 2 --branch c=perf_opt/c.py
-[ "$(nrec 2 c)" = 2 ] || fail "round 2 not completed"
+expect_grep "branch c: measurement failed (the bench failed (exited with status 4)), see 'perf_opt/logs/round2/c.n1024.bench.log'" "$OUT"
+expect_grep "current best d" "$OUT"
+[ "$(nrec 2 c)" = 2 ] || fail "the failed branch is not recorded"
+[ "$(grep '"candidate_id":"c"' "$REC" | grep -c '"measured":false,.*"failure":"the bench failed')" = 2 ] \
+    || fail "the failed branch's records"
+expect_grep "kind=round round=2 decision=adopt best=d " "$LOG"
+expect_grep "measurement FAILED: the bench failed (exited with status 4) (log \`perf_opt/logs/round2/c.n1024.bench.log\`)" "$LOG"
+# run again: decided already, the same outcome, as JSON too
+expect_exit 0 loop round 2 --branch c=perf_opt/c.py --branch d=perf_opt/d.py --json
+python3 - "$OUT" <<'EOP' || fail "round 2 JSON"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["step"] == "round" and j["outcome"] == "already_done", j["outcome"]
+b = {x["id"]: x for x in j["round"]["branches"]}
+assert b["c"]["status"] == "failed", b["c"]
+assert b["c"]["failure"]["log"] == "perf_opt/logs/round2/c.n1024.bench.log"
+assert b["c"]["failure"]["reason"].startswith("the bench failed")
+assert b["d"]["status"] == "adopted" and b["d"]["failure"] is None
+assert j["current_best"]["id"] == "d" and j["next"] == {"action": "round", "round": 3, "resume": False,
+    "command": "tlperf loop round 3 --branch ID=FILE ...", "text": j["next"]["text"]}
+EOP
 # and once more: nothing to do
 expect_exit 0 loop round 1 --branch a=perf_opt/a.py --branch b=perf_opt/b.py
 expect_grep "decided already" "$ERR"

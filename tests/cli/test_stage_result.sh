@@ -44,10 +44,29 @@ expect_no_grep "S4-LAYOUT" "$OUT"
 # report: the same block; JSON; the copy is never replaced
 expect_exit 0 loop report
 cmp -s "$OUT" "$SR" || fail "loop report prints another block"
+# report --json: the loop object with the Stage Result typed: numbers as
+# numbers (the same figures as the block), none as null
 expect_exit 0 loop report --json
-expect_grep '"stop_reason":	"success"' "$OUT"
-expect_grep '"iterations":	2' "$OUT"
-expect_grep '"n65536":	"'"$ff"' us"' "$OUT"
+python3 - "$OUT" "$SR" <<'EOP' || fail "loop report --json"
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+block = open(sys.argv[2]).read()
+assert j["schema"] == "tlperf/loop/v1" and j["step"] == "report" and j["state"] == "finished"
+sr = j["stage_result"]
+assert sr["stop_reason"] == "success" and sr["iterations"] == 2 and sr["stage"] == 4
+for w in ("n1024", "n65536"):
+    for f in ("baseline_latency", "final_latency"):
+        want = float(re.search(r"^- %s: %s: ([0-9.]+) us$" % (w, f), block, re.M).group(1))
+        got = sr[f + "_us"][w]
+        assert isinstance(got, float) and got == want, (w, f, got, want)
+imp = float(re.search(r"^- improvement: ([0-9.]+)%$", block, re.M).group(1))
+assert sr["improvement_pct"] == imp, (sr["improvement_pct"], imp)
+for f in ("summary_doc", "design_limit_signal", "perf_feedback", "summary", "issues"):
+    assert sr[f] is None, f
+assert not any(isinstance(v, str) and (v.endswith(" us") or v.endswith("%") or v == "none")
+               for v in sr.values()), sr
+assert j["next"]["action"] == "done"
+EOP
 sed -i 's/^- summary: none/- summary: dbuf wins both shapes/' "$SR"
 cp "$SR" "$TMPDIR_TEST/filled"
 expect_exit 0 loop report

@@ -18,9 +18,10 @@ expect_grep '"verdict":	"B_better"' faster.json
 expect_grep '"stop_reason":	"gain"' faster.json
 for f in gain gain_interval within_state_gain within_state_interval critical_z min_pairs \
          max_pairs min_gain order_seed signflip_p states fisher_p drift_per_run source \
-         a_medians_us b_rel_change sign_test_p runs; do
+         a_medians_us b_rel_change runs ref; do
     expect_grep "\"$f\":" faster.json
 done
+
 expect_grep '"order_seed":	5,' faster.json
 expect_grep '"source":	"msprof"' faster.json
 expect_grep '"state":	"' faster.json
@@ -163,3 +164,38 @@ expect_exit 2 "$TLAB" --source stdout --a-cmd x --b-cmd y --seed -1
 expect_exit 0 "$TLAB" --help
 expect_grep "--protocol P" "$OUT"
 expect_grep "--source SRC" "$OUT"
+
+# One decision per result: under seq every field that says whether B is
+# better agrees with the verdict; the reference rule's own decision
+# figures are only in "ref"; b_rel_change keeps ab_test.py's meaning
+# (round(-(medA - medB) / medA, 4), negative when B is faster). Checked on
+# B faster, B slower, B equal and B a little faster (where the two rules
+# may disagree).
+one_decision() { # NAME
+    python3 - "$1" <<'EOP' || fail "$1: more than one answer to 'is B better?'"
+import json, sys
+j = json.load(open(sys.argv[1]))
+v = j["verdict"]
+for k in ("sign_test_p", "direction_consistent", "pair_gain_ci"):
+    assert k not in j, "top-level %s under seq" % k
+assert "sign_test_p" not in j["exact"], "exact.sign_test_p under seq"
+assert j["significant"] == (v in ("B_better", "A_better")), (j["significant"], v)
+if v == "B_better":
+    assert j["gain"] > 0 and j["gain_interval"][0] > 0, (v, j["gain"], j["gain_interval"])
+if v == "A_better":
+    assert j["gain"] < 0 and j["gain_interval"][1] < 0, (v, j["gain"], j["gain_interval"])
+r = j["ref"]
+assert set(("verdict", "significant", "sign_test_p", "direction_consistent")) <= set(r), r
+ea, eb = j["exact"]["a_merged_median_us"], j["exact"]["b_merged_median_us"]
+assert j["b_rel_change"] == round(-(ea - eb) / ea, 4), (j["b_rel_change"], ea, eb)
+EOP
+}
+one_decision faster.json
+for spec in "slower 10.8" "equal 10" "little 9.75"; do
+    set -- $spec
+    expect_exit 0 "$TLAB" -q --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir "od_$1" --seed 7 \
+        --a-cmd "$FK --mean 10 --seed 21" --b-cmd "$FK --mean $2 --seed 22"
+    cp "$OUT" "od_$1.json"
+    one_decision "od_$1.json"
+done
+expect_grep '"verdict":	"A_better"' od_slower.json

@@ -1,0 +1,110 @@
+/* fileops.c: see fileops.h. */
+#include "io/fileops.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/sha256.h"
+
+int fileops_mkdir_p(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	if (n == 0 || n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		char c = buf[i];
+		buf[i] = '\0';
+		struct stat st;
+		if (stat(buf, &st) != 0) {
+			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+				return -1;
+		} else if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			return -1;
+		}
+		buf[i] = c;
+	}
+	return 0;
+}
+
+int fileops_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Writes all n bytes of buf to fd (EINTR retried); 0 or -1. */
+static int write_all(int fd, const char *buf, size_t n)
+{
+	for (size_t at = 0; at < n;) {
+		ssize_t w = write(fd, buf + at, n - at);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		at += (size_t)w;
+	}
+	return 0;
+}
+
+int fileops_copy(const char *from, const char *to)
+{
+	char tmp[4200], buf[65536];
+	int rc = -1, in = -1, out = -1;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", to) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		goto done;
+	ssize_t n;
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto done;
+		}
+		if (write_all(out, buf, (size_t)n) != 0)
+			goto done;
+	}
+	if (fsync(out) != 0)
+		goto done;
+	if (close(out) != 0) {
+		out = -1;
+		goto done;
+	}
+	out = -1;
+	rc = rename(tmp, to);
+done:
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	if (rc) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+	}
+	return rc;
+}
+
+int fileops_same_content(const char *a, const char *b)
+{
+	char ha[65], hb[65];
+	return sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
+}
