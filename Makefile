@@ -58,12 +58,16 @@ extra: $(EXTRA_BINS)
 .PHONY: extra
 
 # Dependencies are checked once per build directory; install-deps.sh only
-# runs when a header is missing.
+# runs when a header, or a program the tests run, is missing (under CI=true
+# a test missing a program fails rather than skips: tests/cli/lib.sh).
 $(DEPS_OK):
 	@mkdir -p $(@D)
 	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmocka.h md4c.h unicode/uspoof.h cmark-gfm-core-extensions.h; do \
 	  if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <stdarg.h>\n#include <setjmp.h>\n#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1; then \
 	    echo "missing <$$h>: running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
+	@for c in jq git python3 xmllint groff zsh script; do \
+	  if ! command -v $$c >/dev/null 2>&1; then \
+	    echo "missing $$c (the tests run it): running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
 	@touch $@
 deps: $(DEPS_OK)
 

@@ -37,7 +37,7 @@ expect_grep "overall geometric-mean speedup $(cat "$T/geo")x over 6 workloads" "
 
 # json: operators, workloads and totals
 expect_exit 1 "$TLPERF" audit --format json repo
-if command -v jq >/dev/null 2>&1; then
+if need_cmd jq; then
     [ "$(jq '.operators | length' "$OUT")" = 4 ] || fail "json operators"
     [ "$(jq '[.operators[].workloads[]] | length' "$OUT")" = 6 ] || fail "json workloads"
     [ "$(jq '.totals.unreconcilable' "$OUT")" = 2 ] || fail "json totals"

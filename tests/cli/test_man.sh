@@ -30,7 +30,7 @@ for p in tlperf tlab tlgate; do
     for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES; do
         grep -q "^\.SH \"*$s" "$ROOT/docs/$p.1" || fail "$p.1: no $s section"
     done
-    if command -v groff >/dev/null 2>&1; then
+    if need_cmd groff; then
         w=$(groff -man -ww -z "$ROOT/docs/$p.1" 2>&1)
         [ -z "$w" ] || fail "$p.1: groff warns: $w"
     fi
