@@ -4,6 +4,7 @@
 #include "gates/rules.h"
 #include "run/git.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -92,14 +93,34 @@ static int readable_dir(const char *operand, char *err, size_t errlen)
 	return 0;
 }
 
+/* 1 when the directory real[0..n) holds a regular file itself: a perf
+ * directory does (opt_log.md, perf_log.md...); a folder of folders that
+ * happens to be named perf_tuning/ does not. */
+static int holds_file(const char *real, size_t n)
+{
+	char *dir = strndup(real, n);
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	struct stat st;
+	int found = 0;
+	while (d && !found && (e = readdir(d)) != NULL)
+		found = e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			S_ISREG(st.st_mode);
+	if (d)
+		closedir(d);
+	free(dir);
+	return found;
+}
+
 /* The nearest perf directory that real (a real path) is or lies in, below
  * the repository top holding it (never the top itself or above: a clone
- * inside a folder named perf_tuning/ stays a tree): the length of its path
- * in real, 0 when there is none. */
+ * inside a folder named perf_tuning/ stays a tree); one it lies in must
+ * hold a file of its own. The length of its path in real, 0 when there is
+ * none. */
 static size_t perf_ancestor(const char *real)
 {
 	char *top = tree_repo_top(real);
-	size_t floor = top ? strlen(top) : 0, e = strlen(real);
+	size_t floor = top ? strlen(top) : 0, e = strlen(real), end = e;
 	free(top);
 	while (e > floor) {
 		size_t s = e;
@@ -107,7 +128,7 @@ static size_t perf_ancestor(const char *real)
 			s--;
 		if (s <= floor)
 			break;
-		if (kind_of(real + s, e - s) >= 0)
+		if (kind_of(real + s, e - s) >= 0 && (e == end || holds_file(real, e)))
 			return e;
 		e = s - 1;
 	}

@@ -7,9 +7,11 @@
  * perf_opt/, op/perf_opt/kernels; records name "perf_opt/x" relative to
  * the operator directory). That one step up is the only place the root
  * differs from the operand: only that perf directory is checked, and the
- * search for it reads nothing but the names of the directories between
- * the operand and its repository top (a perf_opt/ or perf_tuning/ at or
- * above the top does not count). Nothing outside a root is ever opened.
+ * search for it reads nothing but the directories between the operand and
+ * its repository top (a perf_opt/ or perf_tuning/ at or above the top does
+ * not count, nor one the operand lies in that holds no file of its own: a
+ * folder of folders named perf_tuning/). Nothing outside a root is ever
+ * opened.
  *
  * Directories come from the one walker (tree_find: any depth and path
  * length, symbolic links never followed, .git and node_modules not

@@ -59,6 +59,19 @@ expect_exit 0 "$TLGATE" "$T/perf_tuning/clone"
 tail -n 1 "$OUT" | grep -q '^checked 1 directory: ' || fail "clone in perf_tuning/: $(tail -n 1 "$OUT")"
 expect_grep "$T/perf_tuning/clone/op/perf_opt/" "$OUT"
 
+# a perf_tuning/ folder from a directory inside it; a folder of folders
+# that happens to be named perf_tuning/ is not one (nothing checked)
+mkdir -p "$T/pt/op/perf_tuning/sub" "$T/coll/perf_tuning"
+cp -R "$TESTDATA/ptune/good/." "$T/pt/op/perf_tuning/"
+cp -R "$TESTDATA/ptune/good" "$T/coll/perf_tuning/good"
+expect_exit 0 "$TLGATE" "$T/pt/op/perf_tuning"
+cp "$OUT" "$T/pt.want"
+( cd "$T/pt/op/perf_tuning/sub" && expect_exit 0 "$TLGATE" ) || fail "perf_tuning/ from inside"
+tail -n 1 "$OUT" | grep -q '^checked 1 directory: ' || fail "perf_tuning/ from inside: $(tail -n 1 "$OUT")"
+[ "$(grep -c ': warning: \|: error: ' "$OUT")" -eq "$(grep -c ': warning: \|: error: ' "$T/pt.want")" ] || fail "perf_tuning/ from inside: other findings"
+expect_exit 2 "$TLGATE" "$T/coll/perf_tuning/good"
+expect_grep "nothing to check under '$T/coll/perf_tuning/good'" "$ERR"
+
 # nothing checked under an explicit PATH: exit 2, one line, the reason
 mkdir -p "$T/empty/src" && echo x >"$T/empty/src/k.py"
 for p in "$T/empty" "$T/empty/src" "$T/empty/src/"; do
