@@ -136,21 +136,24 @@ static int not_text(const char *s, size_t n, long at, size_t *nul_at)
 	return r;
 }
 
+/* the literal's bytes, without its terminating NUL */
+#define NOT_TEXT(lit, from) not_text(lit, sizeof(lit) - 1, from, &at)
+
 static void test_not_text(void **state)
 {
 	(void)state;
 	size_t at = 0;
 	/* text, and text with one stray NUL in one line: the reader names it */
-	assert_int_equal(not_text("{\"a\": 1}\n{\"b\": 2}\n", 18, 0, &at), 0);
-	assert_int_equal(not_text("ok\nx\0y\nok\n", 10, 0, &at), 0);
+	assert_int_equal(NOT_TEXT("{\"a\": 1}\n{\"b\": 2}\n", 0), 0);
+	assert_int_equal(NOT_TEXT("ok\nx\0y\nok\n", 0), 0);
 	/* NULs on two lines, or a NUL and no line end: binary */
-	assert_int_equal(not_text("a\0b\nc\0d\n", 10, 0, &at), 1);
+	assert_int_equal(NOT_TEXT("a\0b\nc\0d\n", 0), 1);
 	assert_int_equal(at, 1);
-	assert_int_equal(not_text("\177ELF\2\1\1\0\0\0", 10, 0, &at), 1);
+	assert_int_equal(NOT_TEXT("\177ELF\2\1\1\0\0\0", 0), 1);
 	assert_int_equal(at, 7);
 	/* from the current position */
-	assert_int_equal(not_text("xx\0\n\0\n", 6, 3, &at), 0);
-	assert_int_equal(not_text("ab\nc\0d\ne\0f\n", 12, 3, &at), 1);
+	assert_int_equal(NOT_TEXT("xx\0\n\0\n", 3), 0);
+	assert_int_equal(NOT_TEXT("ab\nc\0d\ne\0f\n", 3), 1);
 	assert_int_equal(at, 1);
 	/* only the first LINEIO_SNIFF bytes are looked at */
 	char *big = malloc(LINEIO_SNIFF + 16);
