@@ -14,12 +14,21 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 SAN     ?= 0
 
-# Where SARIF links rules and the project (informationUri, helpUri): the
-# docs `make install` puts under PREFIX, unless given a published copy.
-DOCS_URL ?= file://$(PREFIX)/share/doc/tlperf
+# Where SARIF links rules and the project (informationUri, helpUri): an
+# https:// copy of README.md and docs/ (docs/rules.md at DOCS_URL/rules.md).
+# Empty (the default): no links at all, unless TLPERF_DOCS_URL is set when
+# tlgate runs; a file:// link would be dead on a code-scanning page.
+DOCS_URL ?=
+ifneq ($(DOCS_URL),)
+ifneq ($(filter-out https://%,$(DOCS_URL))$(findstring ",$(DOCS_URL))$(findstring ',$(DOCS_URL)),)
+$(error DOCS_URL must be one https:// URL without quotes, got '$(DOCS_URL)')
+endif
+endif
 CPPFLAGS += -Isrc -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations
+# Tables (option tables, rule tables) leave trailing fields out, as git's
+# do: -Wextra's missing-field-initializers would flag every such row.
+CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations -Wno-missing-field-initializers
 LDLIBS   += -lcjson -lcsv -lgsl -lgslcblas -lcmark-gfm-extensions -lcmark-gfm -licui18n -licuuc -licudata -lm
 
 ifeq ($(SAN),1)
@@ -49,12 +58,16 @@ extra: $(EXTRA_BINS)
 .PHONY: extra
 
 # Dependencies are checked once per build directory; install-deps.sh only
-# runs when a header is missing.
+# runs when a header, or a program the tests run, is missing (under CI=true
+# a test missing a program fails rather than skips: tests/cli/lib.sh).
 $(DEPS_OK):
 	@mkdir -p $(@D)
 	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmocka.h cmark-gfm-core-extensions.h unicode/uspoof.h; do \
 	  if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <stdarg.h>\n#include <setjmp.h>\n#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1; then \
 	    echo "missing <$$h>: running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
+	@for c in jq git python3 xmllint groff zsh script; do \
+	  if ! command -v $$c >/dev/null 2>&1; then \
+	    echo "missing $$c (the tests run it): running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
 	@touch $@
 deps: $(DEPS_OK)
 
@@ -96,7 +109,17 @@ test:
 	$(MAKE) check BUILD=$(BUILD)-asan SAN=1
 	@echo "make test: all suites passed (plain and ASan+UBSan)"
 
+# DOCS_URL is compiled into rules_doc.o: the object depends on a file that
+# holds the value and is rewritten only when the value changes, so
+# `make DOCS_URL=...` rebuilds it, and a build with the same value does not.
+DOCS_URL_STAMP := $(BUILD)/docs-url.txt
+$(DOCS_URL_STAMP): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(DOCS_URL)' | cmp -s - $@ || printf '%s\n' '$(DOCS_URL)' >$@
+.PHONY: FORCE
+FORCE:
 $(OBJ)/src/report/rules_doc.o: CPPFLAGS += -DTLPERF_DOCS_URL='"$(DOCS_URL)"'
+$(OBJ)/src/report/rules_doc.o: $(DOCS_URL_STAMP)
 
 # Generated, committed, and failing a test while stale: docs/rules.md from
 # the rule table (gates/rules.c; tests/cli/test_explain.sh), the man pages

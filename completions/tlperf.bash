@@ -2,9 +2,9 @@
 _tlperf_opts() {
     case $1 in
     ab) echo "--a-cmd --b-cmd --workdir --pairs --launch-count --warm-up --kernel-name --noise --timeout --aic-metrics --msprof --protocol --min-pairs --max-pairs --min-gain --seed --source --ci --resume --plot --help -h --version --color --quiet -q --verbose -v" ;;
-    audit) echo "--format --output -o --strict --help -h --version --color --quiet -q --verbose -v" ;;
+    audit) echo "--format --output -o --strict --allow-empty --help -h --version --color --quiet -q --verbose -v" ;;
     explain) echo "--all --list --markdown --help -h --version --color --quiet -q --verbose -v" ;;
-    gate) echo "--changed-since --base --config --strict --warnings-as-errors --format --report --stage-result --statistics --help -h --version --color --quiet -q --verbose -v" ;;
+    gate) echo "--changed-since --base --config --strict --warnings-as-errors --format --report --stage-result --statistics --allow-empty --help -h --version --color --quiet -q --verbose -v" ;;
     loop) echo "--dir -C --help -h --version --color --quiet -q --verbose -v" ;;
     loop-init) echo "--op --baseline --workload --optional --target --bench-cmd --l0-cmd --kernel-name --contract --noise --max-rounds --max-experiments --small-us --ab-threshold --launch-count --warm-up --ab-protocol --pairs --ab-launch-count --ab-warm-up --msprof --timeout --force --json --help -h --version --color --quiet -q --verbose -v" ;;
     loop-baseline) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
@@ -22,9 +22,39 @@ _tlperf_opts() {
     winner) echo "--round --required --noise --ab-threshold --small-us --incumbent --bench-cmd --json --strict --help -h --version --color --quiet -q --verbose -v" ;;
     esac
 }
+# _tlperf_values CMD OPTION: the values OPTION takes, if it has a fixed set
+_tlperf_values() {
+    case "$1 $2" in
+    "ab --protocol") echo "seq ref seq-v2" ;;
+    "ab --color") echo "auto always never" ;;
+    "audit --format") echo "markdown csv json html" ;;
+    "audit --color") echo "auto always never" ;;
+    "explain --color") echo "auto always never" ;;
+    "gate --format") echo "text json sarif github junit markdown gitlab" ;;
+    "gate --color") echo "auto always never" ;;
+    "loop --color") echo "auto always never" ;;
+    "loop-init --color") echo "auto always never" ;;
+    "loop-baseline --color") echo "auto always never" ;;
+    "loop-round --color") echo "auto always never" ;;
+    "loop-status --color") echo "auto always never" ;;
+    "loop-next --color") echo "auto always never" ;;
+    "loop-finish --color") echo "auto always never" ;;
+    "loop-report --color") echo "auto always never" ;;
+    "msprof --color") echo "auto always never" ;;
+    "plateau --color") echo "auto always never" ;;
+    "read --color") echo "auto always never" ;;
+    "sim --protocol") echo "seq seq-v1 seq-v2 ref both all" ;;
+    "sim --grid") echo "calibration evaluation" ;;
+    "sim --color") echo "auto always never" ;;
+    "speedup --color") echo "auto always never" ;;
+    "table --color") echo "auto always never" ;;
+    "winner --color") echo "auto always never" ;;
+    esac
+}
 _tlperf_loop_subs="init baseline round status next finish report"
+_tlperf_rules="PT-DB PT-ITERATION PT-JSON PT-PLAN PT-PRECISION PT-REPORT PT-RESULT PT-SEQUENCE PT-STOP S4-CLAIM-READ S4-COMPTABLE-RECON S4-AB S4-LAYOUT S4-OPTLOG S4-OPTLOG-COMPTABLE S4-OPTLOG-UNSEEN S4-PERF-FEEDBACK S4-PERF-RECORDS S4-PERF-RECORDS-APPEND S4-PERF-RECORDS-COVERAGE S4-PERF-RECORDS-ORDER S4-PERF-RECORDS-RECON S4-PERF-RECORDS-SCHEMA S4-PERF-RECORDS-TIME S4-PERF-RECORDS-TIME-DUP S4-SPEEDUP S4-STAGE-RESULT-DESIGN-LIMIT S4-STAGE-RESULT-FORMAT S4-STAGE-RESULT-IMPROVEMENT S4-STAGE-RESULT-ITERATIONS S4-STAGE-RESULT-LATENCY S4-STAGE-RESULT-LITERAL S4-STAGE-RESULT-PATHS S4-STAGE-RESULT-STOP S4-STOP-REASON S4-WORKLOAD-INVENTORY TLGATE-CONFIG TLGATE-PATH TLGATE-SUPPRESSION TLGATE-SUPPRESSION-DENIED TLGATE-TREE"
 _tlperf() {
-    local cur=${COMP_WORDS[COMP_CWORD]} prog=${COMP_WORDS[0]##*/} cmd i=1
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} prog=${COMP_WORDS[0]##*/} cmd i=1 vals
     case $prog in
     tlab) cmd=ab ;;
     tlgate) cmd=gate ;;
@@ -40,13 +70,30 @@ _tlperf() {
         for w in "${COMP_WORDS[@]:i:COMP_CWORD-i}"; do
             case " $_tlperf_loop_subs " in *" $w "*) cmd=loop-$w ;; esac
         done
-        if [ "$cmd" = loop ] && [[ $cur != -* ]]; then
-            COMPREPLY=($(compgen -W "$_tlperf_loop_subs" -- "$cur"))
+    fi
+    # the value of an option: "--format X", "--format=X" ('=' a word break
+    # or not)
+    if [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi
+    vals=$(_tlperf_values "$cmd" "$prev")
+    if [ -n "$vals" ]; then
+        COMPREPLY=($(compgen -W "$vals" -- "$cur"))
+        return
+    fi
+    if [[ $cur == --*=* ]]; then
+        vals=$(_tlperf_values "$cmd" "${cur%%=*}")
+        if [ -n "$vals" ]; then
+            COMPREPLY=($(compgen -P "${cur%%=*}=" -W "$vals" -- "${cur#*=}"))
             return
         fi
     fi
+    if [ "$cmd" = loop ] && [[ $cur != -* ]] && [ "$prev" != -C ] && [ "$prev" != --dir ]; then
+        COMPREPLY=($(compgen -W "$_tlperf_loop_subs" -- "$cur"))
+        return
+    fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_tlperf_opts "$cmd")" -- "$cur"))
+    elif [ "$cmd" = explain ]; then
+        COMPREPLY=($(compgen -W "$_tlperf_rules" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -88,6 +88,7 @@ struct s4_input {
 
 	enum s4_file_state optlog_state;
 	const struct optlog *log;     /* never NULL (empty when missing) */
+	const char *optlog_error;     /* unreadable: why, when known, or NULL */
 
 	enum s4_file_state records_state;
 	enum records_contract contract; /* of the directory (inventory or records) */

@@ -16,7 +16,8 @@ int s4_rule_optlog(const struct s4_input *in, struct gate_findings *fs)
 	case S4_FILE_EMPTY:
 		return gate_add(fs, "S4-OPTLOG", GATE_ERROR, f, 0, "opt_log.md is empty");
 	case S4_FILE_UNREADABLE:
-		return gate_add(fs, "S4-OPTLOG", GATE_ERROR, f, 0, "opt_log.md cannot be read");
+		return gate_add(fs, "S4-OPTLOG", GATE_ERROR, f, 0, "opt_log.md cannot be read%s%s",
+				in->optlog_error ? ": " : "", in->optlog_error ? in->optlog_error : "");
 	case S4_FILE_OK:
 		break;
 	}

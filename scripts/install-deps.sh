@@ -7,6 +7,11 @@ set -eu
 # names; the cmark-gfm program and jq are what the tests compare against.
 PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev libcmocka-dev"
 PKGS="$PKGS libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev cmark-gfm jq"
+# Everything else a test runs: git (pull-request mode), python3 and its
+# yaml (schemas, CI files), xmllint (SVG/HTML well-formedness), groff (man
+# page warnings), zsh (the zsh completion), script(1) from bsdutils (a pty).
+# Under CI=true a test missing one of these fails instead of skipping.
+PKGS="$PKGS git python3 python3-yaml libxml2-utils groff-base zsh bsdutils"
 # clang brings libFuzzer for `make fuzz`; only installed when asked for.
 if [ "${TLPERF_WITH_FUZZ:-0}" = 1 ]; then PKGS="$PKGS clang"; fi
 # pmccabe measures function complexity for `make complexity`; only when asked.

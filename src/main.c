@@ -46,6 +46,24 @@ static void print_overview(FILE *f)
 		   "exit codes: 0 ok, 1 findings or failed measurement, 2 usage or environment error\n");
 }
 
+/* The one-line error for an unknown command or top-level option word,
+ * with the closest command or option when one is near. */
+static int unknown_word(const char *word)
+{
+	const char *names[sizeof(cli_commands) / sizeof(cli_commands[0]) + 1];
+	static const char *const top_options[] = { "help", "version", NULL };
+	char dym[128];
+	for (size_t i = 0; i < cli_ncommands; i++)
+		names[i] = cli_commands[i].name;
+	names[cli_ncommands] = NULL;
+	if (strncmp(word, "--", 2) == 0)
+		cli_did_you_mean(word + 2, top_options, "--", dym, sizeof(dym));
+	else
+		cli_did_you_mean(word, names, NULL, dym, sizeof(dym));
+	return cli_usage_error("", "unknown %s '%s'%s", word[0] == '-' ? "option" : "command", word,
+			       dym);
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -53,11 +71,8 @@ static int cmd_help(int argc, char **argv)
 		return cli_finish_stdout(CLI_OK);
 	}
 	const struct cli_command *c = cli_find_command(argv[1]);
-	if (!c) {
-		cli_error("unknown command '%s'", argv[1]);
-		print_overview(stderr);
-		return CLI_USAGE;
-	}
+	if (!c)
+		return unknown_word(argv[1]);
 	cli_usage_print(stdout, c->spec);
 	return cli_finish_stdout(CLI_OK);
 }
@@ -99,13 +114,7 @@ int main(int argc, char **argv)
 		return cli_finish_stdout(CLI_OK);
 	}
 	const struct cli_command *c = cli_find_command(word);
-	if (!c) {
-		if (word[0] == '-')
-			cli_error("unknown option '%s'", word);
-		else
-			cli_error("unknown command '%s'", word);
-		print_overview(stderr);
-		return CLI_USAGE;
-	}
+	if (!c)
+		return unknown_word(word);
 	return c->fn(argc - 1, argv + 1);
 }

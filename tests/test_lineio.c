@@ -120,6 +120,60 @@ static void test_errors(void **state)
 	assert_false(lineio_has_bom("\xef\xbb", 2));
 }
 
+/* lineio_not_text on a stream holding s[0..n) from offset `at`: the
+ * verdict, *nul_at, and the position left where it was. */
+static int not_text(const char *s, size_t n, long at, size_t *nul_at)
+{
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(fwrite(s, 1, n, f), n);
+	assert_int_equal(fseek(f, at, SEEK_SET), 0);
+	int r = lineio_not_text(f, nul_at);
+	assert_int_equal(ftell(f), at);
+	if (n > (size_t)at)
+		assert_int_equal(fgetc(f), (unsigned char)s[at]);
+	fclose(f);
+	return r;
+}
+
+/* the literal's bytes, without its terminating NUL */
+#define NOT_TEXT(lit, from) not_text(lit, sizeof(lit) - 1, from, &at)
+
+static void test_not_text(void **state)
+{
+	(void)state;
+	size_t at = 0;
+	/* text, and text with one stray NUL in one line: the reader names it */
+	assert_int_equal(NOT_TEXT("{\"a\": 1}\n{\"b\": 2}\n", 0), 0);
+	assert_int_equal(NOT_TEXT("ok\nx\0y\nok\n", 0), 0);
+	/* NULs on two lines, or a NUL and no line end: binary */
+	assert_int_equal(NOT_TEXT("a\0b\nc\0d\n", 0), 1);
+	assert_int_equal(at, 1);
+	assert_int_equal(NOT_TEXT("\177ELF\2\1\1\0\0\0", 0), 1);
+	assert_int_equal(at, 7);
+	/* from the current position */
+	assert_int_equal(NOT_TEXT("xx\0\n\0\n", 3), 0);
+	assert_int_equal(NOT_TEXT("ab\nc\0d\ne\0f\n", 3), 1);
+	assert_int_equal(at, 1);
+	/* only the first LINEIO_SNIFF bytes are looked at */
+	char *big = malloc(LINEIO_SNIFF + 16);
+	assert_non_null(big);
+	memset(big, 'x', LINEIO_SNIFF + 16);
+	big[10] = '\n';
+	memcpy(big + LINEIO_SNIFF + 2, "\0\n\0\n", 4);
+	assert_int_equal(not_text(big, LINEIO_SNIFF + 16, 0, &at), 0);
+	free(big);
+	/* a pipe cannot be looked at without consuming it: text */
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "a\0\nb\0\n", 6), 6);
+	close(fds[1]);
+	FILE *p = fdopen(fds[0], "r");
+	assert_int_equal(lineio_not_text(p, &at), 0);
+	assert_int_equal(fgetc(p), 'a');
+	fclose(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_limit_edges),
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_not_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

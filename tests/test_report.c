@@ -158,8 +158,18 @@ static void test_sarif(void **state)
 	gate_add(&fs, "S4-PERF-FEEDBACK-SECTIONS", GATE_ERROR, "/elsewhere/a b.md", 0, "%s", NASTY);
 	gate_add(&fs, "X-UNKNOWN", GATE_WARNING, "rel/path.md", 5, "unknown rule");
 	struct report_ctx c = ctx_for("/repo");
+	/* no documentation base: no helpUri or informationUri at all */
+	setenv("TLPERF_DOCS_URL", "", 1);
 	char *out = render(REPORT_SARIF, &fs, &c);
 	cJSON *doc = cJSON_Parse(out);
+	assert_non_null(doc);
+	assert_null(strstr(out, "Uri\""));
+	cJSON_Delete(doc);
+	free(out);
+	/* a published base: every rule linked under it */
+	setenv("TLPERF_DOCS_URL", "https://docs.example/tlperf/", 1);
+	out = render(REPORT_SARIF, &fs, &c);
+	doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	assert_string_equal(str_at(doc, "version"), "2.1.0");
 	assert_non_null(strstr(str_at(doc, "$schema"), "sarif-2.1.0"));
@@ -193,10 +203,12 @@ static void test_sarif(void **state)
 			for (char *c = anchor; *c; c++)
 				*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
 			assert_non_null(strstr(str_at(rule, "helpUri"), anchor));
+			assert_int_equal(strncmp(str_at(rule, "helpUri"), "https://docs.example/tlperf/rules.md#", 37), 0);
 			assert_non_null(strstr(str_at(rule, "help.text"), info->fix));
 		}
 	}
-	assert_non_null(strstr(str_at(doc, "runs.0.tool.driver.informationUri"), "://"));
+	assert_string_equal(str_at(doc, "runs.0.tool.driver.informationUri"),
+			    "https://docs.example/tlperf/README.md");
 	assert_non_null(recon);
 	assert_non_null(fb);
 	r = cJSON_GetArrayItem(results, 0);

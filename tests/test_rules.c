@@ -54,9 +54,19 @@ static void test_find_and_anchor(void **state)
 	assert_string_equal(gate_rule_find("S4-PERF-FEEDBACK-SECTIONS")->id, "S4-PERF-FEEDBACK");
 	report_rule_anchor("S4-PERF-RECORDS-RECON", buf, sizeof(buf));
 	assert_string_equal(buf, "s4-perf-records-recon");
-	report_rule_help_uri("PT-DB", buf, sizeof(buf));
-	assert_non_null(strstr(buf, "/rules.md#pt-db"));
-	assert_true(strncmp(buf, "file://", 7) == 0 || strncmp(buf, "http", 4) == 0);
+	/* the base: TLPERF_DOCS_URL (trailing slashes dropped), https only */
+	setenv("TLPERF_DOCS_URL", "https://docs.example/t//", 1);
+	assert_int_equal(report_rule_help_uri("PT-DB", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "https://docs.example/t/rules.md#pt-db");
+	const char *bad[] = { "", "file:///usr/share/doc/tlperf", "http://docs.example/t", "https://",
+			      "https://a b", "docs.example" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("TLPERF_DOCS_URL", bad[i], 1);
+		assert_null(report_docs_url());
+		assert_int_equal(report_rule_help_uri("PT-DB", buf, sizeof(buf)), -1);
+		assert_string_equal(buf, "");
+	}
+	unsetenv("TLPERF_DOCS_URL");
 }
 
 /* The text form carries every field; long prose is wrapped. */

@@ -34,6 +34,8 @@
 #include "report/svg.h"
 #include "cli/ab_cmd.h"
 
+static const char *const protocol_choices[] = { "seq", "ref", "seq-v2", NULL };
+
 static const struct cli_option ab_options[] = {
 	{ 'a', 0, "a-cmd", "CMD", "baseline bench command (shell words, appended to the\n"
 				  "msprof line as written)" },
@@ -55,7 +57,7 @@ static const struct cli_option ab_options[] = {
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
 	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, state-aware (default;\n"
 				   "see `tlperf sim`), ref = the ab_test.py rule, seq-v2 =\n"
-				   "sequential with an error-spending t bound (opt-in)" },
+				   "sequential with an error-spending t bound (opt-in)", protocol_choices },
 	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, seq-v2 3;\n"
 				    "at least 3)" },
 	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128)" },
@@ -308,33 +310,33 @@ static int parse_count(int c, struct ab_opts *o)
 		/* ab_test.py takes any count; 1 and 2 decide on the direction
 		 * of the pairs alone (p is only used from 5 pairs on) */
 		if (cli_parse_long("--pairs", optarg, 1, 100000, &o->pairs) != 0)
-			return cli_usage_error("ab", "--pairs must be 1..100000");
+			return CLI_USAGE;
 		o->pairs_given = 1;
 		break;
 	case 'N':
 		if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
-			return cli_usage_error("ab", "--min-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+			return CLI_USAGE;
 		o->seq.min_pairs = (size_t)v;
 		o->min_pairs_given = 1;
 		break;
 	case 'X':
 		if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
-			return cli_usage_error("ab", "--max-pairs must be 3..%d", ABSEQ_MAX_PAIRS);
+			return CLI_USAGE;
 		o->seq.max_pairs = (size_t)v;
 		break;
 	case 'S':
 		if (cli_parse_long("--seed", optarg, 0, 9007199254740991L, &v) != 0)
-			return cli_usage_error("ab", "--seed must be 0..2^53-1");
+			return CLI_USAGE;
 		o->seed = (uint64_t)v;
 		o->seed_given = 1;
 		break;
 	case 'l':
 		if (cli_parse_long("--launch-count", optarg, 1, 5000, &o->run.launch_count) != 0)
-			return cli_usage_error("ab", "--launch-count must be 1..5000");
+			return CLI_USAGE;
 		break;
 	case 'u':
 		if (cli_parse_long("--warm-up", optarg, 0, 500, &o->run.warm_up) != 0)
-			return cli_usage_error("ab", "--warm-up must be 0..500");
+			return CLI_USAGE;
 		break;
 	}
 	return 0;
@@ -347,23 +349,26 @@ static int parse_real(int c, struct ab_opts *o)
 	switch (c) {
 	case 'g':
 		if (cli_parse_double("--min-gain", optarg, &o->seq.min_gain) != 0)
-			return cli_usage_error("ab", "--min-gain must be a number");
+			return CLI_USAGE;
 		break;
 	case 'n':
-		if (cli_parse_double("--noise", optarg, &o->noise) != 0 || o->noise < 0 ||
-		    o->noise >= 1)
-			return cli_usage_error("ab", "--noise must be in [0, 1)");
+		if (cli_parse_double("--noise", optarg, &o->noise) != 0)
+			return CLI_USAGE;
+		if (o->noise < 0 || o->noise >= 1)
+			return cli_usage_error("ab", "option '--noise' must be in [0, 1), got '%s'", optarg);
 		o->noise_given = 1;
 		break;
 	case 't':
-		if (cli_parse_double("--timeout", optarg, &o->run.timeout_s) != 0 ||
-		    o->run.timeout_s <= 0)
-			return cli_usage_error("ab", "--timeout must be a number of seconds > 0");
+		if (cli_parse_double("--timeout", optarg, &o->run.timeout_s) != 0)
+			return CLI_USAGE;
+		if (o->run.timeout_s <= 0)
+			return cli_usage_error("ab", "option '--timeout' must be seconds > 0, got '%s'", optarg);
 		break;
 	case 'c':
-		if (cli_parse_double("--ci", optarg, &o->ci_level) != 0 || o->ci_level <= 0 ||
-		    o->ci_level >= 1)
-			return cli_usage_error("ab", "--ci must be in (0, 1)");
+		if (cli_parse_double("--ci", optarg, &o->ci_level) != 0)
+			return CLI_USAGE;
+		if (o->ci_level <= 0 || o->ci_level >= 1)
+			return cli_usage_error("ab", "option '--ci' must be in (0, 1), got '%s'", optarg);
 		break;
 	}
 	return 0;
@@ -410,9 +415,8 @@ static int settle_protocol(struct ab_opts *o)
 		o->seq.rule = ABSEQ_RULE_V2;
 		if (!o->min_pairs_given)
 			o->seq.min_pairs = ABSEQ_V2_MIN_PAIRS;
-	} else
-		return cli_usage_error("ab", "unknown --protocol '%s' (known: seq, ref, seq-v2)",
-				       o->protocol_name);
+	} else /* a choice of the table: checked by the parser */
+		return cli_usage_error("ab", "unknown --protocol '%s'", o->protocol_name);
 	if (o->protocol == AB_PROTOCOL_SEQ) {
 		const char *why = NULL;
 		if (o->noise_given) /* seq's default is abseq_params_default's */
@@ -448,14 +452,14 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		return cp.rc == CLI_OK ? -1 : cp.rc; /* -1: help or version printed */
 	if (cli_parser_no_operands(&cp) != 0)
 		return CLI_USAGE;
-	if (!o->run.a_cmd || !*o->run.a_cmd)
-		return cli_usage_error("ab", "--a-cmd is required");
-	if (!o->run.b_cmd || !*o->run.b_cmd)
-		return cli_usage_error("ab", "--b-cmd is required");
-	if (!*o->run.kernel_name)
-		return cli_usage_error("ab", "--kernel-name must not be empty");
-	if (!*o->run.workdir)
-		return cli_usage_error("ab", "--workdir must not be empty");
+	if (!o->run.a_cmd)
+		return cli_usage_error("ab", "option '--a-cmd' is required (the baseline's bench command)");
+	if (!o->run.b_cmd)
+		return cli_usage_error("ab", "option '--b-cmd' is required (the candidate's bench command)");
+	const char *empty = !*o->run.a_cmd ? "--a-cmd" : !*o->run.b_cmd ? "--b-cmd" :
+			    !*o->run.kernel_name ? "--kernel-name" : !*o->run.workdir ? "--workdir" : NULL;
+	if (empty)
+		return cli_usage_error("ab", "option '%s' is empty", empty);
 	if ((rc = settle_protocol(o)) != 0)
 		return rc;
 	o->run.source = o->source.kind == ABSOURCE_STDOUT ? ABRUN_SOURCE_STDOUT

@@ -45,11 +45,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char *const audit_formats[] = { "markdown", "csv", "json", "html", NULL };
+
 static const struct cli_option audit_options[] = {
-	{ 'f', 0, "format", "FMT", "markdown (default), csv, json, html (one self-contained\n"
-				   "file with the table and a speedup chart)" },
+	{ 'f', 0, "format", "FMT", "output format (default markdown; html: one self-contained\n"
+				   "file with the table and a speedup chart)", audit_formats },
 	{ 'o', 'o', "output", "F", "write to F instead of stdout (replaced only when complete)" },
 	{ 's', 0, "strict", NULL, "gate verdict with --strict severities" },
+	{ 'A', 0, "allow-empty", NULL, "a ROOT under which nothing is found is not an error" },
 	CLI_OPT_END
 };
 
@@ -57,7 +60,8 @@ const struct cli_spec cmd_audit_spec = {
 	"audit",
 	"tlperf audit [options] [ROOT...]",
 	"Reconciles claimed final latencies across every perf_opt/ directory under\n"
-	"each ROOT (default: the current directory; .git and node_modules not entered):\n"
+	"each ROOT (default: the current directory; .git and node_modules not entered;\n"
+	"a ROOT in a perf_opt/ stands for its operator directory, as in tlgate):\n"
 	"one row per operator and workload with the contract, the baseline record,\n"
 	"the claimed final (opt_log.md), the recorded winner, the deviation, the\n"
 	"speedup, the operator's geometric mean, the stop reason and the gate\n"
@@ -68,7 +72,7 @@ const struct cli_spec cmd_audit_spec = {
 	"Speedup is baseline_us / winner_us from the records; the operator and\n"
 	"overall geometric means are over workloads. Exit: 0 every claim reconciles,\n"
 	"1 some claim does not (or a perf_tuning/ folder has gate errors), 2 usage\n"
-	"error or unreadable ROOT.\n"
+	"error, unreadable ROOT, or a ROOT with nothing to audit (--allow-empty).\n"
 	"An operator with a perf_opt/logs/stage_result.md (written by 'tlperf loop finish')\n"
 	"also gets its Stage Result's claims next to the records (markdown and html: a\n"
 	"second table; json: \"stage_result\"), checked as 'tlgate --stage-result' does;\n"
@@ -1163,7 +1167,9 @@ struct audit_args {
 	enum audit_format fmt;
 	const char *output;  /* -o F, NULL for stdout */
 	int strict;
+	int allow_empty;
 	int nroots;
+	int explicit_roots;  /* ROOT operands given (not the default ".") */
 	char **roots;
 };
 
@@ -1174,7 +1180,7 @@ static int format_named(const char *name, enum audit_format *fmt)
 		const char *name;
 		enum audit_format fmt;
 	} names[] = {
-		{ "markdown", AUDIT_MARKDOWN }, { "md", AUDIT_MARKDOWN }, { "csv", AUDIT_CSV },
+		{ "markdown", AUDIT_MARKDOWN }, { "csv", AUDIT_CSV },
 		{ "json", AUDIT_JSON }, { "html", AUDIT_HTML },
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -1196,15 +1202,14 @@ static int parse_audit_args(int argc, char **argv, struct audit_args *x, int *rc
 	while ((c = cli_parser_next(&cp)) > 0) {
 		switch (c) {
 		case 'f':
-			if (format_named(optarg, &x->fmt) != 0) {
-				*rc = cli_usage_error("audit",
-						      "unknown format '%s' (markdown, csv, json, html)",
-						      optarg);
+			if (format_named(optarg, &x->fmt) != 0) { /* a choice: checked */
+				*rc = CLI_USAGE;
 				return -1;
 			}
 			break;
 		case 'o': x->output = optarg; break;
 		case 's': x->strict = 1; break;
+		case 'A': x->allow_empty = 1; break;
 		}
 	}
 	if (c == CLI_PARSE_STOP) {
@@ -1212,6 +1217,7 @@ static int parse_audit_args(int argc, char **argv, struct audit_args *x, int *rc
 		return -1;
 	}
 	x->nroots = argc - cp.next;
+	x->explicit_roots = x->nroots > 0;
 	x->roots = x->nroots ? argv + cp.next : dot;
 	if (!x->nroots)
 		x->nroots = 1;
@@ -1242,6 +1248,12 @@ static int discover(struct gate_set *set, const struct audit_args *x, struct aud
 	for (size_t i = 0; i < set->tree_findings.n; i++) {
 		const struct gate_finding *tf = &set->tree_findings.v[i];
 		cli_error("%s: [%s] %s", tf->file, tf->rule, tf->message);
+	}
+	long e = x->explicit_roots && !x->allow_empty ? gate_set_empty_root(set) : -1;
+	if (e >= 0) {
+		cli_error("nothing to audit under '%s': no perf_opt/ or perf_tuning/ directory in it (--allow-empty accepts that)",
+			  set->roots[e].shown);
+		return -1;
 	}
 	if (a->n == 0)
 		cli_warn("no perf_opt/ directory found (nor perf_tuning/)");
@@ -1323,7 +1335,7 @@ out:
 
 int cmd_audit(int argc, char **argv)
 {
-	struct audit_args x = { AUDIT_MARKDOWN, NULL, 0, 0, NULL };
+	struct audit_args x = { AUDIT_MARKDOWN, NULL, 0, 0, 0, 0, NULL };
 	int rc = CLI_USAGE;
 	struct audit a;
 	struct gate_set set;

@@ -3,6 +3,7 @@
  * the rule table of gates/rules.c; docs/rules.md is `explain --markdown`. */
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "util/suggest.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -77,7 +78,13 @@ int cmd_explain(int argc, char **argv)
 		char id[128];
 		upper_id(argv[i], id, sizeof(id));
 		if (!gate_rule_find(id)) {
-			cli_error("unknown rule '%s' (`tlperf explain --list` lists them)", argv[i]);
+			struct suggest sg;
+			suggest_init(&sg, id);
+			for (size_t r = 0; r < gate_nrules; r++)
+				suggest_offer(&sg, gate_rules[r].id);
+			const char *best = suggest_best(&sg);
+			cli_error("unknown rule '%s'%s%s%s (`tlperf explain --list` lists them)", argv[i],
+				  best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
 			rc = CLI_USAGE;
 		}
 	}

@@ -35,11 +35,12 @@ static const struct cli_option gate_options[] = {
 				    "a rule is a TLGATE-CONFIG error)" },
 	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
 	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
-	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
-	{ 'r', 0, "report", "FMT:PATH", "also write FMT to PATH (repeatable)" },
+	{ 'f', 0, "format", "FMT", "output format (default text)", report_format_names },
+	{ 'r', 0, "report", "FMT:PATH", "also write FMT (a --format) to PATH (repeatable)" },
 	{ 'S', 0, "stage-result", "FILE", "check the Stage Result block in FILE ('-': stdin)\n"
 					  "against the one operator directory PATH" },
 	{ 'T', 0, "statistics", NULL, "text: counts per rule instead of one line per finding" },
+	{ 'A', 0, "allow-empty", NULL, "a PATH under which nothing is checked is not an error" },
 	CLI_OPT_END
 };
 
@@ -50,7 +51,11 @@ const struct cli_spec cmd_gate_spec = {
 	"Checks every perf_opt/ directory (gate 4) and perf_tuning/ directory found\n"
 	"under each PATH (a perf_opt/ directory, an operator directory, or any tree;\n"
 	".git and node_modules are not entered). No PATH means the current directory.\n"
-	"Nothing outside a PATH is read; symbolic links never lead out of it.\n",
+	"A PATH that is or lies inside a perf_opt/ or perf_tuning/ directory ('.' in\n"
+	"op/perf_opt) checks that directory, from its operator directory; nothing\n"
+	"else outside a PATH is read, and symbolic links never lead out of it.\n"
+	"A PATH under which nothing is checked is an error (exit 2) unless\n"
+	"--allow-empty; with --changed-since, no changed directory is exit 0.\n",
 	gate_options,
 	"--stage-result FILE DIR reads the '## Stage Result' block a tuning agent returns\n"
 	"(FILE, or standard input for '-') and reconciles it with the records of the one\n"
@@ -71,7 +76,7 @@ struct report_out {
 /* The command's options, as parsed. */
 struct gate_args {
 	const char *changed, *base, *config, *stage;
-	int strict, wae, statistics;
+	int strict, wae, statistics, allow_empty;
 	enum report_format fmt;
 	struct report_out *reports;  /* --report FORMAT:PATH, owned */
 	size_t nreports;
@@ -289,8 +294,10 @@ static int add_report(struct gate_args *g, const char *arg)
 		return cli_usage_error("gate", "--report wants FORMAT:PATH, got '%s'", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
-	if (report_format_parse(name, &rf) != 0)
-		return cli_usage_error("gate", "unknown format '%s' in --report", name);
+	if (report_format_parse(name, &rf) != 0) {
+		cli_choice("gate", "--report", name, report_format_names);
+		return CLI_USAGE;
+	}
 	struct report_out *v = realloc(g->reports, (g->nreports + 1) * sizeof(*v));
 	if (!v || !(v[g->nreports].path = strdup(colon + 1))) {
 		if (v)
@@ -321,10 +328,11 @@ static int parse_gate_args(int argc, char **argv, struct gate_args *g, int *firs
 		case 's': g->strict = 1; break;
 		case 'T': g->statistics = 1; break;
 		case 'w': g->wae = 1; break;
+		case 'A': g->allow_empty = 1; break;
 		case 'S': g->stage = optarg; break;
-		case 'f':
+		case 'f': /* a choice of the table: checked by the parser */
 			if (report_format_parse(optarg, &g->fmt) != 0)
-				rc = cli_usage_error("gate", "unknown format '%s'", optarg);
+				rc = CLI_USAGE;
 			break;
 		case 'r': rc = add_report(g, optarg); break;
 		}
@@ -417,6 +425,28 @@ static int history(struct gate_set *set, const char *base)
 	return CLI_OK;
 }
 
+/* Nothing checked under an explicit PATH is a usage error (a mistyped
+ * path in CI must not pass), unless --allow-empty or --changed-since
+ * (where no change is a normal outcome, said in a note). Returns CLI_OK or
+ * CLI_USAGE after a message. */
+static int check_nonempty(const struct gate_set *set, const struct gate_args *g, int explicit_paths)
+{
+	if (set->ndirs == 0 && g->changed) {
+		cli_note("no perf_opt/ or perf_tuning/ directory changed since '%s': nothing to check",
+			 g->changed);
+		return CLI_OK;
+	}
+	long e = explicit_paths && !g->allow_empty && !g->changed ? gate_set_empty_root(set) : -1;
+	if (e >= 0) {
+		cli_error("nothing to check under '%s': no perf_opt/ or perf_tuning/ directory in it (--allow-empty accepts that)",
+			  set->roots[e].shown);
+		return CLI_USAGE;
+	}
+	if (set->ndirs == 0)
+		cli_note("no perf_opt/ or perf_tuning/ directory to check");
+	return CLI_OK;
+}
+
 /* Every discovered directory under its configuration, findings into
  * *all, then what discovery could not check (never configurable away).
  * Returns CLI_OK or CLI_USAGE after a message. */
@@ -474,15 +504,14 @@ static int add_roots(struct gate_set *set, const struct gate_args *g, const char
 
 /* Every directory under the roots of set checked into *all under its
  * configuration, then the reports (timed from t0). Returns the exit code. */
-static int check_trees(const struct gate_args *g, struct gate_set *set, struct gate_config_state *cs,
-		       struct gate_findings *all, const struct timespec *t0)
+static int check_trees(const struct gate_args *g, int explicit_paths, struct gate_set *set,
+		       struct gate_config_state *cs, struct gate_findings *all, const struct timespec *t0)
 {
 	struct timespec t1;
 	if (check_base(set, g->base) != CLI_OK || discover(set, g->changed) != CLI_OK ||
-	    history(set, g->base) != CLI_OK || check_dirs(set, cs, g->base, all) != CLI_OK)
+	    history(set, g->base) != CLI_OK || check_nonempty(set, g, explicit_paths) != CLI_OK ||
+	    check_dirs(set, cs, g->base, all) != CLI_OK)
 		return CLI_USAGE;
-	if (set->ndirs == 0)
-		cli_note("no perf_opt/ or perf_tuning/ directory to check%s", g->changed ? " (none changed)" : "");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	struct report_ctx ctx = { "tlgate", TLPERF_VERSION, set->roots[0].top, set->ndirs, g->wae,
 				  (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec),
@@ -516,7 +545,7 @@ int cmd_gate(int argc, char **argv)
 	}
 	const char *const dot[] = { ".", NULL };
 	if (add_roots(&set, &g, first < argc ? (const char *const *)argv + first : dot) == CLI_OK)
-		rc = check_trees(&g, &set, &cs, &all, &t0);
+		rc = check_trees(&g, first < argc, &set, &cs, &all, &t0);
 out:
 	gate_args_release(&g);
 	gate_set_release(&set);

@@ -503,8 +503,16 @@ int cmd_loop(int argc, char **argv)
 		return cli_finish_stdout(CLI_OK);
 	}
 	const struct cli_spec *spec = find_sub(sub);
-	if (!spec)
-		return usage_err("unknown subcommand '%s'", sub);
+	if (!spec) {
+		const char *names[16];
+		size_t n = 0;
+		char dym[128];
+		for (; loop_subcommands[n] && n + 1 < sizeof(names) / sizeof(names[0]); n++)
+			names[n] = loop_subcommands[n]->cmd + 5; /* after "loop " */
+		names[n] = NULL;
+		return cli_usage_error("loop", "unknown subcommand '%s'%s", sub,
+				       cli_did_you_mean(sub, names, NULL, dym, sizeof(dym)));
+	}
 	if (spec == &loop_init_spec)
 		return cmd_init(sargc, sargv);
 	o.branches = calloc((size_t)sargc + 1, sizeof(*o.branches));

@@ -26,10 +26,13 @@
 
 enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP, O_GRID, O_FAM, O_CELLS,
        O_PG, O_PS };
+static const char *const sim_protocols[] = { "seq", "seq-v1", "seq-v2", "ref", "both", "all", NULL };
+static const char *const sim_grids[] = { "calibration", "evaluation", NULL };
+
 static const struct cli_option sim_options[] = {
 	{ 'p', 0, "protocol", "P", "seq (tlab's default, also called seq-v1), seq-v2 (the\n"
 				   "error-spending rule, opt-in), ref (3 fixed pairs,\n"
-				   "ab_test.py's rule), both (seq and ref, the default) or all" },
+				   "ab_test.py's rule), both (seq and ref, the default) or all", sim_protocols },
 	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift\n"
 				   "or all (default)" },
 	{ 'e', 0, "effect", "E", "B's true gain: 0.05 or 5% = B 5% faster, -4% = 4% slower;\n"
@@ -55,7 +58,7 @@ static const struct cli_option sim_options[] = {
 				"to A's (null), 4% slower, or 3/5/8% faster. `calibration`\n"
 				"is the grid the constants were tuned on, `evaluation` the\n"
 				"one reported (other cells). Prints the worst cell of every\n"
-				"target with its 95% Wilson interval" },
+				"target with its 95% Wilson interval", sim_grids },
 	{ O_FAM, 0, "family", "F", "with --grid: only null, slower, gain5_g4, gain5_g8,\n"
 				 "gain3_g4 or pairs8" },
 	{ O_CELLS, 0, "cells", NULL, "with --grid: also print every cell (the JSON always has them)" },
@@ -662,8 +665,8 @@ static int sim_protocol(struct sim_opts *o, const char *arg)
 		o->protos = PROTO_REF;
 	else if (strcmp(arg, "both") == 0)
 		o->protos = PROTO_SEQ | PROTO_REF;
-	else
-		return cli_usage_error("sim", "unknown protocol '%s' (seq, seq-v2, ref, both, all)", arg);
+	else /* a choice of the table: checked by the parser */
+		return cli_usage_error("sim", "unknown protocol '%s'", arg);
 	o->proto_given = 1;
 	return 0;
 }
@@ -675,8 +678,18 @@ static int sim_scenario(struct sim_opts *o, const char *arg)
 	o->scen_given = 1;
 	if (strcmp(arg, "all") != 0) {
 		struct synth_arm x, y;
-		if (synth_scenario(arg, 0, 1, &x, &y) != 0)
-			return cli_usage_error("sim", "unknown scenario '%s'", arg);
+		if (synth_scenario(arg, 0, 1, &x, &y) != 0) {
+			const char *names[16];
+			size_t n = 0;
+			while (n + 2 < sizeof(names) / sizeof(names[0]) && synth_scenario_names[n]) {
+				names[n] = synth_scenario_names[n];
+				n++;
+			}
+			names[n++] = "all";
+			names[n] = NULL;
+			cli_choice("sim", "--scenario", arg, names);
+			return CLI_USAGE;
+		}
 	}
 	return 0;
 }

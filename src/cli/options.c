@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "report/term.h"
+#include "util/suggest.h"
+
+static const char *const color_choices[] = { "auto", "always", "never", NULL };
 
 const struct cli_option cli_common_options[] = {
 	{ CLI_KEY_HELP, 'h', "help", NULL, "show this help and exit" },
 	{ CLI_KEY_VERSION, 0, "version", NULL, "print the version and exit" },
-	{ CLI_KEY_COLOR, 0, "color", "WHEN", "auto (default: on a terminal, unless NO_COLOR is set),\n"
-					   "always or never" },
+	{ CLI_KEY_COLOR, 0, "color", "WHEN", "colour: auto (default) on a terminal unless NO_COLOR is set,\n"
+					   "or anywhere when FORCE_COLOR or CLICOLOR_FORCE is", color_choices },
 	{ CLI_KEY_QUIET, 'q', "quiet", NULL, "no progress and no notes on stderr" },
 	{ CLI_KEY_VERBOSE, 'v', "verbose", NULL, "more detail on stderr (per run, per directory)" },
 	CLI_OPT_END
@@ -119,23 +122,81 @@ static int parse_mistake(struct cli_parser *p, int c)
 		snprintf(label, sizeof(label), "--%s", o->long_name);
 		return usage_mistake(p, "option '%s' takes no value", label);
 	}
-	if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2) != 0)
+	if (optopt > 0 && optopt < 256 && strncmp(w, "--", 2) != 0) {
 		snprintf(label, sizeof(label), "-%c", optopt);
-	else
-		option_label(p, 0, label, sizeof(label));
-	return usage_mistake(p, "unknown option '%s'", label);
+		return usage_mistake(p, "unknown option '%s'", label);
+	}
+	option_label(p, 0, label, sizeof(label));
+	/* the long names of both tables, for "did you mean" */
+	const char *names[CLI_MAX_OPTIONS + 1];
+	size_t n = 0;
+	for (const struct option *o = p->longopts; o->name && n < CLI_MAX_OPTIONS; o++)
+		names[n++] = o->name;
+	names[n] = NULL;
+	char dym[128];
+	cli_did_you_mean(strncmp(label, "--", 2) == 0 ? label + 2 : label, names, "--", dym, sizeof(dym));
+	p->rc = cli_usage_error(p->spec->cmd, "unknown option '%s'%s", label, dym);
+	return CLI_PARSE_STOP;
+}
+
+const char *cli_did_you_mean(const char *word, const char *const *cands, const char *prefix,
+			     char *buf, size_t len)
+{
+	struct suggest sg;
+	suggest_init(&sg, word);
+	for (size_t i = 0; cands && cands[i]; i++)
+		suggest_offer(&sg, cands[i]);
+	const char *best = suggest_best(&sg);
+	if (best)
+		snprintf(buf, len, "; did you mean '%s%s'?", prefix ? prefix : "", best);
+	else if (len)
+		buf[0] = '\0';
+	return buf;
+}
+
+int cli_choice(const char *cmd, const char *opt, const char *value, const char *const *choices)
+{
+	char list[512], dym[128];
+	size_t n = 0, used = 0;
+	for (size_t i = 0; choices[i]; i++)
+		if (strcmp(value, choices[i]) == 0)
+			return (int)i;
+	while (choices[n])
+		n++;
+	list[0] = '\0';
+	for (size_t i = 0; i < n && used < sizeof(list); i++) {
+		int w = snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i == 0 ? "" : i + 1 == n ? " or " : ", ", choices[i]);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	cli_did_you_mean(value, choices, NULL, dym, sizeof(dym));
+	cli_usage_error(cmd, "option '%s' wants %s, got '%s'%s", opt, list, value, dym);
+	return -1;
+}
+
+/* The value of an option with choices checked; 0 to go on, or
+ * CLI_PARSE_STOP after a usage error. */
+static int check_choice(struct cli_parser *p, int key)
+{
+	const struct cli_option *o = find_key(p, key);
+	char label[128];
+	if (!o || !o->choices || !p->arg)
+		return 0;
+	snprintf(label, sizeof(label), "--%s", o->long_name ? o->long_name : "");
+	if (!o->long_name)
+		snprintf(label, sizeof(label), "-%c", o->short_name);
+	if (cli_choice(p->spec->cmd, label, p->arg, o->choices) >= 0)
+		return 0;
+	p->rc = CLI_USAGE;
+	return CLI_PARSE_STOP;
 }
 
 /* --color WHEN (p->arg) applied to the messages; 0 to go on, or
  * CLI_PARSE_STOP after a usage error. */
 static int set_color(struct cli_parser *p)
 {
-	enum term_color m;
-	if (term_color_parse(p->arg, &m) != 0) {
-		p->rc = cli_usage_error(p->spec->cmd,
-					"option '--color' wants auto, always or never, got '%s'", p->arg);
-		return CLI_PARSE_STOP;
-	}
+	enum term_color m = TERM_COLOR_AUTO;
+	term_color_parse(p->arg, &m); /* a choice: checked before */
 	term_set_color(m);
 	cli_msg_configure(term_use_color(stderr), term_verbosity() == TERM_QUIET);
 	return 0;
@@ -190,6 +251,8 @@ int cli_parser_next(struct cli_parser *p)
 	p->arg = optarg;
 	if (longindex < 0) /* a short option: getopt returns its letter */
 		c = short_key(p, c);
+	if (check_choice(p, c) != 0)
+		return CLI_PARSE_STOP;
 	c = common_option(p, c);
 	return c == 0 ? cli_parser_next(p) : c;
 }
@@ -255,6 +318,12 @@ static void print_rows(FILE *f, const struct cli_option *t, size_t w)
 		}
 		if (!t->help[0] || t->help[strlen(t->help) - 1] != '\n')
 			fputc('\n', f);
+		if (t->choices) {
+			fprintf(f, "%*sone of: ", (int)w, "");
+			for (size_t i = 0; t->choices[i]; i++)
+				fprintf(f, "%s%s", i ? ", " : "", t->choices[i]);
+			fputc('\n', f);
+		}
 	}
 }
 

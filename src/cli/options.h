@@ -29,12 +29,12 @@
  * Every command also takes the common options (see cli_common_options):
  * -h/--help (usage on stdout, exit 0), --version (exit 0), --color WHEN,
  * -q/--quiet and -v/--verbose (the presentation state of report/term.h and
- * the message helpers). Mistakes read, on stderr, exit 2:
- *     <prog>: error: unknown option '--bogus'
- *     <prog>: error: option '--noise' needs a value
- *     <prog>: error: option '--json' takes no value
- *     <prog>: error: unexpected argument 'x'
- *     see '<prog> [CMD] --help'
+ * the message helpers). Mistakes are one line on stderr, exit 2:
+ *     <prog>: error: unknown option '--jsn'; did you mean '--json'? (see '<prog> [CMD] --help')
+ *     <prog>: error: option '--noise' needs a value (see ...)
+ *     <prog>: error: option '--json' takes no value (see ...)
+ *     <prog>: error: option '--format' wants text, json or sarif, got 'jsonn'; did you mean 'json'? (see ...)
+ *     <prog>: error: unexpected argument 'x' (see ...)
  */
 #ifndef TLPERF_CLI_OPTIONS_H
 #define TLPERF_CLI_OPTIONS_H
@@ -49,8 +49,12 @@ struct cli_option {
 	const char *long_name; /* accepted as --NAME; NULL for a short-only option */
 	const char *arg;       /* the value's name in the usage ("N"); NULL: no value */
 	const char *help;      /* usage text; '\n' continues on an indented line */
+	const char *const *choices; /* the only values arg may take (NULL-terminated):
+				     * checked by the parser, listed by the usage as
+				     * "one of: a, b, c" (which the completions read);
+				     * NULL: any value */
 };
-#define CLI_OPT_END { 0, 0, NULL, NULL, NULL }
+#define CLI_OPT_END { 0, 0, NULL, NULL, NULL, NULL }
 
 /* Stop at the first operand instead of permuting (for commands whose
  * first operand is a subcommand with options of its own). */
@@ -111,6 +115,18 @@ int cli_parser_next(struct cli_parser *p);
 /* Requires that no operand is left after the options (argv[p->next..]):
  * returns 0, or reports "unexpected argument 'X'" and returns CLI_USAGE. */
 int cli_parser_no_operands(const struct cli_parser *p);
+
+/* The "; did you mean 'X'?" tail of a message about word, X the closest
+ * of the NULL-terminated cands (util/suggest.h) with prefix before it
+ * ("--"), into buf; "" when none is close. Returns buf. */
+const char *cli_did_you_mean(const char *word, const char *const *cands, const char *prefix,
+			     char *buf, size_t len);
+
+/* Checks value against the NULL-terminated choices of option opt
+ * ("--format"): returns its index, or -1 after the one-line usage error
+ * "option '--format' wants a, b or c, got 'x'; did you mean ...?" for the
+ * command cmd. */
+int cli_choice(const char *cmd, const char *opt, const char *value, const char *const *choices);
 
 /* Writes spec's usage (synopsis, about, options, common options, epilog;
  * the option tables of its subcommands) to f. */

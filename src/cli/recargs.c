@@ -51,6 +51,11 @@ int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_si
 			rc = CLI_USAGE;
 			break;
 		}
+		if (k == RECORDS_NEXT_PROBLEM && rd.not_text) {
+			cli_error("cannot read records '%s': %s", path, rd.err);
+			rc = CLI_USAGE;
+			break;
+		}
 		if (k == RECORDS_NEXT_PROBLEM && rd.bare_cr) {
 			cli_error("cannot read records '%s': line %ld: carriage return inside a line "
 				  "(CR-only line endings?); JSONL lines end with LF", path, rd.line);

@@ -218,3 +218,25 @@ int lineio_has_bom(const char *s, size_t n)
 	return n >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
 	       (unsigned char)s[2] == 0xBF;
 }
+
+int lineio_not_text(FILE *f, size_t *nul_at)
+{
+	char buf[LINEIO_SNIFF];
+	long pos = ftell(f);
+	if (pos < 0 || fseek(f, pos, SEEK_SET) != 0)
+		return 0; /* not seekable: the readers' per-line checks apply */
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	int seek = fseek(f, pos, SEEK_SET);
+	clearerr(f);
+	const char *z = memchr(buf, '\0', n);
+	if (seek != 0 || !z)
+		return 0;
+	/* a stray NUL in one line of a text file is that line's problem (the
+	 * readers name the line); NULs on two lines, or a NUL and no line end
+	 * in the whole window, are a binary file */
+	const char *lf = memchr(z, '\n', n - (size_t)(z - buf));
+	int binary = !memchr(buf, '\n', n) || (lf && memchr(lf, '\0', n - (size_t)(lf - buf)));
+	if (binary)
+		*nul_at = (size_t)(z - buf);
+	return binary;
+}

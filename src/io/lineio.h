@@ -51,6 +51,18 @@ void lineio_init(struct lineio *l, FILE *f, size_t limit);
 int lineio_next(struct lineio *l);
 void lineio_close(struct lineio *l);
 
+/* How much of a file's start is looked at to tell text from binary (as
+ * git does: its first 8000 bytes). */
+#define LINEIO_SNIFF 8000u
+
+/* 1 when the stream f, at its current position, is not text: within its
+ * next LINEIO_SNIFF bytes, NUL bytes on two or more lines, or a NUL byte
+ * and no line end at all (the first NUL's offset from that position in
+ * *nul_at). 0 when it is text (a stray NUL in one line is that line's
+ * problem, for the reader to name) or cannot be told without consuming it
+ * (a pipe). The position is restored: the caller reads on as before. */
+int lineio_not_text(FILE *f, size_t *nul_at);
+
 /* 1 when s[0..n) starts with a UTF-8 byte order mark. */
 int lineio_has_bom(const char *s, size_t n);
 

@@ -1138,10 +1138,37 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
+/* Before the first line: 1 (rd->err set) when the input is not text. */
+static int first_not_text(struct records_reader *rd)
+{
+	size_t at = 0;
+	if (rd->from_file) {
+		if (!lineio_not_text(rd->l.f, &at))
+			return 0;
+	} else {
+		FILE *f = rd->blen ? fmemopen((void *)rd->buf, rd->blen, "r") : NULL;
+		int bin = f && lineio_not_text(f, &at);
+		if (f)
+			fclose(f);
+		if (!bin)
+			return 0;
+	}
+	snprintf(rd->err, sizeof(rd->err), "not a text file (a NUL byte at byte %zu): not read as records",
+		 at + 1);
+	return 1;
+}
+
 enum records_next records_reader_next(struct records_reader *rd, struct record *out)
 {
 	char *s = NULL;
 	size_t n = 0;
+	if (rd->not_text)
+		return RECORDS_NEXT_EOF;
+	if (rd->line == 0 && rd->bytes == 0 && first_not_text(rd)) {
+		rd->not_text = 1;
+		rd->line = 1;
+		return RECORDS_NEXT_PROBLEM;
+	}
 	int rc = rd->from_file ? file_line(rd, &s, &n) : buffer_line(rd, &s, &n);
 	if (rc < 0 && !rd->from_file)
 		errno = ENOMEM;

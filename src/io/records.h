@@ -75,6 +75,8 @@ struct records_reader {
 	int crlf;               /* 1 when the line ended with CR LF */
 	int truncated;          /* 1 when the line was over RECORDS_LINE_MAX */
 	int bare_cr;            /* 1 when the line held a CR before its end */
+	int not_text;           /* 1 when the file is not text (lineio_not_text):
+				   one RECORDS_NEXT_PROBLEM for line 1, then EOF */
 	unsigned long long bytes; /* bytes consumed so far, line ends included */
 	char err[256];          /* RECORDS_NEXT_PROBLEM: lowercase, no period */
 };
@@ -89,7 +91,11 @@ void records_reader_stream(struct records_reader *rd, FILE *f, struct strpool *i
 /* Reads from buf[0..len) instead (not copied: keep it alive). */
 void records_reader_buffer(struct records_reader *rd, const char *buf, size_t len,
 			   struct strpool *ids);
-/* Reads the next line. On RECORDS_NEXT_RECORD the record's ids live in the
+/* Reads the next line. A file that is not text (a NUL byte in its first
+ * LINEIO_SNIFF bytes: a binary file, not a records file with a bad line)
+ * gives one RECORDS_NEXT_PROBLEM at line 1 saying so, with not_text set,
+ * and then RECORDS_NEXT_EOF: one error, not one per pseudo-line.
+ * On RECORDS_NEXT_RECORD the record's ids live in the
  * pool; its other strings (artifact_path, artifact_sha256,
  * msprof_raw_path, timestamp) point into the reader's line buffer and are
  * valid until the next call (records_keep() copies them). */

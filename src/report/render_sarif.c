@@ -97,9 +97,9 @@ static int sarif_rule(cJSON *rules, const char *id, int *oom)
 	if (sd)
 		report_json_str(sd, "text", info ? info->summary : id, oom);
 	if (info) {
-		char uri[512];
-		report_rule_help_uri(info->id, uri, sizeof(uri));
-		report_json_str(r, "helpUri", uri, oom);
+		char uri[1280];
+		if (report_rule_help_uri(info->id, uri, sizeof(uri)) == 0)
+			report_json_str(r, "helpUri", uri, oom);
 		cJSON *help = report_json_obj(r, "help", oom);
 		char *text = help_text(info);
 		if (help && text)
@@ -212,7 +212,12 @@ static cJSON *sarif_driver(cJSON *run, const struct report_ctx *ctx, const char 
 	}
 	report_json_str(driver, "name", ctx->tool_name ? ctx->tool_name : "tlgate", oom);
 	report_json_str(driver, "version", ctx->tool_version ? ctx->tool_version : "0", oom);
-	report_json_str(driver, "informationUri", TLPERF_DOCS_URL "/README.md", oom);
+	const char *docs = report_docs_url();
+	if (docs) { /* no link rather than one that cannot be followed */
+		char uri[1280];
+		snprintf(uri, sizeof(uri), "%s/README.md", docs);
+		report_json_str(driver, "informationUri", uri, oom);
+	}
 	cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
 	for (size_t i = 0; rules && i < nids; i++)
 		if (sarif_rule(rules, ids[i], oom) != 0)

@@ -19,17 +19,17 @@
 
 #include "gates/rules.h"
 
-static const char *const format_names[] = {
+const char *const report_format_names[] = {
 	[REPORT_TEXT] = "text",	      [REPORT_JSON] = "json",	  [REPORT_SARIF] = "sarif",
 	[REPORT_GITHUB] = "github",   [REPORT_JUNIT] = "junit",	  [REPORT_MARKDOWN] = "markdown",
-	[REPORT_GITLAB] = "gitlab",
+	[REPORT_GITLAB] = "gitlab",   [REPORT_GITLAB + 1] = NULL,
 };
-#define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
+#define NFORMATS (sizeof(report_format_names) / sizeof(report_format_names[0]) - 1)
 
 int report_format_parse(const char *name, enum report_format *out)
 {
 	for (size_t i = 0; i < NFORMATS; i++)
-		if (strcmp(name, format_names[i]) == 0) {
+		if (strcmp(name, report_format_names[i]) == 0) {
 			*out = (enum report_format)i;
 			return 0;
 		}
@@ -38,7 +38,7 @@ int report_format_parse(const char *name, enum report_format *out)
 
 const char *report_format_name(enum report_format fmt)
 {
-	return (size_t)fmt < NFORMATS ? format_names[fmt] : "unknown";
+	return (size_t)fmt < NFORMATS ? report_format_names[fmt] : "unknown";
 }
 
 /* ---- entry ---------------------------------------------------------------- */

@@ -31,6 +31,10 @@ struct report_ctx {
 /* Parses a format name; returns 0, or -1 when unknown. */
 int report_format_parse(const char *name, enum report_format *out);
 
+/* Every format's name, in enum order, NULL-terminated (an option's
+ * choices: cli/options.h). */
+extern const char *const report_format_names[];
+
 /* Writes all findings to f in the format. Findings of severity GATE_OFF are
  * skipped. Returns 0, or -1 on a write error (errno set). */
 int report_write(FILE *f, enum report_format fmt, const struct gate_findings *fs,

@@ -1,7 +1,9 @@
 /* rules_doc.c: rule explanations as text and Markdown (rules_doc.h). */
 #include "report/rules_doc.h"
+#include "util/cli_msg.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WRAP 78
@@ -16,11 +18,45 @@ void report_rule_anchor(const char *id, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
-void report_rule_help_uri(const char *id, char *buf, size_t len)
+/* The build's base: empty unless `make DOCS_URL=https://...`. */
+#ifndef TLPERF_DOCS_URL
+#define TLPERF_DOCS_URL ""
+#endif
+
+const char *report_docs_url(void)
+{
+	static char base[1024];
+	static int warned;
+	const char *v = getenv("TLPERF_DOCS_URL");
+	const char *from = v ? "TLPERF_DOCS_URL" : "the build's DOCS_URL";
+	if (!v)
+		v = TLPERF_DOCS_URL;
+	if (!*v)
+		return NULL;
+	size_t n = strlen(v);
+	while (n > 0 && v[n - 1] == '/')
+		n--;
+	if (strncmp(v, "https://", 8) != 0 || n <= 8 || n >= sizeof(base) || strpbrk(v, " \t\n\"<>")) {
+		if (!warned++)
+			cli_warn("%s '%s' is not an https:// URL: no documentation links are written", from, v);
+		return NULL;
+	}
+	memcpy(base, v, n);
+	base[n] = '\0';
+	return base;
+}
+
+int report_rule_help_uri(const char *id, char *buf, size_t len)
 {
 	char anchor[128];
+	const char *base = report_docs_url();
+	if (len)
+		buf[0] = '\0';
+	if (!base)
+		return -1;
 	report_rule_anchor(id, anchor, sizeof(anchor));
-	snprintf(buf, len, "%s/rules.md#%s", TLPERF_DOCS_URL, anchor);
+	snprintf(buf, len, "%s/rules.md#%s", base, anchor);
+	return 0;
 }
 
 static const char *sev_name(enum gate_severity s)

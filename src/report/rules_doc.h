@@ -9,19 +9,23 @@
 
 #include "gates/rules.h"
 
-/* Where the documentation is read: the installed docs by default
- * (file://PREFIX/share/doc/tlperf), or what the build was given with
- * `make DOCS_URL=https://...`. SARIF's informationUri and helpUri use it. */
-#ifndef TLPERF_DOCS_URL
-#define TLPERF_DOCS_URL "file:///usr/local/share/doc/tlperf"
-#endif
+/* The https base URL of the published documentation (README.md and
+ * rules.md under it): $TLPERF_DOCS_URL when set (set and empty: none),
+ * else the build's (`make DOCS_URL=https://...`, compiled in as
+ * TLPERF_DOCS_URL), else none. A base that does not start with https://
+ * is not used (one warning says so): a link that cannot be followed from a
+ * code-scanning page is worse than none. Trailing slashes are dropped.
+ * Returns a static string, NULL when there is no base. */
+const char *report_docs_url(void);
 
 /* Writes the anchor of rule id in docs/rules.md (its heading, lowercased:
  * "s4-perf-records-recon") into buf (always terminated). */
 void report_rule_anchor(const char *id, char *buf, size_t len);
 
-/* Writes the absolute URI of rule id's section of docs/rules.md. */
-void report_rule_help_uri(const char *id, char *buf, size_t len);
+/* Writes the absolute URI of rule id's section of rules.md under
+ * report_docs_url() into buf and returns 0; returns -1 (buf "") when there
+ * is no documentation base: the caller leaves the link out. */
+int report_rule_help_uri(const char *id, char *buf, size_t len);
 
 /* One rule for a terminal: id and summary, severities, then why, what
  * triggers it, how to fix it and an example, wrapped to 78 columns.

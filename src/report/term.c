@@ -47,6 +47,12 @@ int term_use_color(FILE *f)
 	const char *nc = getenv("NO_COLOR"); /* no-color.org: set and not empty */
 	if (nc && *nc)
 		return 0;
+	/* force-color.org and bixense.com/clicolors: set, not empty and not
+	 * "0" forces colour even into a pipe; NO_COLOR, checked first, wins */
+	const char *force[] = { getenv("FORCE_COLOR"), getenv("CLICOLOR_FORCE") };
+	for (size_t i = 0; i < 2; i++)
+		if (force[i] && *force[i] && strcmp(force[i], "0") != 0)
+			return 1;
 	const char *term = getenv("TERM");
 	if (term && strcmp(term, "dumb") == 0)
 		return 0;

@@ -1,7 +1,9 @@
 /* term.h: what a terminal gets that a pipe does not: colour and a progress
- * line. One place decides (jq's habit): colour only when the stream is a
- * terminal, NO_COLOR is unset and --color is not never (--color=always
- * forces it); progress redraws one stderr line on a terminal and prints
+ * line. One place decides (jq's habit), first rule that applies wins:
+ * --color=always / --color=never; NO_COLOR set and not empty: none;
+ * FORCE_COLOR or CLICOLOR_FORCE set, not empty and not "0": colour even
+ * into a pipe; TERM=dumb: none; else colour when the stream is a terminal.
+ * Progress redraws one stderr line on a terminal and prints
  * plain lines otherwise (hyperfine's habit); --quiet silences progress and
  * notes, --verbose adds per-run detail.
  */

@@ -492,6 +492,7 @@ struct dir_check {
 	struct inventory inv;
 	struct history hist;         /* --base */
 	struct abjournals ab;        /* the A/B journals of ab_* directories */
+	char optlog_why[96];          /* opt_log.md is not text: why */
 };
 
 static void dir_init(struct dir_check *c, const struct tree *T, const char *rel,
@@ -560,8 +561,16 @@ static int dir_optlog(struct dir_check *c)
 {
 	FILE *f;
 	enum tree_status ts = tree_fopen(c->T, c->rel, "opt_log.md", 0, &f);
+	size_t nul_at;
 	c->in.optlog_state = state_of(ts);
-	if (ts == TREE_OK) {
+	if (ts == TREE_OK && lineio_not_text(f, &nul_at)) {
+		/* one finding for a binary file, not one per pseudo-line */
+		fclose(f);
+		snprintf(c->optlog_why, sizeof(c->optlog_why), "not a text file (a NUL byte at byte %zu)",
+			 nul_at + 1);
+		c->in.optlog_state = S4_FILE_UNREADABLE;
+		c->in.optlog_error = c->optlog_why;
+	} else if (ts == TREE_OK) {
 		if (optlog_load_stream(f, &c->lg) != 0) {
 			if (errno == ENOMEM)
 				return -1;

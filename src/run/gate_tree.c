@@ -6,6 +6,7 @@
 #include "run/gate_history.h"
 #include "run/git.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -94,25 +95,129 @@ static int readable_dir(const char *operand, char *err, size_t errlen)
 	return 0;
 }
 
-/* Opens the tree of root r for operand (a perf dir named itself makes its
- * parent the root and r->only its name). 0; -1 with err, r's strings
- * freed. */
+/* 1 when the directory real[0..n) holds a regular file itself: a perf
+ * directory does (opt_log.md, perf_log.md...); a folder of folders that
+ * happens to be named perf_tuning/ does not. */
+static int holds_file(const char *real, size_t n)
+{
+	char *dir = strndup(real, n);
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	struct stat st;
+	int found = 0;
+	while (d && !found && (e = readdir(d)) != NULL)
+		found = e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			S_ISREG(st.st_mode);
+	if (d)
+		closedir(d);
+	free(dir);
+	return found;
+}
+
+/* The nearest perf directory that real (a real path) is or lies in, below
+ * the repository top holding it (never the top itself or above: a clone
+ * inside a folder named perf_tuning/ stays a tree); one it lies in must
+ * hold a file of its own. The length of its path in real, 0 when there is
+ * none. */
+static size_t perf_ancestor(const char *real)
+{
+	char *top = tree_repo_top(real);
+	size_t floor = top ? strlen(top) : 0, e = strlen(real), end = e;
+	free(top);
+	while (e > floor) {
+		size_t s = e;
+		while (s > 0 && real[s - 1] != '/')
+			s--;
+		if (s <= floor)
+			break;
+		if (kind_of(real + s, e - s) >= 0 && (e == end || holds_file(real, e)))
+			return e;
+		e = s - 1;
+	}
+	return 0;
+}
+
+/* How the perf directory dir (a real path) is shown from the current
+ * directory: relative when the current directory holds it ("op/perf_opt")
+ * or lies in it ("../perf_opt"), else dir itself. malloc'd, NULL when out
+ * of memory. */
+static char *shown_from_cwd(const char *dir)
+{
+	char *cwd = realpath(".", NULL);
+	size_t cl = cwd ? strlen(cwd) : 0;
+	const char *b;
+	size_t n, depth = 0;
+	last_component(dir, &b, &n);
+	size_t pl = (size_t)(b - dir); /* dir's parent, with its slash */
+	char *out = NULL;
+	if (cwd && cl > 1 && strncmp(dir, cwd, cl) == 0 && dir[cl] == '/') {
+		out = strdup(dir + cl + 1);
+	} else if (cwd && pl > 0 && strncmp(cwd, dir, pl) == 0) {
+		for (const char *p = cwd + pl - 1; *p; p++)
+			depth += *p == '/';
+		if (!(out = malloc(3 * depth + n + 1))) {
+			free(cwd);
+			return NULL;
+		}
+		for (size_t i = 0; i < depth; i++)
+			memcpy(out + 3 * i, "../", 3);
+		memcpy(out + 3 * depth, b, n);
+		out[3 * depth + n] = '\0';
+	} else {
+		out = strdup(dir);
+	}
+	free(cwd);
+	return out;
+}
+
+/* The root, its perf directory and how it is shown for an operand that is
+ * not named perf_opt/ or perf_tuning/ but is one or lies in one ("." in
+ * perf_opt/, op/perf_opt/kernels): the operator directory above it becomes
+ * the root, as if the perf directory had been named. Reads nothing but the
+ * names of the directories up to the repository top. 0: not in one; 1:
+ * *rootpath, r->only and r->shown set; -1 out of memory. */
+static int root_in_perf_dir(struct gate_root *r, const char *operand, char **rootpath)
+{
+	char *real = realpath(operand, NULL);
+	size_t e = real ? perf_ancestor(real) : 0;
+	int rc = 0;
+	if (e > 0) {
+		real[e] = '\0';
+		const char *b;
+		size_t n;
+		last_component(real, &b, &n);
+		r->only = strndup(b, n);
+		r->shown = shown_from_cwd(real);
+		*rootpath = b - real > 1 ? strndup(real, (size_t)(b - real - 1)) : strdup("/");
+		rc = r->only && r->shown && *rootpath ? 1 : -1;
+	}
+	free(real);
+	return rc;
+}
+
+/* Opens the tree of root r for operand (a perf dir named itself, or one
+ * operand is or lies in, makes its parent the root and r->only its name).
+ * 0; -1 with err, r's strings freed. */
 static int root_open(struct gate_root *r, const char *operand, char *err, size_t errlen)
 {
 	const char *b;
 	size_t n;
 	last_component(operand, &b, &n);
 	int named = kind_of(b, n) >= 0;
-	char *rootpath;
-	if (named) {
+	char *rootpath = NULL;
+	int inside = named ? 0 : root_in_perf_dir(r, operand, &rootpath);
+	if (inside) {
+		named = 1;
+	} else if (named) {
 		r->only = strndup(b, n);
 		rootpath = b == operand ? strdup(".") : strndup(operand, (size_t)(b - operand));
 	} else {
 		rootpath = strdup(operand);
 	}
-	r->shown = strdup(operand);
+	if (!inside)
+		r->shown = strdup(operand);
 	int rc = 0;
-	if (!rootpath || !r->shown || (named && !r->only)) {
+	if (inside < 0 || !rootpath || !r->shown || (named && !r->only)) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	} else if (tree_open(&r->tree, rootpath) != 0) {
@@ -165,6 +270,20 @@ int gate_set_add_root(struct gate_set *s, const char *operand, char *err, size_t
 		return -1;
 	}
 	return 0;
+}
+
+long gate_set_empty_root(const struct gate_set *s)
+{
+	if (s->tree_findings.n > 0)
+		return -1;
+	for (size_t r = 0; r < s->nroots; r++) {
+		size_t i = 0;
+		while (i < s->ndirs && s->dirs[i].root != r)
+			i++;
+		if (i == s->ndirs)
+			return (long)r;
+	}
+	return -1;
 }
 
 /* How rel of root r is shown. */

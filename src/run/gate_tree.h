@@ -2,9 +2,16 @@
  * which configuration (`tlgate`, `tlperf audit`).
  *
  * Each PATH operand becomes a root: a struct tree (io/tree.h) at the
- * operand, or at its parent when the operand is itself a perf_opt/ or
- * perf_tuning/ directory (records name "perf_opt/x" relative to the
- * operator directory). Nothing outside a root is ever opened.
+ * operand, or at the operator directory above it when the operand is a
+ * perf_opt/ or perf_tuning/ directory or lies inside one ("." in
+ * perf_opt/, op/perf_opt/kernels; records name "perf_opt/x" relative to
+ * the operator directory). That one step up is the only place the root
+ * differs from the operand: only that perf directory is checked, and the
+ * search for it reads nothing but the directories between the operand and
+ * its repository top (a perf_opt/ or perf_tuning/ at or above the top does
+ * not count, nor one the operand lies in that holds no file of its own: a
+ * folder of folders named perf_tuning/). Nothing outside a root is ever
+ * opened.
  *
  * Directories come from the one walker (tree_find: any depth and path
  * length, symbolic links never followed, .git and node_modules not
@@ -58,6 +65,11 @@ void gate_set_release(struct gate_set *s);
 /* Adds the root for operand (a directory). Returns 0; -1 with a message in
  * err when it cannot be read (exit 2). */
 int gate_set_add_root(struct gate_set *s, const char *operand, char *err, size_t errlen);
+
+/* After discovery: the index of the first root under which nothing is
+ * checked (no directory and no TLGATE-TREE finding anywhere), -1 when
+ * every root has something. */
+long gate_set_empty_root(const struct gate_set *s);
 
 /* Finds the directories of every root: by walking, or (changed != NULL)
  * from changed, the repository-relative paths git reports for the root's

@@ -19,7 +19,7 @@ void cli_msg_configure(int color, int quiet)
 /* Messages quote inputs (paths, ids, kernel names): control characters in
  * them are escaped (util/escape.h), newlines kept; the colour codes are
  * ours, added around the level only. */
-static void vmsg(const char *level, const char *fmt, va_list ap)
+static void vmsg(const char *level, const char *suffix, const char *fmt, va_list ap)
 {
 	/* bold red error, bold yellow warning, bold cyan note (as gcc does) */
 	const char *sgr = level[0] == 'e' ? "\033[1;31m" : level[0] == 'w' ? "\033[1;33m" : "\033[1;36m";
@@ -39,6 +39,8 @@ static void vmsg(const char *level, const char *fmt, va_list ap)
 		fputs("(message could not be formatted)", stderr);
 	else if (escape_put_text(stderr, text, ESCAPE_KEEP_NEWLINE) != 0)
 		fputs("(out of memory)", stderr);
+	if (suffix)
+		fputs(suffix, stderr);
 	fputc('\n', stderr);
 	if (text != small)
 		free(text);
@@ -48,7 +50,7 @@ void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vmsg("error", fmt, ap);
+	vmsg("error", NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -56,7 +58,7 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vmsg("warning", fmt, ap);
+	vmsg("warning", NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -66,20 +68,21 @@ void cli_note(const char *fmt, ...)
 	if (msg_quiet)
 		return;
 	va_start(ap, fmt);
-	vmsg("note", fmt, ap);
+	vmsg("note", NULL, fmt, ap);
 	va_end(ap);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char see[160];
 	va_list ap;
-	va_start(ap, fmt);
-	vmsg("error", fmt, ap);
-	va_end(ap);
 	if (strcmp(cli_prog, "tlperf") == 0)
-		fprintf(stderr, "see 'tlperf %s --help'\n", cmd);
+		snprintf(see, sizeof(see), " (see 'tlperf %s%s--help')", cmd, *cmd ? " " : "");
 	else
-		fprintf(stderr, "see '%s --help'\n", cli_prog);
+		snprintf(see, sizeof(see), " (see '%s --help')", cli_prog);
+	va_start(ap, fmt);
+	vmsg("error", see, fmt, ap);
+	va_end(ap);
 	return CLI_USAGE;
 }
 

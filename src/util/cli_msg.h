@@ -29,9 +29,10 @@ extern const char *cli_prog;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* cli_error for a usage problem, then the line "see 'tlperf CMD --help'"
- * ("see 'tlgate --help'" under an alias); returns CLI_USAGE so callers can
- * `return cli_usage_error(...)`. cmd may be "loop init". */
+/* cli_error for a usage problem, on the same one line ending
+ * " (see 'tlperf CMD --help')" (" (see 'tlgate --help')" under an alias);
+ * returns CLI_USAGE so callers can `return cli_usage_error(...)`. cmd may
+ * be "loop init" or "" (the overview). */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

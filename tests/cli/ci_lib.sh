@@ -1,6 +1,6 @@
 # ci_lib.sh: helpers for tests/cli/test_ci_*.sh (sourced after lib.sh).
 
-command -v jq >/dev/null 2>&1 || skip "jq not installed (apt-get install jq): the report checks need it"
+need_cmd jq
 
 # ci_make_repo DIR: a git repository with a base commit holding two
 # perf_opt directories that pass the gate (ops/layer_norm v1, ops/mish v2,

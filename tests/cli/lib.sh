@@ -1,7 +1,27 @@
 # lib.sh: helpers for tests/cli/test_*.sh (sourced).
 set -u
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "skip: $*"; exit 77; }
+# skip WHY: exit 77 (run-all.sh counts a skip), except under CI=true, where
+# everything a test needs is present (scripts/install-deps.sh installs the
+# tools, ../shared sits beside the clone): there a skip is a failure.
+skip() {
+    if [ "${CI:-}" = true ]; then echo "FAIL: would skip under CI=true: $*" >&2; exit 1; fi
+    echo "skip: $*"; exit 77
+}
+# need_cmd CMD...: skip (a failure under CI=true) unless each is on PATH
+need_cmd() {
+    for c in "$@"; do
+        command -v "$c" >/dev/null 2>&1 || skip "$c not installed (scripts/install-deps.sh installs it)"
+    done
+}
+# have_shared WHAT: 0 when ../shared is there; else a note that WHAT was not
+# run and 1 (a failure under CI=true), for a test that goes on without it
+have_shared() {
+    [ -n "$SHARED" ] && return 0
+    [ "${CI:-}" = true ] && fail "../shared is not beside the clone under CI=true: $1 cannot run"
+    echo "note: ../shared not present: $1 not run"
+    return 1
+}
 # expect_exit CODE CMD...: runs CMD, stdout to $OUT, stderr to $ERR.
 OUT=$TMPDIR_TEST/out ERR=$TMPDIR_TEST/err
 expect_exit() {

@@ -16,6 +16,8 @@ export TESTDATA="$ROOT/testdata" BUILD_DIR="$B"
 if [ -n "${SHARED:-}" ] && [ -d "$SHARED" ]; then SHARED=$(cd "$SHARED" && pwd)
 elif [ -d "$ROOT/../shared" ]; then SHARED=$(cd "$ROOT/../shared" && pwd); else SHARED=""; fi
 export SHARED
+# colour is forced by these (report/term.h): the tests decide it themselves
+unset FORCE_COLOR CLICOLOR_FORCE
 pass=0 fail=0 skip=0 failed=""
 only=${CLI_ONLY:-}
 for t in "$ROOT"/tests/cli/test_*.sh; do

@@ -37,7 +37,7 @@ expect_grep "overall geometric-mean speedup $(cat "$T/geo")x over 6 workloads" "
 
 # json: operators, workloads and totals
 expect_exit 1 "$TLPERF" audit --format json repo
-if command -v jq >/dev/null 2>&1; then
+if need_cmd jq; then
     [ "$(jq '.operators | length' "$OUT")" = 4 ] || fail "json operators"
     [ "$(jq '[.operators[].workloads[]] | length' "$OUT")" = 6 ] || fail "json workloads"
     [ "$(jq '.totals.unreconcilable' "$OUT")" = 2 ] || fail "json totals"
@@ -91,14 +91,17 @@ sed -i 's/dit-small: final_latency: 30.2 us/dit-small: final_latency: 31.5 us/' 
 expect_exit 1 "$TLPERF" audit repo/ops/layer_norm
 expect_grep "| dit-small | 45 | 31.5 | r2\\_double\\_buffer | 30 | +5.00 |" "$OUT"
 
-# no perf_opt anywhere: nothing to reconcile; bad usage and unreadable roots exit 2
+# no perf_opt under an explicit ROOT: exit 2 (a mistyped root must not
+# pass), 0 with --allow-empty; bad usage and unreadable roots exit 2
 mkdir "$T/empty"
-expect_exit 0 "$TLPERF" audit "$T/empty"
+expect_exit 2 "$TLPERF" audit "$T/empty"
+expect_grep "nothing to audit under '$T/empty'" "$ERR"
+expect_exit 0 "$TLPERF" audit --allow-empty "$T/empty"
 expect_grep "no perf_opt/ directory found" "$ERR"
 expect_exit 2 "$TLPERF" audit "$T/nonexistent"
 expect_grep "cannot read '$T/nonexistent'" "$ERR"
 expect_exit 2 "$TLPERF" audit --format pdf repo
-expect_grep "unknown format 'pdf'" "$ERR"
+expect_grep "option '--format' wants markdown, csv, json or html, got 'pdf'" "$ERR"
 expect_exit 2 "$TLPERF" audit -o "$T/no/such/dir/a.html" repo
 expect_grep "cannot write" "$ERR"
 echo "audit ok"

@@ -62,7 +62,7 @@ expect_grep "overall geometric-mean speedup $(cat "$T/geo")x over 8 workloads" "
 
 # json
 expect_exit 1 "$TLPERF" audit --format json repo
-if command -v jq >/dev/null 2>&1; then
+if need_cmd jq; then
     [ "$(jq '.operators | length' "$OUT")" = 6 ] || fail "json operators"
     [ "$(jq '[.operators[] | select(.contract == "perf_tuning")] | length' "$OUT")" = 2 ] || fail "json perf_tuning"
     [ "$(jq -r '.operators[] | select(.operator == "repo/ops/sigmoid") | .reconciled' "$OUT")" = false ] || fail "json sigmoid"
@@ -82,14 +82,14 @@ grep -F '<tr class="fail"><td>repo/ops/sigmoid</td>' "$T/a.html" >/dev/null || f
 grep -F '<tr><td>repo/ops/gelu</td>' "$T/a.html" >/dev/null || fail "gelu row should not be red"
 [ "$(grep -o 'class="bar[ "]' "$T/a.html" | wc -l)" = 6 ] || fail "want one bar per operator"
 [ "$(grep -o 'class="bar failing"' "$T/a.html" | wc -l)" = 3 ] || fail "want 3 failing bars"
-if command -v xmllint >/dev/null 2>&1; then
+if need_cmd xmllint; then
     sed -n '/<svg /,/<\/svg>/p' "$T/a.html" >"$T/chart.svg"
     xmllint --noout "$T/chart.svg" || fail "chart is not well-formed XML"
 fi
 
 # the real folders of ../shared: one row each, speedup = their geomean, and
 # the gate's errors on them (genuine inconsistencies) fail them
-if [ -n "$SHARED" ] && [ -d "$SHARED/real-logs/perf_tuning" ]; then
+if have_shared "the real perf_tuning folders"; then
     n=0
     for d in "$SHARED"/real-logs/perf_tuning/*/; do
         name=$(basename "$d")
@@ -116,6 +116,4 @@ if [ -n "$SHARED" ] && [ -d "$SHARED/real-logs/perf_tuning" ]; then
         [ "$e" = 0 ] || [ "$rc" = 1 ] || fail "gate errors on $op should make the audit exit 1"
     done
     echo "$n real perf_tuning folders audited (exit $rc)"
-else
-    echo "skip: real folders (no \$SHARED)"
 fi

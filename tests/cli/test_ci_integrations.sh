@@ -28,7 +28,9 @@ expect_grep 'GIT_DEPTH: "0"' "$GL"
 expect_grep "codequality: gl-code-quality-report.json" "$GL"
 expect_grep "junit: tlgate-junit.xml" "$GL"
 expect_grep "require_serial: true" "$PC"
-if command -v python3 >/dev/null 2>&1 && python3 -c 'import yaml' 2>/dev/null; then
+need_cmd python3
+python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed (scripts/install-deps.sh installs it)"
+if true; then
     for y in "$GH" "$GL" "$PC"; do
         python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$y" || fail "$y: not valid YAML"
     done

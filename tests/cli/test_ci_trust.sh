@@ -128,8 +128,11 @@ expect_grep "iter9.json: error: [PT-JSON] not read: it leads outside the checked
 expect_no_grep "TOPSECRET" "$OUT"
 # a link out of the tree anywhere else in it: never walked
 rm -rf "$D/s"; mkdir -p "$D/s"; tampered "$D/elsewhere/op/perf_opt"; ln -s "$D/elsewhere" "$D/s/link"
-gate 0 "$D/s"
+gate 0 --allow-empty "$D/s"
 expect_no_grep "elsewhere" "$OUT"
+# and what lies behind the link does not count as something to check
+gate 2 "$D/s"
+expect_grep "nothing to check under '$D/s'" "$ERR"
 
 ## 5. discovery: any depth, any path length, symlinked perf_opt/ reported
 mkdir -p "$D/deep"

@@ -50,20 +50,21 @@ rm "$T/.tlgate.json"
 
 # SARIF: informationUri, and per rule helpUri (an anchor of docs/rules.md
 # that exists) and help.text; a whole-file result gets startLine 1
+# under the https base TLPERF_DOCS_URL names (issue 26.5)
 rm "$T/v1/perf_opt/opt_log.md"
-expect_exit 1 "$TLGATE" --format sarif "$T"
+expect_exit 1 env TLPERF_DOCS_URL=https://docs.example/tlperf/ "$TLGATE" --format sarif "$T"
 python3 - "$OUT" "$ROOT/docs/rules.md" <<'PY' || fail "SARIF rule links"
 import json, re, sys
 doc = json.load(open(sys.argv[1]))
 anchors = {h.strip().lower() for h in re.findall(r'^## (.+)$', open(sys.argv[2], encoding='utf-8').read(), re.M)}
 drv = doc['runs'][0]['tool']['driver']
-assert '://' in drv['informationUri'], drv
+assert drv['informationUri'] == 'https://docs.example/tlperf/README.md', drv
 for r in drv['rules']:
     if r['id'].startswith('X-'):
         continue
     uri = r['helpUri']
     anchor = uri.split('#', 1)[1]
-    assert '/rules.md#' in uri and anchor in anchors, (r['id'], uri)
+    assert uri.startswith('https://docs.example/tlperf/rules.md#') and anchor in anchors, (r['id'], uri)
     assert len(r['help']['text']) > 40, r['id']
 whole = [x for x in doc['runs'][0]['results'] if x['ruleId'] == 'S4-OPTLOG']
 assert whole, 'no S4-OPTLOG result'
@@ -71,4 +72,37 @@ for x in doc['runs'][0]['results']:
     assert x['locations'][0]['physicalLocation']['region']['startLine'] >= 1, x
 assert whole[0]['locations'][0]['physicalLocation']['region']['startLine'] == 1
 PY
+# no base (TLPERF_DOCS_URL set and empty, or not https): no link at all,
+# never a dead file:// one; a bad base is said once on stderr
+for base in "" "file:///usr/local/share/doc/tlperf" "http://docs.example/t" "docs.example"; do
+    expect_exit 1 env TLPERF_DOCS_URL="$base" "$TLGATE" --format sarif "$T"
+    python3 - "$OUT" <<'PY' || fail "SARIF links without a docs base ('$base')"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+drv = doc['runs'][0]['tool']['driver']
+assert 'informationUri' not in drv, drv.get('informationUri')
+assert all('helpUri' not in r for r in drv['rules']), 'helpUri without a base'
+assert all(r.get('help', {}).get('text') for r in drv['rules'] if not r['id'].startswith('X-'))
+PY
+    if [ -n "$base" ]; then
+        [ "$(grep -c "TLPERF_DOCS_URL '$base' is not an https:// URL" "$ERR")" -eq 1 ] || { cat "$ERR"; fail "no single warning for '$base'"; }
+    fi
+done
+# the build's base (make DOCS_URL=...): compiled into rules_doc.o, which is
+# rebuilt whenever the value changes (it was not when PREFIX changed), and
+# not when it stays the same; a value that is not https is refused
+B2=$TMPDIR_TEST/b2
+O=$B2/obj/src/report/rules_doc.o
+mk() { make -C "$ROOT" BUILD="$B2" SAN=0 "$@" "$O" >"$TMPDIR_TEST/mk.log" 2>&1 || { cat "$TMPDIR_TEST/mk.log"; fail "make $*"; }; }
+mk DOCS_URL=https://one.example/d
+grep -q "https://one.example/d" "$O" || fail "DOCS_URL not compiled in"
+mk DOCS_URL=https://one.example/d
+! grep -q "rules_doc.c" "$TMPDIR_TEST/mk.log" || fail "rules_doc.o rebuilt with the same DOCS_URL"
+mk DOCS_URL=https://two.example/d
+grep -q "rules_doc.c" "$TMPDIR_TEST/mk.log" || fail "DOCS_URL changed, rules_doc.o not rebuilt"
+grep -q "https://two.example/d" "$O" && ! grep -q "https://one.example/d" "$O" || fail "the object holds the old DOCS_URL"
+mk DOCS_URL=
+! grep -q "example/d" "$O" || fail "DOCS_URL emptied, the object still holds a base"
+set +e; make -C "$ROOT" BUILD="$B2" DOCS_URL=file:///usr/share/doc "$O" >"$TMPDIR_TEST/mk.log" 2>&1; rc=$?; set -e
+[ "$rc" -ne 0 ] && grep -q "DOCS_URL must be one https:// URL" "$TMPDIR_TEST/mk.log" || fail "a file:// DOCS_URL was accepted by make"
 echo ok

@@ -30,7 +30,7 @@ for p in tlperf tlab tlgate; do
     for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES; do
         grep -q "^\.SH \"*$s" "$ROOT/docs/$p.1" || fail "$p.1: no $s section"
     done
-    if command -v groff >/dev/null 2>&1; then
+    if need_cmd groff; then
         w=$(groff -man -ww -z "$ROOT/docs/$p.1" 2>&1)
         [ -z "$w" ] || fail "$p.1: groff warns: $w"
     fi
@@ -76,13 +76,80 @@ complete_words tlgate --stat >"$TMPDIR_TEST/c"
 grep -qx -- --statistics "$TMPDIR_TEST/c" || fail "bash: tlgate --statistics not completed"
 complete_words tlab --a- >"$TMPDIR_TEST/c"
 grep -qx -- --a-cmd "$TMPDIR_TEST/c" || fail "bash: tlab --a-cmd not completed"
-# zsh: the same lists (run by zsh when it is installed)
+# values: every option whose usage row lists "one of: ..." completes those
+# values (not file names), as "--opt X" and "--opt=X"; `explain` completes
+# rule ids
 for c in $cmds; do
+    "$TLPERF" "$c" --help | awk '
+        /^  (-., |    )--[a-z]/ { o = $0; sub(/^ +(-., )?/, "", o); sub(/ .*/, "", o) }
+        /^ +one of: / { v = $0; sub(/^ +one of: /, "", v); gsub(/, /, " ", v); print o, v }' >"$TMPDIR_TEST/ch"
+    while read -r o vals; do
+        complete_words tlperf "$c" "$o" "" >"$TMPDIR_TEST/c"
+        for v in $vals; do grep -qx -- "$v" "$TMPDIR_TEST/c" || fail "bash: $c $o does not complete $v"; done
+        [ "$(wc -l <"$TMPDIR_TEST/c")" -eq "$(echo $vals | wc -w)" ] || fail "bash: $c $o completes more than its values: $(cat "$TMPDIR_TEST/c")"
+    done <"$TMPDIR_TEST/ch"
+done
+grep -q "one of: text, json" "$ROOT/docs/tlgate.1" || fail "tlgate.1 does not list the formats"
+complete_words tlgate --format js >"$TMPDIR_TEST/c"
+[ "$(cat "$TMPDIR_TEST/c")" = json ] || fail "bash: tlgate --format js: $(cat "$TMPDIR_TEST/c")"
+complete_words tlgate --format = sa >"$TMPDIR_TEST/c"
+[ "$(cat "$TMPDIR_TEST/c")" = sarif ] || fail "bash: tlgate --format = sa: $(cat "$TMPDIR_TEST/c")"
+complete_words tlgate --format=gi >"$TMPDIR_TEST/c"
+sort "$TMPDIR_TEST/c" | tr '\n' ' ' | grep -qx -- "--format=github --format=gitlab " || fail "bash: --format=gi: $(cat "$TMPDIR_TEST/c")"
+complete_words tlab --protocol "" >"$TMPDIR_TEST/c"
+[ "$(sort "$TMPDIR_TEST/c" | tr '\n' ' ')" = "ref seq " ] || fail "bash: tlab --protocol: $(cat "$TMPDIR_TEST/c")"
+complete_words tlperf sim --protocol "" >"$TMPDIR_TEST/c"
+[ "$(sort "$TMPDIR_TEST/c" | tr '\n' ' ')" = "both ref seq " ] || fail "bash: sim --protocol: $(cat "$TMPDIR_TEST/c")"
+complete_words tlperf loop -C x status --color n >"$TMPDIR_TEST/c"
+[ "$(cat "$TMPDIR_TEST/c")" = never ] || fail "bash: loop status --color n: $(cat "$TMPDIR_TEST/c")"
+complete_words tlperf explain S4-STOP >"$TMPDIR_TEST/c"
+[ "$(cat "$TMPDIR_TEST/c")" = S4-STOP-REASON ] || fail "bash: explain S4-STOP: $(cat "$TMPDIR_TEST/c")"
+complete_words tlperf explain "" >"$TMPDIR_TEST/c"
+[ "$(wc -l <"$TMPDIR_TEST/c")" -eq "$("$TLPERF" explain --list | wc -l)" ] || fail "bash: explain does not offer every rule"
+# a value-less option still completes file names after it
+mkdir -p "$TMPDIR_TEST/fdir" && : >"$TMPDIR_TEST/fdir/zz-file"
+complete_words tlgate --strict "$TMPDIR_TEST/fdir/zz" >"$TMPDIR_TEST/c"
+grep -q "zz-file" "$TMPDIR_TEST/c" || fail "bash: file names after --strict: $(cat "$TMPDIR_TEST/c")"
+
+# zsh: the same, through the generated function with compadd, _describe
+# and _files stubbed to print what they are given
+need_cmd zsh
+zsh -n "$ROOT/completions/_tlperf" || fail "zsh: syntax"
+zcomplete() { # zcomplete WORD...: what zsh would offer for the last word
+    zsh -f -c '
+        compadd() { while [[ $1 == -* ]]; do case $1 in -a) print -l -- ${(P)2}; return ;; --) shift; break ;; *) shift ;; esac; done; print -l -- "$@"; }
+        _describe() { while [[ $1 == -t ]]; do shift 2; done; shift; local n; for n in "$@"; do print -l -- ${(P)n}; done; }
+        _files() { print -- "<files>"; }
+        compset() { :; }
+        words=("${@:2}"); CURRENT=$(( $# - 1 ))
+        source "$1"' _ "$ROOT/completions/_tlperf" "$@"
+}
+zcomplete tlgate --format "" >"$TMPDIR_TEST/z"
+for v in text json sarif github junit markdown gitlab; do grep -qx "$v" "$TMPDIR_TEST/z" || fail "zsh: --format $v"; done
+! grep -q "<files>" "$TMPDIR_TEST/z" || fail "zsh: file names for --format"
+zcomplete tlperf sim --protocol "" >"$TMPDIR_TEST/z"
+[ "$(sort "$TMPDIR_TEST/z" | tr '\n' ' ')" = "both ref seq " ] || fail "zsh: sim --protocol: $(cat "$TMPDIR_TEST/z")"
+zcomplete tlab --color "" >"$TMPDIR_TEST/z"
+[ "$(sort "$TMPDIR_TEST/z" | tr '\n' ' ')" = "always auto never " ] || fail "zsh: tlab --color: $(cat "$TMPDIR_TEST/z")"
+# options with their descriptions
+zcomplete tlgate - >"$TMPDIR_TEST/z"
+grep -qx -- "--format:output format (default text)" "$TMPDIR_TEST/z" || fail "zsh: --format without its description: $(head -3 "$TMPDIR_TEST/z")"
+grep -qx -- "--allow-empty:a PATH under which nothing is checked is not an error" "$TMPDIR_TEST/z" || fail "zsh: --allow-empty"
+for c in $cmds; do
+    zcomplete tlperf "$c" - >"$TMPDIR_TEST/z"
     opts "$TLPERF" "$c" | while read -r o; do
-        grep -q -- "^    $c) reply=(.*$o\( \|)\)" "$ROOT/completions/_tlperf" || fail "zsh: $o of $c missing"
+        grep -q -- "^$o:." "$TMPDIR_TEST/z" || fail "zsh: $o of $c missing or without a description"
     done
 done
-if command -v zsh >/dev/null 2>&1; then zsh -n "$ROOT/completions/_tlperf" || fail "zsh: syntax"; fi
+# rule ids with their summaries, commands with theirs
+zcomplete tlperf explain "" >"$TMPDIR_TEST/z"
+grep -q "^S4-STOP-REASON:." "$TMPDIR_TEST/z" || fail "zsh: explain rules: $(head -3 "$TMPDIR_TEST/z")"
+zcomplete tlperf "" >"$TMPDIR_TEST/z"
+grep -q "^gate:check perf_opt/" "$TMPDIR_TEST/z" || fail "zsh: commands: $(head -3 "$TMPDIR_TEST/z")"
+zcomplete tlperf loop "" >"$TMPDIR_TEST/z"
+grep -qx "round" "$TMPDIR_TEST/z" || fail "zsh: loop subcommands"
+zcomplete tlgate --strict "" >"$TMPDIR_TEST/z"
+grep -qx "<files>" "$TMPDIR_TEST/z" || fail "zsh: file names after --strict"
 
 # 4. make install puts everything in place
 make -s -C "$ROOT" install BUILD="$BUILD_DIR" DESTDIR="$TMPDIR_TEST/dest" PREFIX=/usr >/dev/null 2>"$TMPDIR_TEST/make.err" ||

@@ -45,7 +45,7 @@ expect_exit 0 "$TLPERF" help msprof
 expect_grep "--kernel-name PAT" "$OUT"
 
 # the real samples, when ../shared is there
-[ -n "$SHARED" ] || exit 0
+have_shared "the real msprof samples" || exit 0
 S=$SHARED/msprof-samples
 expect_exit 0 "$TLPERF" msprof "$S/01_OpBasicInfo_mix_cann83RC2.csv"
 expect_grep "86824.727" "$OUT"

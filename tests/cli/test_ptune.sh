@@ -44,7 +44,7 @@ expect_exit 1 "$TLGATE" "$TMPDIR_TEST/sup"
 expect_grep "perf_tuning/optimization_log.md:37: error: [PT-DB]" "$OUT"
 expect_grep "perf_tuning/optimization_log.md:29: warning: [TLGATE-SUPPRESSION] unused suppression of PT-PLAN" "$OUT"
 
-[ -n "$SHARED" ] || exit 0
+have_shared "the real perf_tuning folders" || exit 0
 real="$SHARED/real-logs/perf_tuning"
 mkdir -p "$TMPDIR_TEST/real/foreach_norm" "$TMPDIR_TEST/real/sigmoid"
 cp -r "$real/tile-ai__foreach_norm" "$TMPDIR_TEST/real/foreach_norm/perf_tuning"

@@ -97,7 +97,7 @@ expect_exit 2 "$TLPERF" speedup --frobnicate "$V1"
 
 # The shared reference fixtures, when present: v2-multi claims 120 -> 90
 # and 60 -> 48 us (1.33x and 1.25x, geomean 1.29x); v1 claims 120.5 -> 100.
-if [ -n "$SHARED" ] && [ -d "$SHARED/reference-fixtures" ]; then
+if have_shared "the shared reference fixtures"; then
     F=$SHARED/reference-fixtures
     expect_exit 0 "$TLPERF" speedup "$F/v2-multi/perf_opt/perf_records.jsonl"
     expect_grep "| kernels/mish.py::main | yolo-p3-f16 | 120.000 | 90.000 | merged-best | 1.33x | -25.0% |" "$OUT"

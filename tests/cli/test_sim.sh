@@ -7,7 +7,20 @@ cp "$OUT" "$T/a"
 expect_grep "| seq | bimodal4 | +0% |" "$T/a"
 expect_grep "| ref | bimodal4 | +5% |" "$T/a"
 expect_grep "max pairs over all seq rows" "$T/a"
-expect_grep "targets met" "$T/a"
+# all_met FILE [SUFFIX]: the closing line says every target is met ("8 of 8
+# targets met.", not "6 of 8") and no target row says FAIL
+all_met() {
+    grep -q "^\([0-9][0-9]*\) of \1 targets met${2:-}\.\$" "$1" || return 1
+    ! grep -q '| FAIL |' "$1"
+}
+# the check itself must fail on a partial result
+printf '| x | 1 | <= 2 | PASS |\n\n6 of 8 targets met.\n' >"$T/partial"
+all_met "$T/partial" && fail "all_met accepted '6 of 8 targets met.'"
+printf '| x | 3 | <= 2 | FAIL |\n\n8 of 8 targets met.\n' >"$T/partial"
+all_met "$T/partial" && fail "all_met accepted a FAIL row"
+printf '\n8 of 8 targets met in every cell.\n' >"$T/partial"
+all_met "$T/partial" && fail "all_met accepted the grid's line for the table's"
+all_met "$T/a" || fail "not every target met: $(grep 'targets met\|FAIL' "$T/a")"
 # same seed, same output; another seed, other numbers
 expect_exit 0 "$TLPERF" sim --scenario bimodal4 --trials 300 --seed 5
 cmp -s "$OUT" "$T/a" || fail "same seed gave different output"
@@ -51,7 +64,7 @@ cp "$OUT" "$T/g"
 expect_grep "evaluation grid: 9 cells, 40 trials per cell, seed 3" "$T/g"
 expect_grep "| adoption of a 5% mean gain, G = 4% | 9 | G 4%, pA " "$T/g"
 expect_grep "% | >= 95.0% |" "$T/g"
-expect_grep "targets met in every cell" "$T/g"
+all_met "$T/g" " in every cell" || fail "not every grid target met: $(grep 'targets met\|FAIL' "$T/g")"
 expect_no_grep "false adoption" "$T/g"
 expect_exit 0 "$TLPERF" sim --grid evaluation --family gain5_g4 --trials 40 --seed 3
 cmp -s "$OUT" "$T/g" || fail "same grid and seed gave different output"
@@ -73,7 +86,7 @@ grep '^| null' "$OUT" | awk -F'|' '{ print $3 $4 $5 $6 }' | sort >"$T/eval"
 [ "$(wc -l <"$T/eval")" -eq 1215 ] || fail "evaluation null cells: $(wc -l <"$T/eval")"
 [ -z "$(comm -12 "$T/cal" "$T/eval")" ] || fail "cells in both grids: $(comm -12 "$T/cal" "$T/eval" | head -3)"
 expect_exit 2 "$TLPERF" sim --grid nope
-expect_grep "unknown grid 'nope'" "$ERR"
+expect_grep "option '--grid' wants calibration or evaluation, got 'nope'" "$ERR"
 expect_exit 2 "$TLPERF" sim --grid evaluation --scenario quiet
 expect_grep "--grid replaces --scenario and --effect" "$ERR"
 expect_exit 2 "$TLPERF" sim --grid evaluation --protocol ref
@@ -83,9 +96,9 @@ expect_exit 2 "$TLPERF" sim --grid evaluation --family bogus
 
 # usage errors
 expect_exit 2 "$TLPERF" sim --protocol fast
-expect_grep "unknown protocol 'fast'" "$ERR"
+expect_grep "option '--protocol' wants seq, ref or both, got 'fast'" "$ERR"
 expect_exit 2 "$TLPERF" sim --scenario sunny
-expect_grep "unknown scenario 'sunny'" "$ERR"
+expect_grep "option '--scenario' wants quiet, bimodal4, bimodal8, drift, outliers, stateshift or all, got 'sunny'" "$ERR"
 expect_exit 2 "$TLPERF" sim --effect 60%
 expect_exit 2 "$TLPERF" sim --trials 0
 expect_exit 2 "$TLPERF" sim --min-pairs 9 --max-pairs 5

@@ -33,7 +33,7 @@ grep '^| case [0-9]' "$OUT" | awk -F'|' '{
 
 # the perf_tuning directory itself, --json and --plot
 expect_exit 0 "$TLPERF" speedup --json --plot "$T/ok.svg" "$T/ok/gelu/perf_tuning"
-if command -v jq >/dev/null 2>&1; then
+if need_cmd jq; then
     [ "$(jq -r .json "$OUT")" = "$json" ] || fail "json: file read"
     [ "$(jq '.cases | length' "$OUT")" = "$ncases" ] || fail "json: cases"
     [ "$(jq -r '.geomean_speedup * 100 | round / 100 | tostring' "$OUT")" = "$(echo "$gm" | sed 's/0*$//; s/\.$//')" ] ||
@@ -46,7 +46,7 @@ expect_grep "<svg xmlns=\"http://www.w3.org/2000/svg\"" "$T/ok.svg"
 [ "$(grep -o 'class="bar[ "]' "$T/ok.svg" | wc -l)" = "$ncases" ] || fail "want one bar per case"
 expect_grep 'class="geomean"' "$T/ok.svg"
 expect_grep "geomean ${gm}x over $ncases cases" "$T/ok.svg"
-if command -v xmllint >/dev/null 2>&1; then
+if need_cmd xmllint; then
     xmllint --noout "$T/ok.svg" || fail "plot is not well-formed XML"
 fi
 
@@ -88,7 +88,7 @@ expect_exit 2 "$TLPERF" speedup "$T/no-such-records.jsonl"
 expect_grep "cannot read records" "$ERR"
 
 # the real folders of ../shared
-if [ -n "$SHARED" ] && [ -d "$SHARED/real-logs/perf_tuning" ]; then
+if have_shared "the real perf_tuning folders"; then
     n=0
     for d in "$SHARED"/real-logs/perf_tuning/*/; do
         expect_exit 0 "$TLPERF" speedup "$d"

@@ -29,6 +29,22 @@ expect_exit 0 env -u NO_COLOR "$TLGATE" "$TESTDATA/gate"
 ! has_esc "$OUT" || fail "colour into a pipe"
 expect_exit 0 env NO_COLOR=1 "$TLGATE" --color=always "$TESTDATA/gate"
 has_esc "$OUT" || fail "--color=always did not force colour"
+# FORCE_COLOR / CLICOLOR_FORCE (set, not empty, not "0") colour even a
+# pipe; NO_COLOR wins over them; --color=never over everything
+for v in FORCE_COLOR=1 FORCE_COLOR=true FORCE_COLOR=3 CLICOLOR_FORCE=1 CLICOLOR_FORCE=yes; do
+    expect_exit 0 env -u NO_COLOR "$v" "$TLGATE" "$TESTDATA/gate"
+    has_esc "$OUT" || fail "$v did not force colour into a pipe"
+    expect_exit 2 env -u NO_COLOR "$v" "$TLPERF" plateau --bogus
+    grep -q "^tlperf: $ESC\[1;31merror$ESC\[0m: " "$ERR" || fail "$v: message not coloured"
+done
+for v in FORCE_COLOR=0 FORCE_COLOR= CLICOLOR_FORCE=0 CLICOLOR_FORCE=; do
+    expect_exit 0 env -u NO_COLOR "$v" "$TLGATE" "$TESTDATA/gate"
+    ! has_esc "$OUT" || fail "$v forced colour"
+done
+expect_exit 0 env NO_COLOR=1 FORCE_COLOR=1 CLICOLOR_FORCE=1 "$TLGATE" "$TESTDATA/gate"
+! has_esc "$OUT" || fail "FORCE_COLOR won over NO_COLOR"
+expect_exit 0 env -u NO_COLOR FORCE_COLOR=1 "$TLGATE" --color=never "$TESTDATA/gate"
+! has_esc "$OUT" || fail "FORCE_COLOR won over --color=never"
 # messages: the level word
 expect_exit 2 "$TLPERF" plateau --color=always --bogus
 grep -q "^tlperf: $ESC\[1;31merror$ESC\[0m: unknown option '--bogus'" "$ERR" || fail "error word not coloured"
@@ -36,6 +52,8 @@ expect_exit 2 "$TLPERF" plateau --bogus
 ! has_esc "$ERR" || fail "coloured message into a pipe"
 expect_exit 2 "$TLPERF" plateau --color=sometimes x
 expect_grep "option '--color' wants auto, always or never, got 'sometimes'" "$ERR"
+expect_exit 2 "$TLPERF" plateau --color=allways x
+expect_grep "option '--color' wants auto, always or never, got 'allways'; did you mean 'always'?" "$ERR"
 
 # --- tlab: progress line on a terminal, plain lines otherwise
 FK=$BUILD_DIR/bin/fake-kernel

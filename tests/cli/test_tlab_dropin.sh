@@ -63,7 +63,7 @@ expect_grep '"verdict":"B_better"' flat.json
 expect_grep '"pair_diffs_us":[-0.562,-0.375]' flat.json
 [ "$(grep -c . two/runs.jsonl)" -eq 4 ] || fail "two pairs: 4 runs recorded"
 expect_exit 2 ab --protocol ref --pairs 0 --workdir zero
-expect_grep "--pairs must be 1..100000" "$ERR"
+expect_grep "option '--pairs' must be between 1 and 100000, got 0" "$ERR"
 
 # seq prints the same reference fields with the same meaning
 expect_exit 0 ab --protocol seq --seed 1 --min-pairs 3 --workdir seq

@@ -63,13 +63,13 @@ expect_grep "see log 'nodata/logs/pair1A.log'" "$OUT"
 
 # usage errors: exit 2 before anything runs
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x
-expect_grep "--b-cmd is required" "$ERR"
+expect_grep "option '--b-cmd' is required" "$ERR"
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --pairs 0
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --noise 2
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --timeout 0
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --launch-count 0
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --protocol bayes
-expect_grep "unknown --protocol 'bayes'" "$ERR"
+expect_grep "option '--protocol' wants seq or ref, got 'bayes'" "$ERR"
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --frobnicate
 expect_exit 0 "$TLAB" --protocol ref --help
 expect_grep "--launch-count N" "$OUT"
