@@ -155,6 +155,34 @@ const struct gate_rule_info gate_rules[] = {
 	  "  perf_log.md:160: warning: [PT-STOP] 3 consecutive attempts without an\n"
 	  "  improvement beyond 3% (...), but the log goes on with 'Iteration 8 — try\n"
 	  "  num_stages=4' without saying why" },
+	{ "S4-AB", GATE_ERROR, GATE_ERROR,
+	  "a winner adopted with a gain under 5% carries a B_better A/B verdict that its runs give",
+	  "Small kernels land in a fast or a slow state from one run to the next (+-3-5%), so one "
+	  "measurement each cannot tell a 3% gain from noise. The seed (Phase 2 step 10, T-2) lets "
+	  "a gain under 5% become the winner only after the interleaved A/B protocol (tlab, "
+	  "ab_test.py) said B_better, and asks for its JSON summary in the round's log.",
+	  "The summary's best (v1) or the final candidate (v2), in the round it was first measured, "
+	  "has keys that need A/B by the winner rule `tlperf loop` applies (stats/winner.h: a gain "
+	  "beyond the noise threshold but under the A/B threshold, 5% or .tlgate.json "
+	  "\"ab_threshold\"; a small kernel's soft regression; no gain beyond noise anywhere), and "
+	  "for one of them no B_better verdict (for a soft regression, B_better or tie): none in a "
+	  "```json tlab / ab_test.py summary (its protocol and run medians) pasted "
+	  "in that round's section, and none recomputed from a runs.jsonl of a perf_opt/ab_<round> "
+	  "work directory (the loop's ab_r<N>_<ID>/<workload>/ too). The verdict of a journal is "
+	  "recomputed from its runs with the protocol and settings its summary states (ref: "
+	  "ab_test.py's rule; seq: tlab's); a summary (pasted, or kept beside the work directory) "
+	  "whose verdict or pair count differs from that is an error, and so is a pasted summary "
+	  "without a journal whose own runs give another verdict. A journal whose protocol no "
+	  "summary states is read both ways: B_better under only one of them is a warning.",
+	  "Run `tlab --workdir perf_opt/ab_<round> ...` (or let `tlperf loop` do it) and paste its "
+	  "JSON output in the round's section as a ```json block; adopt the candidate only when "
+	  "the verdict is B_better. Never edit a verdict or a journal by hand.",
+	  "opt_log.md: ## Round 1 ... r1_fast 9.85 us vs 10.19 us, adopted, no A/B\n"
+	  "finding:\n"
+	  "  opt_log.md:7: error: [S4-AB] round 1 adopted 'r1_fast' with a gain of 3.3% against the\n"
+	  "  current best on 'k::main' / 'wa' (under the 5% A/B threshold: the interleaved A/B\n"
+	  "  protocol decides), without a B_better verdict: no ```json tlab / ab_test.py summary in\n"
+	  "  round 1's section, no perf_opt/ab_<round> runs.jsonl of round 1" },
 	{ "S4-CLAIM-READ", GATE_WARNING, GATE_WARNING,
 	  "a claim line is read whole, or the gate says which figure it took",
 	  "A reviewer reads `final_latency: 64.0 us → 32.0 us` as a baseline then a final, and "
@@ -191,34 +219,6 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  opt_log.md:28: error: [S4-COMPTABLE-RECON] round 2's table shows 9.8 for 'c2_pipe' on\n"
 	  "  'w_small', but the records give 10.1 us (the one measurement of 1, perf_records.jsonl line 7)" },
-	{ "S4-AB", GATE_ERROR, GATE_ERROR,
-	  "a winner adopted with a gain under 5% carries a B_better A/B verdict that its runs give",
-	  "Small kernels land in a fast or a slow state from one run to the next (+-3-5%), so one "
-	  "measurement each cannot tell a 3% gain from noise. The seed (Phase 2 step 10, T-2) lets "
-	  "a gain under 5% become the winner only after the interleaved A/B protocol (tlab, "
-	  "ab_test.py) said B_better, and asks for its JSON summary in the round's log.",
-	  "The summary's best (v1) or the final candidate (v2), in the round it was first measured, "
-	  "has keys that need A/B by the winner rule `tlperf loop` applies (stats/winner.h: a gain "
-	  "beyond the noise threshold but under the A/B threshold, 5% or .tlgate.json "
-	  "\"ab_threshold\"; a small kernel's soft regression; no gain beyond noise anywhere), and "
-	  "for one of them no B_better verdict (for a soft regression, B_better or tie): none in a "
-	  "```json tlab / ab_test.py summary (its protocol and run medians) pasted "
-	  "in that round's section, and none recomputed from a runs.jsonl of a perf_opt/ab_<round> "
-	  "work directory (the loop's ab_r<N>_<ID>/<workload>/ too). The verdict of a journal is "
-	  "recomputed from its runs with the protocol and settings its summary states (ref: "
-	  "ab_test.py's rule; seq: tlab's); a summary (pasted, or kept beside the work directory) "
-	  "whose verdict or pair count differs from that is an error, and so is a pasted summary "
-	  "without a journal whose own runs give another verdict. A journal whose protocol no "
-	  "summary states is read both ways: B_better under only one of them is a warning.",
-	  "Run `tlab --workdir perf_opt/ab_<round> ...` (or let `tlperf loop` do it) and paste its "
-	  "JSON output in the round's section as a ```json block; adopt the candidate only when "
-	  "the verdict is B_better. Never edit a verdict or a journal by hand.",
-	  "opt_log.md: ## Round 1 ... r1_fast 9.85 us vs 10.19 us, adopted, no A/B\n"
-	  "finding:\n"
-	  "  opt_log.md:7: error: [S4-AB] round 1 adopted 'r1_fast' with a gain of 3.3% against the\n"
-	  "  current best on 'k::main' / 'wa' (under the 5% A/B threshold: the interleaved A/B\n"
-	  "  protocol decides), without a B_better verdict: no ```json tlab / ab_test.py summary in\n"
-	  "  round 1's section, no perf_opt/ab_<round> runs.jsonl of round 1" },
 	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR,
 	  "perf_opt/ holds files that belong in logs/, or a record names a missing profile",
 	  "perf_opt/ is the delivered artifact; raw logs at its top bury the files reviewers need, "
