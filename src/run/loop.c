@@ -21,13 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 #include "stats/cmptable.h"
 #include "io/msprof.h"
 #include "stats/plateau.h"
 #include "io/recwrite.h"
 #include "run/run.h"
-#include "util/sha256.h"
+#include "io/sha256_file.h"
 #include "stats/speedup.h"
 #include "stats/stats.h"
 #include "util/strbuf.h"
