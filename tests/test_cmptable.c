@@ -6,6 +6,8 @@
 #include "report/table.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #define K "k::main"
 
@@ -90,11 +92,43 @@ static void test_escaping_and_errors(void **state)
 	records_release(&rs);
 }
 
+/* The table model and its one Markdown renderer: column names are copied
+ * (a name built in a buffer that is then overwritten stays as it was), an
+ * empty cell or header is "| |", and the escaping strength is the table's. */
+static void test_table_model(void **state)
+{
+	(void)state;
+	char name[16];
+	snprintf(name, sizeof(name), "%s", "a|b (us)");
+	const struct table_col cols[] = { { name, TABLE_LEFT }, { "", TABLE_RIGHT }, { "x_y", TABLE_LEFT } };
+	struct table t;
+	table_init(&t, NULL, cols, 3);
+	memset(name, 'Z', sizeof(name) - 1);
+	table_cell(&t, "%s", "id_1 <b>");
+	table_cell(&t, "%s", "");
+	table_cell(&t, "%d", 7);
+	char *md = report_table_markdown(&t);
+	assert_non_null(md);
+	assert_string_equal(md, "| a\\|b (us) | | x_y |\n|---|---:|---|\n| id_1 <b> | | 7 |\n");
+	free(md);
+	t.md = MD_CELL_STRICT;
+	md = report_table_markdown(&t);
+	assert_non_null(md);
+	assert_string_equal(md, "| a\\|b (us) | | x\\_y |\n|---|---:|---|\n| id\\_1 &lt;b&gt; | | 7 |\n");
+	free(md);
+	/* a partial row is not rendered; rendering and releasing in one call */
+	table_cell(&t, "%s", "half");
+	assert_int_equal(t.nrows, 2 - 1);
+	assert_int_equal(report_table_put_markdown(stdout, &t), 0);
+	assert_null(t.cols);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_vs_best),
 		cmocka_unit_test(test_escaping_and_errors),
+		cmocka_unit_test(test_table_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
