@@ -25,4 +25,7 @@ struct ptune_speedups {
 	double stated_mean;       /* the file's own mean/avg speedup aggregate, NAN when absent */
 };
 
+/* Frees what s owns; s is empty afterwards (the means NAN). */
+void ptune_speedups_release(struct ptune_speedups *s);
+
 #endif

@@ -27,7 +27,7 @@ struct table {
 	char *caption;            /* malloc'd, NULL for none */
 	struct table_col *cols;   /* a copy of the columns (names malloc'd), ncols entries */
 	size_t ncols;
-	enum md_cell_mode md;     /* how Markdown escapes the cells: MD_CELL_PLAIN (ids that
+	enum md_cell_mode md;     /* how Markdown escapes the cells (not the column names): MD_CELL_PLAIN (ids that
 				     tlgate reads back; the default) or MD_CELL_STRICT (text
 				     quoted from inputs); util/escape.h */
 	char **cells;             /* row-major, nrows * ncols malloc'd strings */

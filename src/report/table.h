@@ -24,6 +24,13 @@ char *report_table_markdown(const struct table *t);
  * when out of memory (nothing written). */
 int report_table_put_markdown(FILE *f, struct table *t);
 
+/* CSV (RFC 4180): the column names, then one record per complete row, every
+ * field through escape_csv_field (util/escape.h: control characters shown,
+ * quoted when needed), records ended by CRLF, no caption. Writes t to f,
+ * then releases t. Returns 0, -1 when out of memory (the output may then
+ * be partial). */
+int report_table_put_csv(FILE *f, struct table *t);
+
 /* The "candidate vs current best" table of one round (stats/cmptable.h
  * says what its rows are), captioned **候选 vs current best 对比表（round
  * N）**, columns candidate, dispatch, workload, Task Duration(us), vs best,

@@ -14,7 +14,7 @@ char *report_table_markdown(const struct table *t)
 	strbuf_str(&b, "|");
 	for (size_t c = 0; c < t->ncols; c++) {
 		strbuf_str(&b, " ");
-		strbuf_md_cell_as(&b, t->cols[c].name, t->md);
+		strbuf_md_cell(&b, t->cols[c].name); /* the tool's own text */
 		strbuf_str(&b, *t->cols[c].name ? " |" : "|");
 	}
 	strbuf_str(&b, "\n|");

@@ -47,6 +47,5 @@ int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size
 /* The folder rel of t (not its perf_tuning/ subfolder), shown as shown. */
 int ptune_speedups_in(const struct tree *t, const char *rel, const char *shown,
 		      struct ptune_speedups *out, char *err, size_t errlen);
-void ptune_speedups_release(struct ptune_speedups *s);
 
 #endif
