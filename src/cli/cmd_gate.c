@@ -30,7 +30,7 @@ static const struct cli_option gate_options[] = {
 				    "and one weakening a rule is a TLGATE-CONFIG error)" },
 	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
 	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
-	{ 'f', 0, "format", "FMT", "text (default), json, sarif, github, junit, markdown, gitlab" },
+	{ 'f', 0, "format", "FMT", REPORT_FORMAT_HELP },
 	{ 'r', 0, "report", "FMT:PATH", "also write FMT to PATH (repeatable)" },
 	{ 'S', 0, "stage-result", "FILE", "check the Stage Result block in FILE ('-': stdin)\n"
 					  "against the one operator directory PATH" },
@@ -88,7 +88,7 @@ static int move_findings(struct gate_findings *dst, struct gate_findings *src)
 }
 
 struct report_out {
-	enum report_format fmt;
+	const struct report_format *fmt;
 	char *path;
 };
 
@@ -299,7 +299,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
  * the exit code: CLI_FAIL for errors (or warnings with --warnings-as-errors),
  * CLI_USAGE when a report cannot be written. */
 static int write_reports(const struct gate_findings *fs, const struct report_ctx *ctx,
-			 enum report_format fmt, const struct report_out *reports, size_t nreports)
+			 const struct report_format *fmt, const struct report_out *reports, size_t nreports)
 {
 	if (report_write(stdout, fmt, fs, ctx) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));
@@ -345,7 +345,7 @@ static int stage_perf_opt(const char *dir, char **out)
 }
 
 static int stage_result_gate(const char *file, const char *dir, int ndirs, const char *config,
-			     int strict, int wae, int statistics, enum report_format fmt,
+			     int strict, int wae, int statistics, const struct report_format *fmt,
 			     const struct report_out *reports, size_t nreports)
 {
 	struct stage_result sr;
@@ -404,7 +404,7 @@ out:
 struct gate_args {
 	const char *changed, *base, *config, *stage;
 	int strict, wae, statistics;
-	enum report_format fmt;
+	const struct report_format *fmt;
 	struct report_out *reports;  /* --report FORMAT:PATH, owned */
 	size_t nreports;
 };
@@ -421,14 +421,14 @@ static void gate_args_release(struct gate_args *g)
 static int add_report(struct gate_args *g, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
-	enum report_format rf;
+	const struct report_format *rf;
 	char name[32];
 	size_t n = colon ? (size_t)(colon - arg) : 0;
 	if (!colon || n == 0 || n >= sizeof(name) || !colon[1])
 		return cli_usage_error("gate", "--report wants FORMAT:PATH, got '%s'", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
-	if (report_format_parse(name, &rf) != 0)
+	if (!(rf = report_format_named(name)))
 		return cli_usage_error("gate", "unknown format '%s' in --report", name);
 	struct report_out *v = realloc(g->reports, (g->nreports + 1) * sizeof(*v));
 	if (!v || !(v[g->nreports].path = strdup(colon + 1))) {
@@ -450,7 +450,7 @@ static int parse_gate_args(int argc, char **argv, struct gate_args *g, int *firs
 	struct cli_parser cp;
 	int opt, rc = CLI_OK;
 	memset(g, 0, sizeof(*g));
-	g->fmt = REPORT_TEXT;
+	g->fmt = report_formats; /* text */
 	cli_parser_init(&cp, &cmd_gate_spec, argc, argv);
 	while (rc == CLI_OK && (opt = cli_parser_next(&cp)) > 0) {
 		switch (opt) {
@@ -462,7 +462,7 @@ static int parse_gate_args(int argc, char **argv, struct gate_args *g, int *firs
 		case 'w': g->wae = 1; break;
 		case 'S': g->stage = optarg; break;
 		case 'f':
-			if (report_format_parse(optarg, &g->fmt) != 0)
+			if (!(g->fmt = report_format_named(optarg)))
 				rc = cli_usage_error("gate", "unknown format '%s'", optarg);
 			break;
 		case 'r': rc = add_report(g, optarg); break;
