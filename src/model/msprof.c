@@ -6,23 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const layout_names[] = {
+	[MSPROF_LAYOUT_NONE] = "none",		[MSPROF_LAYOUT_FLAT] = "flat",
+	[MSPROF_LAYOUT_PER_LAUNCH] = "per-launch", [MSPROF_LAYOUT_PER_DEVICE] = "per-device",
+	[MSPROF_LAYOUT_OP_SUMMARY] = "op-summary", [MSPROF_LAYOUT_MIXED] = "mixed",
+};
+
 const char *msprof_layout_name(enum msprof_layout l)
 {
-	switch (l) {
-	case MSPROF_LAYOUT_FLAT:
-		return "flat";
-	case MSPROF_LAYOUT_PER_LAUNCH:
-		return "per-launch";
-	case MSPROF_LAYOUT_PER_DEVICE:
-		return "per-device";
-	case MSPROF_LAYOUT_OP_SUMMARY:
-		return "op-summary";
-	case MSPROF_LAYOUT_MIXED:
-		return "mixed";
-	case MSPROF_LAYOUT_NONE:
-	default:
-		return "none";
-	}
+	return (size_t)l < sizeof(layout_names) / sizeof(layout_names[0]) && layout_names[l]
+		       ? layout_names[l]
+		       : "none";
 }
 
 void msprof_capture_init(struct msprof_capture *c)
