@@ -123,12 +123,44 @@ static void test_table_model(void **state)
 	assert_null(t.cols);
 }
 
+/* The plain-text and CSV renderers: padding as printf pads (never cut),
+ * control characters shown, CSV quoted where needed and ended by CRLF. */
+static void test_table_text_csv(void **state)
+{
+	(void)state;
+	const struct table_col cols[] = { { "id", TABLE_LEFT }, { "us", TABLE_RIGHT } };
+	const int widths[] = { 4, 6 };
+	struct table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	table_init(&t, NULL, cols, 2);
+	table_cell(&t, "%s", "a");
+	table_cell(&t, "%.1f", 1.5);
+	table_cell(&t, "%s", "long\033x");
+	table_cell(&t, "%s", "12345678");
+	assert_int_equal(report_table_put_text(f, &t, widths), 0);
+	table_init(&t, NULL, cols, 2);
+	table_cell(&t, "%s", "a,\"b\"");
+	table_cell(&t, "%s", "");
+	assert_int_equal(report_table_put_csv(f, &t), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "id       us\n"
+				 "a       1.5\n"
+				 "long\\x1bx 12345678\n"
+				 "id,us\r\n"
+				 "\"a,\"\"b\"\"\",\r\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_vs_best),
 		cmocka_unit_test(test_escaping_and_errors),
 		cmocka_unit_test(test_table_model),
+		cmocka_unit_test(test_table_text_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,6 +31,13 @@ int report_table_put_markdown(FILE *f, struct table *t);
  * be partial). */
 int report_table_put_csv(FILE *f, struct table *t);
 
+/* Plain text for a terminal: the column names, then one line per complete
+ * row, cells separated by a blank and padded to widths[c] bytes (NULL: no
+ * padding; as printf pads, never cut), left or right as the column
+ * aligns, control characters shown (escape_text). Writes t to f, then
+ * releases t. Returns 0, -1 when out of memory. */
+int report_table_put_text(FILE *f, struct table *t, const int *widths);
+
 /* The "candidate vs current best" table of one round (stats/cmptable.h
  * says what its rows are), captioned **候选 vs current best 对比表（round
  * N）**, columns candidate, dispatch, workload, Task Duration(us), vs best,
