@@ -66,38 +66,38 @@ int pt_adopted(const char *s)
 	return -1;
 }
 
-static int unit_kind(enum ptlog_unit u)
+static int unit_kind(enum prose_unit u)
 {
 	switch (u) {
-	case PTLOG_MS:
-	case PTLOG_US:
-	case PTLOG_NS:
-	case PTLOG_S:
+	case PROSE_MS:
+	case PROSE_US:
+	case PROSE_NS:
+	case PROSE_S:
 		return -1;
-	case PTLOG_X:
+	case PROSE_X:
 		return 1;
 	default:
 		return 0;
 	}
 }
 
-static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_unit *unit);
+static int figure(const char *s, size_t len, double *v, int *kind, enum prose_unit *unit);
 
 int pt_figure(const char *s, size_t len, double *v, int *kind)
 {
-	enum ptlog_unit u;
+	enum prose_unit u;
 	return figure(s, len, v, kind, &u);
 }
 
 /* Times in microseconds, so "120 us" and "0.1 ms" compare. */
-static double to_us(double v, enum ptlog_unit u)
+static double to_us(double v, enum prose_unit u)
 {
 	switch (u) {
-	case PTLOG_MS:
+	case PROSE_MS:
 		return v * 1e3;
-	case PTLOG_NS:
+	case PROSE_NS:
 		return v * 1e-3;
-	case PTLOG_S:
+	case PROSE_S:
 		return v * 1e6;
 	default:
 		return v;
@@ -121,7 +121,7 @@ static int is_index(const char *buf, size_t pos)
 	return 0;
 }
 
-static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_unit *unit)
+static int figure(const char *s, size_t len, double *v, int *kind, enum prose_unit *unit)
 {
 	char buf[1024];
 	if (len >= sizeof(buf))
@@ -129,11 +129,11 @@ static int figure(const char *s, size_t len, double *v, int *kind, enum ptlog_un
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	*kind = 0;
-	*unit = PTLOG_NOUNIT;
+	*unit = PROSE_NOUNIT;
 	if (pt_is_na(buf, len))
 		return 0;
-	struct ptlog_num nums[32];
-	size_t n = ptlog_numbers(buf, nums, 32);
+	struct prose_num nums[32];
+	size_t n = prose_numbers(buf, nums, 32);
 	if (!n)
 		return 0;
 	size_t pick = 0;
@@ -195,10 +195,10 @@ static int pct_figure(const char *s, size_t len, double *v)
 	buf[len] = '\0';
 	if (pt_is_na(buf, len))
 		return 0;
-	struct ptlog_num nums[32];
-	size_t n = ptlog_numbers(buf, nums, 32);
+	struct prose_num nums[32];
+	size_t n = prose_numbers(buf, nums, 32);
 	for (size_t i = 0; i < n; i++)
-		if (nums[i].unit == PTLOG_PCT) {
+		if (nums[i].unit == PROSE_PCT) {
 			*v = nums[i].v;
 			return 1;
 		}
@@ -223,7 +223,7 @@ static void split_field(const char *value, struct pt_parts *p)
 static void eval_figures(const struct pt_parts *b, const struct pt_parts *c, size_t k, struct pt_eval *e)
 {
 	int kb = 0, kc = 0;
-	enum ptlog_unit ub = PTLOG_NOUNIT, uc = PTLOG_NOUNIT;
+	enum prose_unit ub = PROSE_NOUNIT, uc = PROSE_NOUNIT;
 	e->base[k] = e->cand[k] = NAN;
 	if (k < b->n && !figure(b->s[k], b->len[k], &e->base[k], &kb, &ub))
 		e->base[k] = NAN;
@@ -261,7 +261,7 @@ static void eval_gain(size_t k, struct pt_eval *e)
 	if (!isfinite(e->base[k]) || !isfinite(e->cand[k]) || e->base[k] == 0)
 		return;
 	e->attempt = 1;
-	double ch = ptlog_pct(e->base[k], e->cand[k]);
+	double ch = prose_pct(e->base[k], e->cand[k]);
 	double g = e->kind[k] < 0 ? -ch : e->kind[k] > 0 ? ch : NAN;
 	if (isfinite(g) && (!isfinite(e->gain) || g > e->gain))
 		e->gain = g;
@@ -303,7 +303,7 @@ int pt_convention(const struct pt_folder *f)
 				if (!isfinite(e.stated[p]) || !isfinite(e.base[p]) || !isfinite(e.cand[p]) ||
 				    e.base[p] == 0)
 					continue;
-				double ch = ptlog_pct(e.base[p], e.cand[p]);
+				double ch = prose_pct(e.base[p], e.cand[p]);
 				if (fabs(ch) < 1.0)
 					continue; /* too small to tell a sign */
 				if (fabs(e.stated[p] - ch) <= 1.0)

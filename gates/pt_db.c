@@ -58,7 +58,7 @@ static int report_missing(struct gate_findings *fs, const char *file, long line,
 static int line_has_db(const struct ptlog_text *t, long from, long to)
 {
 	for (long l = from; l <= to && l <= (long)t->nlines; l++)
-		if (ptlog_contains_any(t->lines[l - 1], (size_t)-1, DB_WORDS))
+		if (prose_contains_any(t->lines[l - 1], (size_t)-1, DB_WORDS))
 			return 1;
 	return 0;
 }
@@ -219,8 +219,8 @@ static int check_perf_iter(const struct pt_folder *f, size_t i, struct gate_find
 	const struct ptperf *p = &f->perf;
 	const struct ptperf_iter *it = &p->it[i];
 	const char *opt = it->optimization.value;
-	if (!ptlog_contains_any(it->title, (size_t)-1, DB_WORDS) &&
-	    !(opt && ptlog_contains_any(opt, (size_t)-1, DB_WORDS)))
+	if (!prose_contains_any(it->title, (size_t)-1, DB_WORDS) &&
+	    !(opt && prose_contains_any(opt, (size_t)-1, DB_WORDS)))
 		return 0;
 	long db = iter_db(p, i);
 	long at = it->optimization.line ? it->optimization.line : it->line;

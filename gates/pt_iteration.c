@@ -56,7 +56,7 @@ static int improvement_reason(const char *v)
 	if (!o)
 		return 0;
 	size_t len = strlen(o);
-	return len > 6 && !ptlog_contains_any(o, len, NOISE_WORDS);
+	return len > 6 && !prose_contains_any(o, len, NOISE_WORDS);
 }
 
 static int check_meas(const struct pt_folder *f, const struct ptperf_iter *it,
@@ -68,7 +68,7 @@ static int check_meas(const struct pt_folder *f, const struct ptperf_iter *it,
 	for (size_t p = 0; p < e.npairs; p++) {
 		if (!isfinite(e.stated[p]) || !isfinite(e.base[p]) || !isfinite(e.cand[p]) || e.base[p] == 0)
 			continue;
-		double c = ptlog_pct(e.base[p], e.cand[p]);
+		double c = prose_pct(e.base[p], e.cand[p]);
 		double want = conv * c;
 		if (fabs(e.stated[p] - want) <= PP)
 			continue;
@@ -149,7 +149,7 @@ static const char *const GO_ON[] = { "continu", "\xE7\xBB\xA7\xE7\xBB\xAD" /* ç»
 static int says_why(const struct pt_folder *f, const struct ptperf_iter *it)
 {
 	for (long l = it->line; l <= it->end && l <= (long)f->perf.text.nlines; l++)
-		if (ptlog_contains_any(f->perf.text.lines[l - 1], (size_t)-1, GO_ON))
+		if (prose_contains_any(f->perf.text.lines[l - 1], (size_t)-1, GO_ON))
 			return 1;
 	return 0;
 }

@@ -154,7 +154,7 @@ static int check_speedup_mean(const struct agg_check *c, const cJSON *m, long li
 				m->string, v, c->nvalid, c->t->speedup, c->mean);
 	return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
 			"\"%s\" %.6g is not the mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
-			m->string, v, c->nvalid, c->t->speedup, c->mean, ptlog_pct(c->mean, v));
+			m->string, v, c->nvalid, c->t->speedup, c->mean, prose_pct(c->mean, v));
 }
 
 /* A sum or mean of a row field: over the rows where the field is finite. */
@@ -178,7 +178,7 @@ static int check_field_agg(const struct agg_check *c, const cJSON *m, enum agg a
 		return 0;
 	return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
 			"\"%s\" %.6g is not the %s of the rows' \"%s\" (%.6g over %zu rows, %+.2f%%)",
-			m->string, v, a == AGG_SUM ? "sum" : "mean", field, want, k, ptlog_pct(want, v));
+			m->string, v, a == AGG_SUM ? "sum" : "mean", field, want, k, prose_pct(want, v));
 }
 
 /* A geometric mean of the speedup column. */
@@ -193,7 +193,7 @@ static int check_geo(const struct agg_check *c, const cJSON *m, long line)
 				m->string, v, c->nvalid, c->t->speedup, c->geo);
 	return gate_add(c->fs, RULE, GATE_ERROR, c->jf->shown, line,
 			"\"%s\" %.6g is not the geometric mean of the %zu rows' \"%s\" (%.6g, %+.2f%%)",
-			m->string, v, c->nvalid, c->t->speedup, c->geo, ptlog_pct(c->geo, v));
+			m->string, v, c->nvalid, c->t->speedup, c->geo, prose_pct(c->geo, v));
 }
 
 /* Checks one aggregate member m of kind a; 0, -1 on allocation failure. */

@@ -39,7 +39,7 @@ static int check_reuse(const struct pt_logfile *lf, struct gate_findings *fs)
 		if (pt_is_na(u, ul))
 			continue;
 		static const char *const direct[] = { "direct-reuse", "direct reuse", "direct_reuse", NULL };
-		if (ptlog_contains_any(p, pl, direct)) {
+		if (prose_contains_any(p, pl, direct)) {
 			if (gate_add(fs, RULE, GATE_ERROR, lf->shown, pline,
 				     "[KERNEL-REUSE-PRECHECK] lists unknown or false dimensions (line %ld: %.*s) but plans direct reuse",
 				     uline, (int)(ul > 80 ? 80 : ul), u))
@@ -49,7 +49,7 @@ static int check_reuse(const struct pt_logfile *lf, struct gate_findings *fs)
 		/* the ORDER-PLAN must not say direct reuse either */
 		for (size_t k = 0; k < log->nplan; k++) {
 			const char *line = log->text.lines[log->plan[k].line - 1];
-			if (ptlog_contains_any(line, (size_t)-1, direct) &&
+			if (prose_contains_any(line, (size_t)-1, direct) &&
 			    gate_add(fs, RULE, GATE_ERROR, lf->shown, log->plan[k].line,
 				     "[ORDER-PLAN] plans direct reuse although [KERNEL-REUSE-PRECHECK] (line %ld) lists unknown or false dimensions",
 				     ev->line))

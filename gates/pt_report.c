@@ -18,7 +18,7 @@
 #define RULE "PT-REPORT"
 #define TOL 0.01
 
-static int decimals_match(const struct ptlog_num *n, const char *line, double v)
+static int decimals_match(const struct prose_num *n, const char *line, double v)
 {
 	/* a printed figure matches when it is v rounded to the digits shown */
 	int d = 0;
@@ -31,7 +31,7 @@ static int decimals_match(const struct ptlog_num *n, const char *line, double v)
 }
 
 /* Significant digits of a printed figure. */
-static int sig_digits(const char *line, const struct ptlog_num *n)
+static int sig_digits(const char *line, const struct prose_num *n)
 {
 	int d = 0, lead = 1;
 	for (size_t i = n->pos; i < n->end; i++) {
@@ -51,10 +51,10 @@ static int sig_digits(const char *line, const struct ptlog_num *n)
 static long quoted(const struct ptlog_text *r, double v)
 {
 	for (size_t l = 0; l < r->nlines; l++) {
-		struct ptlog_num nums[64];
-		size_t n = ptlog_numbers(r->lines[l], nums, 64);
+		struct prose_num nums[64];
+		size_t n = prose_numbers(r->lines[l], nums, 64);
 		for (size_t k = 0; k < n; k++)
-			if (nums[k].decimal && nums[k].unit != PTLOG_PCT &&
+			if (nums[k].decimal && nums[k].unit != PROSE_PCT &&
 			    sig_digits(r->lines[l], &nums[k]) >= 3 && pt_close(nums[k].v, v, 0.0002))
 				return (long)l + 1;
 	}
@@ -139,11 +139,11 @@ static int claim_kind(const char *line)
 					    "avg speedup", NULL };
 	static const char *const skip[] = { "\xE7\x9B\xAE\xE6\xA0\x87" /* 目标 */, "target", "\xE2\x89\xA5", ">=",
 					    "\xE7\x90\x86\xE8\xAE\xBA" /* 理论 */, "theoretical", NULL };
-	if (ptlog_contains_any(line, (size_t)-1, skip))
+	if (prose_contains_any(line, (size_t)-1, skip))
 		return 0;
-	if (ptlog_contains_any(line, (size_t)-1, geo))
+	if (prose_contains_any(line, (size_t)-1, geo))
 		return 2;
-	if (ptlog_contains_any(line, (size_t)-1, mean))
+	if (prose_contains_any(line, (size_t)-1, mean))
 		return 1;
 	return 0;
 }
@@ -179,24 +179,24 @@ struct latest {
  * `0.37 → 0.39`: the last figure is the result claimed). */
 static int claim_figure(const struct latest *lt, const char *line, int kind, double *v)
 {
-	struct ptlog_num nums[16];
-	size_t n = ptlog_numbers(label_end(line), nums, 16);
+	struct prose_num nums[16];
+	size_t n = prose_numbers(label_end(line), nums, 16);
 	size_t k = 0;
-	while (k < n && (!nums[k].decimal || nums[k].unit == PTLOG_PCT))
+	while (k < n && (!nums[k].decimal || nums[k].unit == PROSE_PCT))
 		k++;
 	if (k == n)
 		return 0;
 	*v = nums[k].v;
 	size_t last = k;
 	for (size_t q = k + 1; q < n; q++)
-		if (nums[q].decimal && nums[q].unit != PTLOG_PCT)
+		if (nums[q].decimal && nums[q].unit != PROSE_PCT)
 			last = q;
 	if (last == k || !lt->table)
 		return 1;
 	double w = kind == 2 ? lt->lgeo : lt->lmean;
 	int any = 0;
 	for (size_t q = k; q <= last; q++)
-		if (nums[q].decimal && nums[q].unit != PTLOG_PCT && pt_close(nums[q].v, w, TOL))
+		if (nums[q].decimal && nums[q].unit != PROSE_PCT && pt_close(nums[q].v, w, TOL))
 			any = 1;
 	if (any && pt_close(nums[last].v, w, TOL))
 		return 0;
@@ -278,7 +278,7 @@ static int check_claim(const struct latest *lt, size_t l, int kind, const struct
 			 what, v, older, latest, want, lt->lvalid, tail) :
 		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
 			 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s", what, v,
-			 latest, want, lt->lvalid, ptlog_pct(want, v), tail);
+			 latest, want, lt->lvalid, prose_pct(want, v), tail);
 	return rc ? -1 : 0;
 }
 
@@ -341,8 +341,8 @@ static int is_sep(const char *line)
 
 static int cell_num(const char *c, double *v)
 {
-	struct ptlog_num n[2];
-	if (ptlog_numbers(c, n, 2) != 1)
+	struct prose_num n[2];
+	if (prose_numbers(c, n, 2) != 1)
 		return 0;
 	*v = n[0].v;
 	return 1;
@@ -353,9 +353,9 @@ static int agg_row(const char *first)
 {
 	static const char *const mean[] = { "avg", "mean", "average", "\xE5\xB9\xB3\xE5\x9D\x87", "\xE5\x9D\x87\xE5\x80\xBC", NULL };
 	static const char *const sum[] = { "sum", "total", "\xE5\x90\x88\xE8\xAE\xA1", "\xE6\x80\xBB\xE8\xAE\xA1", NULL };
-	if (ptlog_contains_any(first, (size_t)-1, mean))
+	if (prose_contains_any(first, (size_t)-1, mean))
 		return 1;
-	if (ptlog_contains_any(first, (size_t)-1, sum))
+	if (prose_contains_any(first, (size_t)-1, sum))
 		return 2;
 	return 0;
 }
@@ -389,8 +389,8 @@ static size_t table_hits(const struct ctable *t, const cJSON *row)
 		row = row->next;
 		for (size_t c = 0; c < n && c < t->nc; c++) {
 			double v, x = ptjson_num(cur, t->head[c]);
-			struct ptlog_num num[2];
-			if (isfinite(x) && ptlog_numbers(cl[c], num, 2) == 1 &&
+			struct prose_num num[2];
+			if (isfinite(x) && prose_numbers(cl[c], num, 2) == 1 &&
 			    decimals_match(&num[0], cl[c], x) && cell_num(cl[c], &v))
 				hits++;
 		}
@@ -477,7 +477,7 @@ static int check_agg_row(const struct ctable *t, size_t l, char cl[][96], size_t
 		if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
 			     "%s row: %s %g is not the %s of the %zu rows above (%.4g) nor of %s (%.4g, %+.1f%%)",
 			     cl[0], t->head[c], v, kind == 1 ? "mean" : "sum", t->tn[c], tw, f->json[t->bestj].name,
-			     jw, ptlog_pct(jw, v)))
+			     jw, prose_pct(jw, v)))
 			return -1;
 	}
 	return 0;
@@ -510,7 +510,7 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 static int find_col(char head[][96], size_t nc, const char *const *words)
 {
 	for (size_t c = 0; c < nc; c++)
-		if (ptlog_contains_any(head[c], (size_t)-1, words))
+		if (prose_contains_any(head[c], (size_t)-1, words))
 			return (int)c;
 	return -1;
 }
@@ -535,12 +535,12 @@ static int check_change_table(const struct pt_folder *f, size_t hl, size_t end,
 		size_t n = cells(r->lines[l], cl, MAXCOLS);
 		if ((size_t)b >= n || (size_t)a >= n || (size_t)c >= n)
 			continue;
-		struct ptlog_num nb[2], na[2], nch[2];
-		if (ptlog_numbers(cl[b], nb, 2) != 1 || ptlog_numbers(cl[a], na, 2) != 1 ||
-		    ptlog_numbers(cl[c], nch, 2) != 1 || nch[0].unit != PTLOG_PCT || nb[0].v == 0 ||
+		struct prose_num nb[2], na[2], nch[2];
+		if (prose_numbers(cl[b], nb, 2) != 1 || prose_numbers(cl[a], na, 2) != 1 ||
+		    prose_numbers(cl[c], nch, 2) != 1 || nch[0].unit != PROSE_PCT || nb[0].v == 0 ||
 		    nb[0].unit != na[0].unit)
 			continue;
-		double want = ptlog_pct(nb[0].v, na[0].v);
+		double want = prose_pct(nb[0].v, na[0].v);
 		if (fabs(want - nch[0].v) <= 1.0)
 			continue;
 		if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
@@ -597,7 +597,7 @@ static int total_kind(const char *line)
 	static const char *const mean[] = { "mean", "average", "avg", "\xE5\xB9\xB3\xE5\x9D\x87" /* 平均 */,
 					    "\xE5\x9D\x87\xE5\x80\xBC" /* 均值 */, NULL };
 	static const char *const speed[] = { "speedup", "\xE5\x8A\xA0\xE9\x80\x9F" /* 加速 */, NULL };
-	if (ptlog_contains_any(line, (size_t)-1, speed))
+	if (prose_contains_any(line, (size_t)-1, speed))
 		return 0;
 	if (has_word(line, sum))
 		return 2;
@@ -607,13 +607,13 @@ static int total_kind(const char *line)
 }
 
 /* Microseconds per unit of a figure, 0 when it is not a time. */
-static double us_per(enum ptlog_unit u)
+static double us_per(enum prose_unit u)
 {
 	switch (u) {
-	case PTLOG_MS: return 1e3;
-	case PTLOG_US: return 1;
-	case PTLOG_NS: return 1e-3;
-	case PTLOG_S: return 1e6;
+	case PROSE_MS: return 1e3;
+	case PROSE_US: return 1;
+	case PROSE_NS: return 1e-3;
+	case PROSE_S: return 1e6;
 	default: return 0;
 	}
 }
@@ -693,7 +693,7 @@ struct total {
 	double fig[2];         /* its figures, in us: one, or before -> after */
 	size_t nf;
 	double lineunit;       /* unit named in the line, us per unit; 0 none */
-	enum ptlog_unit shown; /* unit of the last figure that carries one */
+	enum prose_unit shown; /* unit of the last figure that carries one */
 	long cj, use;          /* JSON the report cites (-1 none); JSON compared with */
 	const char *names[24]; /* that JSON's time columns and their sums or means */
 	double agg[24];
@@ -713,13 +713,13 @@ static int is_agg_table_row(const char *line)
  * a number with a time unit, or a decimal one when the line names a unit. */
 static void total_figures(const char *line, struct total *t)
 {
-	struct ptlog_num nums[16];
-	size_t n = ptlog_numbers(line, nums, 16);
+	struct prose_num nums[16];
+	size_t n = prose_numbers(line, nums, 16);
 	t->nf = 0;
 	t->lineunit = unit_in(line);
-	t->shown = PTLOG_NOUNIT;
+	t->shown = PROSE_NOUNIT;
 	for (size_t i = 0; i < n && t->nf < 3; i++) {
-		if (nums[i].unit == PTLOG_PCT || nums[i].unit == PTLOG_X || nums[i].v <= 0)
+		if (nums[i].unit == PROSE_PCT || nums[i].unit == PROSE_X || nums[i].v <= 0)
 			continue;
 		double per = us_per(nums[i].unit);
 		if (!per && (!nums[i].decimal || !t->lineunit))
@@ -788,7 +788,7 @@ static int total_matches(struct total *t)
  * failure. */
 static int report_total(const struct pt_folder *f, const struct total *t, struct gate_findings *fs)
 {
-	double per = t->shown != PTLOG_NOUNIT ? us_per(t->shown) : (t->lineunit ? t->lineunit : 1);
+	double per = t->shown != PROSE_NOUNIT ? us_per(t->shown) : (t->lineunit ? t->lineunit : 1);
 	const char *un = per >= 1e3 ? "ms" : "us";
 	const char *what = t->kind == 2 ? "sum" : "mean";
 	enum gate_severity sev = t->cj >= 0 ? GATE_ERROR : GATE_WARNING;
@@ -800,7 +800,7 @@ static int report_total(const struct pt_folder *f, const struct total *t, struct
 		return gate_add(fs, RULE, sev, f->report_shown, line,
 				"%s %.4g %s does not reconcile with %s: the %s of its %zu cases' %s is %.4g %s (%+.1f%%)%s",
 				t->kind == 2 ? "total" : "mean", fig[0] / per, un, jname, what, t->ncases,
-				t->names[t->bx], agg[t->bx] / per, un, ptlog_pct(agg[t->bx], fig[0]), tail);
+				t->names[t->bx], agg[t->bx] / per, un, prose_pct(agg[t->bx], fig[0]), tail);
 	if (t->before_ok) {
 		size_t y = 0;
 		for (size_t q = 1; q < t->nc; q++)
@@ -810,13 +810,13 @@ static int report_total(const struct pt_folder *f, const struct total *t, struct
 				"%s %.4g → %.4g %s: %.4g does not reconcile with %s, whose %zu cases' %s %s %s %.4g %s (%+.1f%%)%s",
 				t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, fig[1] / per, jname,
 				t->ncases, t->names[y], what, t->kind == 2 ? "to" : "is", agg[y] / per, un,
-				ptlog_pct(agg[y], fig[1]), tail);
+				prose_pct(agg[y], fig[1]), tail);
 	}
 	return gate_add(fs, RULE, sev, f->report_shown, line,
 			"%s %.4g → %.4g %s does not reconcile with %s: the %ss of its %zu cases are %.4g → %.4g %s (%s → %s; %+.1f%%, %+.1f%%)%s",
 			t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, jname, what, t->ncases,
 			agg[t->bx] / per, agg[t->by] / per, un, t->names[t->bx], t->names[t->by],
-			ptlog_pct(agg[t->bx], fig[0]), ptlog_pct(agg[t->by], fig[1]), tail);
+			prose_pct(agg[t->bx], fig[0]), prose_pct(agg[t->by], fig[1]), tail);
 }
 
 /* Checks the total or mean line t->l of section starting at line section

@@ -68,10 +68,10 @@ struct change {
 /* "a → b (x%)" triples of a line. */
 static size_t triples(const char *line, long lineno, struct change *out, size_t max)
 {
-	struct ptlog_num nums[64];
-	size_t n = ptlog_numbers(line, nums, 64), k = 0;
+	struct prose_num nums[64];
+	size_t n = prose_numbers(line, nums, 64), k = 0;
 	for (size_t i = 0; i + 2 < n && k < max; i++) {
-		if (nums[i].unit == PTLOG_PCT || nums[i + 1].unit == PTLOG_PCT || nums[i + 2].unit != PTLOG_PCT)
+		if (nums[i].unit == PROSE_PCT || nums[i + 1].unit == PROSE_PCT || nums[i + 2].unit != PROSE_PCT)
 			continue;
 		if (!only_arrow(line, nums[i].end, nums[i + 1].pos) ||
 		    !opens_paren(line, nums[i + 1].end, nums[i + 2].pos) || nums[i].v == 0)
@@ -96,10 +96,10 @@ static size_t cmp_pcts(const char *v, size_t len, double *out, size_t max)
 		len = sizeof(buf) - 1;
 	memcpy(buf, v, len);
 	buf[len] = '\0';
-	struct ptlog_num nums[16];
-	size_t n = ptlog_numbers(buf, nums, 16);
+	struct prose_num nums[16];
+	size_t n = prose_numbers(buf, nums, 16);
 	for (size_t i = 0; i < n && k < max; i++) {
-		if (nums[i].unit != PTLOG_PCT)
+		if (nums[i].unit != PROSE_PCT)
 			continue;
 		size_t p = nums[i].pos;
 		while (p > 0 && buf[p - 1] == ' ')
@@ -109,7 +109,7 @@ static size_t cmp_pcts(const char *v, size_t len, double *out, size_t max)
 		if (p >= 3 && (strncmp(buf + p - 3, "\xE2\x89\xA4", 3) == 0 || strncmp(buf + p - 3, "\xE2\x89\xA5", 3) == 0))
 			continue;
 		static const char *const thr[] = { "\xE9\x98\x88\xE5\x80\xBC", "threshold", "\xE5\x99\xAA\xE5\xA3\xB0", "noise", NULL };
-		if (ptlog_contains_any(buf + nums[i].end, strlen(buf + nums[i].end) > 16 ? 16 : strlen(buf + nums[i].end), thr))
+		if (prose_contains_any(buf + nums[i].end, strlen(buf + nums[i].end) > 16 ? 16 : strlen(buf + nums[i].end), thr))
 			continue;
 		if (!nums[i].sign)
 			continue;
@@ -125,7 +125,7 @@ static int change_within(double a, double b, double stated, double tol)
 {
 	if (a == 0)
 		return 0;
-	double c = ptlog_pct(a, b);
+	double c = prose_pct(a, b);
 	if (fabs(c - stated) <= tol)
 		return 1;
 	if (b > 0 && a > 0) {
@@ -155,10 +155,10 @@ static size_t field_numbers(const char *v, size_t len, double *out, size_t max)
 		len = sizeof(buf) - 1;
 	memcpy(buf, v, len);
 	buf[len] = '\0';
-	struct ptlog_num nums[32];
-	size_t n = ptlog_numbers(buf, nums, 32), k = 0;
+	struct prose_num nums[32];
+	size_t n = prose_numbers(buf, nums, 32), k = 0;
 	for (size_t i = 0; i < n && k < max; i++)
-		if (nums[i].unit != PTLOG_PCT && nums[i].decimal && nums[i].v > 0)
+		if (nums[i].unit != PROSE_PCT && nums[i].decimal && nums[i].v > 0)
 			out[k++] = nums[i].v;
 	/* means of pairs: "run1 0.3981, run2 0.4015" */
 	size_t m = k;
@@ -176,7 +176,7 @@ static int names_reference(const char *v, size_t len)
 					    "\xE7\x9B\xB8\xE5\xAF\xB9" /* 相对 */, "\xE5\xAF\xB9\xE6\xAF\x94" /* 对比 */,
 					    "\xE5\x9D\x87\xE5\x80\xBC" /* 均值 */, "mean", "average", "avg",
 					    "iter", "\xE8\xBF\xAD\xE4\xBB\xA3" /* 迭代 */, NULL };
-	return ptlog_contains_any(v, len, refs);
+	return prose_contains_any(v, len, refs);
 }
 
 /* The iteration a comparison names ("vs iter2", "vs #2", "vs RESULT-#2"),
@@ -322,7 +322,7 @@ static int check_triples(struct rcheck *r)
 	for (long l = r->ev.line; l <= r->ev.end && r->n < 32; l++)
 		r->n += triples(r->log->text.lines[l - 1], l, ch + r->n, 32 - r->n);
 	for (size_t i = 0; i < r->n; i++) {
-		double c = ptlog_pct(ch[i].a, ch[i].b);
+		double c = prose_pct(ch[i].a, ch[i].b);
 		if (!change_agrees(ch[i].a, ch[i].b, ch[i].stated) &&
 		    gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, ch[i].line,
 			     "%s quotes %g → %g as %+g%%, but the change is %+.1f%% (a speed-up of %+.1f%%)", r->name,
@@ -339,15 +339,15 @@ static int quoted_elsewhere(const struct rcheck *r)
 	for (long l = r->ev.line; l <= r->ev.end; l++) {
 		if (l == r->cline)
 			continue;
-		struct ptlog_num nums[32];
-		size_t k = ptlog_numbers(r->log->text.lines[l - 1], nums, 32), npl = 0;
+		struct prose_num nums[32];
+		size_t k = prose_numbers(r->log->text.lines[l - 1], nums, 32), npl = 0;
 		for (size_t i = 0; i < k; i++)
-			npl += nums[i].unit == PTLOG_PCT && nums[i].sign;
+			npl += nums[i].unit == PROSE_PCT && nums[i].sign;
 		if (npl < 2)
 			continue; /* only a line of several labelled figures */
 		for (size_t i = 0; i < k; i++)
 			for (size_t j = 0; j < r->np; j++)
-				if (nums[i].unit == PTLOG_PCT && fabs(nums[i].v - r->pcts[j]) <= 0.05)
+				if (nums[i].unit == PROSE_PCT && fabs(nums[i].v - r->pcts[j]) <= 0.05)
 					return 1;
 	}
 	return 0;
@@ -459,7 +459,7 @@ static int check_previous_result(const struct rcheck *r)
 		int k2;
 		if (!pv || !perf_figure(pv, l2, &y, &k2) || k2 != kind || y == 0)
 			continue;
-		double c = ptlog_pct(y, x);
+		double c = prose_pct(y, x);
 		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
 				"%s compares %+g%%, but its performance %g against the previous RESULT's %g (line %ld) is %+.1f%%",
 				r->name, r->s, x, y, pe->line, c) ? -1 : 0;
@@ -480,13 +480,13 @@ static int check_comparison(struct rcheck *r)
 	if (r->n && !names_reference(r->cmp, r->clen))
 		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
 				"%s compares %+g%%, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
-				r->name, r->s, r->ch[0].a, r->ch[0].b, ptlog_pct(r->ch[0].a, r->ch[0].b)) ? -1 : 0;
+				r->name, r->s, r->ch[0].a, r->ch[0].b, prose_pct(r->ch[0].a, r->ch[0].b)) ? -1 : 0;
 	/* the comparison quotes what it compares with, the RESULT its own
 	 * figure: both stated, the percentage follows from them */
 	if (r->ncmp && r->nmine && !r->n && r->np == 1)
 		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
 				"%s compares %+g%%, but its performance %g against the figure its comparison quotes (%g) is %+.1f%%",
-				r->name, r->s, r->mine[0], r->bases[0], ptlog_pct(r->bases[0], r->mine[0])) ? -1 : 0;
+				r->name, r->s, r->mine[0], r->bases[0], prose_pct(r->bases[0], r->mine[0])) ? -1 : 0;
 	int rc = check_item_iteration(r);
 	if (rc == NEXT)
 		rc = check_previous_result(r);

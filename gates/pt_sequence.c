@@ -351,8 +351,8 @@ int pt_rule_precision(const struct pt_folder *f, struct gate_findings *fs)
 		const struct ptperf_iter *it = &f->perf.it[i];
 		if (fail_line) {
 			const char *opt = it->optimization.value ? it->optimization.value : "";
-			if (!ptlog_contains_any(opt, (size_t)-1, fixes) &&
-			    !ptlog_contains_any(it->title, (size_t)-1, fixes)) {
+			if (!prose_contains_any(opt, (size_t)-1, fixes) &&
+			    !prose_contains_any(it->title, (size_t)-1, fixes)) {
 				if (gate_add(fs, "PT-PRECISION", GATE_ERROR, f->perf_shown,
 					     it->optimization.line ? it->optimization.line : it->line,
 					     "'%s' changes performance while precision fails since line %ld (not rolled back, no passing precision in between)",

@@ -18,6 +18,9 @@
 #    through the symbols they use from each other (a header/implementation
 #    pair is one module; two modules that call each other are one module in
 #    disguise, which is what the include check cannot see).
+# 4. With OBJDIR: no object uses a symbol defined in a layer it may not
+#    include (the table of rule 1), so a declaration placed in a lower
+#    layer's header cannot hide a call up into io/, run/, report/ or cli/.
 #
 # Prints one line per violation and exits 1 when there is any, else prints
 # a one-line summary and exits 0.
@@ -28,7 +31,9 @@ OBJDIR=${1:-}
 files=$(find src stats gates -name '*.[ch]' | LC_ALL=C sort)
 
 # shellcheck disable=SC2086
-awk -v objmode=0 '
+# What each layer may use (rule 1 and rule 4), and the layer of a path:
+# shared by the two awk programs below.
+AWK_LAYERS='
 function layer(p) {
 	if (p == "src/main.c") return "main"
 	if (p ~ /^stats\//) return "stats"
@@ -36,12 +41,7 @@ function layer(p) {
 	if (p ~ /^src\/[a-z]+\//) { sub(/^src\//, "", p); sub(/\/.*/, "", p); return p }
 	return "?"
 }
-function target(inc) {
-	if (inc ~ /^(stats|gates)\//) return inc
-	return "src/" inc
-}
-BEGIN {
-	split("util model stats gates io report run cli main", order, " ")
+function layers_init() {
 	ok["util"] = "util"
 	ok["model"] = "util model"
 	ok["stats"] = "util model stats"
@@ -51,6 +51,17 @@ BEGIN {
 	ok["run"] = "util model stats gates io report run"
 	ok["cli"] = "util model stats gates io report run cli"
 	ok["main"] = "util cli"
+}
+function may_use(from, to) { return index(" " ok[from] " ", " " to " ") > 0 }
+'
+
+awk "$AWK_LAYERS"'
+function target(inc) {
+	if (inc ~ /^(stats|gates)\//) return inc
+	return "src/" inc
+}
+BEGIN {
+	layers_init()
 	bad = 0; nfiles = 0; nedges = 0
 }
 FNR == 1 { nfiles++; cur = FILENAME; node[cur] = 1 }
@@ -67,7 +78,7 @@ FNR == 1 { nfiles++; cur = FILENAME; node[cur] = 1 }
 	}
 	close(t)
 	from = layer(FILENAME); to = layer(t)
-	if (index(" " ok[from] " ", " " to " ") == 0) {
+	if (!may_use(from, to)) {
 		printf "%s:%d: layer %s includes %s (\"%s\"): not allowed, see docs/architecture.md\n", FILENAME, FNR, from, to, inc
 		bad++
 	}
@@ -101,30 +112,45 @@ END {
 [ -n "$OBJDIR" ] || exit 0
 [ -d "$OBJDIR" ] || { echo "check-layers: error: no object directory '$OBJDIR'" >&2; exit 2; }
 
-# Object-level cycles: module = object file; an edge a -> b when a uses a
-# symbol that b defines.
+# Object-level cycles and directions: module = object file; an edge a -> b
+# when a uses a symbol that b defines.
+#
+# Known edges up, each to be gone when its symbol moves (issue 28: the
+# name helpers of opt_log.md move to a names module below gates/). Listed
+# by symbol; anything else running up a layer fails.
+KNOWN_UP=${CHECK_LAYERS_KNOWN_UP-"optlog_norm_name optlog_read_number"}
 objs=$(find "$OBJDIR/src" "$OBJDIR/stats" "$OBJDIR/gates" -name '*.o' ! -path '*/src/main.o' | LC_ALL=C sort)
 # shellcheck disable=SC2086
 for o in $objs; do
 	nm -P "$o" 2>/dev/null | awk -v o="${o#"$OBJDIR"/}" '
 		$2 ~ /^[TDBRC]$/ { print "D", o, $1 }
 		$2 == "U" { print "U", o, $1 }'
-done | awk '
+done | awk -v known="$KNOWN_UP" "$AWK_LAYERS"'
+BEGIN {
+	layers_init()
+	nk = split(known, kk, " "); for (i = 1; i <= nk; i++) allowed[kk[i]] = 1
+	bad = 0
+}
 $1 == "D" { def[$3] = $2; node[$2] = 1; next }
 $1 == "U" { use[++nu] = $2 " " $3; node[$2] = 1 }
 END {
 	for (i = 1; i <= nu; i++) {
 		split(use[i], p, " ")
 		if ((p[2] in def) && def[p[2]] != p[1]) {
+			lu = layer(p[1]); ld = layer(def[p[2]])
+			if (!may_use(lu, ld) && !(p[2] in allowed)) {
+				printf "%s: layer %s uses %s, defined in %s (layer %s): not allowed, see docs/architecture.md\n", p[1], lu, p[2], def[p[2]], ld
+				bad++
+			}
 			k = p[1] " " def[p[2]]
 			if (!(k in seen)) { seen[k] = 1; adj[p[1]] = adj[p[1]] " " def[p[2]]; ne++ }
 		}
 	}
-	bad = 0; sp = 0
+	sp = 0
 	for (u in node) if (color[u] == 0) dfs(u)
 	if (bad) exit 1
 	n = 0; for (u in node) n++
-	printf "check-layers: %d objects, %d links between them: no cycle\n", n, ne
+	printf "check-layers: %d objects, %d links between them: no cycle, none up a layer\n", n, ne
 }
 function dfs(u,    n, parts, i, v, s, j) {
 	color[u] = 1; stack[++sp] = u

@@ -6,6 +6,8 @@
 #include "report/table.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #define K "k::main"
 
@@ -90,11 +92,75 @@ static void test_escaping_and_errors(void **state)
 	records_release(&rs);
 }
 
+/* The table model and its one Markdown renderer: column names are copied
+ * (a name built in a buffer that is then overwritten stays as it was), an
+ * empty cell or header is "| |", and the escaping strength is the table's. */
+static void test_table_model(void **state)
+{
+	(void)state;
+	char name[16];
+	snprintf(name, sizeof(name), "%s", "a|b (us)");
+	const struct table_col cols[] = { { name, TABLE_LEFT }, { "", TABLE_RIGHT }, { "x_y", TABLE_LEFT } };
+	struct table t;
+	table_init(&t, NULL, cols, 3);
+	memset(name, 'Z', sizeof(name) - 1);
+	table_cell(&t, "%s", "id_1 <b>");
+	table_cell(&t, "%s", "");
+	table_cell(&t, "%d", 7);
+	char *md = report_table_markdown(&t);
+	assert_non_null(md);
+	assert_string_equal(md, "| a\\|b (us) | | x_y |\n|---|---:|---|\n| id_1 <b> | | 7 |\n");
+	free(md);
+	t.md = MD_CELL_STRICT;
+	md = report_table_markdown(&t);
+	assert_non_null(md);
+	assert_string_equal(md, "| a\\|b (us) | | x_y |\n|---|---:|---|\n| id\\_1 &lt;b&gt; | | 7 |\n");
+	free(md);
+	/* a partial row is not rendered; rendering and releasing in one call */
+	table_cell(&t, "%s", "half");
+	assert_int_equal(t.nrows, 2 - 1);
+	assert_int_equal(report_table_put_markdown(stdout, &t), 0);
+	assert_null(t.cols);
+}
+
+/* The plain-text and CSV renderers: padding as printf pads (never cut),
+ * control characters shown, CSV quoted where needed and ended by CRLF. */
+static void test_table_text_csv(void **state)
+{
+	(void)state;
+	const struct table_col cols[] = { { "id", TABLE_LEFT }, { "us", TABLE_RIGHT } };
+	const int widths[] = { 4, 6 };
+	struct table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	table_init(&t, NULL, cols, 2);
+	table_cell(&t, "%s", "a");
+	table_cell(&t, "%.1f", 1.5);
+	table_cell(&t, "%s", "long\033x");
+	table_cell(&t, "%s", "12345678");
+	assert_int_equal(report_table_put_text(f, &t, widths), 0);
+	table_init(&t, NULL, cols, 2);
+	table_cell(&t, "%s", "a,\"b\"");
+	table_cell(&t, "%s", "");
+	assert_int_equal(report_table_put_csv(f, &t), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "id       us\n"
+				 "a       1.5\n"
+				 "long\\x1bx 12345678\n"
+				 "id,us\r\n"
+				 "\"a,\"\"b\"\"\",\r\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_and_vs_best),
 		cmocka_unit_test(test_escaping_and_errors),
+		cmocka_unit_test(test_table_model),
+		cmocka_unit_test(test_table_text_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@
  * rule; removing one round's comparison table must fail
  * S4-OPTLOG-COMPTABLE naming that round. Skipped without ../shared. */
 #include "gatelib.h"
-#include "util/sha256.h"
+#include "io/sha256_file.h"
 
 static char *scratch;
 

@@ -584,6 +584,21 @@ static void test_many_launches(void **state)
 	rm_tree(dir);
 }
 
+/* The layout names, one per value (what `tlperf msprof` prints and its
+ * JSON carries); anything else reads "none". */
+static void test_layout_names(void **state)
+{
+	(void)state;
+	assert_string_equal(msprof_layout_name(MSPROF_LAYOUT_NONE), "none");
+	assert_string_equal(msprof_layout_name(MSPROF_LAYOUT_FLAT), "flat");
+	assert_string_equal(msprof_layout_name(MSPROF_LAYOUT_PER_LAUNCH), "per-launch");
+	assert_string_equal(msprof_layout_name(MSPROF_LAYOUT_PER_DEVICE), "per-device");
+	assert_string_equal(msprof_layout_name(MSPROF_LAYOUT_OP_SUMMARY), "op-summary");
+	assert_string_equal(msprof_layout_name(MSPROF_LAYOUT_MIXED), "mixed");
+	assert_string_equal(msprof_layout_name((enum msprof_layout)(MSPROF_LAYOUT_MIXED + 1)), "none");
+	assert_string_equal(msprof_layout_name((enum msprof_layout)-1), "none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_nul_negative_zero_dup_quote),
 		cmocka_unit_test(test_two_roots_named),
 		cmocka_unit_test(test_many_launches),
+		cmocka_unit_test(test_layout_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,28 +7,28 @@
 static void test_numbers(void **state)
 {
 	(void)state;
-	struct ptlog_num n[16];
+	struct prose_num n[16];
 	const char *s = "fp16 (1024,8192): 0.2147 → 0.2153 ms (+0.3%), l1_c12 iter7 #3 1024x8192 3.86x 53.6us -25.5%";
-	size_t k = ptlog_numbers(s, n, 16);
+	size_t k = prose_numbers(s, n, 16);
 	/* 1024 and 8192 inside "(1024,8192)" stand alone; fp16, l1_c12,
 	 * iter7, #3 and 1024x8192 are no numbers */
 	assert_int_equal(k, 8);
 	assert_close(n[0].v, 1024, 0);
 	assert_close(n[2].v, 0.2147, 0);
-	assert_int_equal(n[2].unit, PTLOG_NOUNIT);
+	assert_int_equal(n[2].unit, PROSE_NOUNIT);
 	assert_close(n[3].v, 0.2153, 0);
-	assert_int_equal(n[3].unit, PTLOG_MS);
+	assert_int_equal(n[3].unit, PROSE_MS);
 	assert_close(n[4].v, 0.3, 0);
 	assert_int_equal(n[4].sign, 1);
-	assert_int_equal(n[4].unit, PTLOG_PCT);
+	assert_int_equal(n[4].unit, PROSE_PCT);
 	assert_close(n[5].v, 3.86, 0);
-	assert_int_equal(n[5].unit, PTLOG_X);
-	assert_int_equal(n[6].unit, PTLOG_US);
+	assert_int_equal(n[5].unit, PROSE_X);
+	assert_int_equal(n[6].unit, PROSE_US);
 	assert_close(n[7].v, -25.5, 0);
 	assert_int_equal(n[7].sign, -1);
 
 	/* a sign glued to a word is a hyphen */
-	k = ptlog_numbers("L0-L1 x-1 avg=0.2408", n, 16);
+	k = prose_numbers("L0-L1 x-1 avg=0.2408", n, 16);
 	assert_int_equal(k, 1);
 	assert_close(n[0].v, 0.2408, 0);
 	assert_int_equal(n[0].decimal, 1);
@@ -38,22 +38,22 @@ static void test_fields(void **state)
 {
 	(void)state;
 	size_t len;
-	const char *v = ptlog_field("- 性能 (bench): fp16 0.2147→0.2156 ms", "性能", &len);
+	const char *v = prose_field("- 性能 (bench): fp16 0.2147→0.2156 ms", "性能", &len);
 	assert_non_null(v);
 	assert_int_equal(len, strlen("fp16 0.2147→0.2156 ms"));
-	v = ptlog_field("[RESULT-#2] 优化点: x | 精度: pass | 性能: 12.5 us | 对比: -5%", "精度", &len);
+	v = prose_field("[RESULT-#2] 优化点: x | 精度: pass | 性能: 12.5 us | 对比: -5%", "精度", &len);
 	assert_non_null(v);
 	assert_int_equal(len, 4);
 	assert_memory_equal(v, "pass", 4);
-	v = ptlog_field("[RESULT-#2] 优化点: x | 精度: pass | 性能: 12.5 us | 对比: -5%", "对比", &len);
+	v = prose_field("[RESULT-#2] 优化点: x | 精度: pass | 性能: 12.5 us | 对比: -5%", "对比", &len);
 	assert_memory_equal(v, "-5%", 3);
-	v = ptlog_field("- **精度**：通过", "精度", &len);
+	v = prose_field("- **精度**：通过", "精度", &len);
 	assert_non_null(v);
 	assert_memory_equal(v, "通过", len);
 	/* a key must end where the field name ends */
-	assert_null(ptlog_field("- precision_status: pass", "precision", &len));
-	assert_null(ptlog_field("- 精度验证通过", "精度", &len));
-	assert_null(ptlog_field("text mentioning 精度: inside", "精度", &len));
+	assert_null(prose_field("- precision_status: pass", "precision", &len));
+	assert_null(prose_field("- 精度验证通过", "精度", &len));
+	assert_null(prose_field("text mentioning 精度: inside", "精度", &len));
 }
 
 static const char LOG[] =
@@ -216,13 +216,13 @@ static void test_steps(void **state)
 	assert_true(log.items[4].has_reason);
 	ptlog_release(&log);
 
-	struct ptlog_num n[8];
-	size_t k = ptlog_numbers("16KB 2D 3rd 1024x8192 12 steps 5us 2x", n, 8);
+	struct prose_num n[8];
+	size_t k = prose_numbers("16KB 2D 3rd 1024x8192 12 steps 5us 2x", n, 8);
 	assert_int_equal(k, 3);
 	assert_close(n[0].v, 12, 0);
-	assert_int_equal(n[0].unit, PTLOG_NOUNIT); /* "s" glued to "teps" is no unit */
-	assert_int_equal(n[1].unit, PTLOG_US);
-	assert_int_equal(n[2].unit, PTLOG_X);
+	assert_int_equal(n[0].unit, PROSE_NOUNIT); /* "s" glued to "teps" is no unit */
+	assert_int_equal(n[1].unit, PROSE_US);
+	assert_int_equal(n[2].unit, PROSE_X);
 }
 
 /* perf_log.md fields: optimization and precision keep their first value,

@@ -15,7 +15,17 @@
 /* A message quoting a hostile line from a pull request. */
 #define NASTY "bad \xff\xfe bytes <tag> & \"q\" 'a' \x01\x1b[31m | 50% a,b:c\r\nnext"
 
-static char *render(enum report_format fmt, const struct gate_findings *fs,
+/* The format named n (which must exist). */
+#define FMT(n) must_format(n)
+
+static const struct report_format *must_format(const char *name)
+{
+	const struct report_format *f = report_format_named(name);
+	assert_non_null(f);
+	return f;
+}
+
+static char *render(const struct report_format *fmt, const struct gate_findings *fs,
 		    const struct report_ctx *ctx)
 {
 	char *buf = NULL;
@@ -50,18 +60,30 @@ static void sample(struct gate_findings *fs, const char *dir)
 	assert_int_equal(gate_add(fs, "S4-SPEEDUP", GATE_OFF, p1, 9, "dropped"), 0);
 }
 
+/* Every format in the one list: found by name, with a renderer, no name
+ * twice, and the option help naming exactly these (in order). */
 static void test_format_names(void **state)
 {
 	(void)state;
 	const char *names[] = { "text", "json", "sarif", "github", "junit", "markdown", "gitlab" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		enum report_format f;
-		assert_int_equal(report_format_parse(names[i], &f), 0);
-		assert_string_equal(report_format_name(f), names[i]);
+		const struct report_format *f = report_format_named(names[i]);
+		assert_non_null(f);
+		assert_string_equal(f->name, names[i]);
+		assert_non_null(f->render);
 	}
-	enum report_format f;
-	assert_int_equal(report_format_parse("xml", &f), -1);
-	assert_int_equal(report_format_parse("", &f), -1);
+	assert_null(report_format_named("xml"));
+	assert_null(report_format_named(""));
+	assert_null(report_format_named("Text"));
+	char help[256] = "";
+	size_t n = 0;
+	for (const struct report_format *f = report_formats; f->name; f++, n++) {
+		assert_ptr_equal(report_format_named(f->name), f);
+		snprintf(help + strlen(help), sizeof(help) - strlen(help), "%s%s%s", n ? ", " : "",
+			 f->name, n ? "" : " (default)");
+	}
+	assert_int_equal(n, sizeof(names) / sizeof(names[0]));
+	assert_string_equal(help, REPORT_FORMAT_HELP);
 }
 
 static void test_text(void **state)
@@ -74,7 +96,7 @@ static void test_text(void **state)
 	gate_add(&fs, "S4-SPEEDUP", GATE_OFF, "x", 1, "off");
 	gate_add(&fs, "S4-LAYOUT", GATE_NOTE, "b", 1, "esc \x1b[31m and \xff");
 	struct report_ctx c = ctx_for(NULL);
-	char *out = render(REPORT_TEXT, &fs, &c);
+	char *out = render(FMT("text"), &fs, &c);
 	assert_string_equal(out, "a/perf_opt/opt_log.md:3: error: [S4-OPTLOG] no table\n"
 				 "a/perf_opt/perf_records.jsonl: warning: [S4-PERF-RECORDS] missing\n"
 				 "b:1: note: [S4-LAYOUT] esc \\x1b[31m and \\xff\n");
@@ -89,7 +111,7 @@ static void test_json(void **state)
 	sample(&fs, "/r");
 	gate_add(&fs, "S4-OPTLOG", GATE_ERROR, "/r/x\xc3", 1, "%s", NASTY);
 	struct report_ctx c = ctx_for("/r");
-	char *out = render(REPORT_JSON, &fs, &c);
+	char *out = render(FMT("json"), &fs, &c);
 	cJSON *doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "findings");
@@ -116,7 +138,7 @@ static void test_json(void **state)
 
 	/* no findings: passed, empty array */
 	gate_findings_init(&fs);
-	out = render(REPORT_JSON, &fs, &c);
+	out = render(FMT("json"), &fs, &c);
 	doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "findings")), 0);
@@ -160,7 +182,7 @@ static void test_sarif(void **state)
 	struct report_ctx c = ctx_for("/repo");
 	/* no documentation base: no helpUri or informationUri at all */
 	setenv("TLPERF_DOCS_URL", "", 1);
-	char *out = render(REPORT_SARIF, &fs, &c);
+	char *out = render(FMT("sarif"), &fs, &c);
 	cJSON *doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	assert_null(strstr(out, "Uri\""));
@@ -168,7 +190,7 @@ static void test_sarif(void **state)
 	free(out);
 	/* a published base: every rule linked under it */
 	setenv("TLPERF_DOCS_URL", "https://docs.example/tlperf/", 1);
-	out = render(REPORT_SARIF, &fs, &c);
+	out = render(FMT("sarif"), &fs, &c);
 	doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	assert_string_equal(str_at(doc, "version"), "2.1.0");
@@ -246,7 +268,7 @@ static void test_github(void **state)
 	gate_add(&fs, "S4-LAYOUT", GATE_WARNING, "/r/p/probe.log", 0, "move it");
 	gate_add(&fs, "S4-OPTLOG", GATE_NOTE, "/r/p/opt_log.md", 2, "fyi");
 	struct report_ctx c = ctx_for("/r");
-	char *out = render(REPORT_GITHUB, &fs, &c);
+	char *out = render(FMT("github"), &fs, &c);
 	assert_string_equal(out,
 			    "::error file=op%2Cx/perf_opt/a%3Ab.md,line=12,title=S4-SPEEDUP::"
 			    "50%25 claimed%0D%0Asecond line, with: colon\n"
@@ -318,7 +340,7 @@ static void test_junit(void **state)
 	gate_add(&fs, "S4-PERF-RECORDS-RECON", GATE_ERROR, "/r/op_b/perf_opt/op\x01<b>.md", 1, "%s",
 		 NASTY);
 	struct report_ctx c = ctx_for("/r");
-	char *out = render(REPORT_JUNIT, &fs, &c);
+	char *out = render(FMT("junit"), &fs, &c);
 	struct junit_count jc;
 	memset(&jc, 0, sizeof(jc));
 	check_xml(out, junit_start, &jc);
@@ -337,7 +359,7 @@ static void test_junit(void **state)
 
 	/* warnings fail too under --warnings-as-errors */
 	c.warnings_as_errors = 1;
-	out = render(REPORT_JUNIT, &fs, &c);
+	out = render(FMT("junit"), &fs, &c);
 	memset(&jc, 0, sizeof(jc));
 	check_xml(out, junit_start, &jc);
 	assert_int_equal(jc.failures, 3);
@@ -352,7 +374,7 @@ static void test_junit(void **state)
 	gate_add(&fs, "S4-SPEEDUP", GATE_ERROR, "/r/a.md", 2, "other file");
 	gate_add(&fs, "S4-OPTLOG", GATE_ERROR, "/r/a.md", 3, "second of two");
 	c.warnings_as_errors = 0;
-	out = render(REPORT_JUNIT, &fs, &c);
+	out = render(FMT("junit"), &fs, &c);
 	memset(&jc, 0, sizeof(jc));
 	check_xml(out, junit_start, &jc);
 	assert_int_equal(jc.testcases, 3 + gate_nrules - 2);
@@ -367,7 +389,7 @@ static void test_junit(void **state)
 
 	/* no findings: every rule passes */
 	gate_findings_init(&fs);
-	out = render(REPORT_JUNIT, &fs, &c);
+	out = render(FMT("junit"), &fs, &c);
 	memset(&jc, 0, sizeof(jc));
 	check_xml(out, junit_start, &jc);
 	assert_int_equal(jc.testcases, gate_nrules);
@@ -396,7 +418,7 @@ static void test_markdown(void **state)
 	sample(&fs, "/r");
 	gate_add(&fs, "S4-OPTLOG", GATE_ERROR, "/r/a|b/perf_opt/opt_log.md", 3, "%s", NASTY);
 	struct report_ctx c = ctx_for("/r");
-	char *out = render(REPORT_MARKDOWN, &fs, &c);
+	char *out = render(FMT("markdown"), &fs, &c);
 	assert_non_null(strstr(out, "### tlgate: failed"));
 	assert_non_null(strstr(out, "2 errors, 1 warning, 1 note in 3 perf_opt directories checked"));
 	assert_non_null(strstr(out, "op\\_a/perf\\_opt/opt\\_log.md:42"));
@@ -419,7 +441,7 @@ static void test_markdown(void **state)
 
 	gate_findings_init(&fs);
 	c.dirs_checked = 1;
-	out = render(REPORT_MARKDOWN, &fs, &c);
+	out = render(FMT("markdown"), &fs, &c);
 	assert_non_null(strstr(out, "### tlgate: passed"));
 	assert_non_null(strstr(out, "0 errors, 0 warnings, 0 notes in 1 perf_opt directory checked"));
 	assert_null(strchr(out, '|'));
@@ -434,7 +456,7 @@ static void test_gitlab(void **state)
 	gate_add(&fs, "S4-PERF-RECORDS-RECON", GATE_ERROR, "/r/op_a/perf_opt/opt_log.md", 99,
 		 "final_latency 3.12 us does not match the winner's record 3.50 us");
 	struct report_ctx c = ctx_for("/r");
-	char *out = render(REPORT_GITLAB, &fs, &c);
+	char *out = render(FMT("gitlab"), &fs, &c);
 	cJSON *doc = cJSON_Parse(out);
 	assert_true(cJSON_IsArray(doc));
 	assert_int_equal(cJSON_GetArraySize(doc), 4);
@@ -465,7 +487,7 @@ static void test_gitlab(void **state)
 	gate_add(&fs, "S4-PERF-RECORDS-RECON", GATE_ERROR, "/ci/build/op_a/perf_opt/opt_log.md", 44,
 		 "final_latency 3.12 us does not match the winner's record 3.50 us");
 	c.repo_root = "/ci/build";
-	out = render(REPORT_GITLAB, &fs, &c);
+	out = render(FMT("gitlab"), &fs, &c);
 	doc = cJSON_Parse(out);
 	assert_string_equal(str_at(cJSON_GetArrayItem(doc, 0), "fingerprint"), fp0);
 	cJSON_Delete(doc);
@@ -546,9 +568,9 @@ static void test_write_error(void **state)
 	struct gate_findings fs;
 	sample(&fs, "/r");
 	struct report_ctx c = ctx_for("/r");
-	for (int fmt = REPORT_TEXT; fmt <= REPORT_GITLAB; fmt++) {
+	for (const struct report_format *fmt = report_formats; fmt->name; fmt++) {
 		clearerr(f);
-		assert_int_equal(report_write(f, (enum report_format)fmt, &fs, &c), -1);
+		assert_int_equal(report_write(f, fmt, &fs, &c), -1);
 	}
 	fclose(f);
 	gate_findings_release(&fs);
@@ -581,22 +603,22 @@ static void test_random_bytes(void **state)
 				assert_int_equal(gate_finding_suppress(&fs.v[fs.n - 1], path, (long)i, parts[0]), 0);
 		}
 		struct report_ctx c = ctx_for("/r");
-		char *out = render(REPORT_JUNIT, &fs, &c);
+		char *out = render(FMT("junit"), &fs, &c);
 		check_xml(out, NULL, NULL);
 		free(out);
-		enum report_format js[] = { REPORT_JSON, REPORT_SARIF, REPORT_GITLAB };
+		const struct report_format *js[] = { FMT("json"), FMT("sarif"), FMT("gitlab") };
 		for (size_t k = 0; k < 3; k++) {
 			out = render(js[k], &fs, &c);
 			cJSON *doc = cJSON_Parse(out);
 			assert_non_null(doc);
-			cJSON *arr = js[k] == REPORT_JSON ? cJSON_GetObjectItem(doc, "findings")
-				     : js[k] == REPORT_SARIF ? item_at(doc, "runs.0.results")
+			cJSON *arr = js[k] == FMT("json") ? cJSON_GetObjectItem(doc, "findings")
+				     : js[k] == FMT("sarif") ? item_at(doc, "runs.0.results")
 							     : doc;
 			assert_int_equal(cJSON_GetArraySize(arr), (int)n);
 			cJSON_Delete(doc);
 			free(out);
 		}
-		out = render(REPORT_GITHUB, &fs, &c);
+		out = render(FMT("github"), &fs, &c);
 		size_t lines = 0;
 		for (const char *q = out; *q; q++) {
 			assert_true(*q != '\r');
@@ -604,7 +626,7 @@ static void test_random_bytes(void **state)
 		}
 		assert_int_equal(lines, n);
 		free(out);
-		out = render(REPORT_MARKDOWN, &fs, &c);
+		out = render(FMT("markdown"), &fs, &c);
 		size_t rows = 0;
 		for (const char *q = out; *q;) {
 			const char *e = strchr(q, '\n');
@@ -634,14 +656,14 @@ static void test_suppressed(void **state)
 	struct report_ctx c = ctx_for("/r");
 	c.summary = 1;
 
-	char *out = render(REPORT_TEXT, &fs, &c);
+	char *out = render(FMT("text"), &fs, &c);
 	assert_non_null(strstr(out, "op_a/perf_opt/opt_log.md:42: suppressed error: [S4-PERF-RECORDS-RECON]"));
 	assert_non_null(strstr(out, " -- suppressed by op_a/perf_opt/opt_log.md:12 (bad \\xff"));
 	assert_null(strstr(out, "\x1b"));
 	assert_non_null(strstr(out, "0 errors, 1 warning, 1 suppressed inline"));
 	free(out);
 
-	out = render(REPORT_JSON, &fs, &c);
+	out = render(FMT("json"), &fs, &c);
 	cJSON *doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	assert_int_equal(cJSON_GetNumberValue(item_at(doc, "counts.error")), 0);
@@ -656,7 +678,7 @@ static void test_suppressed(void **state)
 	cJSON_Delete(doc);
 	free(out);
 
-	out = render(REPORT_SARIF, &fs, &c);
+	out = render(FMT("sarif"), &fs, &c);
 	doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	assert_string_equal(cJSON_GetStringValue(item_at(doc, "runs.0.results.0.suppressions.0.kind")), "inSource");
@@ -672,19 +694,19 @@ static void test_suppressed(void **state)
 	cJSON_Delete(doc);
 	free(out);
 
-	out = render(REPORT_GITHUB, &fs, &c);
+	out = render(FMT("github"), &fs, &c);
 	assert_non_null(strstr(out, "::notice file=op_a/perf_opt/opt_log.md,line=42,title=S4-PERF-RECORDS-RECON (suppressed)::"));
 	assert_null(strstr(out, "::error"));
 	assert_non_null(strstr(out, "[error, suppressed by op_a/perf_opt/opt_log.md:12 ("));
 	free(out);
 
-	out = render(REPORT_MARKDOWN, &fs, &c);
+	out = render(FMT("markdown"), &fs, &c);
 	assert_non_null(strstr(out, ": passed"));
 	assert_non_null(strstr(out, "1 finding suppressed inline"));
 	assert_non_null(strstr(out, "| suppressed error | S4-PERF-RECORDS-RECON |"));
 	free(out);
 
-	out = render(REPORT_JUNIT, &fs, &c);
+	out = render(FMT("junit"), &fs, &c);
 	struct junit_count jc;
 	memset(&jc, 0, sizeof(jc));
 	check_xml(out, junit_start, &jc);
@@ -692,7 +714,7 @@ static void test_suppressed(void **state)
 	assert_non_null(strstr(out, "opt_log.md:42: suppressed error: "));
 	free(out);
 
-	out = render(REPORT_GITLAB, &fs, &c);
+	out = render(FMT("gitlab"), &fs, &c);
 	doc = cJSON_Parse(out);
 	assert_non_null(doc);
 	assert_string_equal(cJSON_GetStringValue(item_at(doc, "0.severity")), "info");

@@ -2,7 +2,7 @@
  * from files (the digest recorded as artifact_sha256). */
 #include "testlib.h"
 
-#include "util/sha256.h"
+#include "io/sha256_file.h"
 
 static void write_file(const char *path, const char *text)
 {

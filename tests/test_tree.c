@@ -5,6 +5,7 @@
 #include "io/tree.h"
 #include "run/git.h"
 #include "util/escape.h"
+#include "util/utf8.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -228,6 +229,30 @@ static void test_escape(void **state)
 	free(s);
 }
 
+/* The shared CSV field: quoted only when it must be, quotes doubled,
+ * control characters shown as escape_text does (a newline too, so a field
+ * is one line); and a UTF-8 copy with bad bytes replaced by U+FFFD. */
+static void test_csv_utf8(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *in, *out;
+	} c[] = {
+		{ "plain", "plain" }, { "", "" }, { NULL, "" }, { "a,b", "\"a,b\"" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"" }, { "x\ny", "x\\x0ay" },
+		{ "\033[31m,", "\"\\x1b[31m,\"" }, { "中文|<&>", "中文|<&>" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *s = escape_csv_field(c[i].in);
+		assert_non_null(s);
+		assert_string_equal(s, c[i].out);
+		free(s);
+	}
+	char *u = utf8_sanitized("ok \xff\xe4\xb8\xad \xe4\xb8");
+	assert_string_equal(u, "ok \xef\xbf\xbd\xe4\xb8\xad \xef\xbf\xbd\xef\xbf\xbd");
+	free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_walk_deep),
 		cmocka_unit_test(test_git_locate),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_csv_utf8),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,7 +10,7 @@
 #include "report/svg.h"
 #include "run/tlab_seq.h"
 #include "stats/ab_refout.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 static cJSON *num_array(const double *v, size_t n)
 {

@@ -14,7 +14,7 @@
 
 #define TLPERF_VERSION "0.1.0"
 
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 /* Strict number parsing for option values: the whole string must be a
  * number. Return 0 on success, -1 (and an error message naming opt) on

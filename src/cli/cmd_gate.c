@@ -35,7 +35,7 @@ static const struct cli_option gate_options[] = {
 				    "a rule is a TLGATE-CONFIG error)" },
 	{ 's', 0, "strict", NULL, "S4-STOP-REASON and S4-LAYOUT findings become errors" },
 	{ 'w', 0, "warnings-as-errors", NULL, "any warning fails the gate" },
-	{ 'f', 0, "format", "FMT", "output format (default text)", report_format_names },
+	{ 'f', 0, "format", "FMT", REPORT_FORMAT_HELP, report_format_names },
 	{ 'r', 0, "report", "FMT:PATH", "also write FMT (a --format) to PATH (repeatable)" },
 	{ 'S', 0, "stage-result", "FILE", "check the Stage Result block in FILE ('-': stdin)\n"
 					  "against the one operator directory PATH" },
@@ -69,7 +69,7 @@ const struct cli_spec cmd_gate_spec = {
 };
 
 struct report_out {
-	enum report_format fmt;
+	const struct report_format *fmt;
 	char *path;
 };
 
@@ -77,7 +77,7 @@ struct report_out {
 struct gate_args {
 	const char *changed, *base, *config, *stage;
 	int strict, wae, statistics, allow_empty;
-	enum report_format fmt;
+	const struct report_format *fmt;
 	struct report_out *reports;  /* --report FORMAT:PATH, owned */
 	size_t nreports;
 };
@@ -135,7 +135,7 @@ static int check_one(struct gate_set *set, const struct gate_dir *d, const char 
  * the exit code: CLI_FAIL for errors (or warnings with --warnings-as-errors),
  * CLI_USAGE when a report cannot be written. */
 static int write_reports(const struct gate_findings *fs, const struct report_ctx *ctx,
-			 enum report_format fmt, const struct report_out *reports, size_t nreports)
+			 const struct report_format *fmt, const struct report_out *reports, size_t nreports)
 {
 	if (report_write(stdout, fmt, fs, ctx) != 0) {
 		cli_error("cannot write the report: %s", strerror(errno));
@@ -287,14 +287,14 @@ static void gate_args_release(struct gate_args *g)
 static int add_report(struct gate_args *g, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
-	enum report_format rf;
+	const struct report_format *rf;
 	char name[32];
 	size_t n = colon ? (size_t)(colon - arg) : 0;
 	if (!colon || n == 0 || n >= sizeof(name) || !colon[1])
 		return cli_usage_error("gate", "--report wants FORMAT:PATH, got '%s'", arg);
 	memcpy(name, arg, n);
 	name[n] = '\0';
-	if (report_format_parse(name, &rf) != 0) {
+	if (!(rf = report_format_named(name))) {
 		cli_choice("gate", "--report", name, report_format_names);
 		return CLI_USAGE;
 	}
@@ -318,7 +318,7 @@ static int parse_gate_args(int argc, char **argv, struct gate_args *g, int *firs
 	struct cli_parser cp;
 	int opt, rc = CLI_OK;
 	memset(g, 0, sizeof(*g));
-	g->fmt = REPORT_TEXT;
+	g->fmt = report_formats; /* text */
 	cli_parser_init(&cp, &cmd_gate_spec, argc, argv);
 	while (rc == CLI_OK && (opt = cli_parser_next(&cp)) > 0) {
 		switch (opt) {
@@ -331,7 +331,7 @@ static int parse_gate_args(int argc, char **argv, struct gate_args *g, int *firs
 		case 'A': g->allow_empty = 1; break;
 		case 'S': g->stage = optarg; break;
 		case 'f': /* a choice of the table: checked by the parser */
-			if (report_format_parse(optarg, &g->fmt) != 0)
+			if (!(g->fmt = report_format_named(optarg)))
 				rc = CLI_USAGE;
 			break;
 		case 'r': rc = add_report(g, optarg); break;

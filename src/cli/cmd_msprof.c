@@ -1,6 +1,7 @@
 /* cmd_msprof.c: `tlperf msprof DIR`: per-launch durations and a summary
  * from msprof op trees or op_summary files. */
 #include "cli/cli.h"
+#include "report/table.h"
 #include "cli/options.h"
 #include "util/escape.h"
 
@@ -71,10 +72,19 @@ static size_t distinct_kernels(const struct msprof_capture *c, const char *names
 	return n;
 }
 
-static void print_table(const struct msprof_capture *c, const struct msprof_summary *s,
-			const char *pat)
+/* The launches, one line each. */
+static const struct table_col launch_cols[] = {
+	{ "launch", TABLE_LEFT },	  { "kernel", TABLE_LEFT },	    { "device", TABLE_RIGHT },
+	{ "duration(us)", TABLE_RIGHT }, { "aic_time(us)", TABLE_RIGHT }, { "aiv_time(us)", TABLE_RIGHT },
+	{ "mem_rd(GB/s)", TABLE_RIGHT }, { "mem_wr(GB/s)", TABLE_RIGHT },
+};
+static const int launch_widths[] = { 6, 28, 6, 13, 12, 12, 12, 12 };
+
+/* Returns 0, -1 when out of memory. */
+static int print_table(const struct msprof_capture *c, const struct msprof_summary *s,
+		       const char *pat)
 {
-	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
 	/* names come from the profiler's files: shown escaped (util/escape.h) */
 	char *dir = escape_text(c->dir, 0), *epat = pat ? escape_text(pat, 0) : NULL;
 	printf("%s: %s layout, %zu launch%s", dir ? dir : "?", msprof_layout_name(c->layout), c->n,
@@ -85,23 +95,25 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 	free(epat);
 	if (c->n_filtered)
 		printf(" (%zu of other kernels left out)", c->n_filtered);
-	printf("\n\n%-6s %-28s %6s %13s %12s %12s %12s %12s\n", "launch", "kernel", "device",
-	       "duration(us)", "aic_time(us)", "aiv_time(us)", "mem_rd(GB/s)", "mem_wr(GB/s)");
+	printf("\n\n");
+	struct table t;
+	table_init(&t, NULL, launch_cols, sizeof(launch_cols) / sizeof(launch_cols[0]));
 	for (size_t i = 0; i < c->n; i++) {
 		const struct msprof_launch *l = &c->v[i];
+		table_cell(&t, "%ld", l->index);
+		table_cell(&t, "%s", l->kernel ? l->kernel : "?");
 		if (l->device >= 0)
-			snprintf(b6, sizeof(b6), "%d", l->device);
+			table_cell(&t, "%d", l->device);
 		else
-			snprintf(b6, sizeof(b6), "-");
-		char *kernel = escape_text(l->kernel, 0);
-		printf("%-6ld %-28s %6s %13s %12s %12s %12s %12s\n", l->index, kernel ? kernel : "?", b6,
-		       fmt_num(b1, sizeof(b1), l->duration_us, 3),
-		       fmt_num(b2, sizeof(b2), l->aic_time_us, 3),
-		       fmt_num(b3, sizeof(b3), l->aiv_time_us, 3),
-		       fmt_num(b4, sizeof(b4), l->main_mem_read_bw_gbs, 3),
-		       fmt_num(b5, sizeof(b5), l->main_mem_write_bw_gbs, 3));
-		free(kernel);
+			table_cell(&t, "-");
+		table_cell(&t, "%s", fmt_num(b1, sizeof(b1), l->duration_us, 3));
+		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), l->aic_time_us, 3));
+		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), l->aiv_time_us, 3));
+		table_cell(&t, "%s", fmt_num(b4, sizeof(b4), l->main_mem_read_bw_gbs, 3));
+		table_cell(&t, "%s", fmt_num(b5, sizeof(b5), l->main_mem_write_bw_gbs, 3));
 	}
+	if (report_table_put_text(stdout, &t, launch_widths) != 0)
+		return -1;
 	printf("\nsummary: %zu launch%s, median %s us, MAD %s us, min %s us, max %s us\n",
 	       s->launches, s->launches == 1 ? "" : "es", fmt_num(b1, sizeof(b1), s->median_us, 3),
 	       fmt_num(b2, sizeof(b2), s->mad_us, 3), fmt_num(b3, sizeof(b3), s->min_us, 3),
@@ -119,6 +131,7 @@ static void print_table(const struct msprof_capture *c, const struct msprof_summ
 	printf("\nbandwidth: main memory read %s GB/s, write %s GB/s (mean per block row)\n",
 	       fmt_num(b1, sizeof(b1), s->main_mem_read_bw_gbs, 3),
 	       fmt_num(b2, sizeof(b2), s->main_mem_write_bw_gbs, 3));
+	return 0;
 }
 
 /* One launch as a JSON object appended to arr. Returns 0, or -1 when out
@@ -274,8 +287,10 @@ int cmd_msprof(int argc, char **argv)
 			rc = CLI_USAGE;
 			goto out;
 		}
-	} else {
-		print_table(&cap, &sum, pat);
+	} else if (print_table(&cap, &sum, pat) != 0) {
+		cli_error("out of memory");
+		rc = CLI_USAGE;
+		goto out;
 	}
 	rc = cli_finish_stdout(CLI_OK);
 out:

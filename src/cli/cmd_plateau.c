@@ -5,6 +5,7 @@
 #include "stats/plateau.h"
 #include "stats/winner.h"
 #include "cli/recargs.h"
+#include "report/table.h"
 
 #include <cjson/cJSON.h>
 
@@ -95,44 +96,17 @@ static int print_json(const struct stats_plateau *p, const char *path, enum reco
 	return recargs_print_json(root);
 }
 
-static void print_markdown(const struct stats_plateau *p)
+/* Returns 0, -1 when out of memory. */
+static int print_markdown(const struct stats_plateau *p)
 {
 	printf("**Plateau check (noise %.1f%%, window %ld)**\n\n", 100.0 * p->noise, p->window);
 	if (p->nrounds == 0) {
 		printf("No experiment round (round >= 1) in the records yet.\n\n");
 	} else {
-		printf("| round | records (valid) | best gain | on | current best → round best (us) | improved |\n");
-		printf("|---:|---:|---:|---|---|---|\n");
-	}
-	for (size_t i = 0; i < p->nrounds; i++) {
-		const struct stats_plateau_round *r = &p->rounds[i];
-		printf("| %ld | %zu (%zu) | ", r->round, r->nrecords, r->nvalid);
-		recargs_md_pct(stdout, r->improvement);
-		fputs(" | ", stdout);
-		if (r->improvement_key != STATS_NOKEY) {
-			const struct stats_key *k = &p->ks.v[r->improvement_key];
-			const struct stats_plateau_key *e = NULL;
-			for (size_t j = 0; j < r->nkeys; j++)
-				if (r->keys[j].key == r->improvement_key)
-					e = &r->keys[j];
-			recargs_md_key(stdout, k->dispatch, " / ", k->workload);
-			printf(" | %.3f (", e->incumbent_us);
-			escape_md_cell(stdout, e->incumbent_id, MD_CELL_PLAIN);
-			printf(") → %.3f (", e->best_us);
-			escape_md_cell(stdout, e->best_id, MD_CELL_PLAIN);
-			fputs(") | ", stdout);
-		} else {
-			fputs("— | — | ", stdout);
-		}
-		if (r->blocked)
-			puts("blocked (no valid branch) |");
-		else if (r->improved)
-			puts("yes |");
-		else if (r->improvement > p->noise + 1e-12)
-			printf("no (winner rule: %s) |\n",
-			       stats_winner_decision_name((enum stats_winner_decision)r->winner_decision));
-		else
-			puts("no |");
+		struct table t;
+		report_plateau_view(p, &t);
+		if (report_table_put_markdown(stdout, &t) != 0)
+			return -1;
 	}
 	if (p->nrounds)
 		putchar('\n');
@@ -142,6 +116,7 @@ static void print_markdown(const struct stats_plateau *p)
 	else
 		printf("- last_improvement: none\n");
 	printf("- plateau: %s\n", p->plateau ? "yes" : "no");
+	return 0;
 }
 
 static int add_record(void *acc, const struct record *r)
@@ -192,8 +167,11 @@ int cmd_plateau(int argc, char **argv)
 	}
 	if (a.json)
 		rc = print_json(&p, a.path, contract);
-	else
-		print_markdown(&p);
+	else if (print_markdown(&p) != 0) {
+		cli_error("out of memory");
+		rc = CLI_USAGE;
+		goto out;
+	}
 	rc = cli_finish_stdout(rc);
 out:
 	stats_plateau_abort(&acc);

@@ -23,6 +23,7 @@
 #include "stats/abseq_v1.h"
 #include "stats/simgrid.h"
 #include "stats/synth.h"
+#include "report/table.h"
 
 enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP, O_GRID, O_FAM, O_CELLS,
        O_PG, O_PS };
@@ -301,39 +302,72 @@ static const char *proto_name(int p)
 	return p == PROTO_SEQ ? "seq" : p == PROTO_V2 ? "seq-v2" : "ref";
 }
 
-static void print_table(const struct cell *cells, size_t nc, long trials)
+static const struct table_col sim_cols[] = {
+	{ "protocol", TABLE_LEFT }, { "scenario", TABLE_LEFT }, { "B gain within state", TABLE_LEFT },
+	{ "B gain on average", TABLE_LEFT }, { "B_better", TABLE_LEFT }, { "tie", TABLE_LEFT },
+	{ "A_better", TABLE_LEFT }, { "inconclusive", TABLE_LEFT }, { "mean pairs", TABLE_LEFT },
+	{ "max pairs", TABLE_LEFT },
+};
+
+/* The verdict shares of counts over T trials, four cells. */
+static void verdict_cells(struct table *t, const long *count, double T)
 {
-	printf("| protocol | scenario | B gain within state | B gain on average | B_better | tie | A_better | inconclusive | mean pairs | max pairs |\n");
-	printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	table_cell(t, "%.2f%%", 100.0 * (double)count[AB_B_BETTER] / T);
+	table_cell(t, "%.2f%%", 100.0 * (double)count[AB_TIE] / T);
+	table_cell(t, "%.2f%%", 100.0 * (double)count[AB_A_BETTER] / T);
+	table_cell(t, "%.2f%%", 100.0 * (double)count[AB_INCONCLUSIVE] / T);
+}
+
+/* Returns 0, -1 when out of memory. */
+static int print_table(const struct cell *cells, size_t nc, long trials)
+{
+	struct table t;
+	table_init(&t, NULL, sim_cols, sizeof(sim_cols) / sizeof(sim_cols[0]));
 	for (size_t i = 0; i < nc; i++) {
 		const struct cell *c = &cells[i];
 		double T = (double)trials;
-		printf("| %s | %s | %+.0f%% | %+.1f%%%s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f | %ld |\n",
-		       proto_name(c->proto), c->scenario, c->effect * 100, c->true_gain * 100,
-		       c->true_gain <= 1e-12 ? " (not faster)" : "",
-		       100.0 * (double)c->count[AB_B_BETTER] / T, 100.0 * (double)c->count[AB_TIE] / T,
-		       100.0 * (double)c->count[AB_A_BETTER] / T,
-		       100.0 * (double)c->count[AB_INCONCLUSIVE] / T, c->pairs_sum / T, c->pairs_max);
+		table_cell(&t, "%s", proto_name(c->proto));
+		table_cell(&t, "%s", c->scenario);
+		table_cell(&t, "%+.0f%%", c->effect * 100);
+		table_cell(&t, "%+.1f%%%s", c->true_gain * 100,
+			   c->true_gain <= 1e-12 ? " (not faster)" : "");
+		verdict_cells(&t, c->count, T);
+		table_cell(&t, "%.2f", c->pairs_sum / T);
+		table_cell(&t, "%ld", c->pairs_max);
 	}
+	return report_table_put_markdown(stdout, &t);
 }
 
-static void print_targets(const struct target *t, size_t nt)
+static const struct table_col target_cols[] = {
+	{ "target", TABLE_LEFT }, { "measured", TABLE_LEFT }, { "limit", TABLE_LEFT }, { "", TABLE_LEFT },
+};
+
+/* Returns 0, -1 when out of memory. */
+static int print_targets(const struct target *tg, size_t nt)
 {
 	size_t fails = 0;
+	struct table t;
 	if (nt == 0)
-		return;
-	printf("\nTargets (seq rows):\n\n| target | measured | limit | |\n|---|---|---|---|\n");
+		return 0;
+	table_init(&t, NULL, target_cols, sizeof(target_cols) / sizeof(target_cols[0]));
 	for (size_t i = 0; i < nt; i++) {
-		int ratio = strstr(t[i].name, "pairs") == NULL;
-		if (ratio)
-			printf("| %s | %.2f%% | %s %.1f%% | %s |\n", t[i].name, 100 * t[i].value,
-			       t[i].at_most ? "<=" : ">=", 100 * t[i].limit, t[i].pass ? "PASS" : "FAIL");
-		else
-			printf("| %s | %.2f | %s %.0f | %s |\n", t[i].name, t[i].value,
-			       t[i].at_most ? "<=" : ">=", t[i].limit, t[i].pass ? "PASS" : "FAIL");
-		fails += !t[i].pass;
+		int ratio = strstr(tg[i].name, "pairs") == NULL;
+		table_cell(&t, "%s", tg[i].name);
+		if (ratio) {
+			table_cell(&t, "%.2f%%", 100 * tg[i].value);
+			table_cell(&t, "%s %.1f%%", tg[i].at_most ? "<=" : ">=", 100 * tg[i].limit);
+		} else {
+			table_cell(&t, "%.2f", tg[i].value);
+			table_cell(&t, "%s %.0f", tg[i].at_most ? "<=" : ">=", tg[i].limit);
+		}
+		table_cell(&t, "%s", tg[i].pass ? "PASS" : "FAIL");
+		fails += !tg[i].pass;
 	}
+	printf("\nTargets (seq rows):\n\n");
+	if (report_table_put_markdown(stdout, &t) != 0)
+		return -1;
 	printf("\n%zu of %zu targets met.\n", nt - fails, nt);
+	return 0;
 }
 
 static void print_json(const struct cell *cells, size_t nc, long trials, uint64_t seed,
@@ -406,21 +440,35 @@ static void cell_label(const struct simgrid_cell *c, char *buf, size_t len)
 		 c->variant->name);
 }
 
-static void print_grid_cells(const struct simgrid_cell *cells, const struct simgrid_result *res,
-			     size_t nc)
+static const struct table_col grid_cell_cols[] = {
+	{ "family", TABLE_LEFT }, { "G", TABLE_RIGHT }, { "pA", TABLE_RIGHT }, { "pB", TABLE_RIGHT },
+	{ "variant", TABLE_LEFT }, { "B mean gain", TABLE_RIGHT }, { "B_better", TABLE_RIGHT },
+	{ "tie", TABLE_RIGHT }, { "A_better", TABLE_RIGHT }, { "inconclusive", TABLE_RIGHT },
+	{ "mean pairs", TABLE_RIGHT }, { "max pairs", TABLE_RIGHT },
+};
+
+/* Returns 0, -1 when out of memory. */
+static int print_grid_cells(const struct simgrid_cell *cells, const struct simgrid_result *res,
+			    size_t nc)
 {
-	printf("\n| family | G | pA | pB | variant | B mean gain | B_better | tie | A_better | inconclusive | mean pairs | max pairs |\n");
-	printf("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	struct table t;
+	table_init(&t, NULL, grid_cell_cols, sizeof(grid_cell_cols) / sizeof(grid_cell_cols[0]));
 	for (size_t i = 0; i < nc; i++) {
 		const struct simgrid_cell *c = &cells[i];
 		const struct simgrid_result *r = &res[i];
 		double T = (double)r->trials;
-		printf("| %s | %.0f%% | %.2f | %.2f | %s | %+.0f%% | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f | %ld |\n",
-		       simgrid_family_name(c->family), 100 * c->gap, c->pa, c->pb, c->variant->name,
-		       100 * c->gain, 100.0 * (double)r->count[AB_B_BETTER] / T,
-		       100.0 * (double)r->count[AB_TIE] / T, 100.0 * (double)r->count[AB_A_BETTER] / T,
-		       100.0 * (double)r->count[AB_INCONCLUSIVE] / T, r->pairs_sum / T, r->pairs_max);
+		table_cell(&t, "%s", simgrid_family_name(c->family));
+		table_cell(&t, "%.0f%%", 100 * c->gap);
+		table_cell(&t, "%.2f", c->pa);
+		table_cell(&t, "%.2f", c->pb);
+		table_cell(&t, "%s", c->variant->name);
+		table_cell(&t, "%+.0f%%", 100 * c->gain);
+		verdict_cells(&t, r->count, T);
+		table_cell(&t, "%.2f", r->pairs_sum / T);
+		table_cell(&t, "%ld", r->pairs_max);
 	}
+	putchar('\n');
+	return report_table_put_markdown(stdout, &t);
 }
 
 /* The worst cell of one grid target, and how many cells it has and fail. */
@@ -559,31 +607,43 @@ static void print_grid_json(const struct grid_run *g)
 }
 
 /* The table row of target t (which has cells). */
-static void print_grid_target_row(const struct grid_run *g, size_t t)
+static void grid_target_row(const struct grid_run *g, size_t t, struct table *tb)
 {
 	const struct grid_target *gt = &grid_targets[t];
 	const struct grid_worst *w = &g->w[t];
 	const struct simgrid_result *r = &g->res[w->worst];
 	char label[128];
 	cell_label(&g->cells[w->worst], label, sizeof(label));
+	table_cell(tb, "%s", gt->what);
+	table_cell(tb, "%zu", w->ncells);
+	table_cell(tb, "%s", label);
 	if (gt->pairs) {
-		printf("| %s | %zu | %s | %.2f | | %s %.0f | %zu | %s |\n", gt->what, w->ncells, label,
-		       grid_value(gt, r), gt->at_most ? "<=" : ">=", gt->limit, w->over,
-		       w->over ? "FAIL" : "PASS");
+		table_cell(tb, "%.2f", grid_value(gt, r));
+		table_cell(tb, "%s", "");
+		table_cell(tb, "%s %.0f", gt->at_most ? "<=" : ">=", gt->limit);
 	} else {
 		double lo, hi;
 		simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
-		printf("| %s | %zu | %s | %.2f%% | %.2f%%..%.2f%% | %s %.1f%% | %zu | %s |\n", gt->what,
-		       w->ncells, label, 100 * grid_value(gt, r), 100 * lo, 100 * hi,
-		       gt->at_most ? "<=" : ">=", 100 * gt->limit, w->over, w->over ? "FAIL" : "PASS");
+		table_cell(tb, "%.2f%%", 100 * grid_value(gt, r));
+		table_cell(tb, "%.2f%%..%.2f%%", 100 * lo, 100 * hi);
+		table_cell(tb, "%s %.1f%%", gt->at_most ? "<=" : ">=", 100 * gt->limit);
 	}
+	table_cell(tb, "%zu", w->over);
+	table_cell(tb, "%s", w->over ? "FAIL" : "PASS");
 }
 
+static const struct table_col grid_target_cols[] = {
+	{ "target", TABLE_LEFT }, { "cells", TABLE_RIGHT }, { "worst cell", TABLE_LEFT },
+	{ "measured", TABLE_RIGHT }, { "95% Wilson", TABLE_LEFT }, { "limit", TABLE_LEFT },
+	{ "cells failing", TABLE_RIGHT }, { "", TABLE_LEFT },
+};
+
 /* The --grid run as text: settings, the target table, the verdict line and,
- * with all_cells, every cell. */
-static void print_grid_markdown(const struct grid_run *g, int all_cells)
+ * with all_cells, every cell. Returns 0, -1 when out of memory. */
+static int print_grid_markdown(const struct grid_run *g, int all_cells)
 {
 	const struct abseq_params *sp = g->sp;
+	struct table t;
 	printf("%s grid: %zu cells, %ld trials per cell, seed %llu, %d launches per run; ",
 	       simgrid_grid_name(g->grid), g->nc, g->trials, (unsigned long long)g->seed,
 	       SIM_LAUNCHES);
@@ -594,14 +654,16 @@ static void print_grid_markdown(const struct grid_run *g, int all_cells)
 	else
 		printf("seq-v2: pairs %zu..%zu, alpha %g, spend power %g, gap max %g\n\n", sp->min_pairs,
 		       sp->max_pairs, sp->alpha, sp->spend_power, sp->gap_max);
-	printf("| target | cells | worst cell | measured | 95%% Wilson | limit | cells failing | |\n");
-	printf("|---|---:|---|---:|---|---|---:|---|\n");
-	for (size_t t = 0; t < N_GRID_TARGETS; t++)
-		if (g->w[t].worst != SIZE_MAX)
-			print_grid_target_row(g, t);
+	table_init(&t, NULL, grid_target_cols, sizeof(grid_target_cols) / sizeof(grid_target_cols[0]));
+	for (size_t i = 0; i < N_GRID_TARGETS; i++)
+		if (g->w[i].worst != SIZE_MAX)
+			grid_target_row(g, i, &t);
+	if (report_table_put_markdown(stdout, &t) != 0)
+		return -1;
 	printf("\n%d of %d targets met in every cell.\n", g->present - g->fails, g->present);
 	if (all_cells)
-		print_grid_cells(g->cells, g->res, g->nc);
+		return print_grid_cells(g->cells, g->res, g->nc);
+	return 0;
 }
 
 static int run_grid(int grid, int family, int all_cells, int json, long trials, uint64_t seed,
@@ -616,9 +678,12 @@ static int run_grid(int grid, int family, int all_cells, int json, long trials, 
 		grid_judge(&g);
 		if (json)
 			print_grid_json(&g);
-		else
-			print_grid_markdown(&g, all_cells);
-		rc = cli_finish_stdout(CLI_OK);
+		if (!json && print_grid_markdown(&g, all_cells) != 0) {
+			cli_error("out of memory");
+			rc = CLI_FAIL;
+		} else {
+			rc = cli_finish_stdout(CLI_OK);
+		}
 	}
 	free(g.all);
 	free(g.cells);
@@ -844,8 +909,11 @@ static int run_named(const struct sim_opts *o)
 		       "min-gain %g, noise %g\n\n",
 		       o->trials, o->seed, SIM_LAUNCHES, sp->min_pairs, sp->max_pairs, sp->min_gain,
 		       sp->noise);
-		print_table(cells, nc, o->trials);
-		print_targets(targets, nt);
+		if (print_table(cells, nc, o->trials) != 0 || print_targets(targets, nt) != 0) {
+			cli_error("out of memory");
+			rc = CLI_FAIL;
+			goto out;
+		}
 	}
 	rc = cli_finish_stdout(CLI_OK);
 out:

@@ -264,27 +264,16 @@ static int pt_print_json(const struct ptune_speedups *p, const char *path)
 	return recargs_print_json(root);
 }
 
-/* The per-case table, ending with the "geomean" row. */
-static void pt_md_table(const struct ptune_speedups *p)
+/* The per-case table, ending with the "geomean" row. Returns 0, -1 when
+ * out of memory. */
+static int pt_md_table(const struct ptune_speedups *p)
 {
-	printf("| case | speedup | change |\n");
-	printf("|---|---:|---:|\n");
-	for (size_t i = 0; i < p->n; i++) {
-		const struct ptune_case *c = &p->v[i];
-		int ok = pt_valid(c->speedup);
-		fputs("| ", stdout);
-		escape_md_cell(stdout, c->label, MD_CELL_PLAIN);
-		fputs(" | ", stdout);
-		print_speedup(ok ? c->speedup : NAN);
-		fputs(" | ", stdout);
-		recargs_md_pct(stdout, pt_change(c->speedup));
-		puts(ok && c->speedup < 1.0 ? " (regression) |" : " |");
-	}
-	printf("| **geomean** (all %zu) | **", p->nvalid);
-	print_speedup(p->geomean);
-	fputs("** | **", stdout);
-	recargs_md_pct(stdout, pt_change(p->geomean));
-	puts("** |\n");
+	struct table t;
+	report_ptune_speedups_view(p, &t);
+	if (report_table_put_markdown(stdout, &t) != 0)
+		return -1;
+	putchar('\n');
+	return 0;
 }
 
 /* The "geomean speedup" and "arithmetic mean" bullets. */
@@ -349,17 +338,19 @@ static void pt_md_uncounted(const struct ptune_speedups *p)
 
 /* Markdown, with the conventions of the records output: one "geomean" row
  * and one "geomean speedup" bullet carrying the overall figure. */
-static void pt_print_markdown(const struct ptune_speedups *p, const char *path)
+static int pt_print_markdown(const struct ptune_speedups *p, const char *path)
 {
 	fputs("**Per-case speedup (perf_tuning: ", stdout);
 	escape_md_cell(stdout, path, MD_CELL_PLAIN);
 	fputs(", ", stdout);
 	escape_md_cell(stdout, p->json, MD_CELL_PLAIN);
 	fputs(")**\n\n", stdout);
-	pt_md_table(p);
+	if (pt_md_table(p) != 0)
+		return -1;
 	pt_md_means(p);
 	pt_md_regressions(p);
 	pt_md_uncounted(p);
+	return 0;
 }
 
 static int pt_write_plot(const struct ptune_speedups *p, const char *path, const char *shown)
@@ -406,8 +397,11 @@ static int speedup_folder(const char *path, int json, int strict, const char *pl
 	}
 	if (json)
 		rc = pt_print_json(&p, path);
-	else
-		pt_print_markdown(&p, path);
+	else if (pt_print_markdown(&p, path) != 0) {
+		cli_error("out of memory");
+		rc = CLI_USAGE;
+		goto out;
+	}
 	if (rc == CLI_OK && p.nvalid == 0) {
 		cli_error("no case of '%s/%s' has a finite speedup > 0", path, p.json);
 		rc = CLI_FAIL;

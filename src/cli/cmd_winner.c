@@ -5,6 +5,7 @@
 #include "stats/stats.h"
 #include "cli/recargs.h"
 #include "stats/winner.h"
+#include "report/table.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -167,7 +168,8 @@ static int print_json(const struct stats_winner *w, const char *path, char **cmd
 	return recargs_print_json(root);
 }
 
-static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncmds)
+/* Returns 0, -1 when out of memory. */
+static int print_markdown(const struct stats_winner *w, char **cmds, size_t ncmds)
 {
 	printf("**Winner（round %ld）: %s", w->round, stats_winner_decision_name(w->decision));
 	if (w->chosen != STATS_NOKEY) {
@@ -177,47 +179,17 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 	printf("**\n\n");
 	escape_md_cell(stdout, w->reason, MD_CELL_PLAIN);
 	printf("\n\n");
+	struct table t;
 	if (w->ncands) {
-		printf("| candidate | valid on all required keys | geomean gain | gains | regressions | soft (A/B) |\n");
-		printf("|---|---|---:|---:|---:|---:|\n");
-		for (size_t i = 0; i < w->ncands; i++) {
-			const struct stats_winner_candidate *c = &w->cands[i];
-			fputs("| ", stdout);
-			escape_md_cell(stdout, c->candidate_id, MD_CELL_PLAIN);
-			if (i == w->chosen)
-				fputs(" (chosen)", stdout);
-			printf(" | %s | ", c->complete ? "yes" : "no");
-			recargs_md_pct(stdout, c->gain);
-			printf(" | %zu | %zu | %zu |\n", c->ngains, c->nregressions, c->nsoft);
-		}
+		report_winner_candidates_view(w, &t);
+		if (report_table_put_markdown(stdout, &t) != 0)
+			return -1;
 		printf("\n");
 	}
 	if (w->chosen != STATS_NOKEY) {
-		const struct stats_winner_candidate *c = &w->cands[w->chosen];
-		printf("| dispatch | workload | current best | current best (us) | ");
-		escape_md_cell(stdout, c->candidate_id, MD_CELL_PLAIN);
-		printf(" (us) | change | check |\n|---|---|---|---:|---:|---:|---|\n");
-		for (size_t j = 0; j < w->nrequired; j++) {
-			const struct stats_winner_key *e = &c->keys[j];
-			const struct stats_key *k = &w->ks.v[e->key];
-			fputs("| ", stdout);
-			recargs_md_key(stdout, k->dispatch, " | ", k->workload);
-			fputs(" | ", stdout);
-			if (e->incumbent) {
-				escape_md_cell(stdout, e->incumbent->candidate_id, MD_CELL_PLAIN);
-				printf(" | %.3f | ", e->incumbent->duration_us);
-			} else {
-				fputs("— | — | ", stdout);
-			}
-			if (e->candidate)
-				printf("%.3f | ", e->candidate->duration_us);
-			else
-				fputs("— | ", stdout);
-			recargs_md_pct(stdout, e->change);
-			fputs(" | ", stdout);
-			printf("%s%s |\n", stats_winner_keystate_name(e->state),
-			       e->needs_ab ? ", A/B" : "");
-		}
+		report_winner_keys_view(w, &t);
+		if (report_table_put_markdown(stdout, &t) != 0)
+			return -1;
 		printf("\n");
 	}
 	if (ncmds) {
@@ -226,6 +198,7 @@ static void print_markdown(const struct stats_winner *w, char **cmds, size_t ncm
 			printf("%s\n", cmds[i]);
 		printf("```\n");
 	}
+	return 0;
 }
 
 /* The command's options, as parsed. */
@@ -299,8 +272,12 @@ static int print_decision(struct stats_winner *w, const struct recargs *a, const
 	} else if (a->json) {
 		rc = cli_finish_stdout(print_json(w, a->path, cmds, kidx, ncmds));
 	} else {
-		print_markdown(w, cmds, ncmds);
-		rc = cli_finish_stdout(CLI_OK);
+		if (print_markdown(w, cmds, ncmds) != 0) {
+			cli_error("out of memory");
+			rc = CLI_USAGE;
+		} else {
+			rc = cli_finish_stdout(CLI_OK);
+		}
 	}
 	for (size_t i = 0; cmds && i < ncmds; i++)
 		free(cmds[i]);

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/sha256.h"
+#include "io/sha256_file.h"
 
 int fileops_mkdir_p(const char *path)
 {

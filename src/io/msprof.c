@@ -15,61 +15,12 @@
 #include <sys/stat.h>
 
 #include "io/csvtab.h"
-#include "stats/stats.h"
 #include "util/path.h"
 
 /* Deepest OpBasicInfo below an OPPROF root: device<N>/<kernel>/<n>/ is 3,
  * plus one level of slack as the format notes advise. */
 #define MAX_DEPTH 4
 #define MAX_FILES 100000
-
-const char *msprof_layout_name(enum msprof_layout l)
-{
-	switch (l) {
-	case MSPROF_LAYOUT_FLAT:
-		return "flat";
-	case MSPROF_LAYOUT_PER_LAUNCH:
-		return "per-launch";
-	case MSPROF_LAYOUT_PER_DEVICE:
-		return "per-device";
-	case MSPROF_LAYOUT_OP_SUMMARY:
-		return "op-summary";
-	case MSPROF_LAYOUT_MIXED:
-		return "mixed";
-	case MSPROF_LAYOUT_NONE:
-	default:
-		return "none";
-	}
-}
-
-void msprof_capture_init(struct msprof_capture *c)
-{
-	memset(c, 0, sizeof(*c));
-}
-
-static void launch_release(struct msprof_launch *l)
-{
-	free(l->kernel);
-	free(l->op_name);
-	free(l->op_type);
-	free(l->source);
-	for (size_t i = 0; i < l->nratios; i++)
-		free(l->ratios[i].name);
-	free(l->ratios);
-}
-
-void msprof_capture_release(struct msprof_capture *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		launch_release(&c->v[i]);
-	free(c->v);
-	for (size_t i = 0; i < c->nroots; i++)
-		free(c->roots ? c->roots[i] : NULL);
-	free(c->roots);
-	free(c->dir);
-	free(c->first_problem);
-	msprof_capture_init(c);
-}
 
 /* ---- kernel-name patterns ---- */
 
@@ -1177,84 +1128,4 @@ int msprof_read_file(const char *path, const char *kernel_pat, struct msprof_cap
 	set_err(err, errlen, "%s:1: not an msprof CSV (no Task Duration(us) or aic_time(us) column)",
 		path);
 	return MSPROF_EFORMAT;
-}
-
-double *msprof_durations(const struct msprof_capture *c, size_t *n)
-{
-	*n = 0;
-	size_t k = 0;
-	for (size_t i = 0; i < c->n; i++)
-		if (isfinite(c->v[i].duration_us))
-			k++;
-	if (k == 0)
-		return NULL;
-	double *d = malloc(k * sizeof(*d));
-	if (!d)
-		return NULL;
-	for (size_t i = 0; i < c->n; i++)
-		if (isfinite(c->v[i].duration_us))
-			d[(*n)++] = c->v[i].duration_us;
-	return d;
-}
-
-/* Median over launches of one per-launch field, skipping NAN. */
-static double median_of(const struct msprof_capture *c, size_t off, double *buf)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		double v;
-		memcpy(&v, (const char *)&c->v[i] + off, sizeof(v));
-		if (!isnan(v))
-			buf[k++] = v;
-	}
-	return k ? stats_median(buf, k) : NAN;
-}
-
-int msprof_summarize(const struct msprof_capture *c, struct msprof_summary *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->median_us = s->mad_us = s->min_us = s->max_us = s->mean_us = NAN;
-	s->aic_time_us = s->aiv_time_us = NAN;
-	s->main_mem_read_bw_gbs = s->main_mem_write_bw_gbs = s->max_ratio = NAN;
-	size_t n = 0;
-	double *d = msprof_durations(c, &n);
-	if (!d)
-		return -1;
-	double *buf = malloc(c->n * sizeof(*buf));
-	if (!buf) {
-		free(d);
-		return -1;
-	}
-	s->launches = n;
-	s->median_us = stats_median(d, n);
-	s->mad_us = stats_mad(d, n);
-	s->min_us = stats_min(d, n);
-	s->max_us = stats_max(d, n);
-	s->mean_us = stats_mean(d, n);
-	s->aic_time_us = median_of(c, offsetof(struct msprof_launch, aic_time_us), buf);
-	s->aiv_time_us = median_of(c, offsetof(struct msprof_launch, aiv_time_us), buf);
-	s->main_mem_read_bw_gbs = median_of(c, offsetof(struct msprof_launch, main_mem_read_bw_gbs), buf);
-	s->main_mem_write_bw_gbs =
-		median_of(c, offsetof(struct msprof_launch, main_mem_write_bw_gbs), buf);
-	/* The busiest pipe of each launch: its largest mean ratio. */
-	size_t k = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct msprof_launch *l = &c->v[i];
-		double best = NAN;
-		const char *name = NULL;
-		for (size_t j = 0; j < l->nratios; j++)
-			if (!isnan(l->ratios[j].mean) && (isnan(best) || l->ratios[j].mean > best)) {
-				best = l->ratios[j].mean;
-				name = l->ratios[j].name;
-			}
-		if (!isnan(best)) {
-			buf[k++] = best;
-			snprintf(s->max_ratio_name, sizeof(s->max_ratio_name), "%s", name);
-		}
-	}
-	if (k)
-		s->max_ratio = stats_median(buf, k);
-	free(buf);
-	free(d);
-	return 0;
 }

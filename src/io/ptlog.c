@@ -1,6 +1,7 @@
 /* ptlog.c: optimization_log.md and perf_log.md readers (ptlog.h). */
 #include "io/ptlog.h"
 #include "io/mdread.h"
+#include "util/prose.h"
 #include "util/text.h"
 
 #include <ctype.h>
@@ -55,329 +56,6 @@ int ptlog_text_split(struct ptlog_text *t, const char *data, size_t len)
 	return 0;
 }
 
-void ptlog_text_release(struct ptlog_text *t)
-{
-	free(t->lines);
-	free(t->buf);
-	memset(t, 0, sizeof(*t));
-}
-
-/* ---- helpers -------------------------------------------------------- */
-
-int ptlog_contains_any(const char *s, size_t n, const char *const *needles)
-{
-	if (!s)
-		return 0;
-	char small[2048];
-	char *copy = small;
-	if (n == (size_t)-1)
-		n = strlen(s);
-	if (n >= sizeof(small)) {
-		copy = malloc(n + 1);
-		if (!copy)
-			return 0;
-	}
-	memcpy(copy, s, n);
-	copy[n] = '\0';
-	int hit = text_find_any_ci(copy, NULL, needles) >= 0;
-	if (copy != small)
-		free(copy);
-	return hit;
-}
-
-double ptlog_pct(double a, double b)
-{
-	return (b - a) / a * 100.0;
-}
-
-static int is_word(unsigned char c)
-{
-	return isalnum(c) || c == '_' || c == '#' || c == '.' || c >= 0x80;
-}
-
-/* UTF-8 multiplication sign, used as "0.25×". */
-static const char TIMES[] = "\xC3\x97";
-static const char MICRO[] = "\xC2\xB5";
-
-/* Past the identifier characters from i (with_dot: '.' counts too). */
-static size_t skip_ident(const char *s, size_t i, size_t len, int with_dot)
-{
-	while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || (with_dot && s[i] == '.')))
-		i++;
-	return i;
-}
-
-/* At s[*i]: 1 when a standalone number starts there (*sign set and *i
- * past the sign); else 0 with *i moved past what cannot start one. A sign
- * counts only when not glued to a word ("a-1" is no number); digits must
- * not continue an identifier or another number, but a preceding
- * non-ASCII byte ('（', '→', CJK text) does not make them part of one. */
-static int number_start(const char *s, size_t len, size_t *i, int *sign)
-{
-	unsigned char c = (unsigned char)s[*i];
-	size_t start = *i;
-	*sign = 0;
-	if ((c == '+' || c == '-') && *i + 1 < len && isdigit((unsigned char)s[*i + 1])) {
-		if (*i > 0 && (isalnum((unsigned char)s[*i - 1]) || s[*i - 1] == '_')) {
-			*i = skip_ident(s, *i + 1, len, 1);
-			return 0;
-		}
-		*sign = c == '-' ? -1 : 1;
-		(*i)++;
-	} else if (!isdigit(c)) {
-		(*i)++;
-		return 0;
-	}
-	if (!*sign && start > 0) {
-		unsigned char p = (unsigned char)s[start - 1];
-		if (p < 0x80 && is_word(p)) {
-			*i = skip_ident(s, *i, len, 1);
-			return 0;
-		}
-	}
-	return 1;
-}
-
-/* The end of the digits at i: one decimal point, an exponent only with
- * digits after it. *decimal is set when either is there. */
-static size_t number_end(const char *s, size_t i, size_t len, int *decimal)
-{
-	size_t d = i;
-	*decimal = 0;
-	while (d < len && (isdigit((unsigned char)s[d]) ||
-			   (s[d] == '.' && d + 1 < len && isdigit((unsigned char)s[d + 1]) && !*decimal))) {
-		if (s[d] == '.')
-			*decimal = 1;
-		d++;
-	}
-	if (d < len && (s[d] == 'e' || s[d] == 'E') && d + 1 < len &&
-	    (isdigit((unsigned char)s[d + 1]) ||
-	     ((s[d + 1] == '-' || s[d + 1] == '+') && d + 2 < len && isdigit((unsigned char)s[d + 2])))) {
-		d += 2;
-		while (d < len && isdigit((unsigned char)s[d]))
-			d++;
-		*decimal = 1;
-	}
-	return d;
-}
-
-/* The unit right after a number ending at d ("0.2147 ms" may have one
- * blank; %, s, x and × must touch the number). Returns where it ends
- * (d when there is none). */
-static size_t number_unit(const char *s, size_t d, size_t len, enum ptlog_unit *unit)
-{
-	size_t u = d;
-	*unit = PTLOG_NOUNIT;
-	if (u < len && s[u] == ' ' && u + 1 < len && !isdigit((unsigned char)s[u + 1]))
-		u++;
-	if (s[u] == '%' && u == d)
-		return *unit = PTLOG_PCT, u + 1;
-	if (strncmp(s + u, "ms", 2) == 0)
-		return *unit = PTLOG_MS, u + 2;
-	if (strncmp(s + u, "us", 2) == 0)
-		return *unit = PTLOG_US, u + 2;
-	if (strncmp(s + u, MICRO, 2) == 0 && s[u + 2] == 's')
-		return *unit = PTLOG_US, u + 3;
-	if (strncmp(s + u, "ns", 2) == 0)
-		return *unit = PTLOG_NS, u + 2;
-	if (s[u] == 's' && u == d)
-		return *unit = PTLOG_S, u + 1;
-	if ((s[u] == 'x' || s[u] == 'X') && u == d)
-		return *unit = PTLOG_X, u + 1;
-	if (strncmp(s + u, TIMES, 2) == 0 && u == d)
-		return *unit = PTLOG_X, u + 2;
-	return d;
-}
-
-/* The glue rules for a number whose digits end at d and whose unit ends
- * at *after: returns 1 with *next past the word when the number is part of
- * a word or a shape ("16KB", "2D", "1024x8192"); else 0, dropping a unit
- * glued to a word ("12 steps": *unit NOUNIT, *after d). */
-static int number_in_word(const char *s, size_t d, size_t len, enum ptlog_unit *unit,
-			  size_t *after, size_t *next)
-{
-	int glued = *after < len && (isalnum((unsigned char)s[*after]) || s[*after] == '_');
-	if (*unit != PTLOG_NOUNIT && *unit != PTLOG_PCT && *unit != PTLOG_X && glued) {
-		*unit = PTLOG_NOUNIT;
-		*after = d;
-		return 0;
-	}
-	if (*unit == PTLOG_X && *after < len && isalnum((unsigned char)s[*after])) {
-		*next = skip_ident(s, *after, len, 0);
-		return 1;
-	}
-	if (*unit == PTLOG_NOUNIT && d < len && (isalpha((unsigned char)s[d]) || s[d] == '_')) {
-		*next = skip_ident(s, d, len, 0);
-		return 1;
-	}
-	return 0;
-}
-
-size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max)
-{
-	size_t n = 0, len = strlen(s);
-	for (size_t i = 0; i < len;) {
-		size_t start = i;
-		int sign, decimal;
-		if (!number_start(s, len, &i, &sign))
-			continue;
-		size_t d = number_end(s, i, len, &decimal);
-		double v = strtod(s + (sign ? start + 1 : start), NULL);
-		enum ptlog_unit unit;
-		size_t after = number_unit(s, d, len, &unit);
-		if (number_in_word(s, d, len, &unit, &after, &i))
-			continue;
-		if (n < max)
-			out[n] = (struct ptlog_num){ .v = sign < 0 ? -v : v, .pos = start, .end = after,
-						     .sign = sign, .decimal = decimal, .unit = unit };
-		n++;
-		i = after > d ? after : d;
-	}
-	return n < max ? n : max;
-}
-
-/* Skips a list marker ("- ", "* ", "+ ", "1. ", "2) ") at s. */
-static const char *skip_list_marker(const char *s)
-{
-	if ((*s == '-' || *s == '*' || *s == '+') && s[1] == ' ')
-		return s + 2;
-	if (!isdigit((unsigned char)*s))
-		return s;
-	const char *p = s;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return (*p == '.' || *p == ')') && p[1] == ' ' ? p + 2 : s;
-}
-
-/* Skips list markers, heading marks, bold and blanks at the start of a
- * line; *level gets the heading level (0 when not a heading). */
-static const char *strip_lead(const char *s, int *level)
-{
-	int lv = 0;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	while (*s == '#') {
-		lv++;
-		s++;
-	}
-	if (lv && *s != ' ')
-		lv = 0;
-	while (*s == ' ')
-		s++;
-	if (!lv)
-		s = skip_list_marker(s);
-	while (*s == ' ')
-		s++;
-	while (*s == '*' || *s == '_')
-		s++;
-	if (level)
-		*level = lv;
-	return s;
-}
-
-static int key_match(const char *s, const char *key)
-{
-	size_t n = strlen(key);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char a = (unsigned char)s[i], b = (unsigned char)key[i];
-		if (!a)
-			return 0;
-		if (a < 0x80 ? tolower(a) != tolower(b) : a != b)
-			return 0;
-	}
-	return 1;
-}
-
-static const char COLON_FW[] = "\xEF\xBC\x9A"; /* '：' */
-static const char LPAREN_FW[] = "\xEF\xBC\x88"; /* '（' */
-static const char RPAREN_FW[] = "\xEF\xBC\x89"; /* '）' */
-
-/* After a key: optional blanks, an optional parenthetical, then a colon.
- * Returns the value start or NULL. */
-static const char *after_key(const char *p)
-{
-	while (*p == ' ' || *p == '*')
-		p++;
-	if (*p == '(' || strncmp(p, LPAREN_FW, 3) == 0) {
-		int depth = 0;
-		while (*p) {
-			if (*p == '(') {
-				depth++;
-				p++;
-			} else if (strncmp(p, LPAREN_FW, 3) == 0) {
-				depth++;
-				p += 3;
-			} else if (*p == ')') {
-				depth--;
-				p++;
-			} else if (strncmp(p, RPAREN_FW, 3) == 0) {
-				depth--;
-				p += 3;
-			} else
-				p++;
-			if (depth <= 0)
-				break;
-		}
-		while (*p == ' ' || *p == '*')
-			p++;
-	}
-	if (*p == ':')
-		p++;
-	else if (strncmp(p, COLON_FW, 3) == 0)
-		p += 3;
-	else
-		return NULL;
-	while (*p == ' ' || *p == '*')
-		p++;
-	return p;
-}
-
-static const char *field_at(const char *s, const char *key, size_t *len)
-{
-	if (!key_match(s, key))
-		return NULL;
-	const char *k = s + strlen(key);
-	/* the key must end there: "precision" is no "precision_status" */
-	if (isalnum((unsigned char)*k) || *k == '_')
-		return NULL;
-	const char *v = after_key(k);
-	if (!v)
-		return NULL;
-	const char *e = strchr(v, '|');
-	size_t l = e ? (size_t)(e - v) : strlen(v);
-	while (l && (v[l - 1] == ' ' || v[l - 1] == '\t'))
-		l--;
-	*len = l;
-	return v;
-}
-
-const char *ptlog_field(const char *line, const char *key, size_t *len)
-{
-	const char *s = strip_lead(line, NULL);
-	const char *v;
-	/* a tag first: "[RESULT-#1] 优化点: x | 精度: pass" */
-	if (*s == '[') {
-		const char *e = strchr(s, ']');
-		if (e) {
-			const char *p = e + 1;
-			while (*p == ' ')
-				p++;
-			if ((v = field_at(p, key, len)))
-				return v;
-		}
-	}
-	if ((v = field_at(s, key, len)))
-		return v;
-	for (const char *p = strchr(line, '|'); p; p = strchr(p + 1, '|')) {
-		const char *q = p + 1;
-		while (*q == ' ' || *q == '*')
-			q++;
-		if ((v = field_at(q, key, len)))
-			return v;
-	}
-	return NULL;
-}
-
 /* ---- optimization_log.md -------------------------------------------- */
 
 static int push(void **v, size_t *n, size_t *cap, size_t size)
@@ -423,6 +101,8 @@ static int first_item_ref(const char *s)
 static const char VERDICT_APPLIES[] = "\xE9\x80\x82\xE7\x94\xA8";  /* 适用 */
 static const char VERDICT_NOT[] = "\xE4\xB8\x8D";                   /* 不 */
 static const char VERDICT_PART[] = "\xE9\x83\xA8\xE5\x88\x86";      /* 部分 */
+
+static const char COLON_FW[] = "\xEF\xBC\x9A"; /* '：' */
 
 static int is_reason_text(const char *p)
 {
@@ -637,7 +317,7 @@ static long tag_body_end(const struct ptlog_text *t, size_t i, int level)
 	size_t j = i + 1;
 	for (; j < t->nlines; j++) {
 		int lv = 0;
-		const char *s = strip_lead(t->lines[j], &lv);
+		const char *s = prose_strip_lead(t->lines[j], &lv);
 		enum ptlog_tag t2;
 		int n2;
 		char s2;
@@ -692,7 +372,7 @@ static int item_has_reason(const struct ptlog_text *t, size_t i, const char *aft
 	if (i + 1 >= t->nlines)
 		return 0;
 	int lv = 0;
-	const char *nx = strip_lead(t->lines[i + 1], &lv);
+	const char *nx = prose_strip_lead(t->lines[i + 1], &lv);
 	return !lv && *nx && *nx != '[' && !is_blank(nx);
 }
 
@@ -776,7 +456,7 @@ static int on_log_line(struct plparse *c, size_t i)
 	struct ptlog *log = c->log;
 	const char *raw = log->text.lines[i];
 	int level = 0;
-	const char *s = strip_lead(raw, &level);
+	const char *s = prose_strip_lead(raw, &level);
 	if (level && c->in_plan)
 		c->in_plan = 0;
 	if (strstr(raw, "[ORDER-PLAN]")) {
@@ -812,29 +492,6 @@ int ptlog_parse(struct ptlog *log, const char *data, size_t len)
 	return 0;
 }
 
-void ptlog_release(struct ptlog *log)
-{
-	ptlog_text_release(&log->text);
-	free(log->items);
-	free(log->plan);
-	free(log->ev);
-	memset(log, 0, sizeof(*log));
-}
-
-const char *ptlog_event_field(const struct ptlog *log, const struct ptlog_event *ev,
-			      const char *key, size_t *len, long *line)
-{
-	for (long l = ev->line; l <= ev->end && l <= (long)log->text.nlines; l++) {
-		const char *v = ptlog_field(log->text.lines[l - 1], key, len);
-		if (v) {
-			if (line)
-				*line = l;
-			return v;
-		}
-	}
-	return NULL;
-}
-
 /* ---- perf_log.md ---------------------------------------------------- */
 
 static const char *const ITER_WORDS[] = { "iteration", "iter ", "round", "\xE8\xBF\xAD\xE4\xBB\xA3" /* 迭代 */,
@@ -847,15 +504,9 @@ static const char *const STOP_WORDS[] = { "[DESIGN_ERROR]", "[STOP]", "stop", "t
 static int starts_with_word(const char *s, const char *const *words)
 {
 	for (size_t i = 0; words[i]; i++)
-		if (key_match(s, words[i]))
+		if (prose_key_match(s, words[i]))
 			return 1;
 	return 0;
-}
-
-static void field_release(struct ptperf_field *f)
-{
-	free(f->value);
-	f->value = NULL;
 }
 
 /* "- key (note): value" with key an identifier; returns the value start
@@ -879,7 +530,7 @@ static const char *bullet_key(const char *raw, char *key, size_t keylen)
 	key[n] = '\0';
 	for (size_t i = 0; i < n; i++)
 		key[i] = (char)tolower((unsigned char)key[i]);
-	return after_key(s + n);
+	return prose_after_key(s + n);
 }
 
 static char *collect_value(const struct ptlog_text *t, size_t i, const char *v, size_t *last)
@@ -991,7 +642,7 @@ static int on_perf_heading(struct ppparse *c, const char *s, int level, long lin
 	if (c->cur)
 		return 0;
 	if (!starts_with_word(s, ITER_WORDS)) {
-		if (ptlog_contains_any(s, (size_t)-1, STOP_WORDS))
+		if (prose_contains_any(s, (size_t)-1, STOP_WORDS))
 			c->pending_stop = lineno;
 		return 0;
 	}
@@ -1033,7 +684,7 @@ static int on_perf_line(struct ppparse *c, size_t i)
 	const char *raw = c->p->text.lines[i];
 	long lineno = (long)i + 1;
 	int level = 0;
-	const char *s = strip_lead(raw, &level);
+	const char *s = prose_strip_lead(raw, &level);
 	if (strstr(raw, "[DB-ANALYSIS]") && on_db_line(c, lineno))
 		return -1;
 	if (level)
@@ -1069,28 +720,6 @@ int ptperf_parse(struct ptperf *p, const char *data, size_t len)
 	return 0;
 }
 
-void ptperf_release(struct ptperf *p)
-{
-	for (size_t i = 0; i < p->nit; i++) {
-		struct ptperf_iter *it = &p->it[i];
-		free(it->title);
-		field_release(&it->optimization);
-		field_release(&it->precision);
-		field_release(&it->rollback);
-		for (size_t k = 0; k < it->nm; k++) {
-			field_release(&it->m[k].base);
-			field_release(&it->m[k].cand);
-			field_release(&it->m[k].impr);
-			field_release(&it->m[k].adopted);
-		}
-		free(it->m);
-	}
-	free(p->it);
-	free(p->db_lines);
-	ptlog_text_release(&p->text);
-	memset(p, 0, sizeof(*p));
-}
-
 double ptlog_noise_pct(const char *line)
 {
 	return ptlog_noise_pct_tb(line, NULL);
@@ -1105,12 +734,12 @@ double ptlog_noise_pct_tb(const char *line, const struct text_bytes *tb)
 		hit = text_find_ci_tb(line, tb, labels[k]);
 	if (!hit)
 		return NAN;
-	struct ptlog_num nums[16];
-	size_t n = ptlog_numbers(line, nums, 16);
+	struct prose_num nums[16];
+	size_t n = prose_numbers(line, nums, 16);
 	double best = NAN;
 	long bestd = 0;
 	for (size_t k = 0; k < n; k++) {
-		if (nums[k].unit != PTLOG_PCT || nums[k].sign || nums[k].v <= 0 || nums[k].v >= 50)
+		if (nums[k].unit != PROSE_PCT || nums[k].sign || nums[k].v <= 0 || nums[k].v >= 50)
 			continue;
 		long d = labs((long)nums[k].pos - (long)(hit - line));
 		if (d <= 24 && (isnan(best) || d < bestd)) {

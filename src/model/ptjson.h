@@ -56,6 +56,13 @@ struct ptjson {
 
 void ptjson_release(struct ptjson *j);
 
+/* Building the key index (for the parser, io/ptjson.c): ptjson_keys_alloc
+ * sizes j->keys for at most nkeys keys (0, -1 when out of memory);
+ * ptjson_keys_add records the key text[off..off+klen) unless one with the
+ * same name came first. */
+int ptjson_keys_alloc(struct ptjson *j, size_t nkeys);
+void ptjson_keys_add(struct ptjson *j, size_t off, size_t klen);
+
 /* 1-based line of the first object key "key" in the text (O(1), from an
  * index built by ptjson_parse); with from > 0, of the first occurrence of
  * "key" (with its quotes) at or after byte offset from (O(n)). 0 when

@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "util/prose.h"
+
 /* A text split into lines: lines[i] is line i+1, without its newline, a
  * trailing CR or a leading BOM. */
 struct ptlog_text {
@@ -22,35 +24,6 @@ struct ptlog_text {
 };
 
 void ptlog_text_release(struct ptlog_text *t);
-
-/* ---- numbers in prose ---------------------------------------------- */
-
-enum ptlog_unit { PTLOG_NOUNIT = 0, PTLOG_PCT, PTLOG_MS, PTLOG_US, PTLOG_NS, PTLOG_S, PTLOG_X };
-
-struct ptlog_num {
-	double v;            /* the value, sign included */
-	size_t pos, end;     /* byte range in the string, sign and unit included */
-	int sign;            /* +1 or -1 when written with a sign, else 0 */
-	int decimal;         /* 1 when written with a decimal point */
-	enum ptlog_unit unit;
-};
-
-/* Finds the numbers of s that stand alone: digits inside identifiers
- * ("fp16", "l1_c12", "#3", "iter7", "1024x8192") are not numbers. A unit
- * directly after the number (%, ms, us, µs, ns, s, x, ×) is recorded.
- * Returns how many were found (at most max are stored). */
-size_t ptlog_numbers(const char *s, struct ptlog_num *out, size_t max);
-
-/* Value of "key" in a line: after the key (case-insensitive ASCII, or
- * exact UTF-8), an optional parenthetical, then ':' or '：'. The value
- * runs to the end of the line or to a '|' that separates pipe fields.
- * Returns a pointer into line and its length in *len, NULL when the key
- * is not a field of this line. The key must start the line (after list
- * markers, bold, '#') or follow a '|'. */
-const char *ptlog_field(const char *line, const char *key, size_t *len);
-
-/* Percent change from a to b, (b - a) / a * 100. */
-double ptlog_pct(double a, double b);
 
 /* ---- optimization_log.md -------------------------------------------- */
 
@@ -108,7 +81,7 @@ struct ptlog {
 void ptlog_release(struct ptlog *log);
 
 /* Looks key up in the lines of an event's body; returns the value as
- * ptlog_field does and the 1-based line in *line. */
+ * prose_field does and the 1-based line in *line. */
 const char *ptlog_event_field(const struct ptlog *log, const struct ptlog_event *ev,
 			      const char *key, size_t *len, long *line);
 
@@ -162,9 +135,5 @@ double ptlog_noise_pct(const char *line);
  * out at once. */
 struct text_bytes;
 double ptlog_noise_pct_tb(const char *line, const struct text_bytes *tb);
-
-/* 1 when s (of length n, or to its NUL when n is (size_t)-1) contains any
- * of the NULL-terminated needles, case-insensitively. */
-int ptlog_contains_any(const char *s, size_t n, const char *const *needles);
 
 #endif

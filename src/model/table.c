@@ -10,8 +10,17 @@ void table_init(struct table *t, const char *caption, const struct table_col *co
 		size_t ncols)
 {
 	memset(t, 0, sizeof(*t));
-	t->cols = cols;
+	t->cols = calloc(ncols ? ncols : 1, sizeof(*t->cols));
+	if (!t->cols) {
+		t->oom = 1;
+		return;
+	}
 	t->ncols = ncols;
+	for (size_t c = 0; c < ncols; c++) {
+		t->cols[c].align = cols[c].align;
+		if (!(t->cols[c].name = strdup(cols[c].name ? cols[c].name : "")))
+			t->oom = 1;
+	}
 	if (caption && !(t->caption = strdup(caption)))
 		t->oom = 1;
 }
@@ -21,6 +30,9 @@ void table_release(struct table *t)
 	for (size_t i = 0; i < t->ncells; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	for (size_t c = 0; t->cols && c < t->ncols; c++)
+		free((char *)t->cols[c].name);
+	free(t->cols);
 	free(t->caption);
 	memset(t, 0, sizeof(*t));
 }

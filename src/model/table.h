@@ -14,25 +14,31 @@
 
 #include <stddef.h>
 
+#include "util/escape.h"
+
 enum table_align { TABLE_LEFT, TABLE_RIGHT };
 
 struct table_col {
-	const char *name;        /* header text (static) */
+	const char *name;        /* header text */
 	enum table_align align;
 };
 
 struct table {
 	char *caption;            /* malloc'd, NULL for none */
-	const struct table_col *cols; /* borrowed, ncols entries */
+	struct table_col *cols;   /* a copy of the columns (names malloc'd), ncols entries */
 	size_t ncols;
+	enum md_cell_mode md;     /* how Markdown escapes the cells (not the column names): MD_CELL_PLAIN (ids that
+				     tlgate reads back; the default) or MD_CELL_STRICT (text
+				     quoted from inputs); util/escape.h */
 	char **cells;             /* row-major, nrows * ncols malloc'd strings */
 	size_t nrows;             /* complete rows */
 	size_t ncells, cap;       /* cells written (the last row may be partial), slots */
 	int oom;                  /* an allocation failed: the table is incomplete */
 };
 
-/* Starts an empty table over cols (borrowed: keep them alive). caption
- * may be NULL. Allocation failure sets t->oom. */
+/* Starts an empty table over a copy of cols (names included, so a name
+ * may be built on the stack). caption may be NULL. Allocation failure
+ * sets t->oom. */
 void table_init(struct table *t, const char *caption, const struct table_col *cols,
 		size_t ncols);
 void table_release(struct table *t);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gates/rules.h"
+#include "report/table.h"
 #include "util/escape.h"
 
 /* A GFM table cell from text nobody vetted: invalid UTF-8 and characters
@@ -21,6 +22,11 @@ static void md_cell(FILE *f, const char *str)
 		escape_md_cell(f, s, MD_CELL_STRICT);
 	free(s);
 }
+
+static const struct table_col cols[] = {
+	{ "Severity", TABLE_LEFT }, { "Rule", TABLE_LEFT }, { "Location", TABLE_LEFT },
+	{ "Message", TABLE_LEFT },
+};
 
 int report_render_markdown(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx)
 {
@@ -47,33 +53,44 @@ int report_render_markdown(FILE *f, const struct gate_findings *fs, const struct
 		errno = ENOMEM;
 		return -1;
 	}
-	fputs("\n| Severity | Rule | Location | Message |\n|---|---|---|---|\n", f);
+	struct table t;
+	table_init(&t, NULL, cols, sizeof(cols) / sizeof(cols[0]));
+	t.md = MD_CELL_STRICT;
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct gate_finding *g = &fs->v[i];
 		if (g->severity == GATE_OFF)
 			continue;
 		char *by = g->sup_file ? report_suppressed_by(g, ctx) : NULL;
 		if (g->sup_file && !by) {
+			table_release(&t);
 			report_free_paths(rel, fs->n);
 			errno = ENOMEM;
 			return -1;
 		}
-		fprintf(f, by ? "| suppressed %s | " : "| %s | ", gate_severity_name(g->severity));
-		md_cell(f, g->rule);
-		fputs(" | ", f);
-		md_cell(f, rel[i]);
+		char *rule = report_sanitize(g->rule, REPORT_SAN_XML);
+		char *loc = report_sanitize(rel[i], REPORT_SAN_XML);
+		char *msg = report_sanitize(g->message, REPORT_SAN_XML);
+		char *why = by ? report_sanitize(by, REPORT_SAN_XML) : NULL;
+		table_cell(&t, by ? "suppressed %s" : "%s", gate_severity_name(g->severity));
+		table_cell(&t, "%s", rule ? rule : "");
 		if (g->line > 0)
-			fprintf(f, ":%ld", g->line);
-		fputs(" | ", f);
-		md_cell(f, g->message);
-		if (by) {
-			fputs(" (**", f);
-			md_cell(f, by);
-			fputs("**)", f);
-		}
-		fputs(" |\n", f);
+			table_cell(&t, "%s:%ld", loc ? loc : "", g->line);
+		else
+			table_cell(&t, "%s", loc ? loc : "");
+		if (by)
+			table_cell(&t, "%s (%s)", msg ? msg : "", why ? why : "");
+		else
+			table_cell(&t, "%s", msg ? msg : "");
+		free(rule);
+		free(loc);
+		free(msg);
+		free(why);
 		free(by);
 	}
+	fputc('\n', f);
+	int rc = report_table_put_markdown(f, &t);
 	report_free_paths(rel, fs->n);
-	return 0;
+	if (rc != 0)
+		errno = ENOMEM;
+	return rc;
 }

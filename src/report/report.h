@@ -12,10 +12,23 @@
 
 #include "model/finding.h"
 
-enum report_format {
-	REPORT_TEXT, REPORT_JSON, REPORT_SARIF, REPORT_GITHUB, REPORT_JUNIT,
-	REPORT_MARKDOWN, REPORT_GITLAB
+struct report_ctx;
+
+/* One output format: its name (--format NAME) and its renderer (one
+ * render_<name>.c each), which writes the findings of severity other than
+ * GATE_OFF and returns 0, -1 on failure. */
+struct report_format {
+	const char *name;
+	int (*render)(FILE *f, const struct gate_findings *fs, const struct report_ctx *ctx);
 };
+
+/* Every format, the default (text) first, ended by { NULL, NULL }: adding
+ * a format is a new render_<name>.c and one line in this list (report.c),
+ * and its name in REPORT_FORMAT_HELP (a test checks the two agree). */
+extern const struct report_format report_formats[];
+
+/* The formats as the option help lists them. */
+#define REPORT_FORMAT_HELP "text (default), json, sarif, github, junit, markdown, gitlab"
 
 struct report_ctx {
 	const char *tool_name;     /* "tlgate" */
@@ -28,8 +41,8 @@ struct report_ctx {
 	int summary;               /* text: end with the one summary line */
 };
 
-/* Parses a format name; returns 0, or -1 when unknown. */
-int report_format_parse(const char *name, enum report_format *out);
+/* The format named name, or NULL when there is none. */
+const struct report_format *report_format_named(const char *name);
 
 /* Every format's name, in enum order, NULL-terminated (an option's
  * choices: cli/options.h). */
@@ -37,11 +50,8 @@ extern const char *const report_format_names[];
 
 /* Writes all findings to f in the format. Findings of severity GATE_OFF are
  * skipped. Returns 0, or -1 on a write error (errno set). */
-int report_write(FILE *f, enum report_format fmt, const struct gate_findings *fs,
+int report_write(FILE *f, const struct report_format *fmt, const struct gate_findings *fs,
 		 const struct report_ctx *ctx);
-
-/* The name report_format_parse accepts for fmt ("text", "sarif", ...). */
-const char *report_format_name(enum report_format fmt);
 
 /* file relative to repo_root when it lies under it (the directory part is
  * resolved with realpath() when it exists, so symlinked temp dirs and

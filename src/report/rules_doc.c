@@ -1,6 +1,7 @@
 /* rules_doc.c: rule explanations as text and Markdown (rules_doc.h). */
 #include "report/rules_doc.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
+#include "report/table.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -139,15 +140,11 @@ int report_rules_list(FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-/* A table cell: '|' escaped (summaries are plain prose otherwise). */
-static void md_cell(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
+/* The index of the rules: one row each, the id linking to its section. */
+static const struct table_col index_cols[] = {
+	{ "rule", TABLE_LEFT }, { "default", TABLE_LEFT }, { "with --strict", TABLE_LEFT },
+	{ "checks", TABLE_LEFT },
+};
 
 int report_rules_markdown(FILE *f)
 {
@@ -159,18 +156,20 @@ int report_rules_markdown(FILE *f)
 	      "prints the same text in a terminal; SARIF output links each rule here.\n"
 	      "Severities can be changed per rule in `.tlgate.json` (see docs/tlgate.md);\n"
 	      "an inline suppression applies only to a rule that file lists in\n"
-	      "`\"inline_suppressible\"` (none by default).\n\n"
-	      "| rule | default | with --strict | checks |\n"
-	      "|---|---|---|---|\n",
+	      "`\"inline_suppressible\"` (none by default).\n\n",
 	      f);
+	struct table t;
+	table_init(&t, NULL, index_cols, sizeof(index_cols) / sizeof(index_cols[0]));
 	for (size_t i = 0; i < gate_nrules; i++) {
 		const struct gate_rule_info *r = &gate_rules[i];
 		report_rule_anchor(r->id, anchor, sizeof(anchor));
-		fprintf(f, "| [%s](#%s) | %s | %s | ", r->id, anchor, sev_name(r->default_severity),
-			sev_name(r->strict_severity));
-		md_cell(f, r->summary);
-		fputs(" |\n", f);
+		table_cell(&t, "[%s](#%s)", r->id, anchor);
+		table_cell(&t, "%s", sev_name(r->default_severity));
+		table_cell(&t, "%s", sev_name(r->strict_severity));
+		table_cell(&t, "%s", r->summary);
 	}
+	if (report_table_put_markdown(f, &t) != 0)
+		return -1;
 	for (size_t i = 0; i < gate_nrules; i++) {
 		const struct gate_rule_info *r = &gate_rules[i];
 		fprintf(f, "\n## %s\n\n%s.\n\n", r->id, r->summary);

@@ -118,3 +118,123 @@ void report_speedup_paths_view(const struct stats_speedup *s, struct table *t)
 		table_cell(t, "%zu", x->nregressions);
 	}
 }
+
+/* s, or "" for NULL. */
+static const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+static const struct table_col winner_cand_cols[] = {
+	{ "candidate", TABLE_LEFT }, { "valid on all required keys", TABLE_LEFT },
+	{ "geomean gain", TABLE_RIGHT }, { "gains", TABLE_RIGHT }, { "regressions", TABLE_RIGHT },
+	{ "soft (A/B)", TABLE_RIGHT },
+};
+
+void report_winner_candidates_view(const struct stats_winner *w, struct table *t)
+{
+	table_init(t, NULL, winner_cand_cols, sizeof(winner_cand_cols) / sizeof(winner_cand_cols[0]));
+	for (size_t i = 0; i < w->ncands; i++) {
+		const struct stats_winner_candidate *c = &w->cands[i];
+		table_cell(t, "%s%s", str(c->candidate_id), i == w->chosen ? " (chosen)" : "");
+		table_cell(t, "%s", c->complete ? "yes" : "no");
+		cell_pct(t, c->gain, "");
+		table_cell(t, "%zu", c->ngains);
+		table_cell(t, "%zu", c->nregressions);
+		table_cell(t, "%zu", c->nsoft);
+	}
+}
+
+void report_winner_keys_view(const struct stats_winner *w, struct table *t)
+{
+	const struct stats_winner_candidate *c = &w->cands[w->chosen];
+	char name[512];
+	snprintf(name, sizeof(name), "%s (us)", str(c->candidate_id));
+	const struct table_col cols[] = {
+		{ "dispatch", TABLE_LEFT }, { "workload", TABLE_LEFT }, { "current best", TABLE_LEFT },
+		{ "current best (us)", TABLE_RIGHT }, { name, TABLE_RIGHT }, { "change", TABLE_RIGHT },
+		{ "check", TABLE_LEFT },
+	};
+	table_init(t, NULL, cols, sizeof(cols) / sizeof(cols[0]));
+	for (size_t j = 0; j < w->nrequired; j++) {
+		const struct stats_winner_key *e = &c->keys[j];
+		const struct stats_key *k = &w->ks.v[e->key];
+		table_cell(t, "%s", str(k->dispatch));
+		table_cell(t, "%s", str(k->workload));
+		table_cell(t, "%s", e->incumbent ? str(e->incumbent->candidate_id) : "—");
+		cell_num(t, "%.3f", e->incumbent ? e->incumbent->duration_us : NAN, "—");
+		cell_num(t, "%.3f", e->candidate ? e->candidate->duration_us : NAN, "—");
+		cell_pct(t, e->change, "");
+		table_cell(t, "%s%s", stats_winner_keystate_name(e->state), e->needs_ab ? ", A/B" : "");
+	}
+}
+
+static const struct table_col plateau_cols[] = {
+	{ "round", TABLE_RIGHT }, { "records (valid)", TABLE_RIGHT }, { "best gain", TABLE_RIGHT },
+	{ "on", TABLE_LEFT }, { "current best → round best (us)", TABLE_LEFT },
+	{ "improved", TABLE_LEFT },
+};
+
+void report_plateau_view(const struct stats_plateau *p, struct table *t)
+{
+	table_init(t, NULL, plateau_cols, sizeof(plateau_cols) / sizeof(plateau_cols[0]));
+	for (size_t i = 0; i < p->nrounds; i++) {
+		const struct stats_plateau_round *r = &p->rounds[i];
+		table_cell(t, "%ld", r->round);
+		table_cell(t, "%zu (%zu)", r->nrecords, r->nvalid);
+		cell_pct(t, r->improvement, "");
+		const struct stats_plateau_key *e = NULL;
+		for (size_t j = 0; r->improvement_key != STATS_NOKEY && j < r->nkeys; j++)
+			if (r->keys[j].key == r->improvement_key)
+				e = &r->keys[j];
+		if (e) {
+			const struct stats_key *k = &p->ks.v[r->improvement_key];
+			table_cell(t, "%s / %s", str(k->dispatch), str(k->workload));
+			table_cell(t, "%.3f (%s) → %.3f (%s)", e->incumbent_us, str(e->incumbent_id),
+				   e->best_us, str(e->best_id));
+		} else {
+			table_cell(t, "—");
+			table_cell(t, "—");
+		}
+		if (r->blocked)
+			table_cell(t, "blocked (no valid branch)");
+		else if (r->improved)
+			table_cell(t, "yes");
+		else if (r->improvement > p->noise + 1e-12)
+			table_cell(t, "no (winner rule: %s)",
+				   stats_winner_decision_name((enum stats_winner_decision)r->winner_decision));
+		else
+			table_cell(t, "no");
+	}
+}
+
+static const struct table_col ptune_cols[] = {
+	{ "case", TABLE_LEFT }, { "speedup", TABLE_RIGHT }, { "change", TABLE_RIGHT },
+};
+
+/* The latency change of a speedup, 1/speedup - 1; NAN when not > 0. */
+static double ptune_change(double speedup)
+{
+	return isfinite(speedup) && speedup > 0 ? 1.0 / speedup - 1.0 : NAN;
+}
+
+void report_ptune_speedups_view(const struct ptune_speedups *p, struct table *t)
+{
+	table_init(t, NULL, ptune_cols, sizeof(ptune_cols) / sizeof(ptune_cols[0]));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct ptune_case *c = &p->v[i];
+		int ok = isfinite(c->speedup) && c->speedup > 0;
+		table_cell(t, "%s", str(c->label));
+		cell_num(t, "%.2fx", ok ? c->speedup : NAN, "—");
+		cell_pct(t, ptune_change(c->speedup), ok && c->speedup < 1.0 ? " (regression)" : "");
+	}
+	table_cell(t, "**geomean** (all %zu)", p->nvalid);
+	if (isfinite(p->geomean))
+		table_cell(t, "**%.2fx**", p->geomean);
+	else
+		table_cell(t, "**—**");
+	if (isfinite(ptune_change(p->geomean)))
+		table_cell(t, "**%+.1f%%**", 100.0 * ptune_change(p->geomean));
+	else
+		table_cell(t, "**—**");
+}

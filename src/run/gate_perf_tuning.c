@@ -399,17 +399,6 @@ int ptune_suppressions_in(const struct tree *t, const char *rel, const char *sho
 	return rc;
 }
 
-void ptune_speedups_release(struct ptune_speedups *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i].label);
-	free(s->v);
-	free(s->json);
-	free(s->key);
-	memset(s, 0, sizeof(*s));
-	s->mean = s->geomean = s->stated_mean = NAN;
-}
-
 int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));

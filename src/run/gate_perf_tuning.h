@@ -6,6 +6,7 @@
 #define TLPERF_GATE_PERF_TUNING_H
 
 #include "model/finding.h"
+#include "model/ptune.h"
 
 /* Checks the perf_tuning directory at path. Findings name files as
  * "<shown>/<file>" (shown is the path as the user should see it) and carry
@@ -37,22 +38,6 @@ int ptune_suppressions_in(const struct tree *t, const char *rel, const char *sho
  * JSON (the one holding the latest perf_log iteration's candidate figures,
  * else the last by name: baseline < iterN < roundR_dirX < roundR_final),
  * so `tlperf speedup` and `tlperf audit` can read first-generation folders. */
-struct ptune_case {
-	char *label;              /* "case 3", a member name, or "#3"; malloc'd */
-	double speedup;           /* as the JSON states it (may be inf or NAN) */
-};
-
-struct ptune_speedups {
-	char *json;               /* file name of the JSON read, malloc'd */
-	char *key;                /* the row key read ("speedup"), malloc'd */
-	struct ptune_case *v;     /* in file order, malloc'd */
-	size_t n;
-	size_t nvalid;            /* rows with a finite speedup > 0 */
-	double mean;              /* arithmetic mean over the valid rows, NAN when none */
-	double geomean;           /* geometric mean over the valid rows, NAN when none */
-	double stated_mean;       /* the file's own mean/avg speedup aggregate, NAN when absent */
-};
-
 /* Reads the speedups of the perf_tuning folder at path (or of path's
  * perf_tuning/ subfolder when it has one). Returns 0; 1 when the folder
  * has no bench JSON with per-case speedups (err says why); -1 when it
@@ -62,6 +47,5 @@ int ptune_speedups(const char *path, struct ptune_speedups *out, char *err, size
 /* The folder rel of t (not its perf_tuning/ subfolder), shown as shown. */
 int ptune_speedups_in(const struct tree *t, const char *rel, const char *shown,
 		      struct ptune_speedups *out, char *err, size_t errlen);
-void ptune_speedups_release(struct ptune_speedups *s);
 
 #endif

@@ -14,7 +14,7 @@
 #include "io/recwrite.h"
 #include "run/run.h"
 #include "stats/winner.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 #include "util/strbuf.h"
 
 static int runnable(const char *prog);

@@ -11,7 +11,7 @@
 
 #include "io/fileops.h"
 #include "report/term.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 /* tlab's command line for one A/B run and the number strings it points
  * into. */

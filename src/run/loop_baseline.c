@@ -12,7 +12,7 @@
 #include "io/fileops.h"
 #include "report/term.h"
 #include "run/run.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 static void fmt_num(char *buf, size_t len, double v, const char *fmt)
 {

@@ -14,7 +14,7 @@
 #include "io/fileops.h"
 #include "run/run.h"
 #include "stats/speedup.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 #define LOOP_GATE_LOG LOOP_DIR "/logs/gate.log"
 

@@ -19,8 +19,8 @@
 #include "io/recwrite.h"
 #include "report/term.h"
 #include "run/run.h"
-#include "util/cli_msg.h"
-#include "util/sha256.h"
+#include "io/cli_msg.h"
+#include "io/sha256_file.h"
 
 #define AIC_METRICS                                                                        \
 	"BasicInfo,PipeUtilization,ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,"   \

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "stats/plateau.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 const char *loop_state_name(const struct loop_ctx *c)
 {

@@ -18,7 +18,7 @@
 #include "model/stage_result.h"
 #include "report/stage_result.h"
 #include "stats/speedup.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 #define LOOP_STAGE_RESULT LOOP_DIR "/logs/stage_result.md"
 

@@ -22,7 +22,7 @@
 #include "stats/cmptable.h"
 #include "stats/plateau.h"
 #include "stats/winner.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 static int valid_id(const char *s)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "stats/plateau.h"
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 
 /* What loop status shows. */
 struct status_view {

@@ -126,3 +126,27 @@ int escape_text_is_safe(const char *str, int flags)
 	}
 	return 1;
 }
+
+char *escape_csv_field(const char *s)
+{
+	char *t = escape_text(s, 0);
+	if (!t || !strpbrk(t, ",\"\r\n"))
+		return t;
+	size_t n = strlen(t), q = 0;
+	for (size_t i = 0; i < n; i++)
+		q += t[i] == '"';
+	char *o = malloc(n + q + 3);
+	if (o) {
+		size_t k = 0;
+		o[k++] = '"';
+		for (size_t i = 0; i < n; i++) {
+			if (t[i] == '"')
+				o[k++] = '"';
+			o[k++] = t[i];
+		}
+		o[k++] = '"';
+		o[k] = '\0';
+	}
+	free(t);
+	return o;
+}

@@ -58,4 +58,9 @@ int escape_put_text(FILE *f, const char *s, int flags);
 /* 1 when s holds nothing escape_text would change. */
 int escape_text_is_safe(const char *s, int flags);
 
+/* CSV (RFC 4180): s (NULL: empty) with its control characters shown as
+ * escape_text does, quoted when it holds a comma, a quote, CR or LF (a
+ * quote doubled). Returns a malloc'd copy, NULL on allocation failure. */
+char *escape_csv_field(const char *s);
+
 #endif

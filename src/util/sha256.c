@@ -1,8 +1,6 @@
 /* sha256.c: SHA-256 (sha256.h). */
 #include "util/sha256.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 static const uint32_t K[64] = {
@@ -102,27 +100,4 @@ void sha256_hex(const unsigned char digest[32], char hex[65])
 		hex[2 * i + 1] = d[digest[i] & 15];
 	}
 	hex[64] = '\0';
-}
-
-int sha256_file(const char *path, char hex[65])
-{
-	unsigned char buf[65536], dig[32];
-	struct sha256 s;
-	size_t n;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	sha256_init(&s);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sha256_update(&s, buf, n);
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-		fclose(f);
-		errno = e;
-		return -1;
-	}
-	fclose(f);
-	sha256_final(&s, dig);
-	sha256_hex(dig, hex);
-	return 0;
 }

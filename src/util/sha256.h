@@ -1,4 +1,5 @@
-/* sha256.h: SHA-256 (FIPS 180-4), streaming, for artifact fingerprints. */
+/* sha256.h: SHA-256 (FIPS 180-4), streaming, for artifact fingerprints.
+ * Pure; hashing a file is io/sha256_file.h. */
 #ifndef TLPERF_SHA256_H
 #define TLPERF_SHA256_H
 
@@ -18,9 +19,5 @@ void sha256_update(struct sha256 *s, const void *data, size_t n);
 void sha256_final(struct sha256 *s, unsigned char out[32]);
 /* Writes 64 lowercase hex digits and a NUL into hex[65]. */
 void sha256_hex(const unsigned char digest[32], char hex[65]);
-
-/* Hashes the file at path in bounded memory into hex[65].
- * Returns 0, or -1 when it cannot be read (errno set). */
-int sha256_file(const char *path, char hex[65]);
 
 #endif

@@ -61,8 +61,13 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 
 void strbuf_md_cell(struct strbuf *b, const char *p)
 {
+	strbuf_md_cell_as(b, p, MD_CELL_PLAIN);
+}
+
+void strbuf_md_cell_as(struct strbuf *b, const char *p, enum md_cell_mode mode)
+{
 	for (; *p; p++) {
-		const char *r = escape_md_cell_byte((unsigned char)*p, MD_CELL_PLAIN);
+		const char *r = escape_md_cell_byte((unsigned char)*p, mode);
 		if (r)
 			strbuf_str(b, r);
 		else

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "util/escape.h"
+
 struct strbuf {
 	char *s;        /* malloc'd text, NULL until the first append */
 	size_t n;       /* length without the NUL */
@@ -22,6 +24,8 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 /* p as one Markdown table cell: '|' as "\|", backslash doubled, control
  * characters (newlines included) as spaces. */
 void strbuf_md_cell(struct strbuf *b, const char *p);
+/* The same with either escaping strength of util/escape.h. */
+void strbuf_md_cell_as(struct strbuf *b, const char *p, enum md_cell_mode mode);
 /* p single-quoted for a POSIX shell (' becomes '\''). */
 void strbuf_shell_quoted(struct strbuf *b, const char *p);
 /* Returns the text (caller frees) and empties b; NULL when an allocation

@@ -1,6 +1,9 @@
 /* utf8.c: strict UTF-8 validation (utf8.h). */
 #include "util/utf8.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <stdint.h>
 #include <string.h>
 
@@ -97,4 +100,26 @@ size_t utf8_invalid_at(const char *str, size_t n)
 		i += l;
 	}
 	return (size_t)-1;
+}
+
+char *utf8_sanitized(const char *s)
+{
+	size_t n = strlen(s), o = 0;
+	char *out = malloc(3 * n + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t bad = utf8_invalid_at(s + i, n - i);
+		size_t good = bad == (size_t)-1 ? n - i : bad;
+		memcpy(out + o, s + i, good);
+		o += good;
+		i += good;
+		if (i < n) {
+			memcpy(out + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
 }

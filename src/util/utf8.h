@@ -15,4 +15,9 @@ size_t utf8_invalid_at(const char *s, size_t n);
  * above U+10FFFF; *cp is then meaningless). */
 size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp);
 
+/* A malloc'd copy of s with every byte that is not valid UTF-8 replaced
+ * by U+FFFD (for writers that pass bytes through, as cJSON does); NULL on
+ * allocation failure. */
+char *utf8_sanitized(const char *s);
+
 #endif

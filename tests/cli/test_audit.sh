@@ -104,4 +104,21 @@ expect_exit 2 "$TLPERF" audit --format pdf repo
 expect_grep "option '--format' wants markdown, csv, json or html, got 'pdf'" "$ERR"
 expect_exit 2 "$TLPERF" audit -o "$T/no/such/dir/a.html" repo
 expect_grep "cannot write" "$ERR"
+
+# names from the tree are quoted safely in every table: Markdown cells with
+# the shared strict escaping ('|', Markdown punctuation, < > & as entities,
+# an ESC byte shown as \x1b), CSV fields quoted when they hold a comma or a
+# quote, HTML escaped
+mkdir -p "$T/odd/ops"
+cp -R "$TESTDATA/audit/repo/ops/argmax" "$T/odd/ops/a|b<c>&_d*[x]"
+cp -R "$TESTDATA/audit/repo/ops/layer_norm" "$T/odd/ops/q,\"r$(printf '\033')[31m"
+(cd "$T" && expect_exit 1 "$TLPERF" audit odd)
+expect_grep '| odd/ops/a\|b&lt;c&gt;&amp;\_d\*\[x\] | v1 | vocab-32k | 62 | 40 | r1\_vector\_max | 50 | -20.00 | 1.240x | 1.240x | | MISMATCH | fail (1 error) |' "$OUT"
+expect_grep '| odd/ops/q,"r\\x1b\[31m | v1 | dit-small |' "$OUT"
+expect_no_grep "$(printf '\033')" "$OUT"
+(cd "$T" && expect_exit 1 "$TLPERF" audit --format csv odd)
+expect_grep 'odd/ops/a|b<c>&_d*[x],v1,vocab-32k,62,40,r1_vector_max,50,-20.0000,' "$OUT"
+expect_grep '"odd/ops/q,""r\x1b[31m",v1,dit-small,' "$OUT"
+(cd "$T" && expect_exit 1 "$TLPERF" audit --format html -o "$T/odd.html" odd)
+expect_grep '<td>odd/ops/a|b&lt;c&gt;&amp;_d*[x]</td>' "$T/odd.html"
 echo "audit ok"

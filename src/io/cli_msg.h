@@ -8,8 +8,8 @@
  *   2  usage or environment error (bad flag, unreadable path, no msprof)
  * A child killed by signal N is reported as 128+N.
  */
-#ifndef TLPERF_UTIL_CLI_MSG_H
-#define TLPERF_UTIL_CLI_MSG_H
+#ifndef TLPERF_IO_CLI_MSG_H
+#define TLPERF_IO_CLI_MSG_H
 
 #include <stdarg.h>
 #include <stdio.h>

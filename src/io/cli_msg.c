@@ -1,5 +1,5 @@
 /* cli_msg.c: the one message helper family (see cli_msg.h). */
-#include "util/cli_msg.h"
+#include "io/cli_msg.h"
 #include "util/escape.h"
 
 #include <errno.h>
