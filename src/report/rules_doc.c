@@ -1,10 +1,10 @@
 /* rules_doc.c: rule explanations as text and Markdown (rules_doc.h). */
 #include "report/rules_doc.h"
-#include "io/cli_msg.h"
 #include "report/table.h"
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define WRAP 78
@@ -39,7 +39,8 @@ const char *report_docs_url(void)
 		n--;
 	if (strncmp(v, "https://", 8) != 0 || n <= 8 || n >= sizeof(base) || strpbrk(v, " \t\n\"<>")) {
 		if (!warned++)
-			cli_warn("%s '%s' is not an https:// URL: no documentation links are written", from, v);
+			fprintf(stderr, "tlperf: warning: %s '%s' is not an https:// URL: no documentation links are written\n",
+				from, v);
 		return NULL;
 	}
 	memcpy(base, v, n);
