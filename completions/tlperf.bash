@@ -42,6 +42,7 @@ _tlperf_values() {
     "loop-report --color") echo "auto always never" ;;
     "msprof --color") echo "auto always never" ;;
     "plateau --color") echo "auto always never" ;;
+    "read --format") echo "text json" ;;
     "read --color") echo "auto always never" ;;
     "sim --protocol") echo "seq seq-v1 seq-v2 ref both all" ;;
     "sim --grid") echo "calibration evaluation" ;;

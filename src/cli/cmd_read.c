@@ -18,8 +18,10 @@
 
 enum { O_FORMAT = 256, O_BLOCKS };
 
+static const char *const read_formats[] = { "text", "json", NULL };
+
 static const struct cli_option read_options[] = {
-	{ O_FORMAT, 0, "format", "FMT", "text (default) or json (\"schema\": \"tlperf/read/v1\")" },
+	{ O_FORMAT, 0, "format", "FMT", "text (default) or json (\"schema\": \"tlperf/read/v1\")", read_formats },
 	{ O_BLOCKS, 0, "blocks", NULL, "print the rendered lines the gate reads, one a line" },
 	CLI_OPT_END
 };

@@ -96,7 +96,7 @@ expect_exit 2 "$TLPERF" sim --grid evaluation --family bogus
 
 # usage errors
 expect_exit 2 "$TLPERF" sim --protocol fast
-expect_grep "option '--protocol' wants seq, ref or both, got 'fast'" "$ERR"
+expect_grep "option '--protocol' wants seq, seq-v1, seq-v2, ref, both or all, got 'fast'" "$ERR"
 expect_exit 2 "$TLPERF" sim --scenario sunny
 expect_grep "option '--scenario' wants quiet, bimodal4, bimodal8, drift, outliers, stateshift or all, got 'sunny'" "$ERR"
 expect_exit 2 "$TLPERF" sim --effect 60%
