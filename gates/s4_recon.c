@@ -13,15 +13,8 @@
 
 static const char *stop_text(enum optlog_stop s)
 {
-	switch (s) {
-	case OPTLOG_STOP_PLATEAU: return "plateau";
-	case OPTLOG_STOP_BUDGET: return "budget_exhausted";
-	case OPTLOG_STOP_SUCCESS: return "success";
-	case OPTLOG_STOP_BLOCKED: return "blocked";
-	case OPTLOG_STOP_USER: return "user_stop";
-	case OPTLOG_STOP_OTHER: return "other";
-	default: return "";
-	}
+	const char *n = optlog_stop_name(s);
+	return n ? n : "";
 }
 
 /* The row of (dispatch, workload), added when absent; NULL on failure. */

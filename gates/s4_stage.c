@@ -973,14 +973,7 @@ static void check_iterations(struct st *s)
 
 static const char *optlog_stop_text(enum optlog_stop st)
 {
-	switch (st) {
-	case OPTLOG_STOP_PLATEAU: return "plateau";
-	case OPTLOG_STOP_BUDGET: return "budget_exhausted";
-	case OPTLOG_STOP_SUCCESS: return "success";
-	case OPTLOG_STOP_BLOCKED: return "blocked";
-	case OPTLOG_STOP_USER: return "user_stop";
-	default: return NULL;
-	}
+	return st == OPTLOG_STOP_OTHER ? NULL : optlog_stop_name(st);
 }
 
 /* stop_reason plateau: the rounds run end with STATS_PLATEAU_WINDOW rounds

@@ -199,6 +199,11 @@ struct optlog_note {
 	const char *unit;   /* static, NULL otherwise */
 };
 
+/* The seed's name of a stop reason ("plateau", "budget_exhausted",
+ * "success", "blocked", "user_stop"; "other" for OPTLOG_STOP_OTHER); NULL
+ * for OPTLOG_STOP_NONE. The one table of these names. */
+const char *optlog_stop_name(enum optlog_stop s);
+
 /* Bad input met while reading (invalid UTF-8, NUL, long line...). */
 struct optlog_problem {
 	long line;

@@ -5,12 +5,6 @@
 
 #include "util/escape.h"
 
-static const char *stop_name(enum optlog_stop s)
-{
-	static const char *const names[] = { NULL, "plateau", "budget_exhausted", "success", "blocked",
-					     "user_stop", "other" };
-	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : NULL;
-}
 
 static const char *note_name(enum optlog_note_kind k)
 {
@@ -134,7 +128,7 @@ static cJSON *summary_json(const struct optlog *lg)
 		cJSON_AddItemToArray(sup, cJSON_CreateNumber((double)lg->superseded[i]));
 	add_str(o, "best", lg->best);
 	add_num(o, "best_line", lg->best ? (double)lg->best_line : NAN);
-	add_str(o, "stop_reason", stop_name(lg->stop));
+	add_str(o, "stop_reason", optlog_stop_name(lg->stop));
 	cJSON_AddBoolToObject(o, "nothing_adopted", lg->nothing_adopted);
 	cJSON_AddItemToObject(o, "claims", claims_json(lg));
 	return o;
@@ -263,8 +257,8 @@ static void text_summary(FILE *f, const char *file, const struct optlog *lg)
 			fprintf(f, " over %ld workloads", lg->geomeans[i].scope);
 		fputc('\n', f);
 	}
-	if (stop_name(lg->stop))
-		fprintf(f, "%s:%ld: stop reason %s\n", file, lg->stop_line, stop_name(lg->stop));
+	if (optlog_stop_name(lg->stop))
+		fprintf(f, "%s:%ld: stop reason %s\n", file, lg->stop_line, optlog_stop_name(lg->stop));
 }
 
 int report_optlog_text(FILE *f, const char *file, const struct optlog *lg)
