@@ -412,11 +412,12 @@ const struct gate_rule_info gate_rules[] = {
 	  "  ('2026-10-02T09:00:00Z', line 1): a candidate is derived from a measured parent" },
 	{ "S4-PERF-RECORDS-TIME-DUP", GATE_WARNING, GATE_WARNING,
 	  "different measurements do not share one time stamp",
-	  "One profile run measures one candidate on one workload. Records of different "
+	  "One bench run measures one candidate (on each of its workloads). Records of different "
 	  "measurements stamped with the same second were written by hand or stamped in a batch "
 	  "after the fact; the reader should know the stamps do not date the runs.",
-	  "Two records with the same timestamp text (with seconds or finer) that differ in "
-	  "candidate_id, dispatch/kernel, workload or duration_us; one warning per time stamp, "
+	  "Two records with the same timestamp text (with seconds or finer) of different "
+	  "candidate_ids, or of one candidate on one key with different duration_us (one "
+	  "candidate's workloads may share the stamp of their run); one warning per time stamp, "
 	  "at the first line that repeats it. Stamps without seconds are not compared.",
 	  "Stamp each record when its own profile run ends (tlperf loop does), with seconds or "
 	  "finer; if a batch runner stamps once, record each run's own time instead.",

@@ -96,12 +96,14 @@ static int check_parent(const struct s4_input *in, const struct records_time *ts
 			pr->line);
 }
 
-/* 1 when a and b are different measurements: another candidate, key or
- * duration. */
+/* 1 when a and b are different measurements: another candidate, or the
+ * same key with another duration. One candidate's keys may share a stamp:
+ * one bench run measures every workload of a candidate (tlperf loop stamps
+ * them so). */
 static int different(const struct record *a, const struct record *b)
 {
-	return a->candidate_id != b->candidate_id || !record_same_key(a, b) ||
-	       a->duration_us != b->duration_us;
+	return a->candidate_id != b->candidate_id ||
+	       (record_same_key(a, b) && a->duration_us != b->duration_us);
 }
 
 /* One record's instant, for sorting (the comparator needs no context). */

@@ -1939,16 +1939,26 @@ static int keep_caption(struct ctx *cx, const char *s, long line)
 }
 
 /* Text a reader of the rendered page would take for a claim or a Final
- * Summary: a figure next to a claim word. */
+ * Summary: a figure with a unit (a time, x, ×, 倍, %) next to a claim word,
+ * or a Final Summary heading. `kind=final round=4` is no claim. */
 static int looks_like_claim(const char *s)
 {
 	static const char *const w[] = { "final", "latency", "speedup", "speed-up", "geomean", "improv",
 					 "reduc", "faster", "时延", "耗时", "加速", "提升", "降低", "最终", "倍",
-					 "总结", NULL };
-	const char *d = s;
-	while (*d && !is_digit((unsigned char)*d))
-		d++;
-	if (!*d && !text_find_ci(s, "final summary") && !strstr(s, "最终总结"))
+					 NULL };
+	if (text_find_ci(s, "final summary") || strstr(s, "最终总结"))
+		return 1;
+	int figure = 0;
+	for (const char *p = s; *p && !figure; p++) {
+		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.')))
+			continue;
+		enum optlog_ratio_kind kind;
+		double v, mul;
+		int dec;
+		const char *q = p;
+		figure = (read_figure(&q, &v, &mul) && mul != 0) || ratio_at(s, p, &kind, &v, &dec) != 0;
+	}
+	if (!figure)
 		return 0;
 	for (int i = 0; w[i]; i++)
 		if (text_find_ci(s, w[i]))
