@@ -20,6 +20,7 @@
  * a warning; a comparison table no row of which names a candidate measured
  * in its round a warning that says so. */
 #include "gates/s4.h"
+#include "gates/s4_util.h"
 #include "stats/stats.h"
 
 #include <ctype.h>
@@ -65,14 +66,76 @@ static int marks_incumbent(const char *s)
 	return 0;
 }
 
+/* The records of the checked run indexed once: the distinct candidate ids
+ * and workloads, and each candidate's records as a chain, so a table's rows
+ * and cells cost the candidates', not the file's, length. */
+struct tix {
+	size_t from;            /* the run's first record */
+	const char **ids;       /* distinct candidate_ids (interned) */
+	size_t nids;
+	long *first;            /* per id: its last record, -1 */
+	long *next;             /* per record: the one before it of its candidate, -1 */
+	const char **wls;       /* distinct workloads */
+	size_t nwls;
+	struct s4_map idpos;    /* candidate_id -> its index in ids */
+};
+
+static void tix_release(struct tix *x)
+{
+	free(x->ids);
+	free(x->first);
+	free(x->next);
+	free(x->wls);
+	s4_map_release(&x->idpos);
+}
+
+/* 0, -1 on allocation failure (x released). */
+static int tix_build(const struct s4_input *in, size_t from, struct tix *x)
+{
+	size_t n = in->recs->n;
+	struct s4_map wpos;
+	memset(x, 0, sizeof(*x));
+	x->from = from;
+	s4_map_init(&x->idpos);
+	s4_map_init(&wpos);
+	x->ids = malloc((n + 1) * sizeof(*x->ids));
+	x->first = malloc((n + 1) * sizeof(*x->first));
+	x->next = malloc((n + 1) * sizeof(*x->next));
+	x->wls = malloc((n + 1) * sizeof(*x->wls));
+	int rc = x->ids && x->first && x->next && x->wls ? 0 : -1;
+	for (size_t i = from; rc == 0 && i < n; i++) {
+		const struct record *r = &in->recs->v[i];
+		int created;
+		long *k = s4_map_put(&x->idpos, r->candidate_id, (long)x->nids, &created);
+		long *w = k ? s4_map_put(&wpos, r->workload, (long)x->nwls, &created) : NULL;
+		if (!k || !w) {
+			rc = -1;
+			break;
+		}
+		if (*k == (long)x->nids) {
+			x->ids[x->nids] = r->candidate_id;
+			x->first[x->nids++] = -1;
+		}
+		if (*w == (long)x->nwls)
+			x->wls[x->nwls++] = r->workload;
+		x->next[i] = x->first[*k];
+		x->first[*k] = (long)i;
+	}
+	s4_map_release(&wpos);
+	if (rc)
+		tix_release(x);
+	return rc;
+}
+
 /* The candidate the row's first cell names: the one recorded id (longest
  * wins over its prefix words), NULL when none or two. */
-static const char *row_candidate(const struct s4_input *in, size_t from, const char *cell)
+static const char *row_candidate(const struct s4_input *in, const struct tix *x, const char *cell)
 {
+	(void)in;
 	const char *found = NULL;
-	for (size_t i = from; i < in->recs->n; i++) {
-		const char *id = in->recs->v[i].candidate_id;
-		if (found == id || (found && strcmp(found, id) == 0) || !has_word(cell, id))
+	for (size_t k = 0; k < x->nids; k++) {
+		const char *id = x->ids[k];
+		if (!has_word(cell, id))
 			continue;
 		if (found && strstr(id, found))
 			found = id; /* r1_tile contains r1: the longer */
@@ -159,8 +222,9 @@ static int is_dur_header(const char *h)
 }
 
 /* The recorded workload a header cell names, NULL. */
-static const char *header_workload(const struct s4_input *in, size_t from, const char *h)
+static const char *header_workload(const struct s4_input *in, const struct tix *x, const char *h)
 {
+	(void)in;
 	char buf[256];
 	size_t n = 0;
 	for (const char *p = h; *p && n < sizeof(buf) - 1; p++)
@@ -172,58 +236,53 @@ static const char *header_workload(const struct s4_input *in, size_t from, const
 	const char *b = buf;
 	while (*b == ' ')
 		b++;
-	for (size_t i = from; i < in->recs->n; i++)
-		if (s4_same_workload(b, in->recs->v[i].workload))
-			return in->recs->v[i].workload;
+	for (size_t k = 0; k < x->nwls; k++)
+		if (s4_same_workload(b, x->wls[k]))
+			return x->wls[k];
 	return NULL;
 }
 
-static void find_layout(const struct s4_input *in, size_t from, const struct optlog_cell_row *h, struct layout *L)
+static void find_layout(const struct s4_input *in, const struct tix *x, const struct optlog_cell_row *h, struct layout *L)
 {
 	L->wl_col = L->dur_col = -1;
 	L->dur_mul = 0;
 	L->only_wl = NULL;
 	for (int k = 1; k < h->ncells; k++) {
-		if (L->wl_col < 0 && is_wl_header(h->cells[k]) && !header_workload(in, from, h->cells[k]))
+		if (L->wl_col < 0 && is_wl_header(h->cells[k]) && !header_workload(in, x, h->cells[k]))
 			L->wl_col = k;
 		else if (L->dur_col < 0 && is_dur_header(h->cells[k])) {
 			L->dur_col = k;
 			L->dur_mul = unit_of_header(h->cells[k]);
 		}
 	}
-	const char *one = NULL;
-	for (size_t i = from; i < in->recs->n; i++) {
-		if (!one)
-			one = in->recs->v[i].workload;
-		else if (strcmp(one, in->recs->v[i].workload) != 0)
-			return;
-	}
-	L->only_wl = one;
+	L->only_wl = x->nwls == 1 ? x->wls[0] : NULL;
 }
 
 /* The valid durations of cand on wl in round r (or, with latest, in its
  * latest round <= r): *n of them, their first record's line in *line. */
-static size_t durations(const struct s4_input *in, size_t from, const char *cand, const char *wl, long r, int latest,
+static size_t durations(const struct s4_input *in, const struct tix *x, const char *cand, const char *wl, long r, int latest,
 			double *v, long *line)
 {
+	const long *k = s4_map_get(&x->idpos, cand);
 	long use = r;
+	if (!k)
+		return 0;
 	if (latest) {
 		use = -1;
-		for (size_t i = from; i < in->recs->n; i++) {
-			const struct record *x = &in->recs->v[i];
-			if (record_valid(x) && x->round <= r && x->round > use && strcmp(x->candidate_id, cand) == 0 &&
-			    strcmp(x->workload, wl) == 0)
-				use = x->round;
+		for (long i = x->first[*k]; i >= 0; i = x->next[i]) {
+			const struct record *rec = &in->recs->v[i];
+			if (record_valid(rec) && rec->round <= r && rec->round > use && strcmp(rec->workload, wl) == 0)
+				use = rec->round;
 		}
 	}
 	size_t n = 0;
 	*line = 0;
-	for (size_t i = from; i < in->recs->n && n < MAX_REPEATS; i++) {
-		const struct record *x = &in->recs->v[i];
-		if (record_valid(x) && x->round == use && strcmp(x->candidate_id, cand) == 0 && strcmp(x->workload, wl) == 0) {
-			if (!*line)
-				*line = x->line;
-			v[n++] = x->duration_us;
+	for (long i = x->first[*k]; i >= 0 && n < MAX_REPEATS; i = x->next[i]) {
+		const struct record *rec = &in->recs->v[i];
+		if (record_valid(rec) && rec->round == use && strcmp(rec->workload, wl) == 0) {
+			if (!*line || rec->line < *line)
+				*line = rec->line;
+			v[n++] = rec->duration_us;
 		}
 	}
 	return n;
@@ -235,7 +294,7 @@ static int near(double shown_us, double tol_us, double want)
 }
 
 struct cell_check;
-static int incumbent_earlier(const struct s4_input *in, size_t from, const struct cell_check *c, double v,
+static int incumbent_earlier(const struct s4_input *in, const struct tix *x, const struct cell_check *c, double v,
 			     double half, const double muls[2]);
 
 struct cell_check {
@@ -250,13 +309,13 @@ struct cell_check {
 /* The current best re-measured in the table's round may be shown with the
  * number it was adopted on: the median of an earlier round of its records
  * will do. */
-static int incumbent_earlier(const struct s4_input *in, size_t from, const struct cell_check *c, double v,
+static int incumbent_earlier(const struct s4_input *in, const struct tix *x, const struct cell_check *c, double v,
 			     double half, const double muls[2])
 {
 	double rec[MAX_REPEATS];
 	long line;
 	for (long r = c->t->round - 1; r >= 0; r--) {
-		size_t n = durations(in, from, c->cand, c->wl, r, 0, rec, &line);
+		size_t n = durations(in, x, c->cand, c->wl, r, 0, rec, &line);
 		if (n == 0)
 			continue;
 		double med = stats_median(rec, n);
@@ -267,16 +326,16 @@ static int incumbent_earlier(const struct s4_input *in, size_t from, const struc
 	return 0;
 }
 
-static int check_cell(const struct s4_input *in, size_t from, const struct cell_check *c, struct gate_findings *fs)
+static int check_cell(const struct s4_input *in, const struct tix *x, const struct cell_check *c, struct gate_findings *fs)
 {
 	double v, rec[MAX_REPEATS];
 	int dec;
 	long rline;
 	if (!cell_value(c->text, &v, &dec))
 		return 0;
-	size_t n = durations(in, from, c->cand, c->wl, c->t->round, 0, rec, &rline);
+	size_t n = durations(in, x, c->cand, c->wl, c->t->round, 0, rec, &rline);
 	if (n == 0 && c->incumbent)
-		n = durations(in, from, c->cand, c->wl, c->t->round, 1, rec, &rline);
+		n = durations(in, x, c->cand, c->wl, c->t->round, 1, rec, &rline);
 	if (n == 0)
 		return 0;
 	double med = stats_median(rec, n), half = 0.5 * pow(10, -dec);
@@ -284,7 +343,7 @@ static int check_cell(const struct s4_input *in, size_t from, const struct cell_
 	for (int k = 0; k < 2; k++)
 		if (muls[k] && near(v * muls[k], half * muls[k], med))
 			return 0;
-	if (c->incumbent && incumbent_earlier(in, from, c, v, half, muls))
+	if (c->incumbent && incumbent_earlier(in, x, c, v, half, muls))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < 2; k++)
@@ -298,22 +357,22 @@ static int check_cell(const struct s4_input *in, size_t from, const struct cell_
 			n > 1 ? "median" : "the one measurement", n, rline) ? -1 : 0;
 }
 
-static int check_row(const struct s4_input *in, size_t from, const struct optlog_table *t,
+static int check_row(const struct s4_input *in, const struct tix *x, const struct optlog_table *t,
 		     const struct optlog_cell_row *h, const struct optlog_cell_row *row, const struct layout *L,
 		     const char *cand, struct gate_findings *fs)
 {
 	struct cell_check c = { t, row, cand, NULL, marks_incumbent(row->cells[0]), NULL, 0 };
 	if (L->dur_col > 0 && L->dur_col < row->ncells) {
-		c.wl = L->wl_col > 0 && L->wl_col < row->ncells ? header_workload(in, from, row->cells[L->wl_col])
+		c.wl = L->wl_col > 0 && L->wl_col < row->ncells ? header_workload(in, x, row->cells[L->wl_col])
 								 : L->only_wl;
 		c.text = row->cells[L->dur_col];
 		c.mul = L->dur_mul;
-		return c.wl ? check_cell(in, from, &c, fs) : 0;
+		return c.wl ? check_cell(in, x, &c, fs) : 0;
 	}
 	for (int k = 1; k < h->ncells && k < row->ncells; k++) {
-		c.wl = header_workload(in, from, h->cells[k]);
+		c.wl = header_workload(in, x, h->cells[k]);
 		c.text = row->cells[k];
-		if (c.wl && check_cell(in, from, &c, fs))
+		if (c.wl && check_cell(in, x, &c, fs))
 			return -1;
 	}
 	return 0;
@@ -321,13 +380,17 @@ static int check_row(const struct s4_input *in, size_t from, const struct optlog
 
 /* A candidate experiment of round r (v2: phase candidate; v1: not the
  * baseline), NULL none; with cand, non-NULL when cand is one. */
-static const char *round_candidate(const struct s4_input *in, size_t from, long r, const char *cand)
+static const char *round_candidate(const struct s4_input *in, const struct tix *x, long r, const char *cand)
 {
-	for (size_t i = from; i < in->recs->n; i++) {
-		const struct record *x = &in->recs->v[i];
-		int candidate = x->phase ? strcmp(x->phase, "candidate") == 0 : !s4_is_baseline(x);
-		if (x->round == r && candidate && (!cand || strcmp(cand, x->candidate_id) == 0))
-			return x->candidate_id;
+	const long *k = cand ? s4_map_get(&x->idpos, cand) : NULL;
+	if (cand && !k)
+		return NULL;
+	for (long i = k ? x->first[*k] : (long)x->from; i >= 0 && (size_t)i < in->recs->n;
+	     i = k ? x->next[i] : i + 1) {
+		const struct record *rec = &in->recs->v[i];
+		int candidate = rec->phase ? strcmp(rec->phase, "candidate") == 0 : !s4_is_baseline(rec);
+		if (rec->round == r && candidate)
+			return rec->candidate_id;
 	}
 	return NULL;
 }
@@ -336,50 +399,50 @@ static const char *round_candidate(const struct s4_input *in, size_t from, long 
  * r2a_deint (us) |`): each header cell naming a recorded candidate, each
  * row naming a recorded workload. Adds the columns naming a candidate of
  * round r to *aligned. */
-static int check_transposed(const struct s4_input *in, size_t from, const struct optlog_table *t,
+static int check_transposed(const struct s4_input *in, const struct tix *x, const struct optlog_table *t,
 			    const struct optlog_cell_row *h, long *aligned, struct gate_findings *fs)
 {
 	const struct optlog *lg = in->log;
 	for (int k = 1; k < h->ncells; k++) {
-		const char *cand = row_candidate(in, from, h->cells[k]);
+		const char *cand = row_candidate(in, x, h->cells[k]);
 		if (!cand)
 			continue;
-		if (round_candidate(in, from, t->round, cand))
+		if (round_candidate(in, x, t->round, cand))
 			(*aligned)++;
 		for (long i = 1; i <= t->rows && (size_t)(t->cells_from + i) < lg->n_cell_rows; i++) {
 			const struct optlog_cell_row *row = &lg->cell_rows[t->cells_from + i];
-			const char *wl = row->ncells > k ? header_workload(in, from, row->cells[0]) : NULL;
+			const char *wl = row->ncells > k ? header_workload(in, x, row->cells[0]) : NULL;
 			struct cell_check c = { t, row, cand, wl, marks_incumbent(h->cells[k]), NULL, unit_of_header(h->cells[k]) };
 			if (!wl)
 				continue;
 			c.text = row->cells[k];
-			if (check_cell(in, from, &c, fs))
+			if (check_cell(in, x, &c, fs))
 				return -1;
 		}
 	}
 	return 0;
 }
 
-static int check_table(const struct s4_input *in, size_t from, const struct optlog_table *t, struct gate_findings *fs)
+static int check_table(const struct s4_input *in, const struct tix *x, const struct optlog_table *t, struct gate_findings *fs)
 {
 	const struct optlog *lg = in->log;
 	const struct optlog_cell_row *h = &lg->cell_rows[t->cells_from];
 	struct layout L;
-	find_layout(in, from, h, &L);
+	find_layout(in, x, h, &L);
 	long aligned = 0; /* rows (or columns) naming a candidate of round r */
-	if (check_transposed(in, from, t, h, &aligned, fs))
+	if (check_transposed(in, x, t, h, &aligned, fs))
 		return -1;
 	for (long i = 1; i <= t->rows && (size_t)(t->cells_from + i) < lg->n_cell_rows; i++) {
 		const struct optlog_cell_row *row = &lg->cell_rows[t->cells_from + i];
-		const char *cand = row->ncells > 0 ? row_candidate(in, from, row->cells[0]) : NULL;
+		const char *cand = row->ncells > 0 ? row_candidate(in, x, row->cells[0]) : NULL;
 		if (!cand)
 			continue;
-		if (round_candidate(in, from, t->round, cand))
+		if (round_candidate(in, x, t->round, cand))
 			aligned++;
-		if (check_row(in, from, t, h, row, &L, cand, fs))
+		if (check_row(in, x, t, h, row, &L, cand, fs))
 			return -1;
 	}
-	const char *one = aligned ? NULL : round_candidate(in, from, t->round, NULL);
+	const char *one = aligned ? NULL : round_candidate(in, x, t->round, NULL);
 	if (one)
 		return gate_add(fs, "S4-COMPTABLE-RECON", GATE_WARNING, in->optlog_file, t->line,
 				"round %ld's comparison table cannot be aligned with the records: no row names a candidate_id measured in round %ld (such as '%s'), so the candidates' numbers are not checked",
@@ -392,14 +455,17 @@ int s4_rule_table_recon(const struct s4_input *in, struct gate_findings *fs)
 	const struct optlog *lg = in->log;
 	if (in->optlog_state != S4_FILE_OK || in->recs->n == 0)
 		return 0;
-	size_t from = s4_records_from(in);
+	struct tix x;
+	if (tix_build(in, s4_records_from(in), &x))
+		return -1;
 	long run = lg->runs > 1 ? lg->target_run : -1;
-	for (size_t i = 0; i < lg->n_tables; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < lg->n_tables && rc == 0; i++) {
 		const struct optlog_table *t = &lg->tables[i];
 		if (t->cells_from < 0 || t->round < 1 || !t->has_incumbent || t->rows == 0 || (run >= 0 && t->run != run))
 			continue;
-		if (check_table(in, from, t, fs))
-			return -1;
+		rc = check_table(in, &x, t, fs);
 	}
-	return 0;
+	tix_release(&x);
+	return rc ? -1 : 0;
 }
