@@ -8,7 +8,8 @@
 
 #include "model/optlog.h"
 
-/* Parses the file at path into *lg (initialised by the caller). Returns 0,
+/* Parses the file at path into *lg (initialised by the caller), read whole
+ * (up to 32 MiB; the rest is a problem) and rendered (model/optlog.h). Returns 0,
  * or -1 when the file cannot be opened or read (errno set; *lg keeps what
  * was read and must still be released). */
 int optlog_load(const char *path, struct optlog *lg);

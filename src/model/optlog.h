@@ -1,13 +1,18 @@
-/* optlog.h: what the gate needs from a perf_opt/opt_log.md, read in one
- * streaming pass in bounded memory (one line at a time; a line over 1 MiB
- * is a problem, not a crash).
+/* optlog.h: what the gate needs from a perf_opt/opt_log.md, read as GitHub
+ * renders it (io/mdread.h: cmark-gfm, line by line with source lines; the
+ * file is read whole, up to 32 MiB, a line over 1 MiB being a problem, not
+ * a crash).
  *
- * Markdown understood: ATX headings (# .. ######), fenced code blocks
- * (skipped; those of language json are kept as codes), GitHub tables
- * (header row + delimiter row), their captions
- * (the nearest non-blank line above the header: a bold line, a list item,
- * a heading or a sentence), and HTML comments holding suppressions
- * `<!-- tlgate-disable RULE -- reason -->`.
+ * What a reviewer sees is what is read: headings (ATX and setext), prose and
+ * list items, tables as rendered (their cells kept, cell_rows), their
+ * captions (the last shown line of prose or heading above the header
+ * row, with no table or code between: a bold line, a list item, a heading
+ * or a sentence). Code is shown but not read for claims (its claim-like
+ * figures in the Final Summary are notes; ```json blocks are kept as
+ * codes). Hidden text (HTML comments, struck text, image alt text,
+ * elements GitHub does not render) is never read, but for the gate's own
+ * `<!-- tlgate-disable RULE -- reason -->` suppressions; claim-like hidden
+ * text is a note.
  *
  * Headings may be numbered (`## 8. Final Summary`, `## 8、…`, `## 一、…`,
  * `## （八）…`, `## 8.1 …`): the number is skipped before a heading is
