@@ -4,6 +4,7 @@
  * loop_round.c (with loop_measure.c and loop_ab.c), loop_status.c,
  * loop_finish.c and loop_report.c. */
 #include "run/loop_steps.h"
+#include "report/table.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -186,17 +187,17 @@ int loop_reload(struct loop_ctx *c)
 	return 0;
 }
 
-/* Starts a Markdown table row with up to three id cells (NULL ends the
- * list), each escaped as the one cell escaper does: "| a | b | c |". */
-void loop_md_cells(struct strbuf *b, const char *a, const char *c2, const char *c3)
+/* Appends table t, rendered as Markdown (report/table.h: the one
+ * renderer, its cell escaping), to b; t is released. */
+void loop_put_table(struct strbuf *b, struct table *t)
 {
-	const char *cells[] = { a, c2, c3 };
-	strbuf_str(b, "|");
-	for (size_t i = 0; i < 3 && cells[i]; i++) {
-		strbuf_str(b, " ");
-		strbuf_md_cell(b, cells[i]);
-		strbuf_str(b, " |");
-	}
+	char *md = report_table_markdown(t);
+	table_release(t);
+	if (md)
+		strbuf_str(b, md);
+	else
+		b->oom = 1;
+	free(md);
 }
 
 /* The final record of workload w: the best's record of round fr. */

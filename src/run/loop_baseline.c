@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "io/fileops.h"
+#include "report/table.h"
 #include "report/term.h"
 #include "run/run.h"
 #include "io/cli_msg.h"
@@ -31,9 +32,13 @@ static void baseline_section(const struct loop_ctx *c, struct strbuf *b)
 		"Baseline `%s` (round 0, candidate `baseline`): msprof op Task Duration, median of "
 		"%ld launches after %ld warm-up.\n\n",
 		c->plan.baseline, c->plan.launch_count, c->plan.warm_up);
-	strbuf_printf(b,
-			"| dispatch | workload | target kernel | Task Duration(us) | AICore util | "
-			"memory (GB/s) | raw profile |\n|---|---|---|---:|---:|---:|---|\n");
+	static const struct table_col cols[] = {
+		{ "dispatch", TABLE_LEFT },	      { "workload", TABLE_LEFT },      { "target kernel", TABLE_LEFT },
+		{ "Task Duration(us)", TABLE_RIGHT }, { "AICore util", TABLE_RIGHT }, { "memory (GB/s)", TABLE_RIGHT },
+		{ "raw profile", TABLE_LEFT },
+	};
+	struct table t;
+	table_init(&t, NULL, cols, sizeof(cols) / sizeof(cols[0]));
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
 		const struct record *r = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
@@ -42,11 +47,15 @@ static void baseline_section(const struct loop_ctx *c, struct strbuf *b)
 			continue;
 		fmt_num(u, sizeof(u), r->aicore_util, "%.2f");
 		fmt_num(m, sizeof(m), r->mem_bw_gbps, "%.1f");
-		loop_md_cells(b, w->dispatch, w->id, c->plan.kernel_name);
-		strbuf_printf(b, " %.3f | %s | %s | ", r->duration_us, u, m);
-		strbuf_md_cell(b, r->msprof_raw_path ? r->msprof_raw_path : "—");
-		strbuf_str(b, " |\n");
+		table_cell(&t, "%s", w->dispatch);
+		table_cell(&t, "%s", w->id);
+		table_cell(&t, "%s", c->plan.kernel_name);
+		table_cell(&t, "%.3f", r->duration_us);
+		table_cell(&t, "%s", u);
+		table_cell(&t, "%s", m);
+		table_cell(&t, "%s", r->msprof_raw_path ? r->msprof_raw_path : "—");
 	}
+	loop_put_table(b, &t);
 	strbuf_printf(b, "\n" LOOP_MARKER "kind=baseline -->\n");
 }
 

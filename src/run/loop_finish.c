@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "io/fileops.h"
+#include "report/table.h"
 #include "run/run.h"
 #include "stats/speedup.h"
 #include "io/cli_msg.h"
@@ -47,40 +48,58 @@ static int summary_latencies(const struct loop_ctx *c, long fr, const char *best
  * dispatch and one for all. */
 static void summary_speedups(const struct stats_speedup *sp, struct strbuf *b)
 {
+	static const struct table_col cols[] = { { "dispatch", TABLE_LEFT }, { "workload", TABLE_LEFT },
+						 { "baseline_us", TABLE_RIGHT }, { "final_us", TABLE_RIGHT },
+						 { "speedup", TABLE_RIGHT } };
+	struct table t;
+	table_init(&t, NULL, cols, sizeof(cols) / sizeof(cols[0]));
 	strbuf_printf(b, "\nMulti-dispatch speedups (baseline / final, from perf_records.jsonl):\n\n");
-	strbuf_printf(b, "| dispatch | workload | baseline_us | final_us | speedup |\n"
-			 "|---|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < sp->nkeys; i++) {
 		const struct stats_speedup_key *k = &sp->keys[i];
 		if (!k->baseline || !k->final)
 			continue;
-		loop_md_cells(b, k->dispatch, k->workload, NULL);
-		strbuf_printf(b, " %.3f | %.3f | %.3fx%s |\n", k->baseline->duration_us,
-			      k->final->duration_us, k->speedup, k->regression ? " (regression)" : "");
+		table_cell(&t, "%s", k->dispatch);
+		table_cell(&t, "%s", k->workload);
+		table_cell(&t, "%.3f", k->baseline->duration_us);
+		table_cell(&t, "%.3f", k->final->duration_us);
+		table_cell(&t, "%.3fx%s", k->speedup, k->regression ? " (regression)" : "");
 	}
 	for (size_t g = 0; g < sp->ngroups; g++) {
-		loop_md_cells(b, sp->groups[g].dispatch, NULL, NULL);
-		strbuf_printf(b, " geomean (%zu) | | | %.3fx |\n", sp->groups[g].nused,
-			      sp->groups[g].geomean_speedup);
+		table_cell(&t, "%s", sp->groups[g].dispatch);
+		table_cell(&t, "geomean (%zu)", sp->groups[g].nused);
+		table_cell(&t, "%s", "");
+		table_cell(&t, "%s", "");
+		table_cell(&t, "%.3fx", sp->groups[g].geomean_speedup);
 	}
-	strbuf_printf(b, "| all | geomean (%zu) | | | %.3fx |\n\n", sp->nused, sp->geomean_speedup);
+	table_cell(&t, "all");
+	table_cell(&t, "geomean (%zu)", sp->nused);
+	table_cell(&t, "%s", "");
+	table_cell(&t, "%s", "");
+	table_cell(&t, "%.3fx", sp->geomean_speedup);
+	loop_put_table(b, &t);
+	strbuf_str(b, "\n");
 }
 
 /* v2: the Final Performance Test Data table (baseline and final per key). */
 static void summary_final_data(const struct loop_ctx *c, long fr, const char *best, struct strbuf *b)
 {
+	static const struct table_col cols[] = { { "kernel_id", TABLE_LEFT }, { "workload_id", TABLE_LEFT },
+						 { "baseline_us", TABLE_RIGHT }, { "final_us", TABLE_RIGHT },
+						 { "final_candidate_id", TABLE_LEFT } };
+	struct table t;
+	table_init(&t, NULL, cols, sizeof(cols) / sizeof(cols[0]));
 	strbuf_printf(b, "\n## Final Performance Test Data\n\n");
-	strbuf_printf(b, "| kernel_id | workload_id | baseline_us | final_us | final_candidate_id |\n"
-			 "|---|---|---:|---:|---|\n");
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
 		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
 		const struct record *f = loop_final_record(c, fr, best, w);
-		loop_md_cells(b, w->dispatch, w->id, NULL);
-		strbuf_printf(b, " %.3f | %.3f | ", b0->duration_us, f->duration_us);
-		strbuf_md_cell(b, best);
-		strbuf_str(b, " |\n");
+		table_cell(&t, "%s", w->dispatch);
+		table_cell(&t, "%s", w->id);
+		table_cell(&t, "%.3f", b0->duration_us);
+		table_cell(&t, "%.3f", f->duration_us);
+		table_cell(&t, "%s", best);
 	}
+	loop_put_table(b, &t);
 }
 
 /* The Final Summary: every number comes from the records just written;

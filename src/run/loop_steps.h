@@ -75,9 +75,9 @@ void loop_bench_log(long round, const char *id, const struct loop_workload *w, c
 int loop_run_one(const char *line, char *const *argv, const char *log, const char *out,
 		 double timeout, char *err, size_t errlen);
 
-/* Starts a Markdown table row with up to three id cells (NULL ends the
- * list), each escaped as the one cell escaper does: "| a | b | c |". */
-void loop_md_cells(struct strbuf *b, const char *a, const char *c2, const char *c3);
+/* Appends table t as Markdown (report/table.h) to b; t is released. */
+struct table;
+void loop_put_table(struct strbuf *b, struct table *t);
 
 /* The plan's workload with this (dispatch, workload) key, or NULL. */
 const struct loop_workload *loop_plan_key(const struct loop_plan *p, const char *dispatch,
