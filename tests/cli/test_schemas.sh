@@ -56,14 +56,6 @@ for f in "$TESTDATA"/gate/*/perf_opt/opt_log.md "$TESTDATA"/fuzz/mdread/*.md; do
 done
 check read r*.json
 check read-blocks b*.json
-n=0
-for f in "$TESTDATA"/gate/*/perf_opt/opt_log.md "$TESTDATA"/fuzz/mdread/*.md; do
-    n=$((n + 1))
-    "$TLPERF" read --format json "$f" >r$n.json
-    "$TLPERF" read --blocks --format json "$f" >b$n.json
-done
-check read r*.json
-check read-blocks b*.json
 FK=$BUILD_DIR/bin/fake-kernel
 FAKE=$ROOT/scripts/fake-msprof
 "$TLAB" -q --msprof "$FAKE" --launch-count 5 --warm-up 0 --seed 3 --workdir ab1 \
