@@ -5,12 +5,14 @@
 #include "cli/options.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
+#include "io/fileops.h"
 #include "io/mdread.h"
 #include "io/optlog.h"
 #include "report/optlog_view.h"
@@ -48,38 +50,11 @@ static int slurp(const char *path, char **buf, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -1;
-	struct strbuf_like {
-		char *s;
-		size_t n, cap;
-	} b = { 0 };
-	for (;;) {
-		if (b.n + 65536 > b.cap) {
-			size_t c = b.cap ? b.cap * 2 : 131072;
-			char *t = realloc(b.s, c);
-			if (!t) {
-				free(b.s);
-				fclose(f);
-				errno = ENOMEM;
-				return -1;
-			}
-			b.s = t;
-			b.cap = c;
-		}
-		size_t got = fread(b.s + b.n, 1, b.cap - b.n, f);
-		b.n += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(f);
+	int rc = fileops_read_stream(f, SIZE_MAX - 1, buf, len, NULL);
+	int e = errno;
 	fclose(f);
-	if (bad) {
-		free(b.s);
-		errno = EIO;
-		return -1;
-	}
-	*buf = b.s;
-	*len = b.n;
-	return 0;
+	errno = e;
+	return rc;
 }
 
 struct blocks {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -107,4 +108,49 @@ int fileops_same_content(const char *a, const char *b)
 {
 	char ha[65], hb[65];
 	return sha256_file(a, ha) == 0 && sha256_file(b, hb) == 0 && strcmp(ha, hb) == 0;
+}
+
+int fileops_read_stream(FILE *f, size_t max, char **bufp, size_t *lenp, int *over)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	if (over)
+		*over = 0;
+	for (;;) {
+		if (len >= max) {
+			if (over)
+				*over = fgetc(f) != EOF;
+			break;
+		}
+		if (len + 65536 + 1 > cap) {
+			size_t c = cap ? cap * 2 : 65536 * 2;
+			char *b = realloc(buf, c);
+			if (!b) {
+				free(buf);
+				errno = ENOMEM;
+				return -1;
+			}
+			buf = b;
+			cap = c;
+		}
+		size_t room = cap - len - 1;
+		size_t got = fread(buf + len, 1, room < max - len ? room : max - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno;
+		free(buf);
+		errno = e ? e : EIO;
+		return -1;
+	}
+	if (!buf && !(buf = malloc(1))) {
+		errno = ENOMEM;
+		return -1;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
 }

@@ -2,6 +2,7 @@
 #include "io/optlog.h"
 #include "io/lineio.h"
 #include "io/mdread.h"
+#include "io/fileops.h"
 #include "model/ptlog.h"
 #include "util/utf8.h"
 #include "util/text.h"
@@ -2307,41 +2308,20 @@ int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg)
 
 int optlog_load_stream(FILE *f, struct optlog *lg)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int over = 0;
-	for (;;) {
-		if (len >= OPTLOG_MAX_BYTES) {
-			over = fgetc(f) != EOF;
-			break;
-		}
-		if (len + 65536 > cap) {
-			size_t c = cap ? cap * 2 : 65536 * 2;
-			char *b = realloc(buf, c);
-			if (!b) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return -1;
-			}
-			buf = b;
-			cap = c;
-		}
-		size_t want = cap - len < OPTLOG_MAX_BYTES - len ? cap - len : OPTLOG_MAX_BYTES - len;
-		size_t got = fread(buf + len, 1, want, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	int err = ferror(f);
+	char *buf;
+	size_t len;
+	int over;
+	int rc = fileops_read_stream(f, OPTLOG_MAX_BYTES, &buf, &len, &over);
 	int saved = errno;
 	fclose(f);
-	int rc = err ? -1 : optlog_load_buffer(buf, len, lg);
+	if (rc) {
+		errno = saved;
+		return -1;
+	}
+	rc = optlog_load_buffer(buf, len, lg);
 	if (rc == 0 && over && add_problem(lg, lg->lines, "file larger than %u MiB: read up to there",
 					   (unsigned)(OPTLOG_MAX_BYTES >> 20)))
 		rc = -1;
-	if (err)
-		errno = saved ? saved : EIO;
 	free(buf);
 	return rc;
 }
