@@ -191,7 +191,11 @@ const struct gate_rule_info gate_rules[] = {
 	  "check a number the reviewer does not take for the claim.",
 	  "A claim line (final_latency: ...) that, after its own figure, an arrow and a final "
 	  "figure (→, ->, =>, 降至, to ...), a correction (corrected:, 更正为 ...) and a baseline "
-	  "figure, still shows another number with a time unit (us, µs, μs, ms, ns, s).",
+	  "figure, still shows another number with a time unit (us, µs, μs, ms, ns, s). Also a "
+	  "line of the last Final Summary's prose that no claim key introduces (`final latency is "
+	  "now 32 us`, `时延从 80 us 降到 32 us`) with a time figure next to a claim word "
+	  "(latency, final, time, 时延, 耗时, 最终 ...) that is within 1% of no baseline or "
+	  "winner measurement: which workload a sentence means is prose, so never an error.",
 	  "Write one claim per line: `- W: final_latency: 32.0 us (baseline 64.0 us)`, or "
 	  "`- W: 64.0 us → 32.0 us`.",
 	  "opt_log.md:\n"
@@ -439,7 +443,13 @@ const struct gate_rule_info gate_rules[] = {
 	  "change in time; the change in speed) within the figure's precision plus 1%; an overall "
 	  "one (`总提升: 2.72x ~ 3.13x`, `overall: 20%`, `speedup: 2.5x`) that is neither the "
 	  "geometric mean nor one workload's reading (a range: its two ends). An error when no "
-	  "workload reaches the claim, a warning quoting it otherwise.",
+	  "workload reaches the claim, a warning quoting it otherwise. Every figure of a claim "
+	  "line is read: after the first of its kind (and after a geomean's factor), any further "
+	  "speedup or % (`1.25x (wa) / 3.0x (wb)`) is checked too, as are speedups (also "
+	  "`2-fold`) and changes in % next to a claim word in the Final Summary's prose (`now "
+	  "2.5x faster`); those are warnings, since what they compare is prose, unless the line "
+	  "names the baseline (`2.5x faster than baseline`), which makes one no workload reaches "
+	  "an error.",
 	  "Take the figures from `tlperf speedup perf_opt/perf_records.jsonl`.",
 	  "opt_log.md: geomean speedup 2.50x   (records give 2.14x)\n"
 	  "finding:\n"

@@ -41,6 +41,8 @@ int s4_rule_unseen(const struct s4_input *in, struct gate_findings *fs)
 		return 0;
 	for (size_t i = 0; i < lg->n_notes; i++) {
 		const struct optlog_note *n = &lg->notes[i];
+		if (n->kind == OPTLOG_NOTE_PROSE)
+			continue; /* reconciled by s4_rule_ratios */
 		int rc = n->kind == OPTLOG_NOTE_AMBIGUOUS
 			? gate_add(fs, "S4-CLAIM-READ", GATE_WARNING, in->optlog_file, n->line,
 				   "the claim line shows more time figures than the gate can attribute to its key; read %g %s: '%s'",

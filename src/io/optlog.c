@@ -945,7 +945,7 @@ static int scan_geomean(struct optlog *lg, const char *s, long line)
 	return 0;
 }
 
-/* A ratio figure at p (a digit): `2.5x`, `2.5 ×`, `2.5倍` (speedup) or
+/* A ratio figure at p (a digit): `2.5x`, `2.5 ×`, `2.5倍`, `2-fold` (speedup) or
  * `-43.1%`, `+650%` (a change in %), its sign read from just before it.
  * Returns the bytes it spans from p (0 when p starts none); sets *kind,
  * *v (signed for %) and *dec (digits after the point). */
@@ -963,6 +963,11 @@ static size_t ratio_at(const char *s, const char *p, enum optlog_ratio_kind *kin
 	    strncmp(q, "×", strlen("×")) == 0 || strncmp(q, "倍", strlen("倍")) == 0) {
 		*kind = OPTLOG_RATIO_SPEEDUP;
 		return (size_t)(q - p) + (*q == 'x' || *q == 'X' ? 1 : strncmp(q, "×", 2) == 0 ? 2 : 3);
+	}
+	const char *f = *q == '-' ? q + 1 : q;
+	if (starts_ci(f, "fold") && !is_alpha((unsigned char)f[4])) { /* `2-fold`, `2.5 fold` */
+		*kind = OPTLOG_RATIO_SPEEDUP;
+		return (size_t)(f + 4 - p);
 	}
 	if (*q == '%' || strncmp(q, "％", strlen("％")) == 0) {
 		*kind = OPTLOG_RATIO_PERCENT;
@@ -1004,7 +1009,7 @@ static int names_ratio_claim(const char *t)
 }
 
 static int push_ratio(struct optlog *lg, long line, const char *s, char *label, enum optlog_ratio_kind kind,
-		      double v, double hi, int dec)
+		      double v, double hi, int dec, int prose)
 {
 	if (lg->n_ratios >= MAX_ITEMS || PUSH(lg, ratios)) {
 		free(label);
@@ -1017,6 +1022,7 @@ static int push_ratio(struct optlog *lg, long line, const char *s, char *label, 
 	r->value = v;
 	r->hi = hi;
 	r->decimals = dec;
+	r->prose = prose;
 	r->quote = strndup(s, 200);
 	if (!r->quote) {
 		free(label);
@@ -1026,21 +1032,47 @@ static int push_ratio(struct optlog *lg, long line, const char *s, char *label, 
 	return 0;
 }
 
+/* The text after the first speedup factor that follows a geomean key in
+ * s (what scan_geomean reads); NULL when there is none. */
+static const char *after_first_factor(const char *s, const char *const *geo)
+{
+	const char *k = NULL;
+	for (int i = 0; geo[i] && !k; i++)
+		k = text_find_ci(s, geo[i]);
+	for (const char *p = k; p && *p; p++) {
+		enum optlog_ratio_kind kind;
+		double v;
+		int dec;
+		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.')))
+			continue;
+		size_t n = ratio_at(s, p, &kind, &v, &dec);
+		if (n && kind == OPTLOG_RATIO_SPEEDUP)
+			return p + n;
+	}
+	return NULL;
+}
+
 /* Speedups and changes in % claimed in the last Final Summary: on a line
  * claiming a workload's final latency (`- W: final_latency: N us (...,
  * -43.1%)`, `- W: B → F us (3.1x)`), for that workload; on a `KEY: ...`
  * line whose key names a claim (`总提升: 2.72x ~ 3.13x`, `overall:
  * 20.0%`, `speedup: 2.5×`), overall. The first figure of each kind is
- * read, a range (`A ~ B`) as its two ends. Geometric means are read by
+ * the claim, a range (`A ~ B`) as its two ends; any further figure is read
+ * as prose (struct optlog_ratio.prose). Geometric means are read by
  * scan_geomean. Returns 0, -1 when out of memory. */
 static int scan_ratios(struct optlog *lg, const char *s, long line, size_t claims_before)
 {
 	static const char *const geo[] = { "几何平均", "geomean", "geometric mean", "geo-mean", "geo mean", NULL };
-	if (text_find_any_ci(s, NULL, geo) >= 0)
-		return 0;
 	const char *lead = strip_lead(s), *from = NULL;
 	char *label = NULL;
-	if (lg->n_claims > claims_before) {
+	int seen[2] = { 0, 0 };
+	if (text_find_any_ci(s, NULL, geo) >= 0) {
+		/* scan_geomean reads the geometric mean (the first factor after
+		 * the key); any figure after it is read as prose */
+		if (!(from = after_first_factor(s, geo)))
+			return 0;
+		seen[OPTLOG_RATIO_SPEEDUP] = seen[OPTLOG_RATIO_PERCENT] = 1;
+	} else if (lg->n_claims > claims_before) {
 		const struct optlog_claim *c = &lg->claims[lg->n_claims - 1];
 		if (c->workload && !(label = strdup(c->workload)))
 			return -1;
@@ -1058,7 +1090,6 @@ static int scan_ratios(struct optlog *lg, const char *s, long line, size_t claim
 			return 0;
 		from = colon + clen;
 	}
-	int seen[2] = { 0, 0 };
 	for (const char *p = from; *p; p++) {
 		if (!is_digit((unsigned char)*p) || (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.' ||
 							     is_alpha((unsigned char)p[-1]))))
@@ -1073,23 +1104,92 @@ static int scan_ratios(struct optlog *lg, const char *s, long line, size_t claim
 		enum optlog_ratio_kind k2;
 		double v2;
 		int d2;
-		if (r && ratio_at(s, r, &k2, &v2, &d2) && k2 == kind)
+		size_t n2 = r ? ratio_at(s, r, &k2, &v2, &d2) : 0;
+		if (n2 && k2 == kind) {
 			hi = v2;
-		else if (r && kind == OPTLOG_RATIO_PERCENT && ratio_at(s, r, &k2, &v2, &d2) == 0)
-			r = NULL;
-		if (!seen[kind]) {
-			seen[kind] = 1;
-			char *l = label && !seen[!kind] ? label : label ? strdup(label) : NULL;
-			if (label && !l)
-				return -1;
-			if (push_ratio(lg, line, s, l, kind, v, hi, dec))
-				return -1;
-			if (l == label)
-				label = NULL;
+			n = (size_t)(r - p) + n2; /* the range is one claim */
 		}
+		/* the first figure of each kind is the line's claim; any further
+		 * one is read too, as prose (a warning when unsupported) */
+		int extra = seen[kind];
+		seen[kind] = 1;
+		char *l = label ? strdup(label) : NULL;
+		if (label && !l)
+			return -1;
+		if (push_ratio(lg, line, s, l, kind, v, hi, dec, extra))
+			return -1;
 		p += n - 1;
 	}
 	free(label);
+	return 0;
+}
+
+/* Whether one of words is written near the figure at [p, e) of s: in the
+ * 40 bytes before it or the 24 after (the same clause, roughly a dozen
+ * CJK characters or a few words). */
+static int word_near(const char *s, const char *p, const char *e, const char *const *words)
+{
+	char w[128];
+	const char *a = p - s > 40 ? p - 40 : s;
+	size_t tail = strnlen(e, 24);
+	size_t n = (size_t)(e - a) + tail;
+	if (n >= sizeof(w))
+		n = sizeof(w) - 1;
+	memcpy(w, a, n);
+	w[n] = '\0';
+	return text_find_any_ci(w, NULL, words) >= 0;
+}
+
+/* A line of the last Final Summary's prose that no other recogniser read
+ * (no `final_latency:` claim, no claim key, no geomean, winner or stop
+ * reason): a reader still takes a figure next to a claim word for a
+ * claim (`the kernel is now 2.5x faster`, `latency went from 80 us to
+ * 32 us`). Speedups and changes in % are read as prose ratios, time
+ * figures as prose notes; the gate warns on those the records do not
+ * support. Figures inside names (`w0`, `r1_tile`) are not figures. */
+static int scan_prose(struct optlog *lg, const char *s, long line)
+{
+	static const char *const time_words[] = { "latency", "final", "duration", "runtime", "time", "时延",
+						  "耗时", "延迟", "最终", "用时", NULL };
+	static const char *const ratio_words[] = { "speedup", "speed-up", "speed up", "faster", "slower",
+						   "improv", "reduc", "latency", "time", "perf", "加速", "提升",
+						   "降低", "下降", "减少", "缩短", "时延", "耗时", "延迟", "性能",
+						   "速度", "倍", NULL };
+	static const char *const base_words[] = { "baseline", "基线", "基准", NULL };
+	int tw = text_find_any_ci(s, NULL, time_words) >= 0;
+	int rw = text_find_any_ci(s, NULL, ratio_words) >= 0;
+	static const char *const other[] = { "utiliz", "利用", "hit", "命中", "occupancy", "bandwidth", "带宽",
+					     "throughput", "吞吐", NULL };
+	/* `2.5x faster than baseline`: compared with the baseline in so many
+	 * words, so checked as a claim line is */
+	int prose = text_find_any_ci(s, NULL, base_words) < 0;
+	for (const char *p = s; (tw || rw) && *p; p++) {
+		if (!is_digit((unsigned char)*p) ||
+		    (p > s && (is_digit((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_' ||
+			       is_alpha((unsigned char)p[-1]))))
+			continue;
+		enum optlog_ratio_kind kind;
+		double v, mul;
+		int dec;
+		size_t n = ratio_at(s, p, &kind, &v, &dec);
+		if (n) {
+			if (rw && word_near(s, p, p + n, ratio_words) && !word_near(s, p, p + n, other) &&
+			    push_ratio(lg, line, s, NULL, kind, v, NAN, dec, prose))
+				return -1;
+			p += n - 1;
+			continue;
+		}
+		const char *q = p;
+		if (read_figure(&q, &v, &mul) && mul != 0) {
+			size_t at = lg->n_notes;
+			if (tw && word_near(s, p, q, time_words) &&
+			    note_text(lg, OPTLOG_NOTE_PROSE, line, "prose", s, v, unit_name(mul)))
+				return -1;
+			if (lg->n_notes > at)
+				lg->notes[at].value_us = v * mul;
+			p = q - 1;
+		}
+	}
 	return 0;
 }
 
@@ -1846,11 +1946,17 @@ static int on_text(struct ctx *cx, const char *s, long line)
 		return 0;
 	if (scan_cited_round(lg, s, line))
 		return -1;
-	size_t claims_before = lg->n_claims;
+	size_t claims_before = lg->n_claims, ratios_before = lg->n_ratios, geo_before = lg->n_geomeans;
+	size_t notes_before = lg->n_notes;
+	long best_before = lg->best_line, stop_before = lg->stop_line;
 	if (scan_claim(lg, s, line) || scan_best(lg, s, line) || scan_geomean(lg, s, line) ||
 	    scan_ratios(lg, s, line, claims_before))
 		return -1;
 	scan_stop(cx, s, line);
+	if (lg->n_claims == claims_before && lg->n_ratios == ratios_before && lg->n_geomeans == geo_before &&
+	    lg->n_notes == notes_before && lg->best_line == best_before && lg->stop_line == stop_before &&
+	    scan_prose(lg, s, line))
+		return -1;
 	if (text_find_ci(s, "nothing adopted") || text_find_ci(s, "nothing was adopted") ||
 	    text_find_ci(s, "no candidate adopted") || strstr(s, "未采纳任何") || strstr(s, "保持基线") ||
 	    text_find_ci(s, "保持 baseline"))
@@ -1986,6 +2092,7 @@ static int note_text(struct optlog *lg, enum optlog_note_kind kind, long line, c
 	nt->kind = kind;
 	nt->why = why;
 	nt->value = value;
+	nt->value_us = NAN;
 	nt->unit = unit;
 	nt->quote = strndup(text, 200);
 	if (!nt->quote)

@@ -133,6 +133,9 @@ struct optlog_ratio {
 	double value;       /* as written (signed for %) */
 	double hi;          /* a range's other end (`2.72x ~ 3.13x`), NAN none */
 	int decimals;       /* digits after the point, for the tolerance */
+	int prose;          /* read from prose (no claim key: `now 2.5x faster`) or
+			     * beyond the first figure of its kind on a claim line:
+			     * one the records do not support is a warning, never an error */
 	char *quote;        /* the line, at most 200 bytes; malloc'd */
 };
 
@@ -192,15 +195,20 @@ enum optlog_stop {
 enum optlog_note_kind {
 	OPTLOG_NOTE_HIDDEN,
 	OPTLOG_NOTE_CODE,
-	OPTLOG_NOTE_AMBIGUOUS
+	OPTLOG_NOTE_AMBIGUOUS,
+	OPTLOG_NOTE_PROSE   /* a time figure next to a claim word in the last
+			     * Final Summary's prose (`latency is now 32 us`), not
+			     * a `final_latency:` claim: the gate warns when no
+			     * record of the winner or the baseline shows it */
 };
 struct optlog_note {
 	long line;
 	enum optlog_note_kind kind;
 	const char *why;    /* "comment", "struck", "image-alt", "unrendered", "code",
-			     * "ambiguous" (static) */
+			     * "ambiguous", "prose" (static) */
 	char *quote;        /* the text, at most 200 bytes; malloc'd */
-	double value;       /* AMBIGUOUS: the figure read, in `unit`; NAN otherwise */
+	double value;       /* AMBIGUOUS, PROSE: the figure read, in `unit`; NAN otherwise */
+	double value_us;    /* PROSE: the same figure in microseconds; NAN otherwise */
 	const char *unit;   /* static, NULL otherwise */
 };
 

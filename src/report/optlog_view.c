@@ -8,7 +8,7 @@
 
 static const char *note_name(enum optlog_note_kind k)
 {
-	return k == OPTLOG_NOTE_HIDDEN ? "hidden" : k == OPTLOG_NOTE_CODE ? "code" : "ambiguous";
+	return k == OPTLOG_NOTE_HIDDEN ? "hidden" : k == OPTLOG_NOTE_CODE ? "code" : k == OPTLOG_NOTE_PROSE ? "prose" : "ambiguous";
 }
 
 /* A number, or null for NAN (JSON has no NaN). */
@@ -88,6 +88,7 @@ static cJSON *claims_json(const struct optlog *lg)
 		add_str(o, "workload", r->workload);
 		cJSON_AddNumberToObject(o, "value", r->value);
 		add_num(o, "range_to", r->hi);
+		cJSON_AddBoolToObject(o, "prose", r->prose);
 	}
 	for (size_t i = 0; a && i < lg->n_geomeans; i++) {
 		const struct optlog_number *g = &lg->geomeans[i];
@@ -249,7 +250,7 @@ static void text_summary(FILE *f, const char *file, const struct optlog *lg)
 		fprintf(f, "%g%s", r->value, u);
 		if (!isnan(r->hi))
 			fprintf(f, " to %g%s", r->hi, u);
-		fputc('\n', f);
+		fputs(r->prose ? " [read from prose: a warning when the records do not support it]\n" : "\n", f);
 	}
 	for (size_t i = 0; i < lg->n_geomeans; i++) {
 		fprintf(f, "%s:%ld: claim geomean speedup %gx", file, lg->geomeans[i].line, lg->geomeans[i].value);

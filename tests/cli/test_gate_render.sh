@@ -188,3 +188,52 @@ expect_grep "warning: [S4-COMPTABLE-RECON] round 1's table shows 58 for 'r1_tile
 edit t7 "$ROW" "| tile swap (new) | 64.0 | 61% | 72% | pass |"
 "$TLGATE" t7 >"$OUT" 2>&1 || true
 expect_grep "warning: [S4-COMPTABLE-RECON] round 1's comparison table cannot be aligned with the records" "$OUT"
+
+# 9. a claim is read wherever a reader takes it for one (issue 24): every
+#    figure of a claim line, `N-fold`, and figures next to a claim word in
+#    the Final Summary's prose, in English and Chinese; the honest forms of
+#    the same sentences stay silent
+prose_ok() { # NAME: exit 0, none of the prose findings
+    expect_exit 0 "$TLGATE" "$1"
+    expect_no_grep "the Final Summary's prose" "$OUT"
+    expect_no_grep "a figure read as a claimed" "$OUT"
+}
+for good in "Final latency is now 64.0 us." "latency went from 80.0 us to 64.0 us" \
+            "最终时延从 80.0 us 降到 64.0 us，加速 1.25 倍。" "The kernel is now 1.25x faster than baseline." \
+            "性能提升 25%（速度），时延降低 20%。" "UB 利用率提升到 96%，带宽 1.2 TB/s。" \
+            "Tried 3 tilings over 2 rounds; r2 lost 5% to bank conflicts."; do
+    edit p "$OV" "$OV\n\n$good"
+    prose_ok p
+done
+for bad in "Final latency is now 32.0 us." "latency went from 80.0 us to 32.0 us" "最终时延从 80.0 us 降到 32.0 us。" \
+           "The final kernel runs in 0.032 ms."; do
+    edit p "$OV" "$OV\n\n$bad"
+    expect_exit 0 "$TLGATE" p
+    expect_grep "warning: [S4-CLAIM-READ] the Final Summary's prose shows" "$OUT"
+done
+for bad in "The kernel is now 2.5x faster." "整体加速 2.5 倍" "性能提升 150%（速度）" "a 3-fold speedup overall"; do
+    edit p "$OV" "$OV\n\n$bad"
+    expect_exit 0 "$TLGATE" p
+    expect_grep "warning: [S4-SPEEDUP] a figure read as a claimed" "$OUT"
+    expect_grep "no workload reaches it" "$OUT"
+done
+# naming the baseline makes the comparison certain: an error
+for bad in "The kernel is now 2.5x faster than baseline." "end-to-end: 3x faster than the baseline kernel" \
+           "相比基线加速 2.5 倍"; do
+    edit p "$OV" "$OV\n\n$bad"
+    expect_exit 1 "$TLGATE" p
+    expect_grep "error: [S4-SPEEDUP] claimed speedup" "$OUT"
+done
+# every figure of a claim line: the second is read as well
+for good in "overall: 1.25x (wa) / 1.25x" "speedup: 1.25-fold" "geomean speedup 1.25x (wa: 1.25x)"; do
+    edit g "$OV" "$good"
+    prose_ok g
+done
+for bad in "overall: 1.25x (wa) / 3.0x (wb)" "speedup: 1.25x, 4x on the large shapes" "geomean speedup 1.25x (wb: 3.0x)"; do
+    edit b "$OV" "$bad"
+    expect_exit 0 "$TLGATE" b
+    expect_grep "warning: [S4-SPEEDUP] a figure read as a claimed speedup" "$OUT"
+done
+edit b "$OV" "overall: 2-fold speedup"
+expect_exit 1 "$TLGATE" b
+expect_grep "error: [S4-SPEEDUP] claimed speedup 2x" "$OUT"
