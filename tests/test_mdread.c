@@ -30,6 +30,8 @@ static int collect(const struct mdread_line *ln, void *arg)
 		snprintf(kind, sizeof(kind), "%s%d", ln->head ? "head" : "row", ln->ncells);
 	else if (ln->kind == MDREAD_TEXT && ln->list_item)
 		snprintf(kind, sizeof(kind), "li");
+	else if (ln->kind == MDREAD_TEXT && ln->joined)
+		snprintf(kind, sizeof(kind), "text+"); /* continues the line above */
 	else
 		snprintf(kind, sizeof(kind), "%s", mdread_kind_name(ln->kind));
 	d->n += (size_t)snprintf(d->buf + d->n, sizeof(d->buf) - d->n, "%ld %s%s %s\n", ln->line, kind,
@@ -48,9 +50,27 @@ static void headings_and_prose(void **state)
 {
 	(void)state;
 	expect("# Title\n\ntext one\ntext two\n\nSetext\n---\n\n- a **bold** `code` item\n- [link](http://x \"title\")\n",
-	       "1 h1 Title\n3 text text one\n4 text text two\n6 h2 Setext\n9 li a bold code item\n10 li link\n");
+	       "1 h1 Title\n3 text text one\n4 text+ text two\n6 h2 Setext\n9 li a bold code item\n10 li link\n");
 	/* an empty heading is still a heading; a line inside an HTML block is not one */
 	expect("#\n<div>\n## not a heading\n</div>\n", "1 h1 \n3 text ## not a heading\n");
+}
+
+/* A soft line break joins two source lines on the page; a hard one (two
+ * trailing spaces, a backslash), a new paragraph, a list item or a table
+ * does not. */
+static void soft_breaks(void **state)
+{
+	(void)state;
+	expect("final_latency: 64.0 us\n→ 32.0 us\n\nnext\n",
+	       "1 text final_latency: 64.0 us\n2 text+ → 32.0 us\n4 text next\n");
+	expect("a  \nb\\\nc\n", "1 text a\n2 text b\n3 text c\n");
+	expect("- wa: 64 us\n  → 32 us\n- wb: 1 us\n",
+	       "1 li wa: 64 us\n2 text+ → 32 us\n3 li wb: 1 us\n");
+	expect("> x\n> y\n", "1 text x\n2 text+ y\n");
+	/* a comment opening a line starts an HTML block, so a new paragraph;
+	 * one inside the line does not break the join */
+	expect("a\n<!-- c -->\nb\n", "1 text a\n2 hidden:comment <!-- c -->\n3 text b\n");
+	expect("a <!-- c -->\nb\n", "1 text a \n1 hidden:comment <!-- c -->\n2 text+ b\n");
 }
 
 static void hidden_text(void **state)
@@ -84,7 +104,7 @@ static void tables(void **state)
 	expect("cap\n| a | b |\n|---|---:|\n| 1 \\| x | &#51; |\nmore\n",
 	       "1 text cap\n2 head2 a | b\n4 row2 1 | x | 3\n5 row2 more | \n");
 	/* a delimiter row with another cell count: no table */
-	expect("| a | b |\n|---|\n| 1 | 2 |\n", "1 text | a | b |\n2 text |---|\n3 text | 1 | 2 |\n");
+	expect("| a | b |\n|---|\n| 1 | 2 |\n", "1 text | a | b |\n2 text+ |---|\n3 text+ | 1 | 2 |\n");
 }
 
 static void folded_and_entities(void **state)
@@ -114,7 +134,7 @@ static void callback_stops(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(headings_and_prose), cmocka_unit_test(hidden_text),
+		cmocka_unit_test(headings_and_prose), cmocka_unit_test(soft_breaks), cmocka_unit_test(hidden_text),
 		cmocka_unit_test(code_and_fences),    cmocka_unit_test(tables),
 		cmocka_unit_test(folded_and_entities), cmocka_unit_test(callback_stops),
 	};

@@ -87,7 +87,8 @@ static int print_block(const struct mdread_line *ln, void *arg)
 	char tmp[32];
 	const char *kind = kind_of(ln, tmp, sizeof(tmp));
 	if (!b->json) {
-		printf("%ld\t%s%s\t", ln->line, kind, ln->folded ? " (folded)" : "");
+		printf("%ld\t%s%s%s\t", ln->line, kind, ln->folded ? " (folded)" : "",
+		       ln->joined ? " (same line as above)" : "");
 		escape_put_text(stdout, ln->text, 0);
 		putchar('\n');
 		return 0;
@@ -99,6 +100,8 @@ static int print_block(const struct mdread_line *ln, void *arg)
 	cJSON_AddNumberToObject(o, "line", (double)ln->line);
 	cJSON_AddStringToObject(o, "kind", kind);
 	cJSON_AddBoolToObject(o, "folded", ln->folded);
+	if (ln->kind == MDREAD_TEXT)
+		cJSON_AddBoolToObject(o, "joined", ln->joined);
 	if (ln->kind == MDREAD_ROW) {
 		cJSON *c = cJSON_AddArrayToObject(o, "cells");
 		for (int i = 0; c && i < ln->ncells; i++)

@@ -54,6 +54,8 @@ struct rd {
 	unsigned long block;
 	int img;                 /* inside an image (its alt text) */
 	int del;                 /* inside ~~strikethrough~~ */
+	int soft;                /* the open paragraph's last line ended in a soft break */
+	unsigned long soft_block; /* ... of this block */
 	/* HTML elements with an effect, and the tokenizer */
 	struct open_el open[MAX_OPEN];
 	int nopen;
@@ -151,7 +153,9 @@ static void flush(struct rd *r)
 		if (ln.kind == MDREAD_TEXT) {
 			ln.list_item = r->list_pending;
 			ln.list_number = r->list_pending ? r->item_number : 0;
+			ln.joined = r->soft && r->soft_block == r->block && !r->list_pending && !r->html_block;
 			r->list_pending = 0;
+			r->soft = 0;
 		}
 		emit(r, &ln);
 	}
@@ -562,7 +566,9 @@ static void leaf_block(struct rd *r, cmark_node *n, cmark_node_type t, long line
 static void inline_node(struct rd *r, cmark_node *n, cmark_node_type t)
 {
 	long at = cmark_node_get_start_line(n);
-	if (at > 0 && !r->unplaced)
+	/* never back: cmark-gfm places an inline after a backslash hard
+	 * break on the line before */
+	if (at > 0 && !r->unplaced && at > r->cur)
 		r->cur = at;
 	size_t len;
 	const char *s;
@@ -586,10 +592,13 @@ static void inline_node(struct rd *r, cmark_node *n, cmark_node_type t)
 		break;
 	case CMARK_NODE_SOFTBREAK:
 	case CMARK_NODE_LINEBREAK:
-		if (r->heading || r->in_cell)
+		if (r->heading || r->in_cell) {
 			put(r, " ", 1, r->cur);
-		else
+		} else {
 			flush(r);
+			r->soft = t == CMARK_NODE_SOFTBREAK;
+			r->soft_block = r->block;
+		}
 		r->cur++;
 		break;
 	case CMARK_NODE_HTML_INLINE: {

@@ -77,6 +77,10 @@ struct mdread_line {
 	int folded;                /* inside <details> */
 	int quote;                 /* inside a block quote */
 	int head;                  /* MDREAD_ROW: the header row */
+	int joined;                /* MDREAD_TEXT: continues the previous TEXT line of
+				    * its paragraph after a soft line break: the page
+				    * shows the two on one line, a space between (a
+				    * hard break, `  ` or `\` at the end, is a new line) */
 	const char *text;          /* NUL-terminated; rows: the cells joined by " | " */
 	size_t len;
 	int ncells;                /* MDREAD_ROW */

@@ -53,6 +53,13 @@ struct ctx {
 	int sect_unit;         /* prose since the last heading names a duration unit */
 	int sum_col;           /* final column of a table in the Final Summary, -1 */
 	double sum_mul;        /* its unit, microseconds per unit */
+	/* the line of prose being read: a paragraph's soft-broken lines that
+	 * continue it are joined to it, as the page shows them (prose_flush) */
+	struct {
+		char *s;
+		size_t n, cap;
+	} pend;
+	long pend_line;        /* its first source line; 0 when none is pending */
 };
 
 /* ---- small string helpers (ASCII case folding only; UTF-8 bytes pass) ---- */
@@ -2171,27 +2178,80 @@ static int code_line(struct ctx *cx, const struct mdread_line *ln)
 	return 0;
 }
 
-/* A shown line of prose: list items are read with their marker ("- "),
- * as the recognisers expect. */
+/* Whether a paragraph line starts a clause of its own (`overall: 20%`,
+ * `best: v3`): a label of letters, not a figure or a bracket, ending in a
+ * colon within 40 bytes, and not a correction (`corrected: 58 us`, which
+ * a reader takes with the line above). Such a line is read alone even
+ * after a soft break, as the `KEY: value` lines of a summary are. */
+static int new_clause(const char *t)
+{
+	static const char *const fix[] = { "correct", "更正", "修正", "实际", "actual", NULL };
+	t = skip_marks(skip_ws(t));
+	if (is_digit((unsigned char)*t))
+		return 0;
+	for (int i = 0; t[i] && i < 40; i++) {
+		if (t[i] == '(' || strncmp(t + i, "（", strlen("（")) == 0)
+			return 0;
+		if (i > 0 && colon_at(t + i)) {
+			char label[48];
+			memcpy(label, t, (size_t)i);
+			label[i] = '\0';
+			return text_find_any_ci(label, NULL, fix) < 0;
+		}
+	}
+	return 0;
+}
+
+/* Reads the pending line of prose, if any. */
+static int prose_flush(struct ctx *cx)
+{
+	if (!cx->pend_line)
+		return 0;
+	long line = cx->pend_line;
+	cx->pend_line = 0;
+	cx->tb_ok = 0;
+	line_bytes(cx, cx->pend.s);
+	int rc = on_text(cx, cx->pend.s, line);
+	if (rc == 0)
+		rc = keep_caption(cx, cx->pend.s, line);
+	cx->tb_ok = 0;
+	return rc;
+}
+
+/* Appends n bytes of t to the pending line (after sep when it has text). */
+static int pend_put(struct ctx *cx, const char *sep, const char *t, size_t n)
+{
+	size_t k = strlen(sep);
+	if (cx->pend.n + k + n + 1 > cx->pend.cap) {
+		size_t cap = (cx->pend.n + k + n + 1) * 2;
+		char *b = realloc(cx->pend.s, cap);
+		if (!b)
+			return -1;
+		cx->pend.s = b;
+		cx->pend.cap = cap;
+	}
+	memcpy(cx->pend.s + cx->pend.n, sep, k);
+	memcpy(cx->pend.s + cx->pend.n + k, t, n);
+	cx->pend.n += k + n;
+	cx->pend.s[cx->pend.n] = '\0';
+	return 0;
+}
+
+/* A shown line of prose: list items are read with their marker ("- "), as
+ * the recognisers expect; a line that continues its paragraph's line after
+ * a soft break (`final_latency: 64.0 us` / `→ 32.0 us`) is read with it,
+ * unless it starts a clause of its own. */
 static int prose(struct ctx *cx, const struct mdread_line *ln)
 {
 	cx->in_table = 0;
-	const char *s = ln->text;
-	char *owned = NULL;
-	if (ln->list_item) {
-		owned = malloc(ln->len + 3);
-		if (!owned)
-			return -1;
-		memcpy(owned, "- ", 2);
-		memcpy(owned + 2, ln->text, ln->len + 1);
-		s = owned;
-	}
-	line_bytes(cx, s);
-	int rc = on_text(cx, s, ln->line);
-	if (rc == 0)
-		rc = keep_caption(cx, s, ln->line);
-	free(owned);
-	return rc;
+	if (ln->joined && cx->pend_line && !new_clause(ln->text))
+		return pend_put(cx, " ", ln->text, ln->len);
+	if (prose_flush(cx))
+		return -1;
+	cx->pend.n = 0;
+	cx->pend_line = ln->line;
+	return pend_put(cx, "", ln->list_item ? "- " : "", ln->list_item ? 2 : 0) ||
+	       pend_put(cx, "", ln->text, ln->len) ? -1 : 0;
 }
 
 static int take_md(const struct mdread_line *ln, void *arg)
@@ -2199,6 +2259,8 @@ static int take_md(const struct mdread_line *ln, void *arg)
 	struct ctx *cx = arg;
 	cx->tb_ok = 0;
 	int rc = 0;
+	if (ln->kind != MDREAD_TEXT && prose_flush(cx))
+		return -1;
 	switch (ln->kind) {
 	case MDREAD_HEADING:
 		cx->in_table = 0;
@@ -2238,6 +2300,7 @@ static void ctx_init(struct ctx *cx, struct optlog *lg)
 static void ctx_release(struct ctx *cx)
 {
 	free(cx->cap);
+	free(cx->pend.s);
 }
 
 /* ---- after the last line: runs, run labels, table rounds ---- */
@@ -2405,6 +2468,8 @@ int optlog_load_buffer(const char *buf, size_t len, struct optlog *lg)
 	int rc = raw_lines(&cx, buf, len);
 	if (rc == 0)
 		rc = mdread_buffer(buf, len, take_md, &cx) ? -1 : 0;
+	if (rc == 0)
+		rc = prose_flush(&cx);
 	ctx_release(&cx);
 	if (rc == 0 && finish(lg))
 		rc = -1;

@@ -237,3 +237,23 @@ done
 edit b "$OV" "overall: 2-fold speedup"
 expect_exit 1 "$TLGATE" b
 expect_grep "error: [S4-SPEEDUP] claimed speedup 2x" "$OUT"
+
+# 10. a paragraph's lines joined by a soft break are one line on the page:
+#     a claim continued on the next source line is read whole; a line that
+#     starts its own `KEY:` clause is still read alone
+for bad in "final_latency: 64.0 us\n→ 32.0 us" "final_latency: 64.0 us\n(corrected: 32.0 us)" \
+           "final_latency: 64.0\nus → 32.0 us" "final_latency:\n32.0 us" "final_latency: 64.0 us\ncorrected: 32.0 us"; do
+    edit s "$LAT" "$bad"
+    false_claim s
+done
+edit s "$LAT" "- wa: final_latency: 64.0 us\n  → 32.0 us"
+expect_exit 1 "$TLGATE" s
+expect_grep "claimed final_latency 32 us for wa does not match" "$OUT"
+for good in "final_latency:\n64.0 us" "final_latency: 80.0 us\n→ 64.0 us" "final_latency: 64.0 us\noverall: 20.0%"; do
+    edit s "$LAT" "$good"
+    expect_exit 0 "$TLGATE" s
+done
+# a hard break (two spaces, a backslash) is a new line: the second figure
+# is its own, unattributed line
+edit s "$LAT" "final_latency: 64.0 us\\\\\n32.0 us"
+expect_exit 0 "$TLGATE" s
