@@ -239,7 +239,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "opt_log.md is the human record of the Stage 4 loop, read by every other rule and by "
 	  "reviewers. A missing or unreadable log means nothing else can be checked.",
 	  "opt_log.md missing or empty; invalid UTF-8, NUL bytes or lines over 1 MiB (CRLF or a "
-	  "BOM only warn); no `Skill Retrospective` heading (a warning).",
+	  "BOM only warn); a bidirectional embedding, override or isolate control (U+202A-U+202E, "
+	  "U+2066-U+2069), which makes the page show characters in another order than the file "
+	  "holds them; no `Skill Retrospective` heading (a warning).",
 	  "Write opt_log.md as UTF-8 text with the rounds, the Final Summary and a Skill "
 	  "Retrospective section.",
 	  "perf_opt/ without opt_log.md\n"

@@ -345,6 +345,31 @@ static void bounds(void **st)
 	assert_string_equal(sk, "");
 }
 
+/* uname_shown: what a reader reads, case and separators kept; ASCII is
+ * its own reading (NULL). */
+static void shown_is(const char *s, const char *want)
+{
+	char *r = uname_shown(s);
+	if (!want) {
+		assert_null(r);
+		return;
+	}
+	assert_non_null(r);
+	assert_string_equal(r, want);
+	free(r);
+}
+
+static void shown(void **st)
+{
+	(void)st;
+	shown_is("final_latency: 64.0 us", NULL);
+	shown_is("final_latency: \xef\xbc\x93\xef\xbc\x92.\xef\xbc\x90 us", "final_latency: 32.0 us");
+	shown_is("3\xe2\x80\x8b" "2.0 us", "32.0 us");              /* zero-width space */
+	shown_is("6\xe2\x81\xa0" "4 \xe3\x8e\xb2", "64 \xce\xbcs"); /* word joiner; the squared us sign */
+	shown_is("Final_Latency\xef\xbc\x9a 2.5\xc3\x97", "Final_Latency: 2.5\xc3\x97"); /* fullwidth colon; x sign kept */
+	shown_is("\xe6\x97\xb6\xe5\xbb\xb6 64 us", "\xe6\x97\xb6\xe5\xbb\xb6 64 us");     /* CJK kept */
+}
+
 static void marked_numbers(void **st)
 {
 	(void)st;
@@ -372,6 +397,7 @@ int main(void)
 		cmocka_unit_test(explain),
 		cmocka_unit_test(bounds),
 		cmocka_unit_test(marked_numbers),
+		cmocka_unit_test(shown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,6 +134,11 @@ static void cut_partial(char *out)
 		out[i - 1] = '\0';
 }
 
+char *uname_shown(const char *s)
+{
+	return is_ascii(s) ? NULL : nfkc_visible(s);
+}
+
 char *uname_identity(const char *s, char *out, size_t n)
 {
 	if (n == 0 || is_ascii(s))

@@ -38,6 +38,13 @@
  * the bytes as they are is given. */
 char *uname_identity(const char *s, char *out, size_t n);
 
+/* The characters of s as a reader reads them (steps 1 and 2 above, no
+ * case or separator folding: fullwidth '３２' is '32', a zero-width space
+ * between two digits is gone), as malloc'd UTF-8; NULL when s is ASCII
+ * (it is its own reading) or ICU fails (memory). For figures written in
+ * a claim. */
+char *uname_shown(const char *s);
+
 /* 1 when a and b are equal, or their identity forms are equal and not
  * empty; 0 otherwise. */
 int uname_same(const char *a, const char *b);

@@ -257,3 +257,29 @@ done
 # is its own, unattributed line
 edit s "$LAT" "final_latency: 64.0 us\\\\\n32.0 us"
 expect_exit 0 "$TLGATE" s
+
+# 11. figures as a reader reads their characters: fullwidth digits and
+#     units are the digits they show, an invisible character inside a
+#     number is gone; a bidirectional override, which reorders what the
+#     page shows, is an error wherever it stands
+edit w1 "$LAT" "final_latency: ３２.０ us"
+false_claim w1
+edit w2 "$LAT" "final_latency: 3$(printf '\342\200\213')2.0 us"
+false_claim w2
+edit w3 "$LAT" "final_latency: 3$(printf '\342\201\240')2.0 $(printf '\343\216\262')"
+false_claim w3
+for good in "final_latency: ６４.０ us" "final_latency: 6$(printf '\342\200\213')4.0 us" "final_latency: 64.0 $(printf '\343\216\262')"; do
+    edit w4 "$LAT" "$good"
+    expect_exit 0 "$TLGATE" w4
+done
+edit w5 "$OV" "overall: ２.５x"
+expect_exit 1 "$TLGATE" w5
+expect_grep "error: [S4-SPEEDUP] claimed speedup 2.5x" "$OUT"
+for cp in '\342\200\256' '\342\200\255' '\342\201\246' '\342\201\247'; do
+    edit w6 "$LAT" "final_latency: $(printf "$cp")46$(printf '\342\200\254').0 us"
+    expect_exit 1 "$TLGATE" w6
+    expect_grep "error: [S4-OPTLOG] bidirectional control character U+20" "$OUT"
+done
+edit w7 "| r1_tile_swap | 64.0 |" "| r1_tile_swap | $(printf '\342\200\256')0.46 |"
+expect_exit 1 "$TLGATE" w7
+expect_grep "bidirectional control character U+202E" "$OUT"
