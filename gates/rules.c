@@ -528,7 +528,10 @@ const struct gate_rule_info gate_rules[] = {
 	  "baseline_latency more than 1% from the round-0 (v2: phase baseline) record, or "
 	  "final_latency more than 1% from the winner's record, of the workload the line names "
 	  "(or the only workload). An unlabelled line among several workloads: warning naming the "
-	  "workload it matches, error when it matches none; a workload without its line: warning.",
+	  "workload it matches, error when it matches none; a workload without its line: warning. "
+	  "The figure read is the one a reader takes: after an arrow (`9.1 us → 7.0 us`) or a "
+	  "correction (`(corrected: 7.0 us)`) the last, also when the page joins it from the next "
+	  "source line of the item; another figure after it is an S4-STAGE-RESULT-FORMAT warning.",
 	  "Copy the numbers from perf_records.jsonl (or `tlperf loop report`), one line per "
 	  "workload when there are several: `- WORKLOAD: final_latency: N us`.",
 	  "stage_result.md:\n"

@@ -191,6 +191,10 @@ static int numeric_ok(struct st *s, const struct sr_entry *e)
 		    e->raw);
 		return 0;
 	}
+	if (e->extra && (e->field == SR_BASELINE_LATENCY || e->field == SR_FINAL_LATENCY || e->field == SR_IMPROVEMENT))
+		ADD(s, R_FORMAT, GATE_WARNING, e->line,
+		    "the value shows more figures than the one read (%g%s; after an arrow or a correction, the "
+		    "last): '%s'", e->number, e->field == SR_IMPROVEMENT ? "%" : " us", e->raw);
 	switch (e->field) {
 	case SR_BASELINE_LATENCY:
 	case SR_FINAL_LATENCY:

@@ -73,6 +73,32 @@ static void soft_breaks(void **state)
 	expect("a <!-- c -->\nb\n", "1 text a \n1 hidden:comment <!-- c -->\n2 text+ b\n");
 }
 
+static void text_is(const char *md, const char *want)
+{
+	size_t n = 0;
+	char *t = mdread_text(md, strlen(md), &n);
+	assert_non_null(t);
+	assert_string_equal(t, want);
+	assert_int_equal(n, strlen(want));
+	free(t);
+}
+
+/* The page as text for the line readers: a soft-broken line that plainly
+ * continues the one above (a figure, an arrow, a bracket, a unit, a value
+ * under its key) is written on it, its own line left empty; an item of
+ * its own (`[#2] ...`, `key: value`) keeps its line. */
+static void page_text_joins(void **state)
+{
+	(void)state;
+	text_is("- final_latency: 64 us\n  → 32 us\n", "- final_latency: 64 us → 32 us\n\n");
+	text_is("final_latency:\n32 us\n", "final_latency: 32 us\n\n");
+	text_is("final_latency: 64\nus → 32 us\n", "final_latency: 64 us → 32 us\n\n");
+	text_is("final_latency: 64 us\n(corrected: 32 us)\n", "final_latency: 64 us (corrected: 32 us)\n\n");
+	text_is("[#1] a（x）：y\n[#2] b\nkey: 1\nother: 2\n", "[#1] a（x）：y\n[#2] b\nkey: 1\nother: 2\n");
+	/* a hard break keeps the line */
+	text_is("final_latency: 64 us  \n→ 32 us\n", "final_latency: 64 us\n→ 32 us\n");
+}
+
 static void hidden_text(void **state)
 {
 	(void)state;
@@ -134,7 +160,7 @@ static void callback_stops(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(headings_and_prose), cmocka_unit_test(soft_breaks), cmocka_unit_test(hidden_text),
+		cmocka_unit_test(headings_and_prose), cmocka_unit_test(soft_breaks), cmocka_unit_test(page_text_joins), cmocka_unit_test(hidden_text),
 		cmocka_unit_test(code_and_fences),    cmocka_unit_test(tables),
 		cmocka_unit_test(folded_and_entities), cmocka_unit_test(callback_stops),
 	};

@@ -9,6 +9,8 @@
  * of it: text between tags, with comments, struck elements and elements
  * GitHub does not render set apart as hidden text. */
 #include "io/mdread.h"
+
+#include "util/prose.h"
 #include "util/strbuf.h"
 
 #include <cmark-gfm.h>
@@ -820,6 +822,7 @@ struct page {
 	struct strbuf *lines;    /* one per source line */
 	size_t n;
 	int oom;
+	long last_text;          /* the line the last paragraph text went to */
 };
 
 static struct strbuf *page_line(struct page *pg, long line)
@@ -868,7 +871,16 @@ static int page_add(const struct mdread_line *ln, void *arg)
 		else if (depth > 0)
 			k += snprintf(lead2 + k, sizeof(lead2) - (size_t)k, "  ");
 		lead2[k] = '\0';
+		/* a line the page shows on the one above (a soft break) that
+		 * plainly continues it (`→ 32 us`, a value under its key) goes
+		 * there; an item of its own stays on its line */
+		struct strbuf *above = pg->last_text ? page_line(pg, pg->last_text) : NULL;
+		if (ln->joined && above && prose_continues(above->s ? above->s : "", above->n, ln->text)) {
+			page_put(pg, pg->last_text, "", ln->text);
+			break;
+		}
 		page_put(pg, ln->line, lead2, ln->text);
+		pg->last_text = ln->line;
 		break;
 	}
 	case MDREAD_CODE:
@@ -905,7 +917,7 @@ static int page_add(const struct mdread_line *ln, void *arg)
 
 char *mdread_text(const char *buf, size_t len, size_t *outlen)
 {
-	struct page pg = { NULL, 1, 0 };
+	struct page pg = { NULL, 1, 0, 0 };
 	for (size_t i = 0; i < len; i++)
 		if (buf[i] == '\n')
 			pg.n++;

@@ -6,6 +6,7 @@
 #include "io/fileops.h"
 #include "model/ptlog.h"
 #include "util/utf8.h"
+#include "util/prose.h"
 #include "util/text.h"
 #include "util/decimal.h"
 #include "util/swar.h"
@@ -2204,30 +2205,6 @@ static int code_line(struct ctx *cx, const struct mdread_line *ln)
 	return 0;
 }
 
-/* Whether a paragraph line starts a clause of its own (`overall: 20%`,
- * `best: v3`): a label of letters, not a figure or a bracket, ending in a
- * colon within 40 bytes, and not a correction (`corrected: 58 us`, which
- * a reader takes with the line above). Such a line is read alone even
- * after a soft break, as the `KEY: value` lines of a summary are. */
-static int new_clause(const char *t)
-{
-	static const char *const fix[] = { "correct", "更正", "修正", "实际", "actual", NULL };
-	t = skip_marks(skip_ws(t));
-	if (is_digit((unsigned char)*t))
-		return 0;
-	for (int i = 0; t[i] && i < 40; i++) {
-		if (t[i] == '(' || strncmp(t + i, "（", strlen("（")) == 0)
-			return 0;
-		if (i > 0 && colon_at(t + i)) {
-			char label[48];
-			memcpy(label, t, (size_t)i);
-			label[i] = '\0';
-			return text_find_any_ci(label, NULL, fix) < 0;
-		}
-	}
-	return 0;
-}
-
 /* Reads the pending line of prose, if any. */
 static int prose_flush(struct ctx *cx)
 {
@@ -2275,7 +2252,7 @@ static int pend_put(struct ctx *cx, const char *sep, const char *t, size_t n)
 static int prose(struct ctx *cx, const struct mdread_line *ln)
 {
 	cx->in_table = 0;
-	if (ln->joined && cx->pend_line && !new_clause(ln->text))
+	if (ln->joined && cx->pend_line && !prose_starts_clause(ln->text))
 		return pend_put(cx, " ", ln->text, ln->len);
 	if (prose_flush(cx))
 		return -1;

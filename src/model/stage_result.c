@@ -125,29 +125,87 @@ static const char *leading_number(const char *s, struct sr_entry *e, double *v)
 	return p;
 }
 
-/* Leading number of s (after '~', '≈', '**', '`'), its decimals and unit. */
-static void parse_value(struct sr_entry *e)
+/* Scales e->number (read without a unit) as a figure in unit u. */
+static void unit_scale(struct sr_entry *e, enum sr_unit u)
 {
-	const char *s = e->value;
-	e->number = NAN;
-	e->decimals = 0;
-	e->unit = SR_UNIT_NONE;
+	for (size_t i = 0; i < sizeof(UNITS) / sizeof(UNITS[0]); i++)
+		if (UNITS[i].unit == u) {
+			e->number = e->number * UNITS[i].mul / UNITS[i].div;
+			return;
+		}
+}
+
+static const char *skip_marks(const char *s)
+{
 	while (*s == '*' || *s == '`' || *s == '~' || *s == ' ')
 		s++;
 	if (strncmp(s, "\xe2\x89\x88", 3) == 0) /* ≈ */
 		s += 3;
+	return s;
+}
+
+/* The number at s (marks skipped) and the unit word after it into e;
+ * returns the end of the unit word, NULL when s holds no number. */
+static const char *figure(const char *s, struct sr_entry *e)
+{
 	double v;
-	const char *p = leading_number(s, e, &v);
+	e->decimals = 0;
+	const char *p = leading_number(skip_marks(s), e, &v);
 	if (!p)
-		return;
+		return NULL;
 	while (*p == ' ' || *p == '*' || *p == '`')
 		p++;
 	size_t wl = 0;
-	while (p[wl] && p[wl] != ' ' && p[wl] != '*' && p[wl] != '`' && p[wl] != '(' &&
-	       p[wl] != ',' && p[wl] != ';')
+	while (p[wl] && p[wl] != ' ' && p[wl] != '*' && p[wl] != '`' && p[wl] != '(' && p[wl] != ')' &&
+	       p[wl] != ',' && p[wl] != ';' && strncmp(p + wl, "\xef\xbc\x89", 3) != 0) /* ） */
 		wl++;
 	e->number = v;
 	e->unit = unit_word(p, wl, e);
+	return p + (e->unit == SR_UNIT_NONE ? 0 : wl);
+}
+
+/* After a figure: an arrow to the final one (`B → F`, ->, =>, 降至, to) or
+ * a correction (`corrected: F`, 更正为 F); where F starts, or NULL. */
+static const char *next_claimed(const char *p)
+{
+	static const char *const w[] = { "\xe2\x86\x92", "->", "=>", "\xe2\x9f\xb6", "\xe2\x87\x92",
+					 "\xe9\x99\x8d\xe8\x87\xb3", "to ", "(corrected:", "corrected:",
+					 "corrected to", "(\xe6\x9b\xb4\xe6\xad\xa3\xe4\xb8\xba",
+					 "\xe6\x9b\xb4\xe6\xad\xa3\xe4\xb8\xba", NULL };
+	p = skip_marks(p);
+	for (int i = 0; w[i]; i++)
+		if (strncasecmp(p, w[i], strlen(w[i])) == 0)
+			return p + strlen(w[i]);
+	return NULL;
+}
+
+/* The number of the value as a reader reads it (after '~', '≈', '**',
+ * '`'), its decimals and unit: the figure after an arrow or a correction
+ * when there is one (`9.1 us → 7.0 us` claims 7.0 us, in the first
+ * figure's unit when it names none); e->extra when another digit follows. */
+static void parse_value(struct sr_entry *e)
+{
+	e->number = NAN;
+	e->decimals = 0;
+	e->unit = SR_UNIT_NONE;
+	const char *p = figure(e->value, e);
+	for (int k = 0; p && k < 8; k++) {
+		const char *q = next_claimed(p);
+		struct sr_entry f = *e;
+		const char *r = q ? figure(q, &f) : NULL;
+		if (!r)
+			break;
+		if (f.unit == SR_UNIT_NONE && e->unit != SR_UNIT_NONE) {
+			/* `9.1 → 7.0 us` and `9.1 us → 7.0`: one unit for both */
+			f.unit = e->unit;
+			unit_scale(&f, e->unit);
+		}
+		*e = f;
+		p = r;
+	}
+	for (; p && *p; p++)
+		if (*p >= '0' && *p <= '9')
+			e->extra = 1;
 }
 
 struct sr_entry *stage_result_add(struct stage_result *sr, long line, enum sr_field f,

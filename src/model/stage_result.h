@@ -83,6 +83,8 @@ struct sr_entry {
 	int decimals;          /* digits after the point in the number as written */
 	enum sr_unit unit;     /* unit after the number */
 	int fullwidth;         /* the line uses full-width punctuation (：％，) */
+	int extra;             /* the value shows another figure after the one read,
+				* which the reader could not attribute (a warning) */
 };
 
 /* A problem of form met while reading (the gate turns them into

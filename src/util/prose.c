@@ -319,3 +319,42 @@ const char *prose_field(const char *line, const char *key, size_t *len)
 	}
 	return NULL;
 }
+
+int prose_starts_clause(const char *t)
+{
+	static const char *const fix[] = { "correct", "更正", "修正", "实际", "actual", NULL };
+	while (*t == ' ' || *t == '\t' || *t == '*' || *t == '`')
+		t++;
+	if (*t >= '0' && *t <= '9')
+		return 0;
+	for (size_t i = 0; t[i] && i < 40; i++) {
+		if (t[i] == '(' || strncmp(t + i, "（", strlen("（")) == 0)
+			return 0;
+		if (i > 0 && (t[i] == ':' || strncmp(t + i, "：", strlen("：")) == 0))
+			return !prose_contains_any(t, i, fix);
+	}
+	return 0;
+}
+
+int prose_continues(const char *prev, size_t n, const char *next)
+{
+	static const char *const leads[] = { "→", "->", "=>", "⟶", "⇒", "(", "（", "~", "～", "/", "=", NULL };
+	static const char *const units[] = { "us", "µs", "μs", "ms", "ns", "s", NULL };
+	while (n > 0 && (prev[n - 1] == ' ' || prev[n - 1] == '\t' || prev[n - 1] == '*'))
+		n--;
+	if ((n >= 1 && prev[n - 1] == ':') || (n >= 3 && strncmp(prev + n - 3, "：", 3) == 0))
+		return 1;
+	while (*next == ' ' || *next == '\t' || *next == '*' || *next == '`')
+		next++;
+	if (*next >= '0' && *next <= '9')
+		return 1;
+	for (int i = 0; leads[i]; i++)
+		if (strncmp(next, leads[i], strlen(leads[i])) == 0)
+			return 1;
+	for (int i = 0; units[i]; i++) {
+		size_t k = strlen(units[i]);
+		if (strncmp(next, units[i], k) == 0 && (next[k] == ' ' || next[k] == '\0' || next[k] == ','))
+			return 1;
+	}
+	return 0;
+}

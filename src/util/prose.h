@@ -55,4 +55,22 @@ int prose_key_match(const char *s, const char *key);
  * no colon follows. */
 const char *prose_after_key(const char *p);
 
+/* 1 when the line t starts a clause of its own: a label (not a figure,
+ * no bracket before its colon) ending in ':' or '：' within 40 bytes,
+ * marks and blanks skipped, that is not a correction (`corrected:`,
+ * `更正`, `实际` ...). A paragraph's line after a soft break that does not
+ * start one continues the line above as the page shows it (`final_latency:
+ * 64 us` / `→ 32 us`); one that does is read alone, as `KEY: value` lines
+ * written one under the other are. */
+int prose_starts_clause(const char *t);
+
+/* 1 when next, a paragraph's line after a soft break, plainly continues
+ * prev (n bytes) rather than being an item of its own: prev ends in a
+ * colon (a key waiting for its value), or next starts (marks and blanks
+ * skipped) with a figure, an arrow (→ -> => ⟶ ⇒), an opening bracket, a
+ * tilde, '/' or '=', or a time unit (`us → 32 us`). The narrower join the
+ * line readers of first-generation logs use: their items (`[#2] ...`)
+ * stand one per source line. */
+int prose_continues(const char *prev, size_t n, const char *next);
+
 #endif

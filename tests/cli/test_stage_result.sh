@@ -94,6 +94,20 @@ bad S4-STAGE-RESULT-IMPROVEMENT 18 's/^- improvement: .*/- improvement: 45.0%/'
 bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: <!-- \1 --> 7.000 us/'
 bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: 7.000 us ~~\1~~/'
 bad S4-STAGE-RESULT-IMPROVEMENT 18 's/^- improvement: \(.*\)/- improvement: <s>\1<\/s> 45.0%/'
+# a figure continued on the next source line of the item is on the same
+# line of the page (a soft break): the one shown after the arrow is read
+bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: \1\n  → 7.000 us/'
+bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency:\n  7.000 us/'
+bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: \1\n  (corrected: 7.000 us)/'
+# the honest forms: a figure before the arrow is not the claim; another
+# figure after the one read is said to be passed over
+sed 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: 99 us → \1/' "$SR" >"$TMPDIR_TEST/arrow.md"
+expect_exit 0 "$TLGATE" --stage-result "$TMPDIR_TEST/arrow.md" "$OP"
+sed 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency:\n  \1/' "$SR" >"$TMPDIR_TEST/arrow.md"
+expect_exit 0 "$TLGATE" --stage-result "$TMPDIR_TEST/arrow.md" "$OP"
+sed 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: \1 (5 runs, spread 3 us)/' "$SR" >"$TMPDIR_TEST/arrow.md"
+expect_exit 0 "$TLGATE" --stage-result "$TMPDIR_TEST/arrow.md" "$OP"
+expect_grep "warning: [S4-STAGE-RESULT-FORMAT] the value shows more figures than the one read" "$OUT"
 # ... and the honest block wrapped in a code fence is still the block
 { echo '```markdown'; cat "$SR"; echo '```'; } >"$TMPDIR_TEST/fenced.md"
 expect_exit 0 "$TLGATE" --stage-result "$TMPDIR_TEST/fenced.md" "$OP"
