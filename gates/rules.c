@@ -368,7 +368,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "counted both ways: a warning when that decides."
 	  " Names are compared in identity form (NFKC, invisible code points dropped); a name "
 	  "that looks like a recorded one (Unicode confusables) without being it, a `best:` that "
-	  "names no recorded candidate, or a claim that matches only another candidate's record.",
+	  "names no recorded candidate, or a claim that matches only another candidate's record."
+	  " A figure written in ms, ns or s is compared in us and quoted as written, then in us "
+	  "(`claimed final_latency 0.032 ms (32 us)`).",
 	  "Copy the final figure from the winner's record (`tlperf speedup` prints them), or "
 	  "measure again and append the record; a kernel measured several times is reported by "
 	  "the median of its measurements.",
