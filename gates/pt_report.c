@@ -173,35 +173,31 @@ struct latest {
 	size_t lvalid;
 };
 
-/* The figure a claim line states after its label into *v; 0 when it has
- * none, or when it also gives the starting figure and its last figure is
- * the latest mean of its kind (`| mean_speedup | 0.3733x | 0.3916x |`,
- * `0.37 → 0.39`: the last figure is the result claimed). */
-static int claim_figure(const struct latest *lt, const char *line, int kind, double *v)
+/* The figures a claim line states after its label, as the claims they
+ * make, into v (at most max); returns how many (0 when none). Figures
+ * joined by an arrow (`0.37 → 0.39`, `from 0.37 to 0.39`), or the cells
+ * of a table row (`| mean_speedup | 0.3733x | 0.3916x |`), are a start
+ * and a result: the last is the one claimed. Other figures on the line
+ * are claims of their own, such as a subset's figure and the overall one
+ * (`1.8x on the large shapes, 1.4x overall`, `(large: 1.8x) / overall
+ * 1.4x`): the line is right when one of them is. */
+static size_t claim_figures(const char *line, double *v, size_t max)
 {
+	const char *from = label_end(line);
 	struct prose_num nums[16];
-	size_t n = prose_numbers(label_end(line), nums, 16);
-	size_t k = 0;
-	while (k < n && (!nums[k].decimal || nums[k].unit == PROSE_PCT))
-		k++;
-	if (k == n)
-		return 0;
-	*v = nums[k].v;
-	size_t last = k;
-	for (size_t q = k + 1; q < n; q++)
-		if (nums[q].decimal && nums[q].unit != PROSE_PCT)
-			last = q;
-	if (last == k || !lt->table)
-		return 1;
-	double w = kind == 2 ? lt->lgeo : lt->lmean;
-	int any = 0;
-	for (size_t q = k; q <= last; q++)
-		if (nums[q].decimal && nums[q].unit != PROSE_PCT && pt_close(nums[q].v, w, TOL))
-			any = 1;
-	if (any && pt_close(nums[last].v, w, TOL))
-		return 0;
-	*v = nums[last].v;
-	return 1;
+	size_t n = prose_numbers(from, nums, 16), k = 0;
+	int row = strchr(line, '|') != NULL;
+	long prev = -1;
+	for (size_t q = 0; q < n; q++) {
+		if (!nums[q].decimal || nums[q].unit == PROSE_PCT)
+			continue;
+		if (prev >= 0 && k && (row || pt_arrow_between(from, nums[prev].end, nums[q].pos)))
+			v[k - 1] = nums[q].v; /* the result of a start -> result */
+		else if (k < max)
+			v[k++] = nums[q].v;
+		prev = (long)q;
+	}
+	return k;
 }
 
 /* The name of the older JSON whose mean of this kind is closest to v
@@ -246,39 +242,52 @@ static void stale_tail(const struct pt_folder *f, const struct staleness *st, ch
 	*stale_reported = 1;
 }
 
-/* Checks the speedup claim of report line l (kind 2 geometric, 1 mean);
+/* Checks the speedup claim of report line l (kind 2 geometric, 1 mean):
+ * right when one of the claims the line makes is the latest results';
  * 0, -1 on allocation failure. */
 static int check_claim(const struct latest *lt, size_t l, int kind, const struct staleness *st,
 		       int *stale_reported, struct gate_findings *fs)
 {
 	const struct pt_folder *f = lt->f;
-	double v;
-	if (!claim_figure(lt, f->report.lines[l], kind, &v))
+	double vs[8];
+	size_t nv = claim_figures(f->report.lines[l], vs, 8);
+	if (!nv)
 		return 0;
 	const char *what = kind == 2 ? "geometric-mean speedup" : "average speedup";
+	size_t pick = nv - 1; /* the figure a finding names: the last (overall) one */
+	double v = vs[pick];
+	char others[160];
 	if (!lt->table)
 		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)l + 1,
 				"claims a%s %s %g but no bench JSON with per-case speedups to check it against",
 				kind == 2 ? "" : "n", what, v) ? -1 : 0;
 	double want = kind == 2 ? lt->lgeo : lt->lmean;
 	const char *latest = f->json[lt->lj].name;
-	if (pt_close(v, want, TOL))
-		return 0;
-	if (kind == 2 && pt_close(v, lt->lmean, TOL))
-		return gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-				"claims a geometric-mean speedup %g, but that is the arithmetic mean of %s's %zu speedups (geometric mean %.4g)",
-				v, latest, lt->lvalid, lt->lgeo) ? -1 : 0;
+	for (size_t i = 0; i < nv; i++)
+		if (pt_close(vs[i], want, TOL))
+			return 0;
+	for (size_t i = 0; kind == 2 && i < nv; i++)
+		if (pt_close(vs[i], lt->lmean, TOL))
+			return gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+					"claims a geometric-mean speedup %g, but that is the arithmetic mean of %s's %zu speedups (geometric mean %.4g)%s",
+					vs[i], latest, lt->lvalid, lt->lgeo,
+					pt_other_figures(vs, nv, i, 0, others, sizeof(others))) ? -1 : 0;
 	/* does it match an older file? the closest one */
-	const char *older = older_match(lt, kind, v);
+	const char *older = NULL;
+	for (size_t i = nv; i-- > 0 && !older;)
+		if ((older = older_match(lt, kind, vs[i])) != NULL)
+			pick = i;
+	v = vs[pick];
+	pt_other_figures(vs, nv, pick, 0, others, sizeof(others));
 	char tail[600];
 	stale_tail(f, st, tail, sizeof(tail), stale_reported);
 	int rc = older ?
 		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-			 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s",
-			 what, v, older, latest, want, lt->lvalid, tail) :
+			 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s%s",
+			 what, v, older, latest, want, lt->lvalid, others, tail) :
 		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-			 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s", what, v,
-			 latest, want, lt->lvalid, prose_pct(want, v), tail);
+			 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s%s", what, v,
+			 latest, want, lt->lvalid, prose_pct(want, v), others, tail);
 	return rc ? -1 : 0;
 }
 

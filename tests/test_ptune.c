@@ -267,6 +267,22 @@ static void test_formats(void **state)
 	gate_findings_release(&fs);
 }
 
+/* A line with two figures, a subset's and the overall one (either order,
+ * "(subset: x) / overall y"), is right when either is: the report's
+ * speedup claims and perf_log's improvements of testdata/ptune/two_figures
+ * have no finding (issue 24.6). */
+static void test_two_figures(void **state)
+{
+	(void)state;
+	struct gate_findings fs;
+	run(base, "two_figures", &fs);
+	if (fs.n != 0) {
+		dump(&fs);
+		fail_msg("the two_figures fixture has findings");
+	}
+	gate_findings_release(&fs);
+}
+
 /* A RESULT comparing against the mean of two runs it quotes: the
  * percentage follows from the figures it states (+7.3%, not +9.3%). */
 static void test_result_mean(void **state)
@@ -538,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_two_figures),
 		cmocka_unit_test(test_report_totals),
 		cmocka_unit_test(test_result_mean),
 		cmocka_unit_test(test_report_beside_folder),

@@ -1,0 +1,72 @@
+#!/bin/sh
+# perf_tuning/ claims read whole (issue 24.6), each on a fixture of
+# testdata/ptune and one-line edits of it:
+#   - a line with two figures (a subset's, then the overall one, in either
+#     order) is right when either figure is; both false still fails;
+#   - one RESULT written over several [RESULT-#N] lines is one RESULT;
+#   - report totals reconcile with the JSON they cite, to the figure's
+#     printed precision; a cited JSON that is missing is a warning.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+cd "$TMPDIR_TEST"
+# edit NAME FIXTURE FILE OLD NEW: NAME/op/perf_tuning is a copy of
+# testdata/ptune/FIXTURE with the first OLD in FILE replaced by NEW (\n in
+# OLD and NEW for line breaks)
+edit() {
+    rm -rf "$1"; mkdir -p "$1/op"; cp -R "$TESTDATA/ptune/$2" "$1/op/perf_tuning"
+    python3 - "$1/op/perf_tuning/$3" "$4" "$5" <<'PY'
+import sys
+p, old, new = sys.argv[1:4]
+old, new = old.replace("\\n", "\n"), new.replace("\\n", "\n")
+s = open(p, encoding="utf-8").read()
+assert old in s, old
+open(p, "w", encoding="utf-8").write(s.replace(old, new, 1))
+PY
+}
+need_cmd python3
+
+# ---- (a) two figures on one line ----------------------------------------
+# the fixture as written: subset then overall, overall then subset, and a
+# "(subset: x) / overall y" line, in the report and in perf_log.md
+edit ok two_figures final_report.md "# GELU" "# GELU"
+expect_exit 0 "$TLGATE" ok
+expect_no_grep "[PT-" "$OUT"
+# the subset's figure is not checked: another one still passes
+edit sub two_figures final_report.md "1.2247x（大 shape" "1.5000x（大 shape"
+expect_exit 0 "$TLGATE" sub
+edit sub2 two_figures perf_log.md "+31.5% on the large" "+45.0% on the large"
+expect_exit 0 "$TLGATE" sub2
+edit iord two_figures perf_log.md "+31.5% on the large shapes (case 2, case 4), +24.0% overall" "+24.0% overall, +31.5% on the large shapes"
+expect_exit 0 "$TLGATE" iord
+# both figures false: the finding fires, naming both
+edit r1 two_figures final_report.md "0.9740x（全部" "1.1000x（全部"
+expect_exit 1 "$TLGATE" r1
+expect_grep "final_report.md:14: error: [PT-REPORT] geometric-mean speedup 1.1 does not match the latest results iter2.json (0.974 over 4 cases, +12.9%) (nor its other figure 1.2247)" "$OUT"
+edit r2 two_figures final_report.md "0.974x across all cases" "1.100x across all cases"
+expect_exit 1 "$TLGATE" r2
+expect_grep "final_report.md:15: error: [PT-REPORT] geometric-mean speedup 1.22 does not match the latest results iter2.json" "$OUT"
+expect_grep "(nor its other figure 1.1)" "$OUT"
+edit r3 two_figures final_report.md "overall 1.000" "overall 1.300"
+expect_exit 1 "$TLGATE" r3
+expect_grep "final_report.md:16: error: [PT-REPORT] average speedup 1.3 does not match the latest results iter2.json (1 over 4 cases, +30.0%) (nor its other figure 1.225)" "$OUT"
+# a start and a result joined by an arrow are not two claims: the result is
+edit r4 two_figures final_report.md "平均加速比（large shapes: 1.225）/ overall 1.000" "平均加速比 1.000 → 1.300"
+expect_exit 1 "$TLGATE" r4
+expect_grep "final_report.md:16: error: [PT-REPORT] average speedup 1.3 does not match" "$OUT"
+edit r5 two_figures final_report.md "平均加速比（large shapes: 1.225）/ overall 1.000" "平均加速比从 0.8063 提升至 1.3000"
+expect_exit 1 "$TLGATE" r5
+expect_grep "final_report.md:16: error: [PT-REPORT] average speedup 1.3 does not match" "$OUT"
+edit i1 two_figures perf_log.md "+24.0% overall" "+40.0% overall"
+expect_exit 1 "$TLGATE" i1
+expect_grep "perf_log.md:20: error: [PT-ITERATION] 'Iteration 2 — 双缓冲流水 (ADOPTED)': improvement +31.5% does not match baseline_time 0.8063 and candidate_time 1 (+24.02%) (nor its other figure +40%)" "$OUT"
+edit i2 two_figures perf_log.md "/ -1.2% overall" "/ -6.0% overall"
+expect_exit 1 "$TLGATE" i2
+expect_grep "perf_log.md:31: error: [PT-ITERATION] 'Iteration 3 — block_N=16384 (ROLLED BACK)': improvement +2.6% does not match baseline_time 1 and candidate_time 0.9883 (-1.17%) (nor its other figure -6%)" "$OUT"
+# a RESULT's comparison: overall first is as good as subset first; both
+# false fails, naming both
+edit c1 formats optimization_log.md "对比: 小 shape -13.0%，overall -4.4%" "对比: overall -4.4%，小 shape -13.0%"
+expect_exit 0 "$TLGATE" c1
+edit c2 formats optimization_log.md "对比: 小 shape -13.0%，overall -4.4%" "对比: 小 shape -20.0%，overall -9.9%"
+expect_exit 1 "$TLGATE" c2
+expect_grep "optimization_log.md:60: error: [PT-RESULT] [RESULT-#4] compares -20% (nor its other figure -9.9%), which matches none of the changes it quotes" "$OUT"
+exit 0
