@@ -468,7 +468,7 @@ static int check_comparison(struct rcheck *r)
 }
 
 static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, size_t idx,
-			size_t count, struct gate_findings *fs)
+			struct gate_findings *fs)
 {
 	struct rcheck r;
 	memset(&r, 0, sizeof(r));
@@ -477,9 +477,9 @@ static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, 
 	r.log = &lf->log;
 	r.idx = idx;
 	r.fs = fs;
-	/* one RESULT written over several [RESULT-#N] lines reads as one */
+	/* one RESULT written over several [RESULT-#N] lines is one event
+	 * (io/ptlog.c) */
 	r.ev = r.log->ev[idx];
-	r.ev.end = r.log->ev[idx + count - 1].end;
 	result_name(&r);
 	read_fields(&r);
 	if (check_missing(&r) || check_triples(&r))
@@ -493,18 +493,8 @@ int pt_rule_result(const struct pt_folder *f, struct gate_findings *fs)
 		const struct pt_logfile *lf = &f->logs[i];
 		for (size_t k = 0; k < lf->log.nev; k++) {
 			const struct ptlog_event *e = &lf->log.ev[k];
-			if (e->tag != PTLOG_RESULT)
-				continue;
-			/* consecutive lines of the same [RESULT-#N] */
-			size_t g = 1;
-			while (k + g < lf->log.nev && lf->log.ev[k + g].tag == PTLOG_RESULT &&
-			       lf->log.ev[k + g].num == e->num && e->num > 0 &&
-			       lf->log.ev[k + g].sub == e->sub &&
-			       lf->log.ev[k + g].line <= lf->log.ev[k + g - 1].end + 1)
-				g++;
-			if (check_result(f, lf, k, g, fs))
+			if (e->tag == PTLOG_RESULT && check_result(f, lf, k, fs))
 				return -1;
-			k += g - 1;
 		}
 	}
 	return 0;

@@ -69,4 +69,46 @@ expect_exit 0 "$TLGATE" c1
 edit c2 formats optimization_log.md "对比: 小 shape -13.0%，overall -4.4%" "对比: 小 shape -20.0%，overall -9.9%"
 expect_exit 1 "$TLGATE" c2
 expect_grep "optimization_log.md:60: error: [PT-RESULT] [RESULT-#4] compares -20% (nor its other figure -9.9%), which matches none of the changes it quotes" "$OUT"
+# ---- (b) one RESULT over several [RESULT-#N] lines -----------------------
+# result4 NAME TEXT: the formats fixture with its [RESULT-#4] lines replaced
+# by TEXT (\n for line breaks)
+result4() {
+    rm -rf "$1"; mkdir -p "$1/op"; cp -R "$TESTDATA/ptune/formats" "$1/op/perf_tuning"
+    python3 - "$1/op/perf_tuning/optimization_log.md" "$2" <<'PY'
+import sys
+p, new = sys.argv[1:3]
+s = open(p, encoding="utf-8").read()
+a, b = s.index("[RESULT-#4] 优化点"), s.index("## 结论")
+open(p, "w", encoding="utf-8").write(s[:a] + new.replace("\\n", "\n") + "\n\n" + s[b:])
+PY
+}
+P1="优化点: Host 侧 cast | 精度: pass"
+P2="性能: case 2 kernel 177.48 → 23.6 us (+650%)"
+P3="对比: +650%（kernel 时间）"
+# the parts on lines of their own: blank lines between, part markers,
+# emphasis on the tag, list items, a heading continued by a tagged line
+for form in "[RESULT-#4] $P1\n\n[RESULT-#4] $P2\n\n[RESULT-#4] $P3" \
+            "[RESULT-#4] (1/3) $P1\n[RESULT-#4] (2/3) $P2\n[RESULT-#4] (3/3) $P3" \
+            "[RESULT-#4] $P1\n[RESULT-#4]（续）$P2\n[RESULT-#4]（续）$P3" \
+            "**[RESULT-#4]** $P1\n**[RESULT-#4]** $P2\n**[RESULT-#4]** $P3" \
+            "- [RESULT-#4] $P1\n- [RESULT-#4] $P2\n- [RESULT-#4] $P3" \
+            "### [RESULT-#4] Host 侧 cast\n- 精度: pass\n\n[RESULT-#4] $P2 | $P3"; do
+    result4 m "$form"
+    expect_exit 0 "$TLGATE" m
+    expect_no_grep "[PT-" "$OUT"
+done
+# read as one, still checked as one: a false comparison on its last line,
+# no precision on any line
+result4 t1 "[RESULT-#4] $P1\n\n[RESULT-#4] $P2\n\n[RESULT-#4] 对比: +900%"
+expect_exit 1 "$TLGATE" t1
+expect_grep "optimization_log.md:61: error: [PT-RESULT] [RESULT-#4] compares +900%, which matches none of the changes it quotes (first: 177.48 → 23.6, -86.7%)" "$OUT"
+result4 t2 "[RESULT-#4] (1/3) 优化点: Host 侧 cast\n[RESULT-#4] (2/3) $P2\n[RESULT-#4] (3/3) $P3"
+expect_exit 1 "$TLGATE" t2
+expect_grep "optimization_log.md:57: error: [PT-RESULT] [RESULT-#4] states no precision (精度)" "$OUT"
+# a second verdict is a second RESULT (the one after a fix): precision
+# failed, then passed, and the next item is not started while it fails
+result4 t3 "[RESULT-#4] 优化点: Host 侧 cast | 精度: fail | 性能: 30 us | 对比: 未比较（精度失败）\n\n[RESULT-#4] 优化点: Host 侧 cast（修复后）| 精度: pass | $P2 | $P3\n\n[ORDER-CHECK] 准备实施: [#5] 下一项 | 前置依赖: 无 | 结论: ✅"
+expect_exit 1 "$TLGATE" t3
+expect_no_grep "[PT-PRECISION]" "$OUT"
+expect_no_grep "[PT-RESULT]" "$OUT"
 exit 0
