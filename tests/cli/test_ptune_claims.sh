@@ -111,4 +111,44 @@ result4 t3 "[RESULT-#4] 优化点: Host 侧 cast | 精度: fail | 性能: 30 us 
 expect_exit 1 "$TLGATE" t3
 expect_no_grep "[PT-PRECISION]" "$OUT"
 expect_no_grep "[PT-RESULT]" "$OUT"
+# ---- (c) report totals against the JSON they cite ------------------------
+# formats/perf_report.md:11 sums ours_v2.json's ours_us (7.27 ms) from
+# baseline.json's (8.60 ms); the total is right to the digits it prints
+T="kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8.60 → 7.27 ms"
+for ok in "8.60 → 7.3 ms" "8.6 → 7.270 ms" "8600 → 7270 us" "8.600 → 7.2700 ms" "8.60 → 7.27ms"; do
+    edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: $ok"
+    expect_exit 0 "$TLGATE" t
+    expect_no_grep "[PT-REPORT]" "$OUT"
+done
+# off in the last printed digit (within 1%): an error naming both files
+# and lines
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8.60 → 7.28 ms"
+expect_exit 1 "$TLGATE" t
+expect_grep "t/op/perf_tuning/perf_report.md:11: error: [PT-REPORT] totals 8.6 → 7.28 ms: 7.28 does not reconcile with t/op/perf_tuning/ours_v2.json:9, whose 4 cases' ours_us sum to 7.27 ms (+0.1%)" "$OUT"
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8600 → 7272 us"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:11: error: [PT-REPORT] totals 8600 → 7272 us: 7272 does not reconcile with t/op/perf_tuning/ours_v2.json:9" "$OUT"
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8.62 → 7.27 ms"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:11: error: [PT-REPORT] totals 8.62 → 7.27 ms against t/op/perf_tuning/ours_v2.json:9: 8.62 is no sum of a time column of it or of an older JSON (closest: baseline.json's ours_us, 8.6 ms)" "$OUT"
+# other phrasings: one figure, the JSON by its path, the column named
+edit t formats perf_report.md "$T" "sum kernel_ms (custom/ln/perf_tuning/ours_v2.json): 7.27"
+expect_exit 0 "$TLGATE" t
+edit t formats perf_report.md "$T" "sum kernel_ms (custom/ln/perf_tuning/ours_v2.json): 7.24"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:11: error: [PT-REPORT] total 7.24 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (-0.4%)" "$OUT"
+edit t formats perf_report.md "$T" "- total ours_us = 7270.0 (ours_v2.json)"
+expect_exit 0 "$TLGATE" t
+# a cited JSON that is not in the folder: a warning quoting the line
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v3.json 的 4 个 case 之和）: 8.60 → 7.27 ms"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:11: warning: [PT-REPORT] '- kernel 时间合计（ours_v3.json 的 4 个 case 之和）: 8.60 → 7.27 ms' cites ours_v3.json, which is not in the folder: the total is not reconciled" "$OUT"
+# no JSON cited: compared with the latest results, a warning quoting the
+# line when it does not reconcile
+edit t formats perf_report.md "## 2. 迭代" "## 2. 合计\n\n- total kernel time: 7.27 ms\n\n## 3. 迭代"
+expect_exit 0 "$TLGATE" t
+expect_no_grep "[PT-REPORT]" "$OUT"
+edit t formats perf_report.md "## 2. 迭代" "## 2. 合计\n\n- total kernel time: 7.31 ms\n\n## 3. 迭代"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:15: warning: [PT-REPORT] total 7.31 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (+0.6%) ('- total kernel time: 7.31 ms' names no JSON: assumed the latest results)" "$OUT"
 exit 0
