@@ -606,8 +606,8 @@ static int total_kind(const char *line)
 	static const char *const mean[] = { "mean", "average", "avg", "\xE5\xB9\xB3\xE5\x9D\x87" /* 平均 */,
 					    "\xE5\x9D\x87\xE5\x80\xBC" /* 均值 */, NULL };
 	static const char *const speed[] = { "speedup", "\xE5\x8A\xA0\xE9\x80\x9F" /* 加速 */, NULL };
-	if (prose_contains_any(line, (size_t)-1, speed))
-		return 0;
+	if (has_word(line, speed))
+		return 0; /* a speedup, not a time (a file named speedups.json is no word) */
 	if (has_word(line, sum))
 		return 2;
 	if (has_word(line, mean))
@@ -898,6 +898,10 @@ static int check_total(const struct pt_folder *f, long lj, long section, struct 
 	if (t->use < 0)
 		return 0;
 	t->nc = time_columns(&f->json[t->use], t->kind, t->names, t->agg, 24, &t->ncases, &t->jline);
+	if (!t->nc && t->cj >= 0)
+		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)t->l + 1,
+				"'%.120s' cites %s, which has no per-case times (a key ending in _us or _ms): the %s is not reconciled",
+				line, f->json[t->cj].shown, t->kind == 2 ? "total" : "mean") ? -1 : 0;
 	if (!t->nc)
 		return 0;
 	/* a -> b: the state it started from may be an older file's */

@@ -151,4 +151,9 @@ expect_no_grep "[PT-REPORT]" "$OUT"
 edit t formats perf_report.md "## 2. 迭代" "## 2. 合计\n\n- total kernel time: 7.31 ms\n\n## 3. 迭代"
 expect_exit 0 "$TLGATE" t
 expect_grep "perf_report.md:15: warning: [PT-REPORT] total 7.31 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (+0.6%) ('- total kernel time: 7.31 ms' names no JSON: assumed the latest results)" "$OUT"
+# a cited JSON without per-case times: a warning quoting the line
+edit t formats perf_report.md "$T" "kernel 时间合计（speedups.json 的 4 个 case 之和）: 8.60 → 7.27 ms"
+printf '{"cases": [{"case_id": 1, "speedup": 0.5}, {"case_id": 2, "speedup": 0.4}]}\n' >t/op/perf_tuning/speedups.json
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:11: warning: [PT-REPORT] '- kernel 时间合计（speedups.json 的 4 个 case 之和）: 8.60 → 7.27 ms' cites t/op/perf_tuning/speedups.json, which has no per-case times (a key ending in _us or _ms): the total is not reconciled" "$OUT"
 exit 0
