@@ -105,8 +105,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "within 1%; a before/after/变化 row whose change is not (after - before) / before "
 	  "within 1 point; a total or mean of times in the prose (`sum kernel_ms: 7.27`) that is "
 	  "not the sum or mean of a time column of the JSON it cites (on the line or above it in "
-	  "its section) to the digits it prints. A cited JSON that is not in the folder, or a "
-	  "total citing none that does not match the latest results, is a warning.",
+	  "its section) to the digits it prints. A cited JSON that is not in the folder or has no "
+	  "per-case times, or a total citing none that does not match the latest results, is a "
+	  "warning.",
 	  "Regenerate the report's figures from the latest adopted JSON, and recompute AVG/SUM rows "
 	  "and changes from the rows shown.",
 	  "perf_report.md:\n"
