@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -205,6 +206,36 @@ static int pct_figure(const char *s, size_t len, double *v)
 	return 0;
 }
 
+size_t pt_signed_pcts(const char *v, size_t len, double *out, size_t max)
+{
+	char buf[512];
+	size_t k = 0;
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	struct prose_num nums[16];
+	size_t n = prose_numbers(buf, nums, 16);
+	for (size_t i = 0; i < n && k < max; i++) {
+		if (nums[i].unit != PROSE_PCT)
+			continue;
+		size_t p = nums[i].pos;
+		while (p > 0 && buf[p - 1] == ' ')
+			p--;
+		if (p > 0 && (buf[p - 1] == '<' || buf[p - 1] == '>' || buf[p - 1] == '~'))
+			continue;
+		if (p >= 3 && (strncmp(buf + p - 3, "\xE2\x89\xA4", 3) == 0 || strncmp(buf + p - 3, "\xE2\x89\xA5", 3) == 0))
+			continue;
+		static const char *const thr[] = { "\xE9\x98\x88\xE5\x80\xBC", "threshold", "\xE5\x99\xAA\xE5\xA3\xB0", "noise", NULL };
+		if (prose_contains_any(buf + nums[i].end, strlen(buf + nums[i].end) > 16 ? 16 : strlen(buf + nums[i].end), thr))
+			continue;
+		if (!nums[i].sign)
+			continue;
+		out[k++] = nums[i].v;
+	}
+	return k;
+}
+
 /* One field's value split at " / " into its parts (none when unset). */
 struct pt_parts {
 	const char *s[PT_MAXPAIRS];
@@ -267,6 +298,58 @@ static void eval_gain(size_t k, struct pt_eval *e)
 		e->gain = g;
 }
 
+/* Pair k's other stated percentages: the signed ones of s (len bytes)
+ * that are not its stated figure. */
+static void eval_alternatives(const char *s, size_t len, size_t k, struct pt_eval *e)
+{
+	double v[PT_MAXALT + 1];
+	size_t n = s ? pt_signed_pcts(s, len, v, PT_MAXALT + 1) : 0;
+	e->nalt[k] = 0;
+	for (size_t i = 0; i < n && e->nalt[k] < PT_MAXALT; i++)
+		if (!(isfinite(e->stated[k]) && v[i] == e->stated[k]))
+			e->alt[k][e->nalt[k]++] = v[i];
+}
+
+const char *pt_other_figures(const double *v, size_t n, size_t pick, int pct, char *buf, size_t len)
+{
+	size_t used = 0, others = n - (pick < n);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used + 32 < len; i++) {
+		if (i == pick)
+			continue;
+		const char *lead = used ? ", " : others > 1 ? " (nor its other figures " : " (nor its other figure ";
+		used += (size_t)(pct ? snprintf(buf + used, len - used, "%s%+g%%", lead, v[i])
+				     : snprintf(buf + used, len - used, "%s%g", lead, v[i]));
+	}
+	if (used && used + 2 < len)
+		snprintf(buf + used, len - used, ")");
+	return buf;
+}
+
+int pt_arrow_between(const char *s, size_t a, size_t b)
+{
+	static const char *const arrows[] = { "\xE2\x86\x92" /* → */, "\xE2\x87\x92" /* ⇒ */, "->", "=>",
+					      "\xE9\x99\x8D\xE8\x87\xB3" /* 降至 */,
+					      "\xE6\x8F\x90\xE5\x8D\x87\xE8\x87\xB3" /* 提升至 */,
+					      "\xE6\x8F\x90\xE5\x8D\x87\xE5\x88\xB0" /* 提升到 */,
+					      "\xE8\x87\xB3" /* 至 */, "\xE5\x88\xB0" /* 到 */, "to ", NULL };
+	int arrow = 0;
+	for (size_t i = a; i < b;) {
+		if (s[i] == ' ' || s[i] == '*' || s[i] == '`') {
+			i++;
+			continue;
+		}
+		size_t k = 0;
+		while (arrows[k] && strncmp(s + i, arrows[k], strlen(arrows[k])) != 0)
+			k++;
+		if (!arrows[k])
+			return 0;
+		arrow = 1;
+		i += strlen(arrows[k]);
+	}
+	return arrow;
+}
+
 void pt_eval_meas(const struct ptperf_meas *m, struct pt_eval *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -287,6 +370,11 @@ void pt_eval_meas(const struct ptperf_meas *m, struct pt_eval *e)
 		eval_figures(&b, &c, k, e);
 		eval_stated(&im, k, e);
 		eval_gain(k, e);
+		/* one figure pair: every % of the field may be the one it means */
+		if (n == 1)
+			eval_alternatives(m->impr.value, m->impr.value ? strlen(m->impr.value) : 0, k, e);
+		else if (k < im.n)
+			eval_alternatives(im.s[k], im.len[k], k, e);
 	}
 }
 

@@ -173,35 +173,31 @@ struct latest {
 	size_t lvalid;
 };
 
-/* The figure a claim line states after its label into *v; 0 when it has
- * none, or when it also gives the starting figure and its last figure is
- * the latest mean of its kind (`| mean_speedup | 0.3733x | 0.3916x |`,
- * `0.37 → 0.39`: the last figure is the result claimed). */
-static int claim_figure(const struct latest *lt, const char *line, int kind, double *v)
+/* The figures a claim line states after its label, as the claims they
+ * make, into v (at most max); returns how many (0 when none). Figures
+ * joined by an arrow (`0.37 → 0.39`, `from 0.37 to 0.39`), or the cells
+ * of a table row (`| mean_speedup | 0.3733x | 0.3916x |`), are a start
+ * and a result: the last is the one claimed. Other figures on the line
+ * are claims of their own, such as a subset's figure and the overall one
+ * (`1.8x on the large shapes, 1.4x overall`, `(large: 1.8x) / overall
+ * 1.4x`): the line is right when one of them is. */
+static size_t claim_figures(const char *line, double *v, size_t max)
 {
+	const char *from = label_end(line);
 	struct prose_num nums[16];
-	size_t n = prose_numbers(label_end(line), nums, 16);
-	size_t k = 0;
-	while (k < n && (!nums[k].decimal || nums[k].unit == PROSE_PCT))
-		k++;
-	if (k == n)
-		return 0;
-	*v = nums[k].v;
-	size_t last = k;
-	for (size_t q = k + 1; q < n; q++)
-		if (nums[q].decimal && nums[q].unit != PROSE_PCT)
-			last = q;
-	if (last == k || !lt->table)
-		return 1;
-	double w = kind == 2 ? lt->lgeo : lt->lmean;
-	int any = 0;
-	for (size_t q = k; q <= last; q++)
-		if (nums[q].decimal && nums[q].unit != PROSE_PCT && pt_close(nums[q].v, w, TOL))
-			any = 1;
-	if (any && pt_close(nums[last].v, w, TOL))
-		return 0;
-	*v = nums[last].v;
-	return 1;
+	size_t n = prose_numbers(from, nums, 16), k = 0;
+	int row = strchr(line, '|') != NULL;
+	long prev = -1;
+	for (size_t q = 0; q < n; q++) {
+		if (!nums[q].decimal || nums[q].unit == PROSE_PCT)
+			continue;
+		if (prev >= 0 && k && (row || pt_arrow_between(from, nums[prev].end, nums[q].pos)))
+			v[k - 1] = nums[q].v; /* the result of a start -> result */
+		else if (k < max)
+			v[k++] = nums[q].v;
+		prev = (long)q;
+	}
+	return k;
 }
 
 /* The name of the older JSON whose mean of this kind is closest to v
@@ -246,39 +242,52 @@ static void stale_tail(const struct pt_folder *f, const struct staleness *st, ch
 	*stale_reported = 1;
 }
 
-/* Checks the speedup claim of report line l (kind 2 geometric, 1 mean);
+/* Checks the speedup claim of report line l (kind 2 geometric, 1 mean):
+ * right when one of the claims the line makes is the latest results';
  * 0, -1 on allocation failure. */
 static int check_claim(const struct latest *lt, size_t l, int kind, const struct staleness *st,
 		       int *stale_reported, struct gate_findings *fs)
 {
 	const struct pt_folder *f = lt->f;
-	double v;
-	if (!claim_figure(lt, f->report.lines[l], kind, &v))
+	double vs[8];
+	size_t nv = claim_figures(f->report.lines[l], vs, 8);
+	if (!nv)
 		return 0;
 	const char *what = kind == 2 ? "geometric-mean speedup" : "average speedup";
+	size_t pick = nv - 1; /* the figure a finding names: the last (overall) one */
+	double v = vs[pick];
+	char others[160];
 	if (!lt->table)
 		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)l + 1,
 				"claims a%s %s %g but no bench JSON with per-case speedups to check it against",
 				kind == 2 ? "" : "n", what, v) ? -1 : 0;
 	double want = kind == 2 ? lt->lgeo : lt->lmean;
 	const char *latest = f->json[lt->lj].name;
-	if (pt_close(v, want, TOL))
-		return 0;
-	if (kind == 2 && pt_close(v, lt->lmean, TOL))
-		return gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-				"claims a geometric-mean speedup %g, but that is the arithmetic mean of %s's %zu speedups (geometric mean %.4g)",
-				v, latest, lt->lvalid, lt->lgeo) ? -1 : 0;
+	for (size_t i = 0; i < nv; i++)
+		if (pt_close(vs[i], want, TOL))
+			return 0;
+	for (size_t i = 0; kind == 2 && i < nv; i++)
+		if (pt_close(vs[i], lt->lmean, TOL))
+			return gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
+					"claims a geometric-mean speedup %g, but that is the arithmetic mean of %s's %zu speedups (geometric mean %.4g)%s",
+					vs[i], latest, lt->lvalid, lt->lgeo,
+					pt_other_figures(vs, nv, i, 0, others, sizeof(others))) ? -1 : 0;
 	/* does it match an older file? the closest one */
-	const char *older = older_match(lt, kind, v);
+	const char *older = NULL;
+	for (size_t i = nv; i-- > 0 && !older;)
+		if ((older = older_match(lt, kind, vs[i])) != NULL)
+			pick = i;
+	v = vs[pick];
+	pt_other_figures(vs, nv, pick, 0, others, sizeof(others));
 	char tail[600];
 	stale_tail(f, st, tail, sizeof(tail), stale_reported);
 	int rc = older ?
 		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-			 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s",
-			 what, v, older, latest, want, lt->lvalid, tail) :
+			 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s%s",
+			 what, v, older, latest, want, lt->lvalid, others, tail) :
 		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-			 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s", what, v,
-			 latest, want, lt->lvalid, prose_pct(want, v), tail);
+			 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s%s", what, v,
+			 latest, want, lt->lvalid, prose_pct(want, v), others, tail);
 	return rc ? -1 : 0;
 }
 
@@ -597,8 +606,8 @@ static int total_kind(const char *line)
 	static const char *const mean[] = { "mean", "average", "avg", "\xE5\xB9\xB3\xE5\x9D\x87" /* 平均 */,
 					    "\xE5\x9D\x87\xE5\x80\xBC" /* 均值 */, NULL };
 	static const char *const speed[] = { "speedup", "\xE5\x8A\xA0\xE9\x80\x9F" /* 加速 */, NULL };
-	if (prose_contains_any(line, (size_t)-1, speed))
-		return 0;
+	if (has_word(line, speed))
+		return 0; /* a speedup, not a time (a file named speedups.json is no word) */
 	if (has_word(line, sum))
 		return 2;
 	if (has_word(line, mean))
@@ -632,19 +641,43 @@ static double unit_in(const char *s)
 	return 0;
 }
 
-/* Index of a JSON file named in s, -1 none. */
-static long json_named(const struct pt_folder *f, const char *s)
+/* The JSON file s cites: its index in f when s names a file of the
+ * folder (`ours_v2.json`, `custom/op/perf_tuning/ours_v2.json`), the first
+ * such name in the text; else -1 with the first name of no file of the
+ * folder in missing (a cited file that is not there), or -2 when s names
+ * no JSON file. */
+static long json_cited(const struct pt_folder *f, const char *s, char *missing, size_t mlen)
 {
-	for (size_t j = 0; j < f->njson; j++)
-		if (strstr(s, f->json[j].name))
-			return (long)j;
-	return -1;
+	long found = -2;
+	for (const char *p = s; (p = strstr(p, ".json")) != NULL; p += 5) {
+		if (isalnum((unsigned char)p[5]) || p[5] == '_')
+			continue; /* .jsonl, .json_old */
+		const char *a = p;
+		while (a > s && (isalnum((unsigned char)a[-1]) || strchr("_-./", a[-1])))
+			a--;
+		const char *base = a;
+		for (const char *q = a; q < p; q++)
+			if (*q == '/')
+				base = q + 1;
+		size_t bl = (size_t)(p + 5 - base);
+		if (bl == 5)
+			continue; /* ".json" alone */
+		for (size_t j = 0; j < f->njson; j++)
+			if (strlen(f->json[j].name) == bl && strncmp(f->json[j].name, base, bl) == 0)
+				return (long)j;
+		if (found == -2) {
+			snprintf(missing, mlen, "%.*s", (int)bl, base);
+			found = -1;
+		}
+	}
+	return found;
 }
 
 /* Time columns of the largest row table of a file: sums (kind 2) or means
- * (kind 1) in microseconds. Returns the count (at most max). */
+ * (kind 1) in microseconds; the table's line in *tline (NULL: not wanted).
+ * Returns the count (at most max). */
 static size_t time_columns(const struct pt_jsonfile *jf, int kind, const char **names, double *agg,
-			   size_t max, size_t *ncases)
+			   size_t max, size_t *ncases, long *tline)
 {
 	struct ptjson_table tb[16];
 	size_t nt = jf->j.root ? ptjson_tables(&jf->j, tb, 16) : 0, best = 0, k = 0;
@@ -655,6 +688,11 @@ static size_t time_columns(const struct pt_jsonfile *jf, int kind, const char **
 			best = t;
 	const cJSON *row0 = ptjson_row(&tb[best], 0), *m;
 	*ncases = tb[best].n;
+	if (tline) {
+		*tline = tb[best].name ? ptjson_key_line(&jf->j, tb[best].name, 0) : 0;
+		if (*tline <= 0)
+			*tline = 1;
+	}
 	cJSON_ArrayForEach(m, row0) {
 		if (!cJSON_IsNumber(m) || !m->string || k >= max)
 			continue;
@@ -691,15 +729,19 @@ struct total {
 	size_t l;              /* the line, 0-based */
 	int kind;              /* 2 sum, 1 mean (total_kind) */
 	double fig[2];         /* its figures, in us: one, or before -> after */
+	double tol[2];         /* half a unit of each figure's last printed digit, in us */
 	size_t nf;
 	double lineunit;       /* unit named in the line, us per unit; 0 none */
 	enum prose_unit shown; /* unit of the last figure that carries one */
 	long cj, use;          /* JSON the report cites (-1 none); JSON compared with */
+	long jline;            /* line of the compared rows in that JSON */
 	const char *names[24]; /* that JSON's time columns and their sums or means */
 	double agg[24];
 	size_t nc, ncases;
 	int before_ok;         /* the 'before' figure is an older JSON's */
 	size_t bx, by;         /* closest columns to fig[0], fig[1] */
+	char older[160];       /* the older JSON's column closest to fig[0] ("x.json's ours_us") */
+	double older_v;        /* its sum or mean in us, NAN none */
 };
 
 /* 1 when line is an AVG / SUM row of a table (the per-case table check's). */
@@ -722,10 +764,21 @@ static void total_figures(const char *line, struct total *t)
 		if (nums[i].unit == PROSE_PCT || nums[i].unit == PROSE_X || nums[i].v <= 0)
 			continue;
 		double per = us_per(nums[i].unit);
-		if (!per && (!nums[i].decimal || !t->lineunit))
+		/* a start joined by an arrow to a time takes its unit (8600 → 7270 us) */
+		double next = i + 1 < n && pt_arrow_between(line, nums[i].end, nums[i + 1].pos) ?
+				      us_per(nums[i + 1].unit) : 0;
+		if (!per && !next && (!nums[i].decimal || !t->lineunit))
 			continue;
-		if (t->nf < 2)
-			t->fig[t->nf] = nums[i].v * (per ? per : t->lineunit);
+		if (t->nf < 2) {
+			double u = per ? per : next ? next : t->lineunit;
+			int d = 0;
+			const char *dot = memchr(line + nums[i].pos, '.', nums[i].end - nums[i].pos);
+			for (const char *q = dot ? dot + 1 : line + nums[i].end; q < line + nums[i].end &&
+			     isdigit((unsigned char)*q); q++)
+				d++;
+			t->fig[t->nf] = nums[i].v * u;
+			t->tol[t->nf] = 0.5 * pow(10.0, -d) * u * (1 + 1e-9) + 1e-9;
+		}
 		t->nf++;
 		if (per)
 			t->shown = nums[i].unit;
@@ -733,90 +786,90 @@ static void total_figures(const char *line, struct total *t)
 }
 
 /* 1 when t's 'before' figure (of two) is the sum or mean of a time column
- * of a JSON other than the one compared with. */
-static int before_in_older(const struct pt_folder *f, const struct total *t)
+ * of a JSON other than the one compared with; the closest such column in
+ * t->older (file and column) and t->older_v. */
+static int before_in_older(const struct pt_folder *f, struct total *t)
 {
+	t->older_v = NAN;
 	for (size_t j = 0; t->nf == 2 && j < f->njson; j++) {
 		const char *on[24];
 		double oa[24];
 		size_t on_cases;
 		if ((long)j == t->use)
 			continue;
-		size_t oc = time_columns(&f->json[j], t->kind, on, oa, 24, &on_cases);
-		for (size_t x = 0; x < oc; x++)
-			if (fabs(t->fig[0] - oa[x]) / oa[x] <= TOL)
-				return 1;
-	}
-	return 0;
-}
-
-/* 1 when t's figures are columns of its JSON (one figure: any column;
- * before -> after: two columns, before may be an older file's); else
- * t->bx, t->by are the closest columns. */
-static int total_matches(struct total *t)
-{
-	double bdev = INFINITY;
-	t->bx = t->by = 0;
-	for (size_t x = 0; x < t->nc; x++) {
-		double d1 = fabs(t->fig[0] - t->agg[x]) / t->agg[x];
-		if (t->nf == 1) {
-			if (d1 <= TOL)
-				return 1;
-			if (d1 < bdev) {
-				bdev = d1;
-				t->bx = x;
+		size_t oc = time_columns(&f->json[j], t->kind, on, oa, 24, &on_cases, NULL);
+		for (size_t x = 0; x < oc; x++) {
+			if (isnan(t->older_v) || fabs(t->fig[0] - oa[x]) < fabs(t->fig[0] - t->older_v)) {
+				t->older_v = oa[x];
+				snprintf(t->older, sizeof(t->older), "%s's %s", f->json[j].name, on[x]);
 			}
-			continue;
-		}
-		for (size_t y = 0; y < t->nc; y++) {
-			if (x == y)
-				continue;
-			double d2 = fabs(t->fig[1] - t->agg[y]) / t->agg[y];
-			if ((d1 <= TOL || t->before_ok) && d2 <= TOL)
+			if (fabs(t->fig[0] - oa[x]) <= t->tol[0])
 				return 1;
-			if (d1 + d2 < bdev) {
-				bdev = d1 + d2;
-				t->bx = x;
-				t->by = y;
-			}
 		}
 	}
 	return 0;
 }
 
-/* The finding for a total that does not reconcile; 0, -1 on allocation
- * failure. */
-static int report_total(const struct pt_folder *f, const struct total *t, struct gate_findings *fs)
+/* The column of t's JSON whose sum or mean is closest to figure k, in
+ * t->bx (k 0) or t->by (k 1); 1 when it is that figure to its printed
+ * precision. */
+static int closest_column(struct total *t, size_t k)
 {
+	size_t best = 0;
+	for (size_t x = 1; x < t->nc; x++)
+		if (fabs(t->fig[k] - t->agg[x]) < fabs(t->fig[k] - t->agg[best]))
+			best = x;
+	if (k == 0)
+		t->bx = best;
+	else
+		t->by = best;
+	return fabs(t->fig[k] - t->agg[best]) <= t->tol[k];
+}
+
+/* The finding for a total that does not reconcile with its JSON to its
+ * printed precision (one figure, or before -> after: the after figure is
+ * the JSON's, the before one its or an older file's); 0 when it does, -1
+ * on allocation failure. */
+static int report_total(const struct pt_folder *f, struct total *t, struct gate_findings *fs)
+{
+	int ok_a = closest_column(t, 0);
+	int ok_b = t->nf == 2 ? closest_column(t, 1) : 1;
+	if (t->nf == 2 && t->before_ok)
+		ok_a = 1;
+	if (ok_a && ok_b)
+		return 0;
 	double per = t->shown != PROSE_NOUNIT ? us_per(t->shown) : (t->lineunit ? t->lineunit : 1);
 	const char *un = per >= 1e3 ? "ms" : "us";
 	const char *what = t->kind == 2 ? "sum" : "mean";
 	enum gate_severity sev = t->cj >= 0 ? GATE_ERROR : GATE_WARNING;
-	const char *tail = t->cj >= 0 ? "" : " (the line names no JSON: compared with the latest results)";
-	const char *jname = f->json[t->use].name;
+	char tail[200] = "", jname[300];
+	if (t->cj < 0)
+		snprintf(tail, sizeof(tail), " ('%.120s' names no JSON: assumed the latest results)",
+			 f->report.lines[t->l]);
+	snprintf(jname, sizeof(jname), "%s:%ld", f->json[t->use].shown, t->jline);
 	const double *fig = t->fig, *agg = t->agg;
 	long line = (long)t->l + 1;
+	size_t bx = t->bx, by = t->by;
 	if (t->nf == 1)
 		return gate_add(fs, RULE, sev, f->report_shown, line,
 				"%s %.4g %s does not reconcile with %s: the %s of its %zu cases' %s is %.4g %s (%+.1f%%)%s",
 				t->kind == 2 ? "total" : "mean", fig[0] / per, un, jname, what, t->ncases,
-				t->names[t->bx], agg[t->bx] / per, un, prose_pct(agg[t->bx], fig[0]), tail);
-	if (t->before_ok) {
-		size_t y = 0;
-		for (size_t q = 1; q < t->nc; q++)
-			if (fabs(fig[1] - agg[q]) < fabs(fig[1] - agg[y]))
-				y = q;
-		return gate_add(fs, RULE, sev, f->report_shown, line,
-				"%s %.4g → %.4g %s: %.4g does not reconcile with %s, whose %zu cases' %s %s %s %.4g %s (%+.1f%%)%s",
-				t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, fig[1] / per, jname,
-				t->ncases, t->names[y], what, t->kind == 2 ? "to" : "is", agg[y] / per, un,
-				prose_pct(agg[y], fig[1]), tail);
-	}
+				t->names[bx], agg[bx] / per, un, prose_pct(agg[bx], fig[0]), tail) ? -1 : 0;
+	char before[300] = "";
+	int use_older = isfinite(t->older_v) && fabs(fig[0] - t->older_v) < fabs(fig[0] - agg[bx]);
+	if (!ok_a)
+		snprintf(before, sizeof(before), "%s%.4g is no %s of a time column of it or of an older JSON (closest: %s%s, %.4g %s)",
+			 ok_b ? "" : "; and ", fig[0] / per, what, use_older ? "" : "its ",
+			 use_older ? t->older : t->names[bx], (use_older ? t->older_v : agg[bx]) / per, un);
+	if (ok_b)
+		return gate_add(fs, RULE, sev, f->report_shown, line, "%s %.4g → %.4g %s against %s: %s%s",
+				t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, jname, before,
+				tail) ? -1 : 0;
 	return gate_add(fs, RULE, sev, f->report_shown, line,
-			"%s %.4g → %.4g %s does not reconcile with %s: the %ss of its %zu cases are %.4g → %.4g %s (%s → %s; %+.1f%%, %+.1f%%)%s",
-			t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, jname, what, t->ncases,
-			agg[t->bx] / per, agg[t->by] / per, un, t->names[t->bx], t->names[t->by],
-			prose_pct(agg[t->bx], fig[0]), prose_pct(agg[t->by], fig[1]), tail);
+			"%s %.4g → %.4g %s: %.4g does not reconcile with %s, whose %zu cases' %s %s %s %.4g %s (%+.1f%%)%s%s",
+			t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, fig[1] / per, jname,
+			t->ncases, t->names[by], what, t->kind == 2 ? "to" : "is", agg[by] / per, un,
+			prose_pct(agg[by], fig[1]), before, tail) ? -1 : 0;
 }
 
 /* Checks the total or mean line t->l of section starting at line section
@@ -831,20 +884,29 @@ static int check_total(const struct pt_folder *f, long lj, long section, struct 
 	if (t->nf == 0 || t->nf > 2)
 		return 0;
 	/* the JSON it cites: on the line, else above it in its section */
-	t->cj = json_named(f, line);
-	for (long q = (long)t->l - 1; t->cj < 0 && q >= section; q--)
-		t->cj = json_named(f, r->lines[q]);
+	char missing[128] = "";
+	t->cj = json_cited(f, line, missing, sizeof(missing));
+	for (long q = (long)t->l - 1; t->cj == -2 && q >= section; q--)
+		t->cj = json_cited(f, r->lines[q], missing, sizeof(missing));
+	if (t->cj == -1)
+		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)t->l + 1,
+				"'%.120s' cites %s, which is not in the folder: the %s is not reconciled", line,
+				missing, t->kind == 2 ? "total" : "mean") ? -1 : 0;
+	if (t->cj < 0)
+		t->cj = -1;
 	t->use = t->cj >= 0 ? t->cj : lj;
 	if (t->use < 0)
 		return 0;
-	t->nc = time_columns(&f->json[t->use], t->kind, t->names, t->agg, 24, &t->ncases);
+	t->nc = time_columns(&f->json[t->use], t->kind, t->names, t->agg, 24, &t->ncases, &t->jline);
+	if (!t->nc && t->cj >= 0)
+		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)t->l + 1,
+				"'%.120s' cites %s, which has no per-case times (a key ending in _us or _ms): the %s is not reconciled",
+				line, f->json[t->cj].shown, t->kind == 2 ? "total" : "mean") ? -1 : 0;
 	if (!t->nc)
 		return 0;
 	/* a -> b: the state it started from may be an older file's */
 	t->before_ok = before_in_older(f, t);
-	if (total_matches(t))
-		return 0;
-	return report_total(f, t, fs) ? -1 : 0;
+	return report_total(f, t, fs);
 }
 
 static int check_totals(const struct pt_folder *f, long lj, struct gate_findings *fs)

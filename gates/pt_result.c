@@ -86,38 +86,6 @@ static size_t triples(const char *line, long lineno, struct change *out, size_t 
 	return k;
 }
 
-/* The comparison's own percentages: signed, not thresholds ("< 3% 噪声阈值").
- * Stores at most max, returns how many. */
-static size_t cmp_pcts(const char *v, size_t len, double *out, size_t max)
-{
-	char buf[512];
-	size_t k = 0;
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, v, len);
-	buf[len] = '\0';
-	struct prose_num nums[16];
-	size_t n = prose_numbers(buf, nums, 16);
-	for (size_t i = 0; i < n && k < max; i++) {
-		if (nums[i].unit != PROSE_PCT)
-			continue;
-		size_t p = nums[i].pos;
-		while (p > 0 && buf[p - 1] == ' ')
-			p--;
-		if (p > 0 && (buf[p - 1] == '<' || buf[p - 1] == '>' || buf[p - 1] == '~'))
-			continue;
-		if (p >= 3 && (strncmp(buf + p - 3, "\xE2\x89\xA4", 3) == 0 || strncmp(buf + p - 3, "\xE2\x89\xA5", 3) == 0))
-			continue;
-		static const char *const thr[] = { "\xE9\x98\x88\xE5\x80\xBC", "threshold", "\xE5\x99\xAA\xE5\xA3\xB0", "noise", NULL };
-		if (prose_contains_any(buf + nums[i].end, strlen(buf + nums[i].end) > 16 ? 16 : strlen(buf + nums[i].end), thr))
-			continue;
-		if (!nums[i].sign)
-			continue;
-		out[k++] = nums[i].v;
-	}
-	return k;
-}
-
 /* A stated change agrees with a -> b: as the change of the quantity
  * ((b - a) / a, within 1 point), or, for a time that fell, as a speed-up
  * (a / b - 1: 177.48 -> 23.6 written +650%, within 1 point or 1%). */
@@ -257,6 +225,7 @@ struct rcheck {
 	size_t n;
 	double pcts[8], s;
 	size_t np;
+	char others[128];      /* " (nor its other figure ...)" for several pcts */
 	double mine[MAXF], bases[MAXF];
 	size_t nmine, ncmp;
 };
@@ -434,8 +403,8 @@ static int check_item_iteration(const struct rcheck *r)
 					"%s compares %+g%% against a reference it names ('%.*s'), which matches no figure found: assumed right, not verified",
 					r->name, r->s, (int)(r->clen > 120 ? 120 : r->clen), r->cmp) ? -1 : 0;
 		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
-				"%s compares %+g%%, which matches no figure of '%s' (%s line %ld)", r->name, r->s,
-				it->title, r->f->perf_shown, it->line) ? -1 : 0;
+				"%s compares %+g%%%s, which matches no figure of '%s' (%s line %ld)", r->name, r->s,
+				r->others, it->title, r->f->perf_shown, it->line) ? -1 : 0;
 	}
 	return NEXT;
 }
@@ -461,8 +430,8 @@ static int check_previous_result(const struct rcheck *r)
 			continue;
 		double c = prose_pct(y, x);
 		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
-				"%s compares %+g%%, but its performance %g against the previous RESULT's %g (line %ld) is %+.1f%%",
-				r->name, r->s, x, y, pe->line, c) ? -1 : 0;
+				"%s compares %+g%%%s, but its performance %g against the previous RESULT's %g (line %ld) is %+.1f%%",
+				r->name, r->s, r->others, x, y, pe->line, c) ? -1 : 0;
 	}
 	return NEXT;
 }
@@ -471,16 +440,17 @@ static int check_previous_result(const struct rcheck *r)
  * measured against, most specific first; 0, -1 on allocation failure. */
 static int check_comparison(struct rcheck *r)
 {
-	r->np = r->cmp ? cmp_pcts(r->cmp, r->clen, r->pcts, 8) : 0;
+	r->np = r->cmp ? pt_signed_pcts(r->cmp, r->clen, r->pcts, 8) : 0;
 	if (r->np == 0)
 		return 0; /* qualitative comparison: nothing to reconcile */
 	r->s = r->pcts[0];
+	pt_other_figures(r->pcts, r->np, 0, 1, r->others, sizeof(r->others));
 	if (quoted_elsewhere(r) || agrees_with_triples(r) || agrees_with_bases(r))
 		return 0;
 	if (r->n && !names_reference(r->cmp, r->clen))
 		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
-				"%s compares %+g%%, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
-				r->name, r->s, r->ch[0].a, r->ch[0].b, prose_pct(r->ch[0].a, r->ch[0].b)) ? -1 : 0;
+				"%s compares %+g%%%s, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
+				r->name, r->s, r->others, r->ch[0].a, r->ch[0].b, prose_pct(r->ch[0].a, r->ch[0].b)) ? -1 : 0;
 	/* the comparison quotes what it compares with, the RESULT its own
 	 * figure: both stated, the percentage follows from them */
 	if (r->ncmp && r->nmine && !r->n && r->np == 1)
@@ -498,7 +468,7 @@ static int check_comparison(struct rcheck *r)
 }
 
 static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, size_t idx,
-			size_t count, struct gate_findings *fs)
+			struct gate_findings *fs)
 {
 	struct rcheck r;
 	memset(&r, 0, sizeof(r));
@@ -507,9 +477,9 @@ static int check_result(const struct pt_folder *f, const struct pt_logfile *lf, 
 	r.log = &lf->log;
 	r.idx = idx;
 	r.fs = fs;
-	/* one RESULT written over several [RESULT-#N] lines reads as one */
+	/* one RESULT written over several [RESULT-#N] lines is one event
+	 * (io/ptlog.c) */
 	r.ev = r.log->ev[idx];
-	r.ev.end = r.log->ev[idx + count - 1].end;
 	result_name(&r);
 	read_fields(&r);
 	if (check_missing(&r) || check_triples(&r))
@@ -523,18 +493,8 @@ int pt_rule_result(const struct pt_folder *f, struct gate_findings *fs)
 		const struct pt_logfile *lf = &f->logs[i];
 		for (size_t k = 0; k < lf->log.nev; k++) {
 			const struct ptlog_event *e = &lf->log.ev[k];
-			if (e->tag != PTLOG_RESULT)
-				continue;
-			/* consecutive lines of the same [RESULT-#N] */
-			size_t g = 1;
-			while (k + g < lf->log.nev && lf->log.ev[k + g].tag == PTLOG_RESULT &&
-			       lf->log.ev[k + g].num == e->num && e->num > 0 &&
-			       lf->log.ev[k + g].sub == e->sub &&
-			       lf->log.ev[k + g].line <= lf->log.ev[k + g - 1].end + 1)
-				g++;
-			if (check_result(f, lf, k, g, fs))
+			if (e->tag == PTLOG_RESULT && check_result(f, lf, k, fs))
 				return -1;
-			k += g - 1;
 		}
 	}
 	return 0;

@@ -69,11 +69,15 @@ int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs);    /* P
  * field may hold several figures separated by " / ", e.g. a bench time
  * and an msprof time). */
 #define PT_MAXPAIRS 4
+#define PT_MAXALT 4
 struct pt_eval {
 	size_t npairs;
 	double base[PT_MAXPAIRS], cand[PT_MAXPAIRS]; /* NAN when not stated (N/A); times in us */
 	double base_raw[PT_MAXPAIRS], cand_raw[PT_MAXPAIRS]; /* as written, in their own unit */
 	double stated[PT_MAXPAIRS];                  /* stated improvement %, NAN if none */
+	double alt[PT_MAXPAIRS][PT_MAXALT];          /* the other signed % its improvement states
+						      * ("-13.0% on large shapes, -4.4% overall") */
+	size_t nalt[PT_MAXPAIRS];
 	int kind[PT_MAXPAIRS];                       /* -1 lower is better (time), +1 higher (speedup), 0 unknown */
 	double gain;       /* best improvement in the better direction, %, NAN if none computable */
 	int attempt;       /* 1 when baseline and candidate figures exist */
@@ -90,6 +94,22 @@ int pt_figure(const char *s, size_t len, double *v, int *kind);
  * (candidate - baseline) / baseline (the default), -1 when its figures
  * use the opposite sign throughout. */
 int pt_convention(const struct pt_folder *f);
+
+/* The signed percentages of v (len bytes) that are not thresholds
+ * ("< 3% 噪声阈值", "3% noise threshold") into out; returns how many (at
+ * most max). A comparison or improvement stating a subset's change and the
+ * overall one gives both. */
+size_t pt_signed_pcts(const char *v, size_t len, double *out, size_t max);
+
+/* 1 when s[a..b) joins a figure to the next as before -> after: only an
+ * arrow (→, ->, =>, ⇒) or a word saying so (to, 至, 降至, 提升至, 到),
+ * blanks and emphasis marks. */
+int pt_arrow_between(const char *s, size_t a, size_t b);
+
+/* For a finding on a line stating several figures v[0..n), of which it
+ * names v[pick]: " (nor its other figure -4.4%)" (pct: as signed
+ * percentages), "" when there is no other; returns buf. */
+const char *pt_other_figures(const double *v, size_t n, size_t pick, int pct, char *buf, size_t len);
 
 /* 1 when a, b agree within rel (relative, e.g. 0.005). */
 int pt_close(double a, double b, double rel);

@@ -31,7 +31,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "does not follow from its own baseline and candidate times, or an adoption without a "
 	  "gain, lets a regression into the kernel unnoticed.",
 	  "An iteration whose `improvement` differs by more than 1 point from "
-	  "(candidate_time - baseline_time) / baseline_time; an adopted iteration that does not "
+	  "(candidate_time - baseline_time) / baseline_time (an improvement stating a subset's "
+	  "change and the overall one, in either order, is right when either is); an adopted "
+	  "iteration that does not "
 	  "improve beyond the noise threshold (3%, or the folder's own) and gives no reason; a "
 	  "rolled-back iteration without a `rollback_reason`.",
 	  "Recompute the improvement from the two times you measured (negative is faster for a "
@@ -97,9 +99,15 @@ const struct gate_rule_info gate_rules[] = {
 	  "The final report is what reviewers read. If it quotes an older iteration than the last "
 	  "adopted one, or its table rows do not add up, the delivered result is misstated.",
 	  "A claimed average or geometric-mean speedup that is not the latest results' (the JSON of "
-	  "the last perf_log iteration not rolled back); an AVG or SUM row that is not the "
-	  "mean/sum of its rows and of their JSON within 1%; a before/after/变化 row whose change "
-	  "is not (after - before) / before within 1 point.",
+	  "the last perf_log iteration not rolled back; a line stating a subset's figure and the "
+	  "overall one is right when either is, figures joined by an arrow are a start and the "
+	  "result); an AVG or SUM row that is not the mean/sum of its rows and of their JSON "
+	  "within 1%; a before/after/变化 row whose change is not (after - before) / before "
+	  "within 1 point; a total or mean of times in the prose (`sum kernel_ms: 7.27`) that is "
+	  "not the sum or mean of a time column of the JSON it cites (on the line or above it in "
+	  "its section) to the digits it prints. A cited JSON that is not in the folder or has no "
+	  "per-case times, or a total citing none that does not match the latest results, is a "
+	  "warning.",
 	  "Regenerate the report's figures from the latest adopted JSON, and recompute AVG/SUM rows "
 	  "and changes from the rows shown.",
 	  "perf_report.md:\n"
@@ -112,7 +120,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "A [RESULT] closes an item: it is the only place that says whether the change was "
 	  "correct and what it gained. Missing parts or wrong arithmetic make the log unusable as "
 	  "evidence.",
-	  "A [RESULT-#N] without precision, performance or a comparison; an `a -> b (x%)` whose "
+	  "A [RESULT-#N] (one RESULT may span several [RESULT-#N] lines with only blank lines "
+	  "between them) without precision, performance or a comparison; an `a -> b (x%)` whose "
 	  "percentage is off by more than 1 point; a comparison that matches neither its own "
 	  "figures, the perf_log iteration naming the item, nor (one-line form) the previous "
 	  "RESULT's performance.",
@@ -374,7 +383,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "counted both ways: a warning when that decides."
 	  " Names are compared in identity form (NFKC, invisible code points dropped); a name "
 	  "that looks like a recorded one (Unicode confusables) without being it, a `best:` that "
-	  "names no recorded candidate, or a claim that matches only another candidate's record.",
+	  "names no recorded candidate, or a claim that matches only another candidate's record."
+	  " A figure written in ms, ns or s is compared in us and quoted as written, then in us "
+	  "(`claimed final_latency 0.032 ms (32 us)`).",
 	  "Copy the final figure from the winner's record (`tlperf speedup` prints them), or "
 	  "measure again and append the record; a kernel measured several times is reported by "
 	  "the median of its measurements.",

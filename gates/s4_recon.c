@@ -508,6 +508,19 @@ static int v1_match_label(const struct s4_input *in, struct gate_findings *fs,
 	return 0;
 }
 
+/* A claimed figure of us microseconds written in a unit of mul us, as
+ * findings quote it: "32 us", or "0.032 ms (32 us)" when the claim was
+ * converted, so that the reader finds the figure written in the log. */
+static const char *claim_text(char *buf, size_t len, double us, double mul)
+{
+	const char *unit = mul == 1000 ? "ms" : mul == 0.001 ? "ns" : mul == 1e6 ? "s" : NULL;
+	if (!unit || !isfinite(us))
+		snprintf(buf, len, "%g us", us);
+	else
+		snprintf(buf, len, "%g %s (%g us)", us / mul, unit, us);
+	return buf;
+}
+
 /* The claim's stated baseline against row's round-0 record, when both
  * exist. */
 static int v1_claim_baseline(const struct s4_input *in, struct gate_findings *fs,
@@ -517,10 +530,12 @@ static int v1_claim_baseline(const struct s4_input *in, struct gate_findings *fs
 	if (isnan(cl->baseline_us) || isnan(row->baseline_us))
 		return 0;
 	double bd = s4_deviation(cl->baseline_us, row->baseline_us);
+	char fig[96];
 	if (bd > S4_TOLERANCE &&
 	    gate_add(fs, RULE, GATE_ERROR, in->optlog_file, cl->line,
-		     "claimed baseline %g us%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
-		     cl->baseline_us, label ? " for " : "", label ? label : "", row->baseline_us, bd * 100))
+		     "claimed baseline %s%s%s does not match the round-0 record %g us (deviation %.1f%% > 1%%)",
+		     claim_text(fig, sizeof(fig), cl->baseline_us, cl->base_mul), label ? " for " : "",
+		     label ? label : "", row->baseline_us, bd * 100))
 		return -1;
 	return 0;
 }
@@ -549,9 +564,11 @@ static void list_records(const struct record *const *v, size_t n, const char *ke
  * when there is one measurement (the caller checks the single record),
  * -1 on allocation failure. */
 static int judge_repeats(const struct s4_input *in, struct gate_findings *fs, size_t from, const char *what,
-			 double claimed, long line, const char *label, const struct record *hit,
+			 double claimed, double mul, long line, const char *label, const struct record *hit,
 			 struct s4_recon_row *row)
 {
+	char fig[96];
+	claim_text(fig, sizeof(fig), claimed, mul);
 	struct s4_repeats rp;
 	if (s4_repeats_of(in, from, hit->candidate_id, hit->dispatch, hit->workload, &rp))
 		return -1;
@@ -583,20 +600,20 @@ static int judge_repeats(const struct s4_input *in, struct gate_findings *fs, si
 	}
 	if (!sure && !all)
 		err = gate_add(fs, RULE, GATE_ERROR, in->optlog_file, line,
-			       "claimed %s %g us for '%s' is not the median of the %zu measurements of '%s' on '%s' / '%s' (%s: median %g us; deviation %.1f%% > 1%%%s%s), it matches line %ld only: a repeated measurement is reported by its median, not its best",
-			       what, claimed, wl, rp.n, hit->candidate_id, hit->dispatch, hit->workload, recs,
+			       "claimed %s %s for '%s' is not the median of the %zu measurements of '%s' on '%s' / '%s' (%s: median %g us; deviation %.1f%% > 1%%%s%s), it matches line %ld only: a repeated measurement is reported by its median, not its best",
+			       what, fig, wl, rp.n, hit->candidate_id, hit->dispatch, hit->workload, recs,
 			       rp.median, dev * 100, rp.namb ? "; nor with the maybe re-measurements " : "",
 			       rp.namb ? amb : "", one->line);
 	else if (sure)
 		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
-			       "claimed %s %g us for '%s' reconciles with the %s of '%s' on '%s' / '%s' (%s), but not if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them; assumed they are other candidates",
-			       what, claimed, wl, rp.n == 1 ? "measurement" : "median of the measurements",
+			       "claimed %s %s for '%s' reconciles with the %s of '%s' on '%s' / '%s' (%s), but not if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them; assumed they are other candidates",
+			       what, fig, wl, rp.n == 1 ? "measurement" : "median of the measurements",
 			       hit->candidate_id, hit->dispatch, hit->workload, recs,
 			       amb, rp.namb == 1 ? "s" : "", rp.median_all);
 	else
 		err = gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
-			       "claimed %s %g us for '%s' is the median of the measurements of '%s' on '%s' / '%s' only if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them, %g us without (%s); assumed they do",
-			       what, claimed, wl, hit->candidate_id, hit->dispatch, hit->workload, amb,
+			       "claimed %s %s for '%s' is the median of the measurements of '%s' on '%s' / '%s' only if %s re-measure%s it under another id (same parent, another round; the log does not say which kernel they measure): median %g us with them, %g us without (%s); assumed they do",
+			       what, fig, wl, hit->candidate_id, hit->dispatch, hit->workload, amb,
 			       rp.namb == 1 ? "s" : "", rp.median_all, rp.median, recs);
 out:
 	s4_repeats_release(&rp);
@@ -611,7 +628,8 @@ static int v1_repeats(const struct s4_input *in, struct gate_findings *fs, const
 	size_t from = s4_records_from(in);
 	if ((size_t)(hit - in->recs->v) < from)
 		from = 0;
-	return judge_repeats(in, fs, from, "final_latency", cl->final_us, cl->line, label, hit, row);
+	return judge_repeats(in, fs, from, "final_latency", cl->final_us, cl->final_mul, cl->line, label, hit,
+			     row);
 }
 
 /* One final_latency claim against the winner's records (within 1%), and
@@ -626,16 +644,17 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 	if (k)
 		return k < 0 ? -1 : 0;
 	const char *wl = label ? label : "";
-	char other[256] = "";
+	char other[256] = "", fig[96];
+	claim_text(fig, sizeof(fig), cl->final_us, cl->final_mul);
 	if (m.other)
 		snprintf(other, sizeof(other),
 			 "; it matches candidate '%s' (perf_records.jsonl line %ld), which is not the named best",
 			 m.other->candidate_id, m.other->line);
 	if (!m.any_winner)
 		return gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-				"no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %g us with%s",
+				"no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %s with%s",
 				known ? "the winner '" : "a non-baseline candidate", known ? best : "",
-				known ? "'" : "", label ? " for workload " : "", wl, cl->final_us, other);
+				known ? "'" : "", label ? " for workload " : "", wl, fig, other);
 	struct s4_recon_row *row = row_of(rc, m.hit->dispatch, m.hit->workload, in->contract);
 	if (!row)
 		return -1;
@@ -652,8 +671,8 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 		return v1_claim_baseline(in, fs, cl, label, row);
 	if (m.hit_dev > S4_TOLERANCE &&
 	    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-		     "claimed final_latency %g us%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s%s",
-		     cl->final_us, label ? " for " : "", wl, m.hit->duration_us,
+		     "claimed final_latency %s%s%s does not match the winner's recorded measurement %g us ('%s', perf_records.jsonl line %ld; deviation %.1f%% > 1%%)%s%s",
+		     fig, label ? " for " : "", wl, m.hit->duration_us,
 		     m.hit->candidate_id, m.hit->line, m.hit_dev * 100,
 		     m.base_hit ? "; it matches the round-0 baseline, which is not a result" : "", other))
 		return -1;
@@ -912,7 +931,7 @@ static int v2_final_line(const struct s4_input *in, struct gate_findings *fs, st
 		     fr->baseline_us, row->dispatch, row->workload, row->baseline_us))
 		return -1;
 	int rep = s->nfinal == 1 && !isnan(fr->final_us)
-			  ? judge_repeats(in, fs, 0, "final_us", fr->final_us, fr->line, NULL, fin, row) : 0;
+			  ? judge_repeats(in, fs, 0, "final_us", fr->final_us, 1, fr->line, NULL, fin, row) : 0;
 	if (rep < 0)
 		return -1;
 	if (rep > 0)
@@ -1032,10 +1051,11 @@ static int v2_claims(const struct s4_input *in, struct gate_findings *fs)
 			if (s4_deviation(cl->final_us, r->duration_us) <= S4_TOLERANCE)
 				ok = 1;
 		}
+		char fig[96];
 		if (any && !ok &&
 		    gate_add(fs, RULE, GATE_ERROR, lf, cl->line,
-			     "claimed final_latency %g us does not match the final record (%g us) within 1%%",
-			     cl->final_us, near))
+			     "claimed final_latency %s does not match the final record (%g us) within 1%%",
+			     claim_text(fig, sizeof(fig), cl->final_us, cl->final_mul), near))
 			return -1;
 	}
 	return 0;

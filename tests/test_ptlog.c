@@ -236,6 +236,41 @@ static const char PERF_FIELDS[] =
 	"- rollback_reason: later\n"
 	"- note: ignored\n";
 
+/* One RESULT written over several [RESULT-#N] lines is one event (blank
+ * lines, part markers and emphasis between them); a line stating a second
+ * precision, another N or text between them starts another. */
+static const char MULTI[] =
+	"[RESULT-#2] (1/2) 优化点: x | 精度: pass\n"      /* 1 */
+	"\n"
+	"**[RESULT-#2]** (2/2) 性能: 12.0 us | 对比: -5%\n" /* 3 */
+	"[RESULT-#2] 精度: pass (rerun)\n"                  /* 4: a second verdict */
+	"[RESULT-#3] 精度: pass\n"                          /* 5: another item */
+	"\n"
+	"a note of its own\n"
+	"\n"
+	"[RESULT-#3] 性能: 11.0 us\n";                      /* 9: text between */
+
+static void test_multiline_result(void **state)
+{
+	(void)state;
+	struct ptlog log;
+	assert_int_equal(ptlog_parse(&log, MULTI, sizeof(MULTI) - 1), 0);
+	assert_int_equal(log.nev, 4);
+	assert_int_equal(log.ev[0].line, 1);
+	assert_int_equal(log.ev[0].end, 3);
+	assert_int_equal(log.ev[1].line, 4);
+	assert_int_equal(log.ev[2].line, 5);
+	assert_int_equal(log.ev[3].line, 9);
+	size_t len;
+	long line;
+	const char *v = ptlog_event_field(&log, &log.ev[0], "对比", &len, &line);
+	assert_non_null(v);
+	assert_int_equal(line, 3);
+	assert_int_equal(len, 3);
+	assert_memory_equal(v, "-5%", 3);
+	ptlog_release(&log);
+}
+
 static void test_perf_fields(void **state)
 {
 	(void)state;
@@ -318,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_optlog),
 		cmocka_unit_test(test_perflog),
 		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_multiline_result),
 		cmocka_unit_test(test_perf_fields),
 		cmocka_unit_test(test_json_tokens),
 	};

@@ -685,7 +685,10 @@ static const char *corrected_at(const char *p)
 static int note_text(struct optlog *lg, enum optlog_note_kind kind, long line, const char *why, const char *text,
 		     double value, const char *unit);
 
-static int add_claim(struct optlog *lg, long line, char *label, double final_us, double base)
+/* A claim of final_us (written in a unit of fmul us) with the baseline
+ * base (bmul); a unit of 0 is us. */
+static int add_claim(struct optlog *lg, long line, char *label, double final_us, double base,
+		     double fmul, double bmul)
 {
 	if (lg->n_claims >= MAX_ITEMS || PUSH(lg, claims)) {
 		free(label);
@@ -696,6 +699,8 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 	c->workload = label;
 	c->final_us = final_us;
 	c->baseline_us = base;
+	c->final_mul = fmul != 0 ? fmul : 1;
+	c->base_mul = bmul != 0 ? bmul : 1;
 	c->soft = 0;
 	return 0;
 }
@@ -709,7 +714,7 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 static int claim_final_latency(struct optlog *lg, const char *s, const char *k, long line)
 {
 	const char *p = k + strlen("final_latency");
-	double v, mul, base = NAN;
+	double v, mul, base = NAN, bmul = 0;
 	while (*p == '*' || *p == '`')
 		p++;
 	p = skip_ws(p);
@@ -727,6 +732,7 @@ static int claim_final_latency(struct optlog *lg, const char *s, const char *k, 
 	double f, fm;
 	if (skip_arrow(&after) && read_figure(&after, &f, &fm)) {
 		base = v * mul;
+		bmul = mul;
 		v = f;
 		mul = fm != 0 ? fm : mul;
 		p = after;
@@ -745,7 +751,7 @@ static int claim_final_latency(struct optlog *lg, const char *s, const char *k, 
 	int extra = stray_figures(p);
 	if (extra > 0 && note_text(lg, OPTLOG_NOTE_AMBIGUOUS, line, "ambiguous", s, v, unit_name(mul)))
 		return -1;
-	return add_claim(lg, line, label, v * mul, base);
+	return add_claim(lg, line, label, v * mul, base, mul, bmul);
 }
 
 /* The first colon (`:` or `：`) in s, its length in *clen; NULL when none. */
@@ -760,12 +766,13 @@ static const char *first_colon(const char *s, size_t *clen)
 /* `- smoke: 30.75 us（1.01×）`: a soft claim of us for the label lead ..
  * colon, a claim only when the label is a workload. Returns 0, or -1 when
  * out of memory. */
-static int soft_claim(struct optlog *lg, const char *lead, const char *colon, double us, long line)
+static int soft_claim(struct optlog *lg, const char *lead, const char *colon, double v, double mul,
+		      long line)
 {
 	char *label = clean_label(lead, (size_t)(colon - lead));
 	if (!label)
 		return 0;
-	if (add_claim(lg, line, label, us, NAN))
+	if (add_claim(lg, line, label, v * mul, NAN, mul, 0))
 		return -1;
 	lg->claims[lg->n_claims - 1].soft = 1;
 	return 0;
@@ -788,13 +795,13 @@ static int claim_arrow(struct optlog *lg, const char *s, long line)
 	while (*p == '*' || *p == '`' || *p == ' ')
 		p++;
 	if (!skip_arrow(&p))
-		return mb != 0 ? soft_claim(lg, lead, colon, b * mb, line) : 0;
+		return mb != 0 ? soft_claim(lg, lead, colon, b, mb, line) : 0;
 	if (!read_figure(&p, &f, &mf) || mf == 0)
 		return 0;
 	if (mb == 0)
 		mb = mf;
 	char *label = clean_label(lead, (size_t)(colon - lead));
-	return add_claim(lg, line, label, f * mf, b * mb);
+	return add_claim(lg, line, label, f * mf, b * mb, mf, mb);
 }
 
 /* `... final_latency: N us ...` or `- W: B → F us`. */
@@ -1701,7 +1708,7 @@ static int summary_row_claim(struct ctx *cx, const char *const *cells, int n, lo
 	if (isnan(v) || n <= 0)
 		return 0;
 	char *label = clean_label(cells[0], strlen(cells[0]));
-	if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN))
+	if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN, cx->sum_mul, 0))
 		return -1;
 	if (label)
 		lg->claims[lg->n_claims - 1].soft = 1;

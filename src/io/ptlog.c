@@ -329,8 +329,28 @@ static long tag_body_end(const struct ptlog_text *t, size_t i, int level)
 	return (long)j;
 }
 
-/* A tagged line (index i, stripped text s): records its event. Returns 0,
- * or -1 when out of memory. */
+/* 1 when the [RESULT-#N] line index i continues the RESULT event prev
+ * (the same N): only blank lines lie between them, and the line does not
+ * state a precision again (a second verdict is a second RESULT, such as
+ * the one after a fix). */
+static int continues_result(const struct ptlog *log, const struct ptlog_event *prev, size_t i)
+{
+	static const char *const prec[] = { "\xE7\xB2\xBE\xE5\xBA\xA6" /* 精度 */, "precision", NULL };
+	for (long l = prev->end + 1; l <= (long)i; l++)
+		if (!is_blank(log->text.lines[l - 1]))
+			return 0;
+	for (size_t k = 0; prec[k]; k++) {
+		size_t len;
+		if (prose_field(log->text.lines[i], prec[k], &len) &&
+		    ptlog_event_field(log, prev, prec[k], &len, NULL))
+			return 0;
+	}
+	return 1;
+}
+
+/* A tagged line (index i, stripped text s): records its event. One
+ * RESULT written over several [RESULT-#N] lines (continues_result) is one
+ * event. Returns 0, or -1 when out of memory. */
 static int on_tag_line(struct plparse *c, size_t i, const char *s, int level, enum ptlog_tag tag,
 		       int num, char sub)
 {
@@ -341,6 +361,12 @@ static int on_tag_line(struct plparse *c, size_t i, const char *s, int level, en
 		num = (int)c->cur_item;
 	if (tag == PTLOG_ORDER_CHECK)
 		c->cur_item = num;
+	struct ptlog_event *prev = c->log->nev ? &c->log->ev[c->log->nev - 1] : NULL;
+	if (tag == PTLOG_RESULT && num > 0 && prev && prev->tag == PTLOG_RESULT && prev->num == num &&
+	    prev->sub == sub && continues_result(c->log, prev, i)) {
+		prev->end = tag_body_end(&c->log->text, i, level);
+		return 0;
+	}
 	if (add_event(c->log, &c->ecap, tag, num, sub, (long)i + 1))
 		return -1;
 	struct ptlog_event *e = &c->log->ev[c->log->nev - 1];

@@ -109,6 +109,8 @@ struct optlog_claim {
 	char *workload;     /* label on the line, NULL when none; malloc'd */
 	double final_us;    /* claimed final latency */
 	double baseline_us; /* claimed baseline on the same line, NAN when none */
+	double final_mul;   /* us per unit of the final as written (1000 for ms), 1 for us */
+	double base_mul;    /* the same for the baseline */
 };
 
 /* A number claimed on a line (geomean speedups). */

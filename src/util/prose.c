@@ -293,6 +293,27 @@ static const char *field_at(const char *s, const char *key, size_t *len)
 	return v;
 }
 
+/* s past blanks and emphasis marks, and past one parenthesised group of
+ * at most 16 bytes ("(2/3)", "（续）", "(cont.)") with the blanks after it. */
+static const char *skip_part_marker(const char *s)
+{
+	while (*s == ' ' || *s == '*' || *s == '_')
+		s++;
+	size_t open = *s == '(' ? 1 : strncmp(s, "\xEF\xBC\x88", 3) == 0 ? 3 : 0;
+	if (!open)
+		return s;
+	for (size_t i = open; i <= 16 && s[i]; i++) {
+		size_t close = s[i] == ')' ? 1 : strncmp(s + i, "\xEF\xBC\x89", 3) == 0 ? 3 : 0;
+		if (!close)
+			continue;
+		const char *p = s + i + close;
+		while (*p == ' ')
+			p++;
+		return p;
+	}
+	return s;
+}
+
 const char *prose_field(const char *line, const char *key, size_t *len)
 {
 	const char *s = prose_strip_lead(line, NULL);
@@ -301,9 +322,9 @@ const char *prose_field(const char *line, const char *key, size_t *len)
 	if (*s == '[') {
 		const char *e = strchr(s, ']');
 		if (e) {
-			const char *p = e + 1;
-			while (*p == ' ')
-				p++;
+			/* after the tag: emphasis ("**[RESULT-#1]** 精度:") and a
+			 * short part marker ("(2/3)", "（续）", "(cont.)") */
+			const char *p = skip_part_marker(e + 1);
 			if ((v = field_at(p, key, len)))
 				return v;
 		}

@@ -78,10 +78,20 @@ done
 # 4. figures as the page shows them: entities, units
 edit e1 "$LAT" "final_latency: &#51;2.0 us"
 false_claim e1
+# a figure written in another unit is named as written, then in us
 edit e2 "$LAT" "final_latency: 0.032 ms"
-false_claim e2
+expect_exit 1 "$TLGATE" e2
+expect_grep "claimed final_latency 0.032 ms (32 us) does not match the winner's recorded measurement 64 us" "$OUT"
 edit e3 "$LAT" "final_latency: 32000 ns"
-false_claim e3
+expect_exit 1 "$TLGATE" e3
+expect_grep "claimed final_latency 32000 ns (32 us) does not match the winner's recorded measurement 64 us" "$OUT"
+edit e3b "$LAT" "final_latency: 0.1 ms → 0.032 ms"
+expect_exit 1 "$TLGATE" e3b
+expect_grep "claimed final_latency 0.032 ms (32 us) does not match" "$OUT"
+expect_grep "claimed baseline 0.1 ms (100 us) does not match the round-0 record 80 us" "$OUT"
+edit e3c "$LAT" "final_latency: 0.000032 s"
+expect_exit 1 "$TLGATE" e3c
+expect_grep "claimed final_latency 3.2e-05 s (32 us) does not match" "$OUT"
 edit e4 "$LAT" "final_latency: 0.064 ms"
 expect_exit 0 "$TLGATE" e4
 edit e5 "$LAT" "final_latency: 64.0 µs"

@@ -1,0 +1,159 @@
+#!/bin/sh
+# perf_tuning/ claims read whole (issue 24.6), each on a fixture of
+# testdata/ptune and one-line edits of it:
+#   - a line with two figures (a subset's, then the overall one, in either
+#     order) is right when either figure is; both false still fails;
+#   - one RESULT written over several [RESULT-#N] lines is one RESULT;
+#   - report totals reconcile with the JSON they cite, to the figure's
+#     printed precision; a cited JSON that is missing is a warning.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+cd "$TMPDIR_TEST"
+# edit NAME FIXTURE FILE OLD NEW: NAME/op/perf_tuning is a copy of
+# testdata/ptune/FIXTURE with the first OLD in FILE replaced by NEW (\n in
+# OLD and NEW for line breaks)
+edit() {
+    rm -rf "$1"; mkdir -p "$1/op"; cp -R "$TESTDATA/ptune/$2" "$1/op/perf_tuning"
+    python3 - "$1/op/perf_tuning/$3" "$4" "$5" <<'PY'
+import sys
+p, old, new = sys.argv[1:4]
+old, new = old.replace("\\n", "\n"), new.replace("\\n", "\n")
+s = open(p, encoding="utf-8").read()
+assert old in s, old
+open(p, "w", encoding="utf-8").write(s.replace(old, new, 1))
+PY
+}
+need_cmd python3
+
+# ---- (a) two figures on one line ----------------------------------------
+# the fixture as written: subset then overall, overall then subset, and a
+# "(subset: x) / overall y" line, in the report and in perf_log.md
+edit ok two_figures final_report.md "# GELU" "# GELU"
+expect_exit 0 "$TLGATE" ok
+expect_no_grep "[PT-" "$OUT"
+# the subset's figure is not checked: another one still passes
+edit sub two_figures final_report.md "1.2247x（大 shape" "1.5000x（大 shape"
+expect_exit 0 "$TLGATE" sub
+edit sub2 two_figures perf_log.md "+31.5% on the large" "+45.0% on the large"
+expect_exit 0 "$TLGATE" sub2
+edit iord two_figures perf_log.md "+31.5% on the large shapes (case 2, case 4), +24.0% overall" "+24.0% overall, +31.5% on the large shapes"
+expect_exit 0 "$TLGATE" iord
+# both figures false: the finding fires, naming both
+edit r1 two_figures final_report.md "0.9740x（全部" "1.1000x（全部"
+expect_exit 1 "$TLGATE" r1
+expect_grep "final_report.md:14: error: [PT-REPORT] geometric-mean speedup 1.1 does not match the latest results iter2.json (0.974 over 4 cases, +12.9%) (nor its other figure 1.2247)" "$OUT"
+edit r2 two_figures final_report.md "0.974x across all cases" "1.100x across all cases"
+expect_exit 1 "$TLGATE" r2
+expect_grep "final_report.md:15: error: [PT-REPORT] geometric-mean speedup 1.22 does not match the latest results iter2.json" "$OUT"
+expect_grep "(nor its other figure 1.1)" "$OUT"
+edit r3 two_figures final_report.md "overall 1.000" "overall 1.300"
+expect_exit 1 "$TLGATE" r3
+expect_grep "final_report.md:16: error: [PT-REPORT] average speedup 1.3 does not match the latest results iter2.json (1 over 4 cases, +30.0%) (nor its other figure 1.225)" "$OUT"
+# a start and a result joined by an arrow are not two claims: the result is
+edit r4 two_figures final_report.md "平均加速比（large shapes: 1.225）/ overall 1.000" "平均加速比 1.000 → 1.300"
+expect_exit 1 "$TLGATE" r4
+expect_grep "final_report.md:16: error: [PT-REPORT] average speedup 1.3 does not match" "$OUT"
+edit r5 two_figures final_report.md "平均加速比（large shapes: 1.225）/ overall 1.000" "平均加速比从 0.8063 提升至 1.3000"
+expect_exit 1 "$TLGATE" r5
+expect_grep "final_report.md:16: error: [PT-REPORT] average speedup 1.3 does not match" "$OUT"
+edit i1 two_figures perf_log.md "+24.0% overall" "+40.0% overall"
+expect_exit 1 "$TLGATE" i1
+expect_grep "perf_log.md:20: error: [PT-ITERATION] 'Iteration 2 — 双缓冲流水 (ADOPTED)': improvement +31.5% does not match baseline_time 0.8063 and candidate_time 1 (+24.02%) (nor its other figure +40%)" "$OUT"
+edit i2 two_figures perf_log.md "/ -1.2% overall" "/ -6.0% overall"
+expect_exit 1 "$TLGATE" i2
+expect_grep "perf_log.md:31: error: [PT-ITERATION] 'Iteration 3 — block_N=16384 (ROLLED BACK)': improvement +2.6% does not match baseline_time 1 and candidate_time 0.9883 (-1.17%) (nor its other figure -6%)" "$OUT"
+# a RESULT's comparison: overall first is as good as subset first; both
+# false fails, naming both
+edit c1 formats optimization_log.md "对比: 小 shape -13.0%，overall -4.4%" "对比: overall -4.4%，小 shape -13.0%"
+expect_exit 0 "$TLGATE" c1
+edit c2 formats optimization_log.md "对比: 小 shape -13.0%，overall -4.4%" "对比: 小 shape -20.0%，overall -9.9%"
+expect_exit 1 "$TLGATE" c2
+expect_grep "optimization_log.md:60: error: [PT-RESULT] [RESULT-#4] compares -20% (nor its other figure -9.9%), which matches none of the changes it quotes" "$OUT"
+# ---- (b) one RESULT over several [RESULT-#N] lines -----------------------
+# result4 NAME TEXT: the formats fixture with its [RESULT-#4] lines replaced
+# by TEXT (\n for line breaks)
+result4() {
+    rm -rf "$1"; mkdir -p "$1/op"; cp -R "$TESTDATA/ptune/formats" "$1/op/perf_tuning"
+    python3 - "$1/op/perf_tuning/optimization_log.md" "$2" <<'PY'
+import sys
+p, new = sys.argv[1:3]
+s = open(p, encoding="utf-8").read()
+a, b = s.index("[RESULT-#4] 优化点"), s.index("## 结论")
+open(p, "w", encoding="utf-8").write(s[:a] + new.replace("\\n", "\n") + "\n\n" + s[b:])
+PY
+}
+P1="优化点: Host 侧 cast | 精度: pass"
+P2="性能: case 2 kernel 177.48 → 23.6 us (+650%)"
+P3="对比: +650%（kernel 时间）"
+# the parts on lines of their own: blank lines between, part markers,
+# emphasis on the tag, list items, a heading continued by a tagged line
+for form in "[RESULT-#4] $P1\n\n[RESULT-#4] $P2\n\n[RESULT-#4] $P3" \
+            "[RESULT-#4] (1/3) $P1\n[RESULT-#4] (2/3) $P2\n[RESULT-#4] (3/3) $P3" \
+            "[RESULT-#4] $P1\n[RESULT-#4]（续）$P2\n[RESULT-#4]（续）$P3" \
+            "**[RESULT-#4]** $P1\n**[RESULT-#4]** $P2\n**[RESULT-#4]** $P3" \
+            "- [RESULT-#4] $P1\n- [RESULT-#4] $P2\n- [RESULT-#4] $P3" \
+            "### [RESULT-#4] Host 侧 cast\n- 精度: pass\n\n[RESULT-#4] $P2 | $P3"; do
+    result4 m "$form"
+    expect_exit 0 "$TLGATE" m
+    expect_no_grep "[PT-" "$OUT"
+done
+# read as one, still checked as one: a false comparison on its last line,
+# no precision on any line
+result4 t1 "[RESULT-#4] $P1\n\n[RESULT-#4] $P2\n\n[RESULT-#4] 对比: +900%"
+expect_exit 1 "$TLGATE" t1
+expect_grep "optimization_log.md:61: error: [PT-RESULT] [RESULT-#4] compares +900%, which matches none of the changes it quotes (first: 177.48 → 23.6, -86.7%)" "$OUT"
+result4 t2 "[RESULT-#4] (1/3) 优化点: Host 侧 cast\n[RESULT-#4] (2/3) $P2\n[RESULT-#4] (3/3) $P3"
+expect_exit 1 "$TLGATE" t2
+expect_grep "optimization_log.md:57: error: [PT-RESULT] [RESULT-#4] states no precision (精度)" "$OUT"
+# a second verdict is a second RESULT (the one after a fix): precision
+# failed, then passed, and the next item is not started while it fails
+result4 t3 "[RESULT-#4] 优化点: Host 侧 cast | 精度: fail | 性能: 30 us | 对比: 未比较（精度失败）\n\n[RESULT-#4] 优化点: Host 侧 cast（修复后）| 精度: pass | $P2 | $P3\n\n[ORDER-CHECK] 准备实施: [#5] 下一项 | 前置依赖: 无 | 结论: ✅"
+expect_exit 1 "$TLGATE" t3
+expect_no_grep "[PT-PRECISION]" "$OUT"
+expect_no_grep "[PT-RESULT]" "$OUT"
+# ---- (c) report totals against the JSON they cite ------------------------
+# formats/perf_report.md:11 sums ours_v2.json's ours_us (7.27 ms) from
+# baseline.json's (8.60 ms); the total is right to the digits it prints
+T="kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8.60 → 7.27 ms"
+for ok in "8.60 → 7.3 ms" "8.6 → 7.270 ms" "8600 → 7270 us" "8.600 → 7.2700 ms" "8.60 → 7.27ms"; do
+    edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: $ok"
+    expect_exit 0 "$TLGATE" t
+    expect_no_grep "[PT-REPORT]" "$OUT"
+done
+# off in the last printed digit (within 1%): an error naming both files
+# and lines
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8.60 → 7.28 ms"
+expect_exit 1 "$TLGATE" t
+expect_grep "t/op/perf_tuning/perf_report.md:11: error: [PT-REPORT] totals 8.6 → 7.28 ms: 7.28 does not reconcile with t/op/perf_tuning/ours_v2.json:9, whose 4 cases' ours_us sum to 7.27 ms (+0.1%)" "$OUT"
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8600 → 7272 us"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:11: error: [PT-REPORT] totals 8600 → 7272 us: 7272 does not reconcile with t/op/perf_tuning/ours_v2.json:9" "$OUT"
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v2.json 的 4 个 case 之和）: 8.62 → 7.27 ms"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:11: error: [PT-REPORT] totals 8.62 → 7.27 ms against t/op/perf_tuning/ours_v2.json:9: 8.62 is no sum of a time column of it or of an older JSON (closest: baseline.json's ours_us, 8.6 ms)" "$OUT"
+# other phrasings: one figure, the JSON by its path, the column named
+edit t formats perf_report.md "$T" "sum kernel_ms (custom/ln/perf_tuning/ours_v2.json): 7.27"
+expect_exit 0 "$TLGATE" t
+edit t formats perf_report.md "$T" "sum kernel_ms (custom/ln/perf_tuning/ours_v2.json): 7.24"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:11: error: [PT-REPORT] total 7.24 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (-0.4%)" "$OUT"
+edit t formats perf_report.md "$T" "- total ours_us = 7270.0 (ours_v2.json)"
+expect_exit 0 "$TLGATE" t
+# a cited JSON that is not in the folder: a warning quoting the line
+edit t formats perf_report.md "$T" "kernel 时间合计（ours_v3.json 的 4 个 case 之和）: 8.60 → 7.27 ms"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:11: warning: [PT-REPORT] '- kernel 时间合计（ours_v3.json 的 4 个 case 之和）: 8.60 → 7.27 ms' cites ours_v3.json, which is not in the folder: the total is not reconciled" "$OUT"
+# no JSON cited: compared with the latest results, a warning quoting the
+# line when it does not reconcile
+edit t formats perf_report.md "## 2. 迭代" "## 2. 合计\n\n- total kernel time: 7.27 ms\n\n## 3. 迭代"
+expect_exit 0 "$TLGATE" t
+expect_no_grep "[PT-REPORT]" "$OUT"
+edit t formats perf_report.md "## 2. 迭代" "## 2. 合计\n\n- total kernel time: 7.31 ms\n\n## 3. 迭代"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:15: warning: [PT-REPORT] total 7.31 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (+0.6%) ('- total kernel time: 7.31 ms' names no JSON: assumed the latest results)" "$OUT"
+# a cited JSON without per-case times: a warning quoting the line
+edit t formats perf_report.md "$T" "kernel 时间合计（speedups.json 的 4 个 case 之和）: 8.60 → 7.27 ms"
+printf '{"cases": [{"case_id": 1, "speedup": 0.5}, {"case_id": 2, "speedup": 0.4}]}\n' >t/op/perf_tuning/speedups.json
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:11: warning: [PT-REPORT] '- kernel 时间合计（speedups.json 的 4 个 case 之和）: 8.60 → 7.27 ms' cites t/op/perf_tuning/speedups.json, which has no per-case times (a key ending in _us or _ms): the total is not reconciled" "$OUT"
+exit 0
