@@ -368,6 +368,15 @@ static void shown(void **st)
 	shown_is("6\xe2\x81\xa0" "4 \xe3\x8e\xb2", "64 \xce\xbcs"); /* word joiner; the squared us sign */
 	shown_is("Final_Latency\xef\xbc\x9a 2.5\xc3\x97", "Final_Latency: 2.5\xc3\x97"); /* fullwidth colon; x sign kept */
 	shown_is("\xe6\x97\xb6\xe5\xbb\xb6 64 us", "\xe6\x97\xb6\xe5\xbb\xb6 64 us");     /* CJK kept */
+	/* uname_disguised: the cells worth normalising, by their bytes */
+	assert_true(uname_disguised("\xef\xbc\x96\xef\xbc\x90.0"));   /* fullwidth 6, 0 */
+	assert_true(uname_disguised("6\xe2\x80\x8b" "0.0"));            /* zero-width space */
+	assert_true(uname_disguised("60\xef\xbc\x8e" "0"));             /* fullwidth full stop */
+	assert_true(uname_disguised("6\xc2\xad" "0"));                   /* soft hyphen */
+	assert_true(uname_disguised("64 \xe3\x8e\xb2"));                /* squared us */
+	assert_false(uname_disguised("c0\xef\xbc\x88" "best\xef\xbc\x89")); /* c0（best） */
+	assert_false(uname_disguised("64.0"));
+	assert_false(uname_disguised("\xe6\x97\xb6\xe5\xbb\xb6 \xc2\xb5s"));
 }
 
 static void marked_numbers(void **st)

@@ -2269,6 +2269,37 @@ static int prose(struct ctx *cx, const struct mdread_line *ln)
 	       pend_put(cx, "", ln->text, ln->len) ? -1 : 0;
 }
 
+/* A table row with its cells as a reader reads their figures: a cell
+ * with a fullwidth digit or an invisible character in it (`６０.０`,
+ * `6<ZWSP>0.0`) is read as the page shows it (uname_shown); the others
+ * as they are. */
+static int shown_row(struct ctx *cx, const struct mdread_line *ln)
+{
+	int n = ln->ncells, any = 0;
+	for (int i = 0; i < n && !any; i++)
+		any = uname_disguised(ln->cells[i]);
+	if (!any)
+		return ln->head ? open_table(cx, ln) : table_row(cx, ln);
+	const char **cells = calloc((size_t)n, sizeof(*cells));
+	char **owned = calloc((size_t)n, sizeof(*owned));
+	int rc = -1;
+	if (!cells || !owned)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		owned[i] = uname_disguised(ln->cells[i]) ? uname_shown(ln->cells[i]) : NULL;
+		cells[i] = owned[i] ? owned[i] : ln->cells[i];
+	}
+	struct mdread_line row = *ln;
+	row.cells = cells;
+	rc = ln->head ? open_table(cx, &row) : table_row(cx, &row);
+out:
+	for (int i = 0; owned && i < n; i++)
+		free(owned[i]);
+	free(owned);
+	free(cells);
+	return rc;
+}
+
 static int take_md(const struct mdread_line *ln, void *arg)
 {
 	struct ctx *cx = arg;
@@ -2289,7 +2320,7 @@ static int take_md(const struct mdread_line *ln, void *arg)
 		rc = prose(cx, ln);
 		break;
 	case MDREAD_ROW:
-		rc = ln->head ? open_table(cx, ln) : table_row(cx, ln);
+		rc = shown_row(cx, ln);
 		cx->cap_line = 0;
 		break;
 	case MDREAD_CODE:

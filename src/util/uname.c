@@ -134,6 +134,22 @@ static void cut_partial(char *out)
 		out[i - 1] = '\0';
 }
 
+int uname_disguised(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x80)
+			continue;
+		if ((p[0] == 0xEF && p[1] == 0xBC && ((p[2] >= 0x90 && p[2] <= 0x99) || p[2] == 0x8E)) ||
+		    (p[0] == 0xE2 && p[1] == 0x80 && p[2] >= 0x8B && p[2] <= 0x8F) ||
+		    (p[0] == 0xE2 && p[1] == 0x81 && p[2] >= 0xA0 && p[2] <= 0xA4) ||
+		    (p[0] == 0xC2 && p[1] == 0xAD) || (p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) ||
+		    (p[0] == 0xEF && p[1] == 0xB8 && p[2] >= 0x80 && p[2] <= 0x8F) ||
+		    (p[0] == 0xE3 && (p[1] == 0x8E || p[1] == 0x8F)))
+			return 1;
+	}
+	return 0;
+}
+
 char *uname_shown(const char *s)
 {
 	return is_ascii(s) ? NULL : nfkc_visible(s);

@@ -45,6 +45,14 @@ char *uname_identity(const char *s, char *out, size_t n);
  * a claim. */
 char *uname_shown(const char *s);
 
+/* 1 when s holds a character that a reader reads as another in a figure:
+ * a fullwidth digit or full stop, an invisible code point (zero-width
+ * space, joiners, word joiner, soft hyphen, BOM, variation selector) or a
+ * squared unit sign (㎲); uname_shown then gives what the reader reads. A
+ * byte scan, no ICU call: for table cells, where names with CJK brackets
+ * (`c0（best）`) are common and need no normalising. */
+int uname_disguised(const char *s);
+
 /* 1 when a and b are equal, or their identity forms are equal and not
  * empty; 0 otherwise. */
 int uname_same(const char *a, const char *b);

@@ -293,3 +293,14 @@ done
 edit w7 "| r1_tile_swap | 64.0 |" "| r1_tile_swap | $(printf '\342\200\256')0.46 |"
 expect_exit 1 "$TLGATE" w7
 expect_grep "bidirectional control character U+202E" "$OUT"
+# ... and in a table's cells: the page shows 60.0 where the records give 64
+for bad in "６０.０" "6$(printf '\342\200\213')0.0" "60$(printf '\357\274\216')0"; do
+    edit w8 "| r1_tile_swap | 64.0 |" "| r1_tile_swap | $bad |"
+    expect_exit 1 "$TLGATE" w8
+    expect_grep "error: [S4-COMPTABLE-RECON] round 1's table shows 60 us for 'r1_tile_swap' on 'wa', but the records give 64 us" "$OUT"
+done
+for good in "６４.０" "6$(printf '\342\200\213')4.0"; do
+    edit w9 "| r1_tile_swap | 64.0 |" "| r1_tile_swap | $good |"
+    expect_exit 0 "$TLGATE" w9
+    expect_no_grep "S4-COMPTABLE-RECON" "$OUT"
+done
