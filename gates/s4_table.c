@@ -34,8 +34,9 @@
 static int lower_has(const char *s, const char *w)
 {
 	size_t n = strlen(w);
+	int c0 = tolower((unsigned char)w[0]);
 	for (; *s; s++)
-		if (strncasecmp(s, w, n) == 0)
+		if (tolower((unsigned char)*s) == c0 && strncasecmp(s, w, n) == 0)
 			return 1;
 	return 0;
 }
