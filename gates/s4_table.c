@@ -69,6 +69,7 @@ struct tix {
 	size_t maxlen;
 	size_t *hits;           /* indices into ids */
 	unsigned char *hit;     /* per id: in hits */
+	struct s4_map *wl_of;   /* a header cell's text -> index into wls, -1 none */
 };
 
 static int byte_in(const unsigned char *set, unsigned char c)
@@ -89,6 +90,9 @@ static void tix_release(struct tix *x)
 	free(x->wls);
 	free(x->hits);
 	free(x->hit);
+	if (x->wl_of)
+		s4_map_release(x->wl_of);
+	free(x->wl_of);
 	s4_map_release(&x->idpos);
 }
 
@@ -107,7 +111,10 @@ static int tix_build(const struct s4_input *in, size_t from, struct tix *x)
 	x->wls = malloc((n + 1) * sizeof(*x->wls));
 	x->hits = malloc((n + 1) * sizeof(*x->hits));
 	x->hit = calloc(n + 1, 1);
-	int rc = x->ids && x->first && x->next && x->wls && x->hits && x->hit ? 0 : -1;
+	x->wl_of = malloc(sizeof(*x->wl_of));
+	if (x->wl_of)
+		s4_map_init(x->wl_of);
+	int rc = x->ids && x->first && x->next && x->wls && x->hits && x->hit && x->wl_of ? 0 : -1;
 	for (size_t i = from; rc == 0 && i < n; i++) {
 		const struct record *r = &in->recs->v[i];
 		int created;
@@ -273,10 +280,16 @@ static const char *header_workload(const struct s4_input *in, const struct tix *
 	const char *b = buf;
 	while (*b == ' ')
 		b++;
-	for (size_t k = 0; k < x->nwls; k++)
+	/* the same text recurs in every row: compared with the workloads once */
+	const long *seen = s4_map_get(x->wl_of, b);
+	if (seen)
+		return *seen >= 0 ? x->wls[*seen] : NULL;
+	long found = -1;
+	for (size_t k = 0; k < x->nwls && found < 0; k++)
 		if (s4_same_workload(b, x->wls[k]))
-			return x->wls[k];
-	return NULL;
+			found = (long)k;
+	s4_map_put(x->wl_of, b, found, NULL); /* a failure only forgets it */
+	return found >= 0 ? x->wls[found] : NULL;
 }
 
 static void find_layout(const struct s4_input *in, const struct tix *x, const struct optlog_cell_row *h, struct layout *L)
