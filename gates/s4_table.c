@@ -31,28 +31,12 @@
 
 #define MAX_REPEATS 64
 
-/* 1 when id stands in s as a word: no letter or digit right before or
- * after it (a file name `mish_opt_v5_op1.py` names v5_op1; `c10` does not
- * name c1). */
-static int has_word(const char *s, const char *id)
-{
-	size_t n = strlen(id);
-	if (!n)
-		return 0;
-	for (const char *p = s; (p = strstr(p, id)) != NULL; p++) {
-		int before = p > s && isalnum((unsigned char)p[-1]);
-		int after = isalnum((unsigned char)p[n]);
-		if (!before && !after)
-			return 1;
-	}
-	return 0;
-}
-
 static int lower_has(const char *s, const char *w)
 {
 	size_t n = strlen(w);
+	int c0 = tolower((unsigned char)w[0]);
 	for (; *s; s++)
-		if (strncasecmp(s, w, n) == 0)
+		if (tolower((unsigned char)*s) == c0 && strncasecmp(s, w, n) == 0)
 			return 1;
 	return 0;
 }
@@ -78,7 +62,25 @@ struct tix {
 	const char **wls;       /* distinct workloads */
 	size_t nwls;
 	struct s4_map idpos;    /* candidate_id -> its index in ids */
+	/* to find the ids a cell names without a search per id: the bytes
+	 * ids start and end with, their greatest length, and room for the
+	 * ids one cell names */
+	unsigned char starts[32], ends[32];
+	size_t maxlen;
+	size_t *hits;           /* indices into ids */
+	unsigned char *hit;     /* per id: in hits */
+	struct s4_map *wl_of;   /* a header cell's text -> index into wls, -1 none */
 };
+
+static int byte_in(const unsigned char *set, unsigned char c)
+{
+	return set[c >> 3] & (1u << (c & 7));
+}
+
+static void byte_add(unsigned char *set, unsigned char c)
+{
+	set[c >> 3] |= (unsigned char)(1u << (c & 7));
+}
 
 static void tix_release(struct tix *x)
 {
@@ -86,6 +88,11 @@ static void tix_release(struct tix *x)
 	free(x->first);
 	free(x->next);
 	free(x->wls);
+	free(x->hits);
+	free(x->hit);
+	if (x->wl_of)
+		s4_map_release(x->wl_of);
+	free(x->wl_of);
 	s4_map_release(&x->idpos);
 }
 
@@ -102,7 +109,12 @@ static int tix_build(const struct s4_input *in, size_t from, struct tix *x)
 	x->first = malloc((n + 1) * sizeof(*x->first));
 	x->next = malloc((n + 1) * sizeof(*x->next));
 	x->wls = malloc((n + 1) * sizeof(*x->wls));
-	int rc = x->ids && x->first && x->next && x->wls ? 0 : -1;
+	x->hits = malloc((n + 1) * sizeof(*x->hits));
+	x->hit = calloc(n + 1, 1);
+	x->wl_of = malloc(sizeof(*x->wl_of));
+	if (x->wl_of)
+		s4_map_init(x->wl_of);
+	int rc = x->ids && x->first && x->next && x->wls && x->hits && x->hit && x->wl_of ? 0 : -1;
 	for (size_t i = from; rc == 0 && i < n; i++) {
 		const struct record *r = &in->recs->v[i];
 		int created;
@@ -113,8 +125,15 @@ static int tix_build(const struct s4_input *in, size_t from, struct tix *x)
 			break;
 		}
 		if (*k == (long)x->nids) {
+			size_t len = strlen(r->candidate_id);
 			x->ids[x->nids] = r->candidate_id;
 			x->first[x->nids++] = -1;
+			if (len) {
+				byte_add(x->starts, (unsigned char)r->candidate_id[0]);
+				byte_add(x->ends, (unsigned char)r->candidate_id[len - 1]);
+			}
+			if (len > x->maxlen)
+				x->maxlen = len;
 		}
 		if (*w == (long)x->nwls)
 			x->wls[x->nwls++] = r->workload;
@@ -127,24 +146,49 @@ static int tix_build(const struct s4_input *in, size_t from, struct tix *x)
 	return rc;
 }
 
-/* The candidate the row's first cell names: the one recorded id (longest
- * wins over its prefix words), NULL when none or two. */
+/* The candidate the row's first cell names: the one recorded id that
+ * stands in it as a word (no letter or digit right before or after it: a
+ * file name `mish_opt_v5_op1.py` names v5_op1; `c10` does not name c1),
+ * the longest over its prefix words; NULL when none or two. Every span of
+ * the cell with a word boundary at both ends, no longer than the longest
+ * id, is looked up once; the ids found are then weighed in the order of
+ * the records. */
 static const char *row_candidate(const struct s4_input *in, const struct tix *x, const char *cell)
 {
 	(void)in;
+	const unsigned char *s = (const unsigned char *)cell;
+	size_t len = strlen(cell), nhits = 0;
+	for (size_t p = 0; p < len; p++) {
+		if ((p > 0 && isalnum(s[p - 1])) || !byte_in(x->starts, s[p]))
+			continue;
+		for (size_t q = p + 1; q <= len && q - p <= x->maxlen; q++) {
+			if ((q < len && isalnum(s[q])) || !byte_in(x->ends, s[q - 1]))
+				continue;
+			const long *k = s4_map_getn(&x->idpos, cell + p, q - p);
+			if (!k || x->hit[*k])
+				continue;
+			x->hit[*k] = 1;
+			size_t j = nhits++;
+			for (; j > 0 && x->hits[j - 1] > (size_t)*k; j--)
+				x->hits[j] = x->hits[j - 1];
+			x->hits[j] = (size_t)*k;
+		}
+	}
 	const char *found = NULL;
-	for (size_t k = 0; k < x->nids; k++) {
-		const char *id = x->ids[k];
-		if (!has_word(cell, id))
+	int two = 0;
+	for (size_t h = 0; h < nhits; h++) {
+		const char *id = x->ids[x->hits[h]];
+		x->hit[x->hits[h]] = 0;
+		if (two)
 			continue;
 		if (found && strstr(id, found))
 			found = id; /* r1_tile contains r1: the longer */
 		else if (found && !strstr(found, id))
-			return NULL; /* two ids */
+			two = 1;
 		else if (!found)
 			found = id;
 	}
-	return found;
+	return two ? NULL : found;
 }
 
 /* The figures of a cell that could be a duration: numbers not part of a
@@ -236,10 +280,16 @@ static const char *header_workload(const struct s4_input *in, const struct tix *
 	const char *b = buf;
 	while (*b == ' ')
 		b++;
-	for (size_t k = 0; k < x->nwls; k++)
+	/* the same text recurs in every row: compared with the workloads once */
+	const long *seen = s4_map_get(x->wl_of, b);
+	if (seen)
+		return *seen >= 0 ? x->wls[*seen] : NULL;
+	long found = -1;
+	for (size_t k = 0; k < x->nwls && found < 0; k++)
 		if (s4_same_workload(b, x->wls[k]))
-			return x->wls[k];
-	return NULL;
+			found = (long)k;
+	s4_map_put(x->wl_of, b, found, NULL); /* a failure only forgets it */
+	return found >= 0 ? x->wls[found] : NULL;
 }
 
 static void find_layout(const struct s4_input *in, const struct tix *x, const struct optlog_cell_row *h, struct layout *L)

@@ -22,27 +22,37 @@ void s4_map_release(struct s4_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static uint64_t hash(const char *s)
+static uint64_t hash_n(const char *s, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
 		h *= 1099511628211ULL;
 	}
 	return h;
 }
 
-long *s4_map_get(const struct s4_map *m, const char *key)
+static uint64_t hash(const char *s)
+{
+	return hash_n(s, strlen(s));
+}
+
+long *s4_map_getn(const struct s4_map *m, const char *key, size_t n)
 {
 	if (m->cap == 0)
 		return NULL;
-	size_t i = (size_t)(hash(key) & (m->cap - 1));
+	size_t i = (size_t)(hash_n(key, n) & (m->cap - 1));
 	while (m->keys[i]) {
-		if (strcmp(m->keys[i], key) == 0)
+		if (strncmp(m->keys[i], key, n) == 0 && m->keys[i][n] == '\0')
 			return &m->vals[i];
 		i = (i + 1) & (m->cap - 1);
 	}
 	return NULL;
+}
+
+long *s4_map_get(const struct s4_map *m, const char *key)
+{
+	return s4_map_getn(m, key, strlen(key));
 }
 
 static int rehash(struct s4_map *m, size_t cap)

@@ -14,6 +14,8 @@ void s4_map_init(struct s4_map *m);
 void s4_map_release(struct s4_map *m);
 /* Slot of key, or NULL when absent. */
 long *s4_map_get(const struct s4_map *m, const char *key);
+/* Slot of the key key[0..n) (not NUL-terminated), or NULL when absent. */
+long *s4_map_getn(const struct s4_map *m, const char *key, size_t n);
 /* Slot of key, inserted with value init when absent (*created set to 1).
  * NULL on allocation failure. */
 long *s4_map_put(struct s4_map *m, const char *key, long init, int *created);

@@ -157,12 +157,133 @@ static void callback_stops(void **state)
 	assert_int_equal(n, 2);
 }
 
+
+/* The whole dump of md into a malloc'd string (for documents of any size). */
+struct bigdump {
+	char *s;
+	size_t n, cap;
+	long lines, rows;
+	const char *inner;      /* a document read again inside each callback */
+	char *inner_seen;       /* what that inner reading gave, the last time */
+};
+
+static void big_add(struct bigdump *d, const char *p, size_t n)
+{
+	if (d->n + n + 1 > d->cap) {
+		d->cap = (d->n + n + 1) * 2;
+		d->s = realloc(d->s, d->cap);
+		assert_non_null(d->s);
+	}
+	memcpy(d->s + d->n, p, n);
+	d->n += n;
+	d->s[d->n] = '\0';
+}
+
+static int big_collect(const struct mdread_line *ln, void *arg)
+{
+	struct bigdump *d = arg;
+	char head[64];
+	int k = snprintf(head, sizeof(head), "%ld %s%d ", ln->line, mdread_kind_name(ln->kind), ln->ncells);
+	big_add(d, head, (size_t)k);
+	big_add(d, ln->text, ln->len);
+	big_add(d, "\n", 1);
+	d->lines++;
+	d->rows += ln->kind == MDREAD_ROW;
+	if (d->inner) {
+		/* a reading nested in another one's callback */
+		size_t len;
+		char *t = mdread_text(d->inner, strlen(d->inner), &len);
+		assert_non_null(t);
+		free(d->inner_seen);
+		d->inner_seen = t;
+	}
+	return 0;
+}
+
+static struct bigdump big_read(const char *md, size_t len, const char *inner)
+{
+	struct bigdump d = { NULL, 0, 0, 0, 0, inner, NULL };
+	big_add(&d, "", 0);
+	assert_int_equal(mdread_buffer(md, len, big_collect, &d), 0);
+	return d;
+}
+
+static const char sample[] =
+	"# Log\n\n| candidate | wa (us) |\n|---|---:|\n| c1（best） | 64.0 |\n| ~~c2~~ | 70.0 |\n\n"
+	"final: ~~64 us~~ 58 us <!-- note -->\n\n```text\ncode\n```\n\n- item **bold** `x`\n";
+
+/* A document is read the same when another is read inside each of its
+ * callbacks, and the inner one reads as it does alone. */
+static void nested_readings(void **state)
+{
+	(void)state;
+	const char *inner[] = { "| a | b |\n|---|---|\n| 1 | ~~2~~ |\n", "<!-- c -->\n# h\n\ntext\n", "" };
+	struct bigdump alone = big_read(sample, strlen(sample), NULL);
+	for (size_t i = 0; i < sizeof(inner) / sizeof(inner[0]); i++) {
+		size_t len;
+		char *want = mdread_text(inner[i], strlen(inner[i]), &len);
+		assert_non_null(want);
+		struct bigdump d = big_read(sample, strlen(sample), inner[i]);
+		assert_string_equal(d.s, alone.s);
+		assert_non_null(d.inner_seen);
+		assert_string_equal(d.inner_seen, want);
+		free(d.s);
+		free(d.inner_seen);
+		free(want);
+	}
+	free(alone.s);
+}
+
+/* Documents larger than the reader's memory chunks, with pieces larger
+ * than a chunk's share: every row and line comes through whole, and a
+ * small document read after them reads as it did before. */
+static void large_documents(void **state)
+{
+	(void)state;
+	struct bigdump first = big_read(sample, strlen(sample), NULL);
+	char *md = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&md, &n);
+	assert_non_null(f);
+	/* a table of 30000 rows */
+	fputs("| candidate | workload | us |\n|---|---|---:|\n", f);
+	for (int i = 0; i < 30000; i++)
+		fprintf(f, "| c%d | w%d | %d.5 |\n", i, i % 10, i);
+	/* a paragraph line of 400 KB and a code block of 3 MB */
+	fputs("\nlong ", f);
+	for (int i = 0; i < 40000; i++)
+		fputs("0123456789", f);
+	fputs(" end\n\n```\n", f);
+	for (int i = 0; i < 100000; i++)
+		fprintf(f, "code line %06d of the block\n", i);
+	fputs("```\n\nlast\n", f);
+	fclose(f);
+	for (int round = 0; round < 2; round++) {
+		struct bigdump d = big_read(md, n, NULL);
+		assert_int_equal(d.rows, 30001);
+		assert_int_equal(d.lines, 30001 + 1 + 100000 + 1);
+		assert_non_null(strstr(d.s, "\n30002 row3 c29999 | w9 | 29999.5\n"));
+		const char *lng = strstr(d.s, "\n30004 text0 long 0123");
+		assert_non_null(lng);
+		assert_int_equal(strchr(lng + 1, '\n') - lng - 1, strlen("30004 text0 long ") + 400000 + strlen(" end"));
+		assert_non_null(strstr(d.s, "\n30007 code0 code line 000000 of the block\n"));
+		assert_non_null(strstr(d.s, "\n130006 code0 code line 099999 of the block\n130009 text0 last\n"));
+		free(d.s);
+		struct bigdump again = big_read(sample, strlen(sample), NULL);
+		assert_string_equal(again.s, first.s);
+		free(again.s);
+	}
+	free(md);
+	free(first.s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(headings_and_prose), cmocka_unit_test(soft_breaks), cmocka_unit_test(page_text_joins), cmocka_unit_test(hidden_text),
 		cmocka_unit_test(code_and_fences),    cmocka_unit_test(tables),
 		cmocka_unit_test(folded_and_entities), cmocka_unit_test(callback_stops),
+		cmocka_unit_test(nested_readings),    cmocka_unit_test(large_documents),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,18 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define ARENA_POISON(p, n) ((void)(p), (void)(n))
+#define ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 
 #define MAX_CELLS 256   /* cells kept per row; the rest are dropped */
 #define MAX_OPEN 64     /* HTML elements with an effect kept open */
@@ -75,6 +85,7 @@ struct rd {
 	int last_hidden;         /* the reason of the last piece put, 0 shown */
 	/* the table row being assembled */
 	struct strbuf cells[MAX_CELLS];
+	struct strbuf joined;    /* the cells joined, for the row's text */
 	int ncells;
 	long row_line;
 };
@@ -477,13 +488,14 @@ static void end_row(struct rd *r)
 {
 	int n = r->ncells < MAX_CELLS ? r->ncells : MAX_CELLS;
 	const char *cells[MAX_CELLS];
-	struct strbuf joined = { 0 };
+	struct strbuf *joined = &r->joined;
+	reset(joined);
 	for (int i = 0; i < n; i++) {
 		cells[i] = str(&r->cells[i]);
 		r->oom |= r->cells[i].oom;
 		if (i)
-			strbuf_add(&joined, " | ", 3);
-		strbuf_str(&joined, cells[i]);
+			strbuf_add(joined, " | ", 3);
+		strbuf_str(joined, cells[i]);
 	}
 	struct mdread_line ln = { 0 };
 	ln.kind = MDREAD_ROW;
@@ -491,11 +503,10 @@ static void end_row(struct rd *r)
 	ln.head = r->head;
 	ln.ncells = n;
 	ln.cells = cells;
-	ln.text = str(&joined);
-	ln.len = joined.n;
-	r->oom |= joined.oom;
+	ln.text = str(joined);
+	ln.len = joined->n;
+	r->oom |= joined->oom;
 	emit(r, &ln);
-	free(joined.s);
 	flush_hidden(r);
 	r->ncells = 0;
 }
@@ -640,6 +651,28 @@ static long unplaced_paragraph(cmark_node *para)
 	return next ? cmark_node_get_start_line(next) : 0;
 }
 
+/* The node types of the table and strikethrough extensions, which
+ * cmark-gfm numbers when they register and its headers name only by type
+ * string: each type's string is compared once, then remembered. */
+enum ext_kind { EXT_NONE = 1, EXT_STRUCK, EXT_TABLE, EXT_ROW, EXT_CELL };
+
+static enum ext_kind ext_kind(cmark_node *n, cmark_node_type t)
+{
+	static _Thread_local unsigned char seen[4 * 64]; /* by kind bits and value, 0 unknown */
+	unsigned v = (unsigned)t & CMARK_NODE_VALUE_MASK;
+	unsigned char *k = v < 64 ? &seen[(((unsigned)t >> 14) & 3) * 64 + v] : NULL;
+	if (k && *k)
+		return (enum ext_kind)*k;
+	const char *ts = cmark_node_get_type_string(n);
+	enum ext_kind e = strcmp(ts, "strikethrough") == 0 ? EXT_STRUCK
+			  : strcmp(ts, "table") == 0 ? EXT_TABLE
+			  : strcmp(ts, "table_header") == 0 || strcmp(ts, "table_row") == 0 ? EXT_ROW
+			  : strcmp(ts, "table_cell") == 0 ? EXT_CELL : EXT_NONE;
+	if (k)
+		*k = (unsigned char)e;
+	return e;
+}
+
 static void enter(struct rd *r, cmark_node *n)
 {
 	cmark_node_type t = cmark_node_get_type(n);
@@ -650,23 +683,29 @@ static void enter(struct rd *r, cmark_node *n)
 		line = unplaced_paragraph(n);
 	if (t == CMARK_NODE_CUSTOM_BLOCK || t == CMARK_NODE_CUSTOM_INLINE || t > CMARK_NODE_FOOTNOTE_REFERENCE ||
 	    (t > CMARK_NODE_FOOTNOTE_DEFINITION && t < CMARK_NODE_TEXT)) {
-		const char *ts = cmark_node_get_type_string(n);
-		if (strcmp(ts, "strikethrough") == 0) {
+		switch (ext_kind(n, t)) {
+		case EXT_STRUCK:
 			r->del++;
-		} else if (strcmp(ts, "table") == 0) {
+			break;
+		case EXT_TABLE:
 			flush(r);
 			r->in_table = 1;
 			r->block++;
 			r->head_line = header_line(n);
-		} else if (strcmp(ts, "table_header") == 0 || strcmp(ts, "table_row") == 0) {
+			break;
+		case EXT_ROW:
 			r->ncells = 0;
-			if (strcmp(ts, "table_header") == 0)
+			r->head = cmark_gfm_extensions_get_table_row_is_header(n) != 0;
+			if (r->head)
 				line = r->head_line;
 			r->row_line = line;
 			r->cur = line;
-			r->head = strcmp(ts, "table_header") == 0;
-		} else if (strcmp(ts, "table_cell") == 0) {
+			break;
+		case EXT_CELL:
 			start_cell(r);
+			break;
+		default:
+			break;
 		}
 		return;
 	}
@@ -713,25 +752,24 @@ static void leave(struct rd *r, cmark_node *n)
 {
 	cmark_node_type t = cmark_node_get_type(n);
 	if ((t & CMARK_NODE_TYPE_MASK) == CMARK_NODE_TYPE_INLINE || t == CMARK_NODE_CUSTOM_BLOCK) {
-		const char *ts = cmark_node_get_type_string(n);
 		if ((t == CMARK_NODE_EMPH || t == CMARK_NODE_STRONG) && r->marks)
 			put(r, t == CMARK_NODE_STRONG ? "**" : "*", t == CMARK_NODE_STRONG ? 2 : 1, r->cur);
 		else if (t == CMARK_NODE_IMAGE)
 			r->img--;
-		else if (strcmp(ts, "strikethrough") == 0)
+		else if (ext_kind(n, t) == EXT_STRUCK)
 			r->del--;
 		return;
 	}
-	const char *ts = cmark_node_get_type_string(n);
-	if (strcmp(ts, "table_cell") == 0) {
+	enum ext_kind e = ext_kind(n, t);
+	if (e == EXT_CELL) {
 		r->in_cell = 0;
 		return;
 	}
-	if (strcmp(ts, "table_header") == 0 || strcmp(ts, "table_row") == 0) {
+	if (e == EXT_ROW) {
 		end_row(r);
 		return;
 	}
-	if (strcmp(ts, "table") == 0)
+	if (e == EXT_TABLE)
 		r->in_table = 0;
 	flush(r);
 	if (t == CMARK_NODE_BLOCK_QUOTE)
@@ -746,6 +784,259 @@ static void leave(struct rd *r, cmark_node *n)
 		r->unplaced = 0;
 }
 
+
+/* ---- cmark-gfm's memory ----
+ *
+ * cmark-gfm allocates every node, literal, buffer and table cell of a
+ * document through the cmark_mem it is given and frees them one by one
+ * (cmark_node_free walks the whole tree): with malloc, a quarter of the
+ * reading went to malloc and free. It is given this bump arena instead.
+ * Allocations are carved from chunks that are kept from one document to
+ * the next; free gives back only the latest allocation; the whole document
+ * goes at once when its reading ends, back to the mark taken before its
+ * parse (so a callback that reads another document nests). Requests above
+ * ARENA_BIG get a malloc'd block of their own, freed or resized at once.
+ * cmark_mem passes no context, so the arena is one per thread. Like
+ * cmark-gfm's own allocator (it does not check), a failed allocation
+ * prints a message and aborts. Under AddressSanitizer what is released is
+ * poisoned, so a string of the tree used after its reading is caught. */
+
+#define ARENA_CHUNK ((size_t)1 << 20)  /* bytes per chunk */
+#define ARENA_BIG (ARENA_CHUNK / 8)     /* larger requests: a block each */
+#define ARENA_KEEP 8                    /* chunks kept once nothing is read */
+#define ARENA_ALIGN 16
+#define BLOCK ((size_t)-1)              /* ahdr.cap of a block's allocation */
+#define ARENA_CLASSES 128               /* free lists: slots of 16..2048 bytes */
+
+struct achunk {
+	struct achunk *next;
+	size_t used;
+	_Alignas(ARENA_ALIGN) unsigned char data[ARENA_CHUNK];
+};
+
+/* before each allocation: the bytes asked for (a freed slot: the next
+ * freed one of its size), and the bytes it holds (BLOCK in a block of its
+ * own) */
+struct ahdr {
+	union {
+		size_t size;
+		struct ahdr *next;
+	};
+	size_t cap;
+};
+
+struct ablock {
+	struct ablock *prev, *next;
+	_Alignas(ARENA_ALIGN) struct ahdr h;
+};
+
+_Static_assert(sizeof(struct ahdr) == ARENA_ALIGN, "the header keeps the alignment");
+
+struct arena {
+	struct achunk *first, *cur; /* chunks in use up to cur, spare after it */
+	struct ablock *blocks;      /* the blocks, latest first */
+	struct ahdr *freed[ARENA_CLASSES]; /* freed slots by size, linked by size */
+	int depth;                  /* readings open */
+};
+
+struct amark {
+	struct achunk *cur;
+	size_t used;
+	struct ablock *blocks;
+};
+
+static _Thread_local struct arena A;
+
+static size_t slot(size_t n)
+{
+	return n ? (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1) : ARENA_ALIGN;
+}
+
+static void arena_fail(size_t n)
+{
+	fprintf(stderr, "tlperf: error: out of memory reading Markdown (%zu bytes)\n", n);
+	abort();
+}
+
+static void block_link(struct ablock *b, size_t n)
+{
+	b->prev = NULL;
+	b->next = A.blocks;
+	if (A.blocks)
+		A.blocks->prev = b;
+	A.blocks = b;
+	b->h.size = n;
+	b->h.cap = BLOCK;
+}
+
+static void block_unlink(struct ablock *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		A.blocks = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+}
+
+static struct ablock *block_of(struct ahdr *h)
+{
+	return (struct ablock *)(void *)((unsigned char *)h - offsetof(struct ablock, h));
+}
+
+/* n bytes, not cleared */
+static void *arena_alloc(size_t n)
+{
+	if (n > ARENA_BIG) {
+		struct ablock *b = malloc(sizeof(*b) + n);
+		if (!b)
+			arena_fail(n);
+		block_link(b, n);
+		return &b->h + 1;
+	}
+	size_t cls = slot(n) / ARENA_ALIGN - 1;
+	if (cls < ARENA_CLASSES && A.freed[cls]) {
+		struct ahdr *h = A.freed[cls];
+		A.freed[cls] = h->next;
+		ARENA_UNPOISON(h + 1, n);
+		h->size = n;
+		return h + 1;
+	}
+	size_t need = sizeof(struct ahdr) + slot(n);
+	if (!A.cur || A.cur->used + need > ARENA_CHUNK) {
+		struct achunk *c = A.cur ? A.cur->next : A.first;
+		if (!c) {
+			c = malloc(sizeof(*c));
+			if (!c)
+				arena_fail(sizeof(*c));
+			c->next = NULL;
+			ARENA_POISON(c->data, ARENA_CHUNK);
+			if (A.cur)
+				A.cur->next = c;
+			else
+				A.first = c;
+		}
+		c->used = 0;
+		A.cur = c;
+	}
+	struct ahdr *h = (struct ahdr *)(void *)(A.cur->data + A.cur->used);
+	ARENA_UNPOISON(h, sizeof(*h) + n);
+	A.cur->used += need;
+	h->size = n;
+	h->cap = slot(n);
+	return h + 1;
+}
+
+/* 1 when h is the latest allocation of the current chunk */
+static int is_last(const struct ahdr *h)
+{
+	return A.cur && (const unsigned char *)(h + 1) + h->cap == A.cur->data + A.cur->used;
+}
+
+static void *arena_calloc(size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		arena_fail(SIZE_MAX);
+	void *p = arena_alloc(nmemb * size);
+	memset(p, 0, nmemb * size);
+	return p;
+}
+
+static void arena_free(void *p)
+{
+	if (!p)
+		return;
+	struct ahdr *h = (struct ahdr *)p - 1;
+	if (h->cap == BLOCK) {
+		struct ablock *b = block_of(h);
+		block_unlink(b);
+		free(b);
+	} else if (is_last(h)) {
+		A.cur->used -= sizeof(*h) + h->cap;
+		ARENA_POISON(h, sizeof(*h) + h->cap);
+	} else if (h->cap / ARENA_ALIGN - 1 < ARENA_CLASSES) {
+		size_t cls = h->cap / ARENA_ALIGN - 1;
+		h->next = A.freed[cls];
+		A.freed[cls] = h;
+		ARENA_POISON(h + 1, h->cap);
+	}
+}
+
+static void *arena_realloc(void *p, size_t n)
+{
+	if (!p)
+		return arena_alloc(n);
+	struct ahdr *h = (struct ahdr *)p - 1;
+	if (h->cap == BLOCK && n > ARENA_BIG) {
+		struct ablock *b = block_of(h);
+		block_unlink(b);
+		b = realloc(b, sizeof(*b) + n);
+		if (!b)
+			arena_fail(n);
+		block_link(b, n);
+		return &b->h + 1;
+	}
+	if (h->cap != BLOCK && n <= h->cap) {
+		ARENA_UNPOISON(p, n);
+		h->size = n;
+		return p;
+	}
+	if (h->cap != BLOCK && n <= ARENA_BIG && is_last(h) && A.cur->used - h->cap + slot(n) <= ARENA_CHUNK) {
+		A.cur->used = A.cur->used - h->cap + slot(n);
+		ARENA_UNPOISON(p, n);
+		h->size = n;
+		h->cap = slot(n);
+		return p;
+	}
+	void *q = arena_alloc(n);
+	memcpy(q, p, h->size < n ? h->size : n);
+	arena_free(p);
+	return q;
+}
+
+static cmark_mem arena_mem = { arena_calloc, arena_realloc, arena_free };
+
+static struct amark arena_mark(void)
+{
+	A.depth++;
+	return (struct amark){ A.cur, A.cur ? A.cur->used : 0, A.blocks };
+}
+
+/* Drops everything allocated since m; once no reading is open, the chunks
+ * beyond ARENA_KEEP go back to the system. */
+static void arena_release(struct amark m)
+{
+	while (A.blocks && A.blocks != m.blocks) {
+		struct ablock *b = A.blocks;
+		block_unlink(b);
+		free(b);
+	}
+	if (A.cur) {
+		struct achunk *c = m.cur ? m.cur : A.first;
+		size_t from = m.cur ? m.used : 0;
+		for (;; c = c->next, from = 0) {
+			ARENA_POISON(c->data + from, ARENA_CHUNK - from);
+			if (c == A.cur)
+				break;
+		}
+	}
+	A.cur = m.cur;
+	if (A.cur)
+		A.cur->used = m.used;
+	/* freed slots may lie beyond the mark: those before it are lost */
+	memset(A.freed, 0, sizeof(A.freed));
+	if (--A.depth > 0)
+		return;
+	struct achunk **pp = &A.first;
+	for (int k = 0; *pp && k < ARENA_KEEP; k++)
+		pp = &(*pp)->next;
+	while (*pp) {
+		struct achunk *c = *pp;
+		*pp = c->next;
+		free(c);
+	}
+}
+
 /* ---- the reader ---- */
 
 static cmark_node *parse(const char *buf, size_t len)
@@ -755,7 +1046,7 @@ static cmark_node *parse(const char *buf, size_t len)
 		cmark_gfm_core_extensions_ensure_registered();
 		registered = 1;
 	}
-	cmark_parser *p = cmark_parser_new(CMARK_OPT_SOURCEPOS);
+	cmark_parser *p = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS, &arena_mem);
 	if (!p)
 		return NULL;
 	static const char *const ext[] = { "table", "strikethrough", "autolink", "tagfilter", "tasklist" };
@@ -782,8 +1073,10 @@ static int read_lines(const char *buf, size_t len, mdread_fn fn, void *arg, int 
 	r.fn = fn;
 	r.arg = arg;
 	r.marks = marks;
+	struct amark m = arena_mark();
 	cmark_node *doc = parse(buf, len);
 	if (!doc) {
+		arena_release(m);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -799,12 +1092,13 @@ static int read_lines(const char *buf, size_t len, mdread_fn fn, void *arg, int 
 	if (!r.stop)
 		flush(&r);
 	int failed = it == NULL;
-	cmark_iter_free(it);
-	cmark_node_free(doc);
+	/* the tree, the iterator and every literal read go with the arena */
+	arena_release(m);
 	free(r.vis.s);
 	for (int i = 0; i < 5; i++)
 		free(r.hid[i].s);
 	free(r.tag.s);
+	free(r.joined.s);
 	for (int i = 0; i < MAX_CELLS; i++)
 		free(r.cells[i].s);
 	if (r.stop)

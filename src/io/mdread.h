@@ -43,7 +43,11 @@
  * U+FFFD.
  *
  * Memory: the strings of a line belong to the reader and are valid only
- * during the callback.
+ * during the callback. cmark-gfm's tree lives in an arena of the reader's
+ * (one per thread, its chunks kept from one document to the next) that is
+ * dropped at once when the reading ends; a callback may read another
+ * document (the readings nest). As with cmark-gfm's own allocator, running
+ * out of memory inside the parser prints a message and aborts.
  */
 #ifndef TLPERF_MDREAD_H
 #define TLPERF_MDREAD_H

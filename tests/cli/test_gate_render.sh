@@ -198,6 +198,45 @@ expect_grep "warning: [S4-COMPTABLE-RECON] round 1's table shows 58 for 'r1_tile
 edit t7 "$ROW" "| tile swap (new) | 64.0 | 61% | 72% | pass |"
 "$TLGATE" t7 >"$OUT" 2>&1 || true
 expect_grep "warning: [S4-COMPTABLE-RECON] round 1's comparison table cannot be aligned with the records" "$OUT"
+# the row's first cell names a candidate by its id standing as a word
+# (no letter or digit around it), a longer id over one it contains, and
+# none when it names two: a false 60.0 is caught exactly when the row is
+# aligned with r1_tile_swap's records
+WRONG="shows 60 us for 'r1_tile_swap' on 'wa', but the records give 64 us"
+for cell in '`r1_tile_swap.py`' '候选r1_tile_swap（new）' 'opt_r1_tile_swap' '**r1_tile_swap** (best)'; do
+    edit tw "$ROW" "| $cell | 60.0 | 61% | 72% | pass |"
+    expect_exit 1 "$TLGATE" tw
+    expect_grep "$WRONG" "$OUT"
+done
+for cell in 'r1_tile_swap2' 'xr1_tile_swap' 'r1_tile_swap vs baseline' 'baseline→r1_tile_swap'; do
+    edit tw "$ROW" "| $cell | 60.0 | 61% | 72% | pass |"
+    "$TLGATE" tw >"$OUT" 2>&1 || true
+    expect_no_grep "$WRONG" "$OUT"
+done
+# with a recorded r1 as well (70.0 us in round 1, its record before or
+# after r1_tile_swap's): r1_tile_swap contains it and wins wherever both
+# stand; r1 alone is r1
+add_r1() { # DIR before|after
+    r1=$(sed -n 2p "$1/perf_opt/perf_records.jsonl" | sed 's/"candidate_id": "r1_tile_swap"/"candidate_id": "r1"/; s/"duration_us": 64.0/"duration_us": 70.0/')
+    { sed -n 1p "$1/perf_opt/perf_records.jsonl"
+      [ "$2" = before ] && echo "$r1"
+      sed -n 2p "$1/perf_opt/perf_records.jsonl"
+      [ "$2" = after ] && echo "$r1"
+      true; } >"$1/r" && mv "$1/r" "$1/perf_opt/perf_records.jsonl"
+}
+for order in before after; do
+    for cell in 'r1_tile_swap' 'r1 / r1_tile_swap' 'r1_tile_swap (from r1)'; do
+        edit tw "$ROW" "| $cell | 60.0 | 61% | 72% | pass |"
+        add_r1 tw $order
+        "$TLGATE" tw >"$OUT" 2>&1 || true
+        expect_grep "$WRONG" "$OUT"
+        expect_no_grep "for 'r1' on" "$OUT"
+    done
+    edit tw "$ROW" "| r1 | 60.0 | 61% | 72% | pass |"
+    add_r1 tw $order
+    "$TLGATE" tw >"$OUT" 2>&1 || true
+    expect_grep "shows 60 us for 'r1' on 'wa', but the records give 70 us" "$OUT"
+done
 
 # 9. a claim is read wherever a reader takes it for one (issue 24): every
 #    figure of a claim line, `N-fold`, and figures next to a claim word in
