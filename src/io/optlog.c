@@ -2273,13 +2273,33 @@ static int prose(struct ctx *cx, const struct mdread_line *ln)
  * with a fullwidth digit or an invisible character in it (`６０.０`,
  * `6<ZWSP>0.0`) is read as the page shows it (uname_shown); the others
  * as they are. */
+/* In the last Final Summary a table cell that reads as a claim on its own
+ * (`| final_latency: 32.0 us |`, `| 2.5x faster |`) is read as a line of
+ * prose is: a reviewer reads it so. Cells that hold only a figure are
+ * read through their column (summary_column), not here. */
+static int row_cell_claims(struct ctx *cx, const struct mdread_line *ln)
+{
+	for (int i = 0; cx->in_summary && i < ln->ncells; i++) {
+		if (!looks_like_claim(ln->cells[i]))
+			continue;
+		cx->tb_ok = 0;
+		line_bytes(cx, ln->cells[i]);
+		if (on_text(cx, ln->cells[i], ln->line))
+			return -1;
+		cx->tb_ok = 0;
+	}
+	return 0;
+}
+
 static int shown_row(struct ctx *cx, const struct mdread_line *ln)
 {
 	int n = ln->ncells, any = 0;
 	for (int i = 0; i < n && !any; i++)
 		any = uname_disguised(ln->cells[i]);
-	if (!any)
-		return ln->head ? open_table(cx, ln) : table_row(cx, ln);
+	if (!any) {
+		int rc = ln->head ? open_table(cx, ln) : table_row(cx, ln);
+		return rc ? rc : row_cell_claims(cx, ln);
+	}
 	const char **cells = calloc((size_t)n, sizeof(*cells));
 	char **owned = calloc((size_t)n, sizeof(*owned));
 	int rc = -1;
@@ -2292,6 +2312,8 @@ static int shown_row(struct ctx *cx, const struct mdread_line *ln)
 	struct mdread_line row = *ln;
 	row.cells = cells;
 	rc = ln->head ? open_table(cx, &row) : table_row(cx, &row);
+	if (rc == 0)
+		rc = row_cell_claims(cx, &row);
 out:
 	for (int i = 0; owned && i < n; i++)
 		free(owned[i]);

@@ -343,3 +343,16 @@ for good in "６４.０" "6$(printf '\342\200\213')4.0"; do
     expect_exit 0 "$TLGATE" w9
     expect_no_grep "S4-COMPTABLE-RECON" "$OUT"
 done
+
+# 12. a table in the Final Summary is read cell by cell where a cell reads
+#     as a claim on its own
+edit tc "$LAT" "$LAT\n\n| Final Summary |\n|---|\n| final_latency: 32.0 us |"
+false_claim tc
+edit tc "$OV" "$OV\n\n| result | note |\n|---|---|\n| r1_tile_swap | 2.5x faster than baseline |"
+expect_exit 1 "$TLGATE" tc
+expect_grep "error: [S4-SPEEDUP] claimed speedup 2.5x" "$OUT"
+for good in "| Final Summary |\n|---|\n| final_latency: 64.0 us |" "| result | note |\n|---|---|\n| r1_tile_swap | 1.25x faster than baseline |"; do
+    edit tc "$OV" "$OV\n\n$good"
+    expect_exit 0 "$TLGATE" tc
+    expect_no_grep "S4-SPEEDUP" "$OUT"
+done
