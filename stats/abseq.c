@@ -11,9 +11,10 @@
 #include "stats/abseq_v1.h"
 #include "stats/hl.h"
 
-/* The error bound: the chance that the confidence sequence ever misses B's
- * gain, so of ever adopting a B that is not faster (and of ever calling a
- * tie outside the margin), is at most 2.5%: the decision-quality target. */
+/* The error bound: for Gaussian log-ratios the chance that the interval
+ * ever misses B's gain, so of ever adopting a B that is not faster (and of
+ * ever calling a tie outside the margin), is at most 2.5%, the
+ * decision-quality target (not a bound for skewed state mixtures: abseq.h). */
 #define ALPHA 0.025
 /* How the error is spent over the looks: look n (of min_pairs..max_pairs)
  * gets alpha n^SPEND_POWER / sum_k k^SPEND_POWER, so late looks, where a

@@ -1,38 +1,41 @@
-/* abseq.h: the sequential A/B protocol (`--protocol seq`, tlab's default).
+/* abseq.h: the sequential A/B protocols: `--protocol seq` (tlab's
+ * default, the state-fitting rule of stats/abseq_v1.h) and `--protocol
+ * seq-v2` (opt-in, the error-spending rule below, in stats/abseq.c).
  *
  * After every pair of runs the caller passes all run medians so far (one
  * value per run: launches are never pooled) and the order of each pair;
  * abseq_decide says "continue" or returns a verdict with its numbers.
  *
- * The rule, on the paired log-ratios d_i = log a_i - log b_i (> 0: B's run
+ * seq-v2, on the paired log-ratios d_i = log a_i - log b_i (> 0: B's run
  * faster), whose mean mu is B's gain in geometric-mean terms:
- *  1. A confidence sequence for mu: the interval of every m for which the
- *     sequential t-test's Bayes factor BF_n(m) stays under 1/alpha. BF_n is
- *     the Gaussian model's Bayes factor with a N(0, prior_scale) prior on
- *     the effect size (mu - m) / sigma and the scale-invariant prior
- *     1/sigma on the unknown sd; for Gaussian d_i it is a nonnegative
- *     martingale under mu = m (Lai 1976; Perez-Ortiz, Lardy, de Heide and
- *     Grunwald 2024), so by Ville's inequality P(mu ever leaves the
- *     interval) <= alpha, at every look, however the looks are chosen.
+ *  1. An interval for mu at each look n (min_pairs..max_pairs): mean +-
+ *     t sd / sqrt(n), t Student's quantile (n - 1 degrees of freedom) at
+ *     the look's share of alpha, alpha n^spend_power / sum of k^spend_power
+ *     over the looks (abseq_look_alpha): for Gaussian d_i each look misses
+ *     mu with at most its share, so by the union bound the interval ever
+ *     misses it with probability at most alpha, however the looks stop.
  *  2. A guard for the state-frequency shift the Gaussian model cannot see:
  *     when runs fall in a fast and a slow state (log gap at most gap_max)
  *     and B is not faster, the chance that every one of n pairs lands in
  *     the same pair of states with a mean log-ratio of c is at most
  *     (1 - c / (2 gap_max))^(2n); a gain or loss of estimate c is only
- *     declared once that bound is at most alpha.
+ *     declared once that bound is at most alpha (abseq_guard_pairs).
  *  3. Verdicts at every look from min_pairs to max_pairs:
  *       B_better      interval above 0, estimate >= min_gain, guard passed;
  *       A_better      the mirror image;
  *       tie           interval inside +-noise;
  *       inconclusive  at max_pairs, or earlier (futility) when, at the sd
- *                     seen so far and an estimate one standard error
- *                     better than the one seen, the budget could not
- *                     reach any verdict; pairs_needed says how many
+ *                     seen so far and an estimate two standard errors
+ *                     more decisive than the one seen, the budget could
+ *                     not reach any verdict; pairs_needed says how many
  *                     pairs it would take.
- * Under the Gaussian model B_better is wrong (B not faster) with
- * probability at most alpha over the whole session, and so is tie (the
- * gain outside +-noise). docs/tlab.md has the derivation, the assumptions
- * and what happens when they fail.
+ * The bound is a theorem for Gaussian log-ratios only: for the skewed
+ * two- and three-point log-ratios of a state-frequency shift the t
+ * interval is too narrow between the guard's extreme case and the
+ * Gaussian one, and seq-v2 adopts falsely in up to 7% of sessions in such
+ * grid cells (docs/tlab.md "seq-v2", docs/benchmarks.md). Neither rule
+ * has a guarantee over the whole grid yet (issue 27; what a rule with one
+ * must pay: scripts/analysis/two_state_bound.py).
  * Pure: no I/O, no allocation.
  */
 #ifndef TLPERF_ABSEQ_H
