@@ -82,8 +82,9 @@ struct abseq_params {
 void abseq_params_default(struct abseq_params *p);
 
 /* Checks ranges: 3 <= min_pairs <= max_pairs <= ABSEQ_MAX_PAIRS,
- * 0 <= min_gain < noise < 0.5, 0 < alpha < 0.5, positive prior_scale and
- * gap_max (and seq-v1's constants when rule is ABSEQ_RULE_V1). Returns 0,
+ * 0 <= min_gain < noise < 0.5, 0 < alpha < 0.5, 0 <= spend_power <= 8,
+ * 0 < gap_max < 1 (and seq-v1's constants when rule is ABSEQ_RULE_V1),
+ * a known rule. Returns 0,
  * or -1 and a static message in *why. */
 int abseq_params_check(const struct abseq_params *p, const char **why);
 
