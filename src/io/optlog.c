@@ -711,10 +711,39 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
  * (`64 us (corrected: 58 us)`, `更正为 58 us`) is the one claimed, and a
  * line showing more time figures than the gate can attribute is noted with
  * the one read. Returns 0, or -1 when out of memory. */
+/* A unit written in a key (`final_latency (us)`, `（ms）`, `_us`): its
+ * multiplier to microseconds (0: none), *p moved past it. */
+static double key_unit(const char **p)
+{
+	const char *q = *p;
+	if (*q == '_') {
+		const char *u = q + 1;
+		double m = read_unit(&u);
+		if (m != 0) {
+			*p = u;
+			return m;
+		}
+		return 0;
+	}
+	q = skip_ws(q);
+	size_t open = *q == '(' ? 1 : strncmp(q, "（", strlen("（")) == 0 ? strlen("（") : 0;
+	if (!open)
+		return 0;
+	const char *u = q + open;
+	double m = read_unit(&u);
+	u = skip_ws(u);
+	size_t close = *u == ')' ? 1 : strncmp(u, "）", strlen("）")) == 0 ? strlen("）") : 0;
+	if (m == 0 || !close)
+		return 0;
+	*p = u + close;
+	return m;
+}
+
 static int claim_final_latency(struct optlog *lg, const char *s, const char *k, long line)
 {
 	const char *p = k + strlen("final_latency");
 	double v, mul, base = NAN, bmul = 0;
+	double key_mul = key_unit(&p); /* `final_latency (ms): 0.064`, `final_latency_us:` */
 	while (*p == '*' || *p == '`')
 		p++;
 	p = skip_ws(p);
@@ -727,7 +756,7 @@ static int claim_final_latency(struct optlog *lg, const char *s, const char *k, 
 	if (!read_figure(&p, &v, &mul))
 		return 0;
 	if (mul == 0)
-		mul = 1;
+		mul = key_mul != 0 ? key_mul : 1;
 	const char *after = p;
 	double f, fm;
 	if (skip_arrow(&after) && read_figure(&after, &f, &fm)) {
@@ -1156,6 +1185,21 @@ static int word_near(const char *s, const char *p, const char *e, const char *co
 	return text_find_any_ci(w, NULL, words) >= 0;
 }
 
+/* A unit in brackets in the 40 bytes before p (`latency (us): 32.0`):
+ * its multiplier to microseconds, 0 when none. */
+static double unit_before(const char *s, const char *p)
+{
+	for (const char *q = p - s > 40 ? p - 40 : s; q < p; q++) {
+		if (*q != '(' && strncmp(q, "（", strlen("（")) != 0)
+			continue;
+		const char *k = q;
+		double m = key_unit(&k);
+		if (m != 0 && k <= p)
+			return m;
+	}
+	return 0;
+}
+
 /* A line of the last Final Summary's prose that no other recogniser read
  * (no `final_latency:` claim, no claim key, no geomean, winner or stop
  * reason): a reader still takes a figure next to a claim word for a
@@ -1196,7 +1240,9 @@ static int scan_prose(struct optlog *lg, const char *s, long line)
 			continue;
 		}
 		const char *q = p;
-		if (read_figure(&q, &v, &mul) && mul != 0) {
+		if (read_figure(&q, &v, &mul) && mul == 0)
+			mul = unit_before(s, p); /* `Final latency (us): 32.0` */
+		if (mul != 0) {
 			size_t at = lg->n_notes;
 			if (tw && word_near(s, p, q, time_words) &&
 			    note_text(lg, OPTLOG_NOTE_PROSE, line, "prose", s, v, unit_name(mul)))

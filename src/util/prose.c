@@ -346,11 +346,9 @@ int prose_starts_clause(const char *t)
 	static const char *const fix[] = { "correct", "更正", "修正", "实际", "actual", NULL };
 	while (*t == ' ' || *t == '\t' || *t == '*' || *t == '`')
 		t++;
-	if (*t >= '0' && *t <= '9')
+	if ((*t >= '0' && *t <= '9') || *t == '(' || strncmp(t, "（", strlen("（")) == 0)
 		return 0;
 	for (size_t i = 0; t[i] && i < 40; i++) {
-		if (t[i] == '(' || strncmp(t + i, "（", strlen("（")) == 0)
-			return 0;
 		if (i > 0 && (t[i] == ':' || strncmp(t + i, "：", strlen("：")) == 0))
 			return !prose_contains_any(t, i, fix);
 	}

@@ -56,7 +56,8 @@ int prose_key_match(const char *s, const char *key);
 const char *prose_after_key(const char *p);
 
 /* 1 when the line t starts a clause of its own: a label (not a figure,
- * no bracket before its colon) ending in ':' or '：' within 40 bytes,
+ * not opening with a bracket; `final_latency (us):` is one) ending in
+ * ':' or '：' within 40 bytes,
  * marks and blanks skipped, that is not a correction (`corrected:`,
  * `更正`, `实际` ...). A paragraph's line after a soft break that does not
  * start one continues the line above as the page shows it (`final_latency:

@@ -356,3 +356,21 @@ for good in "| Final Summary |\n|---|\n| final_latency: 64.0 us |" "| result | n
     expect_exit 0 "$TLGATE" tc
     expect_no_grep "S4-SPEEDUP" "$OUT"
 done
+
+# 13. a unit written in the key (`final_latency (us): 64.0`, `_us`, `（ms）`)
+#     is the figure's unit: the honest forms pass, false ones are caught
+for good in "final_latency (us): 64.0" "final_latency_us: 64.0" "final_latency（ms）: 0.064" "**final_latency (µs)**: 64"; do
+    edit k "$LAT" "$good"
+    expect_exit 0 "$TLGATE" k
+    expect_no_grep "RECON] claimed" "$OUT"
+    expect_no_grep "claims no 'final_latency" "$OUT"
+done
+for bad in "final_latency (us): 32.0" "final_latency_us: 32.0" "final_latency (ms): 0.032"; do
+    edit k "$LAT" "$bad"
+    expect_exit 1 "$TLGATE" k
+    expect_grep "error: [S4-PERF-RECORDS-RECON] claimed final_latency" "$OUT"
+    expect_grep "does not match the winner's recorded measurement 64 us" "$OUT"
+done
+edit k "$LAT" "$LAT\n\nFinal latency (us): 32.0"
+expect_exit 0 "$TLGATE" k
+expect_grep "warning: [S4-CLAIM-READ] the Final Summary's prose shows 32 us" "$OUT"
