@@ -3,6 +3,7 @@
 #include "testlib.h"
 #include "io/ptjson.h"
 #include "io/ptlog.h"
+#include "util/prose.h"
 
 static void test_numbers(void **state)
 {
@@ -286,6 +287,31 @@ static void test_perf_fields(void **state)
 	ptperf_release(&p);
 }
 
+/* Where a soft-broken line of a paragraph belongs (util/prose.h): its own
+ * clause, or the line above as the page shows it. */
+static void test_clauses(void **state)
+{
+	(void)state;
+	assert_true(prose_starts_clause("overall: 20%"));
+	assert_true(prose_starts_clause("**best**: v3"));
+	assert_true(prose_starts_clause("final_latency (us): 64.0"));
+	assert_true(prose_starts_clause("中止原因：plateau"));
+	assert_false(prose_starts_clause("→ 32.0 us"));
+	assert_false(prose_starts_clause("(corrected: 32.0 us)"));
+	assert_false(prose_starts_clause("corrected: 32.0 us"));
+	assert_false(prose_starts_clause("更正为：32 us"));
+	assert_false(prose_starts_clause("32.0 us"));
+	assert_false(prose_starts_clause("which the records confirm"));
+	/* the narrower join of the first-generation line readers */
+	assert_true(prose_continues("final_latency:", 14, "32 us"));
+	assert_true(prose_continues("final_latency: 64", 17, "us → 32 us"));
+	assert_true(prose_continues("a: 64 us", 8, "→ 32 us"));
+	assert_true(prose_continues("a: 64 us", 8, "(corrected: 32 us)"));
+	assert_false(prose_continues("[#1] a：b", 11, "[#2] c"));
+	assert_false(prose_continues("key: 1", 6, "other: 2"));
+	assert_false(prose_continues("some text", 9, "more text"));
+}
+
 static void test_json_tokens(void **state)
 {
 	(void)state;
@@ -355,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_multiline_result),
 		cmocka_unit_test(test_perf_fields),
+		cmocka_unit_test(test_clauses),
 		cmocka_unit_test(test_json_tokens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
