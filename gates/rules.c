@@ -490,9 +490,12 @@ const struct gate_rule_info gate_rules[] = {
 	  "No `Stage Result` heading with `key: value` lines (error); two blocks (error, the last "
 	  "one is checked); a seed field missing (error; `issues`: warning) or given twice, a "
 	  "template placeholder such as {v} left in, an empty value, a latency or improvement "
-	  "that is not a number (errors). Warnings, which say what was assumed: a latency without "
+	  "that is not a number, a bidirectional override or isolate control (U+202A-U+202E, "
+	  "U+2066-U+2069), which shows digits in another order than the file holds (errors). "
+	  "Warnings, which say what was assumed: a latency without "
 	  "a unit (us) or in ms/ns (converted), an improvement without % or as a speedup (1 - 1/x), "
-	  "full-width punctuation (：, ％), a key written another way (`Final latency`), an unknown field.",
+	  "full-width punctuation (：, ％), a key written another way (`Final latency`), an unknown "
+	  "field, a figure after the one read (`7.0 us (5 runs, 3 us spread)`).",
 	  "Write one `## Stage Result` block with the seed's fields in the seed's order, one "
 	  "`- key: value` line each (one line per workload for the latencies), ASCII colons, "
 	  "latencies as `N us` and the improvement as `N%`. `tlperf loop report` prints such a block.",

@@ -1,6 +1,8 @@
 /* test_textcheck.c: the small text checks readers rely on: UTF-8 decoding
  * (util/utf8.h) and ISO 8601 timestamps (records_is_iso8601), step by step. */
 #include "testlib.h"
+
+#include <stdio.h>
 #include "model/records.h"
 #include "util/utf8.h"
 
@@ -72,6 +74,27 @@ static void test_utf8_invalid_at_all(void **state)
 			}
 }
 
+/* Every bidirectional embedding, override and isolate control is found,
+ * with its code point; the marks next to them (LRM, RLM, U+2060..2065)
+ * and a cut-off sequence are not. */
+static void test_utf8_bidi(void **state)
+{
+	(void)state;
+	static const unsigned want[] = { 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069 };
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char buf[16];
+		unsigned cp = 0;
+		int n = snprintf(buf, sizeof(buf), "46%c%c%c.0", 0xE2, 0x80 | ((want[i] >> 6) & 0x3F),
+				 0x80 | (want[i] & 0x3F));
+		assert_int_equal(utf8_bidi_control_at(buf, (size_t)n, &cp), 2);
+		assert_int_equal(cp, want[i]);
+	}
+	unsigned cp = 0;
+	assert_true(utf8_bidi_control_at("a\xE2\x80\x8E b \xE2\x81\xA0 c", 11, &cp) == (size_t)-1);
+	assert_true(utf8_bidi_control_at("64 us\xE2\x80", 7, &cp) == (size_t)-1);
+	assert_true(utf8_bidi_control_at("", 0, &cp) == (size_t)-1);
+}
+
 static void test_iso8601_steps(void **state)
 {
 	(void)state;
@@ -100,6 +123,7 @@ int main(void)
 		cmocka_unit_test(test_utf8_decode),
 		cmocka_unit_test(test_utf8_invalid_at),
 		cmocka_unit_test(test_utf8_invalid_at_all),
+		cmocka_unit_test(test_utf8_bidi),
 		cmocka_unit_test(test_iso8601_steps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

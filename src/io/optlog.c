@@ -2040,25 +2040,6 @@ static const struct text_bytes *line_bytes(struct ctx *cx, const char *s)
 /* The problems of one raw line (BOM on line 1, first CRLF, overlong,
  * NUL, invalid UTF-8), noted as the old line reader did: they concern the
  * bytes, not what is rendered. Returns -1 on allocation failure. */
-/* The offset of the first bidirectional embedding, override or isolate
- * control (U+202A-U+202E, U+2066-U+2069) in s[0..len), (size_t)-1 when
- * none; bidi_code gives the code point at such an offset. */
-static size_t bidi_control_at(const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	for (const unsigned char *p = memchr(u, 0xE2, len); p && p + 2 < u + len;
-	     p = memchr(p + 1, 0xE2, len - (size_t)(p + 1 - u)))
-		if ((p[1] == 0x80 && p[2] >= 0xAA && p[2] <= 0xAE) || (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9))
-			return (size_t)(p - u);
-	return (size_t)-1;
-}
-
-static unsigned bidi_code(const char *p)
-{
-	const unsigned char *u = (const unsigned char *)p;
-	return 0x2000u + ((u[1] & 0x3Fu) << 6) + (u[2] & 0x3Fu);
-}
-
 static int line_problems(struct ctx *cx, const char *s, size_t len, long line, int had_cr)
 {
 	struct optlog *lg = cx->lg;
@@ -2089,11 +2070,12 @@ static int line_problems(struct ctx *cx, const char *s, size_t len, long line, i
 	size_t bad = utf8_invalid_at(s, len);
 	if (bad != (size_t)-1 && add_problem(lg, line, "invalid UTF-8 at byte %zu", bad + 1))
 		return -1;
-	size_t bidi = bidi_control_at(s, len);
+	unsigned bcp = 0;
+	size_t bidi = utf8_bidi_control_at(s, len, &bcp);
 	if (bidi != (size_t)-1 &&
 	    add_problem(lg, line, "bidirectional control character U+%04X at byte %zu: it reorders what the page "
 			"shows (digits may be shown in another order than the file holds them), so the line cannot "
-			"be checked as shown; remove it", bidi_code(s + bidi), bidi + 1))
+			"be checked as shown; remove it", bcp, bidi + 1))
 		return -1;
 	for (size_t k = 0; k < len && lg->blank; k++)
 		if (s[k] != ' ' && s[k] != '\t' && s[k] != '\r')

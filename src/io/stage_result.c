@@ -1,6 +1,7 @@
 /* io/stage_result.c: the Stage Result reader (io/stage_result.h). */
 #include "io/stage_result.h"
 #include "io/mdread.h"
+#include "util/utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -446,6 +447,28 @@ static int parse_pass(const char *text, size_t len, struct stage_result *sr, int
 	return rc;
 }
 
+/* A bidirectional control in the text is an error of form on its line:
+ * the page would show its digits in another order than the file holds. */
+static int bidi_problems(const char *raw, size_t n, struct stage_result *sr)
+{
+	long line = 1;
+	for (size_t i = 0; i < n;) {
+		const char *nl = memchr(raw + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - raw) : n;
+		unsigned cp;
+		size_t at = utf8_bidi_control_at(raw + i, end - i, &cp);
+		if (at != (size_t)-1 &&
+		    stage_result_problem(sr, line, 1,
+					 "bidirectional control character U+%04X at byte %zu reorders what the page "
+					 "shows (digits may be shown in another order than the file holds them): remove it",
+					 cp, at + 1))
+			return -1;
+		i = end + 1;
+		line++;
+	}
+	return 0;
+}
+
 int stage_result_parse(const char *raw, size_t rawlen, struct stage_result *sr)
 {
 	/* what the rendered page shows, line for line: hidden text never
@@ -456,7 +479,7 @@ int stage_result_parse(const char *raw, size_t rawlen, struct stage_result *sr)
 		return -1;
 	int rc = parse_rendered(text, len, sr);
 	free(text);
-	return rc;
+	return rc ? rc : bidi_problems(raw, rawlen, sr);
 }
 
 static int parse_rendered(const char *text, size_t len, struct stage_result *sr)

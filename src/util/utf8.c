@@ -123,3 +123,15 @@ char *utf8_sanitized(const char *s)
 	out[o] = '\0';
 	return out;
 }
+
+size_t utf8_bidi_control_at(const char *s, size_t n, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (const unsigned char *p = memchr(u, 0xE2, n); p && p + 2 < u + n;
+	     p = memchr(p + 1, 0xE2, n - (size_t)(p + 1 - u)))
+		if ((p[1] == 0x80 && p[2] >= 0xAA && p[2] <= 0xAE) || (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9)) {
+			*cp = 0x2000u + ((p[1] & 0x3Fu) << 6) + (p[2] & 0x3Fu);
+			return (size_t)(p - u);
+		}
+	return (size_t)-1;
+}

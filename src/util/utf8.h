@@ -20,4 +20,10 @@ size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp);
  * allocation failure. */
 char *utf8_sanitized(const char *s);
 
+/* The offset of the first bidirectional embedding, override or isolate
+ * control (U+202A-U+202E, U+2066-U+2069) in s[0..n), its code point in
+ * *cp; (size_t)-1 when there is none. Such a control makes a rendered
+ * page show characters (digits) in another order than the text holds. */
+size_t utf8_bidi_control_at(const char *s, size_t n, unsigned *cp);
+
 #endif

@@ -99,6 +99,12 @@ bad S4-STAGE-RESULT-IMPROVEMENT 18 's/^- improvement: \(.*\)/- improvement: <s>\
 bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: \1\n  → 7.000 us/'
 bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency:\n  7.000 us/'
 bad S4-STAGE-RESULT-LATENCY 16 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: \1\n  (corrected: 7.000 us)/'
+# a bidirectional override shows the digits in another order than the
+# file holds them: an error of form on its line, whatever it wraps
+for cp in '\342\200\256' '\342\201\247'; do
+    bad S4-STAGE-RESULT-FORMAT 16 "s/^- n1024: final_latency: \(.*\)/- n1024: final_latency: $(printf "$cp")\1$(printf '\342\200\254')/"
+    expect_grep "bidirectional control character U+20" "$OUT"
+done
 # the honest forms: a figure before the arrow is not the claim; another
 # figure after the one read is said to be passed over
 sed 's/^- n1024: final_latency: \(.*\)/- n1024: final_latency: 99 us → \1/' "$SR" >"$TMPDIR_TEST/arrow.md"
