@@ -7,6 +7,7 @@
 #include "model/ptlog.h"
 #include "util/utf8.h"
 #include "util/prose.h"
+#include "util/strbuf.h"
 #include "util/text.h"
 #include "util/decimal.h"
 #include "util/swar.h"
@@ -57,10 +58,7 @@ struct ctx {
 	double sum_mul;        /* its unit, microseconds per unit */
 	/* the line of prose being read: a paragraph's soft-broken lines that
 	 * continue it are joined to it, as the page shows them (prose_flush) */
-	struct {
-		char *s;
-		size_t n, cap;
-	} pend;
+	struct strbuf pend;
 	long pend_line;        /* its first source line; 0 when none is pending */
 };
 
@@ -2261,25 +2259,6 @@ static int prose_flush(struct ctx *cx)
 	return rc;
 }
 
-/* Appends n bytes of t to the pending line (after sep when it has text). */
-static int pend_put(struct ctx *cx, const char *sep, const char *t, size_t n)
-{
-	size_t k = strlen(sep);
-	if (cx->pend.n + k + n + 1 > cx->pend.cap) {
-		size_t cap = (cx->pend.n + k + n + 1) * 2;
-		char *b = realloc(cx->pend.s, cap);
-		if (!b)
-			return -1;
-		cx->pend.s = b;
-		cx->pend.cap = cap;
-	}
-	memcpy(cx->pend.s + cx->pend.n, sep, k);
-	memcpy(cx->pend.s + cx->pend.n + k, t, n);
-	cx->pend.n += k + n;
-	cx->pend.s[cx->pend.n] = '\0';
-	return 0;
-}
-
 /* A shown line of prose: list items are read with their marker ("- "), as
  * the recognisers expect; a line that continues its paragraph's line after
  * a soft break (`final_latency: 64.0 us` / `→ 32.0 us`) is read with it,
@@ -2287,14 +2266,17 @@ static int pend_put(struct ctx *cx, const char *sep, const char *t, size_t n)
 static int prose(struct ctx *cx, const struct mdread_line *ln)
 {
 	cx->in_table = 0;
-	if (ln->joined && cx->pend_line && !prose_starts_clause(ln->text))
-		return pend_put(cx, " ", ln->text, ln->len);
-	if (prose_flush(cx))
-		return -1;
-	cx->pend.n = 0;
-	cx->pend_line = ln->line;
-	return pend_put(cx, "", ln->list_item ? "- " : "", ln->list_item ? 2 : 0) ||
-	       pend_put(cx, "", ln->text, ln->len) ? -1 : 0;
+	if (ln->joined && cx->pend_line && !prose_starts_clause(ln->text)) {
+		strbuf_add(&cx->pend, " ", 1);
+	} else {
+		if (prose_flush(cx))
+			return -1;
+		cx->pend.n = 0;
+		cx->pend_line = ln->line;
+		strbuf_str(&cx->pend, ln->list_item ? "- " : "");
+	}
+	strbuf_add(&cx->pend, ln->text, ln->len);
+	return cx->pend.oom ? -1 : 0;
 }
 
 /* A table row with its cells as a reader reads their figures: a cell
