@@ -10,11 +10,13 @@
 
 #include "stats/abseq_v1.h"
 #include "stats/hl.h"
+#include "stats/twostate.h"
 
 /* The error bound: for Gaussian log-ratios the chance that the interval
  * ever misses B's gain, so of ever adopting a B that is not faster (and of
  * ever calling a tie outside the margin), is at most 2.5%, the
- * decision-quality target (not a bound for skewed state mixtures: abseq.h). */
+ * decision-quality target; the two-state bar holds adoption to the same
+ * share of it look by look (abseq.h). */
 #define ALPHA 0.025
 /* How the error is spent over the looks: look n (of min_pairs..max_pairs)
  * gets alpha n^SPEND_POWER / sum_k k^SPEND_POWER, so late looks, where a
@@ -24,9 +26,15 @@
  * moves power and pairs, never the guarantee (the weights sum to one). */
 #define SPEND_POWER 2.0
 /* The largest gap between the fast and the slow state of one kernel that
- * the guard assumes: 11% (log 0.104), the widest gap of either grid and of
+ * the two-state bar assumes: 11% (log 0.104), the widest gap of either grid and of
  * the decision-quality issue's range (3-11%). */
 #define GAP_MAX 0.105
+/* The steady gain the region of each look is chosen for (twostate.h):
+ * 5% (log 0.0513) with runs of 2% CV (sd of a pair's log-ratio 2% sqrt 2),
+ * the steady kernel of the decision-quality targets. They choose among
+ * regions that all keep the error bound: they move power, never it. */
+#define DESIGN_GAIN 0.051293294387550536 /* -log(0.95) */
+#define DESIGN_SD 0.028284271247461901   /* 0.02 sqrt(2) */
 /* Futility looks at an estimate this many standard errors better than the
  * one seen, so a session stops early only when even a lucky continuation
  * could not reach a verdict within the budget. */
@@ -87,6 +95,8 @@ int abseq_params_check(const struct abseq_params *p, const char **why)
 		w = v1_check(p);
 	else if (p->rule != ABSEQ_RULE_V2)
 		w = "unknown rule";
+	else if (p->max_pairs > TWOSTATE_MAX_N)
+		w = "seq-v2: max-pairs must be at most 40";
 	if (why)
 		*why = w;
 	return w ? -1 : 0;
@@ -138,19 +148,40 @@ double abseq_look_t(size_t n, const struct abseq_params *p)
 	return gsl_cdf_tdist_Qinv(a, (double)n - 1.0);
 }
 
-/* Two states with log gap g <= G, each arm slow with its own probability,
- * B not faster (E d <= 0): every pair in the same (A state, B state) with
- * log-ratio c > 0 needs that cell's probability q, and q <= (1 -
- * c/(2G))^2 (maximised over both probabilities and the level difference,
- * docs/tlab.md); n such pairs: q^n. */
-size_t abseq_guard_pairs(double c, double gap_max, double alpha)
+/* The two-state region of look n (stats/twostate.h) for these settings,
+ * computed on first use and kept for the thread (a session, or a
+ * simulation, asks for the same looks again and again). */
+struct region_memo {
+	double alpha, gap_max, spend_power;
+	size_t min_pairs, max_pairs;
+	unsigned char have[ABSEQ_MAX_PAIRS + 1]; /* 1 computed, 2 failed */
+	struct twostate_region r[ABSEQ_MAX_PAIRS + 1];
+};
+
+int abseq_look_region(size_t n, const struct abseq_params *p, double *m, double *t)
 {
-	if (!(c > 0.0))
-		return SIZE_MAX;
-	if (c >= 2.0 * gap_max)
-		return 0;
-	double per = 2.0 * log1p(-c / (2.0 * gap_max));
-	return (size_t)ceil(log(alpha) / per - 1e-9);
+	static _Thread_local struct region_memo memo;
+	double a = abseq_look_alpha(n, p);
+	if (!(a > 0) || n > TWOSTATE_MAX_N)
+		return -1;
+	if (memo.alpha != p->alpha || memo.gap_max != p->gap_max ||
+	    memo.spend_power != p->spend_power || memo.min_pairs != p->min_pairs ||
+	    memo.max_pairs != p->max_pairs) {
+		memset(&memo, 0, sizeof(memo));
+		memo.alpha = p->alpha;
+		memo.gap_max = p->gap_max;
+		memo.spend_power = p->spend_power;
+		memo.min_pairs = p->min_pairs;
+		memo.max_pairs = p->max_pairs;
+	}
+	if (!memo.have[n])
+		memo.have[n] = twostate_region(n, p->gap_max, a, abseq_look_t(n, p), DESIGN_GAIN,
+					       DESIGN_SD, &memo.r[n]) == 0 ? 1 : 2;
+	if (memo.have[n] != 1)
+		return -1;
+	*m = memo.r[n].m;
+	*t = memo.r[n].t;
+	return 0;
 }
 
 /* ---- the decision ------------------------------------------------------ */
@@ -180,47 +211,51 @@ static void sample_of(const double *d, size_t n, struct sample *s)
 	s->se = s->sd / sqrt((double)n);
 }
 
-/* Whether a look after N pairs with multiplier t and sd `sd` could
- * decide, if the mean were c_gain (for a gain or loss, > 0) or c_tie (for
- * a tie, >= 0). */
-static int reachable(size_t N, double t, double sd, double c_gain, double c_tie,
+/* Whether a look after N pairs could decide if the sd stayed `sd` and the
+ * mean were c_gain (for a gain or loss, > 0) or c_tie (for a tie, >= 0).
+ * Beyond the budget (only to say how many pairs a verdict would take)
+ * the last look's level and region stand in for the look's own. */
+static int reachable(size_t N, double sd, double c_gain, double c_tie, int loss,
 		     const struct abseq_params *p)
 {
-	if (!isfinite(t))
-		return 0;
-	double w = t * sd / sqrt((double)N);
+	size_t at = N <= p->max_pairs ? N : p->max_pairs;
+	double ts = N <= p->max_pairs
+			    ? abseq_look_t(N, p)
+			    : gsl_cdf_tdist_Qinv(abseq_look_alpha(at, p), (double)N - 1.0);
+	double m, t, rn = sqrt((double)N);
 	double lgain = -log1p(-p->min_gain), margin = log1p(p->noise);
-	if (c_gain >= lgain && w < c_gain && N >= abseq_guard_pairs(c_gain, p->gap_max, p->alpha))
+	if (!isfinite(ts))
+		return 0;
+	if (loss && c_gain >= lgain && c_gain * rn > ts * sd)
+		return 1; /* a loss needs the interval alone */
+	if (!loss && c_gain >= lgain && abseq_look_region(at, p, &m, &t) == 0 && c_gain > m &&
+	    c_gain * rn >= t * sd)
 		return 1;
-	return c_tie + w < margin;
+	return c_tie + ts * sd / rn < margin;
 }
 
 /* The fewest pairs (from n on) at which a verdict could be reached if the
  * sd stayed as seen and the estimate were FUTILITY_SE standard errors more
- * decisive. Within the budget each look's own multiplier; beyond it (only
- * to say how many pairs it would take) looks at the last look's level,
- * found by bisection (reachability only grows with N); 0 beyond
- * NEEDED_HORIZON. */
+ * decisive; found by bisection beyond the budget (reachability only grows
+ * with N there); 0 beyond NEEDED_HORIZON. */
 static size_t pairs_needed(const struct sample *s, const struct abseq_params *p)
 {
 	double c_gain = fabs(s->mean) + FUTILITY_SE * s->se;
 	double c_tie = fmax(fabs(s->mean) - FUTILITY_SE * s->se, 0.0);
+	int loss = s->mean < 0;
 	for (size_t N = s->n; N <= p->max_pairs; N++)
-		if (reachable(N, abseq_look_t(N, p), s->sd, c_gain, c_tie, p))
+		if (reachable(N, s->sd, c_gain, c_tie, loss, p))
 			return N;
-	double a_last = abseq_look_alpha(p->max_pairs, p);
 	size_t lo = p->max_pairs, hi = NEEDED_HORIZON;
-#define LATE_T(N) gsl_cdf_tdist_Qinv(a_last, (double)(N) - 1.0)
-	if (!reachable(hi, LATE_T(hi), s->sd, c_gain, c_tie, p))
+	if (!reachable(hi, s->sd, c_gain, c_tie, loss, p))
 		return 0;
 	while (hi - lo > 1) { /* reachable at hi, not at lo */
 		size_t mid = lo + (hi - lo) / 2;
-		if (reachable(mid, LATE_T(mid), s->sd, c_gain, c_tie, p))
+		if (reachable(mid, s->sd, c_gain, c_tie, loss, p))
 			hi = mid;
 		else
 			lo = mid;
 	}
-#undef LATE_T
 	return hi;
 }
 
@@ -235,13 +270,13 @@ static void verdict(const struct sample *s, double lo, double hi, const struct a
 {
 	double lgain = -log1p(-p->min_gain);
 	double up = -log1p(-p->noise), down = -log1p(p->noise);
-	int guard_gain = s->n >= abseq_guard_pairs(s->mean, p->gap_max, p->alpha);
-	int guard_loss = s->n >= abseq_guard_pairs(-s->mean, p->gap_max, p->alpha);
+	double m, t, z = s->se > 0 ? s->mean / s->se : s->mean > 0 ? INFINITY : -INFINITY;
+	int region = abseq_look_region(s->n, p, &m, &t) == 0;
 	if (!(isfinite(s->mean) && isfinite(s->sd)))
 		out->reason = s->n >= p->max_pairs ? ABSEQ_BUDGET : ABSEQ_CONTINUE;
-	else if (lo > 0 && s->mean >= lgain && guard_gain)
+	else if (region && lo > 0 && s->mean >= lgain && s->mean > m && z >= t)
 		out->reason = ABSEQ_GAIN;
-	else if (hi < 0 && s->mean <= -lgain && guard_loss)
+	else if (hi < 0 && s->mean <= -lgain)
 		out->reason = ABSEQ_LOSS;
 	else if (lo > down && hi < up)
 		out->reason = ABSEQ_TIE;

@@ -1,8 +1,8 @@
 /* abseq_v1.h: the state-fitting rule, tlab's default `--protocol seq`
  * (`tlperf sim --protocol seq-v1` names it too). It stays the default
  * until a rule with an error guarantee over the whole simulation grid
- * meets the decision targets: seq-v2 (abseq.h) has a bound only for
- * Gaussian log-ratios and misses them (issue 27).
+ * meets the decision targets: seq-v2 (abseq.h) has its guarantee but
+ * misses them by far on kernels with run states (issue 27).
  *
  * Its model, on the log scale: every run lands in a fast or a slow state;
  * each arm's run medians are split into clusters where sorted values jump

@@ -119,16 +119,16 @@ if [ -n "${first3:-}" ]; then
     grep -q "\"arm\":\"$other\",\"pair\":3,\"order\":2" resume/runs.jsonl || fail "pair 3 second arm not order 2"
 fi
 
-# --protocol seq-v2, the error-spending rule: identical runs in each arm, a
-# 10% gain is clear to the t bound at once and its state guard lets a
-# log-ratio of 0.105 through from pair 3 (every pair in one pair of states
-# has probability at most 0.25 when B is not faster: 0.25^3 < 2.5%)
+# --protocol seq-v2, the rule with a guarantee: identical runs in each arm,
+# a clean 10% gain is clear to Student's t at once, but two run states 11%
+# apart, A slow and B fast in every pair, fake it too often until the
+# two-state bar of the look drops below 10% (log 0.0953): pair 6
 expect_exit 0 "$TLAB" --source stdout --workdir v2 --seed 1 --protocol seq-v2 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep '"tlab_protocol":	"seq-v2"' "$OUT"
-expect_grep '"pairs":	3' "$OUT"
+expect_grep '"pairs":	6' "$OUT"
 expect_grep '"stop_reason":	"gain"' "$OUT"
-expect_grep '"pairs_needed":	3' "$OUT"
+expect_grep '"pairs_needed":	6' "$OUT"
 
 # seq-v2's futility: B alternates 30% above and below A; at that noise no
 # verdict fits in the budget, so it stops early, inconclusive, and says how
