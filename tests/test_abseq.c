@@ -123,6 +123,10 @@ static void test_region_within_share(void **state)
 	}
 	double m16, t16, m16w, t16w;
 	assert_int_equal(abseq_look_region(16, &p, &m16, &t16), 0);
+	assert_close(m16, 0.0389, 0.0005); /* the values docs/tlab.md tabulates */
+	assert_close(t16, 5.02, 0.01);
+	assert_int_equal(abseq_look_region(12, &p, &m16w, &t16w), 0);
+	assert_close(m16w, 0.0473, 0.0005);
 	p.gap_max = 0.2;
 	assert_int_equal(abseq_look_region(16, &p, &m16w, &t16w), 0);
 	assert_true(m16w > m16 * 1.5);

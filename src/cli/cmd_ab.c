@@ -57,7 +57,7 @@ static const struct cli_option ab_options[] = {
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
 	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, state-aware (default;\n"
 				   "see `tlperf sim`), ref = the ab_test.py rule, seq-v2 =\n"
-				   "sequential with an error-spending t bound (opt-in)", protocol_choices },
+				   "sequential with a proven error bound (opt-in; slower)", protocol_choices },
 	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, seq-v2 3;\n"
 				    "at least 3)" },
 	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128)" },

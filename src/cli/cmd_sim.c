@@ -32,7 +32,7 @@ static const char *const sim_grids[] = { "calibration", "evaluation", NULL };
 
 static const struct cli_option sim_options[] = {
 	{ 'p', 0, "protocol", "P", "seq (tlab's default, also called seq-v1), seq-v2 (the\n"
-				   "error-spending rule, opt-in), ref (3 fixed pairs,\n"
+				   "rule with a proven bound, opt-in), ref (3 fixed pairs,\n"
 				   "ab_test.py's rule), both (seq and ref, the default) or all", sim_protocols },
 	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift\n"
 				   "or all (default)" },

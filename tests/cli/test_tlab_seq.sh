@@ -122,7 +122,7 @@ fi
 # --protocol seq-v2, the rule with a guarantee: identical runs in each arm,
 # a clean 10% gain is clear to Student's t at once, but two run states 11%
 # apart, A slow and B fast in every pair, fake it too often until the
-# two-state bar of the look drops below 10% (log 0.0953): pair 6
+# two-state bar of the look drops below its log-ratio 0.105: pair 6
 expect_exit 0 "$TLAB" --source stdout --workdir v2 --seed 1 --protocol seq-v2 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep '"tlab_protocol":	"seq-v2"' "$OUT"
