@@ -11,3 +11,17 @@ $(BUILD)/bin/spin-a: scripts/real/spin.c
 $(BUILD)/bin/spin-b $(BUILD)/bin/spin-b2: scripts/real/spin.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DSPIN_ITERS=$(SPIN_BASE)L -o $@ $<
+
+# print-bars: seq-v2's two-state bars for its default schedule, printed as
+# the initialisers of stats/abseq_bars.inc (computing them takes seconds,
+# so tlab reads them from there; tests/test_abseq.c checks they match).
+#   make bars   regenerates stats/abseq_bars.inc
+EXTRA_BINS += $(BUILD)/bin/print-bars
+
+$(BUILD)/bin/print-bars: scripts/analysis/print_bars.c $(BUILD)/libtlperf.a $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtlperf.a $(LDLIBS)
+
+bars: $(BUILD)/bin/print-bars
+	$(BUILD)/bin/print-bars > stats/abseq_bars.inc.tmp && mv stats/abseq_bars.inc.tmp stats/abseq_bars.inc
+.PHONY: bars

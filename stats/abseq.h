@@ -18,14 +18,11 @@
  *  2. A bar for the state-frequency shift the Gaussian model cannot see:
  *     when runs fall in a fast and a slow state (the same log gap, at most
  *     gap_max, in both arms, any frequencies, no noise within a state)
- *     and B is not faster, the chance that look n shows a mean log-ratio
- *     above m_n with a studentized mean of at least t_n is at most the
- *     look's share of alpha: (m_n, t_n) is computed exactly over that
- *     family (stats/twostate.h, abseq_look_region), t_n never below the
- *     interval's Student quantile.
+ *     and B is not faster, the chance that some look's mean log-ratio and
+ *     studentized mean clear its bar is computed exactly over the whole
+ *     session (stats/twostate.h) and held to 80% of alpha (abseq_look_bar).
  *  3. Verdicts at every look from min_pairs to max_pairs:
- *       B_better      interval above 0, estimate >= min_gain, mean above
- *                     m_n and studentized mean at least t_n;
+ *       B_better      interval above 0, estimate >= min_gain, bar cleared;
  *       A_better      interval below 0, estimate <= -min_gain (not an
  *                     adoption: the interval alone);
  *       tie           interval inside +-noise;
@@ -34,17 +31,19 @@
  *                     more decisive than the one seen, the budget could
  *                     not reach any verdict; pairs_needed says how many
  *                     pairs it would take.
- * So the chance of ever adopting a B that is not faster is at most alpha
+ * So the chance of ever adopting a B that is not faster is at most 2.0%
  * over the whole session, a theorem for each of two models: Gaussian
- * log-ratios (any mean and sd; the interval) and the two-state family
- * (the bar). Between them (states with noise within a state, outliers,
- * drift) it is measured, not proven: on the evaluation grid (1,000
- * trials per cell) no null cell adopts in more than 0.5% of sessions
- * (docs/tlab.md "seq-v2"). The price is power: a steady 5% gain waits for
- * pair 12, and a 5% gain under an 8% state gap is adopted in 15% of
- * sessions where seq (seq-v1) adopts it in 90%.
- * Pure: no I/O; the bar of a look is computed on first use and kept per
- * thread (abseq_look_region).
+ * log-ratios (any mean and sd; the interval, its levels scaled so that
+ * the looks together cross with chance 1.97%) and the two-state family
+ * (the bar). Between them (noise within states, outliers, drift) it is
+ * measured against alpha (2.5%), not proven: the worst null cell adopts
+ * in 1.70% of sessions on the evaluation grid (1,000 per cell) and 2.17%
+ * on the calibration grid (600 per cell; docs/tlab.md "seq-v2"). The
+ * price is power: a steady 5% gain waits for pair 10, and a 5% gain
+ * under an 8% state gap is adopted in 53% of sessions where seq (seq-v1)
+ * adopts it in 90%.
+ * Pure: no I/O; the bars are computed at the first look that needs them
+ * and kept per thread (abseq_look_bar).
  */
 #ifndef TLPERF_ABSEQ_H
 #define TLPERF_ABSEQ_H
@@ -52,6 +51,7 @@
 #include <stddef.h>
 
 #include "stats/ab.h"
+#include "stats/twostate.h"
 
 #define ABSEQ_MAX_PAIRS 128
 
@@ -90,7 +90,7 @@ struct abseq_params {
 void abseq_params_default(struct abseq_params *p);
 
 /* Checks ranges: 3 <= min_pairs <= max_pairs <= ABSEQ_MAX_PAIRS
- * (seq-v2: <= TWOSTATE_MAX_N, 40),
+ * (seq-v2: <= TWOSTATE_MAX_N, 24),
  * 0 <= min_gain < noise < 0.5, 0 < alpha < 0.5, 0 <= spend_power <= 8,
  * 0 < gap_max < 1 (and seq-v1's constants when rule is ABSEQ_RULE_V1),
  * a known rule. Returns 0,
@@ -173,15 +173,29 @@ int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
  * min_pairs..max_pairs (0 outside them); the looks' shares sum to alpha. */
 double abseq_look_alpha(size_t n, const struct abseq_params *p);
 
+/* The level of Student's quantile at look n: abseq_look_alpha scaled so
+ * that, for Gaussian log-ratios, the looks together cross with chance
+ * 1.97% for the default schedule (GAUSS_SCALE, computed) and at most 2.0%
+ * for any other (BAR_SHARE, by the sum); abseq.c. */
+double abseq_look_level(size_t n, const struct abseq_params *p);
+
 /* The t multiplier of look n: the interval is mean +- t sd / sqrt(n), t
- * the Student quantile (n - 1 degrees of freedom) at abseq_look_alpha. */
+ * the Student quantile (n - 1 degrees of freedom) at abseq_look_level. */
 double abseq_look_t(size_t n, const struct abseq_params *p);
 
-/* The two-state region of look n (stats/twostate.h): a gain is declared
- * only with the mean log-ratio above *m and its studentized mean at least
- * *t (>= abseq_look_t). Computed on first use for these settings and kept
- * for the thread. Returns 0, or -1 outside the looks or when it cannot be
+/* The two-state bar of look n (stats/twostate.h): a gain is declared only
+ * when the mean log-ratio and its studentized mean clear it
+ * (twostate_clears). The bars of all looks are computed at the first
+ * look that needs them (about 5 s for the default budget, then kept for
+ * the thread). Returns 0, or -1 outside the looks or when they cannot be
  * computed. */
-int abseq_look_region(size_t n, const struct abseq_params *p, double *m, double *t);
+int abseq_look_bar(size_t n, const struct abseq_params *p, struct twostate_bar *bar);
+
+/* The bars of looks min_pairs..max_pairs computed afresh (the default
+ * schedule's are kept in stats/abseq_bars.inc): the chance of adopting by
+ * look n held within BAR_SHARE of the levels of looks min_pairs..n added
+ * up, t at least abseq_look_t. Returns 0, or -1 when max_pairs exceeds
+ * TWOSTATE_MAX_N or on no memory. */
+int abseq_compute_bars(const struct abseq_params *p, struct twostate_bar *bar);
 
 #endif

@@ -1,91 +1,118 @@
-/* twostate.c: the two-state null family's worst case, and the region of
- * one look chosen within it (twostate.h). */
+/* twostate.c: the two-state null family over a sequential session, and
+ * the bars of its looks (twostate.h). */
 #include "stats/twostate.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* The exact search of the maximum (worst_of): r on a grid of R_STEPS
- * over [-1, 1] besides the points where the region grows, pA on a grid
- * of PA_STEPS, then REFINE_STEPS finer steps each side of the best. */
+/* The exact search of the maximum: r on a grid of R_STEPS over [-1, 1]
+ * besides the points where a region grows, pA on a grid of PA_STEPS, then
+ * REFINE_STEPS finer steps each side of the best. */
 #define R_STEPS 200
 #define PA_STEPS 40
 #define REFINE_STEPS 10
-/* The candidate t: the floor plus k / T_STEPS_PER_UNIT, k = 0..T_STEPS. */
+/* The coarse grid the bars are chosen on (then checked by the search):
+ * GRID steps of pA and of pB over [0, 1]. */
+#define GRID 60
+/* The candidate t of a look: the floor plus k / T_STEPS_PER_UNIT. */
 #define T_STEPS 32
 #define T_STEPS_PER_UNIT 4.0
 
-/* One count pattern (k+, k0, k-) of n pairs, with what does not depend
- * on (pA, pB). */
-struct pattern {
-	int kp, k0, km;
-	double xm;    /* mean of x: (k+ - k-) / n */
-	double xs;    /* sd of x (n - 1 denominator) */
-	double lcoef; /* log multinomial coefficient */
-	double rho;   /* worst_of: the r above which the pattern is in the region */
-};
+#define W (TWOSTATE_MAX_N + 1)
+#define IDX(kp, km) ((size_t)(kp) * W + (size_t)(km))
 
-static struct pattern *patterns(size_t n, size_t *count)
+/* Mean and sd (n - 1 denominator) of the x of a pattern: k+ values +1,
+ * k- values -1, the rest 0. */
+static void xstats(size_t n, int kp, int km, double *xm, double *xs)
 {
-	size_t cnt = (n + 1) * (n + 2) / 2, i = 0;
-	struct pattern *p = malloc(cnt * sizeof(*p));
-	if (!p)
-		return NULL;
-	double lfn = lgamma((double)n + 1);
-	for (size_t kp = 0; kp <= n; kp++)
-		for (size_t km = 0; km + kp <= n; km++) {
-			size_t k0 = n - kp - km;
-			double xm = ((double)kp - (double)km) / (double)n;
-			double ss = (double)kp * (1 - xm) * (1 - xm) + (double)k0 * xm * xm +
-				    (double)km * (1 + xm) * (1 + xm);
-			p[i].kp = (int)kp;
-			p[i].k0 = (int)k0;
-			p[i].km = (int)km;
-			p[i].xm = xm;
-			p[i].xs = sqrt(fmax(ss, 0.0) / (double)(n - 1));
-			if (kp == n || km == n || k0 == n)
-				p[i].xs = 0.0; /* exactly no spread */
-			p[i].lcoef = lfn - lgamma((double)kp + 1) - lgamma((double)k0 + 1) -
-				     lgamma((double)km + 1);
-			i++;
-		}
-	*count = cnt;
-	return p;
-}
-
-/* The cell probabilities of a pair at (pA, pB), and r = pB - pA. */
-struct point {
-	double lpp, lp0, lpm; /* logs (-INFINITY for 0) */
-	double r;
-};
-
-static struct point point_at(double pa, double pb)
-{
-	double pp = pa * (1 - pb), pm = pb * (1 - pa), p0 = 1 - pp - pm;
-	struct point q = { log(pp), log(fmax(p0, 0.0)), log(pm), pb - pa };
-	return q;
-}
-
-static double pattern_prob(const struct pattern *x, const struct point *q)
-{
-	double l = x->lcoef;
-	if (x->kp)
-		l += x->kp * q->lpp;
-	if (x->k0)
-		l += x->k0 * q->lp0;
-	if (x->km)
-		l += x->km * q->lpm;
-	return isfinite(l) ? exp(l) : 0.0;
+	double k0 = (double)n - kp - km, m = ((double)kp - km) / (double)n;
+	double ss = kp * (1 - m) * (1 - m) + k0 * m * m + km * (1 + m) * (1 + m);
+	*xm = m;
+	*xs = (kp == (int)n || km == (int)n || kp + km == 0) ? 0.0 /* exactly no spread */
+							    : sqrt(fmax(ss, 0.0) / ((double)n - 1));
 }
 
 /* The studentized mean of a pattern at r (its mean is gap (r + xm)). */
-static double pattern_t(const struct pattern *x, double r, size_t n)
+static double pattern_t(double xm, double xs, double r, size_t n)
 {
-	double num = r + x->xm;
-	if (x->xs == 0.0)
+	double num = r + xm;
+	if (xs == 0.0)
 		return num > 0 ? INFINITY : num < 0 ? -INFINITY : 0.0;
-	return num / x->xs * sqrt((double)n);
+	return num / xs * sqrt((double)n);
+}
+
+int twostate_clears(const struct twostate_bar *b, double mean, double z)
+{
+	return mean > 0 && ((mean > b->m && z >= b->t) || (mean > b->m2 && z >= b->t2));
+}
+
+static int in_bar(double xm, double xs, double r, size_t n, double gap, const struct twostate_bar *b)
+{
+	return twostate_clears(b, gap * (r + xm), pattern_t(xm, xs, r, n));
+}
+
+/* One step of the chain: the mass of every pattern after k - 1 pairs
+ * (not yet adopted) becomes the mass after k pairs, in place (level
+ * k+ + k- from the top, each from the level below and itself). */
+static void step(double *mass, size_t k, double pp, double p0, double pm)
+{
+	for (size_t lv = k + 1; lv-- > 0;)
+		for (size_t kp = 0; kp <= lv; kp++) {
+			size_t km = lv - kp;
+			double v = lv < k ? mass[IDX(kp, km)] * p0 : 0.0;
+			if (kp > 0)
+				v += mass[IDX(kp - 1, km)] * pp;
+			if (km > 0)
+				v += mass[IDX(kp, km - 1)] * pm;
+			mass[IDX(kp, km)] = v;
+		}
+}
+
+static void cells(double pa, double pb, double *pp, double *p0, double *pm)
+{
+	*pp = pa * (1 - pb);
+	*pm = pb * (1 - pa);
+	*p0 = fmax(1 - *pp - *pm, 0.0);
+}
+
+/* Which patterns of looks first..n are in their look's region at one r
+ * (a byte per pattern and look: the same for every pA at that r). */
+static void mask_at_r(size_t first, size_t n, double r, double gap, const struct twostate_bar *bar,
+		      unsigned char *in)
+{
+	for (size_t k = first; k <= n; k++)
+		for (int kp = 0; kp <= (int)k; kp++)
+			for (int km = 0; km + kp <= (int)k; km++) {
+				double xm, xs;
+				xstats(k, kp, km, &xm, &xs);
+				in[k * W * W + IDX(kp, km)] = (unsigned char)in_bar(xm, xs, r, k, gap, &bar[k]);
+			}
+}
+
+/* The chance of adopting at some look first..n at (pA, pB = pA + r),
+ * with the regions of mask_at_r. */
+static double session_prob(size_t first, size_t n, double pa, double pb, const unsigned char *in,
+			   double *mass)
+{
+	double pp, p0, pm, cum = 0;
+	cells(pa, pb, &pp, &p0, &pm);
+	memset(mass, 0, W * W * sizeof(*mass));
+	mass[0] = 1.0;
+	for (size_t k = 1; k <= n; k++) {
+		step(mass, k, pp, p0, pm);
+		if (k < first)
+			continue;
+		const unsigned char *ink = in + k * W * W;
+		for (size_t kp = 0; kp <= k; kp++)
+			for (size_t km = 0; km + kp <= k; km++)
+				if (ink[IDX(kp, km)]) {
+					cum += mass[IDX(kp, km)];
+					mass[IDX(kp, km)] = 0;
+				}
+	}
+	return cum;
 }
 
 static double clamp01(double x)
@@ -93,33 +120,18 @@ static double clamp01(double x)
 	return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/* The largest probability of {mean > m, T >= t} over the family, by r = pB
- * - pA and pA. A pattern is in the region exactly when r is above its own
- * threshold (both its mean and its T grow with r), so as r grows the
- * region only gains patterns, at known points; for a fixed r it is a
- * fixed set, whose probability is a polynomial in pA. The search takes r
- * just above every such point (where the region has just grown, so a
- * grid could miss a narrow peak) and on a grid of R_STEPS, and for each
- * r the best of PA_STEPS values of pA, refined around the best one. */
-static double prefix_prob(const struct pattern *pat, size_t k, const struct point *q)
-{
-	double s = 0;
-	for (size_t i = 0; i < k; i++)
-		s += pattern_prob(&pat[i], q);
-	return s;
-}
-
-/* pat sorted by rho, k of them below r: the region's best over pA. */
-static double worst_at_r(const struct pattern *pat, size_t k, double r)
+/* The best over pA at one r. */
+static double worst_at_r(size_t first, size_t n, double r, double gap,
+			 const struct twostate_bar *bar, unsigned char *in, double *mass)
 {
 	double lo = fmax(0.0, -r), hi = fmin(1.0, 1.0 - r), best = 0, arg = lo;
-	if (hi < lo || k == 0)
+	if (hi < lo)
 		return 0.0;
+	mask_at_r(first, n, r, gap, bar, in);
 	double h = (hi - lo) / PA_STEPS;
 	for (int i = 0; i <= PA_STEPS; i++) {
 		double pa = lo + i * h;
-		struct point q = point_at(pa, clamp01(pa + r));
-		double v = prefix_prob(pat, k, &q);
+		double v = session_prob(first, n, pa, clamp01(pa + r), in, mass);
 		if (v > best) {
 			best = v;
 			arg = pa;
@@ -127,114 +139,64 @@ static double worst_at_r(const struct pattern *pat, size_t k, double r)
 	}
 	for (int i = -REFINE_STEPS; i <= REFINE_STEPS; i++) {
 		double pa = fmin(hi, fmax(lo, arg + i * h / REFINE_STEPS));
-		struct point q = point_at(pa, clamp01(pa + r));
-		best = fmax(best, prefix_prob(pat, k, &q));
+		best = fmax(best, session_prob(first, n, pa, clamp01(pa + r), in, mass));
 	}
 	return best;
 }
 
-static int by_rho(const void *x, const void *y)
+static int by_value(const void *x, const void *y)
 {
-	double a = ((const struct pattern *)x)->rho, b = ((const struct pattern *)y)->rho;
+	double a = *(const double *)x, b = *(const double *)y;
 	return a < b ? -1 : a > b;
 }
 
-/* How many of pat (sorted by rho) are below r. */
-static size_t below(const struct pattern *pat, size_t cnt, double r)
+double twostate_worst(size_t first, size_t n, double gap_max, const struct twostate_bar *bar)
 {
-	size_t lo = 0, hi = cnt;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (pat[mid].rho < r)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (first < 2 || n < first || n > TWOSTATE_MAX_N || !(gap_max > 0) || !bar)
+		return NAN;
+	size_t cap = R_STEPS + 1 + (n + 1) * W * W, nr = 0;
+	double *rs = malloc(cap * sizeof(*rs)), *mass = malloc(W * W * sizeof(*mass));
+	unsigned char *in = malloc((n + 1) * W * W);
+	if (!rs || !mass || !in) {
+		free(rs);
+		free(mass);
+		free(in);
+		return NAN;
 	}
-	return lo;
-}
-
-/* Sorts pat by each pattern's threshold of r for {mean > m, T >= t}. */
-static double worst_of(struct pattern *pat, size_t cnt, size_t n, double gap, double m, double t)
-{
-	double best = 0, rn = sqrt((double)n);
-	for (size_t e = 0; e < cnt; e++) {
-		double rho = fmax(m / gap - pat[e].xm, -pat[e].xm); /* mean > m, and > 0 */
-		if (pat[e].xs > 0)
-			rho = fmax(rho, t * pat[e].xs / rn - pat[e].xm); /* T >= t */
-		pat[e].rho = rho;
+	for (int i = 0; i <= R_STEPS; i++)
+		rs[nr++] = -1.0 + 2.0 * i / R_STEPS;
+	for (size_t k = first; k <= n; k++)
+		for (int kp = 0; kp <= (int)k; kp++)
+			for (int km = 0; km + kp <= (int)k; km++) {
+				double xm, xs;
+				xstats(k, kp, km, &xm, &xs);
+				/* the r above which the pattern is in look k's region:
+				 * the lower of its two rectangles' */
+				double rho = fmax(bar[k].m / gap_max - xm, -xm);
+				double rho2 = fmax(bar[k].m2 / gap_max - xm, -xm);
+				if (xs > 0) {
+					rho = fmax(rho, bar[k].t * xs / sqrt((double)k) - xm);
+					rho2 = fmax(rho2, bar[k].t2 * xs / sqrt((double)k) - xm);
+				}
+				rho = fmin(rho, rho2);
+				if (rho >= -1.0 && rho < 1.0)
+					rs[nr++] = rho + 1e-12 * (1.0 + fabs(rho));
+			}
+	qsort(rs, nr, sizeof(*rs), by_value);
+	double best = 0, last = -INFINITY;
+	for (size_t i = 0; i < nr; i++) {
+		if (rs[i] == last)
+			continue;
+		last = rs[i];
+		best = fmax(best, worst_at_r(first, n, rs[i], gap_max, bar, in, mass));
 	}
-	qsort(pat, cnt, sizeof(*pat), by_rho);
-	for (int i = 0; i <= R_STEPS; i++) {
-		double r = -1.0 + 2.0 * i / R_STEPS;
-		best = fmax(best, worst_at_r(pat, below(pat, cnt, r), r));
-	}
-	for (size_t e = 0; e < cnt && pat[e].rho < 1.0; e++) {
-		double r = pat[e].rho + 1e-12 * (1.0 + fabs(pat[e].rho));
-		if (r >= -1.0 && (e + 1 == cnt || pat[e + 1].rho > pat[e].rho))
-			best = fmax(best, worst_at_r(pat, below(pat, cnt, r), r));
-	}
+	free(rs);
+	free(mass);
+	free(in);
 	return best;
 }
 
-double twostate_worst(size_t n, double gap_max, double m, double t)
-{
-	size_t cnt;
-	if (n < 2 || n > TWOSTATE_MAX_N || !(gap_max > 0) || isnan(m) || isnan(t))
-		return NAN;
-	struct pattern *pat = patterns(n, &cnt);
-	if (!pat)
-		return NAN;
-	double w = worst_of(pat, cnt, n, gap_max, m, t);
-	free(pat);
-	return w;
-}
-
-/* For each candidate t_k = t_floor + k / T_STEPS_PER_UNIT, the least m
- * (over the coarse grid) with P(mean > m, T >= t_k) <= share at every
- * point: mean depends on k+ - k- alone, so per point the mass of each
- * value of k+ - k- among the patterns that reach t_k is summed from the
- * top until it exceeds share; m must reach that value. */
-static int least_m(const struct pattern *pat, size_t cnt, size_t n, double gap, double share,
-		   double t_floor, double *m_of)
-{
-	size_t nj = 2 * n + 1;
-	double *mass = malloc((T_STEPS + 1) * nj * sizeof(*mass));
-	if (!mass)
-		return -1;
-	for (int k = 0; k <= T_STEPS; k++)
-		m_of[k] = 0.0;
-	for (int i = 0; i <= TWOSTATE_GRID; i++)
-		for (int j = 0; j <= TWOSTATE_GRID; j++) {
-			struct point q = point_at((double)i / TWOSTATE_GRID, (double)j / TWOSTATE_GRID);
-			for (size_t z = 0; z < (T_STEPS + 1) * nj; z++)
-				mass[z] = 0;
-			for (size_t e = 0; e < cnt; e++) {
-				double tt = pattern_t(&pat[e], q.r, n);
-				if (!(tt >= t_floor))
-					continue;
-				double kk = floor((tt - t_floor) * T_STEPS_PER_UNIT);
-				int top = kk > T_STEPS ? T_STEPS : (int)kk;
-				mass[(size_t)top * nj + (size_t)(pat[e].kp - pat[e].km + (int)n)] +=
-					pattern_prob(&pat[e], &q);
-			}
-			for (int k = T_STEPS - 1; k >= 0; k--) /* reaching t_k: every higher bin too */
-				for (size_t z = 0; z < nj; z++)
-					mass[(size_t)k * nj + z] += mass[(size_t)(k + 1) * nj + z];
-			for (int k = 0; k <= T_STEPS; k++) {
-				double cum = 0;
-				for (size_t z = nj; z-- > 0;) {
-					cum += mass[(size_t)k * nj + z];
-					if (cum > share) {
-						double mean = gap * (q.r + ((double)z - (double)n) / (double)n);
-						m_of[k] = fmax(m_of[k], mean);
-						break;
-					}
-				}
-			}
-		}
-	free(mass);
-	return 0;
-}
+/* ---- choosing the bars ------------------------------------------------- */
 
 /* The chance that a steady design gain (log-ratios N(mu, sd^2)) is in
  * {mean > m, T >= t} after n pairs: the two conditions' normal
@@ -247,40 +209,185 @@ static double design_power(size_t n, double mu, double sd, double m, double t)
 	return pm * pt;
 }
 
-int twostate_region(size_t n, double gap_max, double share, double t_floor,
-		    double design_mean, double design_sd, struct twostate_region *out)
+/* The coarse grid's chains: per point the mass of every pattern not yet
+ * adopted and the chance adopted so far. */
+struct grid {
+	size_t npts;
+	double *mass;  /* npts * W * W */
+	double *cum;   /* npts */
+	double *bins;  /* (T_STEPS + 1) * (2 TWOSTATE_MAX_N + 1) */
+};
+
+static double grid_pa(size_t i)
 {
-	double m_of[T_STEPS + 1];
-	size_t cnt;
-	if (n < 2 || n > TWOSTATE_MAX_N || !(gap_max > 0) || !(share > 0 && share < 1) ||
-	    !isfinite(t_floor) || !(design_sd > 0) || !isfinite(design_mean))
-		return -1;
-	struct pattern *pat = patterns(n, &cnt);
-	if (!pat)
-		return -1;
-	/* The coarse grid can miss the maximum between its points: aim lower
-	 * until the refined maximum is within share. */
-	for (double aim = share; aim > share * 1e-3; aim *= 0.8) {
-		if (least_m(pat, cnt, n, gap_max, aim, t_floor, m_of) != 0)
-			break;
-		int best = 0;
-		double bp = -1;
+	return (double)(i / (GRID + 1)) / GRID;
+}
+
+static double grid_pb(size_t i)
+{
+	return (double)(i % (GRID + 1)) / GRID;
+}
+
+/* For each candidate t_k = t_floor + k / T_STEPS_PER_UNIT, the least m
+ * with every point's chance of adopting by look n within budget(point) =
+ * aim - cum(point): the mean depends on k+ - k- alone, so per point the
+ * mass of each value of k+ - k- among the patterns that reach t_k is
+ * summed from the top until it exceeds the budget; m must reach that
+ * value. */
+static void least_m(struct grid *g, size_t n, double gap, double aim, double t_floor, double *m_of)
+{
+	size_t nj = 2 * n + 1;
+	for (int k = 0; k <= T_STEPS; k++)
+		m_of[k] = 0.0;
+	for (size_t i = 0; i < g->npts; i++) {
+		double r = grid_pb(i) - grid_pa(i), budget = aim - g->cum[i];
+		const double *mass = g->mass + i * W * W;
+		memset(g->bins, 0, (T_STEPS + 1) * nj * sizeof(*g->bins));
+		for (int kp = 0; kp <= (int)n; kp++)
+			for (int km = 0; km + kp <= (int)n; km++) {
+				double xm, xs, v = mass[IDX(kp, km)];
+				if (v == 0)
+					continue;
+				xstats(n, kp, km, &xm, &xs);
+				if (!(r + xm > 0))
+					continue;
+				double tt = pattern_t(xm, xs, r, n);
+				if (!(tt >= t_floor))
+					continue;
+				double kk = floor((tt - t_floor) * T_STEPS_PER_UNIT);
+				int top = kk > T_STEPS ? T_STEPS : (int)kk;
+				g->bins[(size_t)top * nj + (size_t)(kp - km + (int)n)] += v;
+			}
+		for (int k = T_STEPS - 1; k >= 0; k--) /* reaching t_k: every higher bin too */
+			for (size_t z = 0; z < nj; z++)
+				g->bins[(size_t)k * nj + z] += g->bins[(size_t)(k + 1) * nj + z];
 		for (int k = 0; k <= T_STEPS; k++) {
-			double pw = design_power(n, design_mean, design_sd, m_of[k],
-						 t_floor + k / T_STEPS_PER_UNIT);
-			if (pw > bp) {
-				bp = pw;
-				best = k;
+			double cum = 0;
+			for (size_t z = nj; z-- > 0;) {
+				cum += g->bins[(size_t)k * nj + z];
+				if (cum > budget) {
+					double mean = gap * (r + ((double)z - (double)n) / (double)n);
+					m_of[k] = fmax(m_of[k], mean);
+					break;
+				}
 			}
 		}
-		out->m = m_of[best];
-		out->t = t_floor + best / T_STEPS_PER_UNIT;
-		out->worst = worst_of(pat, cnt, n, gap_max, out->m, out->t);
-		if (out->worst <= share) {
-			free(pat);
-			return 0;
+	}
+}
+
+/* The second rectangle of look n's bar: the least m2 such that, with
+ * the first rectangle (b->m, b->t) fixed, every point's patterns with T
+ * at least b->t2 that the first leaves out fit in what its budget has
+ * left, summed from the highest mean down. */
+static double least_m2(struct grid *g, size_t n, double gap, double aim, const struct twostate_bar *b)
+{
+	size_t nj = 2 * n + 1;
+	double m2 = 0.0;
+	struct twostate_bar first = *b;
+	first.m2 = INFINITY;
+	for (size_t i = 0; i < g->npts; i++) {
+		double r = grid_pb(i) - grid_pa(i), budget = aim - g->cum[i];
+		const double *mass = g->mass + i * W * W;
+		memset(g->bins, 0, nj * sizeof(*g->bins));
+		for (int kp = 0; kp <= (int)n; kp++)
+			for (int km = 0; km + kp <= (int)n; km++) {
+				double xm, xs, v = mass[IDX(kp, km)];
+				if (v == 0)
+					continue;
+				xstats(n, kp, km, &xm, &xs);
+				if (in_bar(xm, xs, r, n, gap, &first))
+					budget -= v;
+				else if (r + xm > 0 && pattern_t(xm, xs, r, n) >= b->t2)
+					g->bins[(size_t)(kp - km + (int)n)] += v;
+			}
+		double cum = 0;
+		for (size_t z = nj; z-- > 0;) {
+			cum += g->bins[z];
+			if (cum > budget) {
+				m2 = fmax(m2, gap * (r + ((double)z - (double)n) / (double)n));
+				break;
+			}
 		}
 	}
-	free(pat);
-	return -1;
+	return m2;
+}
+
+/* Every point's chain past look n's bar: its patterns in the region are
+ * adopted. */
+static void absorb(struct grid *g, size_t n, double gap, const struct twostate_bar *b)
+{
+	for (size_t i = 0; i < g->npts; i++) {
+		double r = grid_pb(i) - grid_pa(i), *mass = g->mass + i * W * W;
+		for (int kp = 0; kp <= (int)n; kp++)
+			for (int km = 0; km + kp <= (int)n; km++) {
+				double xm, xs, *v = &mass[IDX(kp, km)];
+				xstats(n, kp, km, &xm, &xs);
+				if (*v != 0 && in_bar(xm, xs, r, n, gap, b)) {
+					g->cum[i] += *v;
+					*v = 0;
+				}
+			}
+	}
+}
+
+int twostate_bars(size_t first, size_t last, double gap_max, const double *spent,
+		  const double *t_floor, double t2_above, double design_mean, double design_sd,
+		  struct twostate_bar *bar)
+{
+	struct grid g;
+	double m_of[T_STEPS + 1];
+	int rc = 0;
+	if (first < 2 || last < first || last > TWOSTATE_MAX_N || !(gap_max > 0) ||
+	    !(design_sd > 0) || !isfinite(design_mean) || !(t2_above >= 0))
+		return -1;
+	g.npts = (GRID + 1) * (GRID + 1);
+	g.mass = calloc(g.npts * W * W, sizeof(*g.mass));
+	g.cum = calloc(g.npts, sizeof(*g.cum));
+	g.bins = malloc((T_STEPS + 1) * (2 * TWOSTATE_MAX_N + 1) * sizeof(*g.bins));
+	if (!g.mass || !g.cum || !g.bins)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < g.npts; i++)
+		g.mass[i * W * W] = 1.0;
+	for (size_t n = 1; rc == 0 && n <= last; n++) {
+		for (size_t i = 0; i < g.npts; i++) {
+			double pp, p0, pm;
+			cells(grid_pa(i), grid_pb(i), &pp, &p0, &pm);
+			step(g.mass + i * W * W, n, pp, p0, pm);
+		}
+		if (n < first)
+			continue;
+		if (!(spent[n] > 0 && spent[n] < 1) || !isfinite(t_floor[n])) {
+			rc = -1;
+			break;
+		}
+		/* The coarse grid can miss the maximum between its points: aim
+		 * lower until the exact search agrees. */
+		int ok = 0;
+		for (double aim = spent[n]; !ok && aim > spent[n] * 1e-3; aim *= 0.9) {
+			least_m(&g, n, gap_max, aim, t_floor[n], m_of);
+			int best = 0;
+			double bp = -1;
+			for (int k = 0; k <= T_STEPS; k++) {
+				double pw = design_power(n, design_mean, design_sd, m_of[k],
+							 t_floor[n] + k / T_STEPS_PER_UNIT);
+				if (pw > bp) {
+					bp = pw;
+					best = k;
+				}
+			}
+			bar[n].m = m_of[best];
+			bar[n].t = t_floor[n] + best / T_STEPS_PER_UNIT;
+			bar[n].t2 = t_floor[n] + t2_above;
+			bar[n].m2 = fmax(least_m2(&g, n, gap_max, aim, &bar[n]), bar[n].m);
+			ok = twostate_worst(first, n, gap_max, bar) <= spent[n];
+		}
+		if (!ok)
+			rc = -1;
+		else
+			absorb(&g, n, gap_max, &bar[n]);
+	}
+	free(g.mass);
+	free(g.cum);
+	free(g.bins);
+	return rc;
 }

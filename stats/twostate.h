@@ -1,6 +1,6 @@
 /* twostate.h: the two-state null family of the A/B decision, computed
- * exactly, and the adoption region of one look that keeps it within a
- * given error.
+ * exactly over a whole sequential session, and the bar of each look that
+ * keeps it within a given error.
  *
  * The family: every run of A lands in a slow state (log gap g above its
  * fast level) with probability pA, every run of B with pB, independently,
@@ -12,48 +12,59 @@
  * spread at all, and a state-frequency shift with B's mean equal to A's
  * shows a clean, constant "gain" in most of its pairs.
  *
- * A region {mean > m, T >= t} (T = mean / (sd / sqrt(n)), the
- * studentized mean of n pairs) has, over this family, its largest
- * probability at E d = 0 and g = gap_max (T does not depend on g, the
- * mean grows with it, and a slower B moves both down), so the worst case
- * is a finite sum over the counts (k+, k0, k-) of the three values,
- * maximised over (pA, pB). The maximum is taken over a grid of
- * TWOSTATE_GRID steps per probability, then refined around the grid's
- * best point (twostate.c); the region is chosen so that even the refined
- * maximum stays within the look's share of the error.
- * Pure: no I/O; twostate_region allocates its scratch and frees it.
+ * A session adopts at look n when the mean log-ratio of its n pairs is
+ * above m_n and their studentized mean T = mean / (sd / sqrt(n)) at least
+ * t_n. Over the family, the chance of adopting by look n is largest at
+ * E d = 0 and g = gap_max (T does not depend on g, the mean grows with it,
+ * and a slower B moves both down). After n pairs the sample is summed up
+ * by the counts (k+, k-) of the values +1 and -1, a Markov chain: the
+ * chance of ever adopting is computed exactly by carrying the mass of
+ * every count pattern not yet adopted from look to look, not bounded look
+ * by look. Its maximum over (pA, pB) is searched by r = pB - pA and pA:
+ * a pattern is in a look's region exactly when r is above a threshold of
+ * its own, so the search takes r just above every such threshold of every
+ * look so far (where some region has just grown) and on a grid, and pA
+ * on a grid refined around its best value.
+ * Pure: no I/O; twostate_bars allocates its scratch and frees it.
  */
 #ifndef TLPERF_TWOSTATE_H
 #define TLPERF_TWOSTATE_H
 
 #include <stddef.h>
 
-/* Steps of pA and pB over [0, 1] in the coarse search of the maximum. */
-#define TWOSTATE_GRID 60
-/* Largest look the exact sums are computed for: C(n+2, 2) patterns, and
- * the search grows as their square (all 40 looks of a 40-pair budget take
- * about 5 s, against 0.2 s for 16). */
-#define TWOSTATE_MAX_N 40
+/* Largest look computed: the exact search grows as the cube of the pairs
+ * (all 16 looks of the default budget take about a second). */
+#define TWOSTATE_MAX_N 24
 
-/* The adoption region of one look: the mean log-ratio above m and the
- * studentized mean at least t. */
-struct twostate_region {
-	double m;      /* log-ratio the mean must exceed */
-	double t;      /* studentized mean it must reach (>= the floor given) */
-	double worst;  /* the family's largest probability of the region */
+/* The bar of one look: adopt when the mean log-ratio is above m and the
+ * studentized mean at least t, or the mean above m2 and the studentized
+ * mean at least t2 (a second way over the bar, for samples with more
+ * spread than the steady design). */
+struct twostate_bar {
+	double m, t;
+	double m2, t2;
 };
 
-/* The family's largest probability of {mean > m, T >= t} after n pairs
- * (2 <= n <= TWOSTATE_MAX_N), over pA, pB in [0, 1] and g <= gap_max;
- * NAN on bad arguments. */
-double twostate_worst(size_t n, double gap_max, double m, double t);
+/* Whether a sample of mean log-ratio `mean` and studentized mean z
+ * clears the bar. */
+int twostate_clears(const struct twostate_bar *b, double mean, double z);
 
-/* The region of look n with the largest chance of adopting a steady
- * design gain (paired log-ratios N(design_mean, design_sd^2)) among those
- * whose worst case is at most share: t runs over t_floor + k/4 (k =
- * 0..32), each with the least m it allows. Returns 0 with *out filled,
- * or -1 on bad arguments or no memory. */
-int twostate_region(size_t n, double gap_max, double share, double t_floor,
-		    double design_mean, double design_sd, struct twostate_region *out);
+/* The family's largest chance of adopting at some look first..n of a
+ * session whose looks have the bars bar[first..n] (indexed by look),
+ * 2 <= first <= n <= TWOSTATE_MAX_N; NAN on bad arguments or no memory. */
+double twostate_worst(size_t first, size_t n, double gap_max, const struct twostate_bar *bar);
+
+/* The bars of looks first..last, look by look: the chance of adopting by
+ * look n is kept within spent[n] (non-decreasing in n) over the whole
+ * family, and t >= t_floor[n]. Among the first rectangles a look may
+ * have (t = t_floor + k/4, k = 0..32, each with the least m the remaining
+ * error allows) the one is kept that gives a steady design gain (paired
+ * log-ratios N(design_mean, design_sd^2)) the best chance; the second
+ * (t2 = t_floor + t2_above) then gets the least m2 the error left at every
+ * point allows. Returns 0 with bar[first..last] filled, or -1 on bad arguments
+ * or no memory. */
+int twostate_bars(size_t first, size_t last, double gap_max, const double *spent,
+		  const double *t_floor, double t2_above, double design_mean, double design_sd,
+		  struct twostate_bar *bar);
 
 #endif

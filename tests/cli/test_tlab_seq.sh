@@ -141,9 +141,13 @@ expect_grep '"verdict":	"inconclusive"' "$OUT"
 expect_grep '"stop_reason":	"futile"' "$OUT"
 expect_grep "a verdict on --min-gain 0.01 would take" "$ERR"
 grep -q '"pairs":	16' "$OUT" && fail "futility did not stop before the budget"
-# with the budget large enough, the same runs are not futile at once
-expect_exit 0 "$TLAB" --source stdout --workdir futile2 --seed 1 --protocol seq-v2 --max-pairs 40 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
-expect_no_grep '"pairs":	3,' "$OUT"
+# with a larger budget the same runs go on longer before the verdict is
+# out of reach (the bars of a budget other than 16 are computed: seconds)
+expect_exit 0 "$TLAB" --source stdout --workdir futile2 --seed 1 --protocol seq-v2 --max-pairs 20 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_grep '"pairs":	10,' "$OUT"
+expect_grep "more than --max-pairs 20: stopped after 10" "$ERR"
+expect_exit 2 "$TLAB" --source stdout --workdir futile3 --protocol seq-v2 --max-pairs 25 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_grep "seq-v2: max-pairs must be at most 24" "$ERR"
 
 # --pairs is ref's: seq notes it and keeps its own budget
 expect_exit 0 "$TLAB" --source stdout --workdir pairs --pairs 3 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
