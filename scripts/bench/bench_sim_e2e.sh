@@ -1,5 +1,5 @@
 #!/bin/sh
-# End-to-end check of `--protocol seq` through the real tlab binary: a few
+# End-to-end check of `--protocol seq` (or E2E_PROTOCOL) through the real tlab binary: a few
 # cells of the evaluation grid (run states with gap G, P(slow) pA / pB, 3%
 # outlier runs 10-30% above their state, slight drift, B's MEAN equal to
 # A's, or a 5% mean gain), each run produced by an awk generator that shares
@@ -7,7 +7,7 @@
 # `tlab --source stdout`. Prints a Markdown table comparing the binary's
 # B_better rate with `tlperf sim --grid evaluation` for the same cell (95%
 # Wilson intervals): they should overlap.
-#   BUILD=build E2E_TRIALS=200 [E2E_SIM_TABLE=FILE] sh scripts/bench/bench_sim_e2e.sh
+#   BUILD=build E2E_TRIALS=200 [E2E_PROTOCOL=seq-v2] [E2E_SIM_TABLE=FILE] sh scripts/bench/bench_sim_e2e.sh
 # E2E_SIM_TABLE: the output of `tlperf sim --grid evaluation --cells` (e.g.
 # from the same `make bench`), read instead of simulating the cells again.
 set -eu
@@ -15,9 +15,12 @@ B=${BUILD:-build}
 TLPERF=$B/bin/tlperf
 TLAB=$B/bin/tlab
 TRIALS=${E2E_TRIALS:-60}
+PROTO=${E2E_PROTOCOL:-seq}
 # the grid table bench_sim.sh leaves behind, when there is one
-if [ -z "${E2E_SIM_TABLE:-}" ] && [ -s "$B/sim-grid-evaluation.txt" ]; then
-    E2E_SIM_TABLE=$B/sim-grid-evaluation.txt
+table=$B/sim-grid-evaluation.txt
+[ "$PROTO" = seq ] || table=$B/sim-grid-evaluation-v2.txt
+if [ -z "${E2E_SIM_TABLE:-}" ] && [ -s "$table" ]; then
+    E2E_SIM_TABLE=$table
 fi
 SIMTRIALS=${E2E_SIM_TRIALS:-2000}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -32,9 +35,9 @@ wilson() { # k n -> "lo..hi" in %
         printf "%.1f%%..%.1f%%", 100*lo, 100*hi }'
 }
 
-echo "### seq end to end: the tlab binary on an independent generator (\`scripts/bench/bench_sim_e2e.sh\`)"
+echo "### $PROTO end to end: the tlab binary on an independent generator (\`scripts/bench/bench_sim_e2e.sh\`)"
 echo
-echo "Each trial is one \`tlab --source stdout --launch-count 15 --warm-up 0 --seed T\` session whose arms run"
+echo "Each trial is one \`tlab --protocol $PROTO --source stdout --launch-count 15 --warm-up 0 --seed T\` session whose arms run"
 echo "\`awk -f scripts/bench/sim_e2e_gen.awk\` (its own random generator, no project code): two run states with gap G,"
 echo "P(slow) pA / pB, 3% outlier runs 10-30% above their state, drift 0.05% per run, 15 launches with 1% noise,"
 echo "B's mean equal to A's (or 5% lower). The right-hand columns are the in-process simulation of the same cell"
@@ -54,7 +57,7 @@ for cell in "0.08 0.1 0.3 0" "0.08 0.2 0.4 0" "0.06 0.2 0.4 0" "0.08 0.5 0.5 0.0
     while [ "$t" -le "$TRIALS" ]; do
         d=$W/t$t
         common="-v gap=$G -v q=0.03 -v olo=0.10 -v ohi=0.30 -v drift=0.0005 -v seed=$t -f $GEN"
-        if "$TLAB" --source stdout --launch-count 15 --warm-up 0 --workdir "$d" --seed "$t" \
+        if "$TLAB" --protocol "$PROTO" --source stdout --launch-count 15 --warm-up 0 --workdir "$d" --seed "$t" \
             --a-cmd "awk -v mean=10 -v p=$PA $common" \
             --b-cmd "awk -v mean=$MB -v p=$PB $common" >"$W/out.json" 2>/dev/null; then
             v=$(sed -n 's/^[[:space:]]*"verdict":[[:space:]]*"\([A-Za-z_]*\)".*/\1/p' "$W/out.json" | head -n 1)
@@ -75,7 +78,7 @@ for cell in "0.08 0.1 0.3 0" "0.08 0.2 0.4 0" "0.06 0.2 0.4 0" "0.08 0.5 0.5 0.0
         SIMTRIALS=$(sed -n 's/.* cells, \([0-9]*\) trials per cell.*/\1/p' "$E2E_SIM_TABLE" | head -n 1)
         simsrc() { grep "^| $fam |" "$E2E_SIM_TABLE"; }
     else
-        simsrc() { "$TLPERF" sim --grid evaluation --trials "$SIMTRIALS" --seed 1 --cells --family "$fam"; }
+        simsrc() { "$TLPERF" sim --grid evaluation --protocol "$PROTO" --trials "$SIMTRIALS" --seed 1 --cells --family "$fam"; }
     fi
     simrow=$(simsrc |
         awk -F'|' -v g="$(awk -v g="$G" 'BEGIN { printf "%.0f%%", 100*g }')" -v a="$PA" -v b="$PB" \
@@ -86,3 +89,8 @@ done
 end=$(date +%s)
 echo
 echo "$TRIALS trials per cell through \`$TLAB --source stdout\` in $((end - start)) s."
+# make bench: seq-v2 through the binary too
+if [ -z "${E2E_PROTOCOL:-}" ]; then
+    echo
+    E2E_PROTOCOL=seq-v2 E2E_SIM_TABLE= sh "$0"
+fi
