@@ -5,10 +5,12 @@
 # faster and tlab must say B_better; spin-b against spin-b2 (the same
 # program built twice) must not give B_better.
 #
-# usage: scripts/real-ab.sh [--protocol seq|ref] [--seed S]
+# usage: scripts/real-ab.sh [--protocol seq|ref|seq-v2] [--seed S] [--sessions N]
 # Prints a Markdown section (make bench collects it into docs/benchmarks.md)
 # and exits 1 when an expectation fails. A benchmark, not a CI test: the
-# machine is shared and noisy.
+# machine is shared and noisy. --sessions N (make bench: 100) adds a table
+# of N sessions (seeds 1..N) of both comparisons under seq and seq-v2: how
+# often each verdict came out on real noise, and the mean pairs.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-build}
@@ -16,11 +18,13 @@ case "$B" in /*) ;; *) B=$ROOT/$B ;; esac
 TLAB=$B/bin/tlab
 PROTO=seq
 SEED=1
+SESSIONS=0
 while [ $# -gt 0 ]; do
     case $1 in
         --protocol) PROTO=$2; shift 2 ;;
         --seed) SEED=$2; shift 2 ;;
-        *) echo "usage: $0 [--protocol seq|ref] [--seed S]" >&2; exit 2 ;;
+        --sessions) SESSIONS=$2; shift 2 ;;
+        *) echo "usage: $0 [--protocol seq|ref|seq-v2] [--seed S] [--sessions N]" >&2; exit 2 ;;
     esac
 done
 for p in "$TLAB" "$B/bin/spin-a" "$B/bin/spin-b" "$B/bin/spin-b2"; do
@@ -65,4 +69,31 @@ echo "|---|---|---|---|---|---|---|---|"
 row spin-a_vs_spin-b "$B/bin/spin-a" "$B/bin/spin-b" "B_better" "B_better"
 row spin-b_vs_spin-b2 "$B/bin/spin-b" "$B/bin/spin-b2" "tie|A_better|inconclusive" "not B_better"
 echo
+if [ "$SESSIONS" -gt 0 ]; then
+    echo "$SESSIONS sessions per row (seeds 1..$SESSIONS), the same two comparisons; B_better in the spin-b / spin-b2 rows"
+    echo "is a false adoption."
+    echo
+    echo "| protocol | comparison | sessions | B_better | tie | A_better | inconclusive | mean pairs | time |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
+    for proto in seq seq-v2; do
+        for cmp in "spin-a_vs_spin-b spin-a spin-b" "spin-b_vs_spin-b2 spin-b spin-b2"; do
+            set -- $cmp
+            start=$(date +%s)
+            : >"$work/tally"
+            s=1
+            while [ "$s" -le "$SESSIONS" ]; do
+                "$TLAB" --protocol "$proto" --source stdout --seed "$s" --workdir "$work/s" \
+                    --a-cmd "$B/bin/$2" --b-cmd "$B/bin/$3" >"$work/s.json" 2>/dev/null
+                echo "$(field verdict "$work/s.json") $(field pairs "$work/s.json")" >>"$work/tally"
+                rm -rf "$work/s" "$work/s.json"
+                s=$((s + 1))
+            done
+            awk -v p="$proto" -v c="$1" -v t="$(( $(date +%s) - start ))" '
+                { n++; v[$1]++; pairs += $2 }
+                END { printf "| %s | %s | %d | %d | %d | %d | %d | %.2f | %d s |\n", p, c, n,
+                      v["B_better"], v["tie"], v["A_better"], v["inconclusive"], pairs / n, t }' "$work/tally"
+        done
+    done
+    echo
+fi
 [ $fails -eq 0 ]

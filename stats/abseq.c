@@ -22,8 +22,9 @@
  * gets alpha n^SPEND_POWER / sum_k k^SPEND_POWER, so late looks, where a
  * noisy kernel can first decide, get most of it, and a clean effect still
  * decides early because its t is large. Chosen on `tlperf sim --grid
- * calibration` only (1, 2 and 3 compared, docs/tlab.md "Calibration"); it
- * moves power and pairs, never the guarantee (the weights sum to one). */
+ * calibration` only (1, 2 and 3 compared for the first version of the
+ * rule, 2 and 4 for these bars: docs/tlab.md "Its constants"); it moves
+ * power and pairs, never the guarantee (the levels are scaled to it). */
 #define SPEND_POWER 2.0
 /* The largest gap between the fast and the slow state of one kernel that
  * the two-state bar assumes: 11% (log 0.104), the widest gap of either grid and of
