@@ -43,11 +43,15 @@ static void test_round_trip(void **state)
 	assert_int_equal(loop_plan_parse(good, strlen(good), &p, err, sizeof(err)), 0);
 	p.contract = 2;
 	p.tlab_pairs = 5;
+	assert_int_equal(p.tlab_protocol, LOOP_AB_SEQ);
+	p.tlab_protocol = LOOP_AB_SEQ_V2;
 	char *j = loop_plan_to_json(&p);
 	assert_non_null(j);
 	assert_int_equal(loop_plan_parse(j, strlen(j), &q, err, sizeof(err)), 0);
 	assert_int_equal(q.contract, 2);
 	assert_int_equal(q.tlab_pairs, 5);
+	assert_int_equal(q.tlab_protocol, LOOP_AB_SEQ_V2);
+	assert_string_equal(loop_ab_protocol_name(q.tlab_protocol), "seq-v2");
 	assert_string_equal(q.bench_cmd, p.bench_cmd);
 	assert_close(q.workloads[0].target_us, 5.0, 0);
 	char *k = loop_plan_to_json(&q);
@@ -96,6 +100,7 @@ static void test_bad_fields_named(void **state)
 	refuse("{\"op\"", "[{\"op\"", "not valid JSON");
 	refuse("\"l0_cmd\"", "\"noise\":1.5,\"l0_cmd\"", "field 'noise'");
 	refuse("\"l0_cmd\"", "\"tlab\":{\"pairs\":2},\"l0_cmd\"", "field 'tlab.pairs'");
+	refuse("\"l0_cmd\"", "\"tlab\":{\"protocol\":\"seq-v3\"},\"l0_cmd\"", "field 'tlab.protocol'");
 	refuse("\"l0_cmd\"", "\"contract\":\"v3\",\"l0_cmd\"", "field 'contract'");
 }
 

@@ -14,6 +14,22 @@
 
 #define PLAN_MAX_BYTES (4u * 1024u * 1024u)
 
+const char *loop_ab_protocol_name(int proto)
+{
+	return proto == LOOP_AB_REF ? "ref" : proto == LOOP_AB_SEQ_V2 ? "seq-v2" : "seq";
+}
+
+int loop_ab_protocol_parse(const char *name)
+{
+	if (strcmp(name, "seq") == 0)
+		return LOOP_AB_SEQ;
+	if (strcmp(name, "ref") == 0)
+		return LOOP_AB_REF;
+	if (strcmp(name, "seq-v2") == 0)
+		return LOOP_AB_SEQ_V2;
+	return -1;
+}
+
 void loop_plan_init(struct loop_plan *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -410,10 +426,13 @@ static int parse_tlab(const cJSON *o, struct loop_plan *p, char *err, size_t err
 		return -1;
 	if (!proto)
 		return 0;
-	int ok = strcmp(proto, "seq") == 0 || strcmp(proto, "ref") == 0;
-	p->tlab_ref = strcmp(proto, "ref") == 0;
+	int proto_id = loop_ab_protocol_parse(proto);
 	free(proto);
-	return ok ? 0 : fail(err, errlen, "field 'tlab.protocol': must be \"seq\" or \"ref\"");
+	if (proto_id < 0)
+		return fail(err, errlen,
+			    "field 'tlab.protocol': must be \"seq\", \"ref\" or \"seq-v2\"");
+	p->tlab_protocol = proto_id;
+	return 0;
 }
 
 /* "required" (default true) and "target_us" (number or null) of workload i. */
@@ -583,7 +602,7 @@ char *loop_plan_to_json(const struct loop_plan *p)
 	cJSON_AddNumberToObject(o, "warm_up", (double)p->warm_up);
 	t = cJSON_AddObjectToObject(o, "tlab");
 	if (t) {
-		cJSON_AddStringToObject(t, "protocol", p->tlab_ref ? "ref" : "seq");
+		cJSON_AddStringToObject(t, "protocol", loop_ab_protocol_name(p->tlab_protocol));
 		cJSON_AddNumberToObject(t, "pairs", (double)p->tlab_pairs);
 		cJSON_AddNumberToObject(t, "launch_count", (double)p->tlab_launch_count);
 		cJSON_AddNumberToObject(t, "warm_up", (double)p->tlab_warm_up);

@@ -19,7 +19,7 @@
  *     "small_us": 20, "ab_threshold": 0.05,
  *     "launch_count": 15, "warm_up": 5,    one msprof measurement
  *     "tlab": { "protocol": "seq", "pairs": 3, "launch_count": 15, "warm_up": 5 },
- *                                      protocol seq (default) or ref; pairs is ref's
+ *                                      protocol seq (default), ref or seq-v2; pairs is ref's
  *     "msprof": "msprof", "timeout_s": 900
  *   }
  *
@@ -47,6 +47,20 @@ struct loop_workload {
 	double target_us;  /* NAN when no target */
 };
 
+/* tlab's protocol in the loop's A/B arbitration (plan "tlab.protocol",
+ * `tlperf loop --ab-protocol`). */
+enum loop_ab_protocol {
+	LOOP_AB_SEQ = 0,    /* "seq", the default */
+	LOOP_AB_REF = 1,    /* "ref": ab_test.py's rule over tlab_pairs pairs */
+	LOOP_AB_SEQ_V2 = 2  /* "seq-v2": the rule with a proven bound */
+};
+
+/* "seq", "ref", "seq-v2". */
+const char *loop_ab_protocol_name(int proto);
+
+/* The protocol named `name`, or -1. */
+int loop_ab_protocol_parse(const char *name);
+
 struct loop_plan {
 	char *op;              /* operator name: perf_opt/{op}.py */
 	char *baseline;        /* baseline kernel file, relative to the operator dir */
@@ -63,7 +77,7 @@ struct loop_plan {
 	double ab_threshold;   /* gains under this go to tlab (0.05) */
 	long launch_count;     /* msprof launches per measurement (15) */
 	long warm_up;          /* msprof warm-up launches (5) */
-	int tlab_ref;          /* 1: tlab --protocol ref; 0: seq, the default */
+	int tlab_protocol;     /* enum loop_ab_protocol: tlab --protocol (seq) */
 	long tlab_pairs;       /* tlab --pairs under ref (3); seq picks its own */
 	long tlab_launch_count;/* tlab --launch-count (15) */
 	long tlab_warm_up;     /* tlab --warm-up (5) */

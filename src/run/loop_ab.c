@@ -35,11 +35,12 @@ static void tlab_argv_build(const struct loop_ctx *c, const struct loop_opts *o,
 	char *fixed[] = { (char *)o->self, "ab", "--a-cmd", a, "--b-cmd", b, "--workdir", wd,
 			  "--launch-count", t->lc, "--warm-up", t->wu, "--kernel-name",
 			  c->plan.kernel_name, "--noise", t->noise, "--timeout", t->tmo, "--msprof",
-			  c->plan.msprof, "--protocol", c->plan.tlab_ref ? "ref" : "seq" };
+			  c->plan.msprof, "--protocol",
+			  (char *)loop_ab_protocol_name(c->plan.tlab_protocol) };
 	size_t na = 0;
 	for (; na < sizeof(fixed) / sizeof(fixed[0]); na++)
 		t->argv[na] = fixed[na];
-	if (c->plan.tlab_ref) {
+	if (c->plan.tlab_protocol == LOOP_AB_REF) {
 		t->argv[na++] = "--pairs";
 		t->argv[na++] = t->pairs;
 	}
@@ -76,7 +77,7 @@ int loop_ab_run(const struct loop_ctx *c, const struct loop_opts *o, long n, con
 	tlab_argv_build(c, o, a, b, wd, &t);
 	if (term_verbosity() != TERM_QUIET)
 		fprintf(stderr, "%s: A/B against the current best on %s (tlab --protocol %s) ...\n",
-			id, w->id, c->plan.tlab_ref ? "ref" : "seq");
+			id, w->id, loop_ab_protocol_name(c->plan.tlab_protocol));
 	rc = loop_run_one("tlab", t.argv, ab->log, ab->json, 0, err, sizeof(err));
 	if (rc >= CLI_SIGNAL)
 		goto out;

@@ -298,7 +298,7 @@ static int arbitrate(struct round_dec *d)
 	strbuf_printf(&d->b,
 		      "\nA/B arbitration (tlab --protocol %s, interleaved A/B pairs), `%s` (A) vs "
 		      "`%s` (B):\n\n",
-		      d->c->plan.tlab_ref ? "ref" : "seq", d->incumbent, cd->candidate_id);
+		      loop_ab_protocol_name(d->c->plan.tlab_protocol), d->incumbent, cd->candidate_id);
 	int rc = arbitrate_keys(d, cd, &t);
 	if (rc)
 		return rc;

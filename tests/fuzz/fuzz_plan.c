@@ -57,7 +57,7 @@ static void round_trip(const struct loop_plan *p)
 	      p->launch_count == q.launch_count && p->warm_up == q.warm_up &&
 	      p->tlab_pairs == q.tlab_pairs && p->tlab_launch_count == q.tlab_launch_count &&
 	      p->tlab_warm_up == q.tlab_warm_up && p->timeout_s == q.timeout_s &&
-	      p->tlab_ref == q.tlab_ref);
+	      p->tlab_protocol == q.tlab_protocol);
 	CHECK(p->nworkloads == q.nworkloads);
 	for (size_t i = 0; i < p->nworkloads; i++) {
 		CHECK(same_str(p->workloads[i].id, q.workloads[i].id));
