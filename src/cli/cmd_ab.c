@@ -60,7 +60,8 @@ static const struct cli_option ab_options[] = {
 				   "sequential with a proven error bound (opt-in; slower)", protocol_choices },
 	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, seq-v2 3;\n"
 				    "at least 3)" },
-	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128)" },
+	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128;\n"
+				    "seq-v2 <= 24)" },
 	{ 'g', 0, "min-gain", "F", "seq: smallest gain of B worth adopting (default 0.01)" },
 	{ 'S', 0, "seed", "S", "seq: seed of the A/B order draws (default: from the clock;\n"
 			       "printed as order_seed)" },
@@ -103,6 +104,14 @@ const struct cli_spec cmd_ab_spec = {
 	"B_better (interval above 0, estimate >= --min-gain), A_better (mirror) or\n"
 	"tie (interval, or the within-state interval when the state counts agree,\n"
 	"inside +-noise); inconclusive only at --max-pairs. stop_reason says which.\n"
+	"\n"
+	"Verdict (seq-v2): B_better when the interval of the pair log-ratios (at the\n"
+	"look's Student level) is above 0, the estimate >= --min-gain, and the sample\n"
+	"clears the look's two-state bar: the chance of ever adopting a B that is not\n"
+	"faster is at most 2.0% for Gaussian log-ratios or two run states up to 11%\n"
+	"apart (docs/tlab.md, \"seq-v2\"); A_better and tie from the interval alone;\n"
+	"inconclusive (stop_reason futile) as soon as the budget cannot reach a\n"
+	"verdict, with pairs_needed.\n"
 	"\n"
 	"Verdict (ref): rel = (medA - medB) / medA over the medians of the run\n"
 	"medians; exact two-sided sign test over the non-zero pair differences\n"
