@@ -5,7 +5,6 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "stats/abseq_v1.h"
@@ -175,42 +174,46 @@ double abseq_look_level(size_t n, const struct abseq_params *p)
 	return abseq_look_alpha(n, p) * (default_schedule(p) ? GAUSS_SCALE : BAR_SHARE);
 }
 
-/* Student's t quantile of the look, kept per thread for the schedule
- * last asked about (every look of a session asks for the later ones). */
-double abseq_look_t(size_t n, const struct abseq_params *p)
+/* What the looks of one schedule need, kept per thread for the settings
+ * last asked about (a session, or a simulation, asks for the same looks
+ * again and again): Student's quantile of each look, computed when first
+ * asked for, and the two-state bars of every look (stats/twostate.h),
+ * computed at the first look that needs them. */
+struct schedule_memo {
+	double alpha, gap_max, spend_power;
+	size_t min_pairs, max_pairs;
+	double t[ABSEQ_MAX_PAIRS + 1]; /* 0: not computed */
+	int bars;                      /* 0 not computed, 1 computed, 2 failed */
+	struct twostate_bar bar[TWOSTATE_MAX_N + 1];
+};
+
+static struct schedule_memo *memo_for(const struct abseq_params *p)
 {
-	static _Thread_local struct {
-		double alpha, spend_power;
-		size_t min_pairs, max_pairs;
-		double t[ABSEQ_MAX_PAIRS + 1]; /* 0: not computed */
-	} memo;
-	double a = abseq_look_level(n, p);
-	if (n < 2 || !(a > 0))
-		return INFINITY;
-	if (memo.alpha != p->alpha || memo.spend_power != p->spend_power ||
-	    memo.min_pairs != p->min_pairs || memo.max_pairs != p->max_pairs) {
+	static _Thread_local struct schedule_memo memo;
+	if (memo.alpha != p->alpha || memo.gap_max != p->gap_max ||
+	    memo.spend_power != p->spend_power || memo.min_pairs != p->min_pairs ||
+	    memo.max_pairs != p->max_pairs) {
 		memset(&memo, 0, sizeof(memo));
 		memo.alpha = p->alpha;
+		memo.gap_max = p->gap_max;
 		memo.spend_power = p->spend_power;
 		memo.min_pairs = p->min_pairs;
 		memo.max_pairs = p->max_pairs;
 	}
-	if (memo.t[n] == 0)
-		memo.t[n] = gsl_cdf_tdist_Qinv(a, (double)n - 1.0);
-	return memo.t[n];
+	return &memo;
 }
 
-/* The two-state bars of every look (stats/twostate.h) for these settings,
- * computed at the first look that needs them and kept for the thread (a
- * session, or a simulation, asks for the same looks again and again): the
- * chance of adopting by look n is kept within the levels of looks
- * min_pairs..n, added up. */
-struct bar_memo {
-	double alpha, gap_max, spend_power;
-	size_t min_pairs, max_pairs;
-	int state; /* 0 not computed, 1 computed, 2 failed */
-	struct twostate_bar bar[TWOSTATE_MAX_N + 1];
-};
+/* Student's t quantile of the look. */
+double abseq_look_t(size_t n, const struct abseq_params *p)
+{
+	double a = abseq_look_level(n, p);
+	if (n < 2 || !(a > 0))
+		return INFINITY;
+	struct schedule_memo *m = memo_for(p);
+	if (m->t[n] == 0)
+		m->t[n] = gsl_cdf_tdist_Qinv(a, (double)n - 1.0);
+	return m->t[n];
+}
 
 int abseq_compute_bars(const struct abseq_params *p, struct twostate_bar *bar)
 {
@@ -234,28 +237,18 @@ static const struct twostate_bar DEFAULT_BARS[ABSEQ_MAX_PAIRS_DEFAULT + 1] = {
 
 int abseq_look_bar(size_t n, const struct abseq_params *p, struct twostate_bar *bar)
 {
-	static _Thread_local struct bar_memo memo;
 	if (n < p->min_pairs || n > p->max_pairs || p->max_pairs > TWOSTATE_MAX_N)
 		return -1;
-	if (memo.alpha != p->alpha || memo.gap_max != p->gap_max ||
-	    memo.spend_power != p->spend_power || memo.min_pairs != p->min_pairs ||
-	    memo.max_pairs != p->max_pairs || memo.state == 0) {
-		memset(&memo, 0, sizeof(memo));
-		memo.alpha = p->alpha;
-		memo.gap_max = p->gap_max;
-		memo.spend_power = p->spend_power;
-		memo.min_pairs = p->min_pairs;
-		memo.max_pairs = p->max_pairs;
-		if (default_schedule(p) && p->gap_max == GAP_MAX) {
-			memcpy(memo.bar, DEFAULT_BARS, sizeof(DEFAULT_BARS));
-			memo.state = 1;
-		} else {
-			memo.state = abseq_compute_bars(p, memo.bar) == 0 ? 1 : 2;
-		}
+	struct schedule_memo *m = memo_for(p);
+	if (m->bars == 0 && default_schedule(p) && p->gap_max == GAP_MAX) {
+		memcpy(m->bar, DEFAULT_BARS, sizeof(DEFAULT_BARS));
+		m->bars = 1;
+	} else if (m->bars == 0) {
+		m->bars = abseq_compute_bars(p, m->bar) == 0 ? 1 : 2;
 	}
-	if (memo.state != 1)
+	if (m->bars != 1)
 		return -1;
-	*bar = memo.bar[n];
+	*bar = m->bar[n];
 	return 0;
 }
 
@@ -265,18 +258,13 @@ int abseq_look_bar(size_t n, const struct abseq_params *p, struct twostate_bar *
 struct sample {
 	size_t n;
 	double mean, sd, se;
-	double min, max;  /* the smallest and the largest log-ratio */
 };
 
 static void sample_of(const double *d, size_t n, struct sample *s)
 {
 	double m = 0, ss = 0;
-	s->min = s->max = d[0];
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		m += d[i];
-		s->min = fmin(s->min, d[i]);
-		s->max = fmax(s->max, d[i]);
-	}
 	m /= (double)n;
 	for (size_t i = 0; i < n; i++)
 		ss += (d[i] - m) * (d[i] - m);

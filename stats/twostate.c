@@ -228,6 +228,20 @@ static double grid_pb(size_t i)
 	return (double)(i % (GRID + 1)) / GRID;
 }
 
+/* bins[z]: the mass of one point's patterns with k+ - k- = z - n. Summed
+ * from the highest mean down, the mean at which it first exceeds budget:
+ * a region may only hold means above it (0 when it never does). */
+static double mean_over_budget(const double *bins, size_t n, double budget, double gap, double r)
+{
+	double cum = 0;
+	for (size_t z = 2 * n + 1; z-- > 0;) {
+		cum += bins[z];
+		if (cum > budget)
+			return gap * (r + ((double)z - (double)n) / (double)n);
+	}
+	return 0.0;
+}
+
 /* For each candidate t_k = t_floor + k / T_STEPS_PER_UNIT, the least m
  * with every point's chance of adopting by look n within budget(point) =
  * aim - cum(point): the mean depends on k+ - k- alone, so per point the
@@ -261,17 +275,8 @@ static void least_m(struct grid *g, size_t n, double gap, double aim, double t_f
 		for (int k = T_STEPS - 1; k >= 0; k--) /* reaching t_k: every higher bin too */
 			for (size_t z = 0; z < nj; z++)
 				g->bins[(size_t)k * nj + z] += g->bins[(size_t)(k + 1) * nj + z];
-		for (int k = 0; k <= T_STEPS; k++) {
-			double cum = 0;
-			for (size_t z = nj; z-- > 0;) {
-				cum += g->bins[(size_t)k * nj + z];
-				if (cum > budget) {
-					double mean = gap * (r + ((double)z - (double)n) / (double)n);
-					m_of[k] = fmax(m_of[k], mean);
-					break;
-				}
-			}
-		}
+		for (int k = 0; k <= T_STEPS; k++)
+			m_of[k] = fmax(m_of[k], mean_over_budget(g->bins + (size_t)k * nj, n, budget, gap, r));
 	}
 }
 
@@ -300,14 +305,7 @@ static double least_m2(struct grid *g, size_t n, double gap, double aim, const s
 				else if (r + xm > 0 && pattern_t(xm, xs, r, n) >= b->t2)
 					g->bins[(size_t)(kp - km + (int)n)] += v;
 			}
-		double cum = 0;
-		for (size_t z = nj; z-- > 0;) {
-			cum += g->bins[z];
-			if (cum > budget) {
-				m2 = fmax(m2, gap * (r + ((double)z - (double)n) / (double)n));
-				break;
-			}
-		}
+		m2 = fmax(m2, mean_over_budget(g->bins, n, budget, gap, r));
 	}
 	return m2;
 }

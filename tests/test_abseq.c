@@ -5,7 +5,6 @@
 #include "testlib.h"
 #include <gsl/gsl_cdf.h>
 #include <math.h>
-#include <stdint.h>
 
 #include "stats/abseq.h"
 #include "stats/synth.h"
