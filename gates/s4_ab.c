@@ -46,8 +46,11 @@ static double num_or(const cJSON *o, const char *k, double dflt)
 	return cJSON_IsNumber(it) && isfinite(it->valuedouble) ? it->valuedouble : dflt;
 }
 
-/* The protocol of summary o: tlab_protocol, else protocol ("seq", "ref",
- * or ab_test.py's label, the reference rule). */
+/* The protocol of summary o: tlab_protocol, else protocol ("seq",
+ * "seq-v1", "ref", or ab_test.py's label, the reference rule). tlab has
+ * written "alpha" beside "seq" since seq became the rule with a proven
+ * bound ("seq-v2" named that rule before); a "seq" without it came from
+ * the rule now called seq-v1, and is replayed with it. */
 static void said_protocol(const cJSON *o, struct said *s)
 {
 	const cJSON *tp = cJSON_GetObjectItemCaseSensitive(o, "tlab_protocol");
@@ -55,9 +58,14 @@ static void said_protocol(const cJSON *o, struct said *s)
 	const char *v = cJSON_IsString(tp) ? tp->valuestring : cJSON_IsString(p) ? p->valuestring : NULL;
 	if (!v)
 		return;
-	if (strcmp(v, "seq") == 0) {
+	if (strcmp(v, "seq") == 0 || strcmp(v, "seq-v2") == 0) {
+		int before = strcmp(v, "seq") == 0 &&
+			     !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "alpha"));
 		s->has_protocol = 1;
-		s->opts.protocol = AB_REPLAY_SEQ;
+		s->opts.protocol = before ? AB_REPLAY_SEQ_V1 : AB_REPLAY_SEQ;
+	} else if (strcmp(v, "seq-v1") == 0) {
+		s->has_protocol = 1;
+		s->opts.protocol = AB_REPLAY_SEQ_V1;
 	} else if (strcmp(v, "ref") == 0 || strcmp(v, AB_REF_PROTOCOL_LABEL) == 0 || strstr(v, "interleaved A/B")) {
 		s->has_protocol = 1;
 		s->opts.protocol = AB_REPLAY_REF;
@@ -235,10 +243,32 @@ static int said_of_journal(const struct s4_input *in, const struct said *s, cons
 
 static const char *proto_name(enum ab_replay_protocol p)
 {
-	return p == AB_REPLAY_SEQ ? "seq" : "ref";
+	return p == AB_REPLAY_SEQ ? "seq" : p == AB_REPLAY_SEQ_V1 ? "seq-v1" : "ref";
 }
 
-/* Recomputes j's verdict with the protocol a summary of it states. */
+/* The protocol every run of j names (tlab writes it with each run since
+ * seq became the rule with a bound), with the default settings: 1, or 0
+ * when a run names none or they differ. */
+static int journal_protocol(const struct abjournal *j, struct ab_replay_opts *o)
+{
+	const char *p = j->n ? j->v[0].protocol : "";
+	for (size_t i = 1; i < j->n; i++)
+		if (strcmp(j->v[i].protocol, p) != 0)
+			return 0;
+	stats_ab_replay_opts_init(o);
+	if (strcmp(p, "seq") == 0)
+		o->protocol = AB_REPLAY_SEQ;
+	else if (strcmp(p, "seq-v1") == 0)
+		o->protocol = AB_REPLAY_SEQ_V1;
+	else if (strcmp(p, "ref") == 0)
+		o->protocol = AB_REPLAY_REF;
+	else
+		return 0;
+	return 1;
+}
+
+/* Recomputes j's verdict with the protocol a summary of it states, else
+ * the one its runs name. */
 static void replay(const struct s4_input *in, const struct abjournal *j, const struct said *own,
 		   const struct said *ps, size_t nps, struct replayed *rp)
 {
@@ -248,15 +278,18 @@ static void replay(const struct s4_input *in, const struct abjournal *j, const s
 			know = &ps[i];
 	memset(rp, 0, sizeof(*rp));
 	stats_ab_replay_opts_init(&rp->opts);
+	int named = 0;
 	if (know)
 		rp->opts = know->opts;
+	else
+		named = journal_protocol(j, &rp->opts);
 	struct ab_replay r;
 	if (stats_ab_replay(j->v, j->n, &rp->opts, &r) != 0)
 		return;
 	rp->ok = 1;
 	rp->verdict = rp->other = r.verdict;
 	rp->npairs = r.npairs;
-	if (know)
+	if (know || named)
 		return;
 	rp->unknown = 1;
 	struct ab_replay_opts seq = rp->opts;

@@ -12,7 +12,7 @@ $(BUILD)/bin/spin-b $(BUILD)/bin/spin-b2: scripts/real/spin.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -DSPIN_ITERS=$(SPIN_BASE)L -o $@ $<
 
-# print-bars: seq-v2's two-state bars for its default schedule, printed as
+# print-bars: seq's two-state bars for its default schedule, printed as
 # the initialisers of stats/abseq_bars.inc (computing them takes seconds,
 # so tlab reads them from there; tests/test_abseq.c checks they match).
 #   make bars   regenerates stats/abseq_bars.inc

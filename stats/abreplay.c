@@ -69,7 +69,7 @@ int stats_ab_replay(const struct abjournal_run *runs, size_t n, const struct ab_
 	} else {
 		struct abseq_params p;
 		struct abseq_result r;
-		abseq_params_default(&p);
+		abseq_params_default(&p, o->protocol == AB_REPLAY_SEQ_V1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ);
 		p.noise = noise;
 		if (o->min_pairs)
 			p.min_pairs = o->min_pairs;

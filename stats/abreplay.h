@@ -1,7 +1,7 @@
 /* abreplay.h: a tlab verdict recomputed from the runs of its journal
  * (model/abjournal.h), with the protocol and settings the session used:
  * what tlab decided over the same pairs, with the same rule (stats/ab.h
- * for ref, stats/abseq.h for seq). Pure. */
+ * for ref, stats/abseq.h for seq and seq-v1). Pure. */
 #ifndef TLPERF_ABREPLAY_H
 #define TLPERF_ABREPLAY_H
 
@@ -12,7 +12,8 @@
 
 enum ab_replay_protocol {
 	AB_REPLAY_REF = 0,  /* ab_test.py's rule over the pairs (tlab --protocol ref) */
-	AB_REPLAY_SEQ = 1   /* tlab's sequential rule (--protocol seq) */
+	AB_REPLAY_SEQ = 1,  /* tlab's sequential rule (--protocol seq) */
+	AB_REPLAY_SEQ_V1 = 2 /* the rule seq replaced (--protocol seq-v1, and seq before it) */
 };
 
 struct ab_replay_opts {

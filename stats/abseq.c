@@ -1,6 +1,6 @@
-/* abseq.c: the sequential A/B protocol: its settings, and the seq-v2 rule
- * (see abseq.h, and docs/tlab.md "seq-v2" for its derivation); the default
- * rule is in abseq_v1.c. */
+/* abseq.c: the sequential A/B protocol: its settings, and the seq rule
+ * (see abseq.h, and docs/tlab.md "How seq decides" for its derivation);
+ * seq-v1, kept for comparison, is in abseq_v1.c. */
 #include "stats/abseq.h"
 
 #include <gsl/gsl_cdf.h>
@@ -42,13 +42,13 @@
 /* pairs_needed is searched up to this many pairs (beyond: "more than"). */
 #define NEEDED_HORIZON 1024
 
-/* seq's defaults (the state-fitting rule) and seq-v2's; both rules' run
- * classification (state_gap, outlier_gap) also serves the report. */
-void abseq_params_default(struct abseq_params *p)
+/* seq's defaults and seq-v1's; seq-v1's run classification (state_gap,
+ * outlier_gap) also serves seq's report, so its fields are always filled. */
+void abseq_params_default(struct abseq_params *p, int rule)
 {
 	memset(p, 0, sizeof(*p));
-	p->rule = ABSEQ_RULE_V1;
-	p->min_pairs = ABSEQ_V1_MIN_PAIRS;
+	p->rule = rule;
+	p->min_pairs = rule == ABSEQ_RULE_V1 ? ABSEQ_V1_MIN_PAIRS : ABSEQ_MIN_PAIRS;
 	p->max_pairs = ABSEQ_MAX_PAIRS_DEFAULT;
 	p->min_gain = ABSEQ_MIN_GAIN;
 	p->noise = ABSEQ_TIE_MARGIN;
@@ -57,6 +57,15 @@ void abseq_params_default(struct abseq_params *p)
 	p->spend_power = SPEND_POWER;
 	abseq_v1_defaults(p);
 	p->signflip = 0;
+}
+
+void abseq_params_set_rule(struct abseq_params *p, int rule, int min_pairs_given)
+{
+	struct abseq_params d;
+	abseq_params_default(&d, rule);
+	p->rule = rule;
+	if (!min_pairs_given)
+		p->min_pairs = d.min_pairs;
 }
 
 static const char *v1_check(const struct abseq_params *p)
@@ -93,10 +102,10 @@ int abseq_params_check(const struct abseq_params *p, const char **why)
 		w = "gap max must be in (0, 1)";
 	else if (p->rule == ABSEQ_RULE_V1)
 		w = v1_check(p);
-	else if (p->rule != ABSEQ_RULE_V2)
+	else if (p->rule != ABSEQ_RULE_SEQ)
 		w = "unknown rule";
 	else if (p->max_pairs > TWOSTATE_MAX_N)
-		w = "seq-v2: max-pairs must be at most 24";
+		w = "seq: max-pairs must be at most 24";
 	if (why)
 		*why = w;
 	return w ? -1 : 0;
@@ -165,7 +174,7 @@ double abseq_look_alpha(size_t n, const struct abseq_params *p)
 
 static int default_schedule(const struct abseq_params *p)
 {
-	return p->min_pairs == ABSEQ_V2_MIN_PAIRS && p->max_pairs == ABSEQ_MAX_PAIRS_DEFAULT &&
+	return p->min_pairs == ABSEQ_MIN_PAIRS && p->max_pairs == ABSEQ_MAX_PAIRS_DEFAULT &&
 	       p->spend_power == SPEND_POWER && p->alpha == ALPHA;
 }
 
@@ -351,6 +360,9 @@ static void verdict(const struct sample *s, double lo, double hi, const struct a
 		out->reason = ABSEQ_FUTILE;
 	if (out->reason == ABSEQ_GAIN || out->reason == ABSEQ_LOSS || out->reason == ABSEQ_TIE)
 		out->pairs_needed = s->n;
+	else if (out->reason == ABSEQ_BUDGET && out->pairs_needed <= s->n)
+		out->pairs_needed = 0; /* the optimistic estimate was within reach, the one seen was
+					  not: how many more it takes is unknown */
 	out->verdict = out->reason == ABSEQ_GAIN   ? AB_B_BETTER
 		       : out->reason == ABSEQ_LOSS ? AB_A_BETTER
 		       : out->reason == ABSEQ_TIE  ? AB_TIE

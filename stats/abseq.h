@@ -1,13 +1,13 @@
 /* abseq.h: the sequential A/B protocols: `--protocol seq` (tlab's
- * default, the state-fitting rule of stats/abseq_v1.h) and `--protocol
- * seq-v2` (opt-in, the rule with an error guarantee below, in
- * stats/abseq.c).
+ * default, the rule with the error guarantee below, in stats/abseq.c) and
+ * `--protocol seq-v1` (the state-fitting rule it replaced, stats/abseq_v1.h,
+ * kept only so that benchmarks can show the two side by side).
  *
  * After every pair of runs the caller passes all run medians so far (one
  * value per run: launches are never pooled) and the order of each pair;
  * abseq_decide says "continue" or returns a verdict with its numbers.
  *
- * seq-v2, on the paired log-ratios d_i = log a_i - log b_i (> 0: B's run
+ * seq, on the paired log-ratios d_i = log a_i - log b_i (> 0: B's run
  * faster), whose mean mu is B's gain in geometric-mean terms:
  *  1. An interval for mu at each look n (min_pairs..max_pairs): mean +-
  *     t sd / sqrt(n), t Student's quantile (n - 1 degrees of freedom) at
@@ -38,10 +38,10 @@
  * (the bar). Between them (noise within states, outliers, drift) it is
  * measured against alpha (2.5%), not proven: the worst null cell adopts
  * in 1.70% of sessions on the evaluation grid (1,000 per cell) and 2.17%
- * on the calibration grid (600 per cell; docs/tlab.md "seq-v2"). The
- * price is power: a steady 5% gain waits for pair 10, and a 5% gain
- * under an 8% state gap is adopted in 53% of sessions where seq (seq-v1)
- * adopts it in 90%.
+ * on the calibration grid (600 per cell; docs/tlab.md "How seq decides").
+ * The price is power: a steady 5% gain waits for pair 10, and a 5% gain
+ * under an 8% state gap is adopted in 53% of sessions where seq-v1, which
+ * has no guarantee, adopts it in 90%.
  * Pure: no I/O; the bars are computed at the first look that needs them
  * and kept per thread (abseq_look_bar).
  */
@@ -58,12 +58,12 @@
 /* seq's own defaults (abseq_params_default is their only reader). */
 #define ABSEQ_TIE_MARGIN 0.03  /* tie margin: the reference rule's noise threshold */
 #define ABSEQ_MIN_GAIN 0.01    /* smallest gain worth adopting */
-#define ABSEQ_V2_MIN_PAIRS 3   /* seq-v2's first look: the sd of 2 pairs has one degree of freedom */
+#define ABSEQ_MIN_PAIRS 3      /* seq's first look: the sd of 2 pairs has one degree of freedom */
 #define ABSEQ_MAX_PAIRS_DEFAULT 16 /* budget: 32 profiler runs */
 
 enum abseq_rule {
-	ABSEQ_RULE_V1 = 0, /* seq's default: the state-fitting rule (stats/abseq_v1.h) */
-	ABSEQ_RULE_V2 = 1  /* seq-v2, opt-in: the rule with a guarantee above */
+	ABSEQ_RULE_SEQ = 0, /* seq, the default: the rule with the guarantee above */
+	ABSEQ_RULE_V1 = 1   /* seq-v1: the state-fitting rule, for comparison (stats/abseq_v1.h) */
 };
 
 struct abseq_params {
@@ -86,11 +86,18 @@ struct abseq_params {
 	int signflip;        /* 1: also compute the exact sign-flip p of the raw log-ratios */
 };
 
-/* Fills every default of seq (and of seq-v1's fields). */
-void abseq_params_default(struct abseq_params *p);
+/* Fills every default of RULE (an enum abseq_rule): the only place
+ * seq's and seq-v1's defaults come from (seq-v1's own fields are filled
+ * under either rule). */
+void abseq_params_default(struct abseq_params *p, int rule);
+
+/* Switches P, whose fields may already hold a caller's options, to RULE:
+ * takes RULE's default first look unless MIN_PAIRS_GIVEN (the one default
+ * that differs between the rules); every other field is kept. */
+void abseq_params_set_rule(struct abseq_params *p, int rule, int min_pairs_given);
 
 /* Checks ranges: 3 <= min_pairs <= max_pairs <= ABSEQ_MAX_PAIRS
- * (seq-v2: <= TWOSTATE_MAX_N, 24),
+ * (seq: <= TWOSTATE_MAX_N, 24),
  * 0 <= min_gain < noise < 0.5, 0 < alpha < 0.5, 0 <= spend_power <= 8,
  * 0 < gap_max < 1 (and seq-v1's constants when rule is ABSEQ_RULE_V1),
  * a known rule. Returns 0,

@@ -165,7 +165,7 @@ static void test_ref_nan_change_is_inconclusive(void **state)
 	/* the sequential rule works on logs: no overflow, and B is faster */
 	struct abseq_params p;
 	struct abseq_result q;
-	abseq_params_default(&p);
+	abseq_params_default(&p, ABSEQ_RULE_SEQ);
 	double a4[] = { 1.7e308, 1.7e308, 1.7e308, 1.7e308 };
 	double b4[] = { 1.6e308, 1.6e308, 1.6e308, 1.6e308 };
 	assert_int_equal(abseq_decide(a4, b4, NULL, 4, &p, NULL, NULL, &q), 0);

@@ -113,8 +113,10 @@ static void pairs_counted_as_tlab(void **s)
 	assert_int_equal(stats_ab_replay(NULL, 0, &o, &out), -1);
 }
 
-/* The seq protocol over a journal tlab wrote (testdata/gate_evidence):
- * the verdict tlab printed, and abseq_decide over the same arrays. */
+/* The sequential rules over a journal tlab wrote (testdata/gate_evidence)
+ * when its seq was the rule now called seq-v1: seq-v1 gives the verdict
+ * tlab printed, as abseq_decide does over the same arrays; seq, which
+ * needs more than these 4 pairs of a 4% gain, does not decide yet. */
 static void seq_as_tlab(void **s)
 {
 	(void)s;
@@ -136,6 +138,10 @@ static void seq_as_tlab(void **s)
 	o.protocol = AB_REPLAY_SEQ;
 	assert_int_equal(stats_ab_replay(j.v, j.n, &o, &out), 0);
 	assert_int_equal(out.npairs, 4);
+	assert_int_equal(out.verdict, AB_INCONCLUSIVE);
+	o.protocol = AB_REPLAY_SEQ_V1;
+	assert_int_equal(stats_ab_replay(j.v, j.n, &o, &out), 0);
+	assert_int_equal(out.npairs, 4);
 	assert_int_equal(out.verdict, AB_B_BETTER); /* tlab said B_better after 4 pairs */
 	double a[4], b[4];
 	int bf[4];
@@ -150,7 +156,7 @@ static void seq_as_tlab(void **s)
 	}
 	struct abseq_params p;
 	struct abseq_result r;
-	abseq_params_default(&p);
+	abseq_params_default(&p, ABSEQ_RULE_V1);
 	assert_int_equal(abseq_decide(a, b, bf, 4, &p, NULL, NULL, &r), 0);
 	assert_int_equal(r.verdict, out.verdict);
 	assert_close(out.gain, r.gain, 1e-15);

@@ -1,4 +1,4 @@
-/* test_abseq.c: `--protocol seq-v2`, the error-spending t rule of stats/abseq.h:
+/* test_abseq.c: `--protocol seq`, the error-spending t rule of stats/abseq.h:
  * every constant against what it is for (the error bound, the spending,
  * the state guard's bound, futility), the guarantee itself by simulation of
  * its model, and decisions on small constructed inputs. */
@@ -10,12 +10,10 @@
 #include "stats/synth.h"
 #include "stats/twostate.h"
 
-/* seq-v2's settings: the defaults with its rule and first look. */
+/* seq's settings: its defaults. */
 static void params(struct abseq_params *p)
 {
-	abseq_params_default(p);
-	p->rule = ABSEQ_RULE_V2;
-	p->min_pairs = ABSEQ_V2_MIN_PAIRS;
+	abseq_params_default(p, ABSEQ_RULE_SEQ);
 }
 
 /* The defaults that other modules and the docs rely on. */
@@ -24,7 +22,7 @@ static void test_defaults(void **state)
 	(void)state;
 	struct abseq_params p;
 	params(&p);
-	assert_int_equal(p.rule, ABSEQ_RULE_V2);
+	assert_int_equal(p.rule, ABSEQ_RULE_SEQ);
 	assert_true(p.noise == ABSEQ_TIE_MARGIN && p.noise == 0.03);
 	assert_true(p.min_gain == 0.01);
 	assert_int_equal(p.min_pairs, 3);
@@ -33,6 +31,27 @@ static void test_defaults(void **state)
 	assert_true(p.gap_max == 0.105);
 	assert_true(p.spend_power == 2.0);
 	assert_int_equal(abseq_params_check(&p, NULL), 0);
+	/* seq's bars stop at 24 pairs; seq-v1's budget does not */
+	const char *why = NULL;
+	p.max_pairs = 25;
+	assert_int_equal(abseq_params_check(&p, &why), -1);
+	assert_string_equal(why, "seq: max-pairs must be at most 24");
+	/* switching the rule takes the rule's own first look, unless given */
+	abseq_params_set_rule(&p, ABSEQ_RULE_V1, 0);
+	assert_int_equal(p.rule, ABSEQ_RULE_V1);
+	assert_int_equal(p.min_pairs, 4);
+	assert_int_equal(p.max_pairs, 25);
+	assert_int_equal(abseq_params_check(&p, NULL), 0);
+	p.min_pairs = 6;
+	abseq_params_set_rule(&p, ABSEQ_RULE_SEQ, 1);
+	assert_int_equal(p.min_pairs, 6);
+	abseq_params_set_rule(&p, ABSEQ_RULE_SEQ, 0);
+	assert_int_equal(p.min_pairs, 3);
+	struct abseq_params v1;
+	abseq_params_default(&v1, ABSEQ_RULE_V1);
+	assert_int_equal(v1.rule, ABSEQ_RULE_V1);
+	assert_int_equal(v1.min_pairs, 4);
+	assert_true(v1.noise == p.noise && v1.min_gain == p.min_gain && v1.max_pairs == 16);
 }
 
 /* ALPHA and SPEND_POWER: the looks' shares sum to alpha, grow as n^2, and

@@ -15,9 +15,7 @@
 /* seq-v1's settings: the defaults with the previous rule selected. */
 static void v1_params(struct abseq_params *p)
 {
-	abseq_params_default(p);
-	p->rule = ABSEQ_RULE_V1;
-	p->min_pairs = ABSEQ_V1_MIN_PAIRS;
+	abseq_params_default(p, ABSEQ_RULE_V1);
 }
 
 static void test_hl(void **state)

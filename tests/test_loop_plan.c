@@ -44,14 +44,14 @@ static void test_round_trip(void **state)
 	p.contract = 2;
 	p.tlab_pairs = 5;
 	assert_int_equal(p.tlab_protocol, LOOP_AB_SEQ);
-	p.tlab_protocol = LOOP_AB_SEQ_V2;
+	p.tlab_protocol = LOOP_AB_REF;
 	char *j = loop_plan_to_json(&p);
 	assert_non_null(j);
 	assert_int_equal(loop_plan_parse(j, strlen(j), &q, err, sizeof(err)), 0);
 	assert_int_equal(q.contract, 2);
 	assert_int_equal(q.tlab_pairs, 5);
-	assert_int_equal(q.tlab_protocol, LOOP_AB_SEQ_V2);
-	assert_string_equal(loop_ab_protocol_name(q.tlab_protocol), "seq-v2");
+	assert_int_equal(q.tlab_protocol, LOOP_AB_REF);
+	assert_string_equal(loop_ab_protocol_name(q.tlab_protocol), "ref");
 	assert_string_equal(q.bench_cmd, p.bench_cmd);
 	assert_close(q.workloads[0].target_us, 5.0, 0);
 	char *k = loop_plan_to_json(&q);

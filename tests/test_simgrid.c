@@ -73,7 +73,7 @@ static void test_run_cell(void **state)
 	struct simgrid_cell *e = cells_of(SIMGRID_EVALUATION, &ne);
 	struct abseq_params p;
 	struct simgrid_result r1, r2, r3;
-	abseq_params_default(&p);
+	abseq_params_default(&p, ABSEQ_RULE_SEQ);
 	const struct simgrid_cell *c = NULL;
 	for (size_t i = 0; i < ne && !c; i++)
 		if (e[i].family == SIMGRID_PAIRS8)

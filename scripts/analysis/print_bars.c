@@ -1,4 +1,4 @@
-/* print_bars.c: prints the two-state bars of seq-v2's default schedule as
+/* print_bars.c: prints the two-state bars of seq's default schedule as
  * C initialisers, for stats/abseq_bars.inc (tests/test_abseq.c checks that
  * the file matches what abseq_compute_bars computes).
  * Build and run: make build/bin/print-bars && build/bin/print-bars > stats/abseq_bars.inc */
@@ -10,9 +10,7 @@ int main(void)
 {
 	struct abseq_params p;
 	struct twostate_bar bar[TWOSTATE_MAX_N + 1] = { { 0 } };
-	abseq_params_default(&p);
-	p.rule = ABSEQ_RULE_V2;
-	p.min_pairs = ABSEQ_V2_MIN_PAIRS;
+	abseq_params_default(&p, ABSEQ_RULE_SEQ);
 	if (abseq_compute_bars(&p, bar) != 0) {
 		fprintf(stderr, "print-bars: the bars could not be computed\n");
 		return 1;

@@ -16,7 +16,7 @@
 
 enum ab_protocol {
 	AB_PROTOCOL_REF = 0,  /* the reference rule over a fixed number of pairs */
-	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h; seq-v2 too, by its rule) */
+	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h; seq-v1 too, by its rule) */
 };
 
 struct ab_opts {

@@ -34,7 +34,7 @@
 #include "report/svg.h"
 #include "cli/ab_cmd.h"
 
-static const char *const protocol_choices[] = { "seq", "ref", "seq-v2", NULL };
+static const char *const protocol_choices[] = { "seq", "ref", "seq-v1", NULL };
 
 static const struct cli_option ab_options[] = {
 	{ 'a', 0, "a-cmd", "CMD", "baseline bench command (shell words, appended to the\n"
@@ -55,13 +55,14 @@ static const struct cli_option ab_options[] = {
 					 "ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,\n"
 					 "ResourceConflictRatio)" },
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
-	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, state-aware (default;\n"
-				   "see `tlperf sim`), ref = the ab_test.py rule, seq-v2 =\n"
-				   "sequential with a proven error bound (opt-in; slower)", protocol_choices },
-	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 4, seq-v2 3;\n"
+	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, with a proven error\n"
+				   "bound (default), ref = the ab_test.py rule, seq-v1 =\n"
+				   "the state-fitting rule seq replaced (no bound; kept for\n"
+				   "comparison, see `tlperf sim`)", protocol_choices },
+	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 3, seq-v1 4;\n"
 				    "at least 3)" },
-	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive only here (default 16, <= 128;\n"
-				    "seq-v2 <= 24)" },
+	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive at the latest here (default\n"
+				    "16, at most 24; seq-v1 at most 128)" },
 	{ 'g', 0, "min-gain", "F", "seq: smallest gain of B worth adopting (default 0.01)" },
 	{ 'S', 0, "seed", "S", "seq: seed of the A/B order draws (default: from the clock;\n"
 			       "printed as order_seed)" },
@@ -98,20 +99,18 @@ const struct cli_spec cmd_ab_spec = {
 	"WORKDIR/logs/pair<i><A|B>.log; its figure is the median Task Duration(us).\n"
 	"Every finished run is appended to WORKDIR/runs.jsonl as it ends.\n",
 	ab_options,
-	"Verdict (seq): after each pair from --min-pairs on, the run medians are\n"
-	"split into fast/slow run states per arm; B's mean gain (within-state gain\n"
-	"plus the effect of how often each arm lands slow) with its interval gives\n"
-	"B_better (interval above 0, estimate >= --min-gain), A_better (mirror) or\n"
-	"tie (interval, or the within-state interval when the state counts agree,\n"
-	"inside +-noise); inconclusive only at --max-pairs. stop_reason says which.\n"
+	"Verdict (seq): after each pair from --min-pairs on, B_better when the\n"
+	"interval of the pair log-ratios (at the look's Student level) is above 0,\n"
+	"the estimate >= --min-gain, and the sample clears the look's two-state\n"
+	"bar: the chance of ever adopting a B that is not faster is at most 2.0%\n"
+	"for Gaussian log-ratios or two run states up to 11% apart (alpha in the\n"
+	"output; docs/tlab.md, \"How seq decides\"); A_better and tie from the\n"
+	"interval alone; inconclusive (stop_reason futile) as soon as the budget\n"
+	"cannot reach a verdict, with pairs_needed. stop_reason says which.\n"
 	"\n"
-	"Verdict (seq-v2): B_better when the interval of the pair log-ratios (at the\n"
-	"look's Student level) is above 0, the estimate >= --min-gain, and the sample\n"
-	"clears the look's two-state bar: the chance of ever adopting a B that is not\n"
-	"faster is at most 2.0% for Gaussian log-ratios or two run states up to 11%\n"
-	"apart (docs/tlab.md, \"seq-v2\"); A_better and tie from the interval alone;\n"
-	"inconclusive (stop_reason futile) as soon as the budget cannot reach a\n"
-	"verdict, with pairs_needed.\n"
+	"Verdict (seq-v1): the rule seq replaced, kept for comparison: run states\n"
+	"fitted per arm, B's mean gain with its interval; no error bound\n"
+	"(docs/tlab.md, \"seq-v1\").\n"
 	"\n"
 	"Verdict (ref): rel = (medA - medB) / medA over the medians of the run\n"
 	"medians; exact two-sided sign test over the non-zero pair differences\n"
@@ -419,11 +418,9 @@ static int settle_protocol(struct ab_opts *o)
 		o->protocol = AB_PROTOCOL_REF;
 	else if (strcmp(o->protocol_name, "seq") == 0)
 		o->protocol = AB_PROTOCOL_SEQ;
-	else if (strcmp(o->protocol_name, "seq-v2") == 0) {
+	else if (strcmp(o->protocol_name, "seq-v1") == 0) {
 		o->protocol = AB_PROTOCOL_SEQ;
-		o->seq.rule = ABSEQ_RULE_V2;
-		if (!o->min_pairs_given)
-			o->seq.min_pairs = ABSEQ_V2_MIN_PAIRS;
+		abseq_params_set_rule(&o->seq, ABSEQ_RULE_V1, o->min_pairs_given);
 	} else /* a choice of the table: checked by the parser */
 		return cli_usage_error("ab", "unknown --protocol '%s'", o->protocol_name);
 	if (o->protocol == AB_PROTOCOL_SEQ) {
@@ -471,6 +468,7 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 		return cli_usage_error("ab", "option '%s' is empty", empty);
 	if ((rc = settle_protocol(o)) != 0)
 		return rc;
+	o->run.protocol = o->protocol_name;
 	o->run.source = o->source.kind == ABSOURCE_STDOUT ? ABRUN_SOURCE_STDOUT
 			: o->source.kind == ABSOURCE_CSV  ? ABRUN_SOURCE_CSV
 							  : ABRUN_SOURCE_MSPROF;
@@ -687,10 +685,14 @@ static int run_pairs(struct ab_cmd *x)
  * would take at the noise seen (stderr). */
 static void print_budget_note(const struct abseq_result *r, const struct abseq_params *p)
 {
-	if (p->rule != ABSEQ_RULE_V2 || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
+	if (p->rule != ABSEQ_RULE_SEQ || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
 		return;
 	double sd = 100.0 * r->log_se * sqrt((double)r->pairs);
-	if (r->pairs_needed > 0)
+	if (r->reason == ABSEQ_BUDGET && r->pairs_needed == 0)
+		cli_note("at the noise seen (sd %.2f%% per pair), B's gain of %+.2f%% did not clear the "
+			 "bars of seq within --max-pairs %zu (a larger budget, at most 24, may decide it)",
+			 sd, 100.0 * r->gain, p->max_pairs);
+	else if (r->pairs_needed > 0)
 		cli_note("at the noise seen (sd %.2f%% per pair), a verdict on --min-gain %g would take "
 			 "about %zu pairs, more than --max-pairs %zu: stopped after %zu",
 			 sd, p->min_gain, r->pairs_needed, p->max_pairs, r->pairs);
@@ -789,7 +791,7 @@ int cmd_ab(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	*x = ab_cmd_init;
-	abseq_params_default(&x->o.seq);
+	abseq_params_default(&x->o.seq, ABSEQ_RULE_SEQ);
 	int rc = parse_args(argc, argv, &x->o);
 	if (rc != 0) {
 		absource_release(&x->o.source);

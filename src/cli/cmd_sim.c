@@ -27,13 +27,14 @@
 
 enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP, O_GRID, O_FAM, O_CELLS,
        O_PG, O_PS };
-static const char *const sim_protocols[] = { "seq", "seq-v1", "seq-v2", "ref", "both", "all", NULL };
+static const char *const sim_protocols[] = { "seq", "seq-v1", "ref", "both", "all", NULL };
 static const char *const sim_grids[] = { "calibration", "evaluation", NULL };
 
 static const struct cli_option sim_options[] = {
-	{ 'p', 0, "protocol", "P", "seq (tlab's default, also called seq-v1), seq-v2 (the\n"
-				   "rule with a proven bound, opt-in), ref (3 fixed pairs,\n"
-				   "ab_test.py's rule), both (seq and ref, the default) or all", sim_protocols },
+	{ 'p', 0, "protocol", "P", "seq (tlab's default, the rule with a proven bound),\n"
+				   "seq-v1 (the rule it replaced, for comparison), ref (3\n"
+				   "fixed pairs, ab_test.py's rule), both (seq and ref, the\n"
+				   "default) or all", sim_protocols },
 	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift\n"
 				   "or all (default)" },
 	{ 'e', 0, "effect", "E", "B's true gain: 0.05 or 5% = B 5% faster, -4% = 4% slower;\n"
@@ -41,18 +42,19 @@ static const struct cli_option sim_options[] = {
 	{ 't', 0, "trials", "N", "trials per scenario and effect (default 2000)" },
 	{ 'S', 0, "seed", "S", "seed (default 1); the same seed gives the same output" },
 	{ 'j', 0, "json", NULL, "one JSON object instead of the table" },
-	{ O_MINP, 0, "min-pairs", "N", "seq: first look after N pairs (default 4; seq-v2: 3)" },
-	{ O_MAXP, 0, "max-pairs", "N", "seq: budget of pairs (default 16)" },
+	{ O_MINP, 0, "min-pairs", "N", "seq: first look after N pairs (default 3; seq-v1: 4)" },
+	{ O_MAXP, 0, "max-pairs", "N", "seq: budget of pairs (default 16; seq at most 24,\n"
+				     "seq-v1 at most 128)" },
 	{ O_MING, 0, "min-gain", "F", "seq: smallest gain worth adopting (default 0.01)" },
 	{ O_NOISE, 0, "noise", "F", "tie margin, seq and ref (default 0.03, each rule's own)" },
-	{ O_PS, 0, "spend-power", "K", "seq-v2's calibrated constant: look n spends alpha in\n"
+	{ O_PS, 0, "spend-power", "K", "seq's calibrated constant: look n spends alpha in\n"
 				     "proportion to n^K (re-calibration only; default 2)" },
-	{ O_CI, 0, "crit-inf", "Z", "seq's calibrated constant (re-calibration only)" },
-	{ O_CK, 0, "crit-k", "K", "seq's calibrated constant (re-calibration only)" },
-	{ O_GP, 0, "guard-p", "P", "seq's calibrated constant (re-calibration only)" },
-	{ O_PG, 0, "prior-gap", "G", "seq: log gap assumed for a state no run has shown\n"
+	{ O_CI, 0, "crit-inf", "Z", "seq-v1's calibrated constant (re-calibration only)" },
+	{ O_CK, 0, "crit-k", "K", "seq-v1's calibrated constant (re-calibration only)" },
+	{ O_GP, 0, "guard-p", "P", "seq-v1's calibrated constant (re-calibration only)" },
+	{ O_PG, 0, "prior-gap", "G", "seq-v1: log gap assumed for a state no run has shown\n"
 				   "(default 0.0953 = 10%)" },
-	{ O_GRID, 0, "grid", "G", "seq only, over a scenario grid instead of the named\n"
+	{ O_GRID, 0, "grid", "G", "seq or seq-v1 alone, over a scenario grid instead of the named\n"
 				"scenarios: cells over the state gap G, P(slow) of A and\n"
 				"B, outlier runs near and far from the slow cluster, linear\n"
 				"and random-walk drift and a jittering gap, B's MEAN equal\n"
@@ -68,12 +70,12 @@ static const struct cli_option sim_options[] = {
 
 const struct cli_spec cmd_sim_spec = {
 	"sim",
-	"tlperf sim [--protocol seq|seq-v2|ref|both|all] [--scenario NAME|all] [--effect E|all]\n"
+	"tlperf sim [--protocol seq|seq-v1|ref|both|all] [--scenario NAME|all] [--effect E|all]\n"
 	"                  [--trials N] [--seed S] [--json]\n"
 	"                  [--min-pairs N] [--max-pairs N] [--min-gain F] [--noise F]\n"
 	"                  [--spend-power K] [--crit-inf Z] [--crit-k K] [--guard-p P]\n"
 	"                  [--prior-gap G]\n"
-	"       tlperf sim --grid calibration|evaluation [--protocol seq|seq-v2]\n"
+	"       tlperf sim --grid calibration|evaluation [--protocol seq|seq-v1]\n"
 	"                  [--family F] [--cells]\n"
 	"                  [--trials N] [--seed S] [--json] [seq settings]",
 	"Runs the A/B protocols on identical seeded synthetic runs (15 launches per\n"
@@ -93,15 +95,15 @@ const struct cli_spec cmd_sim_spec = {
 static const double all_effects[] = { 0.0, 0.01, 0.02, 0.03, 0.05, 0.08, -0.04 };
 #define N_ALL_EFFECTS (sizeof(all_effects) / sizeof(all_effects[0]))
 
-enum { PROTO_SEQ = 1, PROTO_REF = 2, PROTO_V2 = 4 };
+enum { PROTO_SEQ = 1, PROTO_REF = 2, PROTO_V1 = 4 };
 
 struct cell {
-	int proto;            /* PROTO_V2, PROTO_SEQ or PROTO_REF */
+	int proto;            /* PROTO_SEQ, PROTO_V1 or PROTO_REF */
 	const char *scenario;
 	double effect;        /* B's gain within a state */
 	double true_gain;     /* 1 - E[B]/E[A] over states and outliers */
 	long count[4];        /* per enum ab_verdict */
-	long reasons[ABSEQ_NREASONS]; /* seq, seq-v2: per enum abseq_reason */
+	long reasons[ABSEQ_NREASONS]; /* seq, seq-v1: per enum abseq_reason */
 	double pairs_sum;
 	long pairs_max;
 };
@@ -131,9 +133,7 @@ static void run_cell(struct cell *c, long trials, uint64_t seed, size_t scen_idx
 {
 	struct synth_arm A, B;
 	struct abseq_params rp = *sp;
-	rp.rule = c->proto == PROTO_V2 ? ABSEQ_RULE_V2 : ABSEQ_RULE_V1;
-	if (c->proto == PROTO_V2 && !minp_given)
-		rp.min_pairs = ABSEQ_V2_MIN_PAIRS;
+	abseq_params_set_rule(&rp, c->proto == PROTO_V1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ, minp_given);
 	sp = &rp;
 	synth_scenario(c->scenario, c->effect, SIM_MEAN_US, &A, &B);
 	c->true_gain = 1.0 - arm_mean(&B) / arm_mean(&A);
@@ -299,7 +299,7 @@ static void print_params_json(const struct abseq_params *sp)
 
 static const char *proto_name(int p)
 {
-	return p == PROTO_SEQ ? "seq" : p == PROTO_V2 ? "seq-v2" : "ref";
+	return p == PROTO_SEQ ? "seq" : p == PROTO_V1 ? "seq-v1" : "ref";
 }
 
 static const struct table_col sim_cols[] = {
@@ -589,7 +589,7 @@ static void print_grid_json(const struct grid_run *g)
 	printf("{\"schema\":\"tlperf/sim/v1\",\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
 	       simgrid_grid_name(g->grid), g->trials, (unsigned long long)g->seed, SIM_LAUNCHES);
 	printf("\"protocol\":\"%s\",\"seq_params\":",
-	       sp->rule == ABSEQ_RULE_V2 ? "seq-v2" : "seq");
+	       sp->rule == ABSEQ_RULE_V1 ? "seq-v1" : "seq");
 	print_params_json(sp);
 	printf(",");
 	printf("\"targets\":[");
@@ -648,11 +648,11 @@ static int print_grid_markdown(const struct grid_run *g, int all_cells)
 	       simgrid_grid_name(g->grid), g->nc, g->trials, (unsigned long long)g->seed,
 	       SIM_LAUNCHES);
 	if (sp->rule == ABSEQ_RULE_V1)
-		printf("seq: pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
+		printf("seq-v1: pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
 		       sp->min_pairs, sp->max_pairs, sp->crit_inf, sp->crit_k, sp->prior_gap,
 		       sp->outlier_gap);
 	else
-		printf("seq-v2: pairs %zu..%zu, alpha %g, spend power %g, gap max %g\n\n", sp->min_pairs,
+		printf("seq: pairs %zu..%zu, alpha %g, spend power %g, gap max %g\n\n", sp->min_pairs,
 		       sp->max_pairs, sp->alpha, sp->spend_power, sp->gap_max);
 	table_init(&t, NULL, grid_target_cols, sizeof(grid_target_cols) / sizeof(grid_target_cols[0]));
 	for (size_t i = 0; i < N_GRID_TARGETS; i++)
@@ -694,7 +694,7 @@ static int run_grid(int grid, int family, int all_cells, int json, long trials, 
 /* Everything `tlperf sim` takes from its options. */
 struct sim_opts {
 	struct abseq_params sp;
-	int protos;                  /* PROTO_SEQ | PROTO_REF | PROTO_V2 */
+	int protos;                  /* PROTO_SEQ | PROTO_REF | PROTO_V1 */
 	int json, grid, family, all_cells; /* grid, family: -1 when not given */
 	int proto_given, scen_given, minp_given;
 	int noise_given;             /* --noise: ref's margin too (else AB_REF_NOISE) */
@@ -707,7 +707,7 @@ struct sim_opts {
 static void sim_opts_init(struct sim_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	abseq_params_default(&o->sp);
+	abseq_params_default(&o->sp, ABSEQ_RULE_SEQ);
 	o->protos = PROTO_SEQ | PROTO_REF;
 	o->grid = o->family = -1;
 	o->scenario = "all";
@@ -717,15 +717,15 @@ static void sim_opts_init(struct sim_opts *o)
 	o->seed = 1;
 }
 
-/* --protocol seq|ref|both. Returns 0 or the usage error's exit code. */
+/* --protocol seq|seq-v1|ref|both|all. Returns 0 or the usage error's exit code. */
 static int sim_protocol(struct sim_opts *o, const char *arg)
 {
-	if (strcmp(arg, "seq") == 0 || strcmp(arg, "seq-v1") == 0)
+	if (strcmp(arg, "seq") == 0)
 		o->protos = PROTO_SEQ;
-	else if (strcmp(arg, "seq-v2") == 0)
-		o->protos = PROTO_V2;
+	else if (strcmp(arg, "seq-v1") == 0)
+		o->protos = PROTO_V1;
 	else if (strcmp(arg, "all") == 0)
-		o->protos = PROTO_SEQ | PROTO_V2 | PROTO_REF;
+		o->protos = PROTO_SEQ | PROTO_V1 | PROTO_REF;
 	else if (strcmp(arg, "ref") == 0)
 		o->protos = PROTO_REF;
 	else if (strcmp(arg, "both") == 0)
@@ -844,14 +844,20 @@ static int sim_option(struct sim_opts *o, int opt, const char *arg)
 static int sim_check(const struct sim_opts *o)
 {
 	const char *why;
-	if (abseq_params_check(&o->sp, &why) != 0)
-		return cli_usage_error("sim", "%s", why);
+	for (int v1 = 0; v1 <= 1; v1++) { /* the settings under each rule simulated */
+		struct abseq_params p = o->sp;
+		if (!(o->protos & (v1 ? PROTO_V1 : PROTO_SEQ)))
+			continue;
+		abseq_params_set_rule(&p, v1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ, o->minp_given);
+		if (abseq_params_check(&p, &why) != 0)
+			return cli_usage_error("sim", "%s", why);
+	}
 	if (o->grid < 0 && (o->family >= 0 || o->all_cells))
 		return cli_usage_error("sim", "--family and --cells go with --grid");
 	if (o->grid < 0)
 		return 0;
-	if (o->proto_given && o->protos != PROTO_V2 && o->protos != PROTO_SEQ)
-		return cli_usage_error("sim", "--grid simulates --protocol seq or seq-v2");
+	if (o->proto_given && o->protos != PROTO_V1 && o->protos != PROTO_SEQ)
+		return cli_usage_error("sim", "--grid simulates --protocol seq or seq-v1");
 	if (o->scen_given || o->neffects != N_ALL_EFFECTS)
 		return cli_usage_error("sim", "--grid replaces --scenario and --effect");
 	return 0;
@@ -862,7 +868,7 @@ static int sim_check(const struct sim_opts *o)
 static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t nscen)
 {
 	size_t nc = 0;
-	static const int order[] = { PROTO_SEQ, PROTO_V2, PROTO_REF };
+	static const int order[] = { PROTO_SEQ, PROTO_V1, PROTO_REF };
 	for (size_t k = 0; k < 3; k++) {
 		int p = order[k];
 		if (!(o->protos & p))
@@ -938,11 +944,8 @@ int cmd_sim(int argc, char **argv)
 		return CLI_USAGE;
 	if ((rc = sim_check(&o)) != 0)
 		return rc;
-	if (o.grid >= 0 && o.protos == PROTO_V2) {
-		o.sp.rule = ABSEQ_RULE_V2;
-		if (!o.minp_given)
-			o.sp.min_pairs = ABSEQ_V2_MIN_PAIRS;
-	}
+	if (o.grid >= 0 && o.protos == PROTO_V1)
+		abseq_params_set_rule(&o.sp, ABSEQ_RULE_V1, o.minp_given);
 	if (o.grid >= 0)
 		return run_grid(o.grid, o.family, o.all_cells, o.json, o.trials, (uint64_t)o.seed,
 				&o.sp);

@@ -49,6 +49,10 @@ const char *abjournal_run_of(const cJSON *o, struct abjournal_run *r)
 	r->pair = (long)pair;
 	r->order = (int)order;
 	r->median_us = med;
+	const cJSON *proto = cJSON_GetObjectItemCaseSensitive(o, "protocol");
+	r->protocol[0] = '\0';
+	if (cJSON_IsString(proto) && proto->valuestring && strlen(proto->valuestring) < sizeof(r->protocol))
+		strcpy(r->protocol, proto->valuestring);
 	return NULL;
 }
 

@@ -16,7 +16,7 @@
 
 const char *loop_ab_protocol_name(int proto)
 {
-	return proto == LOOP_AB_REF ? "ref" : proto == LOOP_AB_SEQ_V2 ? "seq-v2" : "seq";
+	return proto == LOOP_AB_REF ? "ref" : "seq";
 }
 
 int loop_ab_protocol_parse(const char *name)
@@ -25,8 +25,6 @@ int loop_ab_protocol_parse(const char *name)
 		return LOOP_AB_SEQ;
 	if (strcmp(name, "ref") == 0)
 		return LOOP_AB_REF;
-	if (strcmp(name, "seq-v2") == 0)
-		return LOOP_AB_SEQ_V2;
 	return -1;
 }
 
@@ -430,7 +428,7 @@ static int parse_tlab(const cJSON *o, struct loop_plan *p, char *err, size_t err
 	free(proto);
 	if (proto_id < 0)
 		return fail(err, errlen,
-			    "field 'tlab.protocol': must be \"seq\", \"ref\" or \"seq-v2\"");
+			    "field 'tlab.protocol': must be \"seq\" or \"ref\"");
 	p->tlab_protocol = proto_id;
 	return 0;
 }

@@ -19,7 +19,7 @@
  *     "small_us": 20, "ab_threshold": 0.05,
  *     "launch_count": 15, "warm_up": 5,    one msprof measurement
  *     "tlab": { "protocol": "seq", "pairs": 3, "launch_count": 15, "warm_up": 5 },
- *                                      protocol seq (default), ref or seq-v2; pairs is ref's
+ *                                      protocol seq (default) or ref; pairs is ref's
  *     "msprof": "msprof", "timeout_s": 900
  *   }
  *
@@ -50,12 +50,11 @@ struct loop_workload {
 /* tlab's protocol in the loop's A/B arbitration (plan "tlab.protocol",
  * `tlperf loop --ab-protocol`). */
 enum loop_ab_protocol {
-	LOOP_AB_SEQ = 0,    /* "seq", the default */
-	LOOP_AB_REF = 1,    /* "ref": ab_test.py's rule over tlab_pairs pairs */
-	LOOP_AB_SEQ_V2 = 2  /* "seq-v2": the rule with a proven bound */
+	LOOP_AB_SEQ = 0,    /* "seq", the default: the rule with a proven bound */
+	LOOP_AB_REF = 1     /* "ref": ab_test.py's rule over tlab_pairs pairs */
 };
 
-/* "seq", "ref", "seq-v2". */
+/* "seq", "ref". */
 const char *loop_ab_protocol_name(int proto);
 
 /* The protocol named `name`, or -1. */

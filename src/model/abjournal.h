@@ -26,6 +26,8 @@ struct abjournal_run {
 	long pair;          /* 1-based */
 	int order;          /* 1 when the arm ran first in its pair, 2 second */
 	double median_us;   /* the run's figure */
+	char protocol[8];   /* the rule tlab ran under ("seq", "seq-v1", "ref"), "" when the
+			       line does not say (tlab before it wrote one) */
 };
 
 struct abjournal {

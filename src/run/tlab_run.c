@@ -498,6 +498,8 @@ int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r
 	cJSON_AddStringToObject(o, "log", r->log);
 	cJSON_AddStringToObject(o, "profile", r->profile);
 	cJSON_AddStringToObject(o, "finished", r->finished ? r->finished : "");
+	if (c->protocol)
+		cJSON_AddStringToObject(o, "protocol", c->protocol);
 	text = cJSON_PrintUnformatted(o);
 	if (!text)
 		goto out;

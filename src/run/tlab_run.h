@@ -48,6 +48,9 @@ struct abrun_config {
 	long launch_count;        /* --launch-count */
 	long warm_up;             /* --warm-up */
 	double timeout_s;         /* per run; <= 0 none */
+	const char *protocol;     /* the decision rule ("seq", "seq-v1", "ref"), written with
+				     every run so that a journal says how it is to be replayed;
+				     NULL: not written */
 };
 
 /* One finished run. Strings are malloc'd and owned (abrun_run_release). */

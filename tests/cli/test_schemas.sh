@@ -64,10 +64,12 @@ FAKE=$ROOT/scripts/fake-msprof
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 10 --seed 12" >ab2.json
 "$TLAB" -q --msprof /nonexistent --workdir ab3 --a-cmd x --b-cmd y >ab3.json 2>/dev/null || true
 "$TLAB" -q --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir ab4 --a-cmd false --b-cmd false >ab4.json 2>/dev/null || true
-"$TLAB" -q --protocol seq-v2 --msprof "$FAKE" --launch-count 5 --warm-up 0 --seed 3 --workdir ab5 \
+"$TLAB" -q --protocol seq-v1 --msprof "$FAKE" --launch-count 5 --warm-up 0 --seed 3 --workdir ab5 \
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9 --seed 11" >ab5.json
 grep -q '"error":' ab3.json && grep -q '"error":' ab4.json || fail "tlab error outputs missing"
-grep -q '"tlab_protocol":[[:space:]]*"seq-v2"' ab5.json || fail "ab5.json: not seq-v2"
+grep -q '"tlab_protocol":[[:space:]]*"seq-v1"' ab5.json || fail "ab5.json: not seq-v1"
+grep -q '"alpha":' ab1.json || fail "ab1.json: seq states no alpha"
+grep -q '"alpha":' ab5.json && fail "ab5.json: seq-v1 states an alpha it does not have"
 check tlab ab1.json ab2.json ab3.json ab4.json ab5.json
 "$TLPERF" msprof --json "$TESTDATA/msprof/flat" >m1.json
 "$TLPERF" msprof --json "$TESTDATA/msprof/per-launch" >m2.json
@@ -76,7 +78,7 @@ check msprof m1.json m2.json m3.json
 "$TLPERF" sim --protocol seq --scenario quiet --effect 5% --trials 20 --json >sim1.json
 "$TLPERF" sim --protocol ref --scenario quiet --effect=-0.04 --trials 10 --json >sim2.json
 "$TLPERF" sim --grid calibration --family slower --trials 2 --json >sim3.json
-"$TLPERF" sim --protocol seq-v2 --scenario bimodal8 --effect 5% --trials 20 --json >sim4.json
+"$TLPERF" sim --protocol seq-v1 --scenario bimodal8 --effect 5% --trials 20 --json >sim4.json
 check sim sim1.json sim2.json sim3.json sim4.json
 
 # every loop step, on a loop with a failed branch, an L0 failure, an A/B

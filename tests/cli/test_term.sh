@@ -65,7 +65,7 @@ tty env -u NO_COLOR TERM=xterm "$TLAB" --msprof "$FAKE" --launch-count 5 --warm-
     --workdir t1 --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9.9 --seed 11"
 grep -q "pair 1 of at most 16.*elapsed" "$TTY_OUT" || { cat -v "$TTY_OUT"; fail "no progress line on a terminal"; }
 grep -q "ETA <= [0-9]*:[0-9][0-9]" "$TTY_OUT" || fail "no ETA on the progress line"
-grep -q "first look after 4 pairs" "$TTY_OUT" || fail "no verdict state on the progress line"
+grep -q "first look after 3 pairs" "$TTY_OUT" || fail "no verdict state on the progress line"
 grep -q "$(printf '\r')$ESC\[K" "$TTY_OUT" || fail "the progress line is not redrawn in place"
 ! grep -q "^pair 1/16 A: median" "$TTY_OUT" || fail "per-run lines on a terminal without --verbose"
 grep -q "verdict: $ESC\[1m" "$TTY_OUT" || fail "verdict word not highlighted"

@@ -1,4 +1,4 @@
-# tlab --protocol seq (the default) end to end: fake profiler and kernel
+# tlab --protocol seq (the default) and seq-v1 end to end: fake profiler and kernel
 # with run-state bimodality, the seq JSON fields, seeded random order
 # recorded in runs.jsonl, --source stdout / csv with tiny scripts, resume,
 # usage errors.
@@ -17,8 +17,8 @@ expect_grep '"protocol":	"seq"' faster.json
 expect_grep '"verdict":	"B_better"' faster.json
 expect_grep '"stop_reason":	"gain"' faster.json
 for f in gain gain_interval within_state_gain within_state_interval critical_z min_pairs \
-         max_pairs min_gain order_seed signflip_p states fisher_p drift_per_run source \
-         a_medians_us b_rel_change runs ref; do
+         max_pairs min_gain alpha pairs_needed order_seed signflip_p states fisher_p drift_per_run \
+         source a_medians_us b_rel_change runs ref; do
     expect_grep "\"$f\":" faster.json
 done
 
@@ -26,7 +26,9 @@ expect_grep '"order_seed":	5,' faster.json
 expect_grep '"source":	"msprof"' faster.json
 expect_grep '"state":	"' faster.json
 pairs=$(sed -n 's/^	"pairs":	\([0-9]*\),$/\1/p' faster.json)
-[ "$pairs" -ge 4 ] && [ "$pairs" -le 16 ] || fail "pairs $pairs outside 4..16"
+[ "$pairs" -ge 3 ] && [ "$pairs" -le 16 ] || fail "pairs $pairs outside 3..16"
+# every run in the journal names the protocol it was decided under (the gate replays with it)
+[ "$(grep -c '"protocol":"seq"}$' faster/runs.jsonl)" -eq $((2 * pairs)) ] || fail "runs.jsonl: a run without its protocol"
 [ "$(wc -l <faster/runs.jsonl)" -eq $((2 * pairs)) ] || fail "runs.jsonl should hold $((2 * pairs)) runs"
 expect_grep "verdict: B_better (B gain +" "$ERR"
 # the order within each pair is drawn per pair and recorded: progress lines,
@@ -67,12 +69,14 @@ expect_exit 0 "$TLAB" --source stdout --workdir stdout --seed 1 --a-cmd "sh a.sh
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep '"source":	"stdout"' "$OUT"
 expect_grep '"launches":	4' "$OUT"
-# identical runs in each arm: no state shown, so a state not seen yet could
-# still hide in both arms (at the prior 10% gap, below A and above B); for
-# a 10% gain both would have to hide it almost every time, which 4 runs
-# each already rule out (the exact test of both counts together), so it
-# is adopted at the first look, pair 4
-expect_grep '"pairs":	4' "$OUT"
+# identical runs in each arm: a clean 10% gain is clear to Student's t at
+# once, but two run states 11% apart, A slow and B fast in every pair, fake
+# it too often until the two-state bar of the look drops below its
+# log-ratio 0.105: pair 6
+expect_grep '"pairs":	6' "$OUT"
+expect_grep '"stop_reason":	"gain"' "$OUT"
+expect_grep '"pairs_needed":	6' "$OUT"
+expect_grep '"alpha":	0.025' "$OUT"
 expect_grep "b: 15 launches" stdout/logs/pair1B.log
 [ -s stdout/pair1A/stdout.txt ] || fail "the stdout capture is kept in the run's directory"
 # no msprof needed for stdout
@@ -119,40 +123,44 @@ if [ -n "${first3:-}" ]; then
     grep -q "\"arm\":\"$other\",\"pair\":3,\"order\":2" resume/runs.jsonl || fail "pair 3 second arm not order 2"
 fi
 
-# --protocol seq-v2, the rule with a guarantee: identical runs in each arm,
-# a clean 10% gain is clear to Student's t at once, but two run states 11%
-# apart, A slow and B fast in every pair, fake it too often until the
-# two-state bar of the look drops below its log-ratio 0.105: pair 6
-expect_exit 0 "$TLAB" --source stdout --workdir v2 --seed 1 --protocol seq-v2 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
+# --protocol seq-v1, the rule seq replaced (kept for comparison): on the
+# same runs no state is shown, so a state not seen yet could still hide in
+# both arms (at the prior 10% gap); for a 10% gain both would have to hide
+# it almost every time, which 4 runs each already rule out, so it adopts
+# at its first look, pair 4, and states no bound
+expect_exit 0 "$TLAB" --source stdout --workdir v1 --seed 1 --protocol seq-v1 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 expect_grep '"verdict":	"B_better"' "$OUT"
-expect_grep '"tlab_protocol":	"seq-v2"' "$OUT"
-expect_grep '"pairs":	6' "$OUT"
-expect_grep '"stop_reason":	"gain"' "$OUT"
-expect_grep '"pairs_needed":	6' "$OUT"
+expect_grep '"tlab_protocol":	"seq-v1"' "$OUT"
+expect_grep '"pairs":	4' "$OUT"
+expect_grep '"min_pairs":	4' "$OUT"
+expect_no_grep '"alpha":' "$OUT"
+[ "$(grep -c '"protocol":"seq-v1"}$' v1/runs.jsonl)" -eq 8 ] || fail "v1/runs.jsonl: runs without protocol seq-v1"
+# seq-v1 has no two-state bars, so no 24-pair cap
+expect_exit 0 "$TLAB" --source stdout --workdir v1big --seed 1 --protocol seq-v1 --max-pairs 30 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 
-# seq-v2's futility: B alternates 30% above and below A; at that noise no
+# seq's futility: B alternates 30% above and below A; at that noise no
 # verdict fits in the budget, so it stops early, inconclusive, and says how
 # many pairs it would take
 cat >noisy.sh <<'SH'
 if [ $((TLAB_PAIR % 2)) -eq 0 ]; then echo "[13.0, 13.1, 12.9]"; else echo "[7.6, 7.7, 7.5]"; fi
 SH
-expect_exit 0 "$TLAB" --source stdout --workdir futile --seed 1 --protocol seq-v2 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_exit 0 "$TLAB" --source stdout --workdir futile --seed 1 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
 expect_grep '"verdict":	"inconclusive"' "$OUT"
 expect_grep '"stop_reason":	"futile"' "$OUT"
 expect_grep "a verdict on --min-gain 0.01 would take" "$ERR"
 grep -q '"pairs":	16' "$OUT" && fail "futility did not stop before the budget"
 # with a larger budget the same runs go on longer before the verdict is
 # out of reach (the bars of a budget other than 16 are computed: seconds)
-expect_exit 0 "$TLAB" --source stdout --workdir futile2 --seed 1 --protocol seq-v2 --max-pairs 20 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_exit 0 "$TLAB" --source stdout --workdir futile2 --seed 1 --max-pairs 20 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
 expect_grep '"pairs":	10,' "$OUT"
 expect_grep "more than --max-pairs 20: stopped after 10" "$ERR"
-expect_exit 2 "$TLAB" --source stdout --workdir futile3 --protocol seq-v2 --max-pairs 25 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
-expect_grep "seq-v2: max-pairs must be at most 24" "$ERR"
+expect_exit 2 "$TLAB" --source stdout --workdir futile3 --max-pairs 25 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_grep "seq: max-pairs must be at most 24" "$ERR"
 
 # --pairs is ref's: seq notes it and keeps its own budget
 expect_exit 0 "$TLAB" --source stdout --workdir pairs --pairs 3 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 expect_grep "--pairs applies to --protocol ref" "$ERR"
-expect_grep '"pairs":	4' "$OUT"
+expect_grep '"pairs":	6' "$OUT"
 
 # usage errors
 expect_exit 2 "$TLAB" --source stdout --a-cmd x --b-cmd y --min-pairs 2
