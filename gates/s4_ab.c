@@ -58,18 +58,15 @@ static void said_protocol(const cJSON *o, struct said *s)
 	const char *v = cJSON_IsString(tp) ? tp->valuestring : cJSON_IsString(p) ? p->valuestring : NULL;
 	if (!v)
 		return;
-	if (strcmp(v, "seq") == 0 || strcmp(v, "seq-v2") == 0) {
-		int before = strcmp(v, "seq") == 0 &&
-			     !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "alpha"));
-		s->has_protocol = 1;
-		s->opts.protocol = before ? AB_REPLAY_SEQ_V1 : AB_REPLAY_SEQ;
-	} else if (strcmp(v, "seq-v1") == 0) {
-		s->has_protocol = 1;
-		s->opts.protocol = AB_REPLAY_SEQ_V1;
-	} else if (strcmp(v, "ref") == 0 || strcmp(v, AB_REF_PROTOCOL_LABEL) == 0 || strstr(v, "interleaved A/B")) {
-		s->has_protocol = 1;
-		s->opts.protocol = AB_REPLAY_REF;
-	}
+	int id = strcmp(v, "seq-v2") == 0 ? AB_REPLAY_SEQ : stats_ab_replay_protocol_parse(v);
+	if (id < 0 && (strcmp(v, AB_REF_PROTOCOL_LABEL) == 0 || strstr(v, "interleaved A/B")))
+		id = AB_REPLAY_REF;
+	if (strcmp(v, "seq") == 0 && !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "alpha")))
+		id = AB_REPLAY_SEQ_V1; /* written before seq's rule changed */
+	if (id < 0)
+		return;
+	s->has_protocol = 1;
+	s->opts.protocol = (enum ab_replay_protocol)id;
 }
 
 /* The summary's own runs: tlab's "runs" array, else a_medians_us /
@@ -241,11 +238,6 @@ static int said_of_journal(const struct s4_input *in, const struct said *s, cons
 	return same == 1;
 }
 
-static const char *proto_name(enum ab_replay_protocol p)
-{
-	return p == AB_REPLAY_SEQ ? "seq" : p == AB_REPLAY_SEQ_V1 ? "seq-v1" : "ref";
-}
-
 /* The protocol every run of j names (tlab writes it with each run since
  * seq became the rule with a bound), with the default settings: 1, or 0
  * when a run names none or they differ. */
@@ -255,15 +247,11 @@ static int journal_protocol(const struct abjournal *j, struct ab_replay_opts *o)
 	for (size_t i = 1; i < j->n; i++)
 		if (strcmp(j->v[i].protocol, p) != 0)
 			return 0;
-	stats_ab_replay_opts_init(o);
-	if (strcmp(p, "seq") == 0)
-		o->protocol = AB_REPLAY_SEQ;
-	else if (strcmp(p, "seq-v1") == 0)
-		o->protocol = AB_REPLAY_SEQ_V1;
-	else if (strcmp(p, "ref") == 0)
-		o->protocol = AB_REPLAY_REF;
-	else
+	int id = stats_ab_replay_protocol_parse(p);
+	if (id < 0)
 		return 0;
+	stats_ab_replay_opts_init(o);
+	o->protocol = (enum ab_replay_protocol)id;
 	return 1;
 }
 
@@ -313,7 +301,7 @@ static int check_said(const struct abjournal *j, const struct said *s, const str
 	return gate_add(fs, RULE, GATE_ERROR, s->file, s->line,
 			"the A/B summary says %s over %ld pair%s, but the runs of %s give %s over %zu pair%s (protocol %s, noise %g%%%s): a verdict is what its runs give",
 			s->verdict, s->pairs, s->pairs == 1 ? "" : "s", j->file, v, rp->npairs, rp->npairs == 1 ? "" : "s",
-			proto_name(rp->opts.protocol), 100 * (rp->opts.noise > 0 ? rp->opts.noise : 0.03),
+			stats_ab_replay_protocol_name(rp->opts.protocol), 100 * (rp->opts.noise > 0 ? rp->opts.noise : 0.03),
 			rp->unknown ? "; no summary states the protocol" : "");
 }
 
@@ -330,7 +318,7 @@ static int self_consistent(const struct said *s, struct gate_findings *fs)
 	return gate_add(fs, RULE, GATE_ERROR, s->file, s->line,
 			"the A/B summary says %s, but its own run medians give %s over %zu pair%s (protocol %s)",
 			s->verdict, ab_verdict_name(r.verdict), r.npairs, r.npairs == 1 ? "" : "s",
-			proto_name(s->opts.protocol)) ? -1 : 0;
+			stats_ab_replay_protocol_name(s->opts.protocol)) ? -1 : 0;
 }
 
 /* The journals: each recomputed (rps[k]) and checked against its

@@ -14,6 +14,20 @@ void stats_ab_replay_opts_init(struct ab_replay_opts *o)
 	o->min_gain = -1;
 }
 
+const char *stats_ab_replay_protocol_name(enum ab_replay_protocol p)
+{
+	return p == AB_REPLAY_SEQ ? "seq" : p == AB_REPLAY_SEQ_V1 ? "seq-v1" : "ref";
+}
+
+int stats_ab_replay_protocol_parse(const char *name)
+{
+	static const enum ab_replay_protocol all[] = { AB_REPLAY_REF, AB_REPLAY_SEQ, AB_REPLAY_SEQ_V1 };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (strcmp(name, stats_ab_replay_protocol_name(all[i])) == 0)
+			return (int)all[i];
+	return -1;
+}
+
 /* The complete pairs 1..N of runs into a, b, b_first (cap entries);
  * returns N. */
 static size_t pairs_of(const struct abjournal_run *runs, size_t n, double *a, double *b, int *b_first,

@@ -24,6 +24,12 @@ struct ab_replay_opts {
 	double min_gain;    /* seq; < 0: default */
 };
 
+/* tlab's name of protocol p: "ref", "seq", "seq-v1". */
+const char *stats_ab_replay_protocol_name(enum ab_replay_protocol p);
+
+/* The protocol tlab calls NAME (one of the names above), or -1. */
+int stats_ab_replay_protocol_parse(const char *name);
+
 /* Defaults: ref, noise 0.03, seq's defaults. */
 void stats_ab_replay_opts_init(struct ab_replay_opts *o);
 

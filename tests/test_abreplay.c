@@ -167,6 +167,21 @@ static void seq_as_tlab(void **s)
 	abjournal_release(&j);
 }
 
+/* tlab's protocol names, both ways; anything else is no protocol. */
+static void protocol_names(void **s)
+{
+	(void)s;
+	assert_int_equal(stats_ab_replay_protocol_parse("ref"), AB_REPLAY_REF);
+	assert_int_equal(stats_ab_replay_protocol_parse("seq"), AB_REPLAY_SEQ);
+	assert_int_equal(stats_ab_replay_protocol_parse("seq-v1"), AB_REPLAY_SEQ_V1);
+	for (int p = AB_REPLAY_REF; p <= AB_REPLAY_SEQ_V1; p++)
+		assert_int_equal(stats_ab_replay_protocol_parse(stats_ab_replay_protocol_name(p)), p);
+	assert_int_equal(stats_ab_replay_protocol_parse("seq-v2"), -1); /* the gate's alias, not tlab's name */
+	assert_int_equal(stats_ab_replay_protocol_parse("SEQ"), -1);
+	assert_int_equal(stats_ab_replay_protocol_parse(""), -1);
+	assert_int_equal(stats_ab_replay_protocol_parse("seq "), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +190,7 @@ int main(void)
 		cmocka_unit_test(ref_as_tlab),
 		cmocka_unit_test(pairs_counted_as_tlab),
 		cmocka_unit_test(seq_as_tlab),
+		cmocka_unit_test(protocol_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
