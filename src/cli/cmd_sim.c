@@ -128,12 +128,20 @@ static double arm_mean(const struct synth_arm *a)
 	return state * (1.0 + a->outlier_p * 0.5 * (a->outlier_lo + a->outlier_hi));
 }
 
+/* The settings protocol PROTO (PROTO_SEQ or PROTO_V1) runs with: the
+ * options given (sp), under its rule. */
+static struct abseq_params rule_params(const struct abseq_params *sp, int proto, int minp_given)
+{
+	struct abseq_params p = *sp;
+	abseq_params_set_rule(&p, proto == PROTO_V1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ, minp_given);
+	return p;
+}
+
 static void run_cell(struct cell *c, long trials, uint64_t seed, size_t scen_idx,
 		     const struct abseq_params *sp, int minp_given, double noise)
 {
 	struct synth_arm A, B;
-	struct abseq_params rp = *sp;
-	abseq_params_set_rule(&rp, c->proto == PROTO_V1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ, minp_given);
+	struct abseq_params rp = rule_params(sp, c->proto, minp_given);
 	sp = &rp;
 	synth_scenario(c->scenario, c->effect, SIM_MEAN_US, &A, &B);
 	c->true_gain = 1.0 - arm_mean(&B) / arm_mean(&A);
@@ -844,12 +852,10 @@ static int sim_option(struct sim_opts *o, int opt, const char *arg)
 static int sim_check(const struct sim_opts *o)
 {
 	const char *why;
-	for (int v1 = 0; v1 <= 1; v1++) { /* the settings under each rule simulated */
-		struct abseq_params p = o->sp;
-		if (!(o->protos & (v1 ? PROTO_V1 : PROTO_SEQ)))
-			continue;
-		abseq_params_set_rule(&p, v1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ, o->minp_given);
-		if (abseq_params_check(&p, &why) != 0)
+	static const int rules[] = { PROTO_SEQ, PROTO_V1 };
+	for (size_t k = 0; k < 2; k++) { /* the settings under each rule simulated */
+		struct abseq_params p = rule_params(&o->sp, rules[k], o->minp_given);
+		if ((o->protos & rules[k]) && abseq_params_check(&p, &why) != 0)
 			return cli_usage_error("sim", "%s", why);
 	}
 	if (o->grid < 0 && (o->family >= 0 || o->all_cells))
@@ -944,10 +950,10 @@ int cmd_sim(int argc, char **argv)
 		return CLI_USAGE;
 	if ((rc = sim_check(&o)) != 0)
 		return rc;
-	if (o.grid >= 0 && o.protos == PROTO_V1)
-		abseq_params_set_rule(&o.sp, ABSEQ_RULE_V1, o.minp_given);
-	if (o.grid >= 0)
-		return run_grid(o.grid, o.family, o.all_cells, o.json, o.trials, (uint64_t)o.seed,
-				&o.sp);
+	if (o.grid >= 0) { /* one rule: sim_check allows seq or seq-v1 alone */
+		struct abseq_params gp = rule_params(&o.sp, o.protos == PROTO_V1 ? PROTO_V1 : PROTO_SEQ,
+						     o.minp_given);
+		return run_grid(o.grid, o.family, o.all_cells, o.json, o.trials, (uint64_t)o.seed, &gp);
+	}
 	return run_named(&o);
 }
