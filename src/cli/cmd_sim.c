@@ -900,7 +900,10 @@ static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t
  * Returns the exit code. */
 static int run_named(const struct sim_opts *o)
 {
-	const struct abseq_params *sp = &o->sp;
+	/* the settings shown: seq's, or seq-v1's when it is the only sequential rule run */
+	int shown = o->protos & PROTO_SEQ ? PROTO_SEQ : PROTO_V1;
+	struct abseq_params shown_sp = rule_params(&o->sp, shown, o->minp_given);
+	const struct abseq_params *sp = &shown_sp;
 	size_t nscen = 0, nc, nt;
 	int rc;
 	for (size_t s = 0; synth_scenario_names[s]; s++)
@@ -917,9 +920,9 @@ static int run_named(const struct sim_opts *o)
 	if (o->json) {
 		print_json(cells, nc, o->trials, (uint64_t)o->seed, sp, targets, nt);
 	} else {
-		printf("%ld trials per row, seed %ld, %d launches per run; seq: pairs %zu..%zu, "
+		printf("%ld trials per row, seed %ld, %d launches per run; %s: pairs %zu..%zu, "
 		       "min-gain %g, noise %g\n\n",
-		       o->trials, o->seed, SIM_LAUNCHES, sp->min_pairs, sp->max_pairs, sp->min_gain,
+		       o->trials, o->seed, SIM_LAUNCHES, proto_name(shown), sp->min_pairs, sp->max_pairs, sp->min_gain,
 		       sp->noise);
 		if (print_table(cells, nc, o->trials) != 0 || print_targets(targets, nt) != 0) {
 			cli_error("out of memory");

@@ -63,6 +63,7 @@ expect_grep "seq: pairs 3..16, alpha 0.025" "$OUT"
 # state neither arm has shown yet could still hide (prior gap 10%)
 expect_exit 0 "$TLPERF" sim --protocol seq-v1 --scenario quiet --effect 8% --trials 50 --json
 expect_grep '"protocol":"seq-v1"' "$OUT"
+expect_grep '"seq_params":{"min_pairs":4,' "$OUT"
 expect_grep '"b_better":1,' "$OUT"
 grep -q '"mean_pairs":4,' "$OUT" && fail "quiet arms adopted at the first look: $(cat "$OUT")"
 expect_exit 0 "$TLPERF" sim --grid evaluation --protocol seq-v1 --family gain5_g4 --trials 20 --seed 3
@@ -71,6 +72,12 @@ expect_grep "seq-v1: pairs 4..16, critical z" "$OUT"
 expect_exit 2 "$TLPERF" sim --protocol seq --scenario quiet --effect 8% --trials 5 --max-pairs 30
 expect_grep "seq: max-pairs must be at most 24" "$ERR"
 expect_exit 0 "$TLPERF" sim --protocol seq-v1 --scenario quiet --effect 8% --trials 5 --max-pairs 30
+# the header names the rule whose settings it shows
+expect_grep "seq-v1: pairs 4..30, min-gain 0.01" "$OUT"
+expect_exit 0 "$TLPERF" sim --protocol seq-v1 --scenario quiet --effect 8% --trials 5 --min-pairs 5
+expect_grep "seq-v1: pairs 5..16," "$OUT"
+expect_exit 0 "$TLPERF" sim --protocol all --scenario quiet --effect 8% --trials 5
+expect_grep "; seq: pairs 3..16," "$OUT"
 expect_exit 0 "$TLPERF" sim --protocol ref --scenario quiet --effect=-0.04 --trials 20 --json
 expect_grep '"protocol":"ref"' "$OUT"
 expect_grep '"max_pairs":3' "$OUT"
