@@ -210,13 +210,23 @@ static double design_power(size_t n, double mu, double sd, double m, double t)
 }
 
 /* The coarse grid's chains: per point the mass of every pattern not yet
- * adopted and the chance adopted so far. */
+ * adopted and the chance adopted so far; and the mean and sd of every
+ * pattern of the current look, the same at every point. */
 struct grid {
 	size_t npts;
 	double *mass;  /* npts * W * W */
 	double *cum;   /* npts */
 	double *bins;  /* (T_STEPS + 1) * (2 TWOSTATE_MAX_N + 1) */
+	double xm[W * W], xs[W * W]; /* xstats of (k+, k-) at look n (look_stats) */
 };
+
+/* Fills g's pattern table for look n. */
+static void look_stats(struct grid *g, size_t n)
+{
+	for (int kp = 0; kp <= (int)n; kp++)
+		for (int km = 0; km + kp <= (int)n; km++)
+			xstats(n, kp, km, &g->xm[IDX(kp, km)], &g->xs[IDX(kp, km)]);
+}
 
 static double grid_pa(size_t i)
 {
@@ -259,10 +269,9 @@ static void least_m(struct grid *g, size_t n, double gap, double aim, double t_f
 		memset(g->bins, 0, (T_STEPS + 1) * nj * sizeof(*g->bins));
 		for (int kp = 0; kp <= (int)n; kp++)
 			for (int km = 0; km + kp <= (int)n; km++) {
-				double xm, xs, v = mass[IDX(kp, km)];
+				double xm = g->xm[IDX(kp, km)], xs = g->xs[IDX(kp, km)], v = mass[IDX(kp, km)];
 				if (v == 0)
 					continue;
-				xstats(n, kp, km, &xm, &xs);
 				if (!(r + xm > 0))
 					continue;
 				double tt = pattern_t(xm, xs, r, n);
@@ -296,10 +305,9 @@ static double least_m2(struct grid *g, size_t n, double gap, double aim, const s
 		memset(g->bins, 0, nj * sizeof(*g->bins));
 		for (int kp = 0; kp <= (int)n; kp++)
 			for (int km = 0; km + kp <= (int)n; km++) {
-				double xm, xs, v = mass[IDX(kp, km)];
+				double xm = g->xm[IDX(kp, km)], xs = g->xs[IDX(kp, km)], v = mass[IDX(kp, km)];
 				if (v == 0)
 					continue;
-				xstats(n, kp, km, &xm, &xs);
 				if (in_bar(xm, xs, r, n, gap, &first))
 					budget -= v;
 				else if (r + xm > 0 && pattern_t(xm, xs, r, n) >= b->t2)
@@ -318,9 +326,8 @@ static void absorb(struct grid *g, size_t n, double gap, const struct twostate_b
 		double r = grid_pb(i) - grid_pa(i), *mass = g->mass + i * W * W;
 		for (int kp = 0; kp <= (int)n; kp++)
 			for (int km = 0; km + kp <= (int)n; km++) {
-				double xm, xs, *v = &mass[IDX(kp, km)];
-				xstats(n, kp, km, &xm, &xs);
-				if (*v != 0 && in_bar(xm, xs, r, n, gap, b)) {
+				double *v = &mass[IDX(kp, km)];
+				if (*v != 0 && in_bar(g->xm[IDX(kp, km)], g->xs[IDX(kp, km)], r, n, gap, b)) {
 					g->cum[i] += *v;
 					*v = 0;
 				}
@@ -354,6 +361,7 @@ int twostate_bars(size_t first, size_t last, double gap_max, const double *spent
 		}
 		if (n < first)
 			continue;
+		look_stats(&g, n);
 		if (!(spent[n] > 0 && spent[n] < 1) || !isfinite(t_floor[n])) {
 			rc = -1;
 			break;
