@@ -25,7 +25,7 @@ _tlperf_opts() {
 # _tlperf_values CMD OPTION: the values OPTION takes, if it has a fixed set
 _tlperf_values() {
     case "$1 $2" in
-    "ab --protocol") echo "seq ref seq-v1" ;;
+    "ab --protocol") echo "seq ref" ;;
     "ab --color") echo "auto always never" ;;
     "audit --format") echo "markdown csv json html" ;;
     "audit --color") echo "auto always never" ;;

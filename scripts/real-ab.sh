@@ -5,11 +5,11 @@
 # faster and tlab must say B_better; spin-b against spin-b2 (the same
 # program built twice) must not give B_better.
 #
-# usage: scripts/real-ab.sh [--protocol seq|ref|seq-v1] [--seed S] [--sessions N]
+# usage: scripts/real-ab.sh [--protocol seq|ref] [--seed S] [--sessions N]
 # Prints a Markdown section (make bench collects it into docs/benchmarks.md)
 # and exits 1 when an expectation fails. A benchmark, not a CI test: the
 # machine is shared and noisy. --sessions N (make bench: 100) adds a table
-# of N sessions (seeds 1..N) of both comparisons under seq and seq-v1: how
+# of N sessions (seeds 1..N) of both comparisons under seq and ref: how
 # often each verdict came out on real noise, and the mean pairs.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
         --protocol) PROTO=$2; shift 2 ;;
         --seed) SEED=$2; shift 2 ;;
         --sessions) SESSIONS=$2; shift 2 ;;
-        *) echo "usage: $0 [--protocol seq|ref|seq-v1] [--seed S] [--sessions N]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--protocol seq|ref] [--seed S] [--sessions N]" >&2; exit 2 ;;
     esac
 done
 for p in "$TLAB" "$B/bin/spin-a" "$B/bin/spin-b" "$B/bin/spin-b2"; do
@@ -75,7 +75,7 @@ if [ "$SESSIONS" -gt 0 ]; then
     echo
     echo "| protocol | comparison | sessions | B_better | tie | A_better | inconclusive | mean pairs | time |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
-    for proto in seq seq-v1; do
+    for proto in seq ref; do
         for cmp in "spin-a_vs_spin-b spin-a spin-b" "spin-b_vs_spin-b2 spin-b spin-b2"; do
             set -- $cmp
             start=$(date +%s)

@@ -1,7 +1,9 @@
 /* abseq.h: the sequential A/B protocols: `--protocol seq` (tlab's
  * default, the rule with the error guarantee below, in stats/abseq.c) and
- * `--protocol seq-v1` (the state-fitting rule it replaced, stats/abseq_v1.h,
- * kept only so that benchmarks can show the two side by side).
+ * seq-v1 (the state-fitting rule it replaced, stats/abseq_v1.h: no longer a
+ * protocol of tlab, kept for `tlperf sim --protocol seq-v1`, which shows the
+ * two side by side, and for the gate, which replays the sessions an older
+ * tlab decided with it).
  *
  * After every pair of runs the caller passes all run medians so far (one
  * value per run: launches are never pooled) and the order of each pair;

@@ -7,7 +7,7 @@
 # `tlab --source stdout`. Prints a Markdown table comparing the binary's
 # B_better rate with `tlperf sim --grid evaluation` for the same cell (95%
 # Wilson intervals): they should overlap.
-#   BUILD=build E2E_TRIALS=200 [E2E_PROTOCOL=seq-v1] [E2E_SIM_TABLE=FILE] sh scripts/bench/bench_sim_e2e.sh
+#   BUILD=build E2E_TRIALS=200 [E2E_PROTOCOL=ref] [E2E_SIM_TABLE=FILE] sh scripts/bench/bench_sim_e2e.sh
 # E2E_SIM_TABLE: the output of `tlperf sim --grid evaluation --cells` (e.g.
 # from the same `make bench`), read instead of simulating the cells again.
 set -eu
@@ -18,7 +18,7 @@ TRIALS=${E2E_TRIALS:-60}
 PROTO=${E2E_PROTOCOL:-seq}
 # the grid table bench_sim.sh leaves behind, when there is one
 table=$B/sim-grid-evaluation.txt
-[ "$PROTO" = seq ] || table=$B/sim-grid-evaluation-v2.txt
+[ "$PROTO" = seq ] || table=/nonexistent
 if [ -z "${E2E_SIM_TABLE:-}" ] && [ -s "$table" ]; then
     E2E_SIM_TABLE=$table
 fi
@@ -89,8 +89,3 @@ done
 end=$(date +%s)
 echo
 echo "$TRIALS trials per cell through \`$TLAB --source stdout\` in $((end - start)) s."
-# make bench: seq-v1, the rule seq replaced, through the binary too
-if [ -z "${E2E_PROTOCOL:-}" ]; then
-    echo
-    E2E_PROTOCOL=seq-v1 E2E_SIM_TABLE= sh "$0"
-fi

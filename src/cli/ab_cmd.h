@@ -16,7 +16,7 @@
 
 enum ab_protocol {
 	AB_PROTOCOL_REF = 0,  /* the reference rule over a fixed number of pairs */
-	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h; seq-v1 too, by its rule) */
+	AB_PROTOCOL_SEQ = 1   /* sequential (stats/abseq.h) */
 };
 
 struct ab_opts {
@@ -26,7 +26,6 @@ struct ab_opts {
 	long pairs;                /* pairs to run (ref: exactly this many) */
 	double noise;              /* ref's tie margin (AB_REF_NOISE unless --noise) */
 	int noise_given;           /* --noise on the command line: seq's margin too */
-	int min_pairs_given;       /* --min-pairs on the command line */
 	double ci_level;           /* requested CI coverage */
 	int resume;
 	struct abseq_params seq;   /* seq: abseq_params_default, then the options given */

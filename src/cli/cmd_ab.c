@@ -29,12 +29,11 @@
 #include "io/fileops.h"
 #include "run/tlab_run.h"
 #include "stats/abseq.h"
-#include "stats/abseq_v1.h"
 #include "run/run.h"
 #include "report/svg.h"
 #include "cli/ab_cmd.h"
 
-static const char *const protocol_choices[] = { "seq", "ref", "seq-v1", NULL };
+static const char *const protocol_choices[] = { "seq", "ref", NULL };
 
 static const struct cli_option ab_options[] = {
 	{ 'a', 0, "a-cmd", "CMD", "baseline bench command (shell words, appended to the\n"
@@ -56,13 +55,10 @@ static const struct cli_option ab_options[] = {
 					 "ResourceConflictRatio)" },
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
 	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, with a proven error\n"
-				   "bound (default), ref = the ab_test.py rule, seq-v1 =\n"
-				   "the state-fitting rule seq replaced (no bound; kept for\n"
-				   "comparison, see `tlperf sim`)", protocol_choices },
-	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 3, seq-v1 4;\n"
-				    "at least 3)" },
+				   "bound (default), ref = the ab_test.py rule", protocol_choices },
+	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 3, at least 3)" },
 	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive at the latest here (default\n"
-				    "16, at most 24; seq-v1 at most 128)" },
+				    "16, at most 24)" },
 	{ 'g', 0, "min-gain", "F", "seq: smallest gain of B worth adopting (default 0.01)" },
 	{ 'S', 0, "seed", "S", "seq: seed of the A/B order draws (default: from the clock;\n"
 			       "printed as order_seed)" },
@@ -107,10 +103,6 @@ const struct cli_spec cmd_ab_spec = {
 	"output; docs/tlab.md, \"How seq decides\"); A_better and tie from the\n"
 	"interval alone; inconclusive (stop_reason futile) as soon as the budget\n"
 	"cannot reach a verdict, with pairs_needed. stop_reason says which.\n"
-	"\n"
-	"Verdict (seq-v1): the rule seq replaced, kept for comparison: run states\n"
-	"fitted per arm, B's mean gain with its interval; no error bound\n"
-	"(docs/tlab.md, \"seq-v1\").\n"
 	"\n"
 	"Verdict (ref): rel = (medA - medB) / medA over the medians of the run\n"
 	"medians; exact two-sided sign test over the non-zero pair differences\n"
@@ -264,6 +256,22 @@ static int adopt_journal(const struct ab_opts *o, struct abrun_journal *jr, stru
 				 o->run.workdir, r->pair, r->arm, r->arm == 'A' ? 'a' : 'b', r->cmd, cmd);
 			return -1;
 		}
+		if (r->protocol && strcmp(r->protocol, o->protocol_name) != 0) {
+			/* a session decided by one rule and continued under another
+			 * would have peeked with the first: neither's error bound holds */
+			if (strcmp(r->protocol, "seq-v1") == 0)
+				snprintf(msg, len,
+					 "%s/runs.jsonl: run %ld%c was measured under --protocol seq-v1, "
+					 "which seq replaced and tlab no longer offers; start a new "
+					 "session in another --workdir",
+					 o->run.workdir, r->pair, r->arm);
+			else
+				snprintf(msg, len,
+					 "%s/runs.jsonl: run %ld%c was measured under --protocol %s; "
+					 "resume with --protocol %s, or use another --workdir",
+					 o->run.workdir, r->pair, r->arm, r->protocol, r->protocol);
+			return -1;
+		}
 		if ((r->kernel_name && strcmp(r->kernel_name, o->run.kernel_name) != 0) ||
 		    (r->launch_count && r->launch_count != o->run.launch_count)) {
 			snprintf(msg, len,
@@ -325,7 +333,6 @@ static int parse_count(int c, struct ab_opts *o)
 		if (cli_parse_long("--min-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
 			return CLI_USAGE;
 		o->seq.min_pairs = (size_t)v;
-		o->min_pairs_given = 1;
 		break;
 	case 'X':
 		if (cli_parse_long("--max-pairs", optarg, 3, ABSEQ_MAX_PAIRS, &v) != 0)
@@ -418,10 +425,7 @@ static int settle_protocol(struct ab_opts *o)
 		o->protocol = AB_PROTOCOL_REF;
 	else if (strcmp(o->protocol_name, "seq") == 0)
 		o->protocol = AB_PROTOCOL_SEQ;
-	else if (strcmp(o->protocol_name, "seq-v1") == 0) {
-		o->protocol = AB_PROTOCOL_SEQ;
-		abseq_params_set_rule(&o->seq, ABSEQ_RULE_V1, o->min_pairs_given);
-	} else /* a choice of the table: checked by the parser */
+	else /* a choice of the table: checked by the parser */
 		return cli_usage_error("ab", "unknown --protocol '%s'", o->protocol_name);
 	if (o->protocol == AB_PROTOCOL_SEQ) {
 		const char *why = NULL;

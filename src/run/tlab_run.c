@@ -29,6 +29,7 @@ void abrun_run_release(struct abrun_run *r)
 	free(r->log);
 	free(r->profile);
 	free(r->finished);
+	free(r->protocol);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -578,6 +579,7 @@ static const char *run_optional(const cJSON *o, struct abrun_run *r)
 	r->log = get_str(o, "log");
 	r->profile = get_str(o, "profile");
 	r->finished = get_str(o, "finished");
+	r->protocol = get_str(o, "protocol");
 	if (r->cmd)
 		return NULL;
 	abrun_run_release(r);

@@ -48,7 +48,7 @@ struct abrun_config {
 	long launch_count;        /* --launch-count */
 	long warm_up;             /* --warm-up */
 	double timeout_s;         /* per run; <= 0 none */
-	const char *protocol;     /* the decision rule ("seq", "seq-v1", "ref"), written with
+	const char *protocol;     /* the decision rule ("seq", "ref"), written with
 				     every run so that a journal says how it is to be replayed;
 				     NULL: not written */
 };
@@ -69,6 +69,8 @@ struct abrun_run {
 	char *log;           /* WORKDIR/logs/pair<i><arm>.log */
 	char *profile;       /* WORKDIR/pair<i><arm> */
 	char *finished;      /* UTC time the run ended, ISO 8601 */
+	char *protocol;      /* read from a journal: the rule it was measured under
+				(NULL when the line names none, as before 2026-12) */
 };
 
 /* Frees the strings r owns and zeroes it (safe on a zeroed run). */

@@ -1,9 +1,9 @@
 #!/bin/sh
 # tlperf loop --ab-protocol: the plan keeps tlab's protocol and the loop's
 # A/B arbitration runs with it (ref, ab_test.py's rule, here; the default seq
-# is what the other loop tests run); an unknown protocol, and seq-v1 (kept
-# for comparison in tlab and sim only), are usage errors, in the option and
-# in the plan.
+# is what the other loop tests run); an unknown protocol, and seq-v1 (the
+# rule seq replaced, kept in the simulator only), are usage errors, in the
+# option and in the plan.
 . "$ROOT/tests/cli/lib.sh"
 . "$ROOT/tests/cli/loop_lib.sh"
 set -e

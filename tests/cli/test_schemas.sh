@@ -64,13 +64,9 @@ FAKE=$ROOT/scripts/fake-msprof
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 10 --seed 12" >ab2.json
 "$TLAB" -q --msprof /nonexistent --workdir ab3 --a-cmd x --b-cmd y >ab3.json 2>/dev/null || true
 "$TLAB" -q --msprof "$FAKE" --launch-count 5 --warm-up 0 --workdir ab4 --a-cmd false --b-cmd false >ab4.json 2>/dev/null || true
-"$TLAB" -q --protocol seq-v1 --msprof "$FAKE" --launch-count 5 --warm-up 0 --seed 3 --workdir ab5 \
-    --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9 --seed 11" >ab5.json
 grep -q '"error":' ab3.json && grep -q '"error":' ab4.json || fail "tlab error outputs missing"
-grep -q '"tlab_protocol":[[:space:]]*"seq-v1"' ab5.json || fail "ab5.json: not seq-v1"
 grep -q '"alpha":' ab1.json || fail "ab1.json: seq states no alpha"
-grep -q '"alpha":' ab5.json && fail "ab5.json: seq-v1 states an alpha it does not have"
-check tlab ab1.json ab2.json ab3.json ab4.json ab5.json
+check tlab ab1.json ab2.json ab3.json ab4.json
 "$TLPERF" msprof --json "$TESTDATA/msprof/flat" >m1.json
 "$TLPERF" msprof --json "$TESTDATA/msprof/per-launch" >m2.json
 "$TLPERF" msprof --json --kernel-name 'main*' "$TESTDATA/msprof/op_summary" >m3.json

@@ -1,4 +1,4 @@
-# tlab --protocol seq (the default) and seq-v1 end to end: fake profiler and kernel
+# tlab --protocol seq (the default) end to end: fake profiler and kernel
 # with run-state bimodality, the seq JSON fields, seeded random order
 # recorded in runs.jsonl, --source stdout / csv with tiny scripts, resume,
 # usage errors.
@@ -123,20 +123,28 @@ if [ -n "${first3:-}" ]; then
     grep -q "\"arm\":\"$other\",\"pair\":3,\"order\":2" resume/runs.jsonl || fail "pair 3 second arm not order 2"
 fi
 
-# --protocol seq-v1, the rule seq replaced (kept for comparison): on the
-# same runs no state is shown, so a state not seen yet could still hide in
-# both arms (at the prior 10% gap); for a 10% gain both would have to hide
-# it almost every time, which 4 runs each already rule out, so it adopts
-# at its first look, pair 4, and states no bound
-expect_exit 0 "$TLAB" --source stdout --workdir v1 --seed 1 --protocol seq-v1 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
+# seq-v1, the rule seq replaced, is no longer a protocol of tlab
+expect_exit 2 "$TLAB" --source stdout --workdir v1 --protocol seq-v1 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
+expect_grep "option '--protocol' wants seq or ref, got 'seq-v1'" "$ERR"
+[ ! -e v1/runs.jsonl ] || fail "a refused protocol measured runs"
+
+# A session is resumed under the rule it was measured with: runs of ref
+# continued under seq (or seq-v1's under anything) would have been peeked
+# at by another rule; the journal is left as it was
+cp -r resume mixed
+sed -i 's/"protocol":"seq"}$/"protocol":"ref"}/' mixed/runs.jsonl
+cp mixed/runs.jsonl mixed.before
+expect_exit 2 "$TLAB" --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_grep "mixed/runs.jsonl: run 1A was measured under --protocol ref; resume with --protocol ref, or use another --workdir" "$ERR"
+expect_grep '"error":' "$OUT"
+cmp -s mixed/runs.jsonl mixed.before || fail "mixed/runs.jsonl changed by a refused resume"
+sed -i 's/"protocol":"ref"}$/"protocol":"seq-v1"}/' mixed/runs.jsonl
+expect_exit 2 "$TLAB" --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_grep "run 1A was measured under --protocol seq-v1, which seq replaced and tlab no longer offers; start a new session in another --workdir" "$ERR"
+# a journal from before runs named their protocol resumes under any
+sed -i 's/,"protocol":"seq-v1"}$/}/' mixed/runs.jsonl
+expect_exit 0 "$TLAB" --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
 expect_grep '"verdict":	"B_better"' "$OUT"
-expect_grep '"tlab_protocol":	"seq-v1"' "$OUT"
-expect_grep '"pairs":	4' "$OUT"
-expect_grep '"min_pairs":	4' "$OUT"
-expect_no_grep '"alpha":' "$OUT"
-[ "$(grep -c '"protocol":"seq-v1"}$' v1/runs.jsonl)" -eq 8 ] || fail "v1/runs.jsonl: runs without protocol seq-v1"
-# seq-v1 has no two-state bars, so no 24-pair cap
-expect_exit 0 "$TLAB" --source stdout --workdir v1big --seed 1 --protocol seq-v1 --max-pairs 30 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 
 # seq's futility: B alternates 30% above and below A; at that noise no
 # verdict fits in the budget, so it stops early, inconclusive, and says how
