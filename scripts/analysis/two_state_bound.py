@@ -18,8 +18,17 @@ prints the smallest t that keeps the worst case within the look's share
 of alpha, or says that no t does (the patterns with no spread alone
 exceed it): the adoption a valid rule can have at that look.
 
+With --one-look N it answers another question: if the rule looked once,
+after N pairs, with the whole alpha, what is the least m for each t, and
+how often would that single rectangle adopt a real gain under run states
+(both arms slow half the time, no noise within a state, the same model)?
+That is what the two-state family alone allows; a sequential rule, which
+spends alpha over many looks and must also hold where the model does not
+(outlier runs, noise, drift), gets less (docs/tlab.md, "What the guarantee
+costs").
+
 Usage: python3 scripts/analysis/two_state_bound.py [--gap 0.105]
-       [--alpha 0.025] [--grid 40]   (about a minute)
+       [--alpha 0.025] [--grid 40] [--one-look N]   (about a minute)
 """
 import argparse
 import math
@@ -66,12 +75,54 @@ def worst(events, m, t):
     return max(sum(pr for mean, tt, pr in ev if tt >= t and mean >= m) for ev in events)
 
 
+def alt_power(n, m, t, gain, g, p=0.5):
+    """Adoption by the rectangle {mean >= m, T >= t} after n pairs of a B
+    whose runs are a log `gain` faster, both arms slow with probability p
+    at log gap g, no noise within a state: d = gain + g x."""
+    lf = [math.lgamma(i + 1) for i in range(n + 2)]
+    pp = pm = p * (1 - p)
+    p0 = 1 - pp - pm
+    tot = 0.0
+    for kp, k0, km in configs(n):
+        xm = (kp - km) / n
+        xv = (kp * (1 - xm) ** 2 + k0 * xm ** 2 + km * (1 + xm) ** 2) / (n - 1)
+        mean = gain + g * xm
+        tt = math.inf if xv <= 1e-15 else mean / (g * math.sqrt(xv)) * math.sqrt(n)
+        if mean < m or tt < t:
+            continue
+        lp = lf[n] - lf[kp] - lf[k0] - lf[km]
+        lp += kp * math.log(pp) + k0 * math.log(p0) + km * math.log(pm)
+        tot += math.exp(lp)
+    return tot
+
+
+def one_look(n, a, ps):
+    ev = null_events(n, ps, a.gap)
+    print("| t at least | least m (log) | 5% gain, G 8% | 5% gain, G 4% | 3% gain, G 4% |")
+    print("|---:|---:|---:|---:|---:|")
+    for t in (2.13, 2.3, 2.5, 2.7, 2.9, 3.2, 3.5, 4.0, 5.0, 6.0, 8.0, math.inf):
+        lo, hi = 0.0, 0.2
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if worst(ev, mid, t) <= a.alpha else (mid, hi)
+        g8, g4 = math.log(1.08), math.log(1.04)
+        print("| %.2f | %.4f | %.1f%% | %.1f%% | %.1f%% |" % (
+            t, hi, 100 * alt_power(n, hi, t, -math.log(0.95), g8),
+            100 * alt_power(n, hi, t, -math.log(0.95), g4),
+            100 * alt_power(n, hi, t, -math.log(0.97), g4)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gap", type=float, default=0.105, help="largest log gap between the states")
     ap.add_argument("--alpha", type=float, default=0.025)
     ap.add_argument("--grid", type=int, default=40, help="steps of pA and pB over [0, 1]")
+    ap.add_argument("--one-look", type=int, default=0, metavar="N",
+                    help="a single look after N pairs with the whole alpha")
     a = ap.parse_args()
+    if a.one_look:
+        one_look(a.one_look, a, [i / a.grid for i in range(a.grid + 1)])
+        return
     looks = range(3, 17)
     total = sum(k * k for k in looks)
     ps = [i / a.grid for i in range(a.grid + 1)]
