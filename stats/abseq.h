@@ -39,11 +39,12 @@
  * the looks together cross with chance 1.97%) and the two-state family
  * (the bar). Between them (noise within states, outliers, drift) it is
  * measured against alpha (2.5%), not proven: the worst null cell adopts
- * in 1.70% of sessions on the evaluation grid (1,000 per cell) and 2.17%
+ * in 1.40% of sessions on the evaluation grid (2,000 per cell) and 2.17%
  * on the calibration grid (600 per cell; docs/tlab.md "How seq decides").
  * The price is power: a steady 5% gain waits for pair 10, and a 5% gain
- * under an 8% state gap is adopted in 53% of sessions where seq-v1, which
- * has no guarantee, adopts it in 90%.
+ * under an 8% state gap in as few as 55% of sessions where seq-v1, which
+ * had no guarantee, adopted it in 91% (docs/tlab.md, "What the guarantee
+ * costs": which cells miss the targets, and why).
  * Pure: no I/O; the bars are computed at the first look that needs them
  * and kept per thread (abseq_look_bar).
  */
