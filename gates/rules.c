@@ -182,7 +182,10 @@ const struct gate_rule_info gate_rules[] = {
 	  "ab_test.py's rule; seq: tlab's); a summary (pasted, or kept beside the work directory) "
 	  "whose verdict or pair count differs from that is an error, and so is a pasted summary "
 	  "without a journal whose own runs give another verdict. A journal whose protocol no "
-	  "summary states is read both ways: B_better under only one of them is a warning.",
+	  "summary states is read both ways: B_better under only one of them is a warning. A "
+	  "B_better that seq-v1 decided (the rule tlab used before 2026-12-03, without an error "
+	  "bound: runs naming it, or a \"seq\" summary without \"alpha\") still settles the key, "
+	  "with a warning when seq, replayed on the same runs, does not give it too.",
 	  "Run `tlab --workdir perf_opt/ab_<round> ...` (or let `tlperf loop` do it) and paste its "
 	  "JSON output in the round's section as a ```json block; adopt the candidate only when "
 	  "the verdict is B_better. Never edit a verdict or a journal by hand.",

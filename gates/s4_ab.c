@@ -391,12 +391,56 @@ static long round_line(const struct optlog *lg, long r)
 	return lg->summary_line ? lg->summary_line : lg->final_heading_line;
 }
 
+/* The verdict a key needs: B_better where the winner is faster; where it
+ * is slower (a small kernel's soft regression) a tie also shows that the
+ * slowdown is run-state noise. */
+static int settles(enum ab_verdict v, int slower)
+{
+	return v == AB_B_BETTER || (slower && v == AB_TIE);
+}
+
+static int settles_name(const char *v, int slower)
+{
+	return strcmp(v, "B_better") == 0 || (slower && strcmp(v, "tie") == 0);
+}
+
 /* What the evidence says for one key needing A/B. */
 struct key_evidence {
 	int b_better;      /* the verdict it needs (recomputed where a journal is) */
 	int ambiguous;     /* B_better under one protocol reading only */
 	char what[512];    /* what was found, for the message */
+	/* the verdict came from seq-v1 alone (the rule tlab replaced): where
+	 * it is, and what seq gives over the same runs */
+	char v1_where[300];
+	enum ab_verdict v1_seq;
+	size_t v1_pairs;
 };
+
+/* A verdict an older tlab reached with seq-v1, which has no error bound,
+ * is still what its runs gave under the rule they were decided with (no
+ * error), but the adoption rests on that rule: replays the same runs with
+ * seq and, when seq does not settle them too, notes it in e (warned by
+ * check_keys). */
+static void note_seq_v1(const struct abjournal_run *runs, size_t n, const struct ab_replay_opts *used,
+			int slower, const char *where, struct key_evidence *e)
+{
+	struct ab_replay_opts seq;
+	struct ab_replay r;
+	if (used->protocol != AB_REPLAY_SEQ_V1 || e->v1_where[0])
+		return;
+	stats_ab_replay_opts_init(&seq);
+	seq.protocol = AB_REPLAY_SEQ;
+	seq.noise = used->noise;
+	if (stats_ab_replay(runs, n, &seq, &r) != 0) {
+		r.verdict = AB_INCONCLUSIVE; /* beyond seq's budget, or no pair */
+		r.npairs = 0;
+	}
+	if (settles(r.verdict, slower))
+		return;
+	snprintf(e->v1_where, sizeof(e->v1_where), "%s", where);
+	e->v1_seq = r.verdict;
+	e->v1_pairs = r.npairs;
+}
 
 static void add_what(struct key_evidence *e, const char *fmt, const char *a, const char *b)
 {
@@ -409,19 +453,6 @@ static void add_what(struct key_evidence *e, const char *fmt, const char *a, con
 static int about(const char *part, const struct stats_key *key, int per_workload)
 {
 	return !per_workload || s4_same_workload(part, key->workload);
-}
-
-/* The verdict a key needs: B_better where the winner is faster; where it
- * is slower (a small kernel's soft regression) a tie also shows that the
- * slowdown is run-state noise. */
-static int settles(enum ab_verdict v, int slower)
-{
-	return v == AB_B_BETTER || (slower && v == AB_TIE);
-}
-
-static int settles_name(const char *v, int slower)
-{
-	return strcmp(v, "B_better") == 0 || (slower && strcmp(v, "tie") == 0);
 }
 
 static void evidence(const struct s4_input *in, long round, const struct stats_key *key, int slower,
@@ -437,9 +468,10 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 			continue;
 		journal = 1;
 		int b1 = settles(rps[k].verdict, slower), b2 = settles(rps[k].other, slower);
-		if (b1 && b2)
+		if (b1 && b2) {
 			e->b_better = 1;
-		else if (b1 || b2)
+			note_seq_v1(j->v, j->n, &rps[k].opts, slower, j->file, e);
+		} else if (b1 || b2)
 			e->ambiguous = 1;
 		add_what(e, "%sthe runs of %s give %s", j->file,
 			 rps[k].unknown && b1 != b2 ? "it under one protocol only (none stated)"
@@ -461,8 +493,12 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 				 at, s->verdict);
 			continue;
 		}
-		if (settles_name(s->verdict, slower))
+		if (settles_name(s->verdict, slower)) {
+			char where[300];
+			snprintf(where, sizeof(where), "the summary pasted at line %ld", s->line);
 			e->b_better = 1;
+			note_seq_v1(s->runs, s->nruns, &s->opts, slower, where, e);
+		}
 		add_what(e, "%sthe summary pasted at line %s says %s", at, s->verdict);
 	}
 }
@@ -483,6 +519,14 @@ static int check_keys(const struct s4_input *in, struct stats_winner *w, size_t 
 		struct key_evidence e;
 		double g = -kk->change;
 		evidence(in, round, key, g < 0, ps, nps, rps, &e);
+		if (e.b_better && e.v1_where[0]) {
+			if (gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
+				     "round %ld adopted '%s' on '%s' / '%s' on the %s of %s, decided by seq-v1, the rule tlab used before 2026-12-03, which has no error bound; seq, the rule that replaced it, gives %s over the same %zu pair%s: re-run the A/B with today's tlab (in another --workdir)",
+				     round, cd->candidate_id, key->dispatch, key->workload, g >= 0 ? "B_better" : "verdict",
+				     e.v1_where, ab_verdict_name(e.v1_seq), e.v1_pairs, e.v1_pairs == 1 ? "" : "s"))
+				return -1;
+			continue;
+		}
 		if (e.b_better)
 			continue;
 		if (!e.what[0])
