@@ -62,14 +62,29 @@ echo "The commands that only aggregate read the file as a stream: memory follows
 echo
 echo "| command | CPU s | MB/s (CPU) | peak RSS |"
 echo "|---|---:|---:|---:|"
-for c in "plateau" "speedup" "table --round 100" "winner --round 100"; do
+# speedup also reads the opt_log.md beside the records (the Final Summary's
+# winner), through cmark-gfm: once as generated (a log of 20,000 sections),
+# once with the records alone
+mkdir -p "$W/alone"
+cp "$R2" "$W/alone/perf_records.jsonl"
+lmb=$(wc -c <"$(dirname "$R2")/opt_log.md" | awk '{ printf "%.1f", $1 / 1e6 }')
+for c in "plateau" "speedup" "speedup alone" "table --round 100" "winner --round 100"; do
+    f=$R2 label=$c
+    case $c in
+        "speedup alone") c=speedup f=$W/alone/perf_records.jsonl label="speedup\` (the records alone)" ;;
+        speedup) label="speedup\` (and the $lmb MB opt_log.md beside them)" ;;
+        *) label="$c\`" ;;
+    esac
     # shellcheck disable=SC2086
-    set -- $(best3 "$T" $c "$R2")
-    awk -v c="$c" -v s="$1" -v m="$2" -v mb="$mb" 'BEGIN {
-        printf "| `tlperf %s` | %.3f | %.0f | %.1f MB |\n", c, s, (s > 0 ? mb / s : 0), m / 1024 }'
+    set -- $(best3 "$T" $c "$f")
+    awk -v c="$label" -v s="$1" -v m="$2" -v mb="$mb" 'BEGIN {
+        printf "| `tlperf %s | %.3f | %.0f | %.1f MB |\n", c, s, (s > 0 ? mb / s : 0), m / 1024 }'
 done
 echo
-echo "Target (issue 15): plateau and speedup <= 64 MB peak RSS on 200,000 records."
+echo "Target (issue 15): plateau and speedup <= 64 MB peak RSS on 200,000 records. speedup takes the winner"
+echo "from the opt_log.md beside the records when there is one, and reads it as it renders (cmark-gfm, the"
+echo "whole document at once, since an earlier fence or list can change what a later line is): a log of"
+echo "20,000 round sections with a table each, $lmb MB, takes about 1 GB of parse tree. Real logs are 30-80 KB."
 echo
 
 echo "## Every reader linear: time when the input doubles"

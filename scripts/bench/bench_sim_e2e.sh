@@ -14,7 +14,7 @@ set -eu
 B=${BUILD:-build}
 TLPERF=$B/bin/tlperf
 TLAB=$B/bin/tlab
-TRIALS=${E2E_TRIALS:-60}
+TRIALS=${E2E_TRIALS:-300}
 PROTO=${E2E_PROTOCOL:-seq}
 # the grid table bench_sim.sh leaves behind, when there is one
 table=$B/sim-grid-evaluation.txt
