@@ -409,8 +409,9 @@ struct key_evidence {
 	int b_better;      /* the verdict it needs (recomputed where a journal is) */
 	int ambiguous;     /* B_better under one protocol reading only */
 	char what[512];    /* what was found, for the message */
-	/* the verdict came from seq-v1 alone (the rule tlab replaced): where
-	 * it is, and what seq gives over the same runs */
+	int solid;         /* some B_better stands under today's rules */
+	/* a B_better that came from seq-v1 alone (the rule tlab replaced):
+	 * where it is, and what seq gives over the same runs */
 	char v1_where[300];
 	enum ab_verdict v1_seq;
 	size_t v1_pairs;
@@ -420,14 +421,18 @@ struct key_evidence {
  * is still what its runs gave under the rule they were decided with (no
  * error), but the adoption rests on that rule: replays the same runs with
  * seq and, when seq does not settle them too, notes it in e (warned by
- * check_keys). */
+ * check_keys unless other evidence stands on its own). Called for every
+ * B_better found. */
 static void note_seq_v1(const struct abjournal_run *runs, size_t n, const struct ab_replay_opts *used,
 			int slower, const char *where, struct key_evidence *e)
 {
 	struct ab_replay_opts seq;
 	struct ab_replay r;
-	if (used->protocol != AB_REPLAY_SEQ_V1 || e->v1_where[0])
+	e->b_better = 1;
+	if (used->protocol != AB_REPLAY_SEQ_V1) {
+		e->solid = 1;
 		return;
+	}
 	stats_ab_replay_opts_init(&seq);
 	seq.protocol = AB_REPLAY_SEQ;
 	seq.noise = used->noise;
@@ -435,8 +440,12 @@ static void note_seq_v1(const struct abjournal_run *runs, size_t n, const struct
 		r.verdict = AB_INCONCLUSIVE; /* beyond seq's budget, or no pair */
 		r.npairs = 0;
 	}
-	if (settles(r.verdict, slower))
+	if (settles(r.verdict, slower)) {
+		e->solid = 1;
 		return;
+	}
+	if (e->v1_where[0])
+		return; /* the first is named */
 	snprintf(e->v1_where, sizeof(e->v1_where), "%s", where);
 	e->v1_seq = r.verdict;
 	e->v1_pairs = r.npairs;
@@ -469,7 +478,6 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 		journal = 1;
 		int b1 = settles(rps[k].verdict, slower), b2 = settles(rps[k].other, slower);
 		if (b1 && b2) {
-			e->b_better = 1;
 			note_seq_v1(j->v, j->n, &rps[k].opts, slower, j->file, e);
 		} else if (b1 || b2)
 			e->ambiguous = 1;
@@ -496,7 +504,6 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 		if (settles_name(s->verdict, slower)) {
 			char where[300];
 			snprintf(where, sizeof(where), "the summary pasted at line %ld", s->line);
-			e->b_better = 1;
 			note_seq_v1(s->runs, s->nruns, &s->opts, slower, where, e);
 		}
 		add_what(e, "%sthe summary pasted at line %s says %s", at, s->verdict);
@@ -519,7 +526,7 @@ static int check_keys(const struct s4_input *in, struct stats_winner *w, size_t 
 		struct key_evidence e;
 		double g = -kk->change;
 		evidence(in, round, key, g < 0, ps, nps, rps, &e);
-		if (e.b_better && e.v1_where[0]) {
+		if (e.b_better && !e.solid && e.v1_where[0]) {
 			if (gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
 				     "round %ld adopted '%s' on '%s' / '%s' on the %s of %s, decided by seq-v1, the rule tlab used before 2026-12-03, which has no error bound; seq, the rule that replaced it, gives %s over the same %zu pair%s: re-run the A/B with today's tlab (in another --workdir)",
 				     round, cd->candidate_id, key->dispatch, key->workload, g >= 0 ? "B_better" : "verdict",
