@@ -417,18 +417,21 @@ struct key_evidence {
 	size_t v1_pairs;
 };
 
-/* A verdict an older tlab reached with seq-v1, which has no error bound,
- * is still what its runs gave under the rule they were decided with (no
- * error), but the adoption rests on that rule: replays the same runs with
- * seq and, when seq does not settle them too, notes it in e (warned by
- * check_keys unless other evidence stands on its own). Called for every
- * B_better found. */
-static void note_seq_v1(const struct abjournal_run *runs, size_t n, const struct ab_replay_opts *used,
-			int slower, const char *where, struct key_evidence *e)
+/* Records in e a verdict that settles the key, found at `where` and
+ * reached under `used` over runs[0..n). One an older tlab reached with
+ * seq-v1, which has no error bound, is still what its runs gave under the
+ * rule they were decided with (no error), but the adoption rests on that
+ * rule: the same runs are replayed with seq and, when seq does not settle
+ * them too, e names the first such place (warned by check_keys unless
+ * other evidence stands on its own). */
+static void found_b_better(const struct abjournal_run *runs, size_t n, const struct ab_replay_opts *used,
+			   int slower, const char *where, struct key_evidence *e)
 {
 	struct ab_replay_opts seq;
 	struct ab_replay r;
 	e->b_better = 1;
+	if (e->solid)
+		return; /* nothing left to warn about */
 	if (used->protocol != AB_REPLAY_SEQ_V1) {
 		e->solid = 1;
 		return;
@@ -478,7 +481,7 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 		journal = 1;
 		int b1 = settles(rps[k].verdict, slower), b2 = settles(rps[k].other, slower);
 		if (b1 && b2) {
-			note_seq_v1(j->v, j->n, &rps[k].opts, slower, j->file, e);
+			found_b_better(j->v, j->n, &rps[k].opts, slower, j->file, e);
 		} else if (b1 || b2)
 			e->ambiguous = 1;
 		add_what(e, "%sthe runs of %s give %s", j->file,
@@ -504,7 +507,7 @@ static void evidence(const struct s4_input *in, long round, const struct stats_k
 		if (settles_name(s->verdict, slower)) {
 			char where[300];
 			snprintf(where, sizeof(where), "the summary pasted at line %ld", s->line);
-			note_seq_v1(s->runs, s->nruns, &s->opts, slower, where, e);
+			found_b_better(s->runs, s->nruns, &s->opts, slower, where, e);
 		}
 		add_what(e, "%sthe summary pasted at line %s says %s", at, s->verdict);
 	}
@@ -526,7 +529,7 @@ static int check_keys(const struct s4_input *in, struct stats_winner *w, size_t 
 		struct key_evidence e;
 		double g = -kk->change;
 		evidence(in, round, key, g < 0, ps, nps, rps, &e);
-		if (e.b_better && !e.solid && e.v1_where[0]) {
+		if (!e.solid && e.v1_where[0]) {
 			if (gate_add(fs, RULE, GATE_WARNING, in->optlog_file, line,
 				     "round %ld adopted '%s' on '%s' / '%s' on the %s of %s, decided by seq-v1, the rule tlab used before 2026-12-03, which has no error bound; seq, the rule that replaced it, gives %s over the same %zu pair%s: re-run the A/B with today's tlab (in another --workdir)",
 				     round, cd->candidate_id, key->dispatch, key->workload, g >= 0 ? "B_better" : "verdict",

@@ -231,9 +231,9 @@ static int init_option(struct loop_plan *p, int ch, const char *arg, int *force,
 		p->contract = arg[1] - '0';
 		return CLI_OK;
 	case O_APROTO:
-		if (loop_ab_protocol_parse(arg) < 0)
-			return usage_err("--ab-protocol '%s': want seq or ref", arg);
 		p->tlab_protocol = loop_ab_protocol_parse(arg);
+		if (p->tlab_protocol < 0)
+			return usage_err("--ab-protocol '%s': want seq or ref", arg);
 		return CLI_OK;
 	case O_FORCE: *force = 1; return CLI_OK;
 	case O_JSON: *json = 1; return CLI_OK;
