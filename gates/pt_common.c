@@ -470,8 +470,11 @@ static unsigned long long json_stamp(const struct pt_jsonfile *jf)
 	return 0;
 }
 
+static int json_rolled_back(const struct pt_folder *f, size_t j);
+
 /* By the files' own time stamps, when (nearly) all the result files carry
- * one: the newest is the latest, whatever the names say; -1 otherwise. */
+ * one: the newest that no rolled-back iteration claims is the latest,
+ * whatever the names say; -1 otherwise. */
 static long latest_by_stamp(const struct pt_folder *f)
 {
 	size_t rows = 0, stamped = 0;
@@ -486,7 +489,7 @@ static long latest_by_stamp(const struct pt_folder *f)
 		if (!st)
 			continue;
 		stamped++;
-		if (st > bs) {
+		if (st > bs && !json_rolled_back(f, j)) {
 			bs = st;
 			best = (long)j;
 		}
@@ -505,45 +508,88 @@ static int iter_rolled_back(const struct ptperf_iter *it)
 	return rolled;
 }
 
-/* Best JSON so far for one candidate figure: a file holding it as an
- * aggregate beats a row value, the candidate's own file beats a baseline
- * file quoting it, then the later name. */
+/* How well each JSON of a folder matches the figures an iteration states:
+ * a figure held as an aggregate weighs 3, as a row value 1, summed over
+ * the figures (so the file matching several beats one whose aggregate a
+ * lone figure happens to equal); agg[j] says a figure was an aggregate. */
+#define PT_PICK_MAX 64
 struct pt_pick {
-	long best;
-	int score;
+	int weight[PT_PICK_MAX];
+	int agg[PT_PICK_MAX];
 };
 
 /* Offers every JSON of f holding the figure v to pick. */
 static void pick_json_for(const struct pt_folder *f, double v, struct pt_pick *pick)
 {
-	for (size_t j = 0; j < f->njson; j++) {
+	for (size_t j = 0; j < f->njson && j < PT_PICK_MAX; j++) {
 		if (!f->json[j].j.root)
 			continue;
 		int s = json_has_value(&f->json[j].j, v);
-		if (!s)
-			continue;
-		int score = s * 2 + (strncmp(f->json[j].name, "baseline", 8) != 0);
-		if (score > pick->score ||
-		    (score == pick->score && pick->best >= 0 &&
-		     name_order(f->json[j].name) > name_order(f->json[pick->best].name))) {
-			pick->score = score;
-			pick->best = (long)j;
-		}
+		pick->weight[j] += s == 2 ? 3 : s;
+		pick->agg[j] |= s == 2;
 	}
 }
 
-/* The JSON holding one of the iteration's candidate figures, -1 when none. */
-static long iter_json(const struct pt_folder *f, const struct ptperf_iter *it)
+/* Offers the results of the arrows of an improvement value to pick:
+ * `mean speedup 0.6737 → 0.7168 (+6.40%)` names the state the iteration
+ * reached (0.7168) even when its candidate field quotes one case. */
+static void pick_arrow_results(const struct pt_folder *f, const char *v, struct pt_pick *pick)
 {
-	struct pt_pick pick = { -1, 0 };
+	struct prose_num nums[16];
+	size_t n = v ? prose_numbers(v, nums, 16) : 0;
+	for (size_t i = 1; i < n; i++)
+		if (nums[i].unit != PROSE_PCT && nums[i].v != 0 &&
+		    pt_arrow_between(v, nums[i - 1].end, nums[i].pos))
+			pick_json_for(f, nums[i].v, pick);
+}
+
+/* The JSON matching the iteration's candidate figures (and the figures
+ * its improvement reaches) best: the highest weight, then the candidate's
+ * own file before a baseline file quoting it, then the later name; -1
+ * when none holds any. *agg (NULL: not wanted) gets 1 when it holds one
+ * of them as an aggregate. */
+static long iter_json(const struct pt_folder *f, const struct ptperf_iter *it, int *agg)
+{
+	struct pt_pick pick;
+	memset(&pick, 0, sizeof(pick));
 	for (size_t k = 0; k < it->nm; k++) {
 		struct pt_eval e;
 		pt_eval_meas(&it->m[k], &e);
 		for (size_t p = 0; p < e.npairs; p++)
 			if (isfinite(e.cand_raw[p]) && e.cand_raw[p] != 0)
 				pick_json_for(f, e.cand_raw[p], &pick);
+		pick_arrow_results(f, it->m[k].impr.value, &pick);
 	}
-	return pick.best;
+	long best = -1;
+	for (size_t j = 0; j < f->njson && j < PT_PICK_MAX; j++) {
+		if (!pick.weight[j])
+			continue;
+		if (best >= 0) {
+			int w = pick.weight[j], bw = pick.weight[best];
+			int nb = strncmp(f->json[j].name, "baseline", 8) != 0;
+			int bnb = strncmp(f->json[best].name, "baseline", 8) != 0;
+			if (w < bw || (w == bw && (nb < bnb || (nb == bnb && name_order(f->json[j].name) <=
+								  name_order(f->json[best].name)))))
+				continue;
+		}
+		best = (long)j;
+	}
+	if (agg)
+		*agg = best >= 0 && pick.agg[best];
+	return best;
+}
+
+/* 1 when JSON j holds, as an aggregate, the result of a perf_log
+ * iteration that was rolled back: a record of an attempt, never the
+ * folder's state, however new its time stamp or late its name. */
+static int json_rolled_back(const struct pt_folder *f, size_t j)
+{
+	for (size_t i = 0; f->has_perf && i < f->perf.nit; i++) {
+		int agg = 0;
+		if (iter_rolled_back(&f->perf.it[i]) && iter_json(f, &f->perf.it[i], &agg) == (long)j && agg)
+			return 1;
+	}
+	return 0;
 }
 
 /* The JSON of the latest perf_log iteration that has one and was not
@@ -557,7 +603,7 @@ static long latest_by_perf(const struct pt_folder *f, long *iter)
 		const struct ptperf_iter *it = &f->perf.it[ii];
 		if (iter_rolled_back(it))
 			continue;
-		long best = iter_json(f, it);
+		long best = iter_json(f, it, NULL);
 		if (best >= 0) {
 			*iter = (long)ii;
 			return best;
@@ -575,6 +621,8 @@ static long latest_by_name(const struct pt_folder *f)
 		if (!f->json[j].j.root || ptjson_tables(&f->json[j].j, t, 4) == 0)
 			continue;
 		long key = name_order(f->json[j].name);
+		if (json_rolled_back(f, j))
+			continue;
 		if (key > bestkey || (key == bestkey && best >= 0 &&
 				      strcmp(f->json[j].name, f->json[best].name) > 0)) {
 			bestkey = key;
@@ -588,6 +636,7 @@ long pt_latest_json(const struct pt_folder *f, long *iter)
 {
 	*iter = -1;
 	long best = latest_by_stamp(f);
+	
 	if (best < 0)
 		best = latest_by_perf(f, iter);
 	if (best < 0)

@@ -114,12 +114,15 @@ const char *pt_other_figures(const double *v, size_t n, size_t pick, int pct, ch
 /* 1 when a, b agree within rel (relative, e.g. 0.005). */
 int pt_close(double a, double b, double rel);
 
-/* Index of the JSON holding the folder's current results: when most
- * result files carry their own time stamp ("timestamp": ...), the newest
- * by it; else the one matching the candidate figure of the latest perf_log iteration that has
- * one and was not rolled back (*iter gets that iteration, else -1), else
- * the last by name order (baseline < iterN < roundR_dirX < roundR_final).
- * -1 when no JSON has rows. */
+/* Index of the JSON holding the folder's adopted results (what a report
+ * and the audit reconcile): when most result files carry their own time
+ * stamp ("timestamp": ...), the newest by it; else the one matching the
+ * candidate figure (or the result its improvement reaches, `0.6737 →
+ * 0.7168`) of the latest perf_log iteration that has one and was not
+ * rolled back (*iter gets that iteration, else -1); else the last by name
+ * order (baseline < iterN < roundR_dirX < roundR_final). A JSON holding,
+ * as an aggregate, the result of a rolled-back iteration is never picked
+ * by stamp or name. -1 when no JSON has rows. */
 long pt_latest_json(const struct pt_folder *f, long *iter);
 
 /* 1 when s (len bytes) starts with N/A, none, 无, '-' or '—'. */

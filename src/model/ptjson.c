@@ -244,13 +244,32 @@ static const char *speedup_key(const cJSON *rows)
 	return count == 1 ? found : NULL;
 }
 
+/* 1 when every row of the table v holds a table of its own: v is a list
+ * of groups (CANN-Bench's "operators": [{..., "cases": [...]}]) whose rows
+ * are the nested ones, not v's. */
+static int rows_hold_tables(const cJSON *v)
+{
+	const cJSON *r, *m;
+	cJSON_ArrayForEach(r, v) {
+		int inner = 0;
+		cJSON_ArrayForEach(m, r)
+			if (m->string && cJSON_IsArray(m) && is_table(m)) {
+				inner = 1;
+				break;
+			}
+		if (!inner)
+			return 0;
+	}
+	return 1;
+}
+
 static void walk(const cJSON *owner, struct ptjson_table *out, size_t max, size_t *n)
 {
 	const cJSON *m;
 	cJSON_ArrayForEach(m, owner) {
 		if (*n >= max)
 			return;
-		if (cJSON_IsObject(owner) && m->string && is_table(m)) {
+		if (cJSON_IsObject(owner) && m->string && is_table(m) && !rows_hold_tables(m)) {
 			struct ptjson_table *t = &out[(*n)++];
 			t->owner = owner;
 			t->rows = m;

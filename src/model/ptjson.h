@@ -100,7 +100,11 @@ struct ptjson_table {
 
 /* Finds the row tables of a parsed file, depth first, at most max.
  * A table is an array of objects, or an object whose members are all
- * objects, where every row has at least one number member. Returns the
+ * objects, where every row has at least one number member; a table whose
+ * rows each hold an array table of their own (CANN-Bench result files:
+ * "operators": [{"avg_speedup": ..., "cases": [...]}]) is a list of
+ * groups, and the tables are the nested ones (their owner the group, so
+ * the group's aggregates are checked against its cases). Returns the
  * number found. The pointers borrow from j->root. */
 size_t ptjson_tables(const struct ptjson *j, struct ptjson_table *out, size_t max);
 

@@ -1,0 +1,60 @@
+#!/bin/sh
+# perf_tuning/ folders with official CANN-Bench result files (issue 35):
+# the cases under "operators"[] are the rows (not the one operator), each
+# finding once; the adopted result is the JSON of the latest perf_log
+# iteration that was not rolled back, matched by the figures it states
+# (its candidate and the result its improvement reaches, `0.41 → 0.60`),
+# never a newer file a rolled-back iteration left; `tlperf speedup` and
+# `tlperf audit` read that one.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+cd "$TMPDIR_TEST"
+# fresh NAME: NAME/gelu/perf_tuning is a copy of testdata/ptune/cannbench
+fresh() { rm -rf "$1"; mkdir -p "$1/gelu"; cp -R "$TESTDATA/ptune/cannbench" "$1/gelu/perf_tuning"; chmod -R u+w "$1"; }
+
+# ---- the result files are read as their cases -------------------------
+fresh a
+expect_exit 0 "$TLGATE" a
+expect_no_grep "[PT-JSON]" "$OUT"
+expect_no_grep "error:" "$OUT"
+# an aggregate of the operator that its cases contradict is still caught,
+# at the operator's own figure, once
+sed -i '0,/"avg_speedup": 0.6/s//"avg_speedup": 0.66/' a/gelu/perf_tuning/official_iter2.json
+expect_exit 1 "$TLGATE" a
+expect_grep "official_iter2.json:" "$OUT"
+expect_grep "error: [PT-JSON] \"avg_speedup\" 0.66 is not the mean of the 3 rows' \"speedup\" (0.6, +10.00%)" "$OUT"
+[ "$(grep -c 'PT-JSON' "$OUT")" = 1 ] || fail "one PT-JSON finding, printed once"
+fresh a
+python3 - a/gelu/perf_tuning/official_iter2.json <<'PY'
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+d["operators"][0]["total_cases"] = 5
+open(p, "w").write(json.dumps(d, indent=2) + "\n")
+PY
+expect_exit 1 "$TLGATE" a
+expect_grep "error: [PT-JSON] \"total_cases\" is 5 but \"cases\" holds 4 rows" "$OUT"
+[ "$(grep -c 'PT-JSON' "$OUT")" = 1 ] || fail "one PT-JSON finding, printed once"
+
+# ---- the adopted result ------------------------------------------------
+# iteration 3 (newest file, rolled back) is a record; iteration 2 adopted
+fresh b
+expect_exit 0 "$TLPERF" speedup --json b/gelu/perf_tuning
+expect_grep '"json":	"official_iter2.json"' "$OUT"
+# the same when only the stamped official files are there (the newest
+# stamp is the rolled-back attempt's)
+rm b/gelu/perf_tuning/bench_*.json
+expect_exit 0 "$TLPERF" speedup --json b/gelu/perf_tuning
+expect_grep '"json":	"official_iter2.json"' "$OUT"
+# the audit reports the adopted result: geometric mean of 0.5, 0.6, 0.7
+fresh c
+expect_exit 0 "$TLPERF" audit --format csv c
+expect_grep "c/gelu,perf_tuning," "$OUT"
+tr -d '\r' <"$OUT" | awk -F, '$1 == "c/gelu" { if (sprintf("%.3f", $9) != "0.594") { print "speedup " $9; exit 1 } }' ||
+    fail "the audit should read official_iter2.json"
+# once iteration 3 is adopted, its file is the result
+fresh d
+sed -i 's/^- adopted: NO — rolled back/- adopted: yes/; s/direction 2, ROLLED BACK/direction 2/' d/gelu/perf_tuning/perf_log.md
+expect_exit 0 "$TLPERF" speedup --json d/gelu/perf_tuning
+expect_grep '"json":	"official_iter3.json"' "$OUT"
+exit 0
