@@ -9,7 +9,8 @@
 #   3. the gate failing on a copy whose final_latency was edited, and on a
 #      copy of its Stage Result edited the same way (tlgate --stage-result);
 #   4. the Stage Result block for the conductor (tlperf loop report).
-# Everything goes to demo-out/ (scratch, replaced on each run).
+# Everything goes to demo-out/ (scratch, replaced on each run), or to
+# DEMO_OUT when set (tests/cli/test_demo.sh runs the demo in a scratch dir).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-build}
@@ -17,15 +18,20 @@ case $B in /*) ;; *) B=$ROOT/$B ;; esac
 T=$B/bin/tlperf
 FK=$B/bin/fake-kernel
 FM=$ROOT/scripts/fake-msprof
-OUT=$ROOT/demo-out
+OUT=${DEMO_OUT:-$ROOT/demo-out}
+case $OUT in /*) ;; *) OUT=$(pwd)/$OUT ;; esac
+SHOWN=${DEMO_OUT:-demo-out}
 [ -x "$FK" ] && [ -x "$T" ] || { echo "demo: build first (make)" >&2; exit 2; }
 rm -rf "$OUT"
 mkdir -p "$OUT"
 say() { printf '\n== %s\n' "$*"; }
+# The echo goes to fd 3 (the terminal's stdout): a command whose output is
+# redirected to a file (ab.json) must leave that file exactly its output.
+exec 3>&1
 run() { # echo the command as a user would type it, then run it
     line=
     for a in "$@"; do case $a in *" "*) line="$line '$a'" ;; *) line="$line $a" ;; esac; done
-    printf '$%s\n' "$line" | sed "s|$T|tlperf|; s|$B/bin/tlab|tlab|; s|$B/bin/tlgate|tlgate|; s|$OUT/||g; s|$ROOT/||g"
+    printf '$%s\n' "$line" | sed "s|$T|tlperf|; s|$B/bin/tlab|tlab|; s|$B/bin/tlgate|tlgate|; s|$OUT/||g; s|$ROOT/||g" >&3
     "$@"
 }
 
@@ -34,7 +40,8 @@ W=$OUT/ab
 run "$B/bin/tlab" --msprof "$FM" --workdir "$W" --launch-count 15 --warm-up 5 \
     --kernel-name main --a-cmd "$FK --mean 8.40 --seed 42" --b-cmd "$FK --mean 8.00 --seed 42" \
     >"$W.json" 2>"$OUT/ab.log"
-sed -n 's/^[[:space:]]*"\(verdict\|pairs\|stop_reason\|gain\|b_rel_change\)":[[:space:]]*\(.*\),*$/   \1: \2/p' "$W.json"
+# the top-level fields only (one tab deep): "exact" and "ref" repeat some names
+sed -n 's/^\t"\(verdict\|pairs\|stop_reason\|gain\|b_rel_change\)":[[:space:]]*\(.*\),$/   \1: \2/p' "$W.json"
 
 say "2. tlperf loop on the demo operator demo_add (two workloads, two dispatch paths)"
 OP=$OUT/demo_add
@@ -83,7 +90,7 @@ echo "   (exit 1, as it must)"
 
 cat <<EOF
 
-where to look (demo-out/):
+where to look ($SHOWN/):
   the tuning log          demo_add/perf_opt/opt_log.md   (baseline, rounds with their tables, Final Summary)
   the records             demo_add/perf_opt/perf_records.jsonl
   the plan                demo_add/perf_opt/loop.json    (edit it; 'tlperf help loop')
