@@ -14,7 +14,7 @@ const struct cli_option cli_common_options[] = {
 	{ CLI_KEY_HELP, 'h', "help", NULL, "show this help and exit" },
 	{ CLI_KEY_VERSION, 0, "version", NULL, "print the version and exit" },
 	{ CLI_KEY_COLOR, 0, "color", "WHEN", "colour: auto (default) on a terminal unless NO_COLOR is set,\n"
-					   "or anywhere when FORCE_COLOR or CLICOLOR_FORCE is", color_choices },
+					   "or anywhere when FORCE_COLOR or CLICOLOR_FORCE is set", color_choices },
 	{ CLI_KEY_QUIET, 'q', "quiet", NULL, "no progress and no notes on stderr" },
 	{ CLI_KEY_VERBOSE, 'v', "verbose", NULL, "more detail on stderr (per run, per directory)" },
 	CLI_OPT_END

@@ -24,11 +24,12 @@ struct report_format {
 
 /* Every format, the default (text) first, ended by { NULL, NULL }: adding
  * a format is a new render_<name>.c and one line in this list (report.c),
- * and its name in REPORT_FORMAT_HELP (a test checks the two agree). */
+ * and its name in report_format_names (a test checks the two agree). */
 extern const struct report_format report_formats[];
 
-/* The formats as the option help lists them. */
-#define REPORT_FORMAT_HELP "text (default), json, sarif, github, junit, markdown, gitlab"
+/* The --format help; the usage lists the names after it ("one of: ...",
+ * from report_format_names), so it does not repeat them. */
+#define REPORT_FORMAT_HELP "how findings are written (default: text)"
 
 struct report_ctx {
 	const char *tool_name;     /* "tlgate" */

@@ -24,6 +24,11 @@ check_cmd() {
     expect_grep "see '$see --help'" "$ERR"
     expect_exit 2 "$@" -Z
     expect_grep "error: unknown option '-Z'" "$ERR"
+    # an option's help never stops mid-sentence before its "one of:" line,
+    # nor lists the same values again (the help column, "(default)" aside)
+    awk '/^ +one of: / { v = $0; sub(/^ +one of: /, "", v); p = prev; gsub(/ \(default\)/, "", p)
+                         if (prev ~ /( is| or| and| when|,)$/ || index(p, v)) { print prev; print $0; bad = 1 } }
+         { prev = $0 } END { exit bad }' "$TMPDIR_TEST/help" || fail "$label --help: a cut or repeated choice list (above)"
     # the command's own "options:" section (loop --help adds its subcommands')
     awk '/^options:$/{on=1;next} on&&/^$/{exit} on' "$TMPDIR_TEST/help" >"$TMPDIR_TEST/own"
     # every option that takes a value, given none
