@@ -46,10 +46,11 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TLPERF   := $(BIN)/tlperf
 ALIASES  := $(BIN)/tlab $(BIN)/tlgate
 DEPS_OK  := $(BUILD)/.deps-ok
+TEST_DEPS_OK := $(BUILD)/.test-deps-ok
 # Extra programs (fake kernel, fuzz harnesses...) register here from mk/*.mk.
 EXTRA_BINS :=
 
-.PHONY: all test check layers unit cli demo bench fuzz install clean deps complexity
+.PHONY: all test check layers unit cli demo bench fuzz install clean deps test-deps complexity
 all: $(TLPERF) $(ALIASES) extra
 
 -include mk/*.mk
@@ -57,19 +58,27 @@ all: $(TLPERF) $(ALIASES) extra
 extra: $(EXTRA_BINS)
 .PHONY: extra
 
-# Dependencies are checked once per build directory; install-deps.sh only
-# runs when a header, or a program the tests run, is missing (under CI=true
-# a test missing a program fails rather than skips: tests/cli/lib.sh).
+# Dependencies are checked once per build directory. Building the binary
+# needs only the libraries' headers (install-deps.sh build installs just
+# those: a CI job that only runs the gate gets nothing else); the tests also
+# need cmocka and the programs they run (under CI=true a test missing a
+# program fails rather than skips: tests/cli/lib.sh).
 $(DEPS_OK):
 	@mkdir -p $(@D)
-	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmocka.h cmark-gfm-core-extensions.h unicode/uspoof.h; do \
-	  if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <stdarg.h>\n#include <setjmp.h>\n#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1; then \
-	    echo "missing <$$h>: running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
+	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmark-gfm-core-extensions.h unicode/uspoof.h; do \
+	  if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1; then \
+	    echo "missing <$$h>: running scripts/install-deps.sh build"; sh scripts/install-deps.sh build || exit 2; break; fi; done
+	@touch $@
+$(TEST_DEPS_OK): $(DEPS_OK)
+	@if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <stdarg.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | $(CC) -E -x c - >/dev/null 2>&1; then \
+	  echo "missing <cmocka.h> (the unit tests use it): running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; fi
 	@for c in jq git python3 xmllint groff zsh script; do \
 	  if ! command -v $$c >/dev/null 2>&1; then \
 	    echo "missing $$c (the tests run it): running scripts/install-deps.sh"; sh scripts/install-deps.sh || exit 2; break; fi; done
 	@touch $@
 deps: $(DEPS_OK)
+test-deps: $(TEST_DEPS_OK)
+unit cli: $(TEST_DEPS_OK)
 
 $(OBJ)/%.o: %.c $(DEPS_OK)
 	@mkdir -p $(@D)
@@ -86,7 +95,7 @@ $(TLPERF): $(MAIN_OBJ) $(BUILD)/libtlperf.a
 $(BIN)/tlab $(BIN)/tlgate: $(TLPERF)
 	ln -f $< $@
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libtlperf.a $(DEPS_OK)
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libtlperf.a $(TEST_DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(BUILD)/libtlperf.a $(LDLIBS) -lcmocka
 

@@ -1,12 +1,26 @@
 #!/bin/sh
 # Install the Debian packages tlperf builds against, when they are missing.
 # Run by the Makefile when a header or library cannot be found; safe to rerun.
+#   install-deps.sh          everything: the build and what the tests run
+#   install-deps.sh build    only what `make` needs to build tlperf (a CI job
+#                            that only runs the gate); --list prints the names
 set -eu
 # cmark-gfm (GitHub's own renderer) reads Markdown as GitHub shows it (the
 # gate's logs); ICU gives Unicode normalisation and confusable skeletons for
-# names; the cmark-gfm program and jq are what the tests compare against.
-PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev libcmocka-dev"
-PKGS="$PKGS libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev cmark-gfm jq"
+# names.
+BUILD_PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev"
+BUILD_PKGS="$BUILD_PKGS libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev"
+WHAT=all LIST=0
+for a in "$@"; do
+    case $a in
+    build) WHAT=build ;;
+    --list) LIST=1 ;;
+    *) echo "install-deps: error: unknown argument '$a' (build, --list)" >&2; exit 2 ;;
+    esac
+done
+# The tests: cmocka (units), the cmark-gfm program and jq (what the tests
+# compare against).
+PKGS="$BUILD_PKGS libcmocka-dev cmark-gfm jq"
 # Everything else a test runs: git (pull-request mode), python3 and its
 # yaml (schemas, CI files), xmllint (SVG/HTML well-formedness), groff (man
 # page warnings), zsh (the zsh completion), script(1) from bsdutils (a pty).
@@ -16,6 +30,8 @@ PKGS="$PKGS git python3 python3-yaml libxml2-utils groff-base zsh bsdutils"
 if [ "${TLPERF_WITH_FUZZ:-0}" = 1 ]; then PKGS="$PKGS clang"; fi
 # pmccabe measures function complexity for `make complexity`; only when asked.
 if [ "${TLPERF_WITH_COMPLEXITY:-0}" = 1 ]; then PKGS="$PKGS pmccabe"; fi
+if [ "$WHAT" = build ]; then PKGS=$BUILD_PKGS; fi
+if [ "$LIST" = 1 ]; then echo $PKGS; exit 0; fi
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

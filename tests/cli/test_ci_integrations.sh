@@ -28,6 +28,36 @@ expect_grep 'GIT_DEPTH: "0"' "$GL"
 expect_grep "codequality: gl-code-quality-report.json" "$GL"
 expect_grep "junit: tlgate-junit.xml" "$GL"
 expect_grep "require_serial: true" "$PC"
+# docs/ci.md's copy of the workflow has no path filter either
+awk '/^```yaml$/{on=1;next} /^```$/{on=0} on' "$ROOT/docs/ci.md" >"$TMPDIR_TEST/ci-md.yml"
+expect_no_grep "paths:" "$TMPDIR_TEST/ci-md.yml"
+# the gate-only jobs install exactly what `make` builds tlgate with: every
+# build package (build-essential aside: make, gcc, libc6-dev), none the
+# tests alone need (so `make` runs no install-deps.sh there)
+sed -n 's/.*apt-get install -y -qq //p' "$GL" | tr ' ' '\n' | sort >"$TMPDIR_TEST/gl-pkgs"
+for p in $(sh "$ROOT/scripts/install-deps.sh" build --list) make gcc libc6-dev git; do
+    [ "$p" = build-essential ] && continue
+    grep -qx "$p" "$TMPDIR_TEST/gl-pkgs" || fail "gitlab: the job does not install $p (make would install it and the test tools)"
+done
+for p in $(sh "$ROOT/scripts/install-deps.sh" --list); do
+    sh "$ROOT/scripts/install-deps.sh" build --list | tr ' ' '\n' | grep -qx "$p" && continue
+    case $p in git) continue ;; esac
+    grep -qx "$p" "$TMPDIR_TEST/gl-pkgs" && fail "gitlab: the gate-only job installs the test-only package $p"
+done
+expect_grep "install-deps.sh build" "$GH"
+# `make deps` (what building the binary needs) does not insist on the test
+# tools: with the headers present and no jq, git, zsh... on PATH, it runs no
+# install-deps.sh; `make test-deps` does. A stand-in install-deps.sh records
+# its calls (make runs scripts/install-deps.sh relative to where it runs).
+M=$TMPDIR_TEST/mkdeps
+mkdir -p "$M/scripts" "$M/bin"
+printf 'echo "install-deps $*" >>"%s/calls"\n' "$M" >"$M/scripts/install-deps.sh"
+for c in sh cc mkdir touch; do ln -s "$(command -v $c)" "$M/bin/$c"; done
+MAKE_BIN=$(command -v make)
+(cd "$M" && PATH="$M/bin" "$MAKE_BIN" -s -f "$ROOT/Makefile" BUILD="$M/b" deps) >"$M/out" 2>&1 || { cat "$M/out"; fail "make deps failed"; }
+[ ! -e "$M/calls" ] || fail "make deps ran install-deps for test-only tools: $(cat "$M/calls")"
+(cd "$M" && PATH="$M/bin" "$MAKE_BIN" -s -f "$ROOT/Makefile" BUILD="$M/b" test-deps) >"$M/out" 2>&1 || true
+grep -qx "install-deps " "$M/calls" || fail "make test-deps did not install the test tools: $(cat "$M/out")"
 need_cmd python3
 python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml not installed (scripts/install-deps.sh installs it)"
 if true; then
