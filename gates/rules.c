@@ -235,6 +235,25 @@ const struct gate_rule_info gate_rules[] = {
 	  "finding:\n"
 	  "  opt_log.md:28: error: [S4-COMPTABLE-RECON] round 2's table shows 9.8 for 'c2_pipe' on\n"
 	  "  'w_small', but the records give 10.1 us (the one measurement of 1, perf_records.jsonl line 7)" },
+	{ "S4-FINAL-RESTATED", GATE_ERROR, GATE_ERROR,
+	  "a final result restated later agrees with the one it restates",
+	  "A log that grows over several sessions states its final result more than once: a "
+	  "later Final Summary, a `最终结论` or `终态` section, a P.7-style conclusion. The latest "
+	  "word is the claim the gate checks; an earlier statement that says something else "
+	  "leaves a reader with two final results for one kernel.",
+	  "A superseded Final Summary (or final conclusion) and the last one both give a final "
+	  "latency for a workload (its claim lines, or, when the last one states none, the log's "
+	  "last table with a baseline and a final column after the superseded one) and the two "
+	  "differ by more than 1%. One finding names both lines per workload (up to four). A "
+	  "warning when a new session's H1 heading stands between the two (the earlier block is "
+	  "plainly superseded), an error otherwise.",
+	  "Restate the delivered result in the last summary and mark the earlier block as "
+	  "superseded under a new session heading, or correct the one that is wrong.",
+	  "opt_log.md: ## Final Summary  - w1: 103.4 → 98.8 us  ...  ## 最终结论  - w1: 103.4 → 78.3 us\n"
+	  "finding:\n"
+	  "  opt_log.md:40: error: [S4-FINAL-RESTATED] the final result is stated twice and the two\n"
+	  "  disagree for 1 workload: 'w1' 98.8 us (line 12) then 78.3 us (line 41); nothing between\n"
+	  "  the summary at line 10 and this one supersedes it, so one of them is false" },
 	{ "S4-LAYOUT", GATE_WARNING, GATE_ERROR,
 	  "perf_opt/ holds files that belong in logs/, or a record names a missing profile",
 	  "perf_opt/ is the delivered artifact; raw logs at its top bury the files reviewers need, "

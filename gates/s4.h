@@ -157,6 +157,28 @@ struct s4_recon {
 void s4_recon_init(struct s4_recon *rc);
 void s4_recon_release(struct s4_recon *rc);
 
+/* The figures a claim about the final result is checked against: per
+ * workload a baseline and a final, from the records (the RECON rows'
+ * baseline and winner) or from the log itself (its v2 Final table; else
+ * its claim lines when every one states its baseline; else its last table
+ * with a baseline and a final column). A claim is checked against each
+ * evidence the folder holds; findings name the evidence in what. */
+struct s4_fig {
+	const char *label;       /* workload as written there (borrowed) */
+	double base_us, final_us;/* both > 0 */
+	long line;               /* line it is read from (opt_log.md or perf_records.jsonl) */
+};
+struct s4_evidence {
+	struct s4_fig *v;        /* malloc'd */
+	size_t n;
+	char what[160];          /* "the records", "the log's own figures (its Final
+				  * Performance Test Data table, lines 183-187)"; "" when n == 0 */
+};
+/* Fill ev (0, -1 on allocation failure); release with s4_evidence_release. */
+int s4_evidence_records(const struct s4_recon *rc, struct s4_evidence *ev);
+int s4_evidence_log(const struct optlog *lg, struct s4_evidence *ev);
+void s4_evidence_release(struct s4_evidence *ev);
+
 /* Tolerance of every claimed-vs-recorded comparison. */
 #define S4_TOLERANCE 0.01
 
@@ -182,6 +204,8 @@ int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct
 /* S4-SPEEDUP for speedups and % changes, per workload and overall. */
 int s4_rule_ratios(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
 int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs);       /* S4-STOP-REASON */
+/* S4-FINAL-RESTATED: a superseded Final Summary's claims against the last one's. */
+int s4_rule_restated(const struct s4_input *in, struct gate_findings *fs);
 int s4_rule_layout(const struct s4_input *in, struct gate_findings *fs);     /* S4-LAYOUT */
 /* S4-AB: the winner's gains under the A/B threshold carry a B_better
  * verdict; every A/B summary agrees with the runs of its journal. */

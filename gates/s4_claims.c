@@ -121,10 +121,31 @@ static int collect_ratios(const struct s4_input *in, const struct s4_recon *rc, 
 	return 0;
 }
 
+/* Whether a geometric-mean claim c agrees with the geometric mean g of
+ * baseline / final: a speedup within the tolerance; a change in % as the
+ * change in time or in speed, within the figure's precision plus 1%. */
+static int geo_agrees(const struct optlog_number *c, double g)
+{
+	if (!c->percent)
+		return s4_deviation(c->value, g) <= S4_TOLERANCE;
+	double half = 0.5 * pow(10, -c->decimals), v = fabs(c->value);
+	const double want[2] = { fabs(1 / g - 1) * 100, fabs(g - 1) * 100 };
+	for (int i = 0; i < 2; i++)
+		if (fabs(v - want[i]) <= half + 0.01 * want[i] + 1e-12)
+			return 1;
+	return 0;
+}
+
+/* The claim as written: "speedup 2.14x", "change 60%". */
+static void claim_text(const struct optlog_number *c, char *buf, size_t len)
+{
+	snprintf(buf, len, c->percent ? "change %g%%" : "speedup %gx", c->value);
+}
+
 /* A claim scoped to fewer workloads than recorded: some scope of them must
  * give it; 0, -1 on allocation failure. */
 static int check_scoped_claim(const struct s4_input *in, const struct ratios *ra, const struct optlog_number *c,
-			      struct gate_findings *fs)
+			      const char *what, struct gate_findings *fs)
 {
 	size_t all = ra->n + ra->nu;
 	double *v = malloc((all + 1) * sizeof(*v));
@@ -134,14 +155,14 @@ static int check_scoped_claim(const struct s4_input *in, const struct ratios *ra
 		return -1;
 	memcpy(v, ra->known, ra->n * sizeof(*v));
 	memcpy(v + ra->n, ra->alt, ra->nu * sizeof(*v));
-	if ((size_t)c->scope > all)
+	if ((size_t)c->scope > all || c->percent)
 		rc = gate_add(fs, "S4-SPEEDUP", GATE_WARNING, in->optlog_file, c->line,
-			      "claimed geometric-mean speedup %gx over %ld workloads, but the records have a baseline and a final for %zu: not checked",
-			      c->value, c->scope, all);
+			      "claimed geometric-mean %s%gx over %ld workloads, but %s have a baseline and a final for %zu: not checked",
+			      c->percent ? "change " : "speedup ", c->value, c->scope, what, all);
 	else if (!subset_matches(v, all, (size_t)c->scope, c->value, &closest))
 		rc = gate_add(fs, "S4-SPEEDUP", GATE_ERROR, in->optlog_file, c->line,
-			      "claimed geometric-mean speedup %gx over %ld workloads, but no %ld of the %zu recorded workloads give it (closest %.3fx; baseline / final, tolerance 1%%)",
-			      c->value, c->scope, c->scope, all, closest);
+			      "claimed geometric-mean speedup %gx over %ld workloads, but no %ld of the %zu workloads of %s give it (closest %.3fx; baseline / final, tolerance 1%%)",
+			      c->value, c->scope, c->scope, all, what, closest);
 	free(v);
 	return rc ? -1 : 0;
 }
@@ -149,7 +170,7 @@ static int check_scoped_claim(const struct s4_input *in, const struct ratios *ra
 /* A claim over all workloads: the unknown ones at 1x, or at their latest
  * record; 0, -1 on allocation failure. */
 static int check_all_claim(const struct s4_input *in, const struct ratios *ra, const struct optlog_number *c,
-			   struct gate_findings *fs)
+			   const char *what, struct gate_findings *fs)
 {
 	size_t n = ra->n, nu = ra->nu, all = n + nu;
 	double g = ra->g, g1 = g, g2 = g;
@@ -163,43 +184,113 @@ static int check_all_claim(const struct s4_input *in, const struct ratios *ra, c
 		g1 = exp(s1 / (double)all);
 		g2 = exp(s2 / (double)all);
 	}
-	int ok = (n && s4_deviation(c->value, g) <= S4_TOLERANCE && (!nu || c->scope < 0 || (size_t)c->scope == n)) ||
-		 (nu && (s4_deviation(c->value, g1) <= S4_TOLERANCE || s4_deviation(c->value, g2) <= S4_TOLERANCE));
+	int ok = (n && geo_agrees(c, g) && (!nu || c->scope < 0 || (size_t)c->scope == n)) ||
+		 (nu && (geo_agrees(c, g1) || geo_agrees(c, g2)));
 	int rc = 0;
-	if (!ok && !nu)
+	char claim[64];
+	claim_text(c, claim, sizeof(claim));
+	if (!ok && !nu && c->percent)
 		rc = gate_add(fs, "S4-SPEEDUP", GATE_ERROR, in->optlog_file, c->line,
-			      "claimed geometric-mean speedup %gx, but the records give %.3fx over %zu workload%s (baseline / final; deviation %.1f%% > 1%%)",
-			      c->value, g, n, n > 1 ? "s" : "", s4_deviation(c->value, g) * 100);
+			      "claimed geometric-mean %s, but %s give %.3fx over %zu workload%s (time -%.2f%%, speed +%.2f%%; precision of the figure plus 1%%)",
+			      claim, what, g, n, n > 1 ? "s" : "", fabs(1 / g - 1) * 100, fabs(g - 1) * 100);
+	else if (!ok && !nu)
+		rc = gate_add(fs, "S4-SPEEDUP", GATE_ERROR, in->optlog_file, c->line,
+			      "claimed geometric-mean %s, but %s give %.3fx over %zu workload%s (baseline / final; deviation %.1f%% > 1%%)",
+			      claim, what, g, n, n > 1 ? "s" : "", s4_deviation(c->value, g) * 100);
 	else if (!ok)
 		rc = gate_add(fs, "S4-SPEEDUP", GATE_ERROR, in->optlog_file, c->line,
-			      "claimed geometric-mean speedup %gx, but the records give %.3fx over the %zu workload%s with a known final, and %.3fx or %.3fx over all %zu (the %zu without a claimed final kept at baseline, or at their latest record; tolerance 1%%)",
-			      c->value, g, n, n == 1 ? "" : "s", g1, g2, all, nu);
+			      "claimed geometric-mean %s, but %s give %.3fx over the %zu workload%s with a known final, and %.3fx or %.3fx over all %zu (the %zu without a claimed final kept at baseline, or at their latest record; tolerance 1%%)",
+			      claim, what, g, n, n == 1 ? "" : "s", g1, g2, all, nu);
 	return rc ? -1 : 0;
 }
 
+/* One geometric-mean claim against the ratios of one evidence. */
+static int check_geomean(const struct s4_input *in, const struct ratios *ra, const struct optlog_number *c,
+			 const char *what, struct gate_findings *fs)
+{
+	size_t all = ra->n + ra->nu;
+	if (c->scope > 0 && (size_t)c->scope != ra->n && (size_t)c->scope != all)
+		return check_scoped_claim(in, ra, c, what, fs);
+	return check_all_claim(in, ra, c, what, fs);
+}
+
+/* The log's own figures as ratios (every final known). */
+static int log_ratios(const struct s4_evidence *ev, struct ratios *ra)
+{
+	ra->n = ra->nu = 0;
+	ra->known = malloc((ev->n + 1) * sizeof(*ra->known));
+	ra->alt = NULL;
+	if (!ra->known)
+		return -1;
+	for (size_t i = 0; i < ev->n; i++)
+		ra->known[ra->n++] = ev->v[i].base_us / ev->v[i].final_us;
+	ra->g = geo(ra->known, ra->n);
+	return 0;
+}
+
+/* A geometric-mean claim against the log's own figures. The figures may
+ * leave out workloads the claim counts (`2.04×（smoke 保持 baseline）`):
+ * unless the claim states its scope as their number, it agrees when it is
+ * their geometric mean with k further workloads kept at 1x (k = 0..n), it
+ * is an error only when it overstates them (above their geometric mean:
+ * no workload left out can raise it), a warning otherwise. */
+static int check_log_geomean(const struct s4_input *in, const struct ratios *la, const struct optlog_number *c,
+			     const char *what, struct gate_findings *fs)
+{
+	if ((c->scope > 0 && (size_t)c->scope == la->n) || c->percent)
+		return check_geomean(in, la, c, what, fs);
+	if (c->scope > 0)
+		return check_scoped_claim(in, la, c, what, fs);
+	double l = log(la->g) * (double)la->n;
+	for (size_t k = 0; k <= la->n; k++)
+		if (geo_agrees(c, exp(l / (double)(la->n + k))))
+			return 0;
+	int over = c->value > la->g && !geo_agrees(c, la->g);
+	return gate_add(fs, "S4-SPEEDUP", over ? GATE_ERROR : GATE_WARNING, in->optlog_file, c->line,
+			"claimed geometric-mean speedup %gx, but %s give %.3fx over %zu workload%s%s",
+			c->value, what, la->g, la->n, la->n == 1 ? "" : "s",
+			over ? " (baseline / final; no workload left out of them can raise it)"
+			     : ", nor that with further workloads kept at 1x: not reconciled") ? -1 : 0;
+}
+
+/* Each geometric-mean claim is checked against the log's own figures
+ * (s4_evidence_log) and against the records (when the folder has them):
+ * the first evidence that contradicts it gives the one finding. */
 int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs)
 {
 	const struct optlog *lg = in->log;
 	if (in->optlog_state != S4_FILE_OK || lg->n_geomeans == 0)
 		return 0;
-	struct ratios ra;
+	struct ratios ra, la = { 0 };
+	struct s4_evidence ev = { 0 };
+	int records = in->records_state == S4_FILE_OK || in->recs->n > 0;
 	int err = collect_ratios(in, rc, &ra);
 	if (err == 0)
 		((struct s4_recon *)rc)->records_geomean = ra.g;
+	if (err == 0)
+		err = s4_evidence_log(lg, &ev) || log_ratios(&ev, &la) ? -1 : 0;
 	for (size_t i = 0; i < lg->n_geomeans && !err; i++) {
 		const struct optlog_number *c = &lg->geomeans[i];
-		size_t all = ra.n + ra.nu;
-		if (all == 0)
+		size_t all = ra.n + ra.nu, before = fs->n;
+		char claim[64];
+		claim_text(c, claim, sizeof(claim));
+		/* the log's own figures first: a finding then names the lines a
+		 * reader can check without the records */
+		if (la.n > 0)
+			err = check_log_geomean(in, &la, c, ev.what, fs);
+		if (err || fs->n != before)
+			continue;
+		if (records && all == 0 && la.n == 0)
 			err = gate_add(fs, "S4-SPEEDUP", GATE_ERROR, in->optlog_file, c->line,
-				       "claimed geometric-mean speedup %gx, but the records hold no workload with both a baseline and a final measurement",
-				       c->value) ? -1 : 0;
-		else if (c->scope > 0 && (size_t)c->scope != ra.n && (size_t)c->scope != all)
-			err = check_scoped_claim(in, &ra, c, fs);
-		else
-			err = check_all_claim(in, &ra, c, fs);
+				       "claimed geometric-mean %s, but the records hold no workload with both a baseline and a final measurement",
+				       claim) ? -1 : 0;
+		else if (records && all > 0)
+			err = check_geomean(in, &ra, c, "the records", fs);
 	}
 	free(ra.known);
 	free(ra.alt);
+	free(la.known);
+	s4_evidence_release(&ev);
 	return err;
 }
 

@@ -32,18 +32,17 @@ static int close_to(double claim, int dec, double want)
 	return fabs(fabs(claim) - want) <= half + 0.01 * fabs(want) + 1e-12;
 }
 
-/* The workloads with a baseline and a final: malloc'd, *n of them. */
-static struct wl *workloads(const struct s4_recon *rc, size_t *n)
+/* The workloads of the evidence (each with a baseline and a final):
+ * malloc'd, *n of them. */
+static struct wl *workloads(const struct s4_evidence *ev, size_t *n)
 {
-	struct wl *w = malloc((rc->n + 1) * sizeof(*w));
+	struct wl *w = malloc((ev->n + 1) * sizeof(*w));
 	*n = 0;
 	if (!w)
 		return NULL;
-	for (size_t i = 0; i < rc->n; i++) {
-		const struct s4_recon_row *r = &rc->v[i];
-		if (!(r->baseline_us > 0) || !(r->winner_us > 0))
-			continue;
-		double s = r->baseline_us / r->winner_us;
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct s4_fig *r = &ev->v[i];
+		double s = r->base_us / r->final_us;
 		w[*n].s = s;
 		w[*n].t = fabs(1 / s - 1) * 100;
 		w[*n].v = fabs(s - 1) * 100;
@@ -113,7 +112,7 @@ static const char *unit_of(const struct optlog_ratio *c)
 }
 
 static int report(const struct s4_input *in, struct gate_findings *fs, const struct optlog_ratio *c, double hi,
-		  const char *workload, const char *records)
+		  const char *workload, const char *what, const char *records)
 {
 	int over = fabs(c->value) > hi && !close_to(c->value, c->decimals, hi);
 	if (!isnan(c->hi))
@@ -123,22 +122,24 @@ static int report(const struct s4_input *in, struct gate_findings *fs, const str
 	/* a figure read from prose, or beyond a claim line's first, may mean
 	 * something else (another reference, a subset): never an error */
 	return gate_add(fs, "S4-SPEEDUP", over && !c->prose ? GATE_ERROR : GATE_WARNING, in->optlog_file, c->line,
-			"%s %s %g%s%s%s%s%s does not match the records (%s)%s%s: '%s'",
+			"%s %s %g%s%s%s%s%s does not match %s (%s)%s%s: '%s'",
 			c->prose ? "a figure read as a claimed" : "claimed",
 			c->kind == OPTLOG_RATIO_SPEEDUP ? "speedup" : "change", c->value, unit_of(c),
 			isnan(c->hi) ? "" : " and up", workload ? " for '" : "", workload ? workload : "",
-			workload ? "'" : "", records,
+			workload ? "'" : "", what, records,
 			over ? ", and no workload reaches it" : "; not reconciled",
 			c->prose ? "; assumed it compares the winner with the baseline" : "", c->quote);
 }
 
-static int check_workload(const struct s4_input *in, const struct s4_recon *rc, const struct optlog_ratio *c,
+static int check_workload(const struct s4_input *in, const struct s4_evidence *ev, const struct optlog_ratio *c,
 			  struct gate_findings *fs)
 {
-	for (size_t i = 0; i < rc->n; i++) {
-		const struct s4_recon_row *r = &rc->v[i];
-		if (!s4_same_workload(c->workload, r->workload) || !(r->baseline_us > 0) || !(r->winner_us > 0))
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct s4_fig *f = &ev->v[i];
+		if (!s4_same_workload(c->workload, f->label))
 			continue;
+		struct { double baseline_us, winner_us; const char *workload; } row = { f->base_us, f->final_us, f->label },
+			*r = &row;
 		struct wl w = { r->baseline_us / r->winner_us, 0, 0 };
 		w.t = fabs(1 / w.s - 1) * 100;
 		w.v = fabs(w.s - 1) * 100;
@@ -150,13 +151,13 @@ static int check_workload(const struct s4_input *in, const struct s4_recon *rc, 
 		else
 			snprintf(rec, sizeof(rec), "%g -> %g us: time -%.2f%%, speed +%.2f%%", r->baseline_us, r->winner_us,
 				 w.t, w.v);
-		return report(in, fs, c, highest(c->kind, &w, 1), r->workload, rec) ? -1 : 0;
+		return report(in, fs, c, highest(c->kind, &w, 1), r->workload, ev->what, rec) ? -1 : 0;
 	}
 	return 0; /* not a recorded workload: RECON says so for the line */
 }
 
 static int check_overall(const struct s4_input *in, const struct optlog_ratio *c, const struct wl *w, size_t n,
-			 struct gate_findings *fs)
+			 const char *what, struct gate_findings *fs)
 {
 	struct wl g = geo_of(w, n);
 	int ok;
@@ -178,7 +179,7 @@ static int check_overall(const struct s4_input *in, const struct optlog_ratio *c
 	else
 		snprintf(rec, sizeof(rec), "%zu workload%s: time -%.2f%% to -%.2f%%, geometric mean -%.2f%%", n,
 			 n == 1 ? "" : "s", fabs(1 / lo - 1) * 100, fabs(1 / hi - 1) * 100, g.t);
-	return report(in, fs, c, highest(c->kind, w, n), NULL, rec) ? -1 : 0;
+	return report(in, fs, c, highest(c->kind, w, n), NULL, what, rec) ? -1 : 0;
 }
 
 /* Whether a time figure in prose is supported: within 1% of a baseline or
@@ -229,18 +230,28 @@ int s4_rule_ratios(const struct s4_input *in, const struct s4_recon *rc, struct 
 		return -1;
 	if (lg->n_ratios == 0)
 		return 0;
-	size_t n = 0;
-	struct wl *w = workloads(rc, &n);
-	if (!w)
-		return -1;
-	int err = 0;
+	/* the log's own figures first, then the records: the first that
+	 * contradicts a claim gives its one finding */
+	struct s4_evidence ev[2] = { { 0 }, { 0 } };
+	struct wl *w[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+	int err = s4_evidence_log(lg, &ev[0]) || s4_evidence_records(rc, &ev[1]) ? -1 : 0;
+	for (int k = 0; k < 2 && !err; k++)
+		if (!(w[k] = workloads(&ev[k], &n[k])))
+			err = -1;
 	for (size_t i = 0; i < lg->n_ratios && !err; i++) {
 		const struct optlog_ratio *c = &lg->ratios[i];
-		if (c->workload)
-			err = check_workload(in, rc, c, fs);
-		else if (n > 0)
-			err = check_overall(in, c, w, n, fs);
+		size_t before = fs->n;
+		for (int k = 0; k < 2 && !err && fs->n == before; k++) {
+			if (c->workload)
+				err = check_workload(in, &ev[k], c, fs);
+			else if (n[k] > 0)
+				err = check_overall(in, c, w[k], n[k], ev[k].what, fs);
+		}
 	}
-	free(w);
+	for (int k = 0; k < 2; k++) {
+		free(w[k]);
+		s4_evidence_release(&ev[k]);
+	}
 	return err;
 }

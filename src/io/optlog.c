@@ -47,6 +47,11 @@ struct ctx {
 	long hidx[7];          /* index into lg->rounds per level, -1 */
 	int in_summary, summary_level;
 	int in_fptd, fptd_level;
+	long fptd_line;        /* the last Final Performance Test Data heading */
+	size_t fptd_ratios, fptd_geomeans; /* lg->ratios / geomeans read before it */
+	long h1_since_summary; /* first H1 heading after the last summary's, 0 none */
+	int fig_base, fig_final; /* baseline and final columns of the open table, -1 */
+	int fig_table;         /* the open table's figures replaced lg->figs */
 	int in_table;
 	size_t table;          /* index of the open table */
 	int table_final;       /* the open table is the v2 Final table */
@@ -180,6 +185,7 @@ static void clear_summary(struct optlog *lg)
 	}
 	lg->n_ratios = 0;
 	lg->n_geomeans = 0;
+	lg->figs_claims = 0;
 	lg->n_summary_rounds = 0;
 	lg->n_summary_round_lines = 0;
 	free(lg->best);
@@ -188,6 +194,21 @@ static void clear_summary(struct optlog *lg)
 	lg->nothing_adopted = 0;
 	lg->stop = OPTLOG_STOP_NONE;
 	lg->stop_line = 0;
+}
+
+static void clear_figs(struct optlog *lg)
+{
+	for (size_t i = 0; i < lg->n_figs; i++)
+		free(lg->figs[i].label);
+	lg->n_figs = 0;
+	lg->figs_table_line = 0;
+}
+
+static void clear_prev_claims(struct optlog *lg)
+{
+	for (size_t i = 0; i < lg->n_prev_claims; i++)
+		free(lg->prev_claims[i].workload);
+	lg->n_prev_claims = 0;
 }
 
 static void clear_final_rows(struct optlog *lg)
@@ -204,6 +225,10 @@ void optlog_release(struct optlog *lg)
 {
 	clear_summary(lg);
 	clear_final_rows(lg);
+	clear_figs(lg);
+	clear_prev_claims(lg);
+	free(lg->figs);
+	free(lg->prev_claims);
 	for (size_t i = 0; i < lg->n_suppressions; i++) {
 		free(lg->suppressions[i].rule);
 		free(lg->suppressions[i].reason);
@@ -971,15 +996,20 @@ static int scan_geomean(struct optlog *lg, const char *s, long line)
 		while (*q == '*')
 			q++;
 		q = skip_ws(q);
+		int pct = *q == '%' || strncmp(q, "％", strlen("％")) == 0;
 		if (((*q == 'x' || *q == 'X') && !is_alpha((unsigned char)q[1])) ||
-		    strncmp(q, "×", strlen("×")) == 0 || strncmp(q, "倍", strlen("倍")) == 0) {
+		    strncmp(q, "×", strlen("×")) == 0 || strncmp(q, "倍", strlen("倍")) == 0 || pct) {
 			if (lg->n_geomeans >= MAX_ITEMS)
 				return 0;
 			if (PUSH(lg, geomeans))
 				return -1;
-			lg->geomeans[lg->n_geomeans].line = line;
-			lg->geomeans[lg->n_geomeans].value = v;
-			lg->geomeans[lg->n_geomeans].scope = geomean_scope(s, p);
+			struct optlog_number *g = &lg->geomeans[lg->n_geomeans];
+			const char *dot = memchr(p, '.', n);
+			g->line = line;
+			g->value = pct && p > s && (p[-1] == '-' || (p - s >= 3 && strncmp(p - 3, "−", 3) == 0)) ? -v : v;
+			g->scope = geomean_scope(s, p);
+			g->percent = pct;
+			g->decimals = dot ? (int)(p + n - dot - 1) : 0;
 			lg->n_geomeans++;
 			return 0;
 		}
@@ -1610,6 +1640,37 @@ static void final_table_check(struct ctx *cx, const struct optlog_table *t)
 	cx->table_final = 1;
 }
 
+/* 1 when a header cell names the baseline a final is compared with
+ * (baseline, incumbent, 基线, 基准, before, 优化前). */
+static int names_base_column(const char *c)
+{
+	static const char *const w[] = { "baseline", "incumbent", "基线", "基准", "before", "优化前", NULL };
+	return text_find_any_ci(c, NULL, w) >= 0;
+}
+
+/* The baseline and final columns of a table of measured results (each
+ * named once, the final one not naming the baseline), for lg->figs. */
+static void fig_columns(struct ctx *cx, const char *const *cells, int nc)
+{
+	cx->fig_base = cx->fig_final = -1;
+	cx->fig_table = 0;
+	for (int i = 1; i < nc; i++) {
+		if (names_base_column(cells[i])) {
+			if (cx->fig_base >= 0)
+				goto none;
+			cx->fig_base = i;
+		} else if (names_final_column(cells[i])) {
+			if (cx->fig_final >= 0)
+				goto none;
+			cx->fig_final = i;
+		}
+	}
+	if (cx->fig_base >= 0 && cx->fig_final >= 0)
+		return;
+none:
+	cx->fig_base = cx->fig_final = -1;
+}
+
 /* A header row opens a table: records it with its caption, round inputs
  * and header facts. Returns -1 on allocation failure. */
 /* Keeps the cells of a row of the open table (while the log's kept text
@@ -1673,11 +1734,15 @@ static int open_table(struct ctx *cx, const struct mdread_line *ln)
 		return -1;
 	/* a table in the Final Summary: its final column gives claims */
 	summary_column(cx, ln->cells, nc);
+	fig_columns(cx, (const char *const *)ln->cells, nc);
 	final_table_check(cx, t);
 	return 0;
 }
 
-static double cell_number(const char *c)
+/* A cell's figure in microseconds when a unit follows it: the whole cell
+ * (`**98.80**`, `12.4 µs`) or, with lead, its leading figure followed by a
+ * bracket or a space (`78.30（5 复测中位; band 75.3-78.9）`); NAN otherwise. */
+static double cell_figure(const char *c, int lead)
 {
 	double v;
 	c = skip_marks(c);
@@ -1691,11 +1756,56 @@ static double cell_number(const char *c)
 	double m = read_unit(&u);
 	if (m != 0)
 		e = u;
-	while (*e == '*' || *e == '`' || *e == ' ')
+	while (*e == '*' || *e == '`' || (!lead && *e == ' '))
 		e++;
-	if (*e != '\0')
+	if (*e != '\0' && !(lead && (*e == ' ' || *e == '(' || strncmp(e, "（", strlen("（")) == 0)))
 		return NAN;
 	return m != 0 ? v * m : v;
+}
+
+static double cell_number(const char *c)
+{
+	return cell_figure(c, 0);
+}
+
+
+/* A row of a table with a baseline and a final column: one figure of the
+ * log's last such table (lg->figs; the first such row replaces the
+ * figures of an earlier table). Returns -1 on allocation failure. */
+static int fig_row(struct ctx *cx, const char *const *cells, int n, long lineno)
+{
+	struct optlog *lg = cx->lg;
+	if (n <= cx->fig_base || n <= cx->fig_final)
+		return 0;
+	double b = cell_figure(cells[cx->fig_base], 1), f = cell_figure(cells[cx->fig_final], 1);
+	if (isnan(b) || isnan(f))
+		return 0;
+	if (!cx->fig_table) {
+		clear_figs(lg);
+		lg->figs_table_line = lg->tables[cx->table].line;
+		cx->fig_table = 1;
+	}
+	if (lg->n_figs >= MAX_ROWS || PUSH(lg, figs))
+		return lg->n_figs >= MAX_ROWS ? 0 : -1;
+	const char *c = skip_marks(cells[0]);
+	size_t len = strlen(c);
+	const char *par = strstr(c, " (");
+	const char *cpar = strstr(c, "（");
+	if (!par)
+		par = strchr(c, '(');
+	if (cpar && (!par || cpar < par))
+		par = cpar;
+	if (par && par > c)
+		len = (size_t)(par - c);
+	struct optlog_fig *g = &lg->figs[lg->n_figs];
+	g->line = lineno;
+	g->label = clean_label(c, len);
+	g->base_us = b;
+	g->final_us = f;
+	if (!g->label)
+		return 0;
+	lg->n_figs++;
+	return 0;
 }
 
 static char *cell_text(const char *c)
@@ -1820,6 +1930,8 @@ static int table_row(struct ctx *cx, const struct mdread_line *ln)
 		return 0; /* a line of text right under a table joins it as a row */
 	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS && summary_row_claim(cx, cells, n, ln->line))
 		return -1;
+	if (cx->fig_final > 0 && fig_row(cx, cells, n, ln->line))
+		return -1;
 	if (!cx->table_final || lg->n_final_rows >= MAX_ROWS)
 		return 0;
 	return final_row(cx, cells, n, ln->line);
@@ -1842,7 +1954,18 @@ static int is_baseline_remeasure(const char *s, const struct text_bytes *tb)
 
 static int starts_summary(const char *t, const struct text_bytes *tb)
 {
-	static const char *const w[] = { "final summary", "最终总结", "最终小结", NULL };
+	/* a final conclusion restates the final result as a summary does:
+	 * the latest word wins */
+	static const char *const w[] = { "final summary", "最终总结", "最终小结", "最终结论", "终态",
+					  "final conclusion", NULL };
+	/* a section number such as `P.7 `, `S3 `, `A.2.1 ` before it */
+	if (((*t >= 'A' && *t <= 'Z') && (is_digit((unsigned char)t[1]) || (t[1] == '.' && is_digit((unsigned char)t[2]))))) {
+		const char *q = t + 1;
+		while (*q == '.' || is_digit((unsigned char)*q))
+			q++;
+		if (*q == ' ')
+			t = skip_ws(q);
+	}
 	for (int i = 0; w[i]; i++) {
 		const char *p = text_find_ci_tb(t, tb, w[i]);
 		if (!p || p - t > 8)
@@ -1914,7 +2037,54 @@ static int open_summary(struct ctx *cx, int level, long line)
 			return -1;
 		lg->superseded[lg->n_superseded++] = lg->summary_line;
 	}
-	clear_summary(lg);
+	/* the claims it supersedes are kept (two final results compared) */
+	if (lg->summary_line) {
+		clear_prev_claims(lg);
+		struct optlog_claim *t = lg->prev_claims;
+		size_t tc = lg->cap_prev_claims;
+		lg->prev_claims = lg->claims;
+		lg->cap_prev_claims = lg->cap_claims;
+		lg->n_prev_claims = lg->n_claims;
+		lg->claims = t;
+		lg->cap_claims = tc;
+		lg->n_claims = 0;
+		lg->prev_summary_line = lg->summary_line;
+		lg->session_line = cx->h1_since_summary;
+	}
+	cx->h1_since_summary = 0;
+	/* the summary lines of a Final Performance Test Data section since
+	 * the previous summary belong to this one */
+	size_t keep_r = 0, keep_g = 0;
+	if (cx->fptd_line > lg->summary_line) {
+		keep_r = cx->fptd_ratios < lg->n_ratios ? cx->fptd_ratios : lg->n_ratios;
+		keep_g = cx->fptd_geomeans < lg->n_geomeans ? cx->fptd_geomeans : lg->n_geomeans;
+	}
+	size_t nr = lg->n_ratios, ng = lg->n_geomeans;
+	for (size_t i = 0; i < keep_r; i++) {
+		free(lg->ratios[i].workload);
+		free(lg->ratios[i].quote);
+	}
+	memmove(lg->ratios, lg->ratios + keep_r, (nr - keep_r) * sizeof(*lg->ratios));
+	memmove(lg->geomeans, lg->geomeans + keep_g, (ng - keep_g) * sizeof(*lg->geomeans));
+	lg->n_ratios = nr - keep_r;
+	lg->n_geomeans = ng - keep_g;
+	if (!(cx->fptd_line > lg->summary_line))
+		clear_summary(lg);
+	else { /* keep the kept section's ratios and geomeans */
+		struct optlog_ratio *r = lg->ratios;
+		size_t n_r = lg->n_ratios, c_r = lg->cap_ratios;
+		struct optlog_number *g = lg->geomeans;
+		size_t n_g = lg->n_geomeans, c_g = lg->cap_geomeans;
+		lg->ratios = NULL, lg->n_ratios = lg->cap_ratios = 0;
+		lg->geomeans = NULL, lg->n_geomeans = lg->cap_geomeans = 0;
+		clear_summary(lg);
+		free(lg->ratios);
+		free(lg->geomeans);
+		lg->ratios = r, lg->n_ratios = n_r, lg->cap_ratios = c_r;
+		lg->geomeans = g, lg->n_geomeans = n_g, lg->cap_geomeans = c_g;
+	}
+	cx->fptd_ratios = lg->n_ratios;
+	cx->fptd_geomeans = lg->n_geomeans;
 	cx->stop_seen = 0;
 	lg->summary_line = line;
 	cx->summary_folded = cx->folded;
@@ -1963,7 +2133,12 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		lg->final_heading_line = line;
 		cx->in_fptd = 1;
 		cx->fptd_level = level;
+		cx->fptd_line = line;
+		cx->fptd_ratios = lg->n_ratios;
+		cx->fptd_geomeans = lg->n_geomeans;
 	}
+	if (level == 1 && lg->summary_line && !cx->h1_since_summary && !cx->in_summary)
+		cx->h1_since_summary = line;
 	return 0;
 }
 
@@ -2002,6 +2177,8 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s, tb))
 		lg->baseline_remeasure_line = line;
 	scan_budgets(lg, s, tb, line);
+	if (!cx->in_summary && cx->in_fptd) /* a summary line under the final table */
+		return scan_geomean(lg, s, line) || scan_ratios(lg, s, line, lg->n_claims) ? -1 : 0;
 	if (!cx->in_summary)
 		return 0;
 	if (scan_cited_round(lg, s, line))
@@ -2517,8 +2694,31 @@ static void resolve_tables(struct optlog *lg, const struct run_starts *st, int r
 	}
 }
 
+/* A final result restated without per-workload claims (`## P.7 最终结论`
+ * after a superseded Final Summary): the log's last table of measured
+ * results after the superseded summary gives them, as soft claims (a
+ * claim where its label names a recorded workload). Returns -1 on
+ * allocation failure. */
+static int restated_claims(struct optlog *lg)
+{
+	if (!lg->summary_line || lg->n_claims || lg->n_final_rows || !lg->n_figs || !lg->prev_summary_line ||
+	    lg->figs_table_line < lg->prev_summary_line)
+		return 0;
+	for (size_t i = 0; i < lg->n_figs; i++) {
+		const struct optlog_fig *g = &lg->figs[i];
+		char *label = strdup(g->label);
+		if (!label || add_claim(lg, g->line, label, g->final_us, g->base_us, 1, 1))
+			return -1;
+		lg->claims[lg->n_claims - 1].soft = 1;
+	}
+	lg->figs_claims = 1;
+	return 0;
+}
+
 static int finish(struct optlog *lg)
 {
+	if (restated_claims(lg))
+		return -1;
 	int round_is_run = mark_run_labels(lg);
 	size_t nfs = 0;
 	long *fs = summary_headings(lg, &nfs);

@@ -38,8 +38,12 @@
  * Summary, starts a new run. Tables and round sections carry their run;
  * target_run is the run holding the last Final Summary.
  *
- * Claims are read from the LAST `Final Summary` section only; earlier
- * Final Summary headings are listed as superseded.
+ * Claims are read from the LAST `Final Summary` section and from the
+ * `Final Performance Test Data` section before it (a summary line under
+ * the final table: `几何平均提升（5 workload）= 11.5×`); earlier Final
+ * Summary headings are listed as superseded. A final conclusion heading
+ * (`最终结论`, `终态`, `Final conclusion`, numbered `P.7 …` as well) is a
+ * Final Summary: the latest word wins.
  */
 #ifndef TLPERF_OPTLOG_H
 #define TLPERF_OPTLOG_H
@@ -113,11 +117,26 @@ struct optlog_claim {
 	double base_mul;    /* the same for the baseline */
 };
 
-/* A number claimed on a line (geomean speedups). */
+/* A geometric mean claimed on a line: a speedup (`几何平均 2.14x`) or a
+ * change in % (`geomean improvement: 60%`, `几何平均时延下降 53.3%`). */
 struct optlog_number {
 	long line;
 	double value;
 	long scope;         /* geomean over N workloads as stated (`（3 真实 workload）`), -1 all */
+	int percent;        /* 1: a change in % (value as written, signed), 0: a speedup factor */
+	int decimals;       /* digits after the point, for the tolerance */
+};
+
+/* A row of the log's last table of measured results that shows a
+ * baseline column and a final column (`| workload | baseline_us | final_us
+ * |`, `| workload | incumbent (R1 final) | final (v3) | 提升 |`): the
+ * figures the log's claims summarise. A cell is read from its leading
+ * number (`78.30（5 复测中位; band 75.3-78.9）` is 78.30). */
+struct optlog_fig {
+	long line;
+	char *label;        /* first cell, a trailing parenthetical cut; malloc'd */
+	double base_us;     /* NAN when the cell holds no number */
+	double final_us;    /* NAN when the cell holds no number */
 };
 
 /* A speedup or a change in % claimed in the last Final Summary, for one
@@ -260,6 +279,20 @@ struct optlog {
 	long noise_line;
 	long max_rounds;            /* stated budgets, -1 when none */
 	long max_experiments;
+
+	/* The final result restated: when a later Final Summary (or a later
+	 * final conclusion, `## P.7 最终结论（Round 2 终态）`) supersedes an
+	 * earlier one, the claims of the one it supersedes last, for the gate
+	 * to compare (two final results that disagree). */
+	long prev_summary_line;     /* heading of the superseded summary, 0 none */
+	OPTLOG_VEC(struct optlog_claim, prev_claims);
+	long session_line;          /* an H1 heading (a new session) between the
+				       superseded summary and the last, 0 none */
+	OPTLOG_VEC(struct optlog_fig, figs); /* the last table with a baseline and a final column */
+	long figs_table_line;       /* its header row, 0 none */
+	int figs_claims;            /* 1 when the last summary states no per-workload
+				       claim and figs (after the superseded summary)
+				       were taken as its soft claims */
 
 	long final_heading_line;    /* last `Final Performance Test Data` H2/H3, 0 none */
 	long final_table_line;      /* header of the last table with the 5 v2 columns, 0 none */

@@ -68,7 +68,10 @@ fresh ada grandliu__ada_layer_norm; swap_records 9 17; verdict 1 S4-PERF-RECORDS
 fresh ada grandliu__ada_layer_norm; append_check 3
 
 # ---- argmax: v2, inventory, Final table ----
-fresh argmax grandliu__argmax; verdict 0
+# line 199 claims a geomean of 11.5x; its own table (183-187) and the records give 7.19x
+fresh argmax grandliu__argmax; verdict 1 S4-SPEEDUP
+expect_grep "opt_log.md:199: error: [S4-SPEEDUP] claimed geometric-mean speedup 11.5x, but the log's own figures (its Final Performance Test Data table, lines 183-187) give 7.187x" "$OUT"
+expect_no_grep "error: [S4-PERF" "$OUT"
 fresh argmax grandliu__argmax; sed -i 's/| 25.890 | 11.775 |/| 25.890 | 12.364 |/' "$P/opt_log.md"
 verdict 1 S4-PERF-RECORDS-RECON
 fresh argmax grandliu__argmax; delete_table '- 候选 vs current best（r1a_chain）对比表：'
@@ -79,7 +82,9 @@ fresh argmax grandliu__argmax; append_check 2
 
 # ---- mish: three appended sessions; the records are the last run's ----
 fresh mish grandliu__mish; verdict 0
-fresh mish grandliu__mish; sed -i 's/yolo-p4 fp16: 53.84 → 51.32 us/yolo-p4 fp16: 53.84 → 53.89 us/' "$P/opt_log.md"
+expect_grep "warning: [S4-FINAL-RESTATED]" "$OUT"
+# the final figures are the P.5 table's, which P.7 (the latest word) concludes on
+fresh mish grandliu__mish; sed -i 's/| 53.84（A\/B 53.80） | 41.02 |/| 53.84（A\/B 53.80） | 43.07 |/' "$P/opt_log.md"
 verdict 1 S4-PERF-RECORDS-RECON
 fresh mish grandliu__mish; delete_table '### Experiment Branches（Round 2）'
 verdict 1 S4-OPTLOG-COMPTABLE; expect_grep "for round 1 of the log's last tuning run" "$OUT"
