@@ -65,6 +65,16 @@ struct change {
 	long line;
 };
 
+/* Appends the change a → b stated as x% at out[k]; returns k + 1. */
+static size_t put_change(struct change *out, size_t k, double a, double b, double x, long line)
+{
+	out[k].a = a;
+	out[k].b = b;
+	out[k].stated = x;
+	out[k].line = line;
+	return k + 1;
+}
+
 /* "a → b (x%)" triples of a line. */
 static size_t triples(const char *line, long lineno, struct change *out, size_t max)
 {
@@ -76,11 +86,38 @@ static size_t triples(const char *line, long lineno, struct change *out, size_t 
 		if (!only_arrow(line, nums[i].end, nums[i + 1].pos) ||
 		    !opens_paren(line, nums[i + 1].end, nums[i + 2].pos) || nums[i].v == 0)
 			continue;
-		out[k].a = nums[i].v;
-		out[k].b = nums[i + 1].v;
-		out[k].stated = nums[i + 2].v;
-		out[k].line = lineno;
-		k++;
+		k = put_change(out, k, nums[i].v, nums[i + 1].v, nums[i + 2].v, lineno);
+		i += 2;
+	}
+	return k;
+}
+
+/* The same in a table row: cells before | after | change% side by side
+ * (`| 1 | 0.747 | 0.724 | -3.1% | 14.6 | 15.1 | +3.2% |`). */
+static size_t table_triples(const char *line, long lineno, struct change *out, size_t max)
+{
+	struct prose_num v[24];
+	int ok[24];
+	size_t nc = 0, k = 0;
+	for (const char *p = strchr(line, '|'); p && p[1] && nc < 24;) {
+		const char *e = strchr(p + 1, '|');
+		if (!e)
+			break;
+		char cell[128];
+		size_t l = (size_t)(e - p - 1) < sizeof(cell) - 1 ? (size_t)(e - p - 1) : sizeof(cell) - 1;
+		memcpy(cell, p + 1, l);
+		cell[l] = '\0';
+		struct prose_num n[2];
+		ok[nc] = prose_numbers(cell, n, 2) == 1;
+		v[nc] = n[0];
+		nc++;
+		p = e;
+	}
+	for (size_t i = 0; i + 2 < nc && k < max; i++) {
+		if (!ok[i] || !ok[i + 1] || !ok[i + 2] || v[i].unit == PROSE_PCT || v[i + 1].unit == PROSE_PCT ||
+		    v[i + 2].unit != PROSE_PCT || !v[i].decimal || v[i].v == 0)
+			continue;
+		k = put_change(out, k, v[i].v, v[i + 1].v, v[i + 2].v, lineno);
 		i += 2;
 	}
 	return k;
@@ -228,6 +265,9 @@ struct rcheck {
 	char others[128];      /* " (nor its other figure ...)" for several pcts */
 	double mine[MAXF], bases[MAXF];
 	size_t nmine, ncmp;
+	double pa[8], pb[8];   /* `X (baseline Y)` in its performance: Y → X */
+	size_t npair;
+	char perfbuf[2048];    /* a performance stated by the table under its bullet */
 };
 
 /* The RESULT's name as findings quote it ("[RESULT-#3a]") into r->name. */
@@ -242,21 +282,98 @@ static void result_name(struct rcheck *r)
 		snprintf(r->name, sizeof(r->name), "[RESULT]");
 }
 
-/* Its precision, performance and comparison fields; a performance field
- * with an empty value takes the sub-bullet below it ("- 性能 (bench):"). */
+static int blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == '\0';
+}
+
+/* A performance field with an empty value ("- 性能 (cann-bench, run
+ * ...):") states what follows it: the sub-bullet below it, or the table
+ * after it (blank lines between), whose rows are joined into r->perfbuf. */
+static void perf_below(struct rcheck *r)
+{
+	const struct ptlog *log = r->log;
+	long l = r->fline + 1;
+	while (l <= r->ev.end && blank(log->text.lines[l - 1]))
+		l++;
+	if (l > r->ev.end)
+		return;
+	const char *nx = log->text.lines[l - 1];
+	if (l == r->fline + 1 && (nx[0] == ' ' || nx[0] == '\t')) {
+		while (*nx == ' ' || *nx == '\t' || *nx == '-' || *nx == '*')
+			nx++;
+		r->flen = strlen(r->perf = nx);
+		return;
+	}
+	size_t used = 0;
+	for (; l <= r->ev.end && log->text.lines[l - 1][0] == '|'; l++) {
+		int w = snprintf(r->perfbuf + used, sizeof(r->perfbuf) - used, "%s ", log->text.lines[l - 1]);
+		if (w < 0 || (size_t)w >= sizeof(r->perfbuf) - used)
+			break;
+		used += (size_t)w;
+	}
+	if (used) {
+		r->perf = r->perfbuf;
+		r->flen = used;
+	}
+}
+
+/* `X (baseline Y)`, `X (iter1 Y)`, `X（基线 Y）`: a figure followed by a
+ * parenthetical naming what it is compared with and that one's figure, as
+ * the change Y → X into r->pa, r->pb. */
+static void perf_pairs(struct rcheck *r)
+{
+	char buf[1024];
+	size_t len = r->flen < sizeof(buf) ? r->flen : sizeof(buf) - 1;
+	memcpy(buf, r->perf, len);
+	buf[len] = '\0';
+	struct prose_num nums[32];
+	size_t n = prose_numbers(buf, nums, 32);
+	for (size_t i = 0; i + 1 < n && r->npair < 8; i++) {
+		if (nums[i].unit == PROSE_PCT || nums[i + 1].unit == PROSE_PCT || nums[i + 1].v <= 0)
+			continue;
+		const char *a = buf + nums[i].end, *b = buf + nums[i + 1].pos;
+		while (a < b && *a == ' ')
+			a++;
+		size_t open = *a == '(' ? 1 : strncmp(a, "\xEF\xBC\x88", 3) == 0 ? 3 : 0;
+		if (!open || b - (a + open) > 24 || memchr(a + open, ')', (size_t)(b - a - open)))
+			continue;
+		/* the label names what the figure is compared with (not a run
+		 * of the same measurement: "(run1 0.3981, run2 0.4015)") */
+		static const char *const refs[] = { "baseline", "base", "\xE5\x9F\xBA\xE7\xBA\xBF" /* 基线 */,
+						    "iter", "before", "prev", "vs", "was", "old", "round",
+						    "\xE4\xBC\x98\xE5\x8C\x96\xE5\x89\x8D" /* 优化前 */,
+						    "\xE5\x8E\x9F" /* 原 */, "\xE4\xB8\x8A\xE4\xB8\x80" /* 上一 */, NULL };
+		if (!prose_contains_any(a + open, (size_t)(b - a - open), refs) ||
+		    text_find_ci(a, "run") == a + open)
+			continue;
+		r->pa[r->npair] = nums[i + 1].v;
+		r->pb[r->npair] = nums[i].v;
+		r->npair++;
+	}
+}
+
+/* Its precision, performance and comparison fields. A RESULT with no
+ * comparison field whose performance states a signed change (`性能: -0.4%
+ * mean speedup`) or `X (baseline Y)` compares in its performance. */
 static void read_fields(struct rcheck *r)
 {
 	const struct ptlog *log = r->log;
 	r->prec = field(log, &r->ev, PREC, &r->plen, &r->pline);
 	r->perf = field(log, &r->ev, PERF, &r->flen, &r->fline);
 	r->cmp = field(log, &r->ev, CMP, &r->clen, &r->cline);
-	if (r->perf && r->flen == 0 && r->fline < r->ev.end) {
-		const char *nx = log->text.lines[r->fline];
-		if (nx[0] == ' ' || nx[0] == '\t') {
-			while (*nx == ' ' || *nx == '\t' || *nx == '-' || *nx == '*')
-				nx++;
-			r->flen = strlen(r->perf = nx);
-		}
+	if (r->perf && r->flen == 0)
+		perf_below(r);
+	if (r->perf)
+		perf_pairs(r);
+	double pct[2];
+	if (!r->cmp && r->perf && r->perf != r->perfbuf &&
+	    (r->npair || pt_signed_pcts(r->perf, r->flen, pct, 2))) {
+		r->cmp = r->perf;
+		r->clen = r->flen;
+		r->cline = r->fline;
 	}
 }
 
@@ -288,8 +405,10 @@ static int check_missing(struct rcheck *r)
 static int check_triples(struct rcheck *r)
 {
 	struct change *ch = r->ch;
-	for (long l = r->ev.line; l <= r->ev.end && r->n < 32; l++)
-		r->n += triples(r->log->text.lines[l - 1], l, ch + r->n, 32 - r->n);
+	for (long l = r->ev.line; l <= r->ev.end && r->n < 32; l++) {
+		const char *t = r->log->text.lines[l - 1];
+		r->n += t[0] == '|' ? table_triples(t, l, ch + r->n, 32 - r->n) : triples(t, l, ch + r->n, 32 - r->n);
+	}
 	for (size_t i = 0; i < r->n; i++) {
 		double c = prose_pct(ch[i].a, ch[i].b);
 		if (!change_agrees(ch[i].a, ch[i].b, ch[i].stated) &&
@@ -322,12 +441,17 @@ static int quoted_elsewhere(const struct rcheck *r)
 	return 0;
 }
 
-/* 1 when a stated percentage is the change of a triple the RESULT quotes. */
+/* 1 when a stated percentage is the change of a triple the RESULT quotes,
+ * or of a `X (baseline Y)` of its performance. */
 static int agrees_with_triples(const struct rcheck *r)
 {
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->np; j++)
 			if (change_agrees(r->ch[i].a, r->ch[i].b, r->pcts[j]))
+				return 1;
+	for (size_t i = 0; i < r->npair; i++)
+		for (size_t j = 0; j < r->np; j++)
+			if (change_agrees(r->pa[i], r->pb[i], r->pcts[j]))
 				return 1;
 	return 0;
 }
@@ -451,6 +575,10 @@ static int check_comparison(struct rcheck *r)
 		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
 				"%s compares %+g%%%s, which matches none of the changes it quotes (first: %g → %g, %+.1f%%)",
 				r->name, r->s, r->others, r->ch[0].a, r->ch[0].b, prose_pct(r->ch[0].a, r->ch[0].b)) ? -1 : 0;
+	if (r->npair && r->np == 1)
+		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->cline,
+				"%s compares %+g%%, but its performance %g against the %g it names beside it (line %ld) is %+.1f%%",
+				r->name, r->s, r->pb[0], r->pa[0], r->fline, prose_pct(r->pa[0], r->pb[0])) ? -1 : 0;
 	/* the comparison quotes what it compares with, the RESULT its own
 	 * figure: both stated, the percentage follows from them */
 	if (r->ncmp && r->nmine && !r->n && r->np == 1)

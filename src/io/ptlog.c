@@ -312,6 +312,16 @@ static int order_check_ok(const char *s)
 /* End (1-based, inclusive) of the body of the tag on line index i: to the
  * next heading or tag; a tag outside a heading (level 0) also stops at a
  * blank line. */
+/* 1 when line s announces what follows it: it ends with a colon (':',
+ * '：'), emphasis marks and blanks aside (`[RESULT-#4] 性能 (official):`). */
+static int ends_with_colon(const char *s)
+{
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '*' || s[n - 1] == '_'))
+		n--;
+	return (n && s[n - 1] == ':') || (n >= 3 && strncmp(s + n - 3, "\xEF\xBC\x9A", 3) == 0);
+}
+
 static long tag_body_end(const struct ptlog_text *t, size_t i, int level)
 {
 	size_t j = i + 1;
@@ -323,8 +333,19 @@ static long tag_body_end(const struct ptlog_text *t, size_t i, int level)
 		char s2;
 		if (lv || parse_tag(s, &t2, &n2, &s2) || strstr(t->lines[j], "[ORDER-PLAN]"))
 			break;
-		if (!level && is_blank(t->lines[j]))
+		if (!level && is_blank(t->lines[j])) {
+			/* a line ending in a colon owns the table after it */
+			size_t k = j;
+			while (k < t->nlines && is_blank(t->lines[k]))
+				k++;
+			if (k < t->nlines && t->lines[k][0] == '|' && ends_with_colon(t->lines[j - 1])) {
+				while (k < t->nlines && t->lines[k][0] == '|')
+					k++;
+				j = k - 1;
+				continue;
+			}
 			break;
+		}
 	}
 	return (long)j;
 }

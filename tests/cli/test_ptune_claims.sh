@@ -3,7 +3,9 @@
 # testdata/ptune and one-line edits of it:
 #   - a line with two figures (a subset's, then the overall one, in either
 #     order) is right when either figure is; both false still fails;
-#   - one RESULT written over several [RESULT-#N] lines is one RESULT;
+#   - one RESULT written over several [RESULT-#N] lines is one RESULT,
+#     its performance may be the table after its bullet, its comparison
+#     a change in its performance line or `X (baseline Y)`;
 #   - report totals reconcile with the JSON they cite, to the figure's
 #     printed precision; a cited JSON that is missing is a warning.
 . "$ROOT/tests/cli/lib.sh"
@@ -111,6 +113,54 @@ result4 t3 "[RESULT-#4] 优化点: Host 侧 cast | 精度: fail | 性能: 30 us 
 expect_exit 1 "$TLGATE" t3
 expect_no_grep "[PT-PRECISION]" "$OUT"
 expect_no_grep "[PT-RESULT]" "$OUT"
+# ---- (d) a RESULT's performance in the table after its bullet, in its
+# own tagged line, or as `X (baseline Y)` (issue 35) ----------------------
+TB="| case | before (us) | after (us) | change |\n|---|---|---|---|\n| 2 | 177.48 | 23.6 | -86.7% |\n| 4 | 72.88 | 22.44 | -69.2% |"
+for form in "### [RESULT-#4] Host 侧 cast\n- 精度: pass\n- 性能 (cann-bench official, run 20260806_113224):\n\n$TB\n\n- 对比: +650%（kernel 时间）" \
+            "### [RESULT-#4] Host-side cast — KEPT\n- precision: pass\n- performance (official run 20260806_113224):\n\n$TB\n\n- comparison: case 2 -86.7% kernel time" \
+            "[RESULT-#4] 精度: pass\n\n**[RESULT-#4] 性能（官方 cann-bench）：**\n\n$TB\n\n[RESULT-#4] 对比: -86.7%（case 2 kernel 时间）"; do
+    result4 p "$form"
+    expect_exit 0 "$TLGATE" p
+    expect_no_grep "states no" "$OUT"
+    expect_no_grep "error:" "$OUT"
+done
+# a performance bullet followed by nothing still states none
+result4 p "### [RESULT-#4] Host 侧 cast\n- 精度: pass\n- 性能 (cann-bench official):\n- 对比: +650%"
+expect_exit 1 "$TLGATE" p
+expect_grep "error: [PT-RESULT] [RESULT-#4] states no performance (性能)" "$OUT"
+# the comparison in the performance line: three tagged lines (精度 / 性能
+# / 采纳), plain and bold, Chinese and English
+for form in "[RESULT-#4] 精度: pass\n[RESULT-#4] 性能: +10.4% avg_speedup (beyond the ±3% 噪声阈值)\n[RESULT-#4] 采纳: yes" \
+            "**[RESULT-#4]** precision: pass\n**[RESULT-#4]** performance: +10.4% mean speedup\n**[RESULT-#4]** adopted: yes" \
+            "[RESULT-#4] 精度: pass\n[RESULT-#4] 性能: case 2 kernel 177.48 → 23.6 us (+650%)\n[RESULT-#4] 采纳: 是"; do
+    result4 q "$form"
+    expect_exit 0 "$TLGATE" q
+    expect_no_grep "states no" "$OUT"
+    expect_no_grep "error:" "$OUT"
+done
+# read as its comparison, still checked: a change no figure gives
+result4 q "[RESULT-#4] 精度: pass\n[RESULT-#4] 性能: +25.0% 加速比\n[RESULT-#4] 采纳: yes"
+expect_exit 1 "$TLGATE" q
+expect_grep "optimization_log.md:58: error: [PT-RESULT] [RESULT-#4] compares +25%, which matches no figure of 'Iteration 3" "$OUT"
+# a RESULT with neither a comparison nor a change in its performance
+result4 q "[RESULT-#4] 精度: pass\n[RESULT-#4] 性能: 23.6 us\n[RESULT-#4] 采纳: yes"
+expect_exit 1 "$TLGATE" q
+expect_grep "error: [PT-RESULT] [RESULT-#4] states no comparison (对比)" "$OUT"
+# `X (baseline Y)`: the change from Y to X is the comparison it states
+for form in "[RESULT-#4] 优化点: Host 侧 cast | 精度: pass | 性能: mean_speedup 0.4573x (baseline 0.4414x) | 对比: +3.6% (采纳)" \
+            "### [RESULT-#4] Host-side cast\n- precision: pass\n- performance: **0.4573x** (iter3 0.4414x)\n- comparison: +3.6% vs iter3" \
+            "[RESULT-#4] 精度: pass\n[RESULT-#4] 性能: avg_speedup 0.4573（基线 0.4414）\n[RESULT-#4] 对比: +3.6%" \
+            "[RESULT-#4] 精度: pass\n[RESULT-#4] 性能: avg_speedup 0.4573 (baseline 0.4414), +3.6%"; do
+    result4 x "$form"
+    expect_exit 0 "$TLGATE" x
+    expect_no_grep "[PT-RESULT]" "$OUT"
+done
+result4 x "[RESULT-#4] 优化点: Host 侧 cast | 精度: pass | 性能: mean_speedup 0.4573x (baseline 0.4414x) | 对比: +9.0% (采纳)"
+expect_exit 1 "$TLGATE" x
+expect_grep "error: [PT-RESULT] [RESULT-#4] compares +9%, but its performance 0.4573 against the 0.4414 it names beside it (line 57) is +3.6%" "$OUT"
+result4 x "[RESULT-#4] 精度: pass\n[RESULT-#4] performance: 0.4573x (iter3 0.4414x), +9.0%"
+expect_exit 1 "$TLGATE" x
+expect_grep "error: [PT-RESULT] [RESULT-#4] compares +9%, but its performance 0.4573 against the 0.4414 it names beside it (line 58) is +3.6%" "$OUT"
 # ---- (c) report totals against the JSON they cite ------------------------
 # formats/perf_report.md:11 sums ours_v2.json's ours_us (7.27 ms) from
 # baseline.json's (8.60 ms); the total is right to the digits it prints
