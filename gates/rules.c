@@ -381,7 +381,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "order or with unknown parents break that chain.",
 	  "The first record of a (dispatch, workload) is not round 0 with parent_id null; a round "
 	  "lower than an earlier record's; a parent_id that names no earlier candidate; a repeated "
-	  "(round, candidate, dispatch, workload) (a warning unless the round says it re-measures).",
+	  "(round, candidate, dispatch, workload) (a warning unless the round says it re-measures). "
+	  "After an invalid line the first two are not reported: the baseline or parent a record "
+	  "seems to lack may be that line, whose S4-PERF-RECORDS-SCHEMA error already fails the gate.",
 	  "Record the baseline first, append rounds in order, and name parents that were recorded.",
 	  "{\"round\": 1, \"candidate_id\": \"r1a\", \"parent_id\": null, ...}   (first line)\n"
 	  "finding:\n"

@@ -63,8 +63,16 @@ struct order_walk {
 	struct s4_idmap seen;    /* dispatch/workload/candidate/round -> first line */
 	const char *last_cand;   /* the candidate last put in cands (runs of one candidate) */
 	const char *known_parent; /* a parent_id last found in cands (it stays there) */
+	long first_bad;          /* the first invalid line (S4-PERF-RECORDS-SCHEMA), 0: none */
 	struct gate_findings *fs;
 };
+
+/* 1 when an invalid line comes before r: the baseline or parent r seems
+ * to lack may be that line, whose corruption is already the error. */
+static int after_bad_line(const struct order_walk *w, const struct record *r)
+{
+	return w->first_bad && w->first_bad < r->line;
+}
 
 /* A round-0 baseline recorded again after a later round, as the log
  * allows (a re-measured baseline or the next of several runs): a note;
@@ -96,7 +104,7 @@ static int check_round(struct order_walk *w, const struct record *r)
 	if (!last)
 		return -1;
 	if (created) {
-		if (r->round != 0 || r->parent_id)
+		if ((r->round != 0 || r->parent_id) && !after_bad_line(w, r))
 			return gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, w->f, r->line,
 					"the first record of '%s' / '%s' must be the round-0 baseline with parent_id null (got round %ld, parent_id %s%s%s)",
 					r->dispatch, r->workload, r->round, r->parent_id ? "'" : "",
@@ -140,7 +148,7 @@ static int check_record_order(struct order_walk *w, const struct record *r)
 	if (r->parent_id && r->parent_id != w->known_parent) {
 		if (s4_idmap_get(&w->cands, r->parent_id, NULL, NULL, 0))
 			w->known_parent = r->parent_id;
-		else if (gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, w->f, r->line,
+		else if (!after_bad_line(w, r) && gate_add(w->fs, "S4-PERF-RECORDS-ORDER", GATE_ERROR, w->f, r->line,
 				  "parent_id '%s' names no candidate recorded earlier", r->parent_id))
 			return -1;
 	}
@@ -162,6 +170,9 @@ int s4_rule_order(const struct s4_input *in, struct gate_findings *fs)
 	s4_idmap_init(&w.keys);
 	s4_idmap_init(&w.cands);
 	s4_idmap_init(&w.seen);
+	for (size_t i = 0; i < in->rprobs->n; i++)
+		if (!w.first_bad || in->rprobs->v[i].line < w.first_bad)
+			w.first_bad = in->rprobs->v[i].line;
 	if (s4_idmap_reserve(&w.seen, rs->n) != 0) /* cands grows with the candidates, not the records */
 		rc = -1;
 	for (size_t i = 0; i < rs->n && rc == 0; i++)

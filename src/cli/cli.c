@@ -24,7 +24,12 @@ int cli_parse_long(const char *opt, const char *s, long min, long max, long *out
 	char *end = NULL;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (s[0] == '\0' || end == s || *end != '\0' || errno == ERANGE) {
+	/* a whole number too large for a long is still a whole number: out of range */
+	if (s[0] != '\0' && end != s && *end == '\0' && errno == ERANGE) {
+		cli_error("option '%s' must be between %ld and %ld, got %s", opt, min, max, s);
+		return -1;
+	}
+	if (s[0] == '\0' || end == s || *end != '\0') {
 		cli_error("option '%s' wants a whole number, got '%s'", opt, s);
 		return -1;
 	}

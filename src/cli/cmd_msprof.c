@@ -35,8 +35,9 @@ const struct cli_spec cmd_msprof_spec = {
 	"<kernel>/<n>/ (launches sorted by number) and device<N>/<kernel>/<n>/;\n"
 	"and PROF_*/mindstudio_profiler_output/op_summary_*.csv.\n",
 	msprof_options,
-	"Exit: 0 ok; 1 no matching launch with a duration, or a malformed file;\n"
-	"2 usage error or DIR unreadable.\n",
+	"Exit: 0 ok; 1 no matching launch with a duration; 2 usage error, DIR\n"
+	"unreadable, or a file that cannot be read as a profile (empty, binary,\n"
+	"malformed: named with its line).\n",
 	0, NULL,
 };
 
@@ -269,7 +270,10 @@ int cmd_msprof(int argc, char **argv)
 		return cli_usage_error("msprof", argc - cp.next < 1 ? "missing DIR" : "one DIR only");
 
 	int r = msprof_read(argv[cp.next], pat, &cap, err, sizeof(err));
-	if (r == MSPROF_EIO) {
+	/* a file that cannot be read as a profile (empty, binary, no Task
+	 * Duration(us) column) is bad input, exit 2 as an unreadable one;
+	 * readable data without a matching launch is a failed check, exit 1 */
+	if (r == MSPROF_EIO || r == MSPROF_EFORMAT) {
 		cli_error("%s", err);
 		rc = CLI_USAGE;
 		goto out;

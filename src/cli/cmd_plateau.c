@@ -32,7 +32,7 @@ const struct cli_spec cmd_plateau_spec = {
 	"Records with l0_pass false never count; v2 'final' records are not rounds.\n",
 	plateau_options,
 	"Exit: 0 analysis printed (plateau or not), 1 invalid lines under --strict,\n"
-	"2 usage error or unreadable RECORDS.\n",
+	"2 usage error, unreadable or empty RECORDS (no valid record).\n",
 	0, NULL,
 };
 

@@ -53,7 +53,8 @@ const struct cli_spec cmd_speedup_spec = {
 	speedup_options,
 	"Exit: 0 speedups printed, 1 no workload has both a baseline and a final\n"
 	"(or invalid lines under --strict; for a folder: no case with a speedup),\n"
-	"2 usage error, unreadable RECORDS, folder or opt_log, an unknown --final\n"
+	"2 usage error, unreadable or empty RECORDS (no valid record), a folder\n"
+	"without bench JSON, an unreadable opt_log, an unknown --final\n"
 	"candidate, or a final candidate that cannot be told.\n",
 	0, NULL,
 };
@@ -385,8 +386,10 @@ static int speedup_folder(const char *path, int json, int strict, const char *pl
 	char err[512];
 	int r = ptune_speedups(path, &p, err, sizeof(err)), rc = CLI_OK;
 	if (r != 0) {
+		/* no bench JSON with per-case rows is input the command cannot
+		 * read, as an unreadable folder is: exit 2 either way */
 		cli_error("%s", err);
-		rc = r < 0 ? CLI_USAGE : CLI_FAIL;
+		rc = CLI_USAGE;
 		goto out;
 	}
 	if (strict && p.nvalid < p.n) {

@@ -32,7 +32,7 @@ const struct cli_spec cmd_table_spec = {
 	"satisfies gate rule S4-OPTLOG-COMPTABLE when pasted into opt_log.md.\n",
 	table_options,
 	"Exit: 0 table printed, 1 round N has no record (or invalid lines under\n"
-	"--strict), 2 usage error or unreadable RECORDS.\n",
+	"--strict), 2 usage error, unreadable or empty RECORDS (no valid record).\n",
 	0, NULL,
 };
 

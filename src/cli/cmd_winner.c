@@ -46,8 +46,9 @@ const struct cli_spec cmd_winner_spec = {
 	"  none       no candidate has a valid measurement of every required key\n",
 	winner_options,
 	"Exit: 0 a decision was printed (any decision), 1 invalid lines under\n"
-	"--strict, 2 usage error, unreadable RECORDS, an unknown --required key or\n"
-	"--incumbent, or a round with more than 4 million candidate x key pairs.\n",
+	"--strict, 2 usage error, unreadable or empty RECORDS (no valid record),\n"
+	"an unknown --required key or --incumbent, or a round with more than\n"
+	"4 million candidate x key pairs.\n",
 	0, NULL,
 };
 

@@ -36,7 +36,7 @@ int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_si
 	struct records_reader rd;
 	struct record r;
 	enum records_next k;
-	size_t nprob = 0, v1 = 0, v2 = 0;
+	size_t nprob = 0, nrec = 0, v1 = 0, v2 = 0;
 	int rc = CLI_OK;
 	*contract = RECORDS_UNKNOWN;
 	errno = 0;
@@ -66,6 +66,7 @@ int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_si
 			report_problem(path, rd.line, rd.err, strict);
 			nprob++;
 		}
+		nrec += k == RECORDS_NEXT_RECORD;
 		v1 += k == RECORDS_NEXT_RECORD && r.contract == RECORDS_V1;
 		v2 += k == RECORDS_NEXT_RECORD && r.contract == RECORDS_V2;
 	}
@@ -74,6 +75,15 @@ int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_si
 	if (rc == CLI_OK && nprob && strict) {
 		cli_error("'%s' has %zu invalid line(s); refusing under --strict", path, nprob);
 		rc = CLI_FAIL;
+	}
+	/* nothing to compute on is input the command cannot use: an empty
+	 * table, "no plateau" or "no candidate" would look like an answer */
+	if (rc == CLI_OK && nrec == 0) {
+		if (nprob)
+			cli_error("'%s' holds no valid record (%zu invalid line(s))", path, nprob);
+		else
+			cli_error("'%s' is empty: no record", path);
+		return CLI_USAGE;
 	}
 	return rc;
 }

@@ -12,7 +12,10 @@
  *   - an invalid line (not JSON, schema violation, over 1 MiB): reported as
  *     "PATH:LINE: warning: <problem> (line skipped)" on stderr and left
  *     out of every statistic; with --strict the same lines are errors and
- *     the command exits 1 without printing a result.
+ *     the command exits 1 without printing a result;
+ *   - a file without any valid record (empty, blank lines, only invalid
+ *     lines): "tlperf: error: 'PATH' is empty: no record" (or "holds no
+ *     valid record (N invalid line(s))"), exit 2, nothing printed.
  */
 #ifndef TLPERF_RECARGS_H
 #define TLPERF_RECARGS_H
@@ -53,7 +56,7 @@ typedef int (*recargs_sink)(void *ctx, const struct record *r);
  * the longest line (plus what add keeps and the interned ids). *contract
  * receives the majority contract of the valid records. Returns CLI_OK,
  * CLI_FAIL (strict and invalid lines) or CLI_USAGE (unreadable, CR line
- * endings, out of memory). */
+ * endings, no valid record, out of memory). */
 int recargs_stream(const char *path, int strict, struct strpool *ids, recargs_sink add, void *ctx,
 		   enum records_contract *contract);
 /* recargs_stream() of the one operand (else a usage error); sets a->path. */

@@ -554,6 +554,14 @@ int stage_result_load(const char *path, struct stage_result *sr, char *err, size
 			 STAGE_RESULT_MAX_BYTES);
 		goto out;
 	}
+	const char *nul = memchr(buf, '\0', n);
+	if (nul) {
+		/* Markdown never holds a NUL byte: a binary file is input that
+		 * cannot be read as a Stage Result, not one without its block */
+		snprintf(err, errlen, "cannot read '%s': not a text file (a NUL byte at byte %zu)", shown,
+			 (size_t)(nul - buf) + 1);
+		goto out;
+	}
 	if (stage_result_parse(buf, n, sr) != 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;

@@ -31,8 +31,8 @@
 int stage_result_parse(const char *text, size_t len, struct stage_result *sr);
 
 /* Reads path ("-" for standard input) and parses it. Returns 0; -1 when it
- * cannot be read or is larger than STAGE_RESULT_MAX_BYTES, with a message
- * in err (naming the file). */
+ * cannot be read, is not text (a NUL byte) or is larger than
+ * STAGE_RESULT_MAX_BYTES, with a message in err (naming the file). */
 int stage_result_load(const char *path, struct stage_result *sr, char *err, size_t errlen);
 
 #endif

@@ -79,4 +79,42 @@ printf 'x\000y\n' >>"$T/op/perf_opt/opt_log.md"
 n=$(wc -l <"$T/op/perf_opt/opt_log.md")
 expect_exit 1 "$TLGATE" "$T/op"
 expect_grep "opt_log.md:$n: error: [S4-OPTLOG] line contains a NUL byte" "$OUT"
+
+# input that cannot be used is exit 2 with one line naming it, never 1 or 0
+# with an empty answer (issue 37.8)
+: >"$T/empty.jsonl"
+printf '\n\n' >"$T/blank.jsonl"
+head -c 3000 "$TLPERF" >"$T/binary.csv"
+mkdir -p "$T/nojson/perf_tuning"
+cp "$TESTDATA/ptune/good/optimization_log.md" "$T/nojson/perf_tuning/"
+one_line 2 "tlperf: error: '$T/empty.jsonl' is empty (no header line)" "$TLPERF" msprof "$T/empty.jsonl"
+one_line 2 "tlperf: error: $T/binary.csv" "$TLPERF" msprof "$T/binary.csv"
+one_line 2 "tlperf: error: '$T/nojson/perf_tuning' holds no bench JSON with per-case rows" "$TLPERF" speedup "$T/nojson"
+for c in speedup plateau "winner --round 1" "table --round 1"; do
+    # shellcheck disable=SC2086
+    one_line 2 "tlperf: error: '$T/empty.jsonl' is empty: no record" "$TLPERF" $c "$T/empty.jsonl"
+    # shellcheck disable=SC2086
+    one_line 2 "tlperf: error: '$T/blank.jsonl' is empty: no record" "$TLPERF" $c --json "$T/blank.jsonl"
+done
+printf 'not json\n' >"$T/allbad.jsonl"
+expect_exit 2 "$TLPERF" plateau "$T/allbad.jsonl"
+expect_grep "'$T/allbad.jsonl' holds no valid record (1 invalid line(s))" "$ERR"
+[ ! -s "$OUT" ] || fail "plateau printed a result for a file without a valid record"
+# a whole number beyond a long is out of range, not "not a whole number"
+one_line 2 "tlab: error: option '--max-pairs' must be between 3 and" "$TLAB" --max-pairs 99999999999999999999 --a-cmd x --b-cmd y
+expect_no_grep "whole number" "$ERR"
+one_line 2 "option '--max-pairs' wants a whole number, got '12x'" "$TLAB" --max-pairs 12x --a-cmd x --b-cmd y
+# a binary Stage Result cannot be read: not "no Stage Result block"
+rm -rf "$T/sr"; cp -R "$TESTDATA/gate/v1" "$T/sr"
+one_line 2 "tlgate: error: cannot read '$T/binary.csv': not a text file (a NUL byte at byte" "$TLGATE" --stage-result "$T/binary.csv" "$T/sr"
+# a corrupt first record is that line's error only: no ORDER error for the
+# round-1 record after it (its baseline may be the corrupt line)
+sed -i '1s/.*/{"round": 0, "candidate_id": "base/' "$T/sr/perf_opt/perf_records.jsonl"
+expect_exit 1 "$TLGATE" "$T/sr"
+expect_grep "perf_records.jsonl:1: error: [S4-PERF-RECORDS-SCHEMA]" "$OUT"
+expect_no_grep "S4-PERF-RECORDS-ORDER" "$OUT"
+# ... while the same round-1 first record without a bad line before it is one
+sed -i 1d "$T/sr/perf_opt/perf_records.jsonl"
+expect_exit 1 "$TLGATE" "$T/sr"
+expect_grep "perf_records.jsonl:1: error: [S4-PERF-RECORDS-ORDER] the first record of" "$OUT"
 echo "cli errors ok"

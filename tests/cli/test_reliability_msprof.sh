@@ -25,14 +25,15 @@ tree "$OK"; run 0; expect_grep "summary: 1 launch" "$OUT"
 tree "$OK"; { printf '\357\273\277%s\r\n%s\r\n' "$H" "$OK"; } >"$F"; run 0
 expect_grep "median 8.500 us" "$OUT"
 
-# the duration cell: NA everywhere, text, overflow, negative
+# the duration cell: NA everywhere (no launch with a duration: exit 1), text,
+# overflow, negative (a malformed file: exit 2, bad input)
 tree 'main_k,vector,NA,8,NA,0,1,1800,1800,'; run 1
 expect_grep "have no Task Duration(us) (NA)" "$ERR"
-tree 'main_k,vector,fast,8,NA,0,1,1800,1800,'; run 1
+tree 'main_k,vector,fast,8,NA,0,1,1800,1800,'; run 2
 expect_grep "$F:2: Task Duration(us) is not a number: 'fast'" "$ERR"
-tree 'main_k,vector,1e999,8,NA,0,1,1800,1800,'; run 1
+tree 'main_k,vector,1e999,8,NA,0,1,1800,1800,'; run 2
 expect_grep "$F:2: Task Duration(us) is not a number: '1e999'" "$ERR"
-tree 'main_k,vector,-3.5,8,NA,0,1,1800,1800,'; run 1
+tree 'main_k,vector,-3.5,8,NA,0,1,1800,1800,'; run 2
 expect_grep "$F:2: Task Duration(us) is negative: '-3.5'" "$ERR"
 
 # a Device Id no int can hold (found by fuzzing: undefined behaviour) reads
@@ -41,17 +42,17 @@ tree 'main_k,vector,8.5,8,NA,1780000000000000,1,1800,1800,'
 expect_exit 0 timeout 30 "$TLPERF" msprof "$T" --json
 expect_grep '"device":	null' "$OUT"
 
-# no Task Duration(us) column, an empty file, binary garbage
-tree; printf 'Op Name,Op Type,Block Dim,\nmain_k,vector,8,\n' >"$F"; run 1
+# no Task Duration(us) column, an empty file, binary garbage: bad input, exit 2
+tree; printf 'Op Name,Op Type,Block Dim,\nmain_k,vector,8,\n' >"$F"; run 2
 expect_grep "$F:1: no 'Task Duration(us)' column in the header" "$ERR"
-tree; : >"$F"; run 1
+tree; : >"$F"; run 2
 expect_grep "'$F' is empty (no header line)" "$ERR"
-tree; awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$F"; run 1
+tree; awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 256) }' >"$F"; run 2
 expect_grep "$F" "$ERR"
 
 # a truncated last row (a profiler killed mid-write, a full disk): its last
 # number may be cut too, so the file is refused, naming the line
-tree; printf '%s\nmain_k,vector,8.5' "$H" >"$F"; run 1
+tree; printf '%s\nmain_k,vector,8.5' "$H" >"$F"; run 2
 expect_grep "$F:2: last row cut short (3 of 9 fields, no newline at the end)" "$ERR"
 # a complete last row that only lacks its newline reads
 tree; printf '%s\n%s' "$H" "$OK" >"$F"; run 0
@@ -63,9 +64,9 @@ expect_exit 0 timeout 60 "$TLPERF" msprof "$T"
 [ "$(wc -c <"$ERR")" -lt 2000 ] || fail "stderr echoes the 10 MB line ($(wc -c <"$ERR") bytes)"
 
 # a FIFO where a CSV should be: empty, no hang; a device: refused
-tree; rm "$F"; mkfifo "$F"; run 1
+tree; rm "$F"; mkfifo "$F"; run 2
 expect_grep "'$F' is empty (no header line)" "$ERR"
-tree; rm "$F"; ln -s /dev/zero "$F"; run 1
+tree; rm "$F"; ln -s /dev/zero "$F"; run 2
 expect_grep "cannot read '$F': not a regular file" "$ERR"
 
 # a symlink loop inside the tree: the walk is depth-bounded, no hang

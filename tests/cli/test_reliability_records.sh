@@ -76,10 +76,10 @@ ln -s /dev/zero "$D/zero.jsonl"
 expect_exit 2 timeout 20 "$TLPERF" plateau "$D/zero.jsonl"
 expect_grep "'$D/zero.jsonl': No such device" "$ERR"
 
-# a FIFO with no writer: read as empty, no hang
+# a FIFO with no writer: read as empty (exit 2, said so), no hang
 mkfifo "$D/fifo.jsonl"
-expect_exit 0 timeout 20 "$TLPERF" plateau "$D/fifo.jsonl" --strict
-expect_grep "No experiment round" "$OUT"
+expect_exit 2 timeout 20 "$TLPERF" plateau "$D/fifo.jsonl" --strict
+expect_grep "'$D/fifo.jsonl' is empty: no record" "$ERR"
 
 # an unreadable file. root reads through mode 000, so drop to nobody with
 # setpriv when we are root; a plain user gets EACCES directly.

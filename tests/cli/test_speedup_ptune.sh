@@ -70,7 +70,7 @@ expect_grep "the JSON states $(printf '%.2f' "$stated")x" "$OUT"
 # refused under --strict
 mkdir -p "$T/empty/perf_tuning"
 cp "$TESTDATA/ptune/good/optimization_log.md" "$T/empty/perf_tuning/"
-expect_exit 1 "$TLPERF" speedup "$T/empty"
+expect_exit 2 "$TLPERF" speedup "$T/empty"
 expect_grep "holds no bench JSON with per-case rows" "$ERR"
 mkdir -p "$T/nan"
 cp -R "$TESTDATA/ptune/only_json" "$T/nan/perf_tuning"
