@@ -316,7 +316,9 @@ const struct gate_rule_info gate_rules[] = {
 	  "perf_feedback.md follows the [DESIGN_LIMIT] schema",
 	  "perf_feedback.md routes a design limit back to the people who can lift it; a vague or "
 	  "unsupported one is noise to them. Its findings carry S4-PERF-FEEDBACK-<PART> ids.",
-	  "perf_feedback.md present but missing one of its six sections, holding placeholders, "
+	  "perf_feedback.md missing while the log cites it (`perf_opt/perf_feedback.md 已产出`; a "
+	  "negated mention such as `按标准禁止产出 perf_feedback.md` is none), or present but "
+	  "missing one of its six sections, holding placeholders, "
 	  "without 设计层归因 and a >2x estimate (or 矛盾), without 参照实现 saying 未找到参照 or "
 	  "不可移植, without msprof figures in 实测, without 建议路由, or citing repository paths "
 	  "that do not exist.",
@@ -332,8 +334,12 @@ const struct gate_rule_info gate_rules[] = {
 	  "perf_records.jsonl exists and is not empty",
 	  "perf_records.jsonl holds the measurements every claim is reconciled with; without it "
 	  "no claim in opt_log.md can be checked.",
-	  "perf_records.jsonl empty (missing: a warning for contract v1; for v2 the coverage rule "
-	  "fails).",
+	  "perf_records.jsonl empty; missing while the log declares contract v2 (it writes the v2 "
+	  "Final table, `kernel_id | workload_id | baseline_us | final_us`, or cites "
+	  "workload_inventory.json: an error at that line) and the inventory is missing too (with "
+	  "the inventory, the coverage rule fails). Missing under contract v1: a warning (naming "
+	  "the line that mentions the records, if one does); the log's claims are then reconciled "
+	  "with its own figures only.",
 	  "Append one JSON record per measurement (`tlperf loop` does it for you).",
 	  "perf_opt/perf_records.jsonl of 0 bytes\n"
 	  "finding:\n"
@@ -639,7 +645,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "workload_inventory.json is present and consistent (v2)",
 	  "Under contract v2 the inventory fixes which workloads are tuned and which are only "
 	  "smoke-tested, before results are known; it is what coverage is judged against.",
-	  "v2: workload_inventory.json missing or unparsable, an item incomplete, kind "
+	  "v2 (v2 records, or a log that writes the v2 Final table or cites the inventory: the "
+	  "finding then names that line): workload_inventory.json missing or unparsable, an item incomplete, kind "
 	  "inconsistent with its marks and label, a tune item not finished, a smoke item whose "
 	  "precision did not pass.",
 	  "Write the inventory before tuning and keep it complete and consistent.",

@@ -249,6 +249,12 @@ int s4_rule_coverage(const struct s4_input *in, struct gate_findings *fs)
 	const char *f = in->inventory_file;
 	switch (in->inventory_state) {
 	case S4_FILE_MISSING:
+		if (in->optlog_state == S4_FILE_OK && in->log->cite_inventory_line)
+			return gate_add(fs, INV, GATE_ERROR, in->optlog_file, in->log->cite_inventory_line,
+					"workload_inventory.json is missing, but the log cites it here (contract v2)");
+		if (in->optlog_state == S4_FILE_OK && in->log->final_table_line)
+			return gate_add(fs, INV, GATE_ERROR, in->optlog_file, in->log->final_table_line,
+					"workload_inventory.json is missing, but the log writes the v2 Final table here (contract v2)");
 		return gate_add(fs, INV, GATE_ERROR, f, 0, "workload_inventory.json is missing (v2 records need it)");
 	case S4_FILE_EMPTY:
 		return gate_add(fs, INV, GATE_ERROR, f, 0, "workload_inventory.json is empty");

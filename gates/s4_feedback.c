@@ -247,8 +247,11 @@ int s4_rule_feedback(const struct s4_input *in, struct gate_findings *fs)
 {
 	const char *f = in->feedback_file;
 	const char *t = in->feedback;
-	if (in->feedback_state == S4_FILE_MISSING)
-		return 0;
+	if (in->feedback_state == S4_FILE_MISSING) {
+		long at = in->optlog_state == S4_FILE_OK ? in->log->cite_feedback_line : 0;
+		return at ? gate_add(fs, FB, GATE_ERROR, in->optlog_file, at,
+				     "perf_feedback.md is missing, but the log cites it here") : 0;
+	}
 	if (in->feedback_state == S4_FILE_UNREADABLE)
 		return gate_add(fs, FB, GATE_ERROR, f, 0, "perf_feedback.md cannot be read (or is too large)");
 	if (in->feedback_state == S4_FILE_EMPTY || !t)

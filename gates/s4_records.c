@@ -10,12 +10,27 @@ int s4_rule_records(const struct s4_input *in, struct gate_findings *fs)
 {
 	const char *f = in->records_file;
 	switch (in->records_state) {
-	case S4_FILE_MISSING:
-		/* v2: the coverage rule reports what is missing */
-		if (in->contract == RECORDS_V2)
+	case S4_FILE_MISSING: {
+		/* v2 with its inventory: the coverage rule reports what is missing */
+		if (in->contract == RECORDS_V2 && in->inventory_state == S4_FILE_OK)
 			return 0;
+		/* a log that declares v2 (its Final table, a cited inventory) says
+		 * the records exist; a v1 log that only mentions them keeps the old
+		 * gates' verdict (a pass with this warning, naming the mention) */
+		const struct optlog *lg = in->optlog_state == S4_FILE_OK ? in->log : NULL;
+		long v2at = lg ? (lg->final_table_line ? lg->final_table_line : lg->cite_inventory_line) : 0;
+		if (in->contract == RECORDS_V2)
+			return gate_add(fs, "S4-PERF-RECORDS", GATE_ERROR, v2at ? in->optlog_file : f, v2at,
+					"perf_records.jsonl is missing, but %s (contract v2): the final result cannot be reconciled with them",
+					!v2at ? "the directory holds v2 files"
+					: lg->final_table_line ? "the log writes the v2 Final table here"
+							       : "the log cites workload_inventory.json here");
+		if (lg && lg->cite_records_line)
+			return gate_add(fs, "S4-PERF-RECORDS", GATE_WARNING, in->optlog_file, lg->cite_records_line,
+					"perf_records.jsonl is missing although the log cites it here: the final result is reconciled with the log's own figures only");
 		return gate_add(fs, "S4-PERF-RECORDS", GATE_WARNING, f, 0,
-				"perf_records.jsonl is missing: the final result cannot be reconciled");
+				"perf_records.jsonl is missing: the final result is reconciled with the log's own figures only");
+	}
 	case S4_FILE_EMPTY:
 		return gate_add(fs, "S4-PERF-RECORDS", GATE_ERROR, f, 0, "perf_records.jsonl is empty");
 	case S4_FILE_UNREADABLE:

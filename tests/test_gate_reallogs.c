@@ -287,6 +287,10 @@ static const char *const AW[] = { "lm-head-argmax-float16", "lm-head-argmax-bflo
 static void argmax_files(void)
 {
 	gl_write(f("_argreduce_kernel.py"), "# stand-in for the tuned argmax kernel\nBLOCK_M = 2\n");
+	/* the log cites perf_opt/perf_feedback.md (line 206): the folder holds one */
+	char fb[4096];
+	snprintf(fb, sizeof(fb), "%s/gate_reallogs/argmax/perf_feedback.md", testlib_testdata());
+	gl_copy_tree(fb, f("perf_feedback.md"));
 	assert_int_equal(sha256_file(f("_argreduce_kernel.py"), sha), 0);
 	mkdir(f("profiles"), 0755);
 	mkdir(f("profiles/stage4"), 0755);
@@ -376,10 +380,19 @@ static void logs_alone(void **s)
 	if (setup_log("grandliu__ada_layer_norm"))
 		skip();
 	gl_run(po, &fs, &res);
+	/* no error: its geomean is its eight claim lines'; line 203 mentions
+	 * perf_records.jsonl, which the folder lacks: a v1 log keeps the old
+	 * gates' verdict, a warning, here naming the mention; line 219's
+	 * `禁止产出 perf_feedback.md` cites nothing */
 	assert_int_equal(gate_count(&fs, GATE_ERROR), 0);
+	assert_true(gl_has(&fs, "S4-PERF-RECORDS", GATE_WARNING));
+	assert_int_equal(fs.v[0].line, 203);
+	assert_false(gl_has(&fs, "S4-PERF-FEEDBACK", GATE_ERROR));
 	assert_false(gl_has(&fs, "S4-SPEEDUP", GATE_WARNING));
+	assert_false(gl_has(&fs, "S4-SPEEDUP", GATE_ERROR));
 	gate_findings_release(&fs);
 	gatecheck_result_release(&res);
+
 	/* its geomean raised 5%: caught by its own claim lines */
 	gl_replace(f("opt_log.md"), "几何平均加速比：2.14x", "几何平均加速比：2.25x");
 	gl_run(po, &fs, &res);
@@ -391,12 +404,14 @@ static void logs_alone(void **s)
 	 * figures, with the severity the records would give (a warning: the
 	 * change in speed, +290%, is above it) */
 	setup_log("grandliu__ada_layer_norm");
+	gl_replace(f("opt_log.md"), "，与 perf_records.jsonl round 5 逐条对账", "");
 	gl_replace(f("opt_log.md"), "（baseline 34.831，**-74.3%**）", "（baseline 34.831，**-84.3%**）");
 	gl_expect_warning(po, "S4-SPEEDUP", "ada -84.3% on a line that gives -74.3%");
 	ada_records();
 	gl_expect_warning(po, "S4-SPEEDUP", "ada -84.3% with records");
 	/* a geomean in % that no reading gives: an error like a factor */
 	setup_log("grandliu__ada_layer_norm");
+	gl_replace(f("opt_log.md"), "，与 perf_records.jsonl round 5 逐条对账", "");
 	gl_replace(f("opt_log.md"), "（几何平均时延下降 53.3%）", "");
 	gl_replace(f("opt_log.md"), "**跨 workload 几何平均加速比：2.14x**", "- geomean improvement: 60%");
 	gl_expect(po, "S4-SPEEDUP", "ada geomean improvement: 60% (its lines give 53.3% / 114%)");
@@ -407,11 +422,33 @@ static void logs_alone(void **s)
 	gl_run(po, &fs, &res);
 	assert_true(gl_has(&fs, "S4-SPEEDUP", GATE_ERROR));
 	assert_int_equal(fs.v[fs.n - 1].line, 199);
+	/* a declared contract is held: v2 (its inventory and Final table), and
+	 * every file it cites is missing here, each an error at its citation */
+	assert_int_equal(res.contract, RECORDS_V2);
+	assert_int_equal(gate_count(&fs, GATE_ERROR), 4);
+	static const struct { const char *rule, *file; long line; } want[] = {
+		{ "S4-PERF-RECORDS", "perf_records.jsonl", 181 }, /* the v2 Final table's header */
+		{ "S4-WORKLOAD-INVENTORY", "workload_inventory.json", 10 },
+		{ "S4-PERF-FEEDBACK", "perf_feedback.md", 206 },
+	};
+	for (size_t k = 0; k < 3; k++) {
+		int found = 0;
+		for (size_t i = 0; i < fs.n; i++)
+			found |= strcmp(fs.v[i].rule, want[k].rule) == 0 && fs.v[i].line == want[k].line &&
+				 strstr(fs.v[i].message, want[k].file) != NULL;
+		if (!found) {
+			print_error("wanted %s naming %s at line %ld\n", want[k].rule, want[k].file, want[k].line);
+			gl_dump(&fs);
+			fail();
+		}
+	}
 	assert_non_null(strstr(gl_message(&fs, "S4-SPEEDUP"), "Final Performance Test Data table, lines 183-187) give 7.187x"));
 	gate_findings_release(&fs);
 	gatecheck_result_release(&res);
-	/* the true geomean passes */
+	/* the true geomean passes (the cited files beside it) */
 	gl_replace(f("opt_log.md"), "= 11.5×", "= 7.19×");
+	argmax_files();
+	gl_expect(po, NULL, "argmax with 7.19x and its files");
 	gl_run(po, &fs, &res);
 	assert_false(gl_has(&fs, "S4-SPEEDUP", GATE_ERROR));
 	gate_findings_release(&fs);

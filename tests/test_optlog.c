@@ -514,10 +514,108 @@ static void json_code_blocks(void **s)
 	optlog_release(&lg);
 }
 
+
+/* The files a log cites as held by its folder, in several phrasings; a
+ * mention the line negates is no citation (issue 35 item 3). */
+static void contract_cites(void **s)
+{
+	(void)s;
+	static const struct { const char *text; long inv, fb, rec; } C[] = {
+		{ "# Log\n\n## Workload Inventory（详见 workload_inventory.json）\n", 3, 0, 0 },
+		{ "# Log\n\nSee `perf_opt/perf_feedback.md` for the design feedback.\n", 0, 3, 0 },
+		{ "# Log\n\n- final_latency（与 perf_records.jsonl round 5 逐条对账）\n", 0, 0, 3 },
+		{ "# Log\n\n- **合并检查**：perf_records 行 15–19 复测\n", 0, 0, 3 },
+		{ "# Log\n\n按标准禁止产出 perf_feedback.md。\n", 0, 0, 0 },
+		{ "# Log\n\nNo perf_feedback.md was written (no design limit).\n", 0, 0, 0 },
+		{ "# Log\n\nperf_feedback.md 未产出（不触发）。\n", 0, 0, 0 },
+		{ "# Log\n\nThe inventory was not needed; without workload_inventory.json this is v1.\n", 0, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(C) / sizeof(C[0]); i++) {
+		struct optlog lg;
+		load(&lg, C[i].text);
+		if (lg.cite_inventory_line != C[i].inv || lg.cite_feedback_line != C[i].fb ||
+		    lg.cite_records_line != C[i].rec) {
+			print_error("case %zu: %ld %ld %ld\n", i, lg.cite_inventory_line, lg.cite_feedback_line,
+				    lg.cite_records_line);
+			fail();
+		}
+		optlog_release(&lg);
+	}
+}
+
+/* The latest word wins: a final conclusion after a Final Summary is the
+ * summary; the claims it supersedes are kept, and whether a session
+ * heading stands between (issue 35 item 2). */
+static void final_conclusion(void **s)
+{
+	(void)s;
+	static const char *const heads[] = { "## P.7 最终结论（Round 2 终态）", "## 最终结论", "## Final conclusion",
+					     "### 终态", "## 3. Final Summary（session 2）", NULL };
+	for (int i = 0; heads[i]; i++) {
+		char text[1024];
+		snprintf(text, sizeof(text),
+			 "# Log\n\n## Final Summary\n\n- w1: 103.42 → 98.80 us\n\n# Session 2\n\n%s\n\n"
+			 "- w1: 103.42 → 78.30 us\n- 中止原因：success\n",
+			 heads[i]);
+		struct optlog lg;
+		load(&lg, text);
+		assert_int_equal(lg.summary_line, 9);
+		assert_int_equal(lg.prev_summary_line, 3);
+		assert_int_equal(lg.session_line, 7);
+		assert_int_equal(lg.n_prev_claims, 1);
+		assert_close(lg.prev_claims[0].final_us, 98.80, 1e-9);
+		assert_int_equal(lg.n_claims, 1);
+		assert_close(lg.claims[0].final_us, 78.30, 1e-9);
+		optlog_release(&lg);
+	}
+	/* no session heading between: session_line stays 0 */
+	struct optlog lg;
+	load(&lg, "# Log\n\n## Final Summary\n\n- w1: 10 → 5 us\n\n## 最终结论\n\n- w1: 10 → 4 us\n");
+	assert_int_equal(lg.session_line, 0);
+	assert_int_equal(lg.prev_summary_line, 3);
+	optlog_release(&lg);
+	/* a heading that only mentions a conclusion later is not one */
+	load(&lg, "# Log\n\n## Final Summary\n\n- w1: 10 → 5 us\n\n## Notes on the 最终结论 of round 1\n");
+	assert_int_equal(lg.summary_line, 3);
+	optlog_release(&lg);
+}
+
+/* Geometric means in % and summary lines under the final table; the
+ * last table with a baseline and a final column (issue 35 item 1). */
+static void own_figures(void **s)
+{
+	(void)s;
+	struct optlog lg;
+	load(&lg, "# Log\n\n## Final Performance Test Data\n\n"
+		  "| workload | incumbent (R1 final) | final (v3) | 提升 |\n|---|---:|---:|---:|\n"
+		  "| w1 (N=26,214,400) | 103.42（A/B 103.40） | **78.30**（5 复测中位） | -24.3% |\n"
+		  "| w2 | 55.18 µs | 42.93 µs | -22.2% |\n\n"
+		  "- **几何平均提升（2 workload）= 1.31×**\n\n"
+		  "## Final Summary\n\n- geomean improvement: -23.3%\n- 几何平均时延下降 23.3%\n");
+	assert_int_equal(lg.figs_table_line, 5);
+	assert_int_equal(lg.n_figs, 2);
+	assert_string_equal(lg.figs[0].label, "w1");
+	assert_close(lg.figs[0].base_us, 103.42, 1e-9);
+	assert_close(lg.figs[0].final_us, 78.30, 1e-9);
+	assert_close(lg.figs[1].final_us, 42.93, 1e-9);
+	assert_int_equal(lg.n_geomeans, 3); /* the final table's line joins the summary's */
+	assert_int_equal(lg.geomeans[0].line, 10);
+	assert_false(lg.geomeans[0].percent);
+	assert_int_equal(lg.geomeans[0].scope, 2);
+	assert_true(lg.geomeans[1].percent);
+	assert_close(lg.geomeans[1].value, -23.3, 1e-9);
+	assert_int_equal(lg.geomeans[1].decimals, 1);
+	assert_true(lg.geomeans[2].percent);
+	optlog_release(&lg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(json_code_blocks),
+		cmocka_unit_test(contract_cites),
+		cmocka_unit_test(final_conclusion),
+		cmocka_unit_test(own_figures),
 		cmocka_unit_test(rounds_and_captions),
 		cmocka_unit_test(not_incumbent),
 		cmocka_unit_test(last_summary_claims),

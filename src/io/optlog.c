@@ -13,6 +13,7 @@
 #include "util/swar.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -2108,6 +2109,8 @@ static void close_sections(struct ctx *cx, int level)
 		cx->in_fptd = 0;
 }
 
+static void scan_cites(struct optlog *lg, const char *s, long line);
+
 /* An ATX heading of level with the given text (after the '#'s), the line's
  * bytes noted (line_bytes). Returns -1 on allocation failure. */
 static int on_heading(struct ctx *cx, int level, const char *text, long line)
@@ -2121,6 +2124,7 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 	int confirm = level > 1 && is_confirm_heading(t, &cx->tb);
 	if ((r >= 0 || confirm) && lg->n_rounds < MAX_ITEMS && push_round(cx, level, t, line, r, word, confirm))
 		return -1;
+	scan_cites(lg, text, line);
 	if (text_find_ci_tb(text, &cx->tb, "skill retrospective") && lg->retrospective_line == 0)
 		lg->retrospective_line = line;
 	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(text, &cx->tb))
@@ -2161,6 +2165,44 @@ static int scan_cited_round(struct optlog *lg, const char *s, long line)
 	return 0;
 }
 
+/* Whether the mention of a file at p in s is negated in its clause: a
+ * negating word in the 30 bytes before it (`禁止产出 perf_feedback.md`, `no
+ * perf_feedback.md`) or right after it (`perf_feedback.md 未产出`). */
+static int mention_negated(const char *s, const char *p, size_t n)
+{
+	static const char *const before[] = { "禁止", "不产出", "未产出", "无需", "不需", "不输出", "不生成",
+					       "不写", "未写", "没有", "no ", "not ", "without", "never", "无 ", NULL };
+	static const char *const after[] = { "未产出", "不产出", "未生成", "不存在", "not ", "was not",
+					      "is not", "absent", "禁止", NULL };
+	char w[96];
+	const char *a = p - s > 30 ? p - 30 : s;
+	size_t k = (size_t)(p - a);
+	memcpy(w, a, k);
+	w[k] = '\0';
+	if (text_find_any_ci(w, NULL, before) >= 0)
+		return 1;
+	k = strnlen(p + n, 24);
+	memcpy(w, p + n, k);
+	w[k] = '\0';
+	return text_find_any_ci(w, NULL, after) >= 0;
+}
+
+/* The files of the contract a line names (optlog.h: cite_*_line). */
+static void scan_cites(struct optlog *lg, const char *s, long line)
+{
+	static const struct { const char *name; size_t off; } F[] = {
+		{ "workload_inventory", offsetof(struct optlog, cite_inventory_line) },
+		{ "perf_feedback.md", offsetof(struct optlog, cite_feedback_line) },
+		{ "perf_records", offsetof(struct optlog, cite_records_line) },
+	};
+	for (size_t i = 0; i < sizeof(F) / sizeof(F[0]); i++) {
+		long *dst = (long *)((char *)lg + F[i].off);
+		const char *p = *dst ? NULL : text_find_ci(s, F[i].name);
+		if (p && !mention_negated(s, p, strlen(F[i].name)))
+			*dst = line;
+	}
+}
+
 /* A line of prose s, its bytes noted (line_bytes). Returns -1 on
  * allocation failure. */
 static int on_text(struct ctx *cx, const char *s, long line)
@@ -2177,6 +2219,7 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	if (lg->baseline_remeasure_line == 0 && is_baseline_remeasure(s, tb))
 		lg->baseline_remeasure_line = line;
 	scan_budgets(lg, s, tb, line);
+	scan_cites(lg, s, line);
 	if (!cx->in_summary && cx->in_fptd) /* a summary line under the final table */
 		return scan_geomean(lg, s, line) || scan_ratios(lg, s, line, lg->n_claims) ? -1 : 0;
 	if (!cx->in_summary)

@@ -294,6 +294,14 @@ struct optlog {
 				       claim and figs (after the superseded summary)
 				       were taken as its soft claims */
 
+	/* The contract the log declares: the first shown line (prose or
+	 * heading, any section) naming each file as one the folder holds;
+	 * a mention the line negates (`按标准禁止产出 perf_feedback.md`, `no
+	 * perf_feedback.md was written`) is none. 0 when none. */
+	long cite_inventory_line;   /* workload_inventory.json */
+	long cite_feedback_line;    /* perf_feedback.md */
+	long cite_records_line;     /* perf_records.jsonl (or `perf_records` records) */
+
 	long final_heading_line;    /* last `Final Performance Test Data` H2/H3, 0 none */
 	long final_table_line;      /* header of the last table with the 5 v2 columns, 0 none */
 	OPTLOG_VEC(struct optlog_final_row, final_rows);

@@ -253,13 +253,23 @@ static void text_summary(FILE *f, const char *file, const struct optlog *lg)
 		fputs(r->prose ? " [read from prose: a warning when the records do not support it]\n" : "\n", f);
 	}
 	for (size_t i = 0; i < lg->n_geomeans; i++) {
-		fprintf(f, "%s:%ld: claim geomean speedup %gx", file, lg->geomeans[i].line, lg->geomeans[i].value);
+		fprintf(f, lg->geomeans[i].percent ? "%s:%ld: claim geomean change %g%%" : "%s:%ld: claim geomean speedup %gx",
+			file, lg->geomeans[i].line, lg->geomeans[i].value);
 		if (lg->geomeans[i].scope >= 0)
 			fprintf(f, " over %ld workloads", lg->geomeans[i].scope);
 		fputc('\n', f);
 	}
 	if (optlog_stop_name(lg->stop))
 		fprintf(f, "%s:%ld: stop reason %s\n", file, lg->stop_line, optlog_stop_name(lg->stop));
+	if (lg->figs_table_line)
+		fprintf(f, "%s:%ld: the last table of baseline and final figures (%zu row%s, lines %ld-%ld)%s\n", file,
+			lg->figs_table_line, lg->n_figs, lg->n_figs == 1 ? "" : "s", lg->figs[0].line,
+			lg->figs[lg->n_figs - 1].line, lg->figs_claims ? ": the last summary's claims" : "");
+	static const char *const cited[] = { "workload_inventory.json", "perf_feedback.md", "perf_records.jsonl" };
+	const long at[] = { lg->cite_inventory_line, lg->cite_feedback_line, lg->cite_records_line };
+	for (int i = 0; i < 3; i++)
+		if (at[i])
+			fprintf(f, "%s:%ld: cites %s (the folder must hold it)\n", file, at[i], cited[i]);
 }
 
 int report_optlog_text(FILE *f, const char *file, const struct optlog *lg)

@@ -640,7 +640,10 @@ static int dir_records(struct dir_check *c)
 	in->recs = &c->ld.recs;
 	in->rprobs = &c->ld.probs;
 	in->records_dropped = c->ld.dropped;
-	in->contract = in->inventory_state != S4_FILE_MISSING  ? RECORDS_V2
+	/* the contract the log declares is held too: a v2 Final table, or a
+	 * workload_inventory.json it cites (model/optlog.h) */
+	int log_v2 = in->optlog_state == S4_FILE_OK && (in->log->final_table_line || in->log->cite_inventory_line);
+	in->contract = in->inventory_state != S4_FILE_MISSING || log_v2 ? RECORDS_V2
 		       : c->ld.recs.contract == RECORDS_V2 ? RECORDS_V2 : RECORDS_V1;
 	c->R->contract = in->contract;
 	c->R->records = c->ld.recs.n;
