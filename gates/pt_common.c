@@ -643,3 +643,10 @@ long pt_latest_json(const struct pt_folder *f, long *iter)
 		best = latest_by_name(f);
 	return best;
 }
+
+int pt_rolled_back_text(const char *s)
+{
+	static const char *const words[] = { "\xE5\x9B\x9E\xE6\xBB\x9A" /* 回滚 */, "rolled back", "rolled-back",
+					     "rollback", "reverted", "\xE6\x92\xA4\xE5\x9B\x9E" /* 撤回 */, NULL };
+	return prose_contains_any(s, (size_t)-1, words);
+}

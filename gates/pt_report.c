@@ -137,8 +137,7 @@ static int claim_kind(const char *line)
 	static const char *const mean[] = { "\xE5\xB9\xB3\xE5\x9D\x87\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94" /* 平均加速比 */,
 					    "avg_speedup", "mean_speedup", "average speedup", "mean speedup",
 					    "avg speedup", NULL };
-	static const char *const skip[] = { "\xE7\x9B\xAE\xE6\xA0\x87" /* 目标 */, "target", "\xE2\x89\xA5", ">=",
-					    "\xE7\x90\x86\xE8\xAE\xBA" /* 理论 */, "theoretical", NULL };
+	static const char *const skip[] = { "\xE7\x90\x86\xE8\xAE\xBA" /* 理论 */, "theoretical", NULL };
 	if (prose_contains_any(line, (size_t)-1, skip))
 		return 0;
 	if (prose_contains_any(line, (size_t)-1, geo))
@@ -181,6 +180,40 @@ struct latest {
  * are claims of their own, such as a subset's figure and the overall one
  * (`1.8x on the large shapes, 1.4x overall`, `(large: 1.8x) / overall
  * 1.4x`): the line is right when one of them is. */
+static double us_per(enum prose_unit u);
+
+/* 1 when the figure at s[a..b) is a target, not a result: `≥ 0.6x`,
+ * `目标 0.6`, `(target: 0.6x)`, `0.6x 目标未达`. */
+static int is_target(const char *s, size_t a, size_t b)
+{
+	static const char *const words[] = { "\xE7\x9B\xAE\xE6\xA0\x87" /* 目标 */, "target", "goal",
+					     "\xE2\x89\xA5" /* ≥ */, ">=", ">", NULL };
+	size_t e = a;
+	while (e > 0 && strchr(" *:=", s[e - 1]))
+		e--;
+	if (e >= 3 && strncmp(s + e - 3, "\xEF\xBC\x9A", 3) == 0) /* ： */
+		e -= 3;
+	while (e > 0 && s[e - 1] == ' ')
+		e--;
+	for (size_t i = 0; words[i]; i++) {
+		size_t wl = strlen(words[i]);
+		if (e >= wl && text_find_ci(s + e - wl, words[i]) == s + e - wl)
+			return 1;
+	}
+	while (s[b] == ' ' || s[b] == '*')
+		b++;
+	return text_find_ci(s + b, words[0]) == s + b || text_find_ci(s + b, "target") == s + b;
+}
+
+/* 1 when the figure nums[q] is a time (`20.0 us`), or the start of an
+ * arrow to one (`24.0 → 20.0 us`): not a speedup. */
+static int is_time_figure(const char *s, const struct prose_num *nums, size_t n, size_t q)
+{
+	if (us_per(nums[q].unit) > 0)
+		return 1;
+	return q + 1 < n && us_per(nums[q + 1].unit) > 0 && pt_arrow_between(s, nums[q].end, nums[q + 1].pos);
+}
+
 static size_t claim_figures(const char *line, double *v, size_t max)
 {
 	const char *from = label_end(line);
@@ -189,7 +222,8 @@ static size_t claim_figures(const char *line, double *v, size_t max)
 	int row = strchr(line, '|') != NULL;
 	long prev = -1;
 	for (size_t q = 0; q < n; q++) {
-		if (!nums[q].decimal || nums[q].unit == PROSE_PCT)
+		if (!nums[q].decimal || nums[q].unit == PROSE_PCT || is_target(from, nums[q].pos, nums[q].end) ||
+		    is_time_figure(from, nums, n, q))
 			continue;
 		if (prev >= 0 && k && (row || pt_arrow_between(from, nums[prev].end, nums[q].pos)))
 			v[k - 1] = nums[q].v; /* the result of a start -> result */
@@ -299,7 +333,15 @@ static int check_claims(const struct pt_folder *f, long lj, const struct stalene
 	lt.table = lj >= 0 ? speedup_table(&f->json[lj], lt.tb, 16) : NULL;
 	if (lt.table)
 		ptjson_speedup_means(lt.table, &lt.lmean, &lt.lgeo, &lt.lvalid);
+	long rb_section = 0; /* inside a section whose heading says rolled back */
 	for (size_t l = 0; l < r->nlines; l++) {
+		if (r->lines[l][0] == '#') {
+			rb_section = pt_rolled_back_text(r->lines[l]);
+			continue;
+		}
+		/* a rolled-back attempt's figures are a record, not a claim */
+		if (rb_section || pt_rolled_back_text(r->lines[l]))
+			continue;
 		int kind = claim_kind(r->lines[l]);
 		if (kind && check_claim(&lt, l, kind, st, stale_reported, fs))
 			return -1;

@@ -128,6 +128,11 @@ long pt_latest_json(const struct pt_folder *f, long *iter);
 /* 1 when s (len bytes) starts with N/A, none, 无, '-' or '—'. */
 int pt_is_na(const char *s, size_t len);
 
+/* 1 when a line of prose, a table row or a heading labels what it holds
+ * rolled back (回滚, 已回滚，仅记录, rolled back, reverted): a record of
+ * an attempt, not a claim about the result. */
+int pt_rolled_back_text(const char *s);
+
 /* Adopted / rolled back as the adopted field says: 1 yes, 0 no, -1 unknown. */
 int pt_adopted(const char *s);
 

@@ -57,4 +57,55 @@ fresh d
 sed -i 's/^- adopted: NO — rolled back/- adopted: yes/; s/direction 2, ROLLED BACK/direction 2/' d/gelu/perf_tuning/perf_log.md
 expect_exit 0 "$TLPERF" speedup --json d/gelu/perf_tuning
 expect_grep '"json":	"official_iter3.json"' "$OUT"
+
+# ---- the report against the adopted result -----------------------------
+# as bundled: the headline is iteration 2's; the rolled-back section and
+# row are a record, not a claim
+fresh r
+expect_exit 0 "$TLGATE" r
+expect_no_grep "[PT-REPORT]" "$OUT"
+# report EDIT...: r with perf_report.md edited by python (OLD, NEW pairs)
+report() {
+    fresh r
+    python3 - r/gelu/perf_tuning/perf_report.md "$@" <<'PY'
+import sys
+p, pairs = sys.argv[1], sys.argv[2:]
+s = open(p, encoding="utf-8").read()
+for old, new in zip(pairs[::2], pairs[1::2]):
+    old, new = old.replace("\\n", "\n"), new.replace("\\n", "\n")
+    assert old in s, old
+    s = s.replace(old, new, 1)
+open(p, "w", encoding="utf-8").write(s)
+PY
+}
+H='**cann-bench official 结论**: mean speedup 0.41x → 0.60x（case 3 kernel 24.0 → 20.0 us）。0.6x 目标达成。'
+# a stale headline, in several phrasings, beside a target it names: an
+# error on the headline's own line, naming the file it matches
+for stale in '**bench 端到端结论**: mean speedup 0.41x → 0.41x（无变化）。0.6x 目标未达。' \
+             '**Mean speedup: 0.41x** (target ≥ 0.6x: NOT MET)' \
+             '- 平均加速比 0.41（目标 0.6，未达）' \
+             'mean_speedup = 0.410 (goal 0.6x not met; case 3 kernel 24.0 → 20.0 us)'; do
+    report "$H" "$stale"
+    expect_exit 1 "$TLGATE" r
+    expect_grep "perf_report.md:11: error: [PT-REPORT] stale report: average speedup 0.41 matches bench_iter1.json, not the latest results official_iter2.json (0.6 over 3 cases)" "$OUT"
+done
+# a target alone is no claim
+report "$H" '- 目标: mean speedup ≥ 0.6x (target met: yes; case 3 kernel 24.0 → 20.0 us)'
+expect_exit 0 "$TLGATE" r
+expect_no_grep "[PT-REPORT]" "$OUT"
+# rolled back, in other words: still a record
+for rec in '| **mean speedup** | **0.60x** | **0.58x** | **-3.3%** | rolled back |' \
+           '| mean speedup | 0.60x | 0.58x | -3.3% | 已回滚，仅记录 |' \
+           '- mean speedup 0.60x → 0.58x (-3.3%), reverted'; do
+    report '### 2.2 Iteration 3 回滚数据（已回滚，仅记录）' '### 2.2 Iteration 3' \
+        '| **mean speedup** | **0.60x** | **0.58x** | **-3.3%** | **回滚** |' "$rec"
+    expect_exit 0 "$TLGATE" r
+    expect_no_grep "[PT-REPORT]" "$OUT"
+done
+# the same row not labelled rolled back is a claim of 0.58, the
+# rolled-back attempt's: a stale report at that row
+report '### 2.2 Iteration 3 回滚数据（已回滚，仅记录）' '### 2.2 Iteration 3' \
+    '| **mean speedup** | **0.60x** | **0.58x** | **-3.3%** | **回滚** |' '| **mean speedup** | **0.60x** | **0.58x** | **-3.3%** | 退化 |'
+expect_exit 1 "$TLGATE" r
+expect_grep "perf_report.md:23: error: [PT-REPORT] stale report: average speedup 0.58 matches official_iter3.json, not the latest results official_iter2.json" "$OUT"
 exit 0
