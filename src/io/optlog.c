@@ -2400,6 +2400,19 @@ static int hidden_line(struct ctx *cx, const struct mdread_line *ln)
 	return 0;
 }
 
+/* A directive written after a claim on its line ("final_latency: 8 us
+ * <!-- tlgate-disable RULE -- why -->"). A comment holding "--" is not an
+ * inline HTML comment to CommonMark, so the page shows it as text: it is
+ * read as the same directive on its own line would be (applied, or
+ * TLGATE-SUPPRESSION-DENIED), never silently dropped. */
+static int trailing_directive(struct ctx *cx, const struct mdread_line *ln)
+{
+	const char *c = strstr(ln->text, "<!--");
+	if (!c || !strstr(c, "tlgate-disable"))
+		return 0;
+	return optlog_scan_suppressions(ln->text, ln->len, ln->line, cx->lg) ? -1 : 0;
+}
+
 /* A ```json block (info word `json`, any case) opening with line ln: a new
  * code block to fill (its line: the fence's, the one above its first
  * line). 0, -1 on allocation failure. */
@@ -2570,10 +2583,14 @@ static int take_md(const struct mdread_line *ln, void *arg)
 		break;
 	case MDREAD_TEXT:
 		rc = prose(cx, ln);
+		if (rc == 0)
+			rc = trailing_directive(cx, ln);
 		break;
 	case MDREAD_ROW:
 		rc = shown_row(cx, ln);
 		cx->cap_line = 0;
+		if (rc == 0)
+			rc = trailing_directive(cx, ln);
 		break;
 	case MDREAD_CODE:
 		rc = code_line(cx, ln);

@@ -152,4 +152,33 @@ expect_exit 1 "$TLGATE" --base base opA
 expect_grep "perf_records.jsonl:1: error: [S4-PERF-RECORDS-APPEND]" "$OUT"
 # an untouched records file passes
 expect_exit 0 "$TLGATE" --base base opB
+# a tlgate-disable written at the end of the claim's own line is the same
+# directive as on a line of its own (issue 37.4): denied by default, applied
+# when the configuration lists the rule, never silently ignored. A comment
+# holding "--" is text to CommonMark; one without is an inline comment.
+inline() { # inline FORM: the fixture with its claim line replaced by FORM
+    rm -rf "$T/inl"; cp -R "$TESTDATA/gate/v1" "$T/inl"
+    sed -i "s|^final_latency: 64.0 us\$|$1|" "$T/inl/perf_opt/opt_log.md"
+    expect_grep "$1" "$T/inl/perf_opt/opt_log.md"
+}
+for form in 'final_latency: 32.0 us <!-- tlgate-disable S4-PERF-RECORDS-RECON -- claim under review -->' \
+            '- final_latency: 32.0 us <!-- tlgate-disable S4-PERF-RECORDS-RECON -- claim under review -->' \
+            '**final_latency**: 32.0 us <!--tlgate-disable S4-PERF-RECORDS-RECON -- claim under review-->' \
+            '最终 final_latency：32.0 us <!-- tlgate-disable S4-PERF-RECORDS-RECON -- claim under review -->'; do
+    inline "$form"
+    expect_exit 1 "$TLGATE" "$T/inl"
+    expect_grep "opt_log.md:19: error: [S4-PERF-RECORDS-RECON] claimed final_latency 32 us" "$OUT"
+    expect_grep "opt_log.md:19: error: [TLGATE-SUPPRESSION-DENIED] S4-PERF-RECORDS-RECON cannot be suppressed inline" "$OUT"
+    printf '{"inline_suppressible": ["S4-PERF-RECORDS-RECON"]}\n' >"$T/inl/.tlgate.json"
+    expect_exit 0 "$TLGATE" "$T/inl"
+    expect_grep "opt_log.md:19: suppressed error: [S4-PERF-RECORDS-RECON]" "$OUT"
+    expect_grep "-- suppressed by $T/inl/perf_opt/opt_log.md:19 (claim under review)" "$OUT"
+done
+# without a reason (an inline HTML comment to CommonMark): the suppression's
+# own finding, on the claim's line, and the claim's error stands
+inline 'final_latency: 32.0 us <!-- tlgate-disable S4-PERF-RECORDS-RECON -->'
+printf '{"inline_suppressible": ["S4-PERF-RECORDS-RECON"]}\n' >"$T/inl/.tlgate.json"
+expect_exit 1 "$TLGATE" "$T/inl"
+expect_grep "opt_log.md:19: error: [S4-PERF-RECORDS-RECON] claimed final_latency 32 us" "$OUT"
+expect_grep "opt_log.md:19: warning: [TLGATE-SUPPRESSION] a suppression needs a rule id and a reason" "$OUT"
 exit 0
