@@ -25,7 +25,7 @@ _tlperf_opts() {
 # _tlperf_values CMD OPTION: the values OPTION takes, if it has a fixed set
 _tlperf_values() {
     case "$1 $2" in
-    "ab --protocol") echo "seq ref" ;;
+    "ab --protocol") echo "fast seq ref" ;;
     "ab --color") echo "auto always never" ;;
     "audit --format") echo "markdown csv json html" ;;
     "audit --color") echo "auto always never" ;;
@@ -44,7 +44,7 @@ _tlperf_values() {
     "plateau --color") echo "auto always never" ;;
     "read --format") echo "text json" ;;
     "read --color") echo "auto always never" ;;
-    "sim --protocol") echo "seq seq-v1 ref both all" ;;
+    "sim --protocol") echo "fast seq seq-v1 ref both all" ;;
     "sim --grid") echo "calibration evaluation" ;;
     "sim --color") echo "auto always never" ;;
     "speedup --color") echo "auto always never" ;;

@@ -16,12 +16,13 @@ void stats_ab_replay_opts_init(struct ab_replay_opts *o)
 
 const char *stats_ab_replay_protocol_name(enum ab_replay_protocol p)
 {
-	return p == AB_REPLAY_SEQ ? "seq" : p == AB_REPLAY_SEQ_V1 ? "seq-v1" : "ref";
+	return p == AB_REPLAY_SEQ ? "seq" : p == AB_REPLAY_SEQ_V1 ? "seq-v1" : p == AB_REPLAY_FAST ? "fast" : "ref";
 }
 
 int stats_ab_replay_protocol_parse(const char *name)
 {
-	static const enum ab_replay_protocol all[] = { AB_REPLAY_REF, AB_REPLAY_SEQ, AB_REPLAY_SEQ_V1 };
+	static const enum ab_replay_protocol all[] = { AB_REPLAY_REF, AB_REPLAY_SEQ, AB_REPLAY_SEQ_V1,
+							 AB_REPLAY_FAST };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (strcmp(name, stats_ab_replay_protocol_name(all[i])) == 0)
 			return (int)all[i];
@@ -83,7 +84,9 @@ int stats_ab_replay(const struct abjournal_run *runs, size_t n, const struct ab_
 	} else {
 		struct abseq_params p;
 		struct abseq_result r;
-		abseq_params_default(&p, o->protocol == AB_REPLAY_SEQ_V1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ);
+		abseq_params_default(&p, o->protocol == AB_REPLAY_SEQ_V1 ? ABSEQ_RULE_V1
+					 : o->protocol == AB_REPLAY_FAST ? ABSEQ_RULE_FAST
+									  : ABSEQ_RULE_SEQ);
 		p.noise = noise;
 		if (o->min_pairs)
 			p.min_pairs = o->min_pairs;

@@ -13,7 +13,8 @@
 enum ab_replay_protocol {
 	AB_REPLAY_REF = 0,  /* ab_test.py's rule over the pairs (tlab --protocol ref) */
 	AB_REPLAY_SEQ = 1,  /* tlab's sequential rule (--protocol seq) */
-	AB_REPLAY_SEQ_V1 = 2 /* the rule seq replaced (--protocol seq-v1, and seq before it) */
+	AB_REPLAY_SEQ_V1 = 2, /* the rule seq replaced (--protocol seq-v1, and seq before it) */
+	AB_REPLAY_FAST = 3  /* tlab's rule for the runs users have (--protocol fast) */
 };
 
 struct ab_replay_opts {
@@ -24,7 +25,7 @@ struct ab_replay_opts {
 	double min_gain;    /* seq; < 0: default */
 };
 
-/* tlab's name of protocol p: "ref", "seq", "seq-v1". */
+/* tlab's name of protocol p: "ref", "seq", "seq-v1", "fast". */
 const char *stats_ab_replay_protocol_name(enum ab_replay_protocol p);
 
 /* The protocol tlab calls NAME (one of the names above), or -1. */

@@ -39,6 +39,47 @@
  * one seen, so a session stops early only when even a lucky continuation
  * could not reach a verdict within the budget. */
 #define FUTILITY_SE 2.0
+/* fast's family (abseq.h): at equal state frequencies gaps up to GAP_MAX,
+ * as seq; a state-frequency shift |pB - pA| up to FAST_SHIFT_MAX with a
+ * gap up to FAST_GAP_SHIFT (8%, log 1.08): the run states the issue's
+ * error target names. */
+#define FAST_GAP_SHIFT 0.076961041136128394 /* log(1.08) */
+#define FAST_SHIFT_MAX 0.3
+/* fast's tie: the interval of the mean at this one-sided level each side
+ * inside +-noise (not spent over the looks: a tie adopts nothing), and the
+ * estimate within FAST_TIE_CENTRE of the margin (a gain the size of the
+ * margin sits on it, and the interval alone would call it a tie at half
+ * the looks). Chosen on the calibration grid's steady kernels: 0.10 and
+ * 0.5 keep B = A at 4.6 pairs (runs of 1.7% CV) and a 3% gain adopted in
+ * 82%; docs/tlab.md "How fast decides" shows the frontier. */
+#define FAST_TIE_LEVEL 0.10
+#define FAST_TIE_CENTRE 0.5
+/* fast's loss (A_better): the interval below 0 at this one-sided level at
+ * each look. Keeping A adopts nothing, so it is not spent over the looks;
+ * a B that is not slower is called A_better in at most ~2% of sessions
+ * (steady kernels of the calibration grid). */
+#define FAST_LOSS_LEVEL 0.005
+/* fast stops as futile when even an estimate one standard error more
+ * decisive could not reach a verdict in the budget (seq: two): noisy
+ * kernels stop within 8 pairs instead of running to the budget. */
+#define FAST_FUTILITY_SE 1.0
+/* fast spends its error by these weights over looks 3..16 (1 beyond):
+ * most at pairs 4-8, where a steady gain can first be seen (Student's
+ * quantile with 2 degrees of freedom at pair 3 needs a t no steady
+ * kernel reaches, so look 3 gets only a token share). Chosen on the
+ * Gaussian model alone for the steady kernels of the targets (runs of
+ * 1.4-2% CV, 5% and 3% gains): docs/tlab.md "How fast decides". */
+static const double FAST_WEIGHT[ABSEQ_MAX_PAIRS_DEFAULT + 1] = {
+	[3] = 0.1, [4] = 2, [5] = 3, [6] = 3, [7] = 2, [8] = 2, [9] = 1, [10] = 1,
+	[11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1
+};
+
+static double look_weight(size_t n, const struct abseq_params *p)
+{
+	if (p->rule != ABSEQ_RULE_FAST)
+		return pow((double)n, p->spend_power);
+	return n <= ABSEQ_MAX_PAIRS_DEFAULT ? FAST_WEIGHT[n] : 1.0;
+}
 /* pairs_needed is searched up to this many pairs (beyond: "more than"). */
 #define NEEDED_HORIZON 1024
 
@@ -102,7 +143,7 @@ int abseq_params_check(const struct abseq_params *p, const char **why)
 		w = "gap max must be in (0, 1)";
 	else if (p->rule == ABSEQ_RULE_V1)
 		w = v1_check(p);
-	else if (p->rule != ABSEQ_RULE_SEQ)
+	else if (p->rule != ABSEQ_RULE_SEQ && p->rule != ABSEQ_RULE_FAST)
 		w = "unknown rule";
 	else if (p->max_pairs > TWOSTATE_MAX_N)
 		w = "seq: max-pairs must be at most 24";
@@ -144,8 +185,8 @@ double abseq_look_alpha(size_t n, const struct abseq_params *p)
 	if (n < p->min_pairs || n > p->max_pairs)
 		return 0.0;
 	for (size_t k = p->min_pairs; k <= p->max_pairs; k++)
-		sum += pow((double)k, p->spend_power);
-	return p->alpha * pow((double)n, p->spend_power) / sum;
+		sum += look_weight(k, p);
+	return p->alpha * look_weight(n, p) / sum;
 }
 
 /* The level of Student's quantile at look n. The studentized mean is
@@ -174,13 +215,27 @@ double abseq_look_alpha(size_t n, const struct abseq_params *p)
 
 static int default_schedule(const struct abseq_params *p)
 {
-	return p->min_pairs == ABSEQ_MIN_PAIRS && p->max_pairs == ABSEQ_MAX_PAIRS_DEFAULT &&
+	return p->rule == ABSEQ_RULE_SEQ && p->min_pairs == ABSEQ_MIN_PAIRS && p->max_pairs == ABSEQ_MAX_PAIRS_DEFAULT &&
 	       p->spend_power == SPEND_POWER && p->alpha == ALPHA;
+}
+
+/* fast's default schedule (looks 3..16, FAST_WEIGHT, alpha 0.025): the
+ * scale that makes the Gaussian looks together cross with chance 2.0%
+ * (simulated as GAUSS_SCALE is; test_abseq checks it). */
+#define FAST_GAUSS_SCALE 1.85
+
+static int fast_default_schedule(const struct abseq_params *p)
+{
+	return p->rule == ABSEQ_RULE_FAST && p->min_pairs == ABSEQ_MIN_PAIRS &&
+	       p->max_pairs == ABSEQ_MAX_PAIRS_DEFAULT && p->alpha == ALPHA;
 }
 
 double abseq_look_level(size_t n, const struct abseq_params *p)
 {
-	return abseq_look_alpha(n, p) * (default_schedule(p) ? GAUSS_SCALE : BAR_SHARE);
+	double scale = default_schedule(p)        ? GAUSS_SCALE
+		       : fast_default_schedule(p) ? FAST_GAUSS_SCALE
+						  : BAR_SHARE;
+	return abseq_look_alpha(n, p) * scale;
 }
 
 /* What the looks of one schedule need, kept per thread for the settings
@@ -189,6 +244,7 @@ double abseq_look_level(size_t n, const struct abseq_params *p)
  * asked for, and the two-state bars of every look (stats/twostate.h),
  * computed at the first look that needs them. */
 struct schedule_memo {
+	int rule;
 	double alpha, gap_max, spend_power;
 	size_t min_pairs, max_pairs;
 	double t[ABSEQ_MAX_PAIRS + 1]; /* 0: not computed */
@@ -199,10 +255,11 @@ struct schedule_memo {
 static struct schedule_memo *memo_for(const struct abseq_params *p)
 {
 	static _Thread_local struct schedule_memo memo;
-	if (memo.alpha != p->alpha || memo.gap_max != p->gap_max ||
+	if (memo.rule != p->rule || memo.alpha != p->alpha || memo.gap_max != p->gap_max ||
 	    memo.spend_power != p->spend_power || memo.min_pairs != p->min_pairs ||
 	    memo.max_pairs != p->max_pairs) {
 		memset(&memo, 0, sizeof(memo));
+		memo.rule = p->rule;
 		memo.alpha = p->alpha;
 		memo.gap_max = p->gap_max;
 		memo.spend_power = p->spend_power;
@@ -232,8 +289,14 @@ int abseq_compute_bars(const struct abseq_params *p, struct twostate_bar *bar)
 		spent[n] = fmin(sum, p->alpha) * BAR_SHARE;
 		tf[n] = abseq_look_t(n, p);
 	}
-	return twostate_bars(p->min_pairs, p->max_pairs, p->gap_max, spent, tf, SECOND_T,
-			     DESIGN_GAIN, DESIGN_SD, bar);
+	struct twostate_family f;
+	twostate_family_wide(&f, p->gap_max);
+	if (p->rule == ABSEQ_RULE_FAST) {
+		f.gap_shift = fmin(FAST_GAP_SHIFT, p->gap_max);
+		f.shift_max = FAST_SHIFT_MAX;
+	}
+	return twostate_bars_in(p->min_pairs, p->max_pairs, &f, spent, tf, SECOND_T, DESIGN_GAIN,
+				DESIGN_SD, bar);
 }
 
 /* The bars of the default schedule (looks 3..16, alpha 0.025, spending
@@ -261,19 +324,54 @@ int abseq_look_bar(size_t n, const struct abseq_params *p, struct twostate_bar *
 	return 0;
 }
 
+
+/* The multiplier of the tie interval at look n (N pairs of data). */
+static double tie_t(size_t N, const struct abseq_params *p)
+{
+	if (p->rule != ABSEQ_RULE_FAST)
+		return N <= p->max_pairs ? abseq_look_t(N, p)
+					 : gsl_cdf_tdist_Qinv(abseq_look_alpha(p->max_pairs, p), (double)N - 1.0);
+	return gsl_cdf_tdist_Qinv(FAST_TIE_LEVEL, (double)N - 1.0);
+}
+
+
+static double loss_t(size_t N, const struct abseq_params *p)
+{
+	if (p->rule != ABSEQ_RULE_FAST)
+		return N <= p->max_pairs ? abseq_look_t(N, p)
+					 : gsl_cdf_tdist_Qinv(abseq_look_alpha(p->max_pairs, p), (double)N - 1.0);
+	return gsl_cdf_tdist_Qinv(FAST_LOSS_LEVEL, (double)N - 1.0);
+}
+
+/* fast's tie also wants the estimate nearer 0 than the margin: a gain (or
+ * loss) the size of --noise sits on the margin, and an interval alone
+ * would call it a tie at half the looks. */
+static double tie_centre(const struct abseq_params *p)
+{
+	return -log1p(-p->noise) * FAST_TIE_CENTRE;
+}
+
+static double futility_se(const struct abseq_params *p)
+{
+	return p->rule == ABSEQ_RULE_FAST ? FAST_FUTILITY_SE : FUTILITY_SE;
+}
+
 /* ---- the decision ------------------------------------------------------ */
 
 /* The sample of one look: mean and sd of the log-ratios. */
 struct sample {
-	size_t n;
+	size_t n, npos; /* pairs, and pairs in which B's run was faster */
 	double mean, sd, se;
 };
 
 static void sample_of(const double *d, size_t n, struct sample *s)
 {
 	double m = 0, ss = 0;
-	for (size_t i = 0; i < n; i++)
+	s->npos = 0;
+	for (size_t i = 0; i < n; i++) {
 		m += d[i];
+		s->npos += d[i] > 0;
+	}
 	m /= (double)n;
 	for (size_t i = 0; i < n; i++)
 		ss += (d[i] - m) * (d[i] - m);
@@ -299,12 +397,12 @@ static int reachable(size_t N, double sd, double c_gain, double c_tie, int loss,
 	double lgain = -log1p(-p->min_gain), margin = log1p(p->noise);
 	if (!isfinite(ts))
 		return 0;
-	if (loss && c_gain >= lgain && c_gain * rn > ts * sd)
+	if (loss && c_gain >= lgain && c_gain * rn > loss_t(N, p) * sd)
 		return 1; /* a loss needs the interval alone */
 	if (!loss && c_gain >= lgain && abseq_look_bar(at, p, &bar) == 0 &&
 	    twostate_clears(&bar, c_gain, sd > 0 ? c_gain * rn / sd : INFINITY))
 		return 1;
-	return c_tie + ts * sd / rn < margin;
+	return c_tie + tie_t(N, p) * sd / rn < margin;
 }
 
 /* The fewest pairs (from n on) at which a verdict could be reached if the
@@ -313,8 +411,8 @@ static int reachable(size_t N, double sd, double c_gain, double c_tie, int loss,
  * with N there); 0 beyond NEEDED_HORIZON. */
 static size_t pairs_needed(const struct sample *s, const struct abseq_params *p)
 {
-	double c_gain = fabs(s->mean) + FUTILITY_SE * s->se;
-	double c_tie = fmax(fabs(s->mean) - FUTILITY_SE * s->se, 0.0);
+	double c_gain = fabs(s->mean) + futility_se(p) * s->se;
+	double c_tie = fmax(fabs(s->mean) - futility_se(p) * s->se, 0.0);
 	int loss = s->mean < 0;
 	for (size_t N = s->n; N <= p->max_pairs; N++)
 		if (reachable(N, s->sd, c_gain, c_tie, loss, p))
@@ -341,6 +439,10 @@ static double to_gain(double l)
 static void verdict(const struct sample *s, double lo, double hi, const struct abseq_params *p,
 		    struct abseq_result *out)
 {
+	double tie_w = p->rule == ABSEQ_RULE_FAST ? tie_t(s->n, p) * s->se : hi - s->mean;
+	double loss_w = p->rule == ABSEQ_RULE_FAST ? loss_t(s->n, p) * s->se : hi - s->mean;
+	/* fast: B's runs faster in most pairs (the typical run), besides the mean */
+	int typical = p->rule != ABSEQ_RULE_FAST || 2 * s->npos > s->n;
 	double lgain = -log1p(-p->min_gain);
 	double up = -log1p(-p->noise), down = -log1p(p->noise);
 	struct twostate_bar bar;
@@ -348,11 +450,12 @@ static void verdict(const struct sample *s, double lo, double hi, const struct a
 	int region = abseq_look_bar(s->n, p, &bar) == 0;
 	if (!(isfinite(s->mean) && isfinite(s->sd)))
 		out->reason = s->n >= p->max_pairs ? ABSEQ_BUDGET : ABSEQ_CONTINUE;
-	else if (region && lo > 0 && s->mean >= lgain && twostate_clears(&bar, s->mean, z))
+	else if (region && typical && lo > 0 && s->mean >= lgain && twostate_clears(&bar, s->mean, z))
 		out->reason = ABSEQ_GAIN;
-	else if (hi < 0 && s->mean <= -lgain)
+	else if (s->mean + loss_w < 0 && s->mean <= -lgain)
 		out->reason = ABSEQ_LOSS;
-	else if (lo > down && hi < up)
+	else if (s->mean - tie_w > down && s->mean + tie_w < up &&
+		 (p->rule != ABSEQ_RULE_FAST || fabs(s->mean) < tie_centre(p)))
 		out->reason = ABSEQ_TIE;
 	else if (s->n >= p->max_pairs)
 		out->reason = ABSEQ_BUDGET;

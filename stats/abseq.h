@@ -45,8 +45,22 @@
  * under an 8% state gap in as few as 55% of sessions where seq-v1, which
  * had no guarantee, adopted it in 91% (docs/tlab.md, "What the guarantee
  * costs": which cells miss the targets, and why).
+ *
+ * fast (ABSEQ_RULE_FAST, `--protocol fast`): the same interval and bars,
+ * for the runs users have. B_better claims that B's geometric-mean run
+ * (the mean log-ratio) is faster, by at least min_gain, and that B's run
+ * was the faster in most pairs. Its bound: false adoption at most 2.0%
+ * for Gaussian log-ratios (pivotal: the looks' levels, weighted to pairs
+ * 4-8, scaled to 1.99%) and for a narrower two-state family than seq's:
+ * equal state frequencies with gaps up to 11%, and state-frequency shifts
+ * |pB - pA| <= 0.3 with gaps up to 8% (stats/twostate.h, computed
+ * exactly); wider equal-mean shifts are not covered (docs/tlab.md reports
+ * how often they are adopted). Ties and losses adopt nothing and are not
+ * spent: tie when the interval at a one-sided 10% each side is inside
+ * +-noise and the estimate within half of it; A_better when the interval
+ * at 0.5% is below 0; futile at one standard error (seq: two).
  * Pure: no I/O; the bars are computed at the first look that needs them
- * and kept per thread (abseq_look_bar).
+ * and kept per thread (abseq_look_bar; fast's take well under a second).
  */
 #ifndef TLPERF_ABSEQ_H
 #define TLPERF_ABSEQ_H
@@ -66,7 +80,8 @@
 
 enum abseq_rule {
 	ABSEQ_RULE_SEQ = 0, /* seq, the default: the rule with the guarantee above */
-	ABSEQ_RULE_V1 = 1   /* seq-v1: the state-fitting rule, for comparison (stats/abseq_v1.h) */
+	ABSEQ_RULE_V1 = 1,  /* seq-v1: the state-fitting rule, for comparison (stats/abseq_v1.h) */
+	ABSEQ_RULE_FAST = 2 /* fast: seq's interval and bars over a narrower family (below) */
 };
 
 struct abseq_params {

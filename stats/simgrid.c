@@ -2,6 +2,7 @@
 #include "stats/simgrid.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats/ab.h"
@@ -11,7 +12,8 @@
 #define FAST_US 10.0
 
 static const char *const family_names[SIMGRID_NFAMILIES] = {
-	"null", "slower", "gain5_g4", "gain5_g8", "gain3_g4", "pairs8"
+	"null", "slower", "gain5_g4", "gain5_g8", "gain3_g4", "pairs8", "identical", "slower2",
+	"steady0", "steady5", "steady3", "steady_m3", "noisy"
 };
 
 const char *simgrid_family_name(int f)
@@ -49,6 +51,58 @@ static const struct simgrid_variant cal_variants[] = {
 	{ "walk-c", 0.03, 0, 0.03, 0.10, 0.0, 0.003, 0.20, 0.005 },
 };
 #define NVAR 3
+
+/* The noise shapes of the runs users have (issue 36), one set per grid:
+ * one state with Gaussian run noise (gauss-C: C% CV) or heavy tails
+ * (t3-C: Student t with 3 degrees of freedom, C% sd), three states at
+ * equal frequencies (three-G, gap G), random-walk drift and outlier runs
+ * over run noise. */
+static const struct simgrid_variant eval_shapes[] = {
+	{ "gauss-1", 0, 0, 0, 0, 0, 0, 0, 0, 0.01, 0, 0 },
+	{ "gauss-2", 0, 0, 0, 0, 0, 0, 0, 0, 0.02, 0, 0 },
+	{ "gauss-4", 0, 0, 0, 0, 0, 0, 0, 0, 0.04, 0, 0 },
+	{ "t3-2", 0, 0, 0, 0, 0, 0, 0, 0, 0.02, 3, 0 },
+	{ "t3-5", 0, 0, 0, 0, 0, 0, 0, 0, 0.05, 3, 0 },
+	{ "three-6", 0, 0, 0, 0, 0, 0, 0, 0, 0.005, 0, 1 },
+	{ "three-10", 0, 0, 0, 0, 0, 0, 0, 0, 0.005, 0, 1 },
+	{ "walk-1.5", 0, 0, 0, 0, 0, 0.003, 0, 0.003, 0.015, 0, 0 },
+	{ "outl-1.5", 0.03, 0, 0.10, 0.30, 0, 0, 0, 0, 0.015, 0, 0 },
+};
+static const struct simgrid_variant cal_shapes[] = {
+	{ "gauss-0.7", 0, 0, 0, 0, 0, 0, 0, 0, 0.007, 0, 0 },
+	{ "gauss-1.4", 0, 0, 0, 0, 0, 0, 0, 0, 0.014, 0, 0 },
+	{ "gauss-3", 0, 0, 0, 0, 0, 0, 0, 0, 0.03, 0, 0 },
+	{ "t4-3", 0, 0, 0, 0, 0, 0, 0, 0, 0.03, 4, 0 },
+	{ "t3-1.5", 0, 0, 0, 0, 0, 0, 0, 0, 0.015, 3, 0 },
+	{ "three-5", 0, 0, 0, 0, 0, 0, 0, 0, 0.004, 0, 1 },
+	{ "three-11", 0, 0, 0, 0, 0, 0, 0, 0, 0.004, 0, 1 },
+	{ "walk-1", 0, 0, 0, 0, 0, 0.004, 0, 0.005, 0.01, 0, 0 },
+	{ "outl-1", 0.05, 0, 0.05, 0.20, 0, 0, 0, 0, 0.01, 0, 0 },
+};
+#define NSHAPE 9
+/* The gap of a three-state shape (its name's number), 0 for the others. */
+static double shape_gap(const struct simgrid_variant *v)
+{
+	return v->three_states ? strtod(v->name + 6, NULL) / 100.0 : 0.0;
+}
+
+/* Steady kernels: one state, runs of these CVs; then noisy ones. */
+static const struct simgrid_variant eval_steady[] = {
+	{ "gauss-1", 0, 0, 0, 0, 0, 0, 0, 0, 0.01, 0, 0 },
+	{ "gauss-1.4", 0, 0, 0, 0, 0, 0, 0, 0, 0.014, 0, 0 },
+	{ "gauss-2", 0, 0, 0, 0, 0, 0, 0, 0, 0.02, 0, 0 },
+	{ "noisy-10", 0, 0, 0, 0, 0, 0, 0, 0, 0.10, 0, 0 },
+	{ "noisy-14", 0, 0, 0, 0, 0, 0, 0, 0, 0.14, 0, 0 },
+};
+static const struct simgrid_variant cal_steady[] = {
+	{ "gauss-0.8", 0, 0, 0, 0, 0, 0, 0, 0, 0.008, 0, 0 },
+	{ "gauss-1.2", 0, 0, 0, 0, 0, 0, 0, 0, 0.012, 0, 0 },
+	{ "gauss-1.7", 0, 0, 0, 0, 0, 0, 0, 0, 0.017, 0, 0 },
+	{ "noisy-8", 0, 0, 0, 0, 0, 0, 0, 0, 0.08, 0, 0 },
+	{ "noisy-12", 0, 0, 0, 0, 0, 0, 0, 0, 0.12, 0, 0 },
+};
+#define NSTEADY 3 /* the first three are steady, the last two noisy */
+#define NNOISY 2
 
 static const double eval_gaps[] = { 0.02, 0.04, 0.06, 0.08, 0.10 };
 static const double eval_ps[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9 };
@@ -104,6 +158,24 @@ size_t simgrid_cells(int g, struct simgrid_cell *out, size_t cap)
 			n = put(out, cap, n, SIMGRID_PAIRS8, 0.04, pps[j], pps[j], 0.08, &var[v]);
 			n = put(out, cap, n, SIMGRID_PAIRS8, 0.08, pps[j], pps[j], 0.08, &var[v]);
 		}
+	/* the runs users have: other noise shapes, steady and noisy kernels */
+	const struct simgrid_variant *sh = cal ? cal_shapes : eval_shapes;
+	const struct simgrid_variant *st = cal ? cal_steady : eval_steady;
+	for (size_t v = 0; v < NSHAPE; v++)
+		n = put(out, cap, n, SIMGRID_IDENT, shape_gap(&sh[v]), 0.5, 0.5, 0.0, &sh[v]);
+	for (size_t v = 0; v < NSHAPE; v++)
+		n = put(out, cap, n, SIMGRID_SLOWER2, shape_gap(&sh[v]), 0.5, 0.5, -0.02, &sh[v]);
+	for (size_t v = 0; v < NVAR; v++)
+		for (size_t i = 0; i < ng; i++)
+			n = put(out, cap, n, SIMGRID_SLOWER2, gaps[i], 0.5, 0.5, -0.02, &var[v]);
+	static const int steady_fam[] = { SIMGRID_STEADY0, SIMGRID_STEADY5, SIMGRID_STEADY3,
+					  SIMGRID_STEADYM3 };
+	static const double steady_gain[] = { 0.0, 0.05, 0.03, -0.03 };
+	for (size_t f = 0; f < 4; f++)
+		for (size_t v = 0; v < NSTEADY; v++)
+			n = put(out, cap, n, steady_fam[f], 0.0, 0.0, 0.0, steady_gain[f], &st[v]);
+	for (size_t v = NSTEADY; v < NSTEADY + NNOISY; v++)
+		n = put(out, cap, n, SIMGRID_NOISY, 0.0, 0.0, 0.0, 0.0, &st[v]);
 	return n;
 }
 
@@ -163,6 +235,9 @@ static void make_arm(const struct simgrid_cell *c, double fast, double p, struct
 	a->outlier_hi = v->outlier_hi;
 	a->outlier_ref = v->outlier_ref;
 	a->gap_jitter = v->gap_jitter;
+	a->run_cv = v->run_cv;
+	a->run_tail_df = v->run_tail_df;
+	a->three_states = v->three_states;
 }
 
 double simgrid_median_run(double *x)
@@ -189,7 +264,8 @@ void simgrid_run_cell(const struct simgrid_cell *c, long trials, uint64_t seed,
 	make_arm(c, fb, c->pb, &B);
 	uint64_t cs = simgrid_mix(simgrid_mix(simgrid_mix(simgrid_mix(simgrid_mix(seed, (uint64_t)c->family), dbits(c->gap)), dbits(c->pa)),
 			      dbits(c->pb)),
-			  dbits(v->outlier_lo + 7 * v->walk_sd + 3 * v->drift_per_run));
+			dbits(v->outlier_lo + 7 * v->walk_sd + 3 * v->drift_per_run + 11 * v->run_cv +
+			      13 * v->run_tail_df + 17 * v->three_states));
 	memset(out, 0, sizeof(*out));
 	out->trials = trials;
 	for (long t = 0; t < trials; t++) {
@@ -233,6 +309,7 @@ void simgrid_run_cell(const struct simgrid_cell *c, long trials, uint64_t seed,
 		}
 		out->count[res.verdict]++;
 		out->pairs_sum += (double)i;
+		out->by8 += i <= 8;
 		if ((long)i > out->pairs_max)
 			out->pairs_max = (long)i;
 	}

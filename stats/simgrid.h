@@ -12,6 +12,13 @@
  *   slower    B's mean 4% slower
  *   gain5_g4  a 5% mean gain at G = 4%      gain5_g8  the same at G = 8%
  *   gain3_g4  a 3% mean gain at G = 4%      pairs8    an 8% mean gain
+ * and those of the runs users have (issue 36):
+ *   identical B = A under other noise shapes (Gaussian and heavy-tailed
+ *             run noise, three states, drift, outliers)
+ *   slower2   B 2% slower under those shapes and two states
+ *   steady0, steady5, steady3, steady_m3: one state, runs of 0.8-2% CV,
+ *             B equal, 5% faster, 3% faster, 3% slower
+ *   noisy     B = A with runs of 8-14% CV (the budget cannot resolve 1%)
  * Pure: no I/O; simgrid_run_cell is deterministic in (cell, trials, seed).
  */
 #ifndef TLPERF_SIMGRID_H
@@ -29,10 +36,19 @@ enum simgrid_family {
 	SIMGRID_GAIN5_G8,
 	SIMGRID_GAIN3_G4,
 	SIMGRID_PAIRS8,
+	SIMGRID_IDENT,      /* B identical to A under other noise shapes (one state with
+			       Gaussian or heavy-tailed run noise, three states, drift, outliers) */
+	SIMGRID_SLOWER2,    /* B 2% slower: those shapes and two run states at equal frequencies */
+	SIMGRID_STEADY0,    /* a steady kernel (one state, runs of 0.8-2% CV), B = A */
+	SIMGRID_STEADY5,    /* the same, B 5% faster */
+	SIMGRID_STEADY3,    /* the same, B 3% faster */
+	SIMGRID_STEADYM3,   /* the same, B 3% slower */
+	SIMGRID_NOISY,      /* runs of 8-14% CV, B = A: noise that cannot resolve 1% in 16 pairs */
 	SIMGRID_NFAMILIES
 };
 
-/* "null", "slower", "gain5_g4", "gain5_g8", "gain3_g4", "pairs8". */
+/* "null", "slower", "gain5_g4", "gain5_g8", "gain3_g4", "pairs8", "identical",
+ * "slower2", "steady0", "steady5", "steady3", "steady_m3", "noisy". */
 const char *simgrid_family_name(int f);
 
 /* Noise besides the two states, shared by both arms. */
@@ -45,6 +61,9 @@ struct simgrid_variant {
 	double walk_sd;        /* random-walk drift: log step sd per run */
 	double gap_jitter;     /* relative sd of the gap from run to run */
 	double second_penalty; /* relative penalty of the arm that runs second */
+	double run_cv;         /* run-to-run noise, log sd (stats/synth.h) */
+	double run_tail_df;    /* 0 Gaussian, else Student t with these degrees of freedom */
+	int three_states;      /* 1: a third state halfway, the three equally likely */
 };
 
 struct simgrid_cell {
@@ -68,6 +87,7 @@ size_t simgrid_cells(int g, struct simgrid_cell *out, size_t cap);
 /* Outcome of one cell. */
 struct simgrid_result {
 	long trials;
+	long by8;              /* sessions that ended within 8 pairs */
 	long count[4];         /* per enum ab_verdict */
 	double pairs_sum;
 	long pairs_max;

@@ -51,14 +51,34 @@ double stats_rng_normal(struct stats_rng *r)
 	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
 }
 
+/* A standard draw of the run factor: N(0, 1), or Student t with df
+ * degrees of freedom scaled to unit sd (a normal over the root of a
+ * chi-square: df normals squared, df rounded to an integer). */
+static double run_noise(struct stats_rng *r, double df)
+{
+	double z = stats_rng_normal(r);
+	if (!(df > 2.0))
+		return z;
+	int k = (int)(df + 0.5);
+	double c = 0;
+	for (int i = 0; i < k; i++) {
+		double x = stats_rng_normal(r);
+		c += x * x;
+	}
+	return z / sqrt(c / k) * sqrt((k - 2.0) / k);
+}
+
 int synth_run(const struct synth_arm *a, struct stats_rng *r, long run_index,
 	      int is_second, double *launches, size_t n)
 {
-	int state = stats_rng_u01(r) < a->p_slow ? 1 : 0;
+	double u = stats_rng_u01(r);
+	int state = a->three_states ? (u < 1.0 / 3 ? 0 : u < 2.0 / 3 ? 3 : 1) : u < a->p_slow ? 1 : 0;
 	double fast = a->mean_us * (1.0 - a->half_gap), slow = a->mean_us * (1.0 + a->half_gap);
 	if (a->gap_jitter > 0.0)
 		slow = fast + (slow - fast) * fmax(0.0, 1.0 + a->gap_jitter * stats_rng_normal(r));
-	double level = state ? slow : fast;
+	double level = state == 3 ? 0.5 * (fast + slow) : state ? slow : fast;
+	if (state == 3)
+		state = 1; /* reported as slow */
 	double ref = a->outlier_ref ? slow : level;
 	double scale = (1.0 + a->drift_per_run * (double)run_index) *
 		       (is_second ? 1.0 + a->second_penalty : 1.0);
@@ -67,6 +87,8 @@ int synth_run(const struct synth_arm *a, struct stats_rng *r, long run_index,
 		state = 2;
 	}
 	level *= scale;
+	if (a->run_cv > 0.0)
+		level *= exp(a->run_cv * run_noise(r, a->run_tail_df));
 	for (size_t i = 0; i < n; i++) {
 		double v = level * (1.0 + a->launch_noise * stats_rng_normal(r));
 		launches[i] = v > 0.0 ? v : level * 1e-3;
@@ -75,7 +97,7 @@ int synth_run(const struct synth_arm *a, struct stats_rng *r, long run_index,
 }
 
 const char *const synth_scenario_names[] = {
-	"quiet", "bimodal4", "bimodal8", "drift", "outliers", "stateshift", NULL
+	"quiet", "bimodal4", "bimodal8", "drift", "outliers", "stateshift", "steady1", "steady2", NULL
 };
 
 int synth_scenario(const char *name, double effect, double mean_us,
@@ -101,6 +123,9 @@ int synth_scenario(const char *name, double effect, double mean_us,
 		base.outlier_hi = 0.30;
 	} else if (strcmp(name, "stateshift") == 0) {
 		base.p_slow = 0.2;
+	} else if (strcmp(name, "steady1") == 0 || strcmp(name, "steady2") == 0) {
+		base.half_gap = 0.0; /* one state, the runs' own spread */
+		base.run_cv = name[6] == '1' ? 0.014 : 0.02;
 	} else {
 		return -1;
 	}

@@ -40,6 +40,11 @@ struct synth_arm {
 	int outlier_ref;       /* 0: an outlier is U(lo, hi) above its run's state level;
 				  1: above the slow level, whatever the state (near the slow cluster) */
 	double gap_jitter;     /* relative sd of the gap from run to run (0: fixed gap) */
+	double run_cv;         /* run-to-run noise: log sd of a factor on the whole run (0: none) */
+	double run_tail_df;    /* 0: that factor Gaussian; > 2: Student t with these degrees of
+				  freedom, scaled to the same sd (heavy tails) */
+	int three_states;      /* 1: a third state halfway between fast and slow, each of the
+				  three with probability 1/3 (p_slow unused) */
 };
 
 /* One run: fills launches[0..n-1] with durations in us and returns its
@@ -49,8 +54,9 @@ struct synth_arm {
 int synth_run(const struct synth_arm *a, struct stats_rng *r, long run_index,
 	      int is_second, double *launches, size_t n);
 
-/* A named scenario of the decision-quality issue: quiet, bimodal4,
- * bimodal8, drift, outliers, stateshift. effect is B's true relative gain
+/* A named scenario of the decision-quality issues: quiet, bimodal4,
+ * bimodal8, drift, outliers, stateshift, and the steady kernels steady1
+ * and steady2 (one state, runs of 1.4% and 2% CV). effect is B's true relative gain
  * (0.05 = B 5% faster, -0.04 = B 4% slower). Fills *a and *b for the two
  * arms around mean_us. Returns 0, or -1 when the name is unknown. */
 int synth_scenario(const char *name, double effect, double mean_us,

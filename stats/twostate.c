@@ -50,7 +50,21 @@ int twostate_clears(const struct twostate_bar *b, double mean, double z)
 
 static int in_bar(double xm, double xs, double r, size_t n, double gap, const struct twostate_bar *b)
 {
-	return twostate_clears(b, gap * (r + xm), pattern_t(xm, xs, r, n));
+	return gap > 0 && twostate_clears(b, gap * (r + xm), pattern_t(xm, xs, r, n));
+}
+
+/* The largest gap of family F at shift r = pB - pA (0: no member). */
+static double fam_gap(const struct twostate_family *f, double r)
+{
+	if (r == 0.0)
+		return fmax(f->gap_equal, f->gap_shift);
+	return fabs(r) <= f->shift_max + 1e-12 ? f->gap_shift : 0.0;
+}
+
+void twostate_family_wide(struct twostate_family *f, double gap_max)
+{
+	f->gap_equal = f->gap_shift = gap_max;
+	f->shift_max = 1.0;
 }
 
 /* One step of the chain: the mass of every pattern after k - 1 pairs
@@ -121,11 +135,12 @@ static double clamp01(double x)
 }
 
 /* The best over pA at one r. */
-static double worst_at_r(size_t first, size_t n, double r, double gap,
+static double worst_at_r(size_t first, size_t n, double r, const struct twostate_family *f,
 			 const struct twostate_bar *bar, unsigned char *in, double *mass)
 {
 	double lo = fmax(0.0, -r), hi = fmin(1.0, 1.0 - r), best = 0, arg = lo;
-	if (hi < lo)
+	double gap = fam_gap(f, r);
+	if (hi < lo || !(gap > 0))
 		return 0.0;
 	mask_at_r(first, n, r, gap, bar, in);
 	double h = (hi - lo) / PA_STEPS;
@@ -150,28 +165,17 @@ static int by_value(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-double twostate_worst(size_t first, size_t n, double gap_max, const struct twostate_bar *bar)
+/* Appends to rs[nr..] the r just above which each pattern of looks
+ * first..n enters its look's region at gap gap_max (the lower of its two
+ * rectangles' thresholds); returns the new count. */
+static size_t add_thresholds(double *rs, size_t nr, size_t first, size_t n, double gap_max,
+			     const struct twostate_bar *bar)
 {
-	if (first < 2 || n < first || n > TWOSTATE_MAX_N || !(gap_max > 0) || !bar)
-		return NAN;
-	size_t cap = R_STEPS + 1 + (n + 1) * W * W, nr = 0;
-	double *rs = malloc(cap * sizeof(*rs)), *mass = malloc(W * W * sizeof(*mass));
-	unsigned char *in = malloc((n + 1) * W * W);
-	if (!rs || !mass || !in) {
-		free(rs);
-		free(mass);
-		free(in);
-		return NAN;
-	}
-	for (int i = 0; i <= R_STEPS; i++)
-		rs[nr++] = -1.0 + 2.0 * i / R_STEPS;
 	for (size_t k = first; k <= n; k++)
 		for (int kp = 0; kp <= (int)k; kp++)
 			for (int km = 0; km + kp <= (int)k; km++) {
 				double xm, xs;
 				xstats(k, kp, km, &xm, &xs);
-				/* the r above which the pattern is in look k's region:
-				 * the lower of its two rectangles' */
 				double rho = fmax(bar[k].m / gap_max - xm, -xm);
 				double rho2 = fmax(bar[k].m2 / gap_max - xm, -xm);
 				if (xs > 0) {
@@ -182,13 +186,46 @@ double twostate_worst(size_t first, size_t n, double gap_max, const struct twost
 				if (rho >= -1.0 && rho < 1.0)
 					rs[nr++] = rho + 1e-12 * (1.0 + fabs(rho));
 			}
+	return nr;
+}
+
+double twostate_worst(size_t first, size_t n, double gap_max, const struct twostate_bar *bar)
+{
+	struct twostate_family f;
+	twostate_family_wide(&f, gap_max);
+	return twostate_worst_in(first, n, &f, bar);
+}
+
+double twostate_worst_in(size_t first, size_t n, const struct twostate_family *f,
+			 const struct twostate_bar *bar)
+{
+	if (first < 2 || n < first || n > TWOSTATE_MAX_N || !f || !(f->gap_equal > 0) ||
+	    !(f->gap_shift > 0) || !(f->shift_max >= 0) || !bar)
+		return NAN;
+	size_t cap = R_STEPS + 4 + 2 * (n + 1) * W * W, nr = 0;
+	double *rs = malloc(cap * sizeof(*rs)), *mass = malloc(W * W * sizeof(*mass));
+	unsigned char *in = malloc((n + 1) * W * W);
+	if (!rs || !mass || !in) {
+		free(rs);
+		free(mass);
+		free(in);
+		return NAN;
+	}
+	for (int i = 0; i <= R_STEPS; i++)
+		rs[nr++] = -1.0 + 2.0 * i / R_STEPS;
+	rs[nr++] = 0.0; /* the equal-frequency members, and the ends of the shifts */
+	rs[nr++] = -f->shift_max;
+	rs[nr++] = f->shift_max;
+	nr = add_thresholds(rs, nr, first, n, f->gap_equal, bar);
+	if (f->gap_shift != f->gap_equal)
+		nr = add_thresholds(rs, nr, first, n, f->gap_shift, bar);
 	qsort(rs, nr, sizeof(*rs), by_value);
 	double best = 0, last = -INFINITY;
 	for (size_t i = 0; i < nr; i++) {
 		if (rs[i] == last)
 			continue;
 		last = rs[i];
-		best = fmax(best, worst_at_r(first, n, rs[i], gap_max, bar, in, mass));
+		best = fmax(best, worst_at_r(first, n, rs[i], f, bar, in, mass));
 	}
 	free(rs);
 	free(mass);
@@ -258,14 +295,17 @@ static double mean_over_budget(const double *bins, size_t n, double budget, doub
  * mass of each value of k+ - k- among the patterns that reach t_k is
  * summed from the top until it exceeds the budget; m must reach that
  * value. */
-static void least_m(struct grid *g, size_t n, double gap, double aim, double t_floor, double *m_of)
+static void least_m(struct grid *g, size_t n, const struct twostate_family *f, double aim,
+		    double t_floor, double *m_of)
 {
 	size_t nj = 2 * n + 1;
 	for (int k = 0; k <= T_STEPS; k++)
 		m_of[k] = 0.0;
 	for (size_t i = 0; i < g->npts; i++) {
-		double r = grid_pb(i) - grid_pa(i), budget = aim - g->cum[i];
+		double r = grid_pb(i) - grid_pa(i), budget = aim - g->cum[i], gap = fam_gap(f, r);
 		const double *mass = g->mass + i * W * W;
+		if (!(gap > 0))
+			continue;
 		memset(g->bins, 0, (T_STEPS + 1) * nj * sizeof(*g->bins));
 		for (int kp = 0; kp <= (int)n; kp++)
 			for (int km = 0; km + kp <= (int)n; km++) {
@@ -293,15 +333,18 @@ static void least_m(struct grid *g, size_t n, double gap, double aim, double t_f
  * the first rectangle (b->m, b->t) fixed, every point's patterns with T
  * at least b->t2 that the first leaves out fit in what its budget has
  * left, summed from the highest mean down. */
-static double least_m2(struct grid *g, size_t n, double gap, double aim, const struct twostate_bar *b)
+static double least_m2(struct grid *g, size_t n, const struct twostate_family *f, double aim,
+		       const struct twostate_bar *b)
 {
 	size_t nj = 2 * n + 1;
 	double m2 = 0.0;
 	struct twostate_bar first = *b;
 	first.m2 = INFINITY;
 	for (size_t i = 0; i < g->npts; i++) {
-		double r = grid_pb(i) - grid_pa(i), budget = aim - g->cum[i];
+		double r = grid_pb(i) - grid_pa(i), budget = aim - g->cum[i], gap = fam_gap(f, r);
 		const double *mass = g->mass + i * W * W;
+		if (!(gap > 0))
+			continue;
 		memset(g->bins, 0, nj * sizeof(*g->bins));
 		for (int kp = 0; kp <= (int)n; kp++)
 			for (int km = 0; km + kp <= (int)n; km++) {
@@ -320,10 +363,11 @@ static double least_m2(struct grid *g, size_t n, double gap, double aim, const s
 
 /* Every point's chain past look n's bar: its patterns in the region are
  * adopted. */
-static void absorb(struct grid *g, size_t n, double gap, const struct twostate_bar *b)
+static void absorb(struct grid *g, size_t n, const struct twostate_family *f,
+		   const struct twostate_bar *b)
 {
 	for (size_t i = 0; i < g->npts; i++) {
-		double r = grid_pb(i) - grid_pa(i), *mass = g->mass + i * W * W;
+		double r = grid_pb(i) - grid_pa(i), *mass = g->mass + i * W * W, gap = fam_gap(f, r);
 		for (int kp = 0; kp <= (int)n; kp++)
 			for (int km = 0; km + kp <= (int)n; km++) {
 				double *v = &mass[IDX(kp, km)];
@@ -339,11 +383,21 @@ int twostate_bars(size_t first, size_t last, double gap_max, const double *spent
 		  const double *t_floor, double t2_above, double design_mean, double design_sd,
 		  struct twostate_bar *bar)
 {
+	struct twostate_family f;
+	twostate_family_wide(&f, gap_max);
+	return twostate_bars_in(first, last, &f, spent, t_floor, t2_above, design_mean, design_sd,
+				bar);
+}
+
+int twostate_bars_in(size_t first, size_t last, const struct twostate_family *f,
+		     const double *spent, const double *t_floor, double t2_above,
+		     double design_mean, double design_sd, struct twostate_bar *bar)
+{
 	struct grid g;
 	double m_of[T_STEPS + 1];
 	int rc = 0;
-	if (first < 2 || last < first || last > TWOSTATE_MAX_N || !(gap_max > 0) ||
-	    !(design_sd > 0) || !isfinite(design_mean) || !(t2_above >= 0))
+	if (first < 2 || last < first || last > TWOSTATE_MAX_N || !f || !(f->gap_equal > 0) ||
+	    !(f->gap_shift > 0) || !(f->shift_max >= 0) || !(design_sd > 0) || !isfinite(design_mean) || !(t2_above >= 0))
 		return -1;
 	g.npts = (GRID + 1) * (GRID + 1);
 	g.mass = calloc(g.npts * W * W, sizeof(*g.mass));
@@ -370,7 +424,7 @@ int twostate_bars(size_t first, size_t last, double gap_max, const double *spent
 		 * lower until the exact search agrees. */
 		int ok = 0;
 		for (double aim = spent[n]; !ok && aim > spent[n] * 1e-3; aim *= 0.9) {
-			least_m(&g, n, gap_max, aim, t_floor[n], m_of);
+			least_m(&g, n, f, aim, t_floor[n], m_of);
 			int best = 0;
 			double bp = -1;
 			for (int k = 0; k <= T_STEPS; k++) {
@@ -384,13 +438,13 @@ int twostate_bars(size_t first, size_t last, double gap_max, const double *spent
 			bar[n].m = m_of[best];
 			bar[n].t = t_floor[n] + best / T_STEPS_PER_UNIT;
 			bar[n].t2 = t_floor[n] + t2_above;
-			bar[n].m2 = fmax(least_m2(&g, n, gap_max, aim, &bar[n]), bar[n].m);
-			ok = twostate_worst(first, n, gap_max, bar) <= spent[n];
+			bar[n].m2 = fmax(least_m2(&g, n, f, aim, &bar[n]), bar[n].m);
+			ok = twostate_worst_in(first, n, f, bar) <= spent[n];
 		}
 		if (!ok)
 			rc = -1;
 		else
-			absorb(&g, n, gap_max, &bar[n]);
+			absorb(&g, n, f, &bar[n]);
 	}
 	free(g.mass);
 	free(g.cum);

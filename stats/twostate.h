@@ -45,6 +45,20 @@ struct twostate_bar {
 	double m2, t2;
 };
 
+/* A narrower family: runs of A and B at equal state frequencies
+ * (pA = pB) with a gap up to gap_equal, and state-frequency shifts
+ * |pB - pA| <= shift_max with a gap up to gap_shift; no other member.
+ * The wide family of twostate_worst and twostate_bars is every shift
+ * with one gap (twostate_family_wide). */
+struct twostate_family {
+	double gap_equal;   /* largest log gap at pA = pB */
+	double gap_shift;   /* largest log gap when pA != pB */
+	double shift_max;   /* largest |pB - pA| (1: any) */
+};
+
+/* Fills F with the wide family: any frequencies, gaps up to gap_max. */
+void twostate_family_wide(struct twostate_family *f, double gap_max);
+
 /* Whether a sample of mean log-ratio `mean` and studentized mean z
  * clears the bar. */
 int twostate_clears(const struct twostate_bar *b, double mean, double z);
@@ -53,6 +67,10 @@ int twostate_clears(const struct twostate_bar *b, double mean, double z);
  * session whose looks have the bars bar[first..n] (indexed by look),
  * 2 <= first <= n <= TWOSTATE_MAX_N; NAN on bad arguments or no memory. */
 double twostate_worst(size_t first, size_t n, double gap_max, const struct twostate_bar *bar);
+
+/* twostate_worst over family F. */
+double twostate_worst_in(size_t first, size_t n, const struct twostate_family *f,
+			 const struct twostate_bar *bar);
 
 /* The bars of looks first..last, look by look: the chance of adopting by
  * look n is kept within spent[n] (non-decreasing in n) over the whole
@@ -66,5 +84,10 @@ double twostate_worst(size_t first, size_t n, double gap_max, const struct twost
 int twostate_bars(size_t first, size_t last, double gap_max, const double *spent,
 		  const double *t_floor, double t2_above, double design_mean, double design_sd,
 		  struct twostate_bar *bar);
+
+/* twostate_bars over family F. */
+int twostate_bars_in(size_t first, size_t last, const struct twostate_family *f,
+		     const double *spent, const double *t_floor, double t2_above,
+		     double design_mean, double design_sd, struct twostate_bar *bar);
 
 #endif

@@ -174,7 +174,9 @@ static void protocol_names(void **s)
 	assert_int_equal(stats_ab_replay_protocol_parse("ref"), AB_REPLAY_REF);
 	assert_int_equal(stats_ab_replay_protocol_parse("seq"), AB_REPLAY_SEQ);
 	assert_int_equal(stats_ab_replay_protocol_parse("seq-v1"), AB_REPLAY_SEQ_V1);
-	for (int p = AB_REPLAY_REF; p <= AB_REPLAY_SEQ_V1; p++)
+	assert_int_equal(stats_ab_replay_protocol_parse("fast"), AB_REPLAY_FAST);
+	assert_string_equal(stats_ab_replay_protocol_name(AB_REPLAY_FAST), "fast");
+	for (int p = AB_REPLAY_REF; p <= AB_REPLAY_FAST; p++)
 		assert_int_equal(stats_ab_replay_protocol_parse(stats_ab_replay_protocol_name(p)), p);
 	assert_int_equal(stats_ab_replay_protocol_parse("seq-v2"), -1); /* the gate's alias, not tlab's name */
 	assert_int_equal(stats_ab_replay_protocol_parse("SEQ"), -1);

@@ -542,6 +542,144 @@ static void test_budget_and_errors(void **state)
 	assert_non_null(why);
 }
 
+
+/* ---- fast: the rule for the runs users have ---------------------------- */
+
+static void fast_params(struct abseq_params *p)
+{
+	abseq_params_default(p, ABSEQ_RULE_FAST);
+}
+
+/* FAST_WEIGHT and FAST_GAUSS_SCALE: the looks' shares sum to alpha in the
+ * weights' proportions, and the Gaussian looks together cross with chance
+ * 2.0% (1.99% with 1,000,000 sessions; here 400,000). */
+static void test_fast_spending(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	fast_params(&p);
+	assert_int_equal(p.rule, ABSEQ_RULE_FAST);
+	assert_int_equal(abseq_params_check(&p, NULL), 0);
+	assert_int_equal(p.min_pairs, 3);
+	assert_int_equal(p.max_pairs, 16);
+	double sum = 0;
+	for (size_t n = p.min_pairs; n <= p.max_pairs; n++)
+		sum += abseq_look_alpha(n, &p);
+	assert_close(sum, 0.025, 1e-15);
+	/* weights 0.1, 2, 3, 3, 2, 2, then 1: 20.1 in all */
+	assert_close(abseq_look_alpha(5, &p), 0.025 * 3.0 / 20.1, 1e-15);
+	assert_close(abseq_look_alpha(16, &p), 0.025 * 1.0 / 20.1, 1e-15);
+	assert_close(abseq_look_level(6, &p), 1.85 * abseq_look_alpha(6, &p), 1e-15);
+	double c = gauss_crossing(&p, 400000);
+	print_message("fast: P(some look crosses) = %.5f\n", c);
+	assert_true(c <= 0.0205 && c >= 0.019);
+	/* switching rules keeps the caller's settings but the rule's first look */
+	abseq_params_set_rule(&p, ABSEQ_RULE_SEQ, 0);
+	assert_int_equal(p.rule, ABSEQ_RULE_SEQ);
+	assert_close(abseq_look_alpha(16, &p), 0.025 * 256.0 / 1491.0, 1e-15);
+}
+
+/* fast's bars hold its family (equal frequencies up to an 11% gap, shifts
+ * of at most 0.3 up to 8%) within 0.8 alpha, computed exactly; the wide
+ * family of seq is not held by them (the narrowing is what buys the early
+ * looks), and the narrow family's worst case never exceeds the wide one's. */
+static void test_fast_family(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	fast_params(&p);
+	struct twostate_bar bar[TWOSTATE_MAX_N + 1];
+	assert_int_equal(abseq_compute_bars(&p, bar), 0);
+	struct twostate_family narrow = { 0.105, log(1.08), 0.3 }, wide;
+	twostate_family_wide(&wide, 0.105);
+	double wn = twostate_worst_in(3, 16, &narrow, bar), ww = twostate_worst_in(3, 16, &wide, bar);
+	print_message("fast bars: narrow family %.5f, wide %.5f\n", wn, ww);
+	assert_true(wn <= 0.8 * 0.025 + 1e-12);
+	assert_true(ww > 0.025);
+	assert_true(ww == twostate_worst(3, 16, 0.105, bar));
+	/* a clean 5.4% pattern, 42% of pairs at gap 8% and shift 0.3, cannot
+	 * be adopted at look 5 (0.42^5 = 1.3% is more than the error spent) */
+	assert_false(twostate_clears(&bar[5], 0.054, INFINITY));
+	assert_true(twostate_clears(&bar[6], 0.05, INFINITY));
+}
+
+/* Runs of B faster by exp(l) with a small spread; the first pair count at
+ * which fast decides, and its reason. */
+static size_t fast_first(const double *d, size_t nmax, enum abseq_reason *why)
+{
+	struct abseq_params p;
+	fast_params(&p);
+	double a[16], b[16];
+	struct abseq_result r;
+	for (size_t i = 0; i < nmax; i++) {
+		a[i] = 10.0 * exp(d[i]);
+		b[i] = 10.0;
+	}
+	for (size_t n = 1; n <= nmax; n++) {
+		assert_int_equal(abseq_decide(a, b, NULL, n, &p, NULL, NULL, &r), 0);
+		if (r.reason != ABSEQ_CONTINUE) {
+			*why = r.reason;
+			return n;
+		}
+	}
+	*why = ABSEQ_CONTINUE;
+	return 0;
+}
+
+/* fast on steady kernels: a steady 5% gain at pair 6, 8% at 5; B = A a
+ * tie at pair 3; a 3% gain with little spread is no tie (FAST_TIE_CENTRE)
+ * and is adopted; a 4% loss is A_better at pair 3 (FAST_LOSS_LEVEL). */
+static void test_fast_steady(void **state)
+{
+	(void)state;
+	double d[16];
+	enum abseq_reason why;
+	for (size_t i = 0; i < 16; i++)
+		d[i] = log(1 / 0.95) + (i % 2 ? 0.002 : -0.002);
+	assert_int_equal(fast_first(d, 16, &why), 6);
+	assert_int_equal(why, ABSEQ_GAIN);
+	for (size_t i = 0; i < 16; i++)
+		d[i] = log(1 / 0.92) + (i % 2 ? 0.002 : -0.002);
+	assert_int_equal(fast_first(d, 16, &why), 5);
+	assert_int_equal(why, ABSEQ_GAIN);
+	for (size_t i = 0; i < 16; i++)
+		d[i] = i % 2 ? 0.005 : -0.005;
+	assert_int_equal(fast_first(d, 16, &why), 3);
+	assert_int_equal(why, ABSEQ_TIE);
+	for (size_t i = 0; i < 16; i++)
+		d[i] = log(1 / 0.97) + (i % 2 ? 0.002 : -0.002);
+	size_t n = fast_first(d, 16, &why);
+	assert_int_equal(why, ABSEQ_GAIN);
+	assert_true(n >= 6 && n <= 8);
+	for (size_t i = 0; i < 16; i++)
+		d[i] = log(0.96) + (i % 2 ? 0.002 : -0.002);
+	assert_int_equal(fast_first(d, 16, &why), 3);
+	assert_int_equal(why, ABSEQ_LOSS);
+}
+
+/* fast adopts only when B's run was faster in most pairs: 8 of 16 pairs
+ * 20% faster and 8 equal clear the interval and the bar, but B is not
+ * typically faster; 9 of 16 is adopted. */
+static void test_fast_typical(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	fast_params(&p);
+	double a[16], b[16];
+	struct abseq_result r;
+	for (int k = 8; k <= 9; k++) {
+		for (int i = 0; i < 16; i++) {
+			a[i] = 10.0 * (i < k ? 1.25 : 1.0);
+			b[i] = 10.0 * (i < k ? 1.0 : 1.000001);
+		}
+		assert_int_equal(abseq_decide(a, b, NULL, 16, &p, NULL, NULL, &r), 0);
+		print_message("%d of 16 faster: %s, T %.2f\n", k, abseq_reason_name(r.reason),
+			      r.log_gain / r.log_se);
+		assert_true(r.log_gain / r.log_se > abseq_look_t(16, &p));
+		assert_int_equal(r.reason, k == 8 ? ABSEQ_BUDGET : ABSEQ_GAIN);
+	}
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -567,6 +705,10 @@ int main(void)
 		cmocka_unit_test(test_pairs_needed_horizon),
 		cmocka_unit_test(test_budget_and_errors),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_fast_spending),
+		cmocka_unit_test(test_fast_family),
+		cmocka_unit_test(test_fast_steady),
+		cmocka_unit_test(test_fast_typical),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

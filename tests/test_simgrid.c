@@ -53,6 +53,29 @@ static void test_grids(void **state)
 	assert_int_equal(fam[SIMGRID_SLOWER], 5 * 81);
 	assert_int_equal(fam[SIMGRID_GAIN5_G4], 9);
 	assert_int_equal(fam[SIMGRID_PAIRS8], 18);
+	/* issue 36's families: nine noise shapes with B = A and 2% slower (and
+	 * two states at equal frequencies, every gap and variant), three
+	 * steady kernels per gain, two noisy ones */
+	assert_int_equal(fam[SIMGRID_IDENT], 9);
+	assert_int_equal(fam[SIMGRID_SLOWER2], 9 + 3 * 5);
+	assert_int_equal(fam[SIMGRID_STEADY0], 3);
+	assert_int_equal(fam[SIMGRID_STEADY5], 3);
+	assert_int_equal(fam[SIMGRID_STEADY3], 3);
+	assert_int_equal(fam[SIMGRID_STEADYM3], 3);
+	assert_int_equal(fam[SIMGRID_NOISY], 2);
+	for (size_t i = 0; i < ne; i++) {
+		const struct simgrid_cell *x = &e[i];
+		if (x->family == SIMGRID_IDENT)
+			assert_true(x->gain == 0.0 && x->pa == x->pb);
+		if (x->family == SIMGRID_STEADY3)
+			assert_true(x->gain == 0.03 && x->gap == 0.0 && x->variant->run_cv <= 0.02);
+		if (x->family == SIMGRID_NOISY)
+			assert_true(x->variant->run_cv >= 0.08);
+		if (x->family == SIMGRID_IDENT && x->variant->three_states)
+			assert_true(x->gap == 0.06 || x->gap == 0.10); /* "three-6", "three-10" */
+	}
+	assert_string_equal(simgrid_family_name(SIMGRID_STEADYM3), "steady_m3");
+	assert_string_equal(simgrid_family_name(SIMGRID_NOISY), "noisy");
 	/* no cell of one grid appears in the other (other gaps, p, variants) */
 	for (size_t i = 0; i < ne; i++)
 		for (size_t j = 0; j < nc; j++)

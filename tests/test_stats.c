@@ -1,5 +1,6 @@
 /* test_stats.c: descriptive statistics against hand-computed values. */
 #include "testlib.h"
+#include <math.h>
 #include "stats/stats.h"
 #include "stats/synth.h"
 
@@ -99,6 +100,53 @@ static void test_synth_states(void **state)
 	assert_close(b.p_slow, 0.8, 0);
 }
 
+/* The run-level noise shapes of issue 36: steady2 spreads its runs by 2%
+ * (log sd), a Student t factor with 3 degrees of freedom has the same sd
+ * and heavier tails, and three states land at three levels equally often. */
+static void test_synth_run_noise(void **state)
+{
+	(void)state;
+	struct synth_arm a, b;
+	assert_int_equal(synth_scenario("steady2", 0.0, 10.0, &a, &b), 0);
+	assert_close(a.run_cv, 0.02, 0);
+	assert_close(a.half_gap, 0.0, 0);
+	assert_int_equal(synth_scenario("steady1", 0.0, 10.0, &a, &b), 0);
+	assert_close(a.run_cv, 0.014, 0);
+	struct stats_rng r;
+	double l[15];
+	for (int tails = 0; tails < 2; tails++) {
+		a.run_cv = 0.02;
+		a.run_tail_df = tails ? 3 : 0;
+		stats_rng_seed(&r, 11);
+		double s = 0, ss = 0, s4 = 0;
+		int n = 20000;
+		for (int i = 0; i < n; i++) {
+			synth_run(&a, &r, i, 0, l, 15);
+			double y = log(stats_median(l, 15) / 10.0);
+			s += y;
+			ss += y * y;
+			s4 += y * y * y * y;
+		}
+		double v = ss / n - (s / n) * (s / n), kurt = s4 / n / (v * v);
+		print_message("run noise %s: sd %.4f, kurtosis %.1f\n", tails ? "t3" : "gauss", sqrt(v), kurt);
+		assert_close(sqrt(v), 0.0201, 0.001); /* 2% and the launches' 0.26% */
+		assert_true(tails ? kurt > 5 : kurt < 3.3);
+	}
+	a.run_cv = 0.0;
+	a.run_tail_df = 0;
+	a.half_gap = 0.05;
+	a.three_states = 1;
+	int at[3] = { 0, 0, 0 };
+	stats_rng_seed(&r, 12);
+	for (int i = 0; i < 3000; i++) {
+		synth_run(&a, &r, i, 0, l, 15);
+		double m = stats_median(l, 15);
+		at[m < 9.75 ? 0 : m < 10.25 ? 1 : 2]++;
+	}
+	for (int k = 0; k < 3; k++)
+		assert_in_range(at[k], 900, 1100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -109,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_min_max_mean),
 		cmocka_unit_test(test_rng_reproducible),
 		cmocka_unit_test(test_synth_states),
+		cmocka_unit_test(test_synth_run_noise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

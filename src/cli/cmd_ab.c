@@ -33,7 +33,7 @@
 #include "report/svg.h"
 #include "cli/ab_cmd.h"
 
-static const char *const protocol_choices[] = { "seq", "ref", NULL };
+static const char *const protocol_choices[] = { "fast", "seq", "ref", NULL };
 
 static const struct cli_option ab_options[] = {
 	{ 'a', 0, "a-cmd", "CMD", "baseline bench command (shell words, appended to the\n"
@@ -55,7 +55,9 @@ static const struct cli_option ab_options[] = {
 					 "ResourceConflictRatio)" },
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
 	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, with a proven error\n"
-				   "bound (default), ref = the ab_test.py rule", protocol_choices },
+				   "bound (default), fast = sequential for the runs users\n"
+				   "have (steady kernels in 3-7 pairs; docs/tlab.md), ref =\n"
+				   "the ab_test.py rule", protocol_choices },
 	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 3, at least 3)" },
 	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive at the latest here (default\n"
 				    "16, at most 24)" },
@@ -423,7 +425,7 @@ static int settle_protocol(struct ab_opts *o)
 {
 	if (strcmp(o->protocol_name, "ref") == 0)
 		o->protocol = AB_PROTOCOL_REF;
-	else if (strcmp(o->protocol_name, "seq") == 0)
+	else if (strcmp(o->protocol_name, "seq") == 0 || strcmp(o->protocol_name, "fast") == 0)
 		o->protocol = AB_PROTOCOL_SEQ;
 	else /* a choice of the table: checked by the parser */
 		return cli_usage_error("ab", "unknown --protocol '%s'", o->protocol_name);
@@ -432,6 +434,9 @@ static int settle_protocol(struct ab_opts *o)
 		if (o->noise_given) /* seq's default is abseq_params_default's */
 			o->seq.noise = o->noise;
 		o->seq.signflip = 1; /* exact, reported beside the verdict */
+		abseq_params_set_rule(&o->seq, strcmp(o->protocol_name, "fast") == 0 ? ABSEQ_RULE_FAST
+										 : ABSEQ_RULE_SEQ,
+				      1);
 		if (abseq_params_check(&o->seq, &why) != 0)
 			return cli_usage_error("ab", "%s", why);
 		if (o->pairs_given)
@@ -689,7 +694,7 @@ static int run_pairs(struct ab_cmd *x)
  * would take at the noise seen (stderr). */
 static void print_budget_note(const struct abseq_result *r, const struct abseq_params *p)
 {
-	if (p->rule != ABSEQ_RULE_SEQ || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
+	if (p->rule == ABSEQ_RULE_V1 || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
 		return;
 	double sd = 100.0 * r->log_se * sqrt((double)r->pairs);
 	if (r->reason == ABSEQ_BUDGET && r->pairs_needed == 0)

@@ -40,8 +40,9 @@ static const struct cli_option init_options[] = {
 	{ O_ABT, 0, "ab-threshold", "F", "gains under this go to tlab (0.05)" },
 	{ O_LC, 0, "launch-count", "N", "msprof launches per measurement (15)" },
 	{ O_WU, 0, "warm-up", "N", "msprof warm-up launches (5)" },
-	{ O_APROTO, 0, "ab-protocol", "seq|ref", "tlab's protocol (seq: it picks the pairs it needs,\n"
-						 "with a proven error bound; ref: ab_test.py's rule)" },
+	{ O_APROTO, 0, "ab-protocol", "fast|seq|ref", "tlab's protocol (seq: it picks the pairs it\n"
+						      "needs, with a proven error bound; fast: the\n"
+						      "same for the runs users have; ref: ab_test.py's rule)" },
 	{ O_PAIRS, 0, "pairs", "N", "tlab pairs under --ab-protocol ref (3)" },
 	{ O_ALC, 0, "ab-launch-count", "N", "tlab launches per run (15)" },
 	{ O_AWU, 0, "ab-warm-up", "N", "tlab warm-up launches (5)" },
@@ -233,7 +234,7 @@ static int init_option(struct loop_plan *p, int ch, const char *arg, int *force,
 	case O_APROTO:
 		p->tlab_protocol = loop_ab_protocol_parse(arg);
 		if (p->tlab_protocol < 0)
-			return usage_err("--ab-protocol '%s': want seq or ref", arg);
+			return usage_err("--ab-protocol '%s': want fast, seq or ref", arg);
 		return CLI_OK;
 	case O_FORCE: *force = 1; return CLI_OK;
 	case O_JSON: *json = 1; return CLI_OK;

@@ -27,15 +27,17 @@
 
 enum { O_MINP = 256, O_MAXP, O_MING, O_NOISE, O_CI, O_CK, O_GP, O_GRID, O_FAM, O_CELLS,
        O_PG, O_PS };
-static const char *const sim_protocols[] = { "seq", "seq-v1", "ref", "both", "all", NULL };
+static const char *const sim_protocols[] = { "fast", "seq", "seq-v1", "ref", "both", "all", NULL };
 static const char *const sim_grids[] = { "calibration", "evaluation", NULL };
 
 static const struct cli_option sim_options[] = {
-	{ 'p', 0, "protocol", "P", "seq (tlab's default, the rule with a proven bound),\n"
-				   "seq-v1 (the rule it replaced, for comparison), ref (3\n"
-				   "fixed pairs, ab_test.py's rule), both (seq and ref, the\n"
-				   "default) or all", sim_protocols },
-	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift\n"
+	{ 'p', 0, "protocol", "P", "fast (the rule for the runs users have), seq (tlab's\n"
+				   "default, the rule with a proven bound), seq-v1 (the rule\n"
+				   "it replaced, for comparison), ref (3 fixed pairs,\n"
+				   "ab_test.py's rule), both (seq and ref, the default) or all",
+	  sim_protocols },
+	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift,\n"
+				   "steady1, steady2 (one state, runs of 1.4% and 2% CV)\n"
 				   "or all (default)" },
 	{ 'e', 0, "effect", "E", "B's true gain: 0.05 or 5% = B 5% faster, -4% = 4% slower;\n"
 				 "all (default) = 0,1,2,3,5,8% and -4%" },
@@ -63,19 +65,20 @@ static const struct cli_option sim_options[] = {
 				"one reported (other cells). Prints the worst cell of every\n"
 				"target with its 95% Wilson interval", sim_grids },
 	{ O_FAM, 0, "family", "F", "with --grid: only null, slower, gain5_g4, gain5_g8,\n"
-				 "gain3_g4 or pairs8" },
+				 "gain3_g4, pairs8, identical, slower2, steady0, steady5,\n"
+				 "steady3, steady_m3 or noisy" },
 	{ O_CELLS, 0, "cells", NULL, "with --grid: also print every cell (the JSON always has them)" },
 	CLI_OPT_END
 };
 
 const struct cli_spec cmd_sim_spec = {
 	"sim",
-	"tlperf sim [--protocol seq|seq-v1|ref|both|all] [--scenario NAME|all] [--effect E|all]\n"
+	"tlperf sim [--protocol fast|seq|seq-v1|ref|both|all] [--scenario NAME|all] [--effect E|all]\n"
 	"                  [--trials N] [--seed S] [--json]\n"
 	"                  [--min-pairs N] [--max-pairs N] [--min-gain F] [--noise F]\n"
 	"                  [--spend-power K] [--crit-inf Z] [--crit-k K] [--guard-p P]\n"
 	"                  [--prior-gap G]\n"
-	"       tlperf sim --grid calibration|evaluation [--protocol seq|seq-v1]\n"
+	"       tlperf sim --grid calibration|evaluation [--protocol fast|seq|seq-v1]\n"
 	"                  [--family F] [--cells]\n"
 	"                  [--trials N] [--seed S] [--json] [seq settings]",
 	"Runs the A/B protocols on identical seeded synthetic runs (15 launches per\n"
@@ -95,7 +98,7 @@ const struct cli_spec cmd_sim_spec = {
 static const double all_effects[] = { 0.0, 0.01, 0.02, 0.03, 0.05, 0.08, -0.04 };
 #define N_ALL_EFFECTS (sizeof(all_effects) / sizeof(all_effects[0]))
 
-enum { PROTO_SEQ = 1, PROTO_REF = 2, PROTO_V1 = 4 };
+enum { PROTO_SEQ = 1, PROTO_REF = 2, PROTO_V1 = 4, PROTO_FAST = 8 };
 
 struct cell {
 	int proto;            /* PROTO_SEQ, PROTO_V1 or PROTO_REF */
@@ -133,7 +136,10 @@ static double arm_mean(const struct synth_arm *a)
 static struct abseq_params rule_params(const struct abseq_params *sp, int proto, int minp_given)
 {
 	struct abseq_params p = *sp;
-	abseq_params_set_rule(&p, proto == PROTO_V1 ? ABSEQ_RULE_V1 : ABSEQ_RULE_SEQ, minp_given);
+	abseq_params_set_rule(&p, proto == PROTO_V1     ? ABSEQ_RULE_V1
+				  : proto == PROTO_FAST ? ABSEQ_RULE_FAST
+							: ABSEQ_RULE_SEQ,
+			      minp_given);
 	return p;
 }
 
@@ -216,7 +222,12 @@ static int parse_effect(const char *s, double *out)
 	return 0;
 }
 
-/* ---- targets of the decision-quality issue (seq rows only) ---- */
+static const char *proto_name(int p)
+{
+	return p == PROTO_SEQ ? "seq" : p == PROTO_V1 ? "seq-v1" : p == PROTO_FAST ? "fast" : "ref";
+}
+
+/* ---- targets of the decision-quality issue (the rows of one sequential rule) ---- */
 
 struct target {
 	char name[96];
@@ -225,11 +236,11 @@ struct target {
 	int pass;
 };
 
-static const struct cell *find_cell(const struct cell *cells, size_t nc, const char *scen,
-				    double effect)
+static const struct cell *find_cell(const struct cell *cells, size_t nc, int proto,
+				    const char *scen, double effect)
 {
 	for (size_t i = 0; i < nc; i++)
-		if (cells[i].proto == PROTO_SEQ && strcmp(cells[i].scenario, scen) == 0 &&
+		if (cells[i].proto == proto && strcmp(cells[i].scenario, scen) == 0 &&
 		    fabs(cells[i].effect - effect) < 1e-9)
 			return &cells[i];
 	return NULL;
@@ -246,15 +257,15 @@ static size_t add_target(struct target *t, size_t n, double value, double limit,
 	return n + 1;
 }
 
-static size_t check_targets(const struct cell *cells, size_t nc, long trials, size_t max_pairs,
-			    struct target *t)
+static size_t check_targets(const struct cell *cells, size_t nc, int proto, long trials,
+			    size_t max_pairs, struct target *t)
 {
 	size_t n = 0;
 	long worst = 0;
 	int any = 0;
 	for (size_t i = 0; i < nc; i++) {
 		const struct cell *c = &cells[i];
-		if (c->proto != PROTO_SEQ)
+		if (c->proto != proto)
 			continue;
 		double bb = (double)c->count[AB_B_BETTER] / (double)trials;
 		if (c->true_gain <= 1e-12)
@@ -276,19 +287,19 @@ static size_t check_targets(const struct cell *cells, size_t nc, long trials, si
 	}
 	if (any)
 		n = add_target(t, n, (double)worst, (double)max_pairs, 1,
-			       "max pairs over all seq rows%.0s", "", 0.0);
+			       "max pairs over all %s rows", proto_name(proto), 0.0);
 	static const char *const five95[] = { "quiet", "bimodal4", "drift", "outliers" };
 	for (size_t k = 0; k < 4; k++) {
-		const struct cell *c = find_cell(cells, nc, five95[k], 0.05);
+		const struct cell *c = find_cell(cells, nc, proto, five95[k], 0.05);
 		if (c)
 			n = add_target(t, n, (double)c->count[AB_B_BETTER] / (double)trials, 0.95, 0,
 				       "adoption, %s, gain %.0f%%", c->scenario, 5.0);
 	}
-	const struct cell *c = find_cell(cells, nc, "bimodal8", 0.05);
+	const struct cell *c = find_cell(cells, nc, proto, "bimodal8", 0.05);
 	if (c)
 		n = add_target(t, n, (double)c->count[AB_B_BETTER] / (double)trials, 0.85, 0,
 			       "adoption, %s, gain %.0f%%", c->scenario, 5.0);
-	c = find_cell(cells, nc, "bimodal4", 0.03);
+	c = find_cell(cells, nc, proto, "bimodal4", 0.03);
 	if (c)
 		n = add_target(t, n, (double)c->count[AB_B_BETTER] / (double)trials, 0.80, 0,
 			       "adoption, %s, gain %.0f%%", c->scenario, 3.0);
@@ -305,10 +316,6 @@ static void print_params_json(const struct abseq_params *sp)
 	       sp->gap_max, sp->crit_inf, sp->crit_k, sp->guard_p, sp->prior_gap, sp->outlier_gap);
 }
 
-static const char *proto_name(int p)
-{
-	return p == PROTO_SEQ ? "seq" : p == PROTO_V1 ? "seq-v1" : "ref";
-}
 
 static const struct table_col sim_cols[] = {
 	{ "protocol", TABLE_LEFT }, { "scenario", TABLE_LEFT }, { "B gain within state", TABLE_LEFT },
@@ -417,29 +424,70 @@ static void print_json(const struct cell *cells, size_t nc, long trials, uint64_
 
 /* ---- --grid: the scenario grids of stats/simgrid.h ---- */
 
-struct grid_target {
-	int family;
-	const char *what;
-	double limit;
-	int at_most;   /* 1: the rate must stay at or under limit */
-	int pairs;     /* 1: the figure is mean pairs, else a B_better rate */
+/* Which cells of a family a target judges. */
+enum grid_subset {
+	SUB_ALL = 0,
+	SUB_EQUAL,       /* pA = pB: B identical to A */
+	SUB_SHIFT_NEAR,  /* pA != pB, G <= 8%, |pA - pB| <= 0.3 */
+	SUB_SHIFT_FAR    /* pA != pB beyond that (reported, no limit) */
 };
 
+/* What a target measures. */
+enum grid_measure { M_B_BETTER = 0, M_PAIRS, M_A_BETTER, M_BY8 };
+
+struct grid_target {
+	int family;
+	int subset;    /* enum grid_subset */
+	const char *what;
+	double limit;
+	int at_most;   /* 1: the figure must stay at or under limit */
+	int measure;   /* enum grid_measure */
+};
+
+/* Issue 27's targets, then issue 36's (the runs users have). */
 static const struct grid_target grid_targets[] = {
-	{ SIMGRID_NULL, "false adoption, B's mean equal to A's", 0.025, 1, 0 },
-	{ SIMGRID_SLOWER, "adoption of a B 4% slower on average", 0.005, 1, 0 },
-	{ SIMGRID_GAIN5_G4, "adoption of a 5% mean gain, G = 4%", 0.95, 0, 0 },
-	{ SIMGRID_GAIN5_G8, "adoption of a 5% mean gain, G = 8%", 0.85, 0, 0 },
-	{ SIMGRID_GAIN3_G4, "adoption of a 3% mean gain, G = 4%", 0.80, 0, 0 },
-	{ SIMGRID_PAIRS8, "mean pairs, 8% mean gain", 6.0, 1, 1 },
+	{ SIMGRID_NULL, SUB_EQUAL, "false adoption, B identical to A, two states (pA = pB)", 0.025, 1, M_B_BETTER },
+	{ SIMGRID_IDENT, SUB_ALL, "false adoption, B identical to A, other noise shapes", 0.025, 1, M_B_BETTER },
+	{ SIMGRID_NULL, SUB_SHIFT_NEAR, "false adoption, equal means, G <= 8%, |pA - pB| <= 0.3", 0.025, 1, M_B_BETTER },
+	{ SIMGRID_NULL, SUB_SHIFT_FAR, "false adoption, equal means, G 10-11% or |pA - pB| > 0.3 (reported)", 1.0, 1, M_B_BETTER },
+	{ SIMGRID_SLOWER2, SUB_ALL, "adoption of a B 2% slower", 0.025, 1, M_B_BETTER },
+	{ SIMGRID_SLOWER, SUB_ALL, "adoption of a B 4% slower on average", 0.005, 1, M_B_BETTER },
+	{ SIMGRID_GAIN5_G4, SUB_ALL, "adoption of a 5% mean gain, G = 4%", 0.85, 0, M_B_BETTER },
+	{ SIMGRID_GAIN5_G8, SUB_ALL, "adoption of a 5% mean gain, G = 8%", 0.85, 0, M_B_BETTER },
+	{ SIMGRID_GAIN3_G4, SUB_ALL, "adoption of a 3% mean gain, G = 4%", 0.80, 0, M_B_BETTER },
+	{ SIMGRID_PAIRS8, SUB_ALL, "mean pairs, 8% mean gain", 6.0, 1, M_PAIRS },
+	{ SIMGRID_STEADY0, SUB_ALL, "mean pairs, steady kernel, B = A", 5.0, 1, M_PAIRS },
+	{ SIMGRID_STEADY5, SUB_ALL, "mean pairs, steady kernel, 5% gain", 6.0, 1, M_PAIRS },
+	{ SIMGRID_STEADY3, SUB_ALL, "adoption of a 3% gain, steady kernel", 0.80, 0, M_B_BETTER },
+	{ SIMGRID_STEADYM3, SUB_ALL, "A_better for a B 3% slower, steady kernel", 0.80, 0, M_A_BETTER },
+	{ SIMGRID_NOISY, SUB_ALL, "stopped within 8 pairs, noisy kernel, B = A", 0.95, 0, M_BY8 },
 };
 #define N_GRID_TARGETS (sizeof(grid_targets) / sizeof(grid_targets[0]))
 
+static long grid_count(const struct grid_target *t, const struct simgrid_result *r)
+{
+	return t->measure == M_A_BETTER ? r->count[AB_A_BETTER]
+	       : t->measure == M_BY8    ? r->by8
+					: r->count[AB_B_BETTER];
+}
+
 static double grid_value(const struct grid_target *t, const struct simgrid_result *r)
 {
-	if (t->pairs)
+	if (t->measure == M_PAIRS)
 		return r->pairs_sum / (double)r->trials;
-	return (double)r->count[AB_B_BETTER] / (double)r->trials;
+	return (double)grid_count(t, r) / (double)r->trials;
+}
+
+static int in_subset(const struct grid_target *t, const struct simgrid_cell *c)
+{
+	int equal = fabs(c->pa - c->pb) < 1e-9;
+	int near = c->gap <= 0.08 + 1e-9 && fabs(c->pa - c->pb) <= 0.3 + 1e-9;
+	switch (t->subset) {
+	case SUB_EQUAL: return equal;
+	case SUB_SHIFT_NEAR: return !equal && near;
+	case SUB_SHIFT_FAR: return !equal && !near;
+	}
+	return 1;
 }
 
 static void cell_label(const struct simgrid_cell *c, char *buf, size_t len)
@@ -526,7 +574,7 @@ static void grid_find_worst(struct grid_run *g, size_t t)
 	w->worst = SIZE_MAX;
 	w->ncells = w->over = 0;
 	for (size_t i = 0; i < g->nc; i++) {
-		if (g->cells[i].family != gt->family)
+		if (g->cells[i].family != gt->family || !in_subset(gt, &g->cells[i]))
 			continue;
 		double v = grid_value(gt, &g->res[i]);
 		w->ncells++;
@@ -560,14 +608,14 @@ static void print_grid_target_json(const struct grid_run *g, size_t t, int first
 	const struct simgrid_result *r = &g->res[w->worst];
 	char label[128];
 	double lo = NAN, hi = NAN;
-	if (!gt->pairs)
-		simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
+	if (gt->measure != M_PAIRS)
+		simgrid_wilson95(grid_count(gt, r), r->trials, &lo, &hi);
 	cell_label(&g->cells[w->worst], label, sizeof(label));
 	printf("%s{\"family\":\"%s\",\"target\":\"%s\",\"cells\":%zu,\"worst_cell\":\"%s\","
 	       "\"value\":%.6g,",
 	       first ? "" : ",", simgrid_family_name(gt->family), gt->what, w->ncells, label,
 	       grid_value(gt, r));
-	if (gt->pairs)
+	if (gt->measure == M_PAIRS)
 		printf("\"wilson95\":null,");
 	else
 		printf("\"wilson95\":[%.6g,%.6g],", lo, hi);
@@ -597,7 +645,7 @@ static void print_grid_json(const struct grid_run *g)
 	printf("{\"schema\":\"tlperf/sim/v1\",\"grid\":\"%s\",\"trials\":%ld,\"seed\":%llu,\"launches_per_run\":%d,",
 	       simgrid_grid_name(g->grid), g->trials, (unsigned long long)g->seed, SIM_LAUNCHES);
 	printf("\"protocol\":\"%s\",\"seq_params\":",
-	       sp->rule == ABSEQ_RULE_V1 ? "seq-v1" : "seq");
+	       sp->rule == ABSEQ_RULE_V1 ? "seq-v1" : sp->rule == ABSEQ_RULE_FAST ? "fast" : "seq");
 	print_params_json(sp);
 	printf(",");
 	printf("\"targets\":[");
@@ -625,13 +673,13 @@ static void grid_target_row(const struct grid_run *g, size_t t, struct table *tb
 	table_cell(tb, "%s", gt->what);
 	table_cell(tb, "%zu", w->ncells);
 	table_cell(tb, "%s", label);
-	if (gt->pairs) {
+	if (gt->measure == M_PAIRS) {
 		table_cell(tb, "%.2f", grid_value(gt, r));
 		table_cell(tb, "%s", "");
 		table_cell(tb, "%s %.0f", gt->at_most ? "<=" : ">=", gt->limit);
 	} else {
 		double lo, hi;
-		simgrid_wilson95(r->count[AB_B_BETTER], r->trials, &lo, &hi);
+		simgrid_wilson95(grid_count(gt, r), r->trials, &lo, &hi);
 		table_cell(tb, "%.2f%%", 100 * grid_value(gt, r));
 		table_cell(tb, "%.2f%%..%.2f%%", 100 * lo, 100 * hi);
 		table_cell(tb, "%s %.1f%%", gt->at_most ? "<=" : ">=", 100 * gt->limit);
@@ -659,6 +707,9 @@ static int print_grid_markdown(const struct grid_run *g, int all_cells)
 		printf("seq-v1: pairs %zu..%zu, critical z %g + %g/n, prior gap %g, outlier gap %g\n\n",
 		       sp->min_pairs, sp->max_pairs, sp->crit_inf, sp->crit_k, sp->prior_gap,
 		       sp->outlier_gap);
+	else if (sp->rule == ABSEQ_RULE_FAST)
+		printf("fast: pairs %zu..%zu, alpha %g, gap max %g\n\n", sp->min_pairs,
+		       sp->max_pairs, sp->alpha, sp->gap_max);
 	else
 		printf("seq: pairs %zu..%zu, alpha %g, spend power %g, gap max %g\n\n", sp->min_pairs,
 		       sp->max_pairs, sp->alpha, sp->spend_power, sp->gap_max);
@@ -730,10 +781,12 @@ static int sim_protocol(struct sim_opts *o, const char *arg)
 {
 	if (strcmp(arg, "seq") == 0)
 		o->protos = PROTO_SEQ;
+	else if (strcmp(arg, "fast") == 0)
+		o->protos = PROTO_FAST;
 	else if (strcmp(arg, "seq-v1") == 0)
 		o->protos = PROTO_V1;
 	else if (strcmp(arg, "all") == 0)
-		o->protos = PROTO_SEQ | PROTO_V1 | PROTO_REF;
+		o->protos = PROTO_FAST | PROTO_SEQ | PROTO_V1 | PROTO_REF;
 	else if (strcmp(arg, "ref") == 0)
 		o->protos = PROTO_REF;
 	else if (strcmp(arg, "both") == 0)
@@ -852,8 +905,8 @@ static int sim_option(struct sim_opts *o, int opt, const char *arg)
 static int sim_check(const struct sim_opts *o)
 {
 	const char *why;
-	static const int rules[] = { PROTO_SEQ, PROTO_V1 };
-	for (size_t k = 0; k < 2; k++) { /* the settings under each rule simulated */
+	static const int rules[] = { PROTO_SEQ, PROTO_V1, PROTO_FAST };
+	for (size_t k = 0; k < 3; k++) { /* the settings under each rule simulated */
 		struct abseq_params p = rule_params(&o->sp, rules[k], o->minp_given);
 		if ((o->protos & rules[k]) && abseq_params_check(&p, &why) != 0)
 			return cli_usage_error("sim", "%s", why);
@@ -862,8 +915,9 @@ static int sim_check(const struct sim_opts *o)
 		return cli_usage_error("sim", "--family and --cells go with --grid");
 	if (o->grid < 0)
 		return 0;
-	if (o->proto_given && o->protos != PROTO_V1 && o->protos != PROTO_SEQ)
-		return cli_usage_error("sim", "--grid simulates --protocol seq or seq-v1");
+	if (o->proto_given && o->protos != PROTO_V1 && o->protos != PROTO_SEQ &&
+	    o->protos != PROTO_FAST)
+		return cli_usage_error("sim", "--grid simulates --protocol fast, seq or seq-v1");
 	if (o->scen_given || o->neffects != N_ALL_EFFECTS)
 		return cli_usage_error("sim", "--grid replaces --scenario and --effect");
 	return 0;
@@ -874,8 +928,8 @@ static int sim_check(const struct sim_opts *o)
 static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t nscen)
 {
 	size_t nc = 0;
-	static const int order[] = { PROTO_SEQ, PROTO_V1, PROTO_REF };
-	for (size_t k = 0; k < 3; k++) {
+	static const int order[] = { PROTO_FAST, PROTO_SEQ, PROTO_V1, PROTO_REF };
+	for (size_t k = 0; k < 4; k++) {
 		int p = order[k];
 		if (!(o->protos & p))
 			continue;
@@ -901,22 +955,22 @@ static size_t sim_scenarios(const struct sim_opts *o, struct cell *cells, size_t
 static int run_named(const struct sim_opts *o)
 {
 	/* the settings shown: seq's, or seq-v1's when it is the only sequential rule run */
-	int shown = o->protos & PROTO_SEQ ? PROTO_SEQ : PROTO_V1;
+	int shown = o->protos & PROTO_FAST ? PROTO_FAST : o->protos & PROTO_SEQ ? PROTO_SEQ : PROTO_V1;
 	struct abseq_params shown_sp = rule_params(&o->sp, shown, o->minp_given);
 	const struct abseq_params *sp = &shown_sp;
 	size_t nscen = 0, nc, nt;
 	int rc;
 	for (size_t s = 0; synth_scenario_names[s]; s++)
 		nscen++;
-	struct cell *cells = calloc(3 * nscen * N_ALL_EFFECTS, sizeof(*cells));
-	struct target *targets = calloc(3 * nscen * N_ALL_EFFECTS * 3 + 16, sizeof(*targets));
+	struct cell *cells = calloc(4 * nscen * N_ALL_EFFECTS, sizeof(*cells));
+	struct target *targets = calloc(4 * nscen * N_ALL_EFFECTS * 3 + 16, sizeof(*targets));
 	if (!cells || !targets) {
 		cli_error("out of memory");
 		rc = CLI_FAIL;
 		goto out;
 	}
 	nc = sim_scenarios(o, cells, nscen);
-	nt = check_targets(cells, nc, o->trials, sp->max_pairs, targets);
+	nt = check_targets(cells, nc, shown, o->trials, sp->max_pairs, targets);
 	if (o->json) {
 		print_json(cells, nc, o->trials, (uint64_t)o->seed, sp, targets, nt);
 	} else {
@@ -954,7 +1008,7 @@ int cmd_sim(int argc, char **argv)
 	if ((rc = sim_check(&o)) != 0)
 		return rc;
 	if (o.grid >= 0) { /* one rule: sim_check allows seq or seq-v1 alone */
-		struct abseq_params gp = rule_params(&o.sp, o.protos == PROTO_V1 ? PROTO_V1 : PROTO_SEQ,
+		struct abseq_params gp = rule_params(&o.sp, o.protos == PROTO_V1 || o.protos == PROTO_FAST ? o.protos : PROTO_SEQ,
 						     o.minp_given);
 		return run_grid(o.grid, o.family, o.all_cells, o.json, o.trials, (uint64_t)o.seed, &gp);
 	}

@@ -16,7 +16,7 @@
 
 const char *loop_ab_protocol_name(int proto)
 {
-	return proto == LOOP_AB_REF ? "ref" : "seq";
+	return proto == LOOP_AB_REF ? "ref" : proto == LOOP_AB_FAST ? "fast" : "seq";
 }
 
 int loop_ab_protocol_parse(const char *name)
@@ -25,6 +25,8 @@ int loop_ab_protocol_parse(const char *name)
 		return LOOP_AB_SEQ;
 	if (strcmp(name, "ref") == 0)
 		return LOOP_AB_REF;
+	if (strcmp(name, "fast") == 0)
+		return LOOP_AB_FAST;
 	return -1;
 }
 
@@ -428,7 +430,7 @@ static int parse_tlab(const cJSON *o, struct loop_plan *p, char *err, size_t err
 	free(proto);
 	if (proto_id < 0)
 		return fail(err, errlen,
-			    "field 'tlab.protocol': must be \"seq\" or \"ref\"");
+			    "field 'tlab.protocol': must be \"fast\", \"seq\" or \"ref\"");
 	p->tlab_protocol = proto_id;
 	return 0;
 }

@@ -51,10 +51,11 @@ struct loop_workload {
  * `tlperf loop --ab-protocol`). */
 enum loop_ab_protocol {
 	LOOP_AB_SEQ = 0,    /* "seq", the default: the rule with a proven bound */
-	LOOP_AB_REF = 1     /* "ref": ab_test.py's rule over tlab_pairs pairs */
+	LOOP_AB_REF = 1,    /* "ref": ab_test.py's rule over tlab_pairs pairs */
+	LOOP_AB_FAST = 2    /* "fast": tlab's rule for the runs users have */
 };
 
-/* "seq", "ref". */
+/* "seq", "ref", "fast". */
 const char *loop_ab_protocol_name(int proto);
 
 /* The protocol named `name`, or -1. */

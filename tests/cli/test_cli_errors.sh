@@ -41,8 +41,8 @@ one_line 2 "tlgate: error: option '--format' wants text, json, sarif, github, ju
 one_line 2 "option '--format' wants text, json, sarif, github, junit, markdown or gitlab, got 'pdf' (see" "$TLGATE" --format=pdf
 one_line 2 "option '--report' wants text, json, sarif, github, junit, markdown or gitlab, got 'srif'; did you mean 'sarif'?" "$TLGATE" --report srif:x.sarif
 one_line 2 "option '--format' wants markdown, csv, json or html, got 'htm'; did you mean 'html'?" "$TLPERF" audit --format htm
-one_line 2 "tlab: error: option '--protocol' wants seq or ref, got 'sequential'" "$TLAB" --protocol sequential --a-cmd a --b-cmd b
-one_line 2 "option '--protocol' wants seq, seq-v1, ref, both or all, got 'rf'; did you mean 'ref'?" "$TLPERF" sim --protocol rf
+one_line 2 "tlab: error: option '--protocol' wants fast, seq or ref, got 'sequential'" "$TLAB" --protocol sequential --a-cmd a --b-cmd b
+one_line 2 "option '--protocol' wants fast, seq, seq-v1, ref, both or all, got 'rf'; did you mean 'ref'?" "$TLPERF" sim --protocol rf
 one_line 2 "option '--color' wants auto, always or never, got 'yes please'" "$TLGATE" --color "yes please"
 # a number out of range: one line, not two
 one_line 2 "tlab: error: option '--pairs' must be between 1 and 100000, got -1" "$TLAB" --pairs -1

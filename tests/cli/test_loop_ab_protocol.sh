@@ -19,13 +19,13 @@ expect_grep "A/B arbitration (tlab --protocol ref" "$LOG"
 
 expect_exit 2 "$TLPERF" loop -C "$OP" init --force --op demo_add --baseline demo_add.py \
     --workload n1024@demo_add::small --bench-cmd "sh bench.sh {impl} {workload}" --ab-protocol bayes
-expect_grep "--ab-protocol 'bayes': want seq or ref" "$ERR"
+expect_grep "--ab-protocol 'bayes': want fast, seq or ref" "$ERR"
 for p in bayes seq-v1; do
     sed "s/\"protocol\":	\"ref\"/\"protocol\":	\"$p\"/" "$OP/perf_opt/loop.json" >"$TMPDIR_TEST/plan.json"
     expect_grep "\"$p\"" "$TMPDIR_TEST/plan.json"
     cp "$OP/perf_opt/loop.json" "$TMPDIR_TEST/plan.keep"
     cp "$TMPDIR_TEST/plan.json" "$OP/perf_opt/loop.json"
     expect_exit 2 loop status
-    expect_grep "field 'tlab.protocol': must be \"seq\" or \"ref\"" "$ERR"
+    expect_grep "field 'tlab.protocol': must be \"fast\", \"seq\" or \"ref\"" "$ERR"
     cp "$TMPDIR_TEST/plan.keep" "$OP/perf_opt/loop.json"
 done

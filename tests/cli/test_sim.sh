@@ -77,7 +77,7 @@ expect_grep "seq-v1: pairs 4..30, min-gain 0.01" "$OUT"
 expect_exit 0 "$TLPERF" sim --protocol seq-v1 --scenario quiet --effect 8% --trials 5 --min-pairs 5
 expect_grep "seq-v1: pairs 5..16," "$OUT"
 expect_exit 0 "$TLPERF" sim --protocol all --scenario quiet --effect 8% --trials 5
-expect_grep "; seq: pairs 3..16," "$OUT"
+expect_grep "; fast: pairs 3..16," "$OUT"
 expect_exit 0 "$TLPERF" sim --protocol ref --scenario quiet --effect=-0.04 --trials 20 --json
 expect_grep '"protocol":"ref"' "$OUT"
 expect_grep '"max_pairs":3' "$OUT"
@@ -91,8 +91,8 @@ expect_exit 0 "$TLPERF" sim --grid evaluation --family gain5_g4 --trials 40 --se
 cp "$OUT" "$T/g"
 expect_grep "evaluation grid: 9 cells, 40 trials per cell, seed 3" "$T/g"
 expect_grep "| adoption of a 5% mean gain, G = 4% | 9 | G 4%, pA " "$T/g"
-expect_grep "% | >= 95.0% |" "$T/g"
-# seq adopts a 5% gain under 4% states less often than the issue's 95%
+expect_grep "% | >= 85.0% |" "$T/g"
+# seq adopts a 5% gain under 4% states less often than the issue's 85%
 # (the price of its bound, docs/tlab.md); the grid says which cells fail
 expect_grep "0 of 1 targets met in every cell." "$T/g"
 expect_grep "| FAIL |" "$T/g"
@@ -130,10 +130,26 @@ expect_grep "--family and --cells go with --grid" "$ERR"
 expect_exit 2 "$TLPERF" sim --grid evaluation --family bogus
 
 # usage errors
-expect_exit 2 "$TLPERF" sim --protocol fast
-expect_grep "option '--protocol' wants seq, seq-v1, ref, both or all, got 'fast'" "$ERR"
+expect_exit 2 "$TLPERF" sim --protocol fastt
+expect_grep "option '--protocol' wants fast, seq, seq-v1, ref, both or all, got 'fastt'" "$ERR"
 expect_exit 2 "$TLPERF" sim --scenario sunny
-expect_grep "option '--scenario' wants quiet, bimodal4, bimodal8, drift, outliers, stateshift or all, got 'sunny'" "$ERR"
+expect_grep "option '--scenario' wants quiet, bimodal4, bimodal8, drift, outliers, stateshift, steady1, steady2 or all, got 'sunny'" "$ERR"
+
+# fast (issue 36): the steady kernels' targets on the calibration grid,
+# and its rows beside the other protocols
+expect_exit 0 "$TLPERF" sim --grid calibration --protocol fast --family steady0 --trials 100 --seed 7 --cells
+expect_grep "fast: pairs 3..16, alpha 0.025" "$OUT"
+expect_grep "| mean pairs, steady kernel, B = A | 3 | " "$OUT"
+expect_grep "| steady0 | 0% | 0.00 | 0.00 | gauss-1.2 | +0% | 0.00% |" "$OUT"
+all_met "$OUT" " in every cell" || fail "fast: steady B = A over 5 pairs: $(cat "$OUT")"
+expect_exit 0 "$TLPERF" sim --grid evaluation --protocol fast --family identical --trials 50 --json
+for f in '"protocol":"fast"' '"family":"identical"' '"variant":"t3-5"' '"variant":"three-10","gain":0' \
+         '"target":"false adoption, B identical to A, other noise shapes","cells":9'; do
+    expect_grep "$f" "$OUT"
+done
+expect_exit 0 "$TLPERF" sim --protocol all --scenario steady1 --effect 5% --trials 50
+expect_grep "| fast | steady1 | +5% | +5.0% | 100.00% |" "$OUT"
+expect_grep "| seq | steady1 | +5% |" "$OUT"
 expect_exit 2 "$TLPERF" sim --effect 60%
 expect_exit 2 "$TLPERF" sim --trials 0
 expect_exit 2 "$TLPERF" sim --min-pairs 9 --max-pairs 5

@@ -69,7 +69,7 @@ expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --nois
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --timeout 0
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --launch-count 0
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --protocol bayes
-expect_grep "option '--protocol' wants seq or ref, got 'bayes'" "$ERR"
+expect_grep "option '--protocol' wants fast, seq or ref, got 'bayes'" "$ERR"
 expect_exit 2 "$TLAB" --protocol ref --msprof "$FAKE" --a-cmd x --b-cmd y --frobnicate
 expect_exit 0 "$TLAB" --protocol ref --help
 expect_grep "--launch-count N" "$OUT"

@@ -125,7 +125,7 @@ fi
 
 # seq-v1, the rule seq replaced, is no longer a protocol of tlab
 expect_exit 2 "$TLAB" --source stdout --workdir v1 --protocol seq-v1 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
-expect_grep "option '--protocol' wants seq or ref, got 'seq-v1'" "$ERR"
+expect_grep "option '--protocol' wants fast, seq or ref, got 'seq-v1'" "$ERR"
 [ ! -e v1/runs.jsonl ] || fail "a refused protocol measured runs"
 
 # A session is resumed under the rule it was measured with: runs of ref
