@@ -11,7 +11,7 @@ _tlperf_opts() {
     loop-round) echo "--branch -b --json --help -h --version --color --quiet -q --verbose -v" ;;
     loop-status) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
     loop-next) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
-    loop-finish) echo "--no-gate --json --help -h --version --color --quiet -q --verbose -v" ;;
+    loop-finish) echo "--no-gate --remeasure --report-both --json --help -h --version --color --quiet -q --verbose -v" ;;
     loop-report) echo "--json --help -h --version --color --quiet -q --verbose -v" ;;
     msprof) echo "--kernel-name --json -j --help -h --version --color --quiet -q --verbose -v" ;;
     plateau) echo "--noise --window --json --strict --help -h --version --color --quiet -q --verbose -v" ;;

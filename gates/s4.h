@@ -21,6 +21,7 @@
 #include "model/records.h"
 #include "model/inventory.h"
 #include "model/abjournal.h"
+#include "stats/final.h"
 
 
 enum s4_file_state {
@@ -241,6 +242,12 @@ const char *s4_best_candidate(const struct s4_input *in, size_t from);
 /* The one candidate every reconciled claim of rc names as winner, NULL
  * when they name several (or none) (s4_recon.c). */
 const char *s4_common_winner(const struct s4_recon *rc);
+/* The log's stated noise threshold as a fraction, else
+ * OPTLOG_NOISE_DEFAULT_PCT's (s4_util.c). */
+double s4_noise(const struct optlog *lg);
+/* 1 when text holds a number that is us as written to its decimals (at
+ * least 2: 32.04 for 32.0412, 32 for 32.0), units aside (s4_util.c). */
+int s4_text_has_figure(const char *text, double us);
 /* Relative deviation |a-b|/b. */
 double s4_deviation(double claimed, double recorded);
 /* How round r (of the checked run) is a final confirmation round, which
@@ -285,6 +292,7 @@ struct s4_repeats {
 	size_t n;
 	const struct record **amb;  /* maybe F's under another id; malloc'd */
 	size_t namb;
+	unsigned char *confirm;     /* [i]: v[i] is in a final confirmation round; malloc'd */
 	size_t nconfirm;            /* of v, those in a final confirmation round */
 	double median;              /* of v, NAN when n == 0 */
 	double median_all;          /* of v and amb */
@@ -294,10 +302,14 @@ struct s4_repeats {
 int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, const char *dispatch,
 		  const char *workload, struct s4_repeats *rp);
 void s4_repeats_release(struct s4_repeats *rp);
-/* 1 when claimed reconciles with the repeats (with_ambiguous: amb
- * counted as F's): within S4_TOLERANCE of their median, or of the median
- * of the final confirmation round's records when the claim is not better
- * than the median of all of them by more than the tolerance. */
+/* How claimed stands against the repeats as runs of stats/final.h (the
+ * one median policy; with_ambiguous: amb counted as F's, never as
+ * confirmation runs), at S4_TOLERANCE and the noise threshold noise;
+ * *hit (may be NULL) the index into v (then amb) of the run it matches. */
+enum stats_final_claim s4_repeats_judge(const struct s4_repeats *rp, double claimed, int with_ambiguous,
+					double noise, size_t *hit);
+/* 1 when claimed reconciles with the repeats: STATS_CLAIM_FIGURE or
+ * STATS_CLAIM_CAUTIOUS of s4_repeats_judge. */
 int s4_repeats_accepts(const struct s4_repeats *rp, double claimed, int with_ambiguous);
 
 #endif

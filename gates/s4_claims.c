@@ -394,7 +394,7 @@ int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs)
 		return check_budget_stop(in, from, maxr, fs);
 	if (lg->stop != OPTLOG_STOP_PLATEAU)
 		return 0;
-	double noise = (isnan(lg->noise_pct) ? OPTLOG_NOISE_DEFAULT_PCT : lg->noise_pct) / 100.0;
+	double noise = s4_noise(lg);
 	if (maxr < 3)
 		return gate_add(fs, "S4-STOP-REASON", GATE_WARNING, f, lg->stop_line,
 				"stop reason plateau needs 3 rounds without an improvement above the noise threshold, but the records end at round %ld",

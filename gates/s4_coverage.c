@@ -320,7 +320,7 @@ static int unclaimed_key(const struct s4_input *in, size_t from, const char *win
 			 struct gate_findings *fs)
 {
 	const struct optlog *lg = in->log;
-	double noise = (isnan(lg->noise_pct) ? OPTLOG_NOISE_DEFAULT_PCT : lg->noise_pct) / 100.0;
+	double noise = s4_noise(lg);
 	struct s4_repeats rp;
 	if (s4_repeats_of(in, from, win, r->dispatch, r->workload, &rp))
 		return -1;

@@ -2,6 +2,8 @@
  * s4_repeats_of). A claim about the final kernel reconciles with the
  * median of them, not with the best one. */
 #include "gates/s4.h"
+#include "gates/s4_util.h"
+#include "stats/final.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -12,6 +14,7 @@ void s4_repeats_release(struct s4_repeats *rp)
 {
 	free(rp->v);
 	free(rp->amb);
+	free(rp->confirm);
 	memset(rp, 0, sizeof(*rp));
 	rp->median = rp->median_all = rp->confirm_median = NAN;
 }
@@ -180,12 +183,18 @@ static int from_baseline(const struct final_facts *ff, const struct record *r)
  * nothing said, is a MAYBE. A different sha256 is never F. */
 static int measures_final(const struct s4_input *in, const struct s4_confirms *cs, const struct remeasures *rm,
 			  struct only_cache *oc, size_t from, const struct record *r, const char *final_id,
-			  const struct final_facts *ff)
+			  const struct final_facts *ff, const struct s4_idmap *first)
 {
 	if (ff->sha && r->artifact_sha256 && strcmp(ff->sha, r->artifact_sha256) != 0)
 		return NOT_IT;
 	if (r->candidate_id == final_id)
 		return SURE;
+	/* a candidate measured again under its own id (a round after its
+	 * first, or its own parent: the loop's final confirmation) measures
+	 * itself, whatever section it sits in */
+	const long *fr = s4_idmap_get(first, r->candidate_id, NULL, NULL, 0);
+	if (r->parent_id == r->candidate_id || (fr && *fr < r->round))
+		return NOT_IT;
 	int how = confirm_kind(in, cs, r);
 	if ((how == 1 || how == 2) && in->contract != RECORDS_V2)
 		return only_of(in, from, r, oc) ? SURE : kin(r, final_id, ff) ? MAYBE : NOT_IT;
@@ -208,8 +217,8 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 	rp->v = malloc((rs->n + 1) * sizeof(*rp->v));
 	rp->amb = malloc((rs->n + 1) * sizeof(*rp->amb));
 	unsigned char *cf = malloc(rs->n + 1);
+	rp->confirm = cf;
 	if (!rp->v || !rp->amb || !cf) {
-		free(cf);
 		s4_repeats_release(rp);
 		return -1;
 	}
@@ -219,16 +228,32 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 	if (s4_confirms_build(in->log, &cs) != 0 || remeasures_build(in->log, &rm) != 0) {
 		s4_confirms_release(&cs);
 		free(rm.v);
-		free(cf);
 		s4_repeats_release(rp);
 		return -1;
 	}
 	struct only_cache oc = { .round = -1 };
+	struct s4_idmap first; /* candidate_id -> its first round on the key */
+	s4_idmap_init(&first);
+	for (size_t i = from; i < rs->n; i++) {
+		const struct record *r = &rs->v[i];
+		if (r->dispatch != dispatch || r->workload != workload || s4_is_baseline(r))
+			continue;
+		long *k = s4_idmap_put(&first, r->candidate_id, NULL, NULL, 0, r->round, NULL);
+		if (!k) {
+			s4_idmap_release(&first);
+			s4_confirms_release(&cs);
+			free(rm.v);
+			s4_repeats_release(rp);
+			return -1;
+		}
+		if (r->round < *k)
+			*k = r->round;
+	}
 	for (size_t i = from; i < rs->n; i++) {
 		const struct record *r = &rs->v[i];
 		if (r->dispatch != dispatch || r->workload != workload || !record_valid(r) || s4_is_baseline(r))
 			continue;
-		int how = measures_final(in, &cs, &rm, &oc, from, r, final_id, &ff);
+		int how = measures_final(in, &cs, &rm, &oc, from, r, final_id, &ff, &first);
 		if (how == SURE) {
 			int c = confirm_kind(in, &cs, r);
 			cf[rp->n] = c == 1 || c == 2;
@@ -238,6 +263,7 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 			rp->amb[rp->namb++] = r;
 		}
 	}
+	s4_idmap_release(&first);
 	s4_confirms_release(&cs);
 	free(rm.v);
 	rp->median = median_of(rp->v, cf, rp->n, 0);
@@ -245,7 +271,6 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 	if (rp->namb) {
 		const struct record **all = malloc((rp->n + rp->namb + 1) * sizeof(*all));
 		if (!all) {
-			free(cf);
 			s4_repeats_release(rp);
 			return -1;
 		}
@@ -256,19 +281,32 @@ int s4_repeats_of(const struct s4_input *in, size_t from, const char *final_id, 
 	} else {
 		rp->median_all = rp->median;
 	}
-	free(cf);
 	return 0;
+}
+
+enum stats_final_claim s4_repeats_judge(const struct s4_repeats *rp, double claimed, int with_ambiguous,
+					double noise, size_t *hit)
+{
+	size_t n = rp->n + (with_ambiguous ? rp->namb : 0);
+	double *d = malloc((n + 1) * sizeof(*d));
+	unsigned char *cf = calloc(n + 1, 1);
+	enum stats_final_claim c = STATS_CLAIM_NONE;
+	if (hit)
+		*hit = (size_t)-1;
+	if (d && cf) {
+		for (size_t i = 0; i < n; i++) {
+			d[i] = i < rp->n ? rp->v[i]->duration_us : rp->amb[i - rp->n]->duration_us;
+			cf[i] = i < rp->n && rp->confirm[i];
+		}
+		c = stats_final_claim(d, cf, n, claimed, S4_TOLERANCE, noise, hit);
+	}
+	free(d);
+	free(cf);
+	return c;
 }
 
 int s4_repeats_accepts(const struct s4_repeats *rp, double claimed, int with_ambiguous)
 {
-	double m = with_ambiguous ? rp->median_all : rp->median;
-	if (!(m > 0))
-		return 0;
-	if (s4_deviation(claimed, m) <= S4_TOLERANCE)
-		return 1;
-	/* the log's final confirmation round is what it reports: its median,
-	 * unless that is better than the median of every measurement */
-	return rp->nconfirm > 0 && s4_deviation(claimed, rp->confirm_median) <= S4_TOLERANCE &&
-	       claimed >= m * (1 - S4_TOLERANCE);
+	enum stats_final_claim c = s4_repeats_judge(rp, claimed, with_ambiguous, 0, NULL);
+	return c == STATS_CLAIM_FIGURE || c == STATS_CLAIM_CAUTIOUS;
 }

@@ -592,7 +592,7 @@ static int build_workloads(struct st *s, const struct s4_recon *rc)
 		if (isnan(hit->base_us) && key->baseline)
 			hit->base_us = key->baseline->duration_us;
 		if (isnan(hit->final_us) && key->final && key->source != STATS_FINAL_BEST) {
-			hit->final_us = key->final->duration_us;
+			hit->final_us = key->final_us;
 			hit->final_line = key->final->line;
 		}
 	}

@@ -302,3 +302,30 @@ size_t s4_records_from(const struct s4_input *in)
 	}
 	return start;
 }
+
+double s4_noise(const struct optlog *lg)
+{
+	return (isnan(lg->noise_pct) ? OPTLOG_NOISE_DEFAULT_PCT : lg->noise_pct) / 100.0;
+}
+
+int s4_text_has_figure(const char *text, double us)
+{
+	const char *p = text;
+	while (*p) {
+		if (!(*p >= '0' && *p <= '9') || (p > text && (p[-1] == '.' || (p[-1] >= '0' && p[-1] <= '9')))) {
+			p++;
+			continue;
+		}
+		char *end = NULL;
+		double x = strtod(p, &end);
+		if (end == p)
+			break;
+		const char *dot = memchr(p, '.', (size_t)(end - p));
+		int dec = dot ? (int)(end - dot - 1) : 0;
+		double half = dec > 0 ? 0.5 * pow(10, -dec) : 1e-9;
+		if (fabs(x - us) <= half * (1 + 1e-9))
+			return 1;
+		p = end;
+	}
+	return 0;
+}

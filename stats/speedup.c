@@ -1,6 +1,7 @@
 /* speedup.c: baseline-to-final speedups and their geometric means
  * (speedup.h). */
 #include "stats/speedup.h"
+#include "stats/final.h"
 #include "stats/stats.h"
 
 #include <errno.h>
@@ -27,6 +28,8 @@ void stats_speedup_release(struct stats_speedup *s)
 		return;
 	free(s->keys);
 	free(s->groups);
+	for (size_t k = 0; s->kept && k < s->ks.n; k++)
+		free(s->kept[k].runs);
 	free(s->kept);
 	stats_keyset_release(&s->ks);
 	memset(s, 0, sizeof(*s));
@@ -77,6 +80,24 @@ static void keep(struct record *dst, const struct record *r)
 	dst->artifact_path = dst->artifact_sha256 = dst->msprof_raw_path = dst->timestamp = NULL;
 }
 
+/* Appends r's duration to the runs *v (n, cap) when r is a run of the
+ * final figure (valid, not round 0: stats/final.h). 0, -1 out of memory. */
+static int runs_add(double **v, size_t *n, size_t *cap, const struct record *r)
+{
+	if (!record_valid(r) || r->round == 0)
+		return 0;
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 2;
+		double *x = realloc(*v, nc * sizeof(*x));
+		if (!x)
+			return -1;
+		*v = x;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = r->duration_us;
+	return 0;
+}
+
 void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidate)
 {
 	memset(a, 0, sizeof(*a));
@@ -86,8 +107,11 @@ void stats_speedup_begin(struct stats_speedup_acc *a, const char *final_candidat
 static void free_cands(struct stats_speedup_acc *a)
 {
 	for (size_t i = 0; i < a->ncands; i++) {
+		for (size_t k = 0; k < a->cands[i].n; k++)
+			free(a->cands[i].runs[k].v);
 		free(a->cands[i].keys);
 		free(a->cands[i].rec);
+		free(a->cands[i].runs);
 	}
 	free(a->cands);
 	stats_keyset_release(&a->cand_ids);
@@ -97,6 +121,8 @@ static void free_cands(struct stats_speedup_acc *a)
 
 void stats_speedup_abort(struct stats_speedup_acc *a)
 {
+	for (size_t k = 0; a->kept && k < a->ks.n; k++)
+		free(a->kept[k].runs);
 	stats_keyset_release(&a->ks);
 	free(a->kept);
 	free_cands(a);
@@ -136,7 +162,7 @@ static int cand_keep(struct stats_speedup_cand *c, size_t k, const struct record
 		if (c->keys[i] == k) {
 			if (r->round >= c->rec[i].round)
 				keep(&c->rec[i], r);
-			return 0;
+			return runs_add(&c->runs[i].v, &c->runs[i].n, &c->runs[i].cap, r);
 		}
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 4;
@@ -148,12 +174,17 @@ static int cand_keep(struct stats_speedup_cand *c, size_t k, const struct record
 		if (!rv)
 			return -1;
 		c->rec = rv;
+		struct stats_speedup_runs *uv = realloc(c->runs, cap * sizeof(*uv));
+		if (!uv)
+			return -1;
+		c->runs = uv;
 		c->cap = cap;
 	}
 	c->keys[c->n] = k;
 	keep(&c->rec[c->n], r);
+	memset(&c->runs[c->n], 0, sizeof(c->runs[c->n]));
 	c->n++;
-	return 0;
+	return runs_add(&c->runs[c->n - 1].v, &c->runs[c->n - 1].n, &c->runs[c->n - 1].cap, r);
 }
 
 /* Lineage bookkeeping of one record (no final candidate given). */
@@ -206,14 +237,14 @@ static int is_cut_prefix(const char *id, size_t n, const char *name, size_t nl)
 
 /* The candidate final_hint names (see speedup.h), *how 1 exact or stem,
  * 2 prefix; NULL when none. */
-static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_acc *a,
+static struct stats_speedup_cand *resolve_hint(const struct stats_speedup_acc *a,
 						     const char *name, int *how)
 {
-	const struct stats_speedup_cand *pre = NULL;
+	struct stats_speedup_cand *pre = NULL;
 	size_t nl = strlen(name), bn;
 	const char *b = hint_stem(name, &bn);
 	for (size_t i = 0; i < a->ncands; i++) {
-		const struct stats_speedup_cand *c = &a->cands[i];
+		struct stats_speedup_cand *c = &a->cands[i];
 		size_t n = strlen(c->id);
 		if (c->n == 0)
 			continue; /* no valid record */
@@ -230,11 +261,11 @@ static const struct stats_speedup_cand *resolve_hint(const struct stats_speedup_
 
 /* The adopted candidate: the parent of the latest round (later line on a
  * tie) that has a valid record in an earlier round; NULL when none. */
-static const struct stats_speedup_cand *pick_adopted(const struct stats_speedup_acc *a)
+static struct stats_speedup_cand *pick_adopted(const struct stats_speedup_acc *a)
 {
-	const struct stats_speedup_cand *best = NULL;
+	struct stats_speedup_cand *best = NULL;
 	for (size_t i = 0; i < a->ncands; i++) {
-		const struct stats_speedup_cand *c = &a->cands[i];
+		struct stats_speedup_cand *c = &a->cands[i];
 		if (c->max_child_round < 0 || c->min_valid_round >= c->max_child_round)
 			continue;
 		if (!best || c->max_child_round > best->max_child_round ||
@@ -283,10 +314,12 @@ int stats_speedup_add(struct stats_speedup_acc *a, const struct record *r)
 		e->has_phase = 1;
 		a->any_phase = 1;
 	}
-	if (a->final_candidate && strcmp(r->candidate_id, a->final_candidate) == 0 &&
-	    (!e->has_named || r->round >= e->named.round)) {
-		keep(&e->named, r);
-		e->has_named = 1;
+	if (a->final_candidate && strcmp(r->candidate_id, a->final_candidate) == 0) {
+		if (!e->has_named || r->round >= e->named.round) {
+			keep(&e->named, r);
+			e->has_named = 1;
+		}
+		return runs_add(&e->runs, &e->nruns, &e->capruns, r);
 	}
 	return 0;
 }
@@ -354,21 +387,62 @@ static void settle_key(struct stats_speedup *out, size_t k, int named, enum stat
 	}
 	e->speedup = NAN;
 	e->change = NAN;
+	e->final_us = NAN;
+	e->nruns = 0;
+	if (e->final) {
+		/* the final figure (stats/final.h): the median of the final
+		 * candidate's runs, the final record alone when it is its only one */
+		struct stats_final f;
+		if (kp->nruns && stats_final_figure(kp->runs, kp->nruns, 0, &f) == 0) {
+			e->final_us = f.figure;
+			e->nruns = kp->nruns;
+		} else {
+			e->final_us = e->final->duration_us;
+			e->nruns = 1;
+		}
+	}
 	if (e->baseline && e->final) {
-		e->speedup = e->baseline->duration_us / e->final->duration_us;
-		e->change = stats_rel_change(e->final->duration_us, e->baseline->duration_us);
+		e->speedup = e->baseline->duration_us / e->final_us;
+		e->change = stats_rel_change(e->final_us, e->baseline->duration_us);
 		e->regression = e->speedup < 1.0;
 	}
 }
 
 /* Takes candidate C's records as the named finals of OUT. */
-static void take_named(struct stats_speedup *out, const struct stats_speedup_cand *c)
+static void take_named(struct stats_speedup *out, struct stats_speedup_cand *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		out->kept[c->keys[i]].named = c->rec[i];
-		out->kept[c->keys[i]].has_named = 1;
+		struct stats_speedup_kept *kp = &out->kept[c->keys[i]];
+		kp->named = c->rec[i];
+		kp->has_named = 1;
+		free(kp->runs);
+		kp->runs = c->runs[i].v; /* moved */
+		kp->nruns = c->runs[i].n;
+		kp->capruns = c->runs[i].cap;
+		c->runs[i].v = NULL;
+		c->runs[i].n = c->runs[i].cap = 0;
 	}
 	out->final_candidate = c->id;
+}
+
+/* v2 phase "final" finals: each key's runs are those of the candidate of
+ * its last final record (moved out of the lineage). */
+static void take_phase_runs(struct stats_speedup *out, struct stats_speedup_acc *a)
+{
+	for (size_t i = 0; i < a->ncands; i++) {
+		struct stats_speedup_cand *c = &a->cands[i];
+		for (size_t j = 0; j < c->n; j++) {
+			struct stats_speedup_kept *kp = &out->kept[c->keys[j]];
+			if (!kp->has_phase || kp->phase.candidate_id != c->id)
+				continue;
+			free(kp->runs);
+			kp->runs = c->runs[j].v;
+			kp->nruns = c->runs[j].n;
+			kp->capruns = c->runs[j].cap;
+			c->runs[j].v = NULL;
+			c->runs[j].n = c->runs[j].cap = 0;
+		}
+	}
 }
 
 int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
@@ -383,7 +457,7 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 	size_t nk = out->ks.n;
 	if (!named && a->final_hint && nk > 0) {
 		int how = 0;
-		const struct stats_speedup_cand *c = resolve_hint(a, a->final_hint, &how);
+		struct stats_speedup_cand *c = resolve_hint(a, a->final_hint, &how);
 		out->hint = c ? how : -1;
 		if (c) {
 			take_named(out, c);
@@ -393,7 +467,7 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 	if (!named && !a->any_phase && nk > 0) {
 		/* never the per-key minimum over candidates (a kernel no one
 		 * has): the candidate the records show adopted last */
-		const struct stats_speedup_cand *c = pick_adopted(a);
+		struct stats_speedup_cand *c = pick_adopted(a);
 		if (!c) {
 			free_cands(a);
 			memset(a, 0, sizeof(*a));
@@ -404,6 +478,8 @@ int stats_speedup_finish(struct stats_speedup_acc *a, struct stats_speedup *out)
 		named = 1;
 		src = STATS_FINAL_ADOPTED;
 	}
+	if (!named)
+		take_phase_runs(out, a);
 	free_cands(a);
 	memset(a, 0, sizeof(*a));
 	errno = ENOMEM;

@@ -22,7 +22,12 @@
  *                 and can never show a regression.
  *              Keys the final candidate never measured have no final
  *              (no silent fallback to another candidate).
- *   speedup    baseline / final; change = (final - baseline) / baseline.
+ *   final_us   the final figure (stats/final.h): the median of the final
+ *              candidate's runs of the key (its valid records outside round
+ *              0: the rounds that measured it and its final confirmation
+ *              runs), never its latest or best record alone; for phase
+ *              "final" finals, the runs of the final record's candidate.
+ *   speedup    baseline / final_us; change = (final_us - baseline) / baseline.
  *   regression speedup < 1 (shown, never hidden).
  * Geometric means are exp(mean(log speedup)) over the keys that have both
  * a baseline and a final; the geometric-mean latency change is
@@ -53,8 +58,10 @@ struct stats_speedup_key {
 	const char *dispatch;           /* borrowed */
 	const char *workload;           /* borrowed */
 	const struct record *baseline;  /* NULL when the key has no valid round-0 record */
-	const struct record *final;     /* NULL when none */
+	const struct record *final;     /* the final candidate's latest record, NULL when none */
 	enum stats_final_source source; /* how final was chosen */
+	double final_us;                /* the final figure (median of nruns runs), NAN none */
+	size_t nruns;                   /* runs behind final_us */
 	double speedup;                 /* baseline / final, NAN when either is missing */
 	double change;                  /* (final - baseline) / baseline, NAN likewise */
 	int regression;                 /* speedup < 1 */
@@ -75,6 +82,15 @@ struct stats_speedup_group {
 struct stats_speedup_kept {
 	struct record base, best, phase, named;
 	unsigned char has_base, has_best, has_phase, has_named;
+	double *runs;                   /* the final candidate's runs (durations, file
+					   order); malloc'd */
+	size_t nruns, capruns;
+};
+
+/* A candidate's runs of one key (stats/final.h), durations in file order. */
+struct stats_speedup_runs {
+	double *v;                      /* malloc'd */
+	size_t n, cap;
 };
 
 struct stats_speedup {
@@ -103,13 +119,16 @@ struct stats_speedup_cand {
 	size_t child_seq;               /* order of that record, for ties */
 	size_t *keys;                   /* key indexes of rec[] */
 	struct record *rec;             /* its latest valid record of each */
+	struct stats_speedup_runs *runs; /* its runs of each */
 	size_t n, cap;
 };
 
 /* Streaming: begin, add every record in file order (valid or not), then
- * finish. Memory grows with the number of keys, never of records; without
- * a final candidate also with candidates x keys (the lineage must keep each
- * candidate's latest record per key until the adopted one is known). The
+ * finish. Memory grows with the number of keys, and with 8 bytes per run
+ * (valid record outside round 0) of the final candidate; without a final
+ * candidate with candidates x keys and 8 bytes per valid record (the
+ * lineage keeps each candidate's latest record and runs per key until the
+ * final one is known). The
  * strings of the records added (their interned ids) are borrowed: keep
  * their pool alive while *out is used. add returns 0, -1 when memory ran
  * out (then abort). finish empties a and returns what compute returns. */

@@ -107,6 +107,40 @@ static void test_final_selection(void **state)
 	records_release(&rs);
 }
 
+/* The final figure is the median of the final candidate's runs (its
+ * round and its final confirmation), never the latest record alone: the
+ * gate reconciles with the median, so speedup prints it. */
+static void test_final_is_median_of_runs(void **state)
+{
+	(void)state;
+	struct rb b = { .n = 0 };
+	struct records rs;
+	struct stats_speedup s;
+	rb_v1(&b, 0, "baseline", "k::a", "w1", 12.0, 1);
+	rb_v1(&b, 1, "tile", "k::a", "w1", 8.967, 1);
+	rb_v1(&b, 1, "wide", "k::a", "w1", 8.0, 1);
+	rb_v1(&b, 2, "tile", "k::a", "w1", 8.369, 1); /* the final confirmation, 6.7% faster */
+	rb_v1(&b, 2, "tile", "k::a", "w1", 4.0, 0);   /* L0 fail: no run */
+	compute(&b, "tile", &rs, &s);
+	assert_close(s.keys[0].final_us, 8.668, 1e-12);
+	assert_int_equal(s.keys[0].nruns, 2);
+	assert_close(s.keys[0].speedup, 12.0 / 8.668, 1e-12);
+	assert_int_equal(s.keys[0].final->round, 2);
+	stats_speedup_release(&s);
+	records_release(&rs);
+	/* v2: the phase final record's candidate, all its runs */
+	b.n = 0;
+	rb_v2(&b, 0, "baseline", "k.py::main", "a", "baseline", 120.0, 1, NAN, NAN);
+	rb_v2(&b, 1, "fast", "k.py::main", "a", "candidate", 40.0, 1, NAN, NAN);
+	rb_v2(&b, 2, "fast", "k.py::main", "a", "final", 42.0, 1, NAN, NAN);
+	compute(&b, NULL, &rs, &s);
+	assert_int_equal(s.keys[0].source, STATS_FINAL_PHASE);
+	assert_close(s.keys[0].final_us, 41.0, 1e-12);
+	assert_int_equal(s.keys[0].nruns, 2);
+	stats_speedup_release(&s);
+	records_release(&rs);
+}
+
 static void test_missing_baseline_and_empty(void **state)
 {
 	(void)state;
@@ -226,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_geomean_of_2_and_8_is_4),
 		cmocka_unit_test(test_groups_and_regression),
 		cmocka_unit_test(test_final_selection),
+		cmocka_unit_test(test_final_is_median_of_runs),
 		cmocka_unit_test(test_missing_baseline_and_empty),
 		cmocka_unit_test(test_final_is_last_adopted),
 		cmocka_unit_test(test_final_cannot_be_told),

@@ -21,7 +21,8 @@
 
 enum { O_OP = 256, O_BASE, O_WL, O_OPT, O_TARGET, O_BENCH, O_L0, O_KN, O_CONTRACT,
        O_NOISE, O_MR, O_ME, O_SMALL, O_ABT, O_LC, O_WU, O_PAIRS, O_APROTO, O_ALC, O_AWU, O_MSPROF,
-       O_TMO, O_FORCE, O_DIR, O_JSON, O_NOGATE, O_BRANCH };
+       O_TMO, O_FORCE, O_DIR, O_JSON, O_NOGATE, O_BRANCH,
+       O_REMEASURE, O_BOTH };
 
 static const struct cli_option init_options[] = {
 	{ O_OP, 0, "op", "NAME", "operator name (the result is perf_opt/NAME.py)" },
@@ -58,6 +59,10 @@ static const struct cli_option json_options[] = {
 };
 static const struct cli_option finish_options[] = {
 	{ O_NOGATE, 0, "no-gate", NULL, "do not run the gate over perf_opt/ at the end" },
+	{ O_REMEASURE, 0, "remeasure", NULL, "measure once more where the final confirmation\n"
+					     "disagrees with the round beyond noise" },
+	{ O_BOTH, 0, "report-both", NULL, "write the Final Summary even so: the median, both\n"
+					  "runs shown and the disagreement stated" },
 	{ O_JSON, 0, "json", NULL, LOOP_JSON_HELP },
 	CLI_OPT_END
 };
@@ -101,9 +106,12 @@ static const struct cli_spec loop_next_spec = {
 	0, NULL,
 };
 static const struct cli_spec loop_finish_spec = {
-	"loop finish", "tlperf loop [-C DIR] finish [--no-gate] [--json]",
-	"Writes the final kernel and the Final Summary, runs the gate, and prints the\n"
-	"Stage Result (see report).\n",
+	"loop finish", "tlperf loop [-C DIR] finish [--remeasure | --report-both] [--no-gate] [--json]",
+	"Writes the final kernel, measures it once more (the final confirmation),\n"
+	"writes the Final Summary with each workload's final figure (the median of the\n"
+	"kernel's runs), runs the gate, and prints the Stage Result (see report). A\n"
+	"confirmation that disagrees with the round beyond noise stops before the\n"
+	"summary and says so: --remeasure or --report-both.\n",
 	finish_options, NULL, 0, NULL,
 };
 static const struct cli_spec loop_report_spec = {
@@ -127,7 +135,7 @@ const struct cli_spec cmd_loop_spec = {
 	"tlperf loop [-C DIR] round N --branch ID=FILE[@PARENT] ... [--json]\n"
 	"tlperf loop [-C DIR] status [--json]\n"
 	"tlperf loop [-C DIR] next [--json]\n"
-	"tlperf loop [-C DIR] finish [--no-gate] [--json]\n"
+	"tlperf loop [-C DIR] finish [--remeasure | --report-both] [--no-gate] [--json]\n"
 	"tlperf loop [-C DIR] report [--json]",
 	"Drives the Stage 4 tuning loop of the operator in DIR (default: the current\n"
 	"directory, which holds perf_opt/). Everything is derived from perf_opt/loop.json,\n"
@@ -404,6 +412,8 @@ static int parse_sub(const struct cli_spec *spec, int sargc, char **sargv, struc
 		switch (key) {
 		case O_JSON: o->json = 1; break;
 		case O_NOGATE: o->no_gate = 1; break;
+		case O_REMEASURE: o->remeasure = 1; break;
+		case O_BOTH: o->report_both = 1; break;
 		case O_BRANCH: {
 			struct loop_branch *b = &o->branches[o->nbranches];
 			if (parse_branch(cp.arg, b) != 0) {
@@ -477,6 +487,16 @@ static int run_sub(const struct cli_spec *spec, int sargc, char **sargv, struct 
 	return dispatch_sub(spec, o);
 }
 
+/* 1 when the subcommand's arguments hold --json (before any "--"), read
+ * even when parsing stopped at an error before it. */
+static int asks_json(int sargc, char **sargv)
+{
+	for (int i = 1; i < sargc && strcmp(sargv[i], "--") != 0; i++)
+		if (strcmp(sargv[i], "--json") == 0)
+			return 1;
+	return 0;
+}
+
 int cmd_loop(int argc, char **argv)
 {
 	char self[PATH_MAX];
@@ -515,14 +535,18 @@ int cmd_loop(int argc, char **argv)
 		return cli_usage_error("loop", "unknown subcommand '%s'%s", sub,
 				       cli_did_you_mean(sub, names, NULL, dym, sizeof(dym)));
 	}
-	if (spec == &loop_init_spec)
-		return cmd_init(sargc, sargv);
+	if (spec == &loop_init_spec) {
+		rc = cmd_init(sargc, sargv);
+		return rc != CLI_OK && asks_json(sargc, sargv) ? loop_json_error("init", rc) : rc;
+	}
 	o.branches = calloc((size_t)sargc + 1, sizeof(*o.branches));
 	if (!o.branches) {
 		cli_error("out of memory");
 		return CLI_USAGE;
 	}
 	rc = run_sub(spec, sargc, sargv, &o);
+	if (rc != CLI_OK && (o.json || asks_json(sargc, sargv)))
+		rc = loop_json_error(spec->cmd + 5, rc);
 	for (size_t k = 0; k < o.nbranches; k++) {
 		free(o.branches[k].id);
 		free(o.branches[k].file);

@@ -78,7 +78,11 @@ static int print_json(const struct stats_speedup *s, const char *path, const cha
 		recargs_json_key(o, e->dispatch, e->workload);
 		cJSON_AddItemToObject(o, "baseline_us",
 				      recargs_num_or_null(e->baseline ? e->baseline->duration_us : NAN));
-		cJSON_AddItemToObject(o, "final_us", recargs_num_or_null(e->final ? e->final->duration_us : NAN));
+		cJSON_AddItemToObject(o, "final_us", recargs_num_or_null(e->final_us));
+		if (e->final)
+			cJSON_AddNumberToObject(o, "final_runs", (double)e->nruns);
+		else
+			cJSON_AddNullToObject(o, "final_runs");
 		if (e->final) {
 			cJSON_AddStringToObject(o, "final_candidate", e->final->candidate_id);
 			cJSON_AddNumberToObject(o, "final_round", (double)e->final->round);

@@ -46,9 +46,20 @@ static void vmsg(const char *level, const char *suffix, const char *fmt, va_list
 		free(text);
 }
 
+/* The text of the last error message (for a JSON error object). */
+static char last_error[1024];
+
+const char *cli_last_error(void)
+{
+	return last_error;
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
 	va_start(ap, fmt);
 	vmsg("error", NULL, fmt, ap);
 	va_end(ap);
@@ -80,6 +91,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 		snprintf(see, sizeof(see), " (see 'tlperf %s%s--help')", cmd, *cmd ? " " : "");
 	else
 		snprintf(see, sizeof(see), " (see '%s --help')", cli_prog);
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
 	va_start(ap, fmt);
 	vmsg("error", see, fmt, ap);
 	va_end(ap);

@@ -29,6 +29,9 @@ extern const char *cli_prog;
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The text of the last cli_error (or cli_usage_error) message, without
+ * prefix or newline; "" when none. Static storage, overwritten by the next. */
+const char *cli_last_error(void);
 /* cli_error for a usage problem, on the same one line ending
  * " (see 'tlperf CMD --help')" (" (see 'tlgate --help')" under an alias);
  * returns CLI_USAGE so callers can `return cli_usage_error(...)`. cmd may

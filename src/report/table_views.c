@@ -81,7 +81,7 @@ void report_speedup_keys_view(const struct stats_speedup *s, struct table *t)
 		table_cell(t, "%s", e->dispatch);
 		table_cell(t, "%s", e->workload);
 		cell_num(t, "%.3f", e->baseline ? e->baseline->duration_us : NAN, "—");
-		cell_num(t, "%.3f", e->final ? e->final->duration_us : NAN, "—");
+		cell_num(t, "%.3f", e->final_us, "—");
 		table_cell(t, "%s", e->final ? e->final->candidate_id : "—");
 		cell_num(t, "%.2fx", e->speedup, "—");
 		cell_pct(t, e->change, e->regression ? " (regression)" : "");

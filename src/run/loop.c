@@ -7,6 +7,7 @@
 #include "report/table.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,71 @@ const struct record *loop_final_record(const struct loop_ctx *c, long fr, const 
 			f = r;
 	}
 	return f;
+}
+
+int loop_final_of(const struct loop_ctx *c, const char *best, const struct loop_workload *w,
+		  struct loop_final *lf)
+{
+	const struct records *rs = &c->st.rs;
+	double *d = malloc((rs->n + 1) * sizeof(*d));
+	size_t n = 0;
+	memset(lf, 0, sizeof(*lf));
+	lf->f.figure = NAN;
+	if (!d)
+		return -1;
+	for (size_t j = 0; j < rs->n; j++) {
+		const struct record *r = &rs->v[j];
+		if (r->round == 0 || !record_valid(r) || strcmp(r->candidate_id, best) != 0 ||
+		    strcmp(r->workload, w->id) != 0 || strcmp(r->dispatch, w->dispatch) != 0)
+			continue;
+		d[n++] = r->duration_us;
+		lf->run[lf->nshown < LOOP_FINAL_SHOWN ? lf->nshown++ : LOOP_FINAL_SHOWN - 1] = r;
+	}
+	int rc = stats_final_figure(d, n, c->plan.noise, &lf->f);
+	free(d);
+	return rc;
+}
+
+/* "round 1's 8.967 us" or "the final confirmation's 8.5 us" for run r of
+ * the final round fr, into buf. */
+static const char *run_name(const struct record *r, long fr, char *buf, size_t len)
+{
+	if (r->round == fr)
+		snprintf(buf, len, "an earlier confirmation's %.3f us", r->duration_us);
+	else
+		snprintf(buf, len, "round %ld's %.3f us", r->round, r->duration_us);
+	return buf;
+}
+
+size_t loop_unsettled(const struct loop_ctx *c, char *what, size_t len)
+{
+	size_t n = 0;
+	if (what && len)
+		what[0] = '\0';
+	if (!c->st.finishing)
+		return 0;
+	for (size_t i = 0; i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		if (!loop_final_record(c, c->st.final_round, c->st.best, w))
+			return 0; /* the final measurement is not complete */
+	}
+	for (size_t i = 0; i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		struct loop_final lf;
+		if (loop_final_of(c, c->st.best, w, &lf) != 0 || lf.f.settled)
+			continue;
+		if (n++ == 0 && what && len) {
+			const struct record *near = NULL;
+			for (size_t k = 0; k + 1 < lf.nshown; k++)
+				if (lf.run[k]->duration_us == lf.f.nearest)
+					near = lf.run[k];
+			char nb[96];
+			snprintf(what, len, "%s: final confirmation %.3f us, %.1f%% %s than %s", w->id,
+				 lf.f.last, 100 * fabs(lf.f.drift), lf.f.drift < 0 ? "faster" : "slower",
+				 near ? run_name(near, c->st.final_round, nb, sizeof(nb)) : "the earlier runs");
+		}
+	}
+	return n;
 }
 
 void loop_bench_log(long round, const char *id, const struct loop_workload *w, char *buf,

@@ -88,6 +88,10 @@ struct loop_opts {
 	const char *self;          /* absolute path of the tlperf binary (for tlab, gate) */
 	int json;                  /* --json: one tlperf/loop/v1 object on stdout */
 	int no_gate;               /* finish: skip the gate (tests of finish itself) */
+	int remeasure;             /* finish: one more final confirmation run where it
+				      disagrees with the round beyond noise */
+	int report_both;           /* finish: write the Final Summary even so (the median,
+				      both runs shown, the disagreement stated) */
 	long round;                /* round N */
 	struct loop_branch *branches;
 	size_t nbranches;
@@ -108,5 +112,11 @@ int loop_cmd_finish(const struct loop_opts *o);
 /* Prints the Stage Result of a finished loop (o->json: as JSON) and keeps
  * a copy in perf_opt/logs/stage_result.md (never replaced once written). */
 int loop_cmd_report(const struct loop_opts *o);
+
+/* --json and the command failed (rc != 0) without printing its object:
+ * prints {"schema": "tlperf/loop/v1", "step", "outcome": "error",
+ * "exit_code", "error": the last error message} on stdout. Returns rc (or
+ * CLI_USAGE when stdout cannot be written). */
+int loop_json_error(const char *step, int rc);
 
 #endif

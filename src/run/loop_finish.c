@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,76 @@
 
 #define LOOP_GATE_LOG LOOP_DIR "/logs/gate.log"
 
-/* The Final Summary's head: the best and one latency block per workload;
- * 0, or -1 when a final or baseline record is missing. */
-static int summary_latencies(const struct loop_ctx *c, long fr, const char *best,
-			     const char *final_file, struct strbuf *b)
+/* "8.943 (round 1), 8.645 (final)": the runs of lf, the final round fr. */
+static void runs_text(const struct loop_final *lf, long fr, struct strbuf *b)
+{
+	for (size_t k = 0; k < lf->nshown; k++) {
+		const struct record *r = lf->run[k];
+		if (k == LOOP_FINAL_SHOWN - 1 && lf->f.n > LOOP_FINAL_SHOWN)
+			strbuf_printf(b, ", ... (%zu more)", lf->f.n - LOOP_FINAL_SHOWN);
+		if (r->round == fr)
+			strbuf_printf(b, "%s%.3f (final)", k ? ", " : "", r->duration_us);
+		else
+			strbuf_printf(b, "%s%.3f (round %ld)", k ? ", " : "", r->duration_us, r->round);
+	}
+}
+
+/* The final confirmation section: per workload the best's runs, their
+ * median (the final figure) and how far the confirmation lies from the
+ * nearest earlier run; a disagreement beyond noise is stated (only written
+ * with --report-both). A heading that says final and confirmation: the
+ * gate reads the round's records as the final confirmation they are. 0,
+ * or -1 when a workload has no run. */
+static int confirmation_section(const struct loop_ctx *c, long fr, const char *best,
+				const char *final_file, struct strbuf *b)
+{
+	static const struct table_col cols[] = { { "dispatch", TABLE_LEFT }, { "workload", TABLE_LEFT },
+						 { "runs (us)", TABLE_LEFT }, { "final figure (us)", TABLE_RIGHT },
+						 { "confirmation vs nearest run", TABLE_RIGHT } };
+	struct table t;
+	struct strbuf notes = { 0 };
+	table_init(&t, NULL, cols, sizeof(cols) / sizeof(cols[0]));
+	strbuf_printf(b, "\n### Final Confirmation（round %ld）\n\n", fr);
+	strbuf_printf(b, "`%s` (= `%s`) re-measured as the final confirmation. Each workload's final figure is the median "
+		      "of the kernel's runs (docs/records.md, \"The final figure\"): the figure the Final "
+		      "Summary reports and the gate reconciles.\n\n", final_file, best);
+	for (size_t i = 0; i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		struct loop_final lf;
+		if (loop_final_of(c, best, w, &lf) != 0) {
+			cli_error("final record of '%s' missing", w->id);
+			table_release(&t);
+			free(notes.s);
+			return -1;
+		}
+		struct strbuf rb = { 0 };
+		runs_text(&lf, fr, &rb);
+		table_cell(&t, "%s", w->dispatch);
+		table_cell(&t, "%s", w->id);
+		table_cell(&t, "%s", rb.s ? rb.s : "");
+		table_cell(&t, "%.3f", lf.f.figure);
+		if (lf.f.n > 1)
+			table_cell(&t, "%+.1f%%", 100 * lf.f.drift);
+		else
+			table_cell(&t, "%s", "—");
+		free(rb.s);
+		if (!lf.f.settled)
+			strbuf_printf(&notes, "- %s: the final confirmation (%.3f us) and the nearest earlier run "
+				      "(%.3f us) differ by %+.1f%%, beyond the noise threshold %.1f%%: both "
+				      "are reported, the final figure is the median of the runs\n",
+				      w->id, lf.f.last, lf.f.nearest, 100 * lf.f.drift, 100 * c->plan.noise);
+	}
+	loop_put_table(b, &t);
+	if (notes.s)
+		strbuf_printf(b, "\n%s", notes.s);
+	free(notes.s);
+	return 0;
+}
+
+/* The Final Summary's head: the best and one latency block per workload,
+ * from the final figure; 0, or -1 when a run or the baseline is missing. */
+static int summary_latencies(const struct loop_ctx *c, const char *best, const char *final_file,
+			     struct strbuf *b)
 {
 	strbuf_printf(b, "\n## Final Summary\n\n");
 	strbuf_printf(b, "- best: %s (`%s`, copied to `%s`)%s\n", best,
@@ -30,16 +97,16 @@ static int summary_latencies(const struct loop_ctx *c, long fr, const char *best
 		      strcmp(best, "baseline") == 0 ? " — nothing was adopted, the baseline stays" : "");
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
-		const struct record *f = loop_final_record(c, fr, best, w);
+		struct loop_final lf;
 		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
-		if (!f || !b0) {
+		if (loop_final_of(c, best, w, &lf) != 0 || !b0) {
 			cli_error("final record of '%s' missing", w->id);
 			return -1;
 		}
-		strbuf_printf(b, "- %s: final_latency: %.3f us\n", w->id, f->duration_us);
+		strbuf_printf(b, "- %s: final_latency: %.3f us\n", w->id, lf.f.figure);
 		strbuf_printf(b, "- %s: baseline_latency: %.3f us\n", w->id, b0->duration_us);
 		strbuf_printf(b, "- %s: improvement: %.1f%%\n", w->id,
-			      100 * (b0->duration_us - f->duration_us) / b0->duration_us);
+			      100 * (b0->duration_us - lf.f.figure) / b0->duration_us);
 	}
 	return 0;
 }
@@ -61,7 +128,7 @@ static void summary_speedups(const struct stats_speedup *sp, struct strbuf *b)
 		table_cell(&t, "%s", k->dispatch);
 		table_cell(&t, "%s", k->workload);
 		table_cell(&t, "%.3f", k->baseline->duration_us);
-		table_cell(&t, "%.3f", k->final->duration_us);
+		table_cell(&t, "%.3f", k->final_us);
 		table_cell(&t, "%.3fx%s", k->speedup, k->regression ? " (regression)" : "");
 	}
 	for (size_t g = 0; g < sp->ngroups; g++) {
@@ -81,7 +148,7 @@ static void summary_speedups(const struct stats_speedup *sp, struct strbuf *b)
 }
 
 /* v2: the Final Performance Test Data table (baseline and final per key). */
-static void summary_final_data(const struct loop_ctx *c, long fr, const char *best, struct strbuf *b)
+static void summary_final_data(const struct loop_ctx *c, const char *best, struct strbuf *b)
 {
 	static const struct table_col cols[] = { { "kernel_id", TABLE_LEFT }, { "workload_id", TABLE_LEFT },
 						 { "baseline_us", TABLE_RIGHT }, { "final_us", TABLE_RIGHT },
@@ -92,11 +159,12 @@ static void summary_final_data(const struct loop_ctx *c, long fr, const char *be
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
 		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
-		const struct record *f = loop_final_record(c, fr, best, w);
+		struct loop_final lf;
+		loop_final_of(c, best, w, &lf);
 		table_cell(&t, "%s", w->dispatch);
 		table_cell(&t, "%s", w->id);
-		table_cell(&t, "%.3f", b0->duration_us);
-		table_cell(&t, "%.3f", f->duration_us);
+		table_cell(&t, "%.3f", b0 ? b0->duration_us : NAN);
+		table_cell(&t, "%.3f", lf.f.figure);
 		table_cell(&t, "%s", best);
 	}
 	loop_put_table(b, &t);
@@ -113,8 +181,8 @@ static int final_summary(struct loop_ctx *c, long fr, const char *best, const ch
 		cli_error("speedups of '%s': %s", best, strerror(errno));
 		return -1;
 	}
-	int rc = summary_latencies(c, fr, best, final_file, &b);
-	if (rc)
+	int rc = confirmation_section(c, fr, best, final_file, &b);
+	if (rc || (rc = summary_latencies(c, best, final_file, &b)) != 0)
 		goto out;
 	summary_speedups(&sp, &b);
 	strbuf_printf(&b, "- geomean speedup: %.3fx\n", sp.geomean_speedup);
@@ -125,7 +193,7 @@ static int final_summary(struct loop_ctx *c, long fr, const char *best, const ch
 		      c->plan.max_rounds, c->plan.max_experiments, 100 * c->plan.noise);
 	strbuf_printf(&b, "- iterations: %ld\n", fr - 1);
 	if (c->plan.contract == 2)
-		summary_final_data(c, fr, best, &b);
+		summary_final_data(c, best, &b);
 	strbuf_printf(&b, "\n" LOOP_MARKER "kind=final round=%ld best=%s stop=%s -->\n", fr, best,
 		      stop);
 	rc = loop_log_append(&b);
@@ -147,7 +215,7 @@ out:
  * result (winner_merged when the final version beats the baseline by more
  * than noise, else no_gain with the reason). An existing inventory is never
  * touched. */
-static int write_inventory(const struct loop_ctx *c, long fr, const char *best)
+static int write_inventory(const struct loop_ctx *c, const char *best)
 {
 	const char *path = LOOP_DIR "/workload_inventory.json";
 	if (access(path, F_OK) == 0)
@@ -160,8 +228,9 @@ static int write_inventory(const struct loop_ctx *c, long fr, const char *best)
 	for (size_t i = 0; i < c->plan.nworkloads; i++) {
 		const struct loop_workload *w = &c->plan.workloads[i];
 		const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
-		const struct record *f = loop_final_record(c, fr, best, w);
-		int gain = b0 && f && f->duration_us < b0->duration_us * (1 - c->plan.noise);
+		struct loop_final lf;
+		int gain = b0 && loop_final_of(c, best, w, &lf) == 0 &&
+			   lf.f.figure < b0->duration_us * (1 - c->plan.noise);
 		cJSON *it = cJSON_CreateObject();
 		if (!it)
 			goto out;
@@ -256,7 +325,8 @@ static void final_json(cJSON *j, const struct loop_ctx *c, const char *final_fil
 		cJSON_AddStringToObject(e, "dispatch", k->dispatch);
 		cJSON_AddStringToObject(e, "workload", k->workload);
 		cJSON_AddNumberToObject(e, "baseline_us", k->baseline->duration_us);
-		cJSON_AddNumberToObject(e, "final_us", k->final->duration_us);
+		cJSON_AddNumberToObject(e, "final_us", k->final_us);
+		cJSON_AddNumberToObject(e, "final_runs", (double)k->nruns);
 		cJSON_AddNumberToObject(e, "speedup", k->speedup);
 		cJSON_AddBoolToObject(e, "regression", k->regression);
 	}
@@ -324,9 +394,13 @@ static int finish_mark(struct loop_ctx *c, long fr, const char *best)
 	return lr || loop_reload(c) ? CLI_USAGE : CLI_OK;
 }
 
-/* The final round: the best copied to final_file and measured once more,
- * the Final Summary and (v2) the inventory written. Returns a CLI code. */
-static int finish_round(struct loop_ctx *c, const char *final_file, int quiet)
+/* The final round: the best copied to final_file and measured once more
+ * (o->remeasure: once more where that confirmation disagrees with the
+ * round beyond noise), the Final Summary and (v2) the inventory written.
+ * A confirmation that still disagrees stops before the summary, unless
+ * o->report_both: *unsettled set, CLI_OK. Returns a CLI code. */
+static int finish_round(struct loop_ctx *c, const struct loop_opts *o, const char *final_file, int quiet,
+			int *unsettled)
 {
 	char best[128], stop[32];
 	long fr = c->st.finishing ? c->st.final_round : c->st.last_decided + 1;
@@ -337,15 +411,75 @@ static int finish_round(struct loop_ctx *c, const char *final_file, int quiet)
 		return CLI_USAGE;
 	/* The final record: the tuned file measured once more, as the
 	 * candidate it came from. */
-	rc = loop_measure_candidate(c, fr, best, best, final_file,
-			       c->plan.contract == 2 ? "final" : "candidate", 0);
+	const char *phase = c->plan.contract == 2 ? "final" : "candidate";
+	rc = loop_measure_candidate(c, fr, best, best, final_file, phase, 0);
 	if (rc)
 		return rc;
+	char what[512];
+	if (o->remeasure && loop_unsettled(c, what, sizeof(what)) == 0)
+		cli_note("nothing to re-measure: every final confirmation agrees with the round within noise");
+	for (size_t i = 0; o->remeasure && i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		struct loop_final lf;
+		if (loop_final_of(c, best, w, &lf) == 0 && !lf.f.settled &&
+		    (rc = loop_measure_again(c, fr, best, final_file, phase, w)) != 0)
+			return rc;
+	}
+	if (!o->report_both && loop_unsettled(c, what, sizeof(what))) {
+		*unsettled = 1;
+		return CLI_OK;
+	}
 	if (final_summary(c, fr, best, final_file, stop, quiet) != 0)
 		return CLI_USAGE;
-	if (c->plan.contract == 2 && write_inventory(c, fr, best) != 0)
+	if (c->plan.contract == 2 && write_inventory(c, best) != 0)
 		return CLI_USAGE;
 	cli_note("write the Skill Retrospective section of '%s' yourself", LOOP_LOG);
+	return CLI_OK;
+}
+
+/* The final confirmation disagrees with the round beyond noise: no
+ * Final Summary; what was measured and the two ways on, as prose or JSON
+ * (outcome "confirm_disagrees"). Returns a CLI code (0: nothing failed). */
+static int finish_unsettled(struct loop_ctx *c, const struct loop_opts *o)
+{
+	if (o->json) {
+		cJSON *j = loop_json_begin(c, "finish", "confirm_disagrees");
+		cJSON *f = j ? cJSON_AddArrayToObject(j, "confirmation") : NULL;
+		for (size_t i = 0; f && i < c->plan.nworkloads; i++) {
+			const struct loop_workload *w = &c->plan.workloads[i];
+			struct loop_final lf;
+			cJSON *e = cJSON_CreateObject();
+			if (!e || loop_final_of(c, c->st.best, w, &lf) != 0) {
+				cJSON_Delete(e);
+				continue;
+			}
+			cJSON_AddItemToArray(f, e);
+			cJSON_AddStringToObject(e, "dispatch", w->dispatch);
+			cJSON_AddStringToObject(e, "workload", w->id);
+			cJSON *rv = cJSON_AddArrayToObject(e, "runs_us");
+			for (size_t k = 0; rv && k < lf.nshown; k++)
+				cJSON_AddItemToArray(rv, cJSON_CreateNumber(lf.run[k]->duration_us));
+			cJSON_AddNumberToObject(e, "median_us", lf.f.figure);
+			cJSON_AddNumberToObject(e, "drift", lf.f.drift);
+			cJSON_AddBoolToObject(e, "settled", lf.f.settled);
+		}
+		return loop_json_print(j) ? CLI_USAGE : CLI_OK;
+	}
+	printf("final confirmation of '%s':\n", c->st.best);
+	for (size_t i = 0; i < c->plan.nworkloads; i++) {
+		const struct loop_workload *w = &c->plan.workloads[i];
+		struct loop_final lf;
+		struct strbuf rb = { 0 };
+		if (loop_final_of(c, c->st.best, w, &lf) != 0)
+			continue;
+		runs_text(&lf, c->st.final_round, &rb);
+		printf("  %s %s: runs %s us, median %.3f us, confirmation %+.1f%% vs the nearest run%s\n",
+		       w->dispatch, w->id, rb.s ? rb.s : "", lf.f.figure, 100 * lf.f.drift,
+		       lf.f.settled ? "" : " (beyond noise)");
+		free(rb.s);
+	}
+	printf("state: %s\n", loop_state_name(c));
+	loop_print_next(c);
 	return CLI_OK;
 }
 
@@ -362,10 +496,14 @@ int loop_cmd_finish(const struct loop_opts *o)
 		goto out;
 	}
 	snprintf(final_file, sizeof(final_file), LOOP_DIR "/%s.py", c.plan.op);
-	int already = c.st.finished, gate_exit = -1;
+	int already = c.st.finished, gate_exit = -1, unsettled = 0;
 	if (!already) {
-		if ((rc = finish_round(&c, final_file, o->json)) != 0)
+		if ((rc = finish_round(&c, o, final_file, o->json, &unsettled)) != 0)
 			goto out;
+		if (unsettled) {
+			rc = finish_unsettled(&c, o);
+			goto out;
+		}
 	} else {
 		cli_note("the Final Summary is written already; running the gate only");
 	}

@@ -473,3 +473,25 @@ int loop_measure_candidate(struct loop_ctx *c, long round, const char *id, const
 	}
 	return CLI_OK;
 }
+
+int loop_measure_again(struct loop_ctx *c, long round, const char *id, const char *impl,
+		       const char *phase, const struct loop_workload *w)
+{
+	struct cand_meas cm = { .c = c, .round = round, .id = id, .parent = id, .impl = impl,
+				.phase = phase, .l0 = 0 };
+	int k = 1;
+	for (size_t i = 0; i < c->st.rs.n; i++) {
+		const struct record *r = &c->st.rs.v[i];
+		k += r->round == round && strcmp(r->candidate_id, id) == 0 &&
+		     strcmp(r->workload, w->id) == 0 && strcmp(r->dispatch, w->dispatch) == 0;
+	}
+	snprintf(cm.rname, sizeof(cm.rname), "final%d", k);
+	snprintf(cm.logdir, sizeof(cm.logdir), LOOP_DIR "/logs/%s", cm.rname);
+	snprintf(cm.l0log, sizeof(cm.l0log), "%s/%s.log", cm.logdir, cm.id);
+	if (fileops_mkdir_p(cm.logdir) != 0) {
+		cli_error("cannot create '%s': %s", cm.logdir, strerror(errno));
+		return CLI_USAGE;
+	}
+	term_progress_begin(&cm.pg, "measurement", 1);
+	return cand_record(&cm, w, 1);
+}

@@ -53,16 +53,44 @@ static void next_round(const struct loop_ctx *c, const char *state, struct loop_
 			 c->st.best, file ? file : "?", nx->command);
 }
 
+/* The command that resumes interrupted round n: one --branch ID=FILE@PARENT
+ * per candidate with a record in it, in the order recorded (the same
+ * command again measures only what has no record). */
+static void pending_command(const struct loop_ctx *c, long n, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "tlperf loop round %ld", n);
+	for (size_t i = 0; i < c->st.rs.n && used < len; i++) {
+		const struct record *r = &c->st.rs.v[i];
+		if (r->round != n || !loop_first_in_round(c, i, n))
+			continue;
+		const char *file = loop_record_file(c, r);
+		used += (size_t)snprintf(buf + used, len - used, " --branch %s=%s%s%s", r->candidate_id,
+					 file ? file : "FILE", r->parent_id ? "@" : "",
+					 r->parent_id ? r->parent_id : "");
+	}
+	if (used >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
 void loop_next(const struct loop_ctx *c, struct loop_next *nx)
 {
 	const char *state = loop_state_name(c);
 	long pending = pending_round(c);
+	char what[512];
 	memset(nx, 0, sizeof(*nx));
 	if (c->st.finished) {
 		nx->action = "done";
 		snprintf(nx->command, sizeof(nx->command), "tlgate %s", LOOP_DIR);
 		snprintf(nx->text, sizeof(nx->text), "done: the Final Summary is in %s; run '%s'",
 			 LOOP_LOG, nx->command);
+	} else if (c->st.finishing && loop_unsettled(c, what, sizeof(what))) {
+		nx->action = "finish";
+		snprintf(nx->command, sizeof(nx->command), "tlperf loop finish --remeasure");
+		snprintf(nx->text, sizeof(nx->text),
+			 "the final confirmation disagrees with the round beyond the %.1f%% noise (%s): "
+			 "run '%s' for one more run, or 'tlperf loop finish --report-both' to report both "
+			 "runs and their median",
+			 100 * c->plan.noise, what, nx->command);
 	} else if (c->st.finishing) {
 		nx->action = "finish";
 		nx->resume = 1;
@@ -76,11 +104,11 @@ void loop_next(const struct loop_ctx *c, struct loop_next *nx)
 		nx->action = "round";
 		nx->round = pending;
 		nx->resume = 1;
-		snprintf(nx->command, sizeof(nx->command), "tlperf loop round %ld ...", pending);
+		pending_command(c, pending, nx->command, sizeof(nx->command));
 		snprintf(nx->text, sizeof(nx->text),
-			 "round %ld was interrupted: run the same 'tlperf loop round %ld ...' command "
-			 "again",
-			 pending, pending);
+			 "round %ld was interrupted: run the same command again (its branches with a "
+			 "record: '%s'; add any other branch it had)",
+			 pending, nx->command);
 	} else if (strcmp(state, "continue") == 0 || strcmp(state, "blocked") == 0) {
 		next_round(c, state, nx);
 	} else {
@@ -140,6 +168,9 @@ static cJSON *best_workload(const struct loop_ctx *c, const struct loop_workload
 	const struct record *r = loop_state_find(&c->st, &c->plan, c->st.best, w, maxr);
 	const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
 	double d = r ? r->duration_us : NAN, b = b0 ? b0->duration_us : NAN;
+	struct loop_final lf;
+	if (c->st.finished && loop_final_of(c, c->st.best, w, &lf) == 0)
+		d = lf.f.figure; /* the final figure, as the Final Summary has it */
 	cJSON *e = cJSON_CreateObject();
 	if (!e)
 		return NULL;
@@ -171,16 +202,52 @@ static void add_best(cJSON *j, const struct loop_ctx *c)
 		cJSON_AddItemToArray(ws, best_workload(c, &c->plan.workloads[i], maxr));
 }
 
-cJSON *loop_json_begin(const struct loop_ctx *c, const char *step, const char *outcome)
+long loop_flat_rounds(const struct loop_ctx *c)
 {
 	struct stats_plateau pl;
+	struct records view = c->st.rs; /* borrowed: the rounds before the final one */
 	long flat = 0;
+	if (c->st.finishing)
+		for (view.n = 0; view.n < c->st.rs.n && c->st.rs.v[view.n].round < c->st.final_round;)
+			view.n++;
+	if (stats_plateau_compute(&view, c->plan.noise, STATS_PLATEAU_WINDOW, &pl) == 0)
+		flat = pl.consecutive_no_improvement;
+	stats_plateau_release(&pl);
+	return flat;
+}
+
+/* Whether a loop_json_print printed (the JSON error object is for
+ * commands that printed none). */
+static int json_printed;
+
+int loop_json_error(const char *step, int rc)
+{
+	if (json_printed)
+		return rc;
+	cJSON *j = cJSON_CreateObject();
+	if (!j)
+		return rc;
+	cJSON_AddStringToObject(j, "schema", "tlperf/loop/v1");
+	cJSON_AddStringToObject(j, "step", step);
+	cJSON_AddStringToObject(j, "outcome", "error");
+	cJSON_AddNumberToObject(j, "exit_code", rc);
+	const char *e = cli_last_error();
+	if (e[0])
+		cJSON_AddStringToObject(j, "error", e);
+	else if (rc >= CLI_SIGNAL)
+		cJSON_AddStringToObject(j, "error", "interrupted by a signal");
+	else
+		cJSON_AddStringToObject(j, "error", "failed (see standard error)");
+	loop_json_print(j);
+	return cli_finish_stdout(rc);
+}
+
+cJSON *loop_json_begin(const struct loop_ctx *c, const char *step, const char *outcome)
+{
+	long flat = loop_flat_rounds(c);
 	cJSON *j = cJSON_CreateObject();
 	if (!j)
 		return NULL;
-	if (stats_plateau_compute(&c->st.rs, c->plan.noise, STATS_PLATEAU_WINDOW, &pl) == 0)
-		flat = pl.consecutive_no_improvement;
-	stats_plateau_release(&pl);
 	cJSON_AddStringToObject(j, "schema", "tlperf/loop/v1");
 	cJSON_AddStringToObject(j, "step", step);
 	cJSON_AddStringToObject(j, "outcome", outcome);
@@ -209,6 +276,7 @@ int loop_json_print(cJSON *j)
 	}
 	printf("%s\n", t);
 	cJSON_free(t);
+	json_printed = 1;
 	return 0;
 }
 

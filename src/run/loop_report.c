@@ -116,24 +116,26 @@ static void sr_head(const struct loop_ctx *c, const char *rel, struct sr_fill *f
 	sr_put(f, SR_PRIMARY_METRIC, NULL, "msprof_task_duration");
 }
 
-/* The baseline latencies of every workload, then the final ones (named
- * per workload when there are several); 0, or -1 when a record is
- * missing. */
+/* The baseline latencies of every workload, then the final figures
+ * (stats/final.h: the median of the best's runs, as the Final Summary
+ * writes them), named per workload when there are several; 0, or -1 when
+ * a record is missing. */
 static int sr_latencies(const struct loop_ctx *c, struct sr_fill *f)
 {
 	size_t nw = c->plan.nworkloads;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < nw; i++) {
 			const struct loop_workload *w = &c->plan.workloads[i];
-			const struct record *r =
-				pass == 0 ? loop_state_find(&c->st, &c->plan, "baseline", w, 0)
-					  : loop_final_record(c, c->st.final_round, c->st.best, w);
-			if (!r) {
+			const struct record *r = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+			struct loop_final lf;
+			if (pass ? !loop_final_record(c, c->st.final_round, c->st.best, w) ||
+					   loop_final_of(c, c->st.best, w, &lf) != 0
+				 : !r) {
 				cli_error("no %s record of '%s'", pass ? "final" : "baseline", w->id);
 				return -1;
 			}
 			sr_put(f, pass ? SR_FINAL_LATENCY : SR_BASELINE_LATENCY, nw > 1 ? w->id : NULL,
-			       "%.3f us", r->duration_us);
+			       "%.3f us", pass ? lf.f.figure : r->duration_us);
 		}
 	return 0;
 }

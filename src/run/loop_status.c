@@ -25,12 +25,22 @@ static void status_workload(const struct status_view *v, const struct loop_workl
 	const struct loop_ctx *c = v->c;
 	const struct record *r = loop_state_find(&c->st, &c->plan, c->st.best, w, v->maxr);
 	const struct record *b0 = loop_state_find(&c->st, &c->plan, "baseline", w, 0);
+	struct loop_final lf;
+	double d = r ? r->duration_us : NAN;
+	const char *how = "";
+	char runs[64];
+	if (c->st.finished && loop_final_of(c, c->st.best, w, &lf) == 0) {
+		/* the final figure, as the Final Summary and the gate have it */
+		d = lf.f.figure;
+		snprintf(runs, sizeof(runs), ", final: median of %zu run%s", lf.f.n, lf.f.n == 1 ? "" : "s");
+		how = runs;
+	}
 	printf("  %s %s: ", w->dispatch, w->id);
-	if (r && b0)
-		printf("%.3f us (baseline %.3f us, %+.1f%%)", r->duration_us, b0->duration_us,
-		       100 * (r->duration_us - b0->duration_us) / b0->duration_us);
-	else if (r)
-		printf("%.3f us", r->duration_us);
+	if (!isnan(d) && b0)
+		printf("%.3f us (baseline %.3f us, %+.1f%%%s)", d, b0->duration_us,
+		       100 * (d - b0->duration_us) / b0->duration_us, how);
+	else if (!isnan(d))
+		printf("%.3f us", d);
 	else
 		printf("not measured");
 	if (!isnan(w->target_us))
@@ -47,7 +57,7 @@ static void status_text(const struct status_view *v)
 	       c->st.experiments, c->plan.max_experiments);
 	printf("rounds without a gain above noise (%.1f%%): %ld (plateau at %d)\n",
 	       100 * c->plan.noise, v->flat, STATS_PLATEAU_WINDOW);
-	printf("current best: %s (%s)\n", c->st.best,
+	printf("%s: %s (%s)\n", c->st.finished ? "final" : "current best", c->st.best,
 	       loop_candidate_file(c, c->st.best) ? loop_candidate_file(c, c->st.best) : "?");
 	for (size_t i = 0; i < c->plan.nworkloads; i++)
 		status_workload(v, &c->plan.workloads[i]);
@@ -73,10 +83,7 @@ static int show(const struct loop_opts *o, const char *step)
 		goto out;
 	}
 	struct status_view v = { .c = &c };
-	struct stats_plateau pl;
-	if (stats_plateau_compute(&c.st.rs, c.plan.noise, STATS_PLATEAU_WINDOW, &pl) == 0)
-		v.flat = pl.consecutive_no_improvement;
-	stats_plateau_release(&pl);
+	v.flat = loop_flat_rounds(&c);
 	v.maxr = c.st.finishing ? c.st.final_round - 1 : c.st.last_decided;
 	status_text(&v);
 out:

@@ -19,6 +19,7 @@
 
 #include "run/loop.h"
 #include "run/tlab_result.h"
+#include "stats/final.h"
 #include "stats/winner.h"
 #include "util/strbuf.h"
 
@@ -63,6 +64,28 @@ int loop_baseline_complete(const struct loop_ctx *c);
 const struct record *loop_final_record(const struct loop_ctx *c, long fr, const char *best,
 				       const struct loop_workload *w);
 
+/* The final figure of candidate best on workload w (stats/final.h, the
+ * definition every command and the gate share): its runs are its valid
+ * records of the key outside round 0, in file order (the rounds that
+ * measured it, then the final confirmation runs), at the plan's noise. */
+#define LOOP_FINAL_SHOWN 16
+struct loop_final {
+	struct stats_final f;       /* figure NAN when no run */
+	const struct record *run[LOOP_FINAL_SHOWN]; /* the first runs (the last one
+					 replaces the 16th when there are more) */
+	size_t nshown;
+};
+/* Fills *lf; 0, -1 when best has no run on w (or memory ran out). */
+int loop_final_of(const struct loop_ctx *c, const char *best, const struct loop_workload *w,
+		  struct loop_final *lf);
+
+/* While finishing, once every workload has its final confirmation: how
+ * many workloads' confirmation disagrees with every earlier run of the
+ * best beyond the noise (stats_final settled 0); the first one described
+ * in what ("n1024: the final confirmation 8.369 us is 6.7% faster than
+ * round 1's 8.967 us"), "" when none. 0 when not finishing. */
+size_t loop_unsettled(const struct loop_ctx *c, char *what, size_t len);
+
 /* The bench log of a round's branch id on workload w:
  * perf_opt/logs/round<N>/<id>.<workload>.bench.log, into buf. */
 void loop_bench_log(long round, const char *id, const struct loop_workload *w, char *buf,
@@ -99,6 +122,13 @@ int loop_run_l0(const struct loop_ctx *c, const char *impl, const char *log);
  * CLI code; a failed measurement returns 1 (the message printed). */
 int loop_measure_candidate(struct loop_ctx *c, long round, const char *id, const char *parent,
 			   const char *impl, const char *phase, int l0);
+
+/* One more final confirmation run of candidate id (file impl, v2 phase) on
+ * w in the final round, its profile and log under perf_opt/profiles/final<k>
+ * and perf_opt/logs/final<k> (k: the run's number in the round). Returns a
+ * CLI code. */
+int loop_measure_again(struct loop_ctx *c, long round, const char *id, const char *impl,
+		       const char *phase, const struct loop_workload *w);
 
 /* One A/B run of the loop: where its JSON is kept and what it says. */
 struct loop_ab {
@@ -170,6 +200,11 @@ cJSON *loop_json_begin(const struct loop_ctx *c, const char *step, const char *o
  * reason, and per branch its status (adopted, not_adopted, failed,
  * l0_failed), failure, per-workload change and its A/B verdicts. */
 cJSON *loop_json_round(const struct loop_ctx *c, long n);
+
+/* Rounds in a row without a gain above noise (tlperf plateau's
+ * consecutive_no_improvement) over the rounds before the final one: the
+ * final confirmation is no round. */
+long loop_flat_rounds(const struct loop_ctx *c);
 
 /* Prints j on stdout and frees it. 0, or -1 (out of memory, j NULL). */
 int loop_json_print(cJSON *j);

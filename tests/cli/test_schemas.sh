@@ -161,7 +161,7 @@ for edit in 'd["state"]="stopped"' 'd["next"]="tlperf loop baseline"' 'd["curren
     ! python3 "$ROOT/tests/cli/schema_check.py" "$S/loop.v1.json" badl.json >/dev/null || fail "loop JSON accepted after: $edit"
 done
 # a schema whose property has no description is refused
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["properties"]["op"]["description"]; json.dump(d,open(sys.argv[2],"w"))' "$S/loop.v1.json" undoc.json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["oneOf"][0]["properties"]["op"]["description"]; json.dump(d,open(sys.argv[2],"w"))' "$S/loop.v1.json" undoc.json
 ! python3 "$ROOT/tests/cli/schema_check.py" undoc.json l9.json >/dev/null || fail "undescribed property accepted"
 sed 's/"tlperf\/plateau\/v1"/"tlperf\/plateau\/v0"/' p1.json >bad1.json
 ! python3 "$ROOT/tests/cli/schema_check.py" "$S/plateau.v1.json" bad1.json >/dev/null || fail "wrong schema id accepted"
