@@ -1,6 +1,7 @@
 /* audit.c: `tlperf audit`'s model and reconciliation (audit.h). */
 #include "gates/audit.h"
 #include "stats/stats.h"
+#include "util/decimal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -194,6 +195,33 @@ const char *audit_row_status(const struct s4_recon_row *r)
 	if (!isfinite(r->winner_us))
 		return "no winner record";
 	return "MISMATCH";
+}
+
+const char *audit_row_reason(char *buf, size_t n, const struct s4_recon_row *r)
+{
+	char c[40], w[40], cl[48] = "", wl[56] = "";
+	if (r->claim_line)
+		snprintf(cl, sizeof(cl), " (opt_log.md line %ld)", r->claim_line);
+	if (r->winner_line)
+		snprintf(wl, sizeof(wl), " (perf_records.jsonl line %ld)", r->winner_line);
+	if (r->ok || n == 0) {
+		if (n)
+			buf[0] = '\0';
+		return buf;
+	}
+	if (!isfinite(r->claimed_us))
+		snprintf(buf, n, "opt_log.md claims no final latency for this workload");
+	else if (!isfinite(r->winner_us))
+		snprintf(buf, n, "claimed %s us%s, but the records hold no valid measurement of the "
+			 "winner%s%s%s", decimal_format_shortest(c, sizeof(c), r->claimed_us), cl,
+			 r->winner ? " '" : "", r->winner ? r->winner : "", r->winner ? "'" : "");
+	else
+		snprintf(buf, n, "claimed %s us%s is %.2f%% %s the winner's record %s us%s: more than 1%%",
+			 decimal_format_shortest(c, sizeof(c), r->claimed_us), cl,
+			 100.0 * fabs(r->claimed_us - r->winner_us) / r->winner_us,
+			 r->claimed_us < r->winner_us ? "below" : "above",
+			 decimal_format_shortest(w, sizeof(w), r->winner_us), wl);
+	return buf;
 }
 
 const char *audit_stop_text(const struct audit_op *op)

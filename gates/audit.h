@@ -76,6 +76,10 @@ int audit_any_stage_result(const struct audit *a);
 const char *audit_contract_name(enum records_contract c);      /* "v1", "v2", "?" */
 const char *audit_pt_status(const struct audit_op *op);        /* perf_tuning row status */
 const char *audit_row_status(const struct s4_recon_row *r);    /* "reconciled", "MISMATCH"... */
+/* Why a row does not reconcile, in buf ("" when it does): the claim and
+ * the record with their lines and the deviation against the 1% bound, or
+ * what is missing. Figures as written (decimal_format_shortest). */
+const char *audit_row_reason(char *buf, size_t n, const struct s4_recon_row *r);
 const char *audit_stop_text(const struct audit_op *op);        /* the stop reason or "" */
 /* "pass", "pass (N warnings)", "fail (N errors[, warnings])", "unreadable". */
 const char *audit_verdict(char *buf, size_t n, const struct audit_op *op);

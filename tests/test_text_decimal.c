@@ -196,6 +196,22 @@ static void test_decimal_scan(void **state)
 	}
 }
 
+/* figures print as a log writes them: every digit read, no more */
+static void test_decimal_shortest(void **state)
+{
+	(void)state;
+	static const char *const in[] = { "80.508", "40", "8.369", "0.1", "11.956", "1234567.25",
+					  "0.000123", "0", "-3.5", "8.9670" };
+	static const char *const want[] = { "80.508", "40", "8.369", "0.1", "11.956", "1234567.25",
+					    "0.000123", "0", "-3.5", "8.967" };
+	char buf[64];
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		assert_string_equal(decimal_format_shortest(buf, sizeof(buf), strtod(in[i], NULL)), want[i]);
+	/* beyond what a log writes: still reads back exactly */
+	decimal_format_shortest(buf, sizeof(buf), 1e300);
+	assert_true(strtod(buf, NULL) == 1e300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_find_any),
 		cmocka_unit_test(test_text_scan),
 		cmocka_unit_test(test_decimal_scan),
+		cmocka_unit_test(test_decimal_shortest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -42,7 +42,8 @@ enum report_audit_col {
 
 /* How a format writes the numbers and the status of a row. */
 struct report_audit_style {
-	const char *us, *deviation, *speedup; /* printf formats */
+	const char *us, *deviation, *speedup; /* printf formats; us NULL: each figure
+					       * as written (decimal_format_shortest) */
 	int yes;                              /* a reconciled row says "yes" */
 };
 
@@ -50,7 +51,10 @@ struct report_audit_style {
 struct report_audit_row {
 	const char *cell[AUDIT_NCOLS];
 	int fail;                  /* drawn as failing */
-	char buf[6][64], wl[320], v[96];
+	const char *claim_line;    /* the claim's line in opt_log.md, "" none */
+	const char *winner_line;   /* the winner record's line in perf_records.jsonl, "" none */
+	const char *reason;        /* why the row does not reconcile (audit_row_reason), "" */
+	char buf[6][64], wl[320], v[96], lines[2][24], why[512];
 };
 
 /* Calls each for every row of the main table in style st: one per
@@ -72,7 +76,8 @@ void report_audit_stage_rows(const struct audit *a,
 			     void (*each)(void *ctx, const char *const *cell, int ok),
 			     void (*after)(void *ctx, const struct audit_op *op), void *ctx);
 
-/* "%.4g"-style number or "" for NAN, in buf. */
+/* "%.4g"-style number or "" for NAN, in buf; fmt NULL: v as written
+ * (decimal_format_shortest). */
 const char *report_audit_num(char *buf, size_t n, double v, const char *fmt);
 
 #endif

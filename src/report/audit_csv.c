@@ -10,7 +10,8 @@ static const struct table_col csv_cols[] = {
 	{ "winner_us", TABLE_RIGHT }, { "deviation_pct", TABLE_RIGHT }, { "speedup", TABLE_RIGHT },
 	{ "operator_geomean", TABLE_RIGHT }, { "stop_reason", TABLE_LEFT },
 	{ "status", TABLE_LEFT }, { "gate_verdict", TABLE_LEFT }, { "gate_errors", TABLE_RIGHT },
-	{ "gate_warnings", TABLE_RIGHT },
+	{ "gate_warnings", TABLE_RIGHT }, { "claim_line", TABLE_RIGHT }, { "winner_line", TABLE_RIGHT },
+	{ "reason", TABLE_LEFT },
 };
 
 static void csv_row(void *ctx, const struct audit_op *op, const struct report_audit_row *r)
@@ -20,11 +21,14 @@ static void csv_row(void *ctx, const struct audit_op *op, const struct report_au
 		table_cell(t, "%s", r->cell[i]);
 	table_cell(t, "%zu", op->errors);
 	table_cell(t, "%zu", op->warnings);
+	table_cell(t, "%s", r->claim_line);
+	table_cell(t, "%s", r->winner_line);
+	table_cell(t, "%s", r->reason);
 }
 
 int report_audit_csv(FILE *f, const struct audit *a, const char *version)
 {
-	static const struct report_audit_style csv = { "%.6g", "%.4f", "%.6g", 0 };
+	static const struct report_audit_style csv = { NULL, "%.4f", "%.6g", 0 };
 	struct table t;
 	(void)version;
 	table_init(&t, NULL, csv_cols, sizeof(csv_cols) / sizeof(csv_cols[0]));

@@ -151,7 +151,7 @@ static void html_stage_results(FILE *f, const struct audit *a)
 
 int report_audit_html(FILE *f, const struct audit *a, const char *version)
 {
-	static const struct report_audit_style html = { "%.4g", "%+.2f%%", "%.3f&#215;", 1 };
+	static const struct report_audit_style html = { NULL, "%+.2f%%", "%.3f&#215;", 1 };
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>tlperf audit</title>\n<style>\n", f);
 	fputs(html_css, f);

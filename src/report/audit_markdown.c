@@ -22,12 +22,16 @@ static void text_cell(struct table *t, const char *s)
 	free(e);
 }
 
-static const struct table_col main_cols[AUDIT_NCOLS] = {
+/* The shared columns, then where the claim and the record are and why a
+ * row does not reconcile. */
+#define MD_NCOLS (AUDIT_NCOLS + 3)
+static const struct table_col main_cols[MD_NCOLS] = {
 	{ "operator", TABLE_LEFT }, { "contract", TABLE_LEFT }, { "workload", TABLE_LEFT },
 	{ "baseline_us", TABLE_RIGHT }, { "claimed_us", TABLE_RIGHT }, { "winner", TABLE_LEFT },
 	{ "winner_us", TABLE_RIGHT }, { "deviation %", TABLE_RIGHT }, { "speedup", TABLE_RIGHT },
 	{ "operator geomean", TABLE_RIGHT }, { "stop reason", TABLE_LEFT },
 	{ "reconciled", TABLE_LEFT }, { "gate", TABLE_LEFT },
+	{ "claim line", TABLE_RIGHT }, { "record line", TABLE_RIGHT }, { "why", TABLE_LEFT },
 };
 
 static void main_row(void *ctx, const struct audit_op *op, const struct report_audit_row *r)
@@ -35,6 +39,9 @@ static void main_row(void *ctx, const struct audit_op *op, const struct report_a
 	(void)op;
 	for (int i = 0; i < AUDIT_NCOLS; i++)
 		text_cell(ctx, r->cell[i]);
+	text_cell(ctx, r->claim_line);
+	text_cell(ctx, r->winner_line);
+	text_cell(ctx, r->reason);
 }
 
 static const struct table_col claim_cols[AUDIT_NCLAIM_COLS] = {
@@ -77,7 +84,7 @@ static void stage_findings(void *ctx, const struct audit_op *op)
 
 int report_audit_markdown(FILE *f, const struct audit *a, const char *version)
 {
-	static const struct report_audit_style md = { "%.4g", "%+.2f", "%.3fx", 1 };
+	static const struct report_audit_style md = { NULL, "%+.2f", "%.3fx", 1 };
 	struct table t;
 	char b[64];
 	(void)version;
@@ -89,7 +96,7 @@ int report_audit_markdown(FILE *f, const struct audit *a, const char *version)
 	fprintf(f, "; overall geometric-mean speedup %s%s over %zu workload%s.\n\n",
 		isfinite(a->geomean) ? report_audit_num(b, 64, a->geomean, "%.3f") : "n/a",
 		isfinite(a->geomean) ? "x" : "", a->nspeedups, a->nspeedups == 1 ? "" : "s");
-	table_init(&t, NULL, main_cols, AUDIT_NCOLS);
+	table_init(&t, NULL, main_cols, MD_NCOLS);
 	t.md = MD_CELL_STRICT;
 	report_audit_rows(a, &md, main_row, &t);
 	if (report_table_put_markdown(f, &t) != 0)

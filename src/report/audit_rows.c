@@ -1,6 +1,7 @@
 /* audit_rows.c: the rows every `tlperf audit` format shares (report/audit.h). */
 #include "report/audit.h"
 #include "model/stage_result.h"
+#include "util/decimal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@ const char *report_audit_num(char *buf, size_t n, double v, const char *fmt)
 {
 	if (!isfinite(v))
 		snprintf(buf, n, "%s", "");
+	else if (!fmt)
+		decimal_format_shortest(buf, n, v);
 	else
 		snprintf(buf, n, fmt, v);
 	return buf;
@@ -33,6 +36,7 @@ static void fill_row(const struct audit_op *op, const struct s4_recon_row *w,
 {
 	for (int i = 0; i < AUDIT_NCOLS; i++)
 		r->cell[i] = "";
+	r->claim_line = r->winner_line = r->reason = "";
 	r->cell[AUDIT_COL_OPERATOR] = op->name;
 	r->cell[AUDIT_COL_VERDICT] = audit_verdict(r->v, sizeof(r->v), op);
 	r->cell[AUDIT_COL_GEOMEAN] = report_audit_num(r->buf[5], 64, op->geomean, st->speedup);
@@ -60,6 +64,17 @@ static void fill_row(const struct audit_op *op, const struct s4_recon_row *w,
 	r->cell[AUDIT_COL_SPEEDUP] = report_audit_num(r->buf[4], 64, audit_row_speedup(w), st->speedup);
 	r->cell[AUDIT_COL_STATUS] = st->yes && w->ok ? "yes" : audit_row_status(w);
 	r->fail = !w->ok;
+	if (w->claim_line)
+		snprintf(r->lines[0], sizeof(r->lines[0]), "%ld", w->claim_line);
+	else
+		r->lines[0][0] = '\0';
+	if (w->winner_line)
+		snprintf(r->lines[1], sizeof(r->lines[1]), "%ld", w->winner_line);
+	else
+		r->lines[1][0] = '\0';
+	r->claim_line = r->lines[0];
+	r->winner_line = r->lines[1];
+	r->reason = audit_row_reason(r->why, sizeof(r->why), w);
 }
 
 void report_audit_rows(const struct audit *a, const struct report_audit_style *st,

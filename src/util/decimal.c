@@ -2,6 +2,7 @@
 #include "util/decimal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -73,6 +74,19 @@ size_t decimal_scan(const char *s, double *out)
 		return 0;
 	*out = v;
 	return (size_t)(p - s);
+}
+
+const char *decimal_format_shortest(char *buf, size_t n, double v)
+{
+	/* plain decimals, as logs write them (40, not 4e+01) */
+	if (fabs(v) < 1e15 && (v == 0 || fabs(v) >= 1e-6))
+		for (int d = 0; d <= 17; d++) {
+			snprintf(buf, n, "%.*f", d, v);
+			if (strtod(buf, NULL) == v)
+				return buf;
+		}
+	snprintf(buf, n, "%.17g", v);
+	return buf;
 }
 
 int decimal_parse(const char *s, size_t n, double *out)

@@ -39,4 +39,10 @@ size_t decimal_scan(const char *s, double *out);
  * numbers in prose with it, and they sit below the readers.) */
 size_t decimal_scan_marked(const char *s, double *out);
 
+/* Writes v into buf[0..n) as a plain decimal with the fewest decimals
+ * that read back as the same double: a figure read from "80.508" prints
+ * as 80.508, never rounded to 80.51 nor padded with binary noise (%.17g
+ * for magnitudes a log does not write: >= 1e15 or < 1e-6). Returns buf. */
+const char *decimal_format_shortest(char *buf, size_t n, double v);
+
 #endif

@@ -121,4 +121,21 @@ expect_grep 'odd/ops/a|b<c>&_d*[x],v1,vocab-32k,62,40,r1_vector_max,50,-20.0000,
 expect_grep '"odd/ops/q,""r\x1b[31m",v1,dit-small,' "$OUT"
 (cd "$T" && expect_exit 1 "$TLPERF" audit --format html -o "$T/odd.html" odd)
 expect_grep '<td>odd/ops/a|b&lt;c&gt;&amp;_d*[x]</td>' "$T/odd.html"
+# where and why (issue 37.6): Markdown and CSV carry the claim's line in
+# opt_log.md, the winner record's line in perf_records.jsonl and the reason
+# of a mismatch, and print figures as the log wrote them (80.508, not 80.51)
+rm -rf "$T/exact"; cp -R "$TESTDATA/audit/repo" "$T/exact"
+sed -i 's/^- dit-large: final_latency: 80.0 us/- dit-large: final_latency: 80.508 us/' "$T/exact/ops/layer_norm/perf_opt/opt_log.md"
+expect_grep "final_latency: 80.508 us" "$T/exact/ops/layer_norm/perf_opt/opt_log.md"
+expect_exit 1 "$TLPERF" audit exact
+expect_grep "| exact/ops/layer\\_norm | v1 | dit-large | 120 | 80.508 | r2\\_double\\_buffer | 80 | +0.63 |" "$OUT"
+expect_grep "| claim line | record line | why |" "$OUT"
+grep '^| exact/ops/layer\\_norm .* dit-large ' "$OUT" | grep -q '| yes | pass | 37 | 6 | |$' || fail "markdown: no line numbers for a reconciled row"
+expect_grep "| MISMATCH | fail (1 error) | 19 | 2 | claimed 40 us (opt\\_log.md line 19) is 20.00% below the winner's record 50 us (perf\\_records.jsonl line 2): more than 1% |" "$OUT"
+expect_exit 1 "$TLPERF" audit --format csv exact
+head -n 1 "$OUT" | grep -q ',gate_errors,gate_warnings,claim_line,winner_line,reason' || fail "csv header: $(head -n 1 "$OUT")"
+expect_grep "exact/ops/layer_norm,v1,dit-large,120,80.508,r2_double_buffer,80," "$OUT"
+expect_grep ",MISMATCH,fail (1 error),1,0,19,2,claimed 40 us (opt_log.md line 19) is 20.00% below the winner's record 50 us (perf_records.jsonl line 2): more than 1%" "$OUT"
+expect_grep "exact/ops/softmax,v2,rows-4k,88,40,r1_rows4,44," "$OUT"
+expect_grep "claimed 40 us (opt_log.md line 27) is 9.09% below the winner's record 44 us (perf_records.jsonl line 3)" "$OUT"
 echo "audit ok"
