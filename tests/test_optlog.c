@@ -609,6 +609,44 @@ static void own_figures(void **s)
 	optlog_release(&lg);
 }
 
+
+/* A claim needs a claim: deviations, error ratios, bounds, figures the
+ * log disowns and sample counts are no claims, in Chinese and English,
+ * bold and plain, list and prose; a real claim beside them still is
+ * (issue 35 item 5). */
+static void not_claims(void **s)
+{
+	(void)s;
+	static const char *const lines[] = {
+		"- 与 records 偏差 0%，性能一致",
+		"- **deviation from the records: 0.4%** (speedup check)",
+		"- 旧估算误差超 10 倍，已弃用（性能）",
+		"- the old estimate's error was over 10x (latency)",
+		"- **[DESIGN_LIMIT]**：不触发——无 >2x 结构性空间",
+		"- no >2x headroom remains for the speedup",
+		"- 单轮首测 -5.2% 系双态膨胀，以复测为准（性能）",
+		"- the first single run showed -5.2%, an outlier we discard (speedup)",
+		"- latency: the first run gave 25 us, an artifact of a busy device",
+		"- final latency: median of 20 launches",
+		"- 时延取 15 次 run 的中位（性能 n=15）",
+		"- 向量链 4×vcast + 2×reduce 为精度契约强制（性能）",
+		NULL };
+	for (int i = 0; lines[i]; i++) {
+		char text[512];
+		snprintf(text, sizeof(text), "# Log\n\n## Final Summary\n\n%s\n- speedup: 2.5x\n", lines[i]);
+		struct optlog lg;
+		load(&lg, text);
+		size_t notes = 0;
+		for (size_t k = 0; k < lg.n_notes; k++)
+			notes += lg.notes[k].kind == OPTLOG_NOTE_PROSE;
+		if (lg.n_ratios != 1 || lg.ratios[0].line != 6 || notes != 0) {
+			print_error("'%s': %zu ratios, %zu prose notes\n", lines[i], lg.n_ratios, notes);
+			fail();
+		}
+		optlog_release(&lg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +654,7 @@ int main(void)
 		cmocka_unit_test(contract_cites),
 		cmocka_unit_test(final_conclusion),
 		cmocka_unit_test(own_figures),
+		cmocka_unit_test(not_claims),
 		cmocka_unit_test(rounds_and_captions),
 		cmocka_unit_test(not_incumbent),
 		cmocka_unit_test(last_summary_claims),

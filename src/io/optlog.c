@@ -1034,7 +1034,8 @@ static size_t ratio_at(const char *s, const char *p, enum optlog_ratio_kind *kin
 	while (*q == '*' || *q == ' ')
 		q++;
 	if (((*q == 'x' || *q == 'X') && !is_alpha((unsigned char)q[1]) && !is_digit((unsigned char)q[1])) ||
-	    strncmp(q, "×", strlen("×")) == 0 || strncmp(q, "倍", strlen("倍")) == 0) {
+	    (strncmp(q, "×", strlen("×")) == 0 && !is_alpha((unsigned char)q[2])) || /* `4×vcast` counts ops */
+	    strncmp(q, "倍", strlen("倍")) == 0) {
 		*kind = OPTLOG_RATIO_SPEEDUP;
 		return (size_t)(q - p) + (*q == 'x' || *q == 'X' ? 1 : strncmp(q, "×", 2) == 0 ? 2 : 3);
 	}
@@ -1106,6 +1107,92 @@ static int push_ratio(struct optlog *lg, long line, const char *s, char *label, 
 	return 0;
 }
 
+/* ---- a claim needs a claim (issue 35 item 5) ---- */
+
+/* Bytes of a clause separator at q (，；。、, ; —— （ (), 0 none. */
+static size_t clause_sep(const char *q)
+{
+	/* a key's colon is no separator: the key says what its value is */
+	static const char *const seps[] = { "，", "；", "。", "、", "——", "（", NULL };
+	if (*q == ',' || *q == ';' || *q == '(')
+		return 1;
+	for (int i = 0; seps[i]; i++)
+		if (strncmp(q, seps[i], strlen(seps[i])) == 0)
+			return strlen(seps[i]);
+	return 0;
+}
+
+/* Copies [a, b) into w (at most n - 1 bytes, the last ones kept). */
+static void span_copy(char *w, size_t n, const char *a, const char *b)
+{
+	size_t k = (size_t)(b - a);
+	if (k >= n) {
+		a = b - (n - 1);
+		k = n - 1;
+	}
+	memcpy(w, a, k);
+	w[k] = '\0';
+}
+
+/* Whether the figure at [p, e) of the line s is a claim's figure by what
+ * its words say of it: not when its clause negates it (`无 >2x 结构性空间`,
+ * `no >2x headroom`), bounds it (`> 2×`, `超 10 倍`, `above 3%`), calls it a
+ * deviation, an error or noise (`偏差 0%`, `deviation 0.4%`, `误差`), when
+ * its sentence disowns it (`单轮首测 -5.2% 系双态膨胀`, `an outlier we
+ * discard`), or when it counts samples (`median of 20`, `15 runs`, `n=15`).
+ * One reading of meaning for every kind of figure (ratios and times). */
+static int disowned_figure(const char *s, const char *p, const char *e)
+{
+	static const char *const negate[] = { "无", "没有", "未", "不", "no ", "not ", "without", "never", NULL };
+	static const char *const bound[] = { ">", "<", "≥", "≤", "＞", "＜", "超过", "超", "大于", "小于", "高于",
+					      "低于", "above", "below", "over", "under", "at least", "at most",
+					      "more than", "less than", "exceed", NULL };
+	static const char *const about[] = { "偏差", "误差", "deviation", "error", "drift", "漂移", "噪声", "noise",
+					      "差异", "diff", "tolerance", "容差", "阈值", "threshold", "门槛", NULL };
+	static const char *const disown[] = { "膨胀", "假象", "异常", "离群", "作废", "不可信", "无效", "剔除",
+					       "舍弃", "不计", "门槛", "阈值", "artifact", "outlier", "spurious",
+					       "discard", "unreliable", "invalid", "ignored", "threshold", NULL };
+	static const char *const count_before[] = { "median of", "mean of", "average of", "best of", "n=", "n =",
+						     "median-of-", NULL };
+	static const char *const count_after[] = { "runs", "samples", "次", "iterations", "launches", "reps",
+						    "repeats", "个样本", "个 run", NULL };
+	char w[160];
+	/* the clause before the figure */
+	const char *c = p - s > 80 ? p - 80 : s;
+	for (const char *q = c; q < p; q++) {
+		size_t k = clause_sep(q);
+		if (k && q + k <= p)
+			c = q + k, q += k - 1;
+	}
+	span_copy(w, sizeof(w), c, p);
+	if (text_find_any_ci(w, NULL, negate) >= 0 || text_find_any_ci(w, NULL, about) >= 0 ||
+	    text_find_any_ci(w, NULL, count_before) >= 0)
+		return 1;
+	/* a bound right before it (marks and spaces between) */
+	const char *b = p;
+	while (b > s && (b[-1] == ' ' || b[-1] == '*' || b[-1] == '~' || b[-1] == '-' || b[-1] == '+'))
+		b--;
+	span_copy(w, 16, b - (b - s > 12 ? 12 : b - s), b);
+	for (int i = 0; bound[i]; i++) {
+		size_t n = strlen(bound[i]), l = strlen(w);
+		if (l >= n && strncasecmp(w + l - n, bound[i], n) == 0)
+			return 1;
+	}
+	/* the sentence after it */
+	const char *t = e;
+	while (*t && t - e < 90 && strncmp(t, "。", strlen("。")) != 0 && strncmp(t, "；", strlen("；")) != 0 &&
+	       *t != ';')
+		t++;
+	span_copy(w, sizeof(w), e, t);
+	if (text_find_any_ci(w, NULL, disown) >= 0)
+		return 1;
+	const char *a = skip_ws(e);
+	for (int i = 0; count_after[i]; i++)
+		if (starts_ci(a, count_after[i]))
+			return 1;
+	return 0;
+}
+
 /* The text after the first speedup factor that follows a geomean key in
  * s (what scan_geomean reads); NULL when there is none. */
 static const char *after_first_factor(const char *s, const char *const *geo)
@@ -1174,6 +1261,10 @@ static int scan_ratios(struct optlog *lg, const char *s, long line, size_t claim
 		size_t n = ratio_at(s, p, &kind, &v, &dec);
 		if (!n)
 			continue;
+		if (disowned_figure(s, p, p + n)) {
+			p += n - 1;
+			continue;
+		}
 		const char *r = range_next(p + n);
 		enum optlog_ratio_kind k2;
 		double v2;
@@ -1263,7 +1354,7 @@ static int scan_prose(struct optlog *lg, const char *s, long line)
 		size_t n = ratio_at(s, p, &kind, &v, &dec);
 		if (n) {
 			if (rw && word_near(s, p, p + n, ratio_words) && !word_near(s, p, p + n, other) &&
-			    push_ratio(lg, line, s, NULL, kind, v, NAN, dec, prose))
+			    !disowned_figure(s, p, p + n) && push_ratio(lg, line, s, NULL, kind, v, NAN, dec, prose))
 				return -1;
 			p += n - 1;
 			continue;
@@ -1273,7 +1364,7 @@ static int scan_prose(struct optlog *lg, const char *s, long line)
 			mul = unit_before(s, p); /* `Final latency (us): 32.0` */
 		if (mul != 0) {
 			size_t at = lg->n_notes;
-			if (tw && word_near(s, p, q, time_words) &&
+			if (tw && word_near(s, p, q, time_words) && !disowned_figure(s, p, q) &&
 			    note_text(lg, OPTLOG_NOTE_PROSE, line, "prose", s, v, unit_name(mul)))
 				return -1;
 			if (lg->n_notes > at)
