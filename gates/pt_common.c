@@ -650,3 +650,218 @@ int pt_rolled_back_text(const char *s)
 					     "rollback", "reverted", "\xE6\x92\xA4\xE5\x9B\x9E" /* 撤回 */, NULL };
 	return prose_contains_any(s, (size_t)-1, words);
 }
+
+size_t pt_table_cells(const char *line, char out[][96], size_t max)
+{
+	const char *p = strchr(line, '|');
+	size_t n = 0;
+	if (!p)
+		return 0;
+	p++;
+	while (*p && n < max) {
+		const char *e = strchr(p, '|');
+		if (!e)
+			break;
+		const char *a = p, *b = e;
+		while (a < b && (*a == ' ' || *a == '*' || *a == '`'))
+			a++;
+		while (b > a && (b[-1] == ' ' || b[-1] == '*' || b[-1] == '`'))
+			b--;
+		size_t l = (size_t)(b - a) < 95 ? (size_t)(b - a) : 95;
+		memcpy(out[n], a, l);
+		out[n][l] = '\0';
+		n++;
+		p = e + 1;
+	}
+	return n;
+}
+
+/* ---- aggregate rows of a log's tables ------------------------------- */
+
+#define AGG_COLS 24
+
+/* 3 geometric mean, 1 mean, 2 sum, 0 a data row: the first cell labels
+ * an aggregate (`**bf16 mean**`, `AVG`, `all-17 mean`, `geomean`, `合计`). */
+static int agg_label(const char *c)
+{
+	static const char *const geo[] = { "geomean", "geo mean", "geometric", "gmean",
+					   "\xE5\x87\xA0\xE4\xBD\x95" /* 几何 */, NULL };
+	static const char *const mean[] = { "mean", "avg", "average", "\xE5\xB9\xB3\xE5\x9D\x87" /* 平均 */,
+					    "\xE5\x9D\x87\xE5\x80\xBC" /* 均值 */, NULL };
+	static const char *const sum[] = { "sum", "total", "\xE5\x90\x88\xE8\xAE\xA1" /* 合计 */,
+					   "\xE6\x80\xBB\xE8\xAE\xA1" /* 总计 */, NULL };
+	if (strlen(c) > 40)
+		return 0;
+	if (prose_contains_any(c, (size_t)-1, geo))
+		return 3;
+	if (prose_contains_any(c, (size_t)-1, mean))
+		return 1;
+	if (prose_contains_any(c, (size_t)-1, sum))
+		return 2;
+	return 0;
+}
+
+/* The count an aggregate's label states (`all-17 mean`, `mean (17
+ * pass)`, `20 cases 平均`), 0 when none. */
+static long label_count(const char *c)
+{
+	for (const char *p = c; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			continue;
+		const char *q = p;
+		while (isdigit((unsigned char)*q))
+			q++;
+		/* "bf16", "fp32", "iter3" name things; "all-17", "(17 pass)" count */
+		int before = p == c || strchr(" -(", p[-1]) || (unsigned char)p[-1] >= 0x80;
+		int after = !*q || (!isalnum((unsigned char)*q) && *q != '.' && *q != '_');
+		if (before && after && q - p < 7)
+			return strtol(p, NULL, 10);
+		p = q - 1;
+	}
+	return 0;
+}
+
+/* The one figure of a cell (not a percentage): 1 with *v, its unit and
+ * half a unit of its last printed digit in *half. */
+static int cell_figure(const char *c, double *v, enum prose_unit *u, double *half)
+{
+	struct prose_num n[2];
+	if (prose_numbers(c, n, 2) != 1 || n[0].unit == PROSE_PCT)
+		return 0;
+	int d = 0;
+	const char *dot = memchr(c + n[0].pos, '.', n[0].end - n[0].pos);
+	for (const char *q = dot ? dot + 1 : c + n[0].end; q < c + n[0].end && isdigit((unsigned char)*q); q++)
+		d++;
+	*v = n[0].v;
+	*u = n[0].unit;
+	*half = 0.5 * pow(10.0, -d);
+	return n[0].decimal;
+}
+
+/* Running sums of a column over a set of data rows. */
+struct agg_acc {
+	double sum, lsum, half;   /* sum, sum of logs, largest half-unit of a cell */
+	size_t n, npos;           /* cells, positive cells */
+	enum prose_unit unit;
+	int mixed;                /* cells in more than one unit */
+	long first;               /* line of the first row counted */
+};
+
+/* 1 when figures in units a and b can be aggregated together: the same
+ * unit, or one of them bare (`20.0` under a kernel_us header, `22.0 us`). */
+static int units_agree(enum prose_unit a, enum prose_unit b)
+{
+	return a == b || a == PROSE_NOUNIT || b == PROSE_NOUNIT;
+}
+
+static void acc_add(struct agg_acc *a, double v, enum prose_unit u, double half, long line)
+{
+	if (a->n && !units_agree(a->unit, u))
+		a->mixed = 1;
+	if (!a->n)
+		a->first = line;
+	if (u != PROSE_NOUNIT || !a->n)
+		a->unit = u;
+	a->sum += v;
+	if (v > 0) {
+		a->lsum += log(v);
+		a->npos++;
+	}
+	if (half > a->half)
+		a->half = half;
+	a->n++;
+}
+
+/* The aggregate of kind over a, NAN when it cannot be formed. */
+static double acc_value(const struct agg_acc *a, int kind)
+{
+	if (a->n < 2 || a->mixed)
+		return NAN;
+	if (kind == 3)
+		return a->npos == a->n ? exp(a->lsum / (double)a->n) : NAN;
+	return kind == 2 ? a->sum : a->sum / (double)a->n;
+}
+
+/* 1 when v (printed to half) is the aggregate w of rows printed to rhalf. */
+static int agg_agrees(double v, double half, double w, double rhalf)
+{
+	return fabs(v - w) <= half + rhalf + 1e-9 || pt_close(v, w, 0.005);
+}
+
+/* Checks one table (header at line index hl, rows to end). */
+static int agg_table(const struct ptlog_text *t, size_t hl, size_t end, const char *shown,
+		     const char *rule, struct gate_findings *fs)
+{
+	char head[AGG_COLS][96];
+	size_t nc = pt_table_cells(t->lines[hl], head, AGG_COLS);
+	struct agg_acc since[AGG_COLS], all[AGG_COLS];
+	memset(since, 0, sizeof(since));
+	memset(all, 0, sizeof(all));
+	static const char *const kinds[] = { "", "mean", "sum", "geometric mean" };
+	for (size_t l = hl + 2; l < end; l++) {
+		char cl[AGG_COLS][96];
+		size_t n = pt_table_cells(t->lines[l], cl, AGG_COLS);
+		int kind = n ? agg_label(cl[0]) : 0;
+		for (size_t c = 1; c < n && c < nc; c++) {
+			double v, half;
+			enum prose_unit u;
+			if (!cell_figure(cl[c], &v, &u, &half))
+				continue;
+			if (!kind) {
+				acc_add(&since[c], v, u, half, (long)l + 1);
+				acc_add(&all[c], v, u, half, (long)l + 1);
+				continue;
+			}
+			double ws = acc_value(&since[c], kind), wa = acc_value(&all[c], kind);
+			/* `mean (17 pass)`, `all-17 mean`: over that many rows, which
+			 * may not all be shown; a scope of another size is no match */
+			long want_n = label_count(cl[0]);
+			if (want_n > 0 && since[c].n != (size_t)want_n)
+				ws = NAN;
+			if (want_n > 0 && all[c].n != (size_t)want_n)
+				wa = NAN;
+			if (!units_agree(since[c].unit, u))
+				ws = NAN;
+			if (!units_agree(all[c].unit, u))
+				wa = NAN;
+			if (!isfinite(ws) && !isfinite(wa))
+				continue; /* nothing of its kind above it */
+			if ((isfinite(ws) && agg_agrees(v, half, ws, since[c].half)) ||
+			    (isfinite(wa) && agg_agrees(v, half, wa, all[c].half)))
+				continue;
+			const struct agg_acc *a = isfinite(ws) ? &since[c] : &all[c];
+			double w = isfinite(ws) ? ws : wa;
+			char other[96] = "";
+			if (isfinite(ws) && isfinite(wa) && all[c].n != since[c].n)
+				snprintf(other, sizeof(other), " nor of all %zu rows of the table (%.4g)", all[c].n, wa);
+			if (gate_add(fs, rule, GATE_ERROR, shown, (long)l + 1,
+				     "'%s' row: %s %g is not the %s of the %zu rows above it (lines %ld-%ld: %.4g, %+.1f%%)%s",
+				     cl[0], head[c], v, kinds[kind], a->n, a->first, (long)l, w, prose_pct(w, v), other))
+				return -1;
+		}
+		if (kind)
+			memset(since, 0, sizeof(since));
+	}
+	return 0;
+}
+
+int pt_check_agg_rows(const struct ptlog_text *t, const char *shown, const char *rule,
+		      struct gate_findings *fs)
+{
+	int fence = 0;
+	for (size_t l = 0; l + 1 < t->nlines; l++) {
+		if (strncmp(t->lines[l], "```", 3) == 0)
+			fence = !fence;
+		const char *sep = t->lines[l + 1];
+		int is_sep = strncmp(sep, "|-", 2) == 0 || strncmp(sep, "| -", 3) == 0 || strncmp(sep, "|:", 2) == 0;
+		if (fence || t->lines[l][0] != '|' || !is_sep)
+			continue;
+		size_t end = l + 2;
+		while (end < t->nlines && t->lines[end][0] == '|')
+			end++;
+		if (agg_table(t, l, end, shown, rule, fs))
+			return -1;
+		l = end - 1;
+	}
+	return 0;
+}

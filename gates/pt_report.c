@@ -355,27 +355,7 @@ static int check_claims(const struct pt_folder *f, long lj, const struct stalene
 
 static size_t cells(const char *line, char out[][96], size_t max)
 {
-	const char *p = strchr(line, '|');
-	size_t n = 0;
-	if (!p)
-		return 0;
-	p++;
-	while (*p && n < max) {
-		const char *e = strchr(p, '|');
-		if (!e)
-			break;
-		const char *a = p, *b = e;
-		while (a < b && (*a == ' ' || *a == '*' || *a == '`'))
-			a++;
-		while (b > a && (b[-1] == ' ' || b[-1] == '*' || b[-1] == '`'))
-			b--;
-		size_t l = (size_t)(b - a) < 95 ? (size_t)(b - a) : 95;
-		memcpy(out[n], a, l);
-		out[n][l] = '\0';
-		n++;
-		p = e + 1;
-	}
-	return n;
+	return pt_table_cells(line, out, max);
 }
 
 static int is_sep(const char *line)

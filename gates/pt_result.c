@@ -619,6 +619,8 @@ int pt_rule_result(const struct pt_folder *f, struct gate_findings *fs)
 {
 	for (size_t i = 0; i < f->nlogs; i++) {
 		const struct pt_logfile *lf = &f->logs[i];
+		if (pt_check_agg_rows(&lf->log.text, lf->shown, RULE, fs))
+			return -1;
 		for (size_t k = 0; k < lf->log.nev; k++) {
 			const struct ptlog_event *e = &lf->log.ev[k];
 			if (e->tag == PTLOG_RESULT && check_result(f, lf, k, fs))

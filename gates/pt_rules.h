@@ -128,6 +128,21 @@ long pt_latest_json(const struct pt_folder *f, long *iter);
 /* 1 when s (len bytes) starts with N/A, none, 无, '-' or '—'. */
 int pt_is_na(const char *s, size_t len);
 
+/* The cells of a Markdown table row into out (at most max, 95 bytes
+ * each, blanks, emphasis and code marks trimmed); returns how many. */
+size_t pt_table_cells(const char *line, char out[][96], size_t max);
+
+/* PT rule `rule` on the tables of a log (shown in findings): a row whose
+ * first cell labels an aggregate (`bf16 mean`, `AVG`, `all-17 mean`,
+ * `geomean`, `合计`) holds, in each column of figures, the mean (sum,
+ * geometric mean) of the data rows above it, since the previous
+ * aggregate row or of the whole table, to the digits printed (or 0.5%);
+ * an error names both. Cells in another unit, percentages and columns
+ * with fewer than two figures above are not compared. 0, -1 on
+ * allocation failure. */
+int pt_check_agg_rows(const struct ptlog_text *t, const char *shown, const char *rule,
+		      struct gate_findings *fs);
+
 /* 1 when a line of prose, a table row or a heading labels what it holds
  * rolled back (回滚, 已回滚，仅记录, rolled back, reverted): a record of
  * an attempt, not a claim about the result. */

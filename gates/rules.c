@@ -35,7 +35,10 @@ const struct gate_rule_info gate_rules[] = {
 	  "change and the overall one, in either order, is right when either is); an adopted "
 	  "iteration that does not "
 	  "improve beyond the noise threshold (3%, or the folder's own) and gives no reason; a "
-	  "rolled-back iteration without a `rollback_reason`.",
+	  "rolled-back iteration without a `rollback_reason`; in perf_log.md's tables, an "
+	  "aggregate row (`bf16 mean`, `AVG`, `geomean`, `合计`) that is not the mean (geometric "
+	  "mean, sum) of the rows above it, since the previous aggregate row or of the whole "
+	  "table, to the digits printed.",
 	  "Recompute the improvement from the two times you measured (negative is faster for a "
 	  "time); for an adopted change below the noise threshold, say why it is kept; for a "
 	  "rollback, write its rollback_reason.",
@@ -98,10 +101,11 @@ const struct gate_rule_info gate_rules[] = {
 	  "perf_tuning: the report's numbers match the latest JSON and iteration (not stale)",
 	  "The final report is what reviewers read. If it quotes an older iteration than the last "
 	  "adopted one, or its table rows do not add up, the delivered result is misstated.",
-	  "A claimed average or geometric-mean speedup that is not the latest results' (the JSON of "
-	  "the last perf_log iteration not rolled back; a line stating a subset's figure and the "
+	  "A claimed average or geometric-mean speedup that is not the adopted result's (the JSON "
+	  "of the last perf_log iteration not rolled back; a line stating a subset's figure and the "
 	  "overall one is right when either is, figures joined by an arrow are a start and the "
-	  "result); an AVG or SUM row that is not the mean/sum of its rows and of their JSON "
+	  "result, a target beside it is no claim, a line, row or section labelled rolled back is "
+	  "a record); an AVG or SUM row that is not the mean/sum of its rows and of their JSON "
 	  "within 1%; a before/after/变化 row whose change is not (after - before) / before "
 	  "within 1 point; a total or mean of times in the prose (`sum kernel_ms: 7.27`) that is "
 	  "not the sum or mean of a time column of the JSON it cites (on the line or above it in "
@@ -121,10 +125,13 @@ const struct gate_rule_info gate_rules[] = {
 	  "correct and what it gained. Missing parts or wrong arithmetic make the log unusable as "
 	  "evidence.",
 	  "A [RESULT-#N] (one RESULT may span several [RESULT-#N] lines with only blank lines "
-	  "between them) without precision, performance or a comparison; an `a -> b (x%)` whose "
-	  "percentage is off by more than 1 point; a comparison that matches neither its own "
-	  "figures, the perf_log iteration naming the item, nor (one-line form) the previous "
-	  "RESULT's performance.",
+	  "between them) without precision, performance or a comparison (a performance stated "
+	  "by the table after its bullet, or a change in its performance line, counts); an "
+	  "`a -> b (x%)` or a before | after | change% row whose percentage is off by more than "
+	  "1 point; a comparison that matches neither its own figures (`X (baseline Y)`), the "
+	  "perf_log iteration naming the item, nor (one-line form) the previous RESULT's "
+	  "performance; in an optimization log's tables, an aggregate row that is not the mean "
+	  "(geometric mean, sum) of the rows above it.",
 	  "State 精度 (precision), 性能 (performance) and 对比 (comparison) in every RESULT, and "
 	  "compute the percentage from the two figures quoted.",
 	  "optimization_log.md:\n"

@@ -108,4 +108,48 @@ report '### 2.2 Iteration 3 回滚数据（已回滚，仅记录）' '### 2.2 It
     '| **mean speedup** | **0.60x** | **0.58x** | **-3.3%** | **回滚** |' '| **mean speedup** | **0.60x** | **0.58x** | **-3.3%** | 退化 |'
 expect_exit 1 "$TLGATE" r
 expect_grep "perf_report.md:23: error: [PT-REPORT] stale report: average speedup 0.58 matches official_iter3.json, not the latest results official_iter2.json" "$OUT"
+
+# ---- aggregate rows of the logs' own tables ----------------------------
+# agg NAME FILE ROWS: NAME/gelu/perf_tuning (cannbench, plus formats'
+# optimization_log.md) with a table of three cases and ROWS (\n between)
+# appended to FILE
+agg() {
+    fresh "$1"
+    cp "$TESTDATA/ptune/formats/optimization_log.md" "$1/gelu/perf_tuning/"
+    chmod u+w "$1/gelu/perf_tuning/optimization_log.md"
+    printf '\n### cases\n\n| Case | dtype | iter2 speedup | iter3 speedup | kernel_us |\n|------|-------|------|------|------|\n| 2 | bf16 | 0.500 | 0.480 | 20.0 |\n| 3 | bf16 | 0.600 | 0.580 | 22.0 |\n| 4 | bf16 | 0.700 | 0.680 | 24.0 |\n%b\n' "$3" >>"$1/gelu/perf_tuning/$2"
+}
+# right, in several phrasings: a mean, AVG, 均值, a geometric mean, a sum,
+# a count the rows above do not hold (not all rows shown)
+for rows in '| **bf16 mean** | — | **0.600** | **0.580** | 22.0 |' \
+            '| AVG | | 0.6 | 0.58 | 22.0 us |' \
+            '| **bf16 均值** | — | 0.600x | 0.580x | — |' \
+            '| geomean | | 0.5944 | 0.5739 | |' \
+            '| 合计 | | | | 66.0 |' \
+            '| all-17 mean | — | 0.7168 | 0.7140 | — |'; do
+    for file in perf_log.md optimization_log.md; do
+        agg g "$file" "$rows"
+        expect_exit 0 "$TLGATE" g
+        expect_no_grep "row:" "$OUT"
+    done
+done
+# wrong: an error at the aggregate row naming the rows it summarises, in
+# perf_log.md (PT-ITERATION) and an optimization log (PT-RESULT)
+agg w perf_log.md '| **bf16 mean** | — | **0.690** | **0.580** | 22.0 |'
+expect_exit 1 "$TLGATE" w
+expect_grep "perf_log.md:53: error: [PT-ITERATION] 'bf16 mean' row: iter2 speedup 0.69 is not the mean of the 3 rows above it (lines 50-52: 0.6, +15.0%)" "$OUT"
+[ "$(grep -c "row:" "$OUT")" = 1 ] || fail "one finding, the wrong cell's"
+agg w optimization_log.md '| 平均 | | 0.600 | 0.580 | 24.0 us |'
+expect_exit 1 "$TLGATE" w
+expect_grep "error: [PT-RESULT] '平均' row: kernel_us 24 is not the mean of the 3 rows above it" "$OUT"
+agg w perf_log.md '| geomean | | 0.650 | 0.5739 | |'
+expect_exit 1 "$TLGATE" w
+expect_grep "error: [PT-ITERATION] 'geomean' row: iter2 speedup 0.65 is not the geometric mean of the 3 rows above it" "$OUT"
+agg w perf_log.md '| total | | | | 60.0 |'
+expect_exit 1 "$TLGATE" w
+expect_grep "error: [PT-ITERATION] 'total' row: kernel_us 60 is not the sum of the 3 rows above it" "$OUT"
+# a second aggregate row: the rows since the first, or all of them
+agg w perf_log.md '| bf16 mean | | 0.600 | 0.580 | 22.0 |\n| 5 | fp16 | 0.800 | 0.790 | 20.0 |\n| 6 | fp16 | 0.900 | 0.880 | 20.0 |\n| fp16 mean | | 0.850 | 0.835 | 20.0 |\n| all mean | | 0.700 | 0.682 | 21.2 |'
+expect_exit 0 "$TLGATE" w
+expect_no_grep "row:" "$OUT"
 exit 0
