@@ -15,6 +15,11 @@ for k in verdict pairs stop_reason b_rel_change; do
     [ "$n" = 1 ] || { cat "$TMPDIR_TEST/step1"; fail "the demo's tlab summary prints '$k' $n times"; }
 done
 expect_grep "   verdict: \"$(jq -r .verdict "$D/ab.json")\"" "$TMPDIR_TEST/step1"
+# every top-level field of tlab's JSON is documented in its schema
+for k in $(jq -r 'keys[]' "$D/ab.json"); do
+    jq -e --arg k "$k" '[.oneOf[].properties // {} | has($k)] | any' "$ROOT/docs/schemas/tlab.v1.json" >/dev/null ||
+        fail "docs/schemas/tlab.v1.json does not document '$k'"
+done
 # every path the list points at exists (placeholders <N> and <branch> aside)
 sed -n '/^where to look/,/^$/p' "$OUT" | tail -n +2 >"$TMPDIR_TEST/where"
 [ -s "$TMPDIR_TEST/where" ] || fail "no 'where to look' list"
