@@ -1,6 +1,7 @@
 # tlperf: one plain Makefile.
 #   make            build build/bin/tlperf (+ tlab, tlgate links)
-#   make test       unit + CLI tests, then the same again under ASan+UBSan
+#   make test       unit + CLI tests, then units + malformed-input scripts under ASan+UBSan
+#   make test-long  the other CLI scripts under ASan+UBSan (CI runs both)
 #   make demo       run the main job on bundled data
 #   make bench      benchmarks, results in docs/benchmarks.md
 #   make fuzz       libFuzzer harnesses (FUZZ_SECONDS=N each)
@@ -50,7 +51,7 @@ TEST_DEPS_OK := $(BUILD)/.test-deps-ok
 # Extra programs (fake kernel, fuzz harnesses...) register here from mk/*.mk.
 EXTRA_BINS :=
 
-.PHONY: all test check layers unit cli demo bench fuzz install clean deps test-deps complexity
+.PHONY: all test test-long check layers unit cli demo bench fuzz install clean deps test-deps complexity
 all: $(TLPERF) $(ALIASES) extra
 
 -include mk/*.mk
@@ -99,11 +100,14 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libtlperf.a $(TEST_DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(BUILD)/libtlperf.a $(LDLIBS) -lcmocka
 
+# Both run their tests JOBS at a time (default: one per CPU) through
+# tests/run-tests.sh: a progress line with wall and CPU time per test, then
+# "N passed, N failed, N skipped".
 unit: $(TEST_BIN)
-	@set -e; for t in $(TEST_BIN); do echo "== $$t"; TLPERF_TESTDATA=$(CURDIR)/testdata ./$$t; done
+	@TLPERF_TESTDATA=$(CURDIR)/testdata TIMES_FILE=$(BUILD)/unit-times.txt sh tests/run-tests.sh unit $(TEST_BIN)
 
 cli: all
-	@BUILD=$(BUILD) sh tests/cli/run-all.sh
+	@BUILD=$(BUILD) CLI_ONLY="$(CLI_ONLY)" CLI_EXCEPT="$(CLI_EXCEPT)" sh tests/cli/run-all.sh
 
 check: layers unit cli
 
@@ -112,11 +116,24 @@ check: layers unit cli
 layers: all
 	@sh scripts/check-layers.sh $(OBJ)
 
-# The README's test command: everything, then everything under sanitizers.
+# The README's test commands (README.md, "Tests").
+# make test: every unit test and every CLI script, then under ASan+UBSan
+# every unit test and the CLI scripts that feed the readers malformed,
+# truncated and fuzzed input (ASAN_CLI_SHORT).
+# make test-long: the other CLI scripts under ASan+UBSan; with make test,
+# every test in both builds. Each process of a sanitised build pays
+# ASan's start-up, which makes that pass the slow one.
+ASAN_CLI_SHORT := test_reliability_fuzz test_reliability_gate test_reliability_records \
+	test_reliability_msprof test_records_strict test_gate
 test:
 	$(MAKE) check BUILD=$(BUILD)
-	$(MAKE) check BUILD=$(BUILD)-asan SAN=1
-	@echo "make test: all suites passed (plain and ASan+UBSan)"
+	$(MAKE) layers unit BUILD=$(BUILD)-asan SAN=1
+	$(MAKE) cli BUILD=$(BUILD)-asan SAN=1 CLI_ONLY="$(ASAN_CLI_SHORT)"
+	@echo "make test: all suites passed (plain, and ASan+UBSan on the units and the malformed-input scripts; make test-long runs the rest under ASan+UBSan)"
+
+test-long:
+	$(MAKE) cli BUILD=$(BUILD)-asan SAN=1 CLI_EXCEPT="$(ASAN_CLI_SHORT)"
+	@echo "make test-long: all suites passed (the other CLI scripts under ASan+UBSan)"
 
 # DOCS_URL is compiled into rules_doc.o: the object depends on a file that
 # holds the value and is rewritten only when the value changes, so

@@ -33,6 +33,7 @@ struct ctx {
 	struct optlog *lg;
 	unsigned long code_block; /* the block of the ```json code kept last (lg->codes) */
 	size_t code_bytes;     /* text kept in lg->codes so far (OPTLOG_CODES_TOTAL) */
+	size_t code_len, code_cap; /* the last code block's text: length, allocated */
 	struct text_bytes tb;  /* the current line's bytes, once tb_ok (line_bytes) */
 	int tb_ok;
 	/* the last shown line of prose or heading (a table's caption when it
@@ -2521,26 +2522,37 @@ static int code_open(struct ctx *cx, const struct mdread_line *ln)
 	innermost_entries(cx, &c->sect, &norun);
 	c->text = strdup("");
 	cx->code_block = ln->block;
+	cx->code_len = 0;
+	cx->code_cap = 1;
 	return c->text ? 0 : -1;
 }
 
-/* Appends line s to the open code block (up to OPTLOG_CODE_MAX bytes). */
+/* Appends line s to the open code block (up to OPTLOG_CODE_MAX bytes),
+ * in time linear in the block's size (its length is kept, its buffer
+ * doubles). */
 static int code_keep(struct ctx *cx, const char *s)
 {
 	struct optlog_code *c = &cx->lg->codes[cx->lg->n_codes - 1];
-	size_t have = strlen(c->text), n = strlen(s);
+	size_t have = cx->code_len, n = strlen(s);
 	if (have + n + 1 > OPTLOG_CODE_MAX || cx->code_bytes + n + 1 > OPTLOG_CODES_TOTAL) {
 		c->truncated = 1;
 		return 0;
 	}
 	cx->code_bytes += n + 1;
-	char *t = realloc(c->text, have + n + 2);
-	if (!t)
-		return -1;
-	memcpy(t + have, s, n);
-	t[have + n] = '\n';
-	t[have + n + 1] = '\0';
-	c->text = t;
+	if (have + n + 2 > cx->code_cap) {
+		size_t cap = cx->code_cap * 2;
+		if (cap < have + n + 2)
+			cap = have + n + 2;
+		char *t = realloc(c->text, cap);
+		if (!t)
+			return -1;
+		c->text = t;
+		cx->code_cap = cap;
+	}
+	memcpy(c->text + have, s, n);
+	c->text[have + n] = '\n';
+	c->text[have + n + 1] = '\0';
+	cx->code_len = have + n + 1;
 	return 0;
 }
 

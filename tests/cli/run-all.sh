@@ -1,7 +1,11 @@
 #!/bin/sh
-# Runs every tests/cli/test_*.sh against the built binary and prints the
-# closing line "N passed, N failed". Each script exits 0 (pass), 77 (skip)
-# or anything else (fail). Environment given to each script:
+# Runs tests/cli/test_*.sh against the built binary (tests/run-tests.sh:
+# JOBS at a time, one progress line with its wall and CPU time per script)
+# and prints the closing line "cli: N passed, N failed, N skipped ...".
+# Each script exits 0 (pass), 77 (skip) or anything else (fail).
+#   CLI_ONLY   names of the scripts to run (test_gate test_tlab ...); all when empty
+#   CLI_EXCEPT names of scripts not to run
+# Environment given to each script:
 #   TLPERF, TLAB, TLGATE  the binaries under test
 #   ROOT                  the project directory
 #   TESTDATA              ROOT/testdata
@@ -18,21 +22,16 @@ elif [ -d "$ROOT/../shared" ]; then SHARED=$(cd "$ROOT/../shared" && pwd); else 
 export SHARED
 # colour is forced by these (report/term.h): the tests decide it themselves
 unset FORCE_COLOR CLICOLOR_FORCE
-pass=0 fail=0 skip=0 failed=""
-only=${CLI_ONLY:-}
-for t in "$ROOT"/tests/cli/test_*.sh; do
-    name=$(basename "$t" .sh)
-    if [ -n "$only" ] && [ "$name" != "$only" ]; then continue; fi
-    TMPDIR_TEST=$(mktemp -d "${TMPDIR:-/tmp}/tlperf-cli.XXXXXX")
-    export TMPDIR_TEST
-    out="$TMPDIR_TEST.log"
-    if sh "$t" >"$out" 2>&1; then rc=0; else rc=$?; fi
-    case $rc in
-        0) pass=$((pass + 1)); echo "PASS $name" ;;
-        77) skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$out")" ;;
-        *) fail=$((fail + 1)); failed="$failed $name"; echo "FAIL $name (exit $rc)"; sed 's/^/    /' "$out" | tail -n 40 ;;
-    esac
-    rm -rf "$TMPDIR_TEST" "$out"
-done
-echo "cli: $pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+set --
+if [ -n "${CLI_ONLY:-}" ]; then
+    for name in $CLI_ONLY; do
+        [ -f "$ROOT/tests/cli/$name.sh" ] || { echo "run-all.sh: no tests/cli/$name.sh" >&2; exit 2; }
+        set -- "$@" "$ROOT/tests/cli/$name.sh"
+    done
+else
+    for t in "$ROOT"/tests/cli/test_*.sh; do
+        case " ${CLI_EXCEPT:-} " in *" $(basename "$t" .sh) "*) continue ;; esac
+        set -- "$@" "$t"
+    done
+fi
+TIMES_FILE=$B/cli-times.txt exec sh "$ROOT/tests/run-tests.sh" cli "$@"
