@@ -7,7 +7,8 @@ need_cmd jq
 # from testdata/audit) and a branch "pr" whose commit tampers with
 # layer_norm: the dit-small final_latency claim moved from 30.0 to 27.0 us
 # and record line 3 rewritten (38.0 -> 37.0 us), plus a README edit.
-# Sets BASE (the base commit) and CLAIM_LINE (the claim's line); leaves the
+# Sets BASE (the base commit), CLAIM_LINE (the claim's line) and GEO_LINE
+# (the geometric-mean line the tampered claim contradicts); leaves the
 # work tree on "pr".
 ci_make_repo() {
     mkdir -p "$1/ops"
@@ -34,6 +35,9 @@ ci_make_repo() {
     BASE=$(git -C "$1" rev-parse main)
     CLAIM_LINE=$(grep -n 'dit-small: final_latency: 27.0 us' "$1/ops/layer_norm/perf_opt/opt_log.md" | cut -d: -f1)
     [ -n "$CLAIM_LINE" ] || fail "tampering failed"
+    # the geometric-mean line below the claims, which the tampered claim no
+    # longer supports (a warning: the log's own figures disagree with it)
+    GEO_LINE=$(grep -n '几何平均加速比' "$1/ops/layer_norm/perf_opt/opt_log.md" | cut -d: -f1)
     git -C "$1" diff --quiet main pr -- ops/mish || fail "mish must be untouched"
 }
 

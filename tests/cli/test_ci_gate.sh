@@ -2,8 +2,9 @@
 # commit holding two passing perf_opt directories, and a pull-request commit
 # that tampers with one of them (a final_latency claim moved 10%, a record
 # line rewritten). scripts/ci-gate.sh must flag exactly that directory, with
-# S4-PERF-RECORDS-RECON and S4-PERF-RECORDS-APPEND and nothing else, in
-# every report format.
+# S4-PERF-RECORDS-RECON and S4-PERF-RECORDS-APPEND as its only errors, in
+# every report format (plus one S4-SPEEDUP warning: the log's geometric mean
+# no longer follows from the tampered claim line).
 . "$ROOT/tests/cli/lib.sh"
 set -e
 command -v git >/dev/null 2>&1 || skip "git not installed"
@@ -37,14 +38,16 @@ expect_no_grep "mish" "$OUT"
 
 # json
 ci_json_rules "$R/tlgate.json" '.findings[] | "\(.rule) \(.severity) \(.line)"' >"$TMPDIR_TEST/j"
-printf '%s\n' "S4-PERF-RECORDS-APPEND error 3" "S4-PERF-RECORDS-RECON error $CLAIM_LINE" >"$TMPDIR_TEST/want"
+printf '%s\n' "S4-PERF-RECORDS-APPEND error 3" "S4-PERF-RECORDS-RECON error $CLAIM_LINE" \
+    "S4-SPEEDUP warning $GEO_LINE" >"$TMPDIR_TEST/want"
 ci_same "$TMPDIR_TEST/want" "$TMPDIR_TEST/j" json
 ci_json_rules "$R/tlgate.json" '.findings[].file' | grep -v 'ops/layer_norm/perf_opt/' && fail "json: a finding outside layer_norm"
 
 # sarif: repo-relative URIs, rule index pointing at the right rule object
 ci_json_rules "$R/tlgate.sarif" '.runs[0].results[] | "\(.ruleId) \(.level) \(.locations[0].physicalLocation.artifactLocation.uri) \(.locations[0].physicalLocation.region.startLine)"' >"$TMPDIR_TEST/s"
 printf '%s\n' "S4-PERF-RECORDS-APPEND error ops/layer_norm/perf_opt/perf_records.jsonl 3" \
-    "S4-PERF-RECORDS-RECON error ops/layer_norm/perf_opt/opt_log.md $CLAIM_LINE" >"$TMPDIR_TEST/want"
+    "S4-PERF-RECORDS-RECON error ops/layer_norm/perf_opt/opt_log.md $CLAIM_LINE" \
+    "S4-SPEEDUP warning ops/layer_norm/perf_opt/opt_log.md $GEO_LINE" >"$TMPDIR_TEST/want"
 ci_same "$TMPDIR_TEST/want" "$TMPDIR_TEST/s" sarif
 ci_json_rules "$R/tlgate.sarif" '.runs[0] as $r | $r.results[] | ($r.tool.driver.rules[.ruleIndex].id == .ruleId)' |
     grep -q false && fail "sarif: ruleIndex does not point at the rule"
@@ -53,7 +56,8 @@ ci_json_rules "$R/tlgate.sarif" '.version' | grep -qx '2.1.0' || fail "sarif: no
 # gitlab code quality
 ci_json_rules "$R/gl.json" '.[] | "\(.check_name) \(.severity) \(.location.path) \(.location.lines.begin)"' >"$TMPDIR_TEST/g"
 printf '%s\n' "S4-PERF-RECORDS-APPEND blocker ops/layer_norm/perf_opt/perf_records.jsonl 3" \
-    "S4-PERF-RECORDS-RECON blocker ops/layer_norm/perf_opt/opt_log.md $CLAIM_LINE" >"$TMPDIR_TEST/want"
+    "S4-PERF-RECORDS-RECON blocker ops/layer_norm/perf_opt/opt_log.md $CLAIM_LINE" \
+    "S4-SPEEDUP minor ops/layer_norm/perf_opt/opt_log.md $GEO_LINE" >"$TMPDIR_TEST/want"
 ci_same "$TMPDIR_TEST/want" "$TMPDIR_TEST/g" gitlab
 
 # junit: well-formed, two failing testcases, both in layer_norm
@@ -69,7 +73,7 @@ done
 # markdown, also appended to the job summary after what was there
 for md in "$R/tlgate-summary.md" "$TMPDIR_TEST/summary.md"; do
     expect_grep "### tlgate: failed" "$md"
-    expect_grep "2 errors, 0 warnings, 0 notes in 1 perf_opt directory checked" "$md"
+    expect_grep "2 errors, 1 warning, 0 notes in 1 perf_opt directory checked" "$md"
     expect_grep "| error | S4-PERF-RECORDS-APPEND | ops/layer\\_norm/perf\\_opt/perf\\_records.jsonl:3 |" "$md"
     expect_grep "| error | S4-PERF-RECORDS-RECON | ops/layer\\_norm/perf\\_opt/opt\\_log.md:$CLAIM_LINE |" "$md"
     expect_no_grep "mish" "$md"
@@ -81,7 +85,8 @@ expect_exit 1 env TLGATE_OUT_DIR="$R" GITHUB_ACTIONS=true sh "$CI" "$BASE"
 expect_grep "::error file=ops/layer_norm/perf_opt/perf_records.jsonl,line=3,title=S4-PERF-RECORDS-APPEND::" "$OUT"
 expect_grep "::error file=ops/layer_norm/perf_opt/opt_log.md,line=$CLAIM_LINE,title=S4-PERF-RECORDS-RECON::" "$OUT"
 expect_grep "deviation 10.0%25" "$OUT"
-[ "$(grep -c '^::' "$OUT")" = 2 ] || fail "github: want exactly 2 commands"
+expect_grep "::warning file=ops/layer_norm/perf_opt/opt_log.md,line=$GEO_LINE,title=S4-SPEEDUP::" "$OUT"
+[ "$(grep -c '^::' "$OUT")" = 3 ] || fail "github: want exactly 3 commands"
 
 # a shallow clone of the pull request (as CI checks it out by default):
 # the base commit and the history down to the merge base are fetched, the

@@ -96,15 +96,15 @@ expect_no_grep "mish" "$OUT"
 expect_grep "| error | S4-PERF-RECORDS-RECON |" "$TMPDIR_TEST/gh-summary.md"
 # the files the later steps upload (hashFiles('tlgate.sarif') != '')
 for f in tlgate.sarif tlgate-junit.xml tlgate-summary.md; do [ -s "$f" ] || fail "github: no $f"; done
-[ "$(jq '.runs[0].results | length' tlgate.sarif)" = 2 ] || fail "github: want 2 SARIF results"
+[ "$(jq '.runs[0].results | length' tlgate.sarif)" = 3 ] || fail "github: want 3 SARIF results (2 errors, the geometric-mean warning)"
 rm -f tlgate.sarif tlgate-junit.xml tlgate-summary.md
 
 # GitLab CI: the job's variables, the script in the checkout
 expect_exit 1 env CI_MERGE_REQUEST_DIFF_BASE_SHA="$BASE" GITLAB_CI=true sh -e "$TMPDIR_TEST/gl.sh"
 for f in gl-code-quality-report.json tlgate-junit.xml tlgate.sarif; do [ -s "$f" ] || fail "gitlab: no $f (an artifact of the job)"; done
-[ "$(jq 'length' gl-code-quality-report.json)" = 2 ] || fail "gitlab: want 2 code quality issues"
+[ "$(jq 'length' gl-code-quality-report.json)" = 3 ] || fail "gitlab: want 3 code quality issues"
 jq -r '.[].location.path' gl-code-quality-report.json | grep -v '^ops/layer_norm/perf_opt/' && fail "gitlab: a path outside layer_norm"
-jq -r '.[].fingerprint' gl-code-quality-report.json | sort -u | wc -l | grep -qx 2 || fail "gitlab: fingerprints not unique"
+jq -r '.[].fingerprint' gl-code-quality-report.json | sort -u | wc -l | grep -qx 3 || fail "gitlab: fingerprints not unique"
 ci_xml_ok tlgate-junit.xml
 # a second run gives the same fingerprints (GitLab matches issues by them)
 cp gl-code-quality-report.json "$TMPDIR_TEST/gl1.json"
