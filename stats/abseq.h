@@ -90,7 +90,8 @@ struct abseq_params {
 	size_t max_pairs;    /* budget: inconclusive here (default 16, <= ABSEQ_MAX_PAIRS) */
 	double min_gain;     /* smallest relative gain worth adopting (0.01) */
 	double noise;        /* tie margin, relative (0.03) */
-	double alpha;        /* error bound of the confidence sequence (0.025) */
+	double alpha;        /* error budget the looks spend (0.025); the proven bound
+				is 80% of it (abseq_false_adoption_bound) */
 	double gap_max;      /* largest log gap between run states the bar assumes */
 	double spend_power;  /* look n spends alpha in proportion to n^spend_power (2) */
 	/* seq-v1 only (stats/abseq_v1.h) */
@@ -197,6 +198,16 @@ int abseq_decide(const double *a, const double *b, const int *b_first, size_t n,
 /* The error look n may spend: alpha n^2 / sum of k^2 over the looks
  * min_pairs..max_pairs (0 outside them); the looks' shares sum to alpha. */
 double abseq_look_alpha(size_t n, const struct abseq_params *p);
+
+/* The bound on false adoption that P's rule proves: the chance that a
+ * session ever adopts a B that is not faster is at most BAR_SHARE alpha
+ * (2.0% with the defaults) under the rule's models (seq: Gaussian
+ * log-ratios and two run states up to gap_max apart; fast: Gaussian
+ * log-ratios and its narrower two-state family), over all looks; alpha
+ * itself (2.5%) is the budget the looks spend and the target measured
+ * where no theorem applies (abseq.c). NAN for seq-v1, which proves none.
+ * tlab prints it as "false_adoption_bound". */
+double abseq_false_adoption_bound(const struct abseq_params *p);
 
 /* The level of Student's quantile at look n: abseq_look_alpha scaled so
  * that, for Gaussian log-ratios, the looks together cross with chance

@@ -122,6 +122,29 @@ static void test_gauss_scale(void **state)
 	assert_true(gauss_crossing(&p, 100000) <= 0.02);
 }
 
+/* The bound tlab prints (false_adoption_bound) is the share of alpha the
+ * theorems hold: 0.02 exactly for seq and fast (so the JSON reads 0.02),
+ * none for seq-v1; outside the calibrated schedule the Gaussian levels'
+ * sum stays within it. */
+static void test_false_adoption_bound(void **state)
+{
+	(void)state;
+	struct abseq_params p;
+	params(&p);
+	assert_true(abseq_false_adoption_bound(&p) == 0.02);
+	assert_true(abseq_false_adoption_bound(&p) < p.alpha);
+	abseq_params_default(&p, ABSEQ_RULE_FAST);
+	assert_true(abseq_false_adoption_bound(&p) == 0.02);
+	abseq_params_default(&p, ABSEQ_RULE_V1);
+	assert_true(isnan(abseq_false_adoption_bound(&p)));
+	params(&p);
+	p.max_pairs = 10;
+	double sum = 0;
+	for (size_t n = p.min_pairs; n <= p.max_pairs; n++)
+		sum += abseq_look_level(n, &p);
+	assert_true(sum <= abseq_false_adoption_bound(&p) + 1e-15);
+}
+
 /* The whole rule on Gaussian log-ratios with mean 0 (B not faster) and an
  * sd large enough that the two-state bar rarely binds (10-30% per pair):
  * a session adopts only where some look's T reached its quantile (the
@@ -693,6 +716,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_spending),
+		cmocka_unit_test(test_false_adoption_bound),
 		cmocka_unit_test(test_guarantee_under_the_model),
 		cmocka_unit_test(test_gauss_scale),
 		cmocka_unit_test(test_bars),

@@ -66,9 +66,11 @@ void ab_seq_add_json(cJSON *j, const struct abseq_result *r, const struct abseq_
 	cJSON_AddNumberToObject(j, "min_pairs", (double)p->min_pairs);
 	cJSON_AddNumberToObject(j, "max_pairs", (double)p->max_pairs);
 	cJSON_AddNumberToObject(j, "min_gain", p->min_gain);
-	if (p->rule != ABSEQ_RULE_V1) /* the bound on false adoption; beside "seq" the gate reads it as
-					 "seq's rule, not seq-v1" */
+	if (p->rule != ABSEQ_RULE_V1) { /* beside "seq" the gate reads "alpha" as "seq's rule, not
+					   seq-v1" */
 		cJSON_AddNumberToObject(j, "alpha", p->alpha);
+		cJSON_AddNumberToObject(j, "false_adoption_bound", abseq_false_adoption_bound(p));
+	}
 	cJSON_AddNumberToObject(j, "order_seed", (double)seed);
 	add_num(j, "signflip_p", r->signflip_p);
 	cJSON *st = cJSON_AddObjectToObject(j, "states");

@@ -17,7 +17,7 @@ expect_grep '"protocol":	"seq"' faster.json
 expect_grep '"verdict":	"B_better"' faster.json
 expect_grep '"stop_reason":	"gain"' faster.json
 for f in gain gain_interval within_state_gain within_state_interval critical_z min_pairs \
-         max_pairs min_gain alpha pairs_needed order_seed signflip_p states fisher_p drift_per_run \
+         max_pairs min_gain alpha false_adoption_bound pairs_needed order_seed signflip_p states fisher_p drift_per_run \
          source a_medians_us b_rel_change runs ref; do
     expect_grep "\"$f\":" faster.json
 done
