@@ -233,6 +233,10 @@ const struct gate_rule_info gate_rules[] = {
 	  "workload in the run): a number that is not the median of that candidate's valid "
 	  "records of round r (the current best: of r when re-measured there, else of its latest "
 	  "round) within the figure's precision plus 1%, in the column's unit, else in us or ms. "
+	  "A row naming the incumbent without its id ((=best), = current best, incumbent, 当前最优) "
+	  "or as the round's baseline (r6_baseline (=best)) shows the current best of round r: "
+	  "the median of one of the candidates measured on that workload before r (the baseline "
+	  "among them). "
 	  "A number equal to one repeat but not the median warns; a table no row of which names a "
 	  "candidate measured in its round warns that those numbers were not checked.",
 	  "Paste the table from `tlperf table perf_opt/perf_records.jsonl --round N` instead of "

@@ -5,7 +5,11 @@
  *   - rows: the first cell names a candidate recorded in the run (its id
  *     as a whole word: `c2`, `c1（best）`, `current best（c2_pipe）`,
  *     `baseline（current best）`); a cell naming two recorded ids is
- *     passed over;
+ *     passed over; a row naming the incumbent without its id (`(=best)`,
+ *     `= current best`, `incumbent`, `当前最优`) or as the round's
+ *     baseline (`r6_baseline (=best)`) shows the current best of its
+ *     round, which is one of the candidates measured before it: its
+ *     number is the median of one of them (the baseline among them);
  *   - columns: a header cell naming a recorded workload (workloads as
  *     columns), or a duration column (`Task Duration(us)`, `latency (ms)`,
  *     `_us`) with the workload in a `workload` column or, when the run
@@ -41,13 +45,31 @@ static int lower_has(const char *s, const char *w)
 	return 0;
 }
 
-static int marks_incumbent(const char *s)
+/* 1 when s holds one of the words m (NULL-ended), case folded. */
+static int lower_has_any(const char *s, const char *const *m)
 {
-	static const char *const m[] = { "best", "incumbent", "当前最优", "当前最佳", "现最优", NULL };
 	for (int i = 0; m[i]; i++)
 		if (lower_has(s, m[i]))
 			return 1;
 	return 0;
+}
+
+static int marks_incumbent(const char *s)
+{
+	static const char *const m[] = { "best", "incumbent", "当前最优", "当前最佳", "当前最好", "现最优", NULL };
+	return lower_has_any(s, m);
+}
+
+/* A first cell that names the incumbent without naming a candidate:
+ * `current best`, `current_best`, `(=best)`, `= current best`, `(best)`,
+ * `incumbent`, `当前最优`; not a bare `best` (`best of round 3` may be the
+ * round's new best). */
+static int names_incumbent(const char *s)
+{
+	static const char *const m[] = { "current best", "current_best", "currentbest", "current-best", "=best",
+					 "= best", "(best)", "（best）", "[best]", "incumbent", "当前最优", "当前最佳",
+					 "当前最好", "现最优", NULL };
+	return lower_has_any(s, m);
 }
 
 /* The records of the checked run indexed once: the distinct candidate ids
@@ -241,10 +263,7 @@ struct layout {
 static int is_wl_header(const char *h)
 {
 	static const char *const w[] = { "workload", "shape", "case", "负载", "用例", "工作负载", NULL };
-	for (int i = 0; w[i]; i++)
-		if (lower_has(h, w[i]))
-			return 1;
-	return 0;
+	return lower_has_any(h, w);
 }
 
 static double unit_of_header(const char *h)
@@ -259,10 +278,7 @@ static double unit_of_header(const char *h)
 static int is_dur_header(const char *h)
 {
 	static const char *const w[] = { "duration", "latency", "时延", "耗时", "(us)", "_us", "µs", "μs", "(ms)", NULL };
-	for (int i = 0; w[i]; i++)
-		if (lower_has(h, w[i]))
-			return 1;
-	return 0;
+	return lower_has_any(h, w);
 }
 
 /* The recorded workload a header cell names, NULL. */
@@ -343,68 +359,150 @@ static int near(double shown_us, double tol_us, double want)
 	return fabs(shown_us - want) <= tol_us + 0.01 * want + 1e-9;
 }
 
-struct cell_check;
-static int incumbent_earlier(const struct s4_input *in, const struct tix *x, const struct cell_check *c, double v,
-			     double half, const double muls[2]);
-
 struct cell_check {
 	const struct optlog_table *t;
 	const struct optlog_cell_row *row;
-	const char *cand, *wl;
+	const char *cand, *wl;  /* cand NULL: the row names the incumbent only */
 	int incumbent;
 	const char *text;       /* the cell */
 	double mul;             /* its unit when known, 0 */
 };
 
+/* The figure shown and the units it may be in. */
+struct shown {
+	double v, half;         /* as written, half its last digit */
+	double muls[2];         /* us per unit: the column's, else us and ms */
+};
+
+static int shown_is(const struct shown *sh, double want)
+{
+	for (int k = 0; k < 2; k++)
+		if (sh->muls[k] && near(sh->v * sh->muls[k], sh->half * sh->muls[k], want))
+			return 1;
+	return 0;
+}
+
 /* The current best re-measured in the table's round may be shown with the
  * number it was adopted on: the median of an earlier round of its records
  * will do. */
-static int incumbent_earlier(const struct s4_input *in, const struct tix *x, const struct cell_check *c, double v,
-			     double half, const double muls[2])
+static int incumbent_earlier(const struct s4_input *in, const struct tix *x, const struct cell_check *c,
+			     const char *cand, const struct shown *sh)
 {
 	double rec[MAX_REPEATS];
 	long line;
 	for (long r = c->t->round - 1; r >= 0; r--) {
-		size_t n = durations(in, x, c->cand, c->wl, r, 0, rec, &line);
-		if (n == 0)
-			continue;
-		double med = stats_median(rec, n);
-		for (int k = 0; k < 2; k++)
-			if (muls[k] && near(v * muls[k], half * muls[k], med))
-				return 1;
+		size_t n = durations(in, x, cand, c->wl, r, 0, rec, &line);
+		if (n && shown_is(sh, stats_median(rec, n)))
+			return 1;
 	}
 	return 0;
 }
 
+/* What cand's records on c->wl say of the figure shown: 0 it is their
+ * median in the table's round (an incumbent's: of its latest round up to
+ * it, or of an earlier round, the number it was adopted on), 1 it is one
+ * of those measurements only, 2 neither, 3 no record. *med, *n, *rline:
+ * the median, the measurements and the first one's line. */
+static int against(const struct s4_input *in, const struct tix *x, const struct cell_check *c, const char *cand,
+		   int incumbent, const struct shown *sh, double *med, size_t *n, long *rline)
+{
+	double rec[MAX_REPEATS];
+	*n = durations(in, x, cand, c->wl, c->t->round, 0, rec, rline);
+	if (*n == 0 && incumbent)
+		*n = durations(in, x, cand, c->wl, c->t->round, 1, rec, rline);
+	if (*n == 0)
+		return 3;
+	*med = stats_median(rec, *n);
+	if (shown_is(sh, *med) || (incumbent && incumbent_earlier(in, x, c, cand, sh)))
+		return 0;
+	for (size_t i = 0; i < *n; i++)
+		if (shown_is(sh, rec[i]))
+			return 1;
+	return 2;
+}
+
+/* 1 when cand's records are the round-0 baseline's. */
+static int base_id(const struct s4_input *in, const struct tix *x, const char *cand)
+{
+	const long *k = s4_map_get(&x->idpos, cand);
+	return k && x->first[*k] >= 0 && s4_is_baseline(&in->recs->v[x->first[*k]]);
+}
+
+/* A row that names the incumbent without its id (`(=best)`, `当前最优`) or
+ * as the round's baseline (`r6_baseline (=best)`): the current best of the
+ * table's round is one of the candidates measured on c->wl before it (the
+ * baseline among them). The best answer over them (0, 1, 2 of against; 3
+ * none measured), their number in *ne and the fastest of them by the
+ * median of its latest earlier round in *fast, *fmed, *fline. */
+static int against_earlier(const struct s4_input *in, const struct tix *x, const struct cell_check *c,
+			   const struct shown *sh, size_t *ne, const char **fast, double *fmed, long *fline)
+{
+	int best = 3;
+	double rec[MAX_REPEATS];
+	*ne = 0;
+	*fast = NULL;
+	for (size_t k = 0; k < x->nids && best > 0; k++) {
+		long line;
+		size_t n = durations(in, x, x->ids[k], c->wl, c->t->round - 1, 1, rec, &line);
+		if (n == 0)
+			continue;
+		double m = stats_median(rec, n), med;
+		(*ne)++;
+		if (!*fast || m < *fmed) {
+			*fast = x->ids[k];
+			*fmed = m;
+			*fline = line;
+		}
+		size_t nn;
+		int a = against(in, x, c, x->ids[k], 1, sh, &med, &nn, &line);
+		if (a < best)
+			best = a;
+	}
+	return best;
+}
+
 static int check_cell(const struct s4_input *in, const struct tix *x, const struct cell_check *c, struct gate_findings *fs)
 {
-	double v, rec[MAX_REPEATS];
+	struct shown sh;
 	int dec;
-	long rline;
-	if (!cell_value(c->text, &v, &dec))
+	long rline = 0, fline = 0;
+	size_t n = 0, ne = 0;
+	double med = NAN, fmed = NAN;
+	const char *fast = NULL;
+	if (!cell_value(c->text, &sh.v, &dec))
 		return 0;
-	size_t n = durations(in, x, c->cand, c->wl, c->t->round, 0, rec, &rline);
-	if (n == 0 && c->incumbent)
-		n = durations(in, x, c->cand, c->wl, c->t->round, 1, rec, &rline);
-	if (n == 0)
+	sh.half = 0.5 * pow(10, -dec);
+	sh.muls[0] = c->mul ? c->mul : 1;
+	sh.muls[1] = c->mul ? 0 : 1000;
+	int k = c->cand ? against(in, x, c, c->cand, c->incumbent, &sh, &med, &n, &rline) : 3;
+	if (k == 0)
 		return 0;
-	double med = stats_median(rec, n), half = 0.5 * pow(10, -dec);
-	double muls[2] = { c->mul ? c->mul : 1, c->mul ? 0 : 1000 };
-	for (int k = 0; k < 2; k++)
-		if (muls[k] && near(v * muls[k], half * muls[k], med))
-			return 0;
-	if (c->incumbent && incumbent_earlier(in, x, c, v, half, muls))
+	/* the incumbent named only by its mark, or as the round's baseline:
+	 * whichever candidate was the current best then */
+	int any = c->incumbent && (!c->cand || base_id(in, x, c->cand));
+	int e = any ? against_earlier(in, x, c, &sh, &ne, &fast, &fmed, &fline) : 3;
+	if (e == 0)
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < 2; k++)
-			if (muls[k] && near(v * muls[k], half * muls[k], rec[i]))
-				return gate_add(fs, "S4-COMPTABLE-RECON", GATE_WARNING, in->optlog_file, c->row->line,
-						"round %ld's table shows %g for '%s' on '%s': one of its %zu measurements, not their median %g us (perf_records.jsonl line %ld)",
-						c->t->round, v, c->cand, c->wl, n, med, rline) ? -1 : 0;
+	const char *unit = c->mul == 1000 ? " ms" : c->mul == 1 ? " us" : "";
+	if (k == 1)
+		return gate_add(fs, "S4-COMPTABLE-RECON", GATE_WARNING, in->optlog_file, c->row->line,
+				"round %ld's table shows %g for '%s' on '%s': one of its %zu measurements, not their median %g us (perf_records.jsonl line %ld)",
+				c->t->round, sh.v, c->cand, c->wl, n, med, rline) ? -1 : 0;
+	if (k == 2 && (!any || ne <= 1))
+		return gate_add(fs, "S4-COMPTABLE-RECON", GATE_ERROR, in->optlog_file, c->row->line,
+				"round %ld's table shows %g%s for '%s' on '%s', but the records give %g us (%s of %zu, perf_records.jsonl line %ld)",
+				c->t->round, sh.v, unit, c->cand, c->wl, med, n > 1 ? "median" : "the one measurement", n,
+				rline) ? -1 : 0;
+	if (e == 3)
+		return 0;
+	if (e == 1)
+		return gate_add(fs, "S4-COMPTABLE-RECON", GATE_WARNING, in->optlog_file, c->row->line,
+				"round %ld's table shows %g for the current best ('%s') on '%s': one measurement of a candidate measured before round %ld, not its median",
+				c->t->round, sh.v, c->row->cells[0], c->wl, c->t->round) ? -1 : 0;
 	return gate_add(fs, "S4-COMPTABLE-RECON", GATE_ERROR, in->optlog_file, c->row->line,
-			"round %ld's table shows %g%s for '%s' on '%s', but the records give %g us (%s of %zu, perf_records.jsonl line %ld)",
-			c->t->round, v, c->mul == 1000 ? " ms" : c->mul == 1 ? " us" : "", c->cand, c->wl, med,
-			n > 1 ? "median" : "the one measurement", n, rline) ? -1 : 0;
+			"round %ld's table shows %g%s for the current best ('%s') on '%s', but that is the median of none of the %zu candidate%s measured on it before round %ld (the fastest: '%s' %g us, perf_records.jsonl line %ld)",
+			c->t->round, sh.v, unit, c->row->cells[0], c->wl, ne, ne == 1 ? "" : "s", c->t->round, fast, fmed,
+			fline) ? -1 : 0;
 }
 
 static int check_row(const struct s4_input *in, const struct tix *x, const struct optlog_table *t,
@@ -485,9 +583,9 @@ static int check_table(const struct s4_input *in, const struct tix *x, const str
 	for (long i = 1; i <= t->rows && (size_t)(t->cells_from + i) < lg->n_cell_rows; i++) {
 		const struct optlog_cell_row *row = &lg->cell_rows[t->cells_from + i];
 		const char *cand = row->ncells > 0 ? row_candidate(in, x, row->cells[0]) : NULL;
-		if (!cand)
+		if (!cand && !(row->ncells > 0 && names_incumbent(row->cells[0])))
 			continue;
-		if (round_candidate(in, x, t->round, cand))
+		if (cand && round_candidate(in, x, t->round, cand))
 			aligned++;
 		if (check_row(in, x, t, h, row, &L, cand, fs))
 			return -1;

@@ -347,6 +347,62 @@ static void comptable_per_round(void **s)
 	gl_expect(po, NULL, "every round has its table");
 }
 
+/* A row naming the incumbent (issue 35 item 4) shows the current best of
+ * its round, whichever candidate that is: in round 2 c1 (80 us), not the
+ * round-0 baseline (100 us) its label may name (`r2_baseline (=best)`). */
+static void comptable_incumbent_rows(void **s)
+{
+	(void)s;
+	static const char *const labels[] = {
+		"r2_baseline (=best)", "**r2_baseline (=best)**", "(=best)", "= current best", "**incumbent**",
+		"当前最优", "r2_baseline（当前最优）", "current best（c1）", "baseline（current best，即 c1）",
+	};
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		for (int wrong = 0; wrong < 2; wrong++) {
+			char row[256];
+			struct gate_findings fs;
+			struct gatecheck_result res;
+			write_multi();
+			snprintf(row, sizeof(row), "| %s | %s |\n| c2 | 70 |", labels[i], wrong ? "90" : "80");
+			gl_replace(f("opt_log.md"), "| c2 | 70 |", row);
+			gl_run(po, &fs, &res);
+			int errs = 0, others = 0;
+			for (size_t k = 0; k < fs.n; k++) {
+				if (strcmp(fs.v[k].rule, "S4-COMPTABLE-RECON") != 0)
+					continue;
+				if (fs.v[k].severity == GATE_ERROR && fs.v[k].line == 18 && strstr(fs.v[k].message, "shows 90"))
+					errs++;
+				else
+					others++;
+			}
+			if (errs != wrong || others) {
+				print_error("'%s' showing %s: wanted %d error(s), got:\n", labels[i], wrong ? "90" : "80", wrong);
+				gl_dump(&fs);
+			}
+			gate_findings_release(&fs);
+			gatecheck_result_release(&res);
+			assert_int_equal(errs, wrong);
+			assert_int_equal(others, 0);
+		}
+	}
+	/* the message names the row and the fastest candidate before the round */
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	write_multi();
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| r2_baseline (=best) | 90 |\n| c2 | 70 |");
+	gl_run(po, &fs, &res);
+	const char *m = gl_message(&fs, "S4-COMPTABLE-RECON");
+	assert_non_null(m);
+	assert_non_null(strstr(m, "for the current best ('r2_baseline (=best)') on 'w'"));
+	assert_non_null(strstr(m, "none of the 2 candidates measured on it before round 2 (the fastest: 'c1' 80 us"));
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	/* a bare `best` (the round's new best?) is not read as the incumbent */
+	write_multi();
+	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| current best（c1） | 80 |\n| best this round | 75 |\n| c2 | 70 |");
+	gl_expect(po, NULL, "a bare best is no incumbent row");
+}
+
 static void speedup_claim(void **s)
 {
 	(void)s;
@@ -834,6 +890,7 @@ int main(void)
 		cmocka_unit_test_teardown(v2m_tuning_status_removed, teardown),
 		cmocka_unit_test_teardown(v2m_smoke_in_final_table, teardown),
 		cmocka_unit_test_teardown(comptable_per_round, teardown),
+		cmocka_unit_test_teardown(comptable_incumbent_rows, teardown),
 		cmocka_unit_test_teardown(speedup_claim, teardown),
 		cmocka_unit_test_teardown(recon_not_baseline, teardown),
 		cmocka_unit_test_teardown(recon_last_summary_wins, teardown),

@@ -521,8 +521,8 @@ static int shows_incumbent(const char *s, const struct text_bytes *tb)
 {
 	static const char *const marks[] = { "current best", "current_best", "current-best",
 					     "currentbest", "(best)", "（best）", "[best]", "incumbent",
-					     "当前最优", "当前 best", "当前best", "当前最佳", "现最优",
-					     "best so far", NULL };
+					     "=best", "= best", "当前最优", "当前 best", "当前best", "当前最佳",
+					     "当前最好", "现最优", "best so far", NULL };
 	return text_find_any_ci(s, tb, marks) >= 0;
 }
 
