@@ -17,6 +17,31 @@ int pt_close(double a, double b, double rel)
 	return fabs(a - b) <= rel * m + 1e-12;
 }
 
+int pt_sig_digits(const char *line, const struct prose_num *n)
+{
+	int d = 0, lead = 1;
+	for (size_t i = n->pos; i < n->end; i++) {
+		if (!isdigit((unsigned char)line[i]))
+			continue;
+		if (lead && line[i] == '0')
+			continue;
+		lead = 0;
+		d++;
+	}
+	return d;
+}
+
+double pt_us_per(enum prose_unit u)
+{
+	switch (u) {
+	case PROSE_MS: return 1e3;
+	case PROSE_US: return 1;
+	case PROSE_NS: return 1e-3;
+	case PROSE_S: return 1e6;
+	default: return 0;
+	}
+}
+
 int pt_is_na(const char *s, size_t len)
 {
 	while (len && (*s == ' ' || *s == '*' || *s == '`')) {
@@ -680,9 +705,7 @@ size_t pt_table_cells(const char *line, char out[][96], size_t max)
 
 #define AGG_COLS 24
 
-/* 3 geometric mean, 1 mean, 2 sum, 0 a data row: the first cell labels
- * an aggregate (`**bf16 mean**`, `AVG`, `all-17 mean`, `geomean`, `合计`). */
-static int agg_label(const char *c)
+int pt_agg_label(const char *c)
 {
 	static const char *const geo[] = { "geomean", "geo mean", "geometric", "gmean",
 					   "\xE5\x87\xA0\xE4\xBD\x95" /* 几何 */, NULL };
@@ -801,7 +824,7 @@ static int agg_table(const struct ptlog_text *t, size_t hl, size_t end, const ch
 	for (size_t l = hl + 2; l < end; l++) {
 		char cl[AGG_COLS][96];
 		size_t n = pt_table_cells(t->lines[l], cl, AGG_COLS);
-		int kind = n ? agg_label(cl[0]) : 0;
+		int kind = n ? pt_agg_label(cl[0]) : 0;
 		for (size_t c = 1; c < n && c < nc; c++) {
 			double v, half;
 			enum prose_unit u;

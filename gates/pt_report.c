@@ -4,6 +4,9 @@
  *     (a claim matching an older JSON is a stale report);
  *   - an AVG / SUM row of a per-case table is the mean / sum of the rows
  *     above it and of the JSON those rows come from;
+ *   - totals and means of times reconcile with the JSON they summarise
+ *     (pt_check_totals, gates/pt_total.c);
+ *   - a stale figure restated further on is one finding naming each line;
  *   - the latest iteration the report quotes (by its candidate figure) is
  *     not older than the last adopted perf_log iteration (stale report). */
 #include "gates/pt_rules.h"
@@ -30,21 +33,6 @@ static int decimals_match(const struct prose_num *n, const char *line, double v)
 	return fabs(fabs(n->v) - fabs(v)) <= half * 1.0001 + 1e-12 || pt_close(n->v, v, 0.001);
 }
 
-/* Significant digits of a printed figure. */
-static int sig_digits(const char *line, const struct prose_num *n)
-{
-	int d = 0, lead = 1;
-	for (size_t i = n->pos; i < n->end; i++) {
-		if (!isdigit((unsigned char)line[i]))
-			continue;
-		if (lead && line[i] == '0')
-			continue;
-		lead = 0;
-		d++;
-	}
-	return d;
-}
-
 /* First line of the report quoting v, a candidate figure of the log: the
  * same figure printed with at least 3 significant digits (0.243 in a
  * per-case table is no quote of 0.2429), 0 when none. */
@@ -55,7 +43,7 @@ static long quoted(const struct ptlog_text *r, double v)
 		size_t n = prose_numbers(r->lines[l], nums, 64);
 		for (size_t k = 0; k < n; k++)
 			if (nums[k].decimal && nums[k].unit != PROSE_PCT &&
-			    sig_digits(r->lines[l], &nums[k]) >= 3 && pt_close(nums[k].v, v, 0.0002))
+			    pt_sig_digits(r->lines[l], &nums[k]) >= 3 && pt_close(nums[k].v, v, 0.0002))
 				return (long)l + 1;
 	}
 	return 0;
@@ -180,7 +168,6 @@ struct latest {
  * are claims of their own, such as a subset's figure and the overall one
  * (`1.8x on the large shapes, 1.4x overall`, `(large: 1.8x) / overall
  * 1.4x`): the line is right when one of them is. */
-static double us_per(enum prose_unit u);
 
 /* 1 when the figure at s[a..b) is a target, not a result: `≥ 0.6x`,
  * `目标 0.6`, `(target: 0.6x)`, `0.6x 目标未达`. */
@@ -209,9 +196,9 @@ static int is_target(const char *s, size_t a, size_t b)
  * arrow to one (`24.0 → 20.0 us`): not a speedup. */
 static int is_time_figure(const char *s, const struct prose_num *nums, size_t n, size_t q)
 {
-	if (us_per(nums[q].unit) > 0)
+	if (pt_us_per(nums[q].unit) > 0)
 		return 1;
-	return q + 1 < n && us_per(nums[q + 1].unit) > 0 && pt_arrow_between(s, nums[q].end, nums[q + 1].pos);
+	return q + 1 < n && pt_us_per(nums[q + 1].unit) > 0 && pt_arrow_between(s, nums[q].end, nums[q + 1].pos);
 }
 
 static size_t claim_figures(const char *line, double *v, size_t max)
@@ -276,11 +263,22 @@ static void stale_tail(const struct pt_folder *f, const struct staleness *st, ch
 	*stale_reported = 1;
 }
 
+/* The stale figure a report states, once: the first line stating it gets
+ * the finding, a later line restating the same figure of the same older
+ * file (a recommendation repeating the headline) is named in it. */
+struct stale_seen {
+	double v;           /* the figure, NAN before the first */
+	const char *older;  /* the older JSON it matches */
+	size_t idx;         /* its finding in fs, (size_t)-1 when dropped */
+	long again[8];      /* lines restating it */
+	size_t nagain;
+};
+
 /* Checks the speedup claim of report line l (kind 2 geometric, 1 mean):
  * right when one of the claims the line makes is the latest results';
  * 0, -1 on allocation failure. */
 static int check_claim(const struct latest *lt, size_t l, int kind, const struct staleness *st,
-		       int *stale_reported, struct gate_findings *fs)
+		       int *stale_reported, struct stale_seen *seen, struct gate_findings *fs)
 {
 	const struct pt_folder *f = lt->f;
 	double vs[8];
@@ -312,9 +310,15 @@ static int check_claim(const struct latest *lt, size_t l, int kind, const struct
 		if ((older = older_match(lt, kind, vs[i])) != NULL)
 			pick = i;
 	v = vs[pick];
+	if (older && seen->older && strcmp(older, seen->older) == 0 && v == seen->v) {
+		if (seen->nagain < sizeof(seen->again) / sizeof(seen->again[0]))
+			seen->again[seen->nagain++] = (long)l + 1;
+		return 0; /* the same stale figure restated: one finding */
+	}
 	pt_other_figures(vs, nv, pick, 0, others, sizeof(others));
 	char tail[600];
 	stale_tail(f, st, tail, sizeof(tail), stale_reported);
+	size_t before = fs->n;
 	int rc = older ?
 		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
 			 "stale report: %s %g matches %s, not the latest results %s (%.4g over %zu cases)%s%s",
@@ -322,7 +326,34 @@ static int check_claim(const struct latest *lt, size_t l, int kind, const struct
 		gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
 			 "%s %g does not match the latest results %s (%.4g over %zu cases, %+.1f%%)%s%s", what, v,
 			 latest, want, lt->lvalid, prose_pct(want, v), others, tail);
+	if (older && !seen->older) {
+		seen->older = older;
+		seen->v = v;
+		seen->idx = fs->n > before ? fs->n - 1 : (size_t)-1;
+	}
 	return rc ? -1 : 0;
+}
+
+/* Names the lines restating the stale figure in its one finding; 0, -1
+ * on allocation failure. */
+static int name_restated(const struct stale_seen *seen, struct gate_findings *fs)
+{
+	if (!seen->nagain || seen->idx == (size_t)-1 || seen->idx >= fs->n)
+		return 0;
+	char lines[120] = "";
+	size_t n = 0;
+	for (size_t i = 0; i < seen->nagain; i++)
+		n += (size_t)snprintf(lines + n, sizeof(lines) - n, "%s%ld",
+				      i == 0 ? "" : i + 1 == seen->nagain ? " and " : ", ", seen->again[i]);
+	struct gate_finding *g = &fs->v[seen->idx];
+	size_t ml = strlen(g->message);
+	char *m = realloc(g->message, ml + sizeof(lines) + 64);
+	if (!m)
+		return -1;
+	snprintf(m + ml, sizeof(lines) + 64, " (restated at line%s %s: the same stale figure, one finding)",
+		 seen->nagain > 1 ? "s" : "", lines);
+	g->message = m;
+	return 0;
 }
 
 static int check_claims(const struct pt_folder *f, long lj, const struct staleness *st,
@@ -333,6 +364,7 @@ static int check_claims(const struct pt_folder *f, long lj, const struct stalene
 	lt.table = lj >= 0 ? speedup_table(&f->json[lj], lt.tb, 16) : NULL;
 	if (lt.table)
 		ptjson_speedup_means(lt.table, &lt.lmean, &lt.lgeo, &lt.lvalid);
+	struct stale_seen seen = { .v = NAN, .idx = (size_t)-1 };
 	long rb_section = 0; /* inside a section whose heading says rolled back */
 	for (size_t l = 0; l < r->nlines; l++) {
 		if (r->lines[l][0] == '#') {
@@ -343,10 +375,10 @@ static int check_claims(const struct pt_folder *f, long lj, const struct stalene
 		if (rb_section || pt_rolled_back_text(r->lines[l]))
 			continue;
 		int kind = claim_kind(r->lines[l]);
-		if (kind && check_claim(&lt, l, kind, st, stale_reported, fs))
+		if (kind && check_claim(&lt, l, kind, st, stale_reported, &seen, fs))
 			return -1;
 	}
-	return 0;
+	return name_restated(&seen, fs);
 }
 
 /* ---- per-case tables ---------------------------------------------- */
@@ -598,363 +630,6 @@ static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
 	return 0;
 }
 
-/* ---- totals and means of times ------------------------------------ */
-
-/* One of words in s, an ASCII one as a word of prose (not torch.sum,
- * reduce_sum or avg_speedup). */
-static int has_word(const char *s, const char *const *words)
-{
-	for (size_t i = 0; words[i]; i++) {
-		size_t wl = strlen(words[i]);
-		for (const char *p = s; (p = text_find_ci(p, words[i])) != NULL; p += wl) {
-			if ((unsigned char)words[i][0] >= 0x80)
-				return 1;
-			if (p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.'))
-				continue;
-			if (isalnum((unsigned char)p[wl]) || p[wl] == '_' || p[wl] == '(' || p[wl] == '.')
-				continue;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static int total_kind(const char *line)
-{
-	static const char *const sum[] = { "total", "sum", "\xE5\x90\x88\xE8\xAE\xA1" /* 合计 */,
-					   "\xE6\x80\xBB\xE8\xAE\xA1" /* 总计 */, "\xE6\x80\xBB\xE8\x80\x97\xE6\x97\xB6" /* 总耗时 */,
-					   "\xE6\x80\xBB\xE6\x97\xB6\xE9\x97\xB4" /* 总时间 */, "\xE4\xB9\x8B\xE5\x92\x8C" /* 之和 */,
-					   "\xE6\x80\xBB\xE5\x92\x8C" /* 总和 */, NULL };
-	static const char *const mean[] = { "mean", "average", "avg", "\xE5\xB9\xB3\xE5\x9D\x87" /* 平均 */,
-					    "\xE5\x9D\x87\xE5\x80\xBC" /* 均值 */, NULL };
-	static const char *const speed[] = { "speedup", "\xE5\x8A\xA0\xE9\x80\x9F" /* 加速 */, NULL };
-	if (has_word(line, speed))
-		return 0; /* a speedup, not a time (a file named speedups.json is no word) */
-	if (has_word(line, sum))
-		return 2;
-	if (has_word(line, mean))
-		return 1;
-	return 0;
-}
-
-/* Microseconds per unit of a figure, 0 when it is not a time. */
-static double us_per(enum prose_unit u)
-{
-	switch (u) {
-	case PROSE_MS: return 1e3;
-	case PROSE_US: return 1;
-	case PROSE_NS: return 1e-3;
-	case PROSE_S: return 1e6;
-	default: return 0;
-	}
-}
-
-/* Unit named in the text ("(ms)", " ms", "us"), as microseconds per unit;
- * 0 when none. */
-static double unit_in(const char *s)
-{
-	static const struct { const char *w; double m; } u[] = {
-		{ "(ms)", 1e3 }, { "\xEF\xBC\x88ms\xEF\xBC\x89", 1e3 }, { " ms", 1e3 }, { "_ms", 1e3 },
-		{ "(us)", 1 }, { "\xEF\xBC\x88us\xEF\xBC\x89", 1 }, { " us", 1 }, { "_us", 1 }, { "\xC2\xB5s", 1 },
-		{ "\xCE\xBCs", 1 } };
-	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (text_find_ci(s, u[i].w))
-			return u[i].m;
-	return 0;
-}
-
-/* The JSON file s cites: its index in f when s names a file of the
- * folder (`ours_v2.json`, `custom/op/perf_tuning/ours_v2.json`), the first
- * such name in the text; else -1 with the first name of no file of the
- * folder in missing (a cited file that is not there), or -2 when s names
- * no JSON file. */
-static long json_cited(const struct pt_folder *f, const char *s, char *missing, size_t mlen)
-{
-	long found = -2;
-	for (const char *p = s; (p = strstr(p, ".json")) != NULL; p += 5) {
-		if (isalnum((unsigned char)p[5]) || p[5] == '_')
-			continue; /* .jsonl, .json_old */
-		const char *a = p;
-		while (a > s && (isalnum((unsigned char)a[-1]) || strchr("_-./", a[-1])))
-			a--;
-		const char *base = a;
-		for (const char *q = a; q < p; q++)
-			if (*q == '/')
-				base = q + 1;
-		size_t bl = (size_t)(p + 5 - base);
-		if (bl == 5)
-			continue; /* ".json" alone */
-		for (size_t j = 0; j < f->njson; j++)
-			if (strlen(f->json[j].name) == bl && strncmp(f->json[j].name, base, bl) == 0)
-				return (long)j;
-		if (found == -2) {
-			snprintf(missing, mlen, "%.*s", (int)bl, base);
-			found = -1;
-		}
-	}
-	return found;
-}
-
-/* Time columns of the largest row table of a file: sums (kind 2) or means
- * (kind 1) in microseconds; the table's line in *tline (NULL: not wanted).
- * Returns the count (at most max). */
-static size_t time_columns(const struct pt_jsonfile *jf, int kind, const char **names, double *agg,
-			   size_t max, size_t *ncases, long *tline)
-{
-	struct ptjson_table tb[16];
-	size_t nt = jf->j.root ? ptjson_tables(&jf->j, tb, 16) : 0, best = 0, k = 0;
-	if (!nt)
-		return 0;
-	for (size_t t = 1; t < nt; t++)
-		if (tb[t].n > tb[best].n)
-			best = t;
-	const cJSON *row0 = ptjson_row(&tb[best], 0), *m;
-	*ncases = tb[best].n;
-	if (tline) {
-		*tline = tb[best].name ? ptjson_key_line(&jf->j, tb[best].name, 0) : 0;
-		if (*tline <= 0)
-			*tline = 1;
-	}
-	cJSON_ArrayForEach(m, row0) {
-		if (!cJSON_IsNumber(m) || !m->string || k >= max)
-			continue;
-		double per = 0;
-		const char *key = m->string;
-		size_t kl = strlen(key);
-		if (kl > 3 && (strcmp(key + kl - 3, "_us") == 0 || strstr(key, "_us_")))
-			per = 1;
-		else if (kl > 3 && (strcmp(key + kl - 3, "_ms") == 0 || strstr(key, "_ms_")))
-			per = 1e3;
-		if (!per)
-			continue;
-		double sum = 0;
-		size_t n = 0;
-		for (size_t r = 0; r < tb[best].n; r++) {
-			double x = ptjson_num(ptjson_row(&tb[best], r), key);
-			if (isfinite(x)) {
-				sum += x * per;
-				n++;
-			}
-		}
-		if (!n)
-			continue;
-		names[k] = key;
-		agg[k] = kind == 1 ? sum / (double)n : sum;
-		k++;
-	}
-	return k;
-}
-
-/* One report line stating a total or a mean of times, and what it is
- * compared with. */
-struct total {
-	size_t l;              /* the line, 0-based */
-	int kind;              /* 2 sum, 1 mean (total_kind) */
-	double fig[2];         /* its figures, in us: one, or before -> after */
-	double tol[2];         /* half a unit of each figure's last printed digit, in us */
-	size_t nf;
-	double lineunit;       /* unit named in the line, us per unit; 0 none */
-	enum prose_unit shown; /* unit of the last figure that carries one */
-	long cj, use;          /* JSON the report cites (-1 none); JSON compared with */
-	long jline;            /* line of the compared rows in that JSON */
-	const char *names[24]; /* that JSON's time columns and their sums or means */
-	double agg[24];
-	size_t nc, ncases;
-	int before_ok;         /* the 'before' figure is an older JSON's */
-	size_t bx, by;         /* closest columns to fig[0], fig[1] */
-	char older[160];       /* the older JSON's column closest to fig[0] ("x.json's ours_us") */
-	double older_v;        /* its sum or mean in us, NAN none */
-};
-
-/* 1 when line is an AVG / SUM row of a table (the per-case table check's). */
-static int is_agg_table_row(const char *line)
-{
-	char c0[1][96];
-	return strchr(line, '|') && cells(line, c0, 1) && agg_row(c0[0]) && strlen(c0[0]) < 12;
-}
-
-/* The time figures of t's line into t->fig (at most 3 counted, 2 kept):
- * a number with a time unit, or a decimal one when the line names a unit. */
-static void total_figures(const char *line, struct total *t)
-{
-	struct prose_num nums[16];
-	size_t n = prose_numbers(line, nums, 16);
-	t->nf = 0;
-	t->lineunit = unit_in(line);
-	t->shown = PROSE_NOUNIT;
-	for (size_t i = 0; i < n && t->nf < 3; i++) {
-		if (nums[i].unit == PROSE_PCT || nums[i].unit == PROSE_X || nums[i].v <= 0)
-			continue;
-		double per = us_per(nums[i].unit);
-		/* a start joined by an arrow to a time takes its unit (8600 → 7270 us) */
-		double next = i + 1 < n && pt_arrow_between(line, nums[i].end, nums[i + 1].pos) ?
-				      us_per(nums[i + 1].unit) : 0;
-		if (!per && !next && (!nums[i].decimal || !t->lineunit))
-			continue;
-		if (t->nf < 2) {
-			double u = per ? per : next ? next : t->lineunit;
-			int d = 0;
-			const char *dot = memchr(line + nums[i].pos, '.', nums[i].end - nums[i].pos);
-			for (const char *q = dot ? dot + 1 : line + nums[i].end; q < line + nums[i].end &&
-			     isdigit((unsigned char)*q); q++)
-				d++;
-			t->fig[t->nf] = nums[i].v * u;
-			t->tol[t->nf] = 0.5 * pow(10.0, -d) * u * (1 + 1e-9) + 1e-9;
-		}
-		t->nf++;
-		if (per)
-			t->shown = nums[i].unit;
-	}
-}
-
-/* 1 when t's 'before' figure (of two) is the sum or mean of a time column
- * of a JSON other than the one compared with; the closest such column in
- * t->older (file and column) and t->older_v. */
-static int before_in_older(const struct pt_folder *f, struct total *t)
-{
-	t->older_v = NAN;
-	for (size_t j = 0; t->nf == 2 && j < f->njson; j++) {
-		const char *on[24];
-		double oa[24];
-		size_t on_cases;
-		if ((long)j == t->use)
-			continue;
-		size_t oc = time_columns(&f->json[j], t->kind, on, oa, 24, &on_cases, NULL);
-		for (size_t x = 0; x < oc; x++) {
-			if (isnan(t->older_v) || fabs(t->fig[0] - oa[x]) < fabs(t->fig[0] - t->older_v)) {
-				t->older_v = oa[x];
-				snprintf(t->older, sizeof(t->older), "%s's %s", f->json[j].name, on[x]);
-			}
-			if (fabs(t->fig[0] - oa[x]) <= t->tol[0])
-				return 1;
-		}
-	}
-	return 0;
-}
-
-/* The column of t's JSON whose sum or mean is closest to figure k, in
- * t->bx (k 0) or t->by (k 1); 1 when it is that figure to its printed
- * precision. */
-static int closest_column(struct total *t, size_t k)
-{
-	size_t best = 0;
-	for (size_t x = 1; x < t->nc; x++)
-		if (fabs(t->fig[k] - t->agg[x]) < fabs(t->fig[k] - t->agg[best]))
-			best = x;
-	if (k == 0)
-		t->bx = best;
-	else
-		t->by = best;
-	return fabs(t->fig[k] - t->agg[best]) <= t->tol[k];
-}
-
-/* The finding for a total that does not reconcile with its JSON to its
- * printed precision (one figure, or before -> after: the after figure is
- * the JSON's, the before one its or an older file's); 0 when it does, -1
- * on allocation failure. */
-static int report_total(const struct pt_folder *f, struct total *t, struct gate_findings *fs)
-{
-	int ok_a = closest_column(t, 0);
-	int ok_b = t->nf == 2 ? closest_column(t, 1) : 1;
-	if (t->nf == 2 && t->before_ok)
-		ok_a = 1;
-	if (ok_a && ok_b)
-		return 0;
-	double per = t->shown != PROSE_NOUNIT ? us_per(t->shown) : (t->lineunit ? t->lineunit : 1);
-	const char *un = per >= 1e3 ? "ms" : "us";
-	const char *what = t->kind == 2 ? "sum" : "mean";
-	enum gate_severity sev = t->cj >= 0 ? GATE_ERROR : GATE_WARNING;
-	char tail[200] = "", jname[300];
-	if (t->cj < 0)
-		snprintf(tail, sizeof(tail), " ('%.120s' names no JSON: assumed the latest results)",
-			 f->report.lines[t->l]);
-	snprintf(jname, sizeof(jname), "%s:%ld", f->json[t->use].shown, t->jline);
-	const double *fig = t->fig, *agg = t->agg;
-	long line = (long)t->l + 1;
-	size_t bx = t->bx, by = t->by;
-	if (t->nf == 1)
-		return gate_add(fs, RULE, sev, f->report_shown, line,
-				"%s %.4g %s does not reconcile with %s: the %s of its %zu cases' %s is %.4g %s (%+.1f%%)%s",
-				t->kind == 2 ? "total" : "mean", fig[0] / per, un, jname, what, t->ncases,
-				t->names[bx], agg[bx] / per, un, prose_pct(agg[bx], fig[0]), tail) ? -1 : 0;
-	char before[300] = "";
-	int use_older = isfinite(t->older_v) && fabs(fig[0] - t->older_v) < fabs(fig[0] - agg[bx]);
-	if (!ok_a)
-		snprintf(before, sizeof(before), "%s%.4g is no %s of a time column of it or of an older JSON (closest: %s%s, %.4g %s)",
-			 ok_b ? "" : "; and ", fig[0] / per, what, use_older ? "" : "its ",
-			 use_older ? t->older : t->names[bx], (use_older ? t->older_v : agg[bx]) / per, un);
-	if (ok_b)
-		return gate_add(fs, RULE, sev, f->report_shown, line, "%s %.4g → %.4g %s against %s: %s%s",
-				t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, jname, before,
-				tail) ? -1 : 0;
-	return gate_add(fs, RULE, sev, f->report_shown, line,
-			"%s %.4g → %.4g %s: %.4g does not reconcile with %s, whose %zu cases' %s %s %s %.4g %s (%+.1f%%)%s%s",
-			t->kind == 2 ? "totals" : "means", fig[0] / per, fig[1] / per, un, fig[1] / per, jname,
-			t->ncases, t->names[by], what, t->kind == 2 ? "to" : "is", agg[by] / per, un,
-			prose_pct(agg[by], fig[1]), before, tail) ? -1 : 0;
-}
-
-/* Checks the total or mean line t->l of section starting at line section
- * against the JSON it cites (else the latest, lj); 0, -1 on allocation
- * failure. */
-static int check_total(const struct pt_folder *f, long lj, long section, struct total *t,
-		       struct gate_findings *fs)
-{
-	const struct ptlog_text *r = &f->report;
-	const char *line = r->lines[t->l];
-	total_figures(line, t);
-	if (t->nf == 0 || t->nf > 2)
-		return 0;
-	/* the JSON it cites: on the line, else above it in its section */
-	char missing[128] = "";
-	t->cj = json_cited(f, line, missing, sizeof(missing));
-	for (long q = (long)t->l - 1; t->cj == -2 && q >= section; q--)
-		t->cj = json_cited(f, r->lines[q], missing, sizeof(missing));
-	if (t->cj == -1)
-		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)t->l + 1,
-				"'%.120s' cites %s, which is not in the folder: the %s is not reconciled", line,
-				missing, t->kind == 2 ? "total" : "mean") ? -1 : 0;
-	if (t->cj < 0)
-		t->cj = -1;
-	t->use = t->cj >= 0 ? t->cj : lj;
-	if (t->use < 0)
-		return 0;
-	t->nc = time_columns(&f->json[t->use], t->kind, t->names, t->agg, 24, &t->ncases, &t->jline);
-	if (!t->nc && t->cj >= 0)
-		return gate_add(fs, RULE, GATE_WARNING, f->report_shown, (long)t->l + 1,
-				"'%.120s' cites %s, which has no per-case times (a key ending in _us or _ms): the %s is not reconciled",
-				line, f->json[t->cj].shown, t->kind == 2 ? "total" : "mean") ? -1 : 0;
-	if (!t->nc)
-		return 0;
-	/* a -> b: the state it started from may be an older file's */
-	t->before_ok = before_in_older(f, t);
-	return report_total(f, t, fs);
-}
-
-static int check_totals(const struct pt_folder *f, long lj, struct gate_findings *fs)
-{
-	const struct ptlog_text *r = &f->report;
-	long section = 0; /* first line of the current section */
-	int fence = 0;
-	for (size_t l = 0; l < r->nlines; l++) {
-		const char *line = r->lines[l];
-		if (strncmp(line, "```", 3) == 0)
-			fence = !fence;
-		if (fence)
-			continue;
-		if (line[0] == '#') {
-			section = (long)l;
-			continue;
-		}
-		struct total t = { .l = l, .kind = total_kind(line) };
-		if (!t.kind || is_agg_table_row(line))
-			continue; /* an AVG / SUM row: the per-case table check */
-		if (check_total(f, lj, section, &t, fs))
-			return -1;
-	}
-	return 0;
-}
-
 int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs)
 {
 	if (!f->has_report)
@@ -967,7 +642,7 @@ int pt_rule_report(const struct pt_folder *f, struct gate_findings *fs)
 	int stale_reported = 0;
 	if (check_claims(f, lj, &st, &stale_reported, fs))
 		return -1;
-	if (check_tables(f, fs) || check_totals(f, lj, fs))
+	if (check_tables(f, fs) || pt_check_totals(f, &f->report, f->report_shown, RULE, lj, fs))
 		return -1;
 	if (!f->has_perf)
 		return 0;

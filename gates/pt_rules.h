@@ -148,6 +148,42 @@ int pt_check_agg_rows(const struct ptlog_text *t, const char *shown, const char 
  * an attempt, not a claim about the result. */
 int pt_rolled_back_text(const char *s);
 
+/* Significant digits of the figure n of line (0.0373 has 3). */
+int pt_sig_digits(const char *line, const struct prose_num *n);
+
+/* Microseconds per unit of a figure (ms, us, ns, s), 0 when it is not a
+ * time. */
+double pt_us_per(enum prose_unit u);
+
+/* 3 geometric mean, 1 mean, 2 sum, 0 none: the first cell c of a table
+ * row labels an aggregate (`**bf16 mean**`, `AVG`, `all-17 mean`,
+ * `geomean`, `合计`). */
+int pt_agg_label(const char *c);
+
+/* Rule `rule` on the totals (and, in the report, the means) of times that
+ * the lines of t state (`sum kernel_ms (20 cases) | 8.03ms | 7.66ms`,
+ * `总耗时 8.6 ms → 7.27 ms`, `sum kernel_ms=8.03ms across 20 cases`; not
+ * `total speedup`, `平均加速比`): each figure is reconciled, to its
+ * printed digits, with the sum (mean) of a time column (a key ending in
+ * _us or _ms) of the JSON it summarises. That JSON is known when the
+ * line cites it by name (in the report, also a line above it in its
+ * section), or when another figure of the same state identifies it: on
+ * the same line of prose (`mean_speedup=0.3733x (sum kernel_ms=...)`; two
+ * in order for `a → b`), or in the same column of the same table (a `|
+ * mean_speedup | 0.3733x | 0.3916x |` row), being an aggregate of exactly
+ * that JSON (a number beside its rows, or the mean of its speedups).
+ * An identified total that the JSON contradicts is an error naming the
+ * line, the identifying line and the JSON's file:line when the line names
+ * the column or states the JSON's case count, else a warning saying the
+ * closest column was assumed. In the report a cited total that does not
+ * reconcile is an error, one nothing identifies is compared with the
+ * latest results lj and warns. In another log (lj unused) a line counts
+ * as a total only when it names a time column or a case count, and one
+ * nothing identifies warns when it is the sum of no time column of any
+ * JSON. 0, -1 on allocation failure. */
+int pt_check_totals(const struct pt_folder *f, const struct ptlog_text *t, const char *shown,
+		    const char *rule, long lj, struct gate_findings *fs);
+
 /* Adopted / rolled back as the adopted field says: 1 yes, 0 no, -1 unknown. */
 int pt_adopted(const char *s);
 

@@ -38,7 +38,11 @@ const struct gate_rule_info gate_rules[] = {
 	  "rolled-back iteration without a `rollback_reason`; in perf_log.md's tables, an "
 	  "aggregate row (`bf16 mean`, `AVG`, `geomean`, `合计`) that is not the mean (geometric "
 	  "mean, sum) of the rows above it, since the previous aggregate row or of the whole "
-	  "table, to the digits printed.",
+	  "table, to the digits printed; a total of times over the cases (`sum kernel_ms=8.03ms "
+	  "across 20 cases`) that is not the sum of a time column of the JSON it cites or that "
+	  "the figure beside it identifies (`mean_speedup=0.3733x`: the JSON with that "
+	  "mean_speedup), when the line names the column or the case count (a warning when it "
+	  "names neither, or when nothing identifies the JSON and no JSON's column sums to it).",
 	  "Recompute the improvement from the two times you measured (negative is faster for a "
 	  "time); for an adopted change below the noise threshold, say why it is kept; for a "
 	  "rollback, write its rollback_reason.",
@@ -107,11 +111,14 @@ const struct gate_rule_info gate_rules[] = {
 	  "result, a target beside it is no claim, a line, row or section labelled rolled back is "
 	  "a record); an AVG or SUM row that is not the mean/sum of its rows and of their JSON "
 	  "within 1%; a before/after/变化 row whose change is not (after - before) / before "
-	  "within 1 point; a total or mean of times in the prose (`sum kernel_ms: 7.27`) that is "
-	  "not the sum or mean of a time column of the JSON it cites (on the line or above it in "
-	  "its section) to the digits it prints. A cited JSON that is not in the folder or has no "
-	  "per-case times, or a total citing none that does not match the latest results, is a "
-	  "warning.",
+	  "within 1 point; a total or mean of times (`sum kernel_ms: 7.27`) that is not the sum "
+	  "or mean of a time column of the JSON it cites (on the line or above it in its section) "
+	  "or that the report's own figures identify (the same column of a `| mean_speedup | "
+	  "0.3733x | 0.3916x |` row, a figure beside it on the line), to the digits it prints, "
+	  "when it cites the JSON or names the column or the case count. A stale figure restated "
+	  "further on is one finding naming each line. A cited JSON that is not in the folder or "
+	  "has no per-case times, an identified total naming neither column nor case count, or a "
+	  "total nothing identifies that does not match the latest results, is a warning.",
 	  "Regenerate the report's figures from the latest adopted JSON, and recompute AVG/SUM rows "
 	  "and changes from the rows shown.",
 	  "perf_report.md:\n"

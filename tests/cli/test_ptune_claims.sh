@@ -7,7 +7,14 @@
 #     its performance may be the table after its bullet, its comparison
 #     a change in its performance line or `X (baseline Y)`;
 #   - report totals reconcile with the JSON they cite, to the figure's
-#     printed precision; a cited JSON that is missing is a warning.
+#     printed precision; a cited JSON that is missing is a warning;
+#   - a total whose JSON the report's own figures identify (the same
+#     column of its table, the same line of prose) is an error when that
+#     JSON contradicts it and the line names the column or the case
+#     count, a warning saying what it assumed when it names neither; the
+#     same totals in perf_log.md are checked the same way (issue 35);
+#   - a stale figure restated further on is one finding naming each line;
+#     a section labelled rolled back is a record, not a claim.
 . "$ROOT/tests/cli/lib.sh"
 set -e
 cd "$TMPDIR_TEST"
@@ -200,10 +207,111 @@ expect_exit 0 "$TLGATE" t
 expect_no_grep "[PT-REPORT]" "$OUT"
 edit t formats perf_report.md "## 2. 迭代" "## 2. 合计\n\n- total kernel time: 7.31 ms\n\n## 3. 迭代"
 expect_exit 0 "$TLGATE" t
-expect_grep "perf_report.md:15: warning: [PT-REPORT] total 7.31 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (+0.6%) ('- total kernel time: 7.31 ms' names no JSON: assumed the latest results)" "$OUT"
+expect_grep "perf_report.md:15: warning: [PT-REPORT] total 7.31 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (+0.6%) ('- total kernel time: 7.31 ms' names no JSON and no figure beside it identifies one: assumed the latest results)" "$OUT"
 # a cited JSON without per-case times: a warning quoting the line
 edit t formats perf_report.md "$T" "kernel 时间合计（speedups.json 的 4 个 case 之和）: 8.60 → 7.27 ms"
 printf '{"cases": [{"case_id": 1, "speedup": 0.5}, {"case_id": 2, "speedup": 0.4}]}\n' >t/op/perf_tuning/speedups.json
 expect_exit 0 "$TLGATE" t
 expect_grep "perf_report.md:11: warning: [PT-REPORT] '- kernel 时间合计（speedups.json 的 4 个 case 之和）: 8.60 → 7.27 ms' cites t/op/perf_tuning/speedups.json, which has no per-case times (a key ending in _us or _ms): the total is not reconciled" "$OUT"
+# ---- (d) totals whose JSON the report's own figures identify ------------
+# formats/perf_report.md:7 is `| mean_speedup | 0.3726x | 0.4414x |`:
+# baseline.json's and ours_v2.json's avg_speedup, so the row below it sums
+# baseline.json (ours_us 8.60 ms) and ours_v2.json (7.27 ms)
+R="| kernel 总耗时 (ms) | 8.60 | 7.27 | -15.5% |"
+for ok in "| total ours_us (4 cases) | 8.60 ms | 7.27 ms | -15.5% |" \
+          "| 合计 ours_us（4 个 case） | 8600.0 us | 7270.0 us | -15.5% |" \
+          "| kernel 总计 (4 cases) | 8.6ms | 7.3ms | -15% |"; do
+    edit t formats perf_report.md "$R" "$ok"
+    expect_exit 0 "$TLGATE" t
+    expect_no_grep "[PT-REPORT]" "$OUT"
+done
+ID="(line 7's 0.3726 is baseline.json's avg_speedup, line 7's 0.4414 is ours_v2.json's avg_speedup)"
+edit t formats perf_report.md "$R" "| sum ours_us (4 cases) | 8.60ms | 7.31ms | -15.0% |"
+expect_exit 1 "$TLGATE" t
+expect_grep "t/op/perf_tuning/perf_report.md:8: error: [PT-REPORT] totals 8.6 → 7.31 ms contradicted by the JSONs they summarise: 7.31 ms against t/op/perf_tuning/ours_v2.json:9, whose 4 cases' ours_us sum to 7.27 ms (+0.6%) $ID" "$OUT"
+edit t formats perf_report.md "$R" "| 合计 ours_us（4 个 case） | 8600.0 us | 7310.0 us | -15.0% |"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:8: error: [PT-REPORT] totals 8600 → 7310 us contradicted by the JSONs they summarise: 7310 us against t/op/perf_tuning/ours_v2.json:9, whose 4 cases' ours_us sum to 7270 us (+0.6%) $ID" "$OUT"
+# the start is checked against its own JSON, the case count is enough
+edit t formats perf_report.md "$R" "| kernel 总计 (4 cases) | 8.70 ms | 7.27 ms | -16.4% |"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:8: error: [PT-REPORT] totals 8.7 → 7.27 ms contradicted by the JSONs they summarise: 8.7 ms against t/op/perf_tuning/baseline.json:9, whose 4 cases' ours_us sum to 8.6 ms (+1.2%) $ID" "$OUT"
+# neither column nor case count named: which column it sums is assumed, a warning
+edit t formats perf_report.md "$R" "| kernel 总耗时 (ms) | 8.60 | 7.31 | -15.0% |"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:8: warning: [PT-REPORT] totals 8.6 → 7.31 ms: 7.31 ms against t/op/perf_tuning/ours_v2.json:9, whose 4 cases' ours_us sum to 7.27 ms (+0.6%) (line 7's 0.3726 is baseline.json's avg_speedup, line 7's 0.4414 is ours_v2.json's avg_speedup; '| kernel 总耗时 (ms) | 8.60 | 7.31 | -15.0% |' names no column and no case count: assumed the closest time column)" "$OUT"
+# prose: the figures beside it, in order
+edit t formats perf_report.md "- 数据来源" "- total ours_us over 4 cases: 8.60 → 7.31 ms (avg_speedup 0.3726 → 0.4414)\n- 数据来源"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_report.md:10: error: [PT-REPORT] totals 8.6 → 7.31 ms contradicted by the JSONs they summarise: 7.31 ms against t/op/perf_tuning/ours_v2.json:9" "$OUT"
+expect_grep "(this line's 0.3726 is baseline.json's avg_speedup, this line's 0.4414 is ours_v2.json's avg_speedup)" "$OUT"
+edit t formats perf_report.md "- 数据来源" "- total ours_us over 4 cases: 8.60 → 7.27 ms (avg_speedup 0.3726 → 0.4414)\n- 数据来源"
+expect_exit 0 "$TLGATE" t
+expect_no_grep "[PT-REPORT]" "$OUT"
+# two figures naming different JSONs for one total: nothing identified,
+# the latest results assumed, a warning
+edit t formats perf_report.md "- 数据来源" "- avg_speedup 0.3726 → 0.4414, total kernel time 7.31 ms\n- 数据来源"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_report.md:10: warning: [PT-REPORT] total 7.31 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9" "$OUT"
+# a total speedup, a mean speedup: no time
+edit t formats perf_report.md "- 数据来源" "- total speedup 1.35x over 4 cases, 平均加速比 0.4414，合计加速比 2.1\n- 数据来源"
+expect_exit 0 "$TLGATE" t
+expect_no_grep "[PT-REPORT]" "$OUT"
+
+# ---- (e) the same sums in perf_log.md ------------------------------------
+C="- candidate_time: avg_speedup=0.4414 (ours_v2.json)"
+for ok in "- candidate_time: avg_speedup=0.4414 (total ours_us 7.27 ms over 4 cases)" \
+          "- candidate_time: avg_speedup=0.4414（4 个 case 的 kernel 时间合计 7270 us）" \
+          "- candidate_time: avg_speedup=0.4414 (ours_v2.json; host total 80us per call)" \
+          "- candidate_time: avg_speedup=0.4414 (ours_v2.json)\n- note: CANN native sum/sqrt ~80us"; do
+    edit t formats perf_log.md "$C" "$ok"
+    expect_exit 0 "$TLGATE" t
+    expect_no_grep "[PT-ITERATION]" "$OUT"
+done
+edit t formats perf_log.md "$C" "- candidate_time: avg_speedup=0.4414（4 个 case 的 kernel 时间合计 7310 us）"
+expect_exit 1 "$TLGATE" t
+expect_grep "t/op/perf_tuning/perf_log.md:32: error: [PT-ITERATION] total 7310 us contradicted by the JSON it summarises: 7310 us against t/op/perf_tuning/ours_v2.json:9, whose 4 cases' ours_us sum to 7270 us (+0.6%) (this line's 0.4414 is ours_v2.json's avg_speedup)" "$OUT"
+edit t formats perf_log.md "$C" "- candidate_time: avg_speedup=0.4414 (sum ours_us=7.31ms across 4 cases)"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_log.md:32: error: [PT-ITERATION] total 7.31 ms contradicted by the JSON it summarises" "$OUT"
+edit t formats perf_log.md "$C" "- candidate_time: avg_speedup=0.4414 (ours_v2.json, 总计 ours_us 7.31 ms)"
+expect_exit 1 "$TLGATE" t
+expect_grep "perf_log.md:32: error: [PT-ITERATION] total 7.31 ms does not reconcile with t/op/perf_tuning/ours_v2.json:9: the sum of its 4 cases' ours_us is 7.27 ms (+0.6%)" "$OUT"
+# identified, but no column or count named: a warning saying so
+edit t formats perf_log.md "$C" "- candidate_time: avg_speedup=0.4414 (kernel 总计 7.31 ms)"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_log.md:32: warning: [PT-ITERATION] total 7.31 ms: 7.31 ms against t/op/perf_tuning/ours_v2.json:9" "$OUT"
+expect_grep "names no column and no case count: assumed the closest time column)" "$OUT"
+# nothing identifies it and it is the sum of no JSON's column: a warning
+edit t formats perf_log.md "$C" "$C\n- note: 7.31 ms (total ours_us)"
+expect_exit 0 "$TLGATE" t
+expect_grep "perf_log.md:33: warning: [PT-ITERATION] total 7.31 ms is the sum of no time column of any JSON of the folder (closest: ours_v2.json's ours_us, 7.27 ms); '- note: 7.31 ms (total ours_us)' names no JSON and no figure beside it identifies one: not reconciled" "$OUT"
+edit t formats perf_log.md "$C" "$C\n- note: 8000 us (total ours_us)"
+expect_exit 0 "$TLGATE" t
+expect_no_grep "[PT-ITERATION]" "$OUT"
+
+# ---- (f) one stale figure restated: one finding --------------------------
+# report_stale/final_report.md:8 claims iter1.json's 0.8063 where iter2.json
+# (1.0) is the latest
+stale() {
+    rm -rf t; mkdir -p t/op; cp -R "$TESTDATA/ptune/report_stale" t/op/perf_tuning
+    printf "$1" >>t/op/perf_tuning/final_report.md
+}
+stale '\n## 5. 下一轮建议\n\n1. 接受当前性能: 平均加速比 0.8063，目标未达。\n'
+expect_exit 1 "$TLGATE" t
+expect_grep "final_report.md:8: error: [PT-REPORT] stale report: average speedup 0.8063 matches iter1.json, not the latest results iter2.json (1 over 4 cases) (restated at line 38: the same stale figure, one finding)" "$OUT"
+expect_no_grep "final_report.md:38:" "$OUT"
+stale '\n## 5. Next round\n\n- start from the current mean speedup **0.8063x**; the 1.0x target is not met\n- keep average speedup 0.8063 as the reference\n'
+expect_exit 1 "$TLGATE" t
+expect_grep "(restated at lines 38 and 39: the same stale figure, one finding)" "$OUT"
+[ "$(grep -c 'error: \[PT-REPORT\]' "$OUT")" = 1 ] || fail "one stale finding wanted"
+# a rolled-back section or row records an attempt: no claim
+stale '\n### 4.1 iter3 回滚数据（已回滚，仅记录）\n\n| 指标 | iter2 | iter3 |\n|---|---|---|\n| avg_speedup | 1.0000 | 0.9883 |\n\n## 5. Rolled back\n\n- iter3 mean speedup 0.9883 (rolled back)\n'
+expect_exit 1 "$TLGATE" t
+expect_no_grep "final_report.md:3" "$OUT"
+expect_no_grep "final_report.md:4" "$OUT"
+# the same row unlabelled is a claim of its own, with its own finding
+stale '\n### 4.1 iter3\n\n| 指标 | iter2 | iter3 |\n|---|---|---|\n| avg_speedup | 1.0000 | 0.9883 |\n'
+expect_exit 1 "$TLGATE" t
+expect_grep "final_report.md:40: error: [PT-REPORT] stale report: average speedup 0.9883 matches iter3.json" "$OUT"
 exit 0
