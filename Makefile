@@ -32,6 +32,32 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-error=deprecated-declarations -Wno-missing-field-initializers
 LDLIBS   += -lcjson -lcsv -lgsl -lgslcblas -lcmark-gfm-extensions -lcmark-gfm -licui18n -licuuc -licudata -lm
 
+# The shipped binary (tlperf, tlab, tlgate) links GSL, libcsv, cmark-gfm,
+# ICU and the libstdc++ that ICU's C++ inside needs from their static
+# archives (the -dev packages carry them), so that a call does not pay the
+# dynamic loader: with them as shared libraries `tlgate --version` spent
+# most of its CPU mapping and relocating ICU, libstdc++ and GSL
+# (docs/benchmarks.md, "Start-up"). cJSON ships no static archive and the
+# C library stays shared. The tests and helper programs link the shared
+# libraries (LDLIBS): the same code, smaller and quicker to link.
+# STATIC=0 links the binary against the shared libraries too; the
+# sanitised builds do (ASan's runtime replaces operator new and malloc
+# through the dynamic linker).
+STATIC_LIBS := -lcsv -lgsl -lgslcblas -lcmark-gfm-extensions -lcmark-gfm -licui18n -licuuc -licudata
+STATIC_ARCHIVES := $(STATIC_LIBS:-l%=lib%.a) libstdc++.a
+ifeq ($(SAN),0)
+STATIC ?= 1
+else
+STATIC ?= 0
+endif
+ifeq ($(STATIC),1)
+BIN_LDFLAGS := -static-libgcc -Wl,-O1,--as-needed
+BIN_LDLIBS  := -lcjson -Wl,-Bstatic $(STATIC_LIBS) -lstdc++ -Wl,-Bdynamic -lm
+else
+BIN_LDFLAGS :=
+BIN_LDLIBS  := $(LDLIBS)
+endif
+
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
@@ -51,7 +77,7 @@ TEST_DEPS_OK := $(BUILD)/.test-deps-ok
 # Extra programs (fake kernel, fuzz harnesses...) register here from mk/*.mk.
 EXTRA_BINS :=
 
-.PHONY: all test test-long check layers unit cli demo bench fuzz install clean deps test-deps complexity
+.PHONY: all test test-long check layers unit cli demo bench fuzz install clean deps test-deps complexity print-link
 all: $(TLPERF) $(ALIASES) extra
 
 -include mk/*.mk
@@ -69,6 +95,10 @@ $(DEPS_OK):
 	@for h in gsl/gsl_cdf.h cjson/cJSON.h csv.h cmark-gfm-core-extensions.h unicode/uspoof.h; do \
 	  if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <%s>\n' $$h | $(CC) -E -x c - >/dev/null 2>&1; then \
 	    echo "missing <$$h>: running scripts/install-deps.sh build"; sh scripts/install-deps.sh build || exit 2; break; fi; done
+	@if [ "$(STATIC)" = 1 ]; then for a in $(STATIC_ARCHIVES); do \
+	  case $$($(CC) -print-file-name=$$a) in /*) ;; *) \
+	    echo "missing $$a (the binary links it statically): running scripts/install-deps.sh build"; \
+	    sh scripts/install-deps.sh build || exit 2; break ;; esac; done; fi
 	@touch $@
 $(TEST_DEPS_OK): $(DEPS_OK)
 	@if ! printf '#include <stddef.h>\n#include <stdint.h>\n#include <stdarg.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | $(CC) -E -x c - >/dev/null 2>&1; then \
@@ -89,9 +119,16 @@ $(BUILD)/libtlperf.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(TLPERF): $(MAIN_OBJ) $(BUILD)/libtlperf.a
+# The link line is kept in a file rewritten only when it changes (as
+# DOCS_URL below), so that `make STATIC=0` or a new Makefile relinks.
+LINK_STAMP := $(BUILD)/link-flags.txt
+$(LINK_STAMP): FORCE
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@printf '%s\n' '$(LDFLAGS) $(BIN_LDFLAGS) $(BIN_LDLIBS)' | cmp -s - $@ || printf '%s\n' '$(LDFLAGS) $(BIN_LDFLAGS) $(BIN_LDLIBS)' >$@
+
+$(TLPERF): $(MAIN_OBJ) $(BUILD)/libtlperf.a $(LINK_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $(BIN_LDFLAGS) -o $@ $(MAIN_OBJ) $(BUILD)/libtlperf.a $(BIN_LDLIBS)
 
 $(BIN)/tlab $(BIN)/tlgate: $(TLPERF)
 	ln -f $< $@
@@ -164,6 +201,12 @@ complexity:
 
 bench: all
 	@BUILD=$(BUILD) sh scripts/bench/run.sh
+
+# The binary's link flags and libraries, one line each, for
+# scripts/bench/bench_startup.sh (it links the same objects the other way
+# to compare: make -s print-link STATIC=0).
+print-link:
+	@printf '%s\n' '$(LDFLAGS) $(BIN_LDFLAGS)' '$(BIN_LDLIBS)'
 
 install: $(TLPERF) $(ALIASES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -7,8 +7,12 @@
 set -eu
 # cmark-gfm (GitHub's own renderer) reads Markdown as GitHub shows it (the
 # gate's logs); ICU gives Unicode normalisation and confusable skeletons for
-# names.
-BUILD_PKGS="build-essential libgsl-dev libcjson-dev libcsv-dev"
+# names. The binary links GSL, libcsv, cmark-gfm and ICU from the static
+# archives these -dev packages carry, and libstdc++.a (for ICU's C++
+# inside) from g++'s libstdc++ -dev package, named here for a job that
+# installs gcc without build-essential (the Makefile checks each archive:
+# STATIC_ARCHIVES).
+BUILD_PKGS="build-essential g++ libgsl-dev libcjson-dev libcsv-dev"
 BUILD_PKGS="$BUILD_PKGS libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev"
 WHAT=all LIST=0
 for a in "$@"; do
