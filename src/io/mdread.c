@@ -17,6 +17,7 @@
 #include <cmark-gfm-core-extensions.h>
 
 #include <errno.h>
+#include <sys/mman.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -796,15 +797,23 @@ static void leave(struct rd *r, cmark_node *n)
  * goes at once when its reading ends, back to the mark taken before its
  * parse (so a callback that reads another document nests). Requests above
  * ARENA_BIG get a malloc'd block of their own, freed or resized at once.
+ * A chunk is one 2 MB page-aligned mapping, offered to the kernel as a
+ * transparent huge page (MADV_HUGEPAGE): the tree of a 50 KB log touches
+ * about 1 MB, and on a virtual machine where each first touch of a 4 KB
+ * page costs 15-30 us that was 280 page faults, a third of the CPU of a
+ * tlgate call (docs/benchmarks.md, "Start-up"); one huge page is one
+ * fault. Where the kernel gives no huge page, the mapping is read in
+ * 4 KB pages as before.
  * cmark_mem passes no context, so the arena is one per thread. Like
  * cmark-gfm's own allocator (it does not check), a failed allocation
  * prints a message and aborts. Under AddressSanitizer what is released is
  * poisoned, so a string of the tree used after its reading is caught. */
 
-#define ARENA_CHUNK ((size_t)1 << 20)  /* bytes per chunk */
-#define ARENA_BIG (ARENA_CHUNK / 8)     /* larger requests: a block each */
-#define ARENA_KEEP 8                    /* chunks kept once nothing is read */
+#define ARENA_MAP ((size_t)2 << 20)    /* bytes mapped per chunk: a huge page */
 #define ARENA_ALIGN 16
+#define ARENA_CHUNK (ARENA_MAP - ARENA_ALIGN) /* bytes per chunk, after its header */
+#define ARENA_BIG (ARENA_CHUNK / 8)     /* larger requests: a block each */
+#define ARENA_KEEP 4                    /* chunks kept once nothing is read */
 #define BLOCK ((size_t)-1)              /* ahdr.cap of a block's allocation */
 #define ARENA_CLASSES 128               /* free lists: slots of 16..2048 bytes */
 
@@ -831,6 +840,7 @@ struct ablock {
 };
 
 _Static_assert(sizeof(struct ahdr) == ARENA_ALIGN, "the header keeps the alignment");
+_Static_assert(sizeof(struct achunk) == ARENA_MAP, "a chunk fills its mapping");
 
 struct arena {
 	struct achunk *first, *cur; /* chunks in use up to cur, spare after it */
@@ -884,6 +894,24 @@ static struct ablock *block_of(struct ahdr *h)
 	return (struct ablock *)(void *)((unsigned char *)h - offsetof(struct ablock, h));
 }
 
+/* A new chunk: ARENA_MAP bytes aligned to ARENA_MAP (a huge page can only
+ * back an aligned range), from a mapping twice that size with both ends
+ * trimmed; NULL when the system has no memory. */
+static struct achunk *chunk_new(void)
+{
+	unsigned char *p = mmap(NULL, 2 * ARENA_MAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	unsigned char *q = p + (ARENA_MAP - (uintptr_t)p % ARENA_MAP) % ARENA_MAP;
+	if (q > p)
+		munmap(p, (size_t)(q - p));
+	munmap(q + ARENA_MAP, (size_t)(p + ARENA_MAP - q));
+#ifdef MADV_HUGEPAGE
+	madvise(q, ARENA_MAP, MADV_HUGEPAGE); /* a hint: without it, 4 KB pages */
+#endif
+	return (struct achunk *)(void *)q;
+}
+
 /* n bytes, not cleared */
 static void *arena_alloc(size_t n)
 {
@@ -906,7 +934,7 @@ static void *arena_alloc(size_t n)
 	if (!A.cur || A.cur->used + need > ARENA_CHUNK) {
 		struct achunk *c = A.cur ? A.cur->next : A.first;
 		if (!c) {
-			c = malloc(sizeof(*c));
+			c = chunk_new();
 			if (!c)
 				arena_fail(sizeof(*c));
 			c->next = NULL;
@@ -1033,7 +1061,7 @@ static void arena_release(struct amark m)
 	while (*pp) {
 		struct achunk *c = *pp;
 		*pp = c->next;
-		free(c);
+		munmap(c, ARENA_MAP);
 	}
 }
 
