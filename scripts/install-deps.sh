@@ -11,9 +11,10 @@ set -eu
 # archives these -dev packages carry, and libstdc++.a (for ICU's C++
 # inside) from g++'s libstdc++ -dev package, named here for a job that
 # installs gcc without build-essential (the Makefile checks each archive:
-# STATIC_ARCHIVES).
+# STATIC_ARCHIVES). icu-devtools (which libicu-dev depends on) has icupkg,
+# which cuts ICU's data to the items the binary uses (mk/icudata.mk).
 BUILD_PKGS="build-essential g++ libgsl-dev libcjson-dev libcsv-dev"
-BUILD_PKGS="$BUILD_PKGS libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev"
+BUILD_PKGS="$BUILD_PKGS libcmark-gfm-dev libcmark-gfm-extensions-dev libicu-dev icu-devtools"
 WHAT=all LIST=0
 for a in "$@"; do
     case $a in
