@@ -2157,8 +2157,11 @@ static int open_summary(struct ctx *cx, int level, long line)
 		free(lg->ratios[i].workload);
 		free(lg->ratios[i].quote);
 	}
-	memmove(lg->ratios, lg->ratios + keep_r, (nr - keep_r) * sizeof(*lg->ratios));
-	memmove(lg->geomeans, lg->geomeans + keep_g, (ng - keep_g) * sizeof(*lg->geomeans));
+	/* (none may mean no array: memmove must not be given NULL) */
+	if (nr > keep_r)
+		memmove(lg->ratios, lg->ratios + keep_r, (nr - keep_r) * sizeof(*lg->ratios));
+	if (ng > keep_g)
+		memmove(lg->geomeans, lg->geomeans + keep_g, (ng - keep_g) * sizeof(*lg->geomeans));
 	lg->n_ratios = nr - keep_r;
 	lg->n_geomeans = ng - keep_g;
 	if (!(cx->fptd_line > lg->summary_line))
