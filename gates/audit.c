@@ -89,6 +89,8 @@ int audit_settle_rows(struct audit_op *op)
 		return -1;
 	op->reconciled = r->n > 0;
 	for (size_t i = 0; i < r->n; i++) {
+		if (r->v[i].from_log && op->errors)
+			op->reconciled = 0; /* the log's other claims fail its own figures */
 		double s = audit_row_speedup(&r->v[i]);
 		if (isfinite(s))
 			sp[k++] = s;
@@ -123,6 +125,8 @@ int audit_totals(struct audit *a)
 				sp[k++] = op->geomean;
 			continue;
 		}
+		if (op->recon.n && op->recon.v[0].from_log)
+			a->log_only++;
 		if (op->recon.n == 0 && !op->failed_to_read)
 			a->without_claims++;
 		else if (op->reconciled)
@@ -186,8 +190,25 @@ const char *audit_verdict(char *buf, size_t n, const struct audit_op *op)
 	return buf;
 }
 
+const char *audit_row_evidence(char *buf, size_t n, const struct s4_recon_row *r)
+{
+	if (!r->from_log)
+		snprintf(buf, n, "%s", isfinite(r->winner_us) ? "records" : "");
+	else if (!r->winner_line)
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, "opt_log.md line %ld%s", r->winner_line, r->self ? " (the claim itself)" : "");
+	return buf;
+}
+
 const char *audit_row_status(const struct s4_recon_row *r)
 {
+	if (r->from_log) {
+		if (r->ok)
+			return r->self ? "stated (log only)" : "reconciled (log)";
+		return !isfinite(r->claimed_us) ? "no claim" : !isfinite(r->winner_us) ? "no figure in the log"
+										 : "MISMATCH (log)";
+	}
 	if (r->ok)
 		return "reconciled";
 	if (!isfinite(r->claimed_us))
@@ -209,7 +230,14 @@ const char *audit_row_reason(char *buf, size_t n, const struct s4_recon_row *r)
 			buf[0] = '\0';
 		return buf;
 	}
-	if (!isfinite(r->claimed_us))
+	if (r->from_log && isfinite(r->claimed_us))
+		snprintf(buf, n, isfinite(r->winner_us) ? "claimed %s us%s is %.2f%% %s the log's own figure %s us (opt_log.md line %ld): more than 1%%"
+							: "claimed %s us%s, but the log states no other figure for this workload (and there are no records)",
+			 decimal_format_shortest(c, sizeof(c), r->claimed_us), cl,
+			 isfinite(r->winner_us) ? 100.0 * fabs(r->claimed_us - r->winner_us) / r->winner_us : 0.0,
+			 r->claimed_us < r->winner_us ? "below" : "above",
+			 decimal_format_shortest(w, sizeof(w), isfinite(r->winner_us) ? r->winner_us : 0), r->winner_line);
+	else if (!isfinite(r->claimed_us))
 		snprintf(buf, n, "opt_log.md claims no final latency for this workload");
 	else if (!isfinite(r->winner_us))
 		snprintf(buf, n, "claimed %s us%s, but the records hold no valid measurement of the "

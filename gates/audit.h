@@ -7,7 +7,10 @@
  *
  * A workload reconciles when its claim is within 1% of the winner's
  * recorded measurement; an operator reconciles when all its workloads do
- * (and it has one) and its Stage Result has no error. A perf_tuning/
+ * (and it has one) and its Stage Result has no error. Without records the
+ * rows are the log's claims against its own figures (s4_recon_from_log):
+ * an operator reconciles when they agree and the gate, which checks the
+ * log's other claims against the same figures, finds no error. A perf_tuning/
  * folder has no claimed-vs-recorded pair: it reconciles when the gate
  * finds no error and its latest bench JSON has a speedup.
  */
@@ -44,6 +47,8 @@ struct audit {
 	struct audit_op *v;
 	size_t n, cap;
 	size_t reconciled, unreconcilable, without_claims;
+	size_t log_only;              /* operators with rows but no records: checked
+				       * against the log's own figures */
 	double geomean;               /* over all rows with a speedup */
 	size_t nspeedups;
 };
@@ -76,6 +81,10 @@ int audit_any_stage_result(const struct audit *a);
 const char *audit_contract_name(enum records_contract c);      /* "v1", "v2", "?" */
 const char *audit_pt_status(const struct audit_op *op);        /* perf_tuning row status */
 const char *audit_row_status(const struct s4_recon_row *r);    /* "reconciled", "MISMATCH"... */
+/* What the row's claim was checked against, in buf: "records", "opt_log.md
+ * line N" (the log's own figure, no records), "opt_log.md line N (the
+ * claim itself)" when that figure is the claim's own line, "" none. */
+const char *audit_row_evidence(char *buf, size_t n, const struct s4_recon_row *r);
 /* Why a row does not reconcile, in buf ("" when it does): the claim and
  * the record with their lines and the deviation against the 1% bound, or
  * what is missing. Figures as written (decimal_format_shortest). */

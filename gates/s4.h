@@ -143,6 +143,10 @@ struct s4_recon_row {
 	long winner_line;        /* its line in perf_records.jsonl, 0 none */
 	double deviation;        /* |claimed - winner| / winner, NAN when either is missing */
 	int ok;                  /* 1 when reconciled within 1% */
+	int from_log;            /* no records: winner_us is the log's own figure, at
+				  * winner_line of opt_log.md (s4_recon_from_log) */
+	int self;                /* from_log, and that figure is the claim's own line
+				  * (the log states it once: nothing else to check) */
 };
 
 struct s4_recon {
@@ -153,10 +157,28 @@ struct s4_recon {
 	double records_geomean;  /* NAN when not computable */
 	int best_known;          /* v1: the summary's best is a recorded candidate, the
 				  * finals are its records only (S4-SPEEDUP too) */
+	char evidence[160];      /* what the rows are checked against: "the records",
+				  * or the log's own figures (struct s4_evidence's what);
+				  * "" when there are no rows */
+	size_t log_claims;       /* claims the log makes about the final result: final
+				  * latencies, speedups and % changes, geometric means */
 };
 
 void s4_recon_init(struct s4_recon *rc);
 void s4_recon_release(struct s4_recon *rc);
+/* The row of (dispatch, workload) of rc, added (figures NAN) when absent;
+ * NULL when out of memory (s4_recon.c). */
+struct s4_recon_row *s4_recon_row_of(struct s4_recon *rc, const char *dispatch, const char *workload,
+				     enum records_contract c);
+/* Without records (none valid), the rows of rc from the log itself: one
+ * per final-latency claim (the v2 Final table's rows, else the last
+ * Final Summary's claim lines, else the table it takes as its claims),
+ * each against the log's own figure for its workload (s4_evidence_log),
+ * from_log set; rc->evidence names that evidence, rc->log_claims counts
+ * the claims. Run after the rules (they read rc as the records' rows).
+ * With records, or rows already there, only fills rc->evidence and
+ * rc->log_claims. 0, -1 when out of memory (s4_evidence.c). */
+int s4_recon_from_log(const struct s4_input *in, struct s4_recon *rc);
 
 /* The figures a claim about the final result is checked against: per
  * workload a baseline and a final, from the records (the RECON rows'

@@ -154,3 +154,73 @@ int s4_rule_restated(const struct s4_input *in, struct gate_findings *fs)
 			"summary at line %ld and this one supersedes it, so one of them is false",
 			n, n == 1 ? "" : "s", list, n > 4 ? "; ..." : "", lg->prev_summary_line) ? -1 : 0;
 }
+
+/* The figure of ev for a claim's workload (label): the one whose label
+ * names the same workload, else the only figure when the claim names none
+ * and ev holds one; NULL. */
+static const struct s4_fig *fig_for(const struct s4_evidence *ev, const char *label)
+{
+	if (!label || !*label)
+		return ev->n == 1 ? &ev->v[0] : NULL;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->v[i].label && s4_same_workload(ev->v[i].label, label))
+			return &ev->v[i];
+	return NULL;
+}
+
+/* One row of rc: the claim (final us at line, its baseline or NAN) against
+ * its figure in ev. */
+static int log_row(struct s4_recon *rc, const struct s4_evidence *ev, const char *dispatch, const char *label,
+		   double final_us, double base_us, long line)
+{
+	struct s4_recon_row *row = s4_recon_row_of(rc, dispatch ? dispatch : "", label ? label : "", RECORDS_UNKNOWN);
+	if (!row)
+		return -1;
+	const struct s4_fig *f = fig_for(ev, label);
+	row->from_log = 1;
+	row->claimed_us = final_us;
+	row->claim_line = line;
+	row->baseline_us = base_us > 0 ? base_us : f ? f->base_us : NAN;
+	if (f) {
+		row->winner_us = f->final_us;
+		row->winner_line = f->line;
+		row->self = f->line == line;
+		row->deviation = s4_deviation(final_us, f->final_us);
+		row->ok = row->deviation <= S4_TOLERANCE;
+	}
+	return 0;
+}
+
+int s4_recon_from_log(const struct s4_input *in, struct s4_recon *rc)
+{
+	const struct optlog *lg = in->log;
+	if (in->optlog_state != S4_FILE_OK)
+		return 0;
+	rc->log_claims = lg->n_final_rows + lg->n_geomeans + lg->n_ratios;
+	for (size_t i = 0; i < lg->n_claims; i++)
+		rc->log_claims += !lg->claims[i].soft || lg->figs_claims;
+	if (in->recs->n > 0 || rc->n > 0) {
+		if (rc->n > 0)
+			snprintf(rc->evidence, sizeof(rc->evidence), "the records");
+		return 0;
+	}
+	struct s4_evidence ev;
+	int err = 0;
+	if (s4_evidence_log(lg, &ev))
+		return -1;
+	for (size_t i = 0; i < lg->n_final_rows && !err; i++) {
+		const struct optlog_final_row *r = &lg->final_rows[i];
+		if (r->final_us > 0)
+			err = log_row(rc, &ev, r->kernel_id, r->workload_id, r->final_us, r->baseline_us, r->line);
+	}
+	for (size_t i = 0; !lg->n_final_rows && i < lg->n_claims && !err; i++) {
+		const struct optlog_claim *c = &lg->claims[i];
+		if (!c->soft || lg->figs_claims)
+			err = log_row(rc, &ev, NULL, c->workload, c->final_us, c->baseline_us, c->line);
+	}
+	if (!err && rc->n)
+		snprintf(rc->evidence, sizeof(rc->evidence), "%s",
+			 ev.n ? ev.what : "nothing: the log states no figures these claims summarise");
+	s4_evidence_release(&ev);
+	return err ? -1 : 0;
+}

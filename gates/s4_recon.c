@@ -17,9 +17,8 @@ static const char *stop_text(enum optlog_stop s)
 	return n ? n : "";
 }
 
-/* The row of (dispatch, workload), added when absent; NULL on failure. */
-static struct s4_recon_row *row_of(struct s4_recon *rc, const char *dispatch, const char *workload,
-				   enum records_contract c)
+struct s4_recon_row *s4_recon_row_of(struct s4_recon *rc, const char *dispatch, const char *workload,
+				     enum records_contract c)
 {
 	for (size_t i = 0; i < rc->n; i++)
 		if (strcmp(rc->v[i].dispatch, dispatch) == 0 && strcmp(rc->v[i].workload, workload) == 0)
@@ -70,7 +69,7 @@ static int build_rows(const struct s4_input *in, struct s4_recon *rc, size_t *ro
 		const struct record *r = &rs->v[i];
 		int created;
 		long *k = s4_idmap_put(&at, r->dispatch, r->workload, NULL, 0, 0, &created);
-		struct s4_recon_row *row = !k ? NULL : created ? row_of(rc, r->dispatch, r->workload, in->contract)
+		struct s4_recon_row *row = !k ? NULL : created ? s4_recon_row_of(rc, r->dispatch, r->workload, in->contract)
 							       : &rc->v[*k];
 		if (!row) {
 			s4_idmap_release(&at);
@@ -689,7 +688,7 @@ static int v1_claim(const struct s4_input *in, struct gate_findings *fs, struct 
 				"no valid (l0_pass) record of %s%s%s%s%s to reconcile final_latency %s with%s",
 				known ? "the winner '" : "a non-baseline candidate", known ? best : "",
 				known ? "'" : "", label ? " for workload " : "", wl, fig, other);
-	struct s4_recon_row *row = row_of(rc, m.hit->dispatch, m.hit->workload, in->contract);
+	struct s4_recon_row *row = s4_recon_row_of(rc, m.hit->dispatch, m.hit->workload, in->contract);
 	if (!row)
 		return -1;
 	row->claimed_us = cl->final_us;
@@ -797,11 +796,11 @@ static int v2_rows(const struct s4_input *in, struct s4_recon *rc)
 		for (size_t i = 0; i < nitems; i++)
 			if (items[i].kernel_id && items[i].workload_id && items[i].kind &&
 			    strcmp(items[i].kind, "tune") == 0 &&
-			    !row_of(rc, items[i].kernel_id, items[i].workload_id, RECORDS_V2))
+			    !s4_recon_row_of(rc, items[i].kernel_id, items[i].workload_id, RECORDS_V2))
 				return -1;
 	} else {
 		for (size_t i = 0; i < rs->n; i++)
-			if (!row_of(rc, rs->v[i].dispatch, rs->v[i].workload, RECORDS_V2))
+			if (!s4_recon_row_of(rc, rs->v[i].dispatch, rs->v[i].workload, RECORDS_V2))
 				return -1;
 	}
 	return 0;

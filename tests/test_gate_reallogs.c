@@ -390,8 +390,31 @@ static void logs_alone(void **s)
 	assert_false(gl_has(&fs, "S4-PERF-FEEDBACK", GATE_ERROR));
 	assert_false(gl_has(&fs, "S4-SPEEDUP", GATE_WARNING));
 	assert_false(gl_has(&fs, "S4-SPEEDUP", GATE_ERROR));
+	/* the audit's rows: its eight claims, each against the log's own
+	 * figure, here the claim line itself (it states its baseline) */
+	assert_int_equal(res.recon.n, 8);
+	assert_non_null(strstr(res.recon.evidence, "its own claim lines, lines 204-211"));
+	assert_int_equal(res.recon.log_claims, 18);
+	for (size_t i = 0; i < res.recon.n; i++) {
+		const struct s4_recon_row *r = &res.recon.v[i];
+		assert_true(r->from_log && r->self && r->ok && r->winner == NULL);
+		assert_int_equal(r->claim_line, 204 + (long)i);
+		assert_int_equal(r->winner_line, r->claim_line);
+	}
+	assert_string_equal(res.recon.v[3].workload, "dit-xl-2/fp16");
+	assert_true(res.recon.v[3].baseline_us == 34.831 && res.recon.v[3].claimed_us == 8.94);
 	gate_findings_release(&fs);
 	gatecheck_result_release(&res);
+	/* with records, the rows are the records' */
+	ada_records();
+	gl_run(po, &fs, &res);
+	assert_true(res.recon.n > 0);
+	assert_string_equal(res.recon.evidence, "the records");
+	for (size_t i = 0; i < res.recon.n; i++)
+		assert_false(res.recon.v[i].from_log);
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	setup_log("grandliu__ada_layer_norm");
 
 	/* its geomean raised 5%: caught by its own claim lines */
 	gl_replace(f("opt_log.md"), "几何平均加速比：2.14x", "几何平均加速比：2.25x");

@@ -37,6 +37,8 @@ enum report_audit_col {
 	AUDIT_COL_OPERATOR, AUDIT_COL_CONTRACT, AUDIT_COL_WORKLOAD, AUDIT_COL_BASELINE,
 	AUDIT_COL_CLAIMED, AUDIT_COL_WINNER, AUDIT_COL_WINNER_US, AUDIT_COL_DEVIATION,
 	AUDIT_COL_SPEEDUP, AUDIT_COL_GEOMEAN, AUDIT_COL_STOP, AUDIT_COL_STATUS, AUDIT_COL_VERDICT,
+	AUDIT_COL_EVIDENCE, /* what the claim was checked against: records, or the
+			     * log's own figure at an opt_log.md line */
 	AUDIT_NCOLS
 };
 
@@ -54,7 +56,7 @@ struct report_audit_row {
 	const char *claim_line;    /* the claim's line in opt_log.md, "" none */
 	const char *winner_line;   /* the winner record's line in perf_records.jsonl, "" none */
 	const char *reason;        /* why the row does not reconcile (audit_row_reason), "" */
-	char buf[6][64], wl[320], v[96], lines[2][24], why[512];
+	char buf[6][64], wl[320], v[96], lines[2][24], why[512], ev[64];
 };
 
 /* Calls each for every row of the main table in style st: one per

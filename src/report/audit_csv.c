@@ -11,19 +11,21 @@ static const struct table_col csv_cols[] = {
 	{ "operator_geomean", TABLE_RIGHT }, { "stop_reason", TABLE_LEFT },
 	{ "status", TABLE_LEFT }, { "gate_verdict", TABLE_LEFT }, { "gate_errors", TABLE_RIGHT },
 	{ "gate_warnings", TABLE_RIGHT }, { "claim_line", TABLE_RIGHT }, { "winner_line", TABLE_RIGHT },
-	{ "reason", TABLE_LEFT },
+	{ "reason", TABLE_LEFT }, { "evidence", TABLE_LEFT },
 };
 
 static void csv_row(void *ctx, const struct audit_op *op, const struct report_audit_row *r)
 {
 	struct table *t = ctx;
 	for (int i = 0; i < AUDIT_NCOLS; i++)
-		table_cell(t, "%s", r->cell[i]);
+		if (i != AUDIT_COL_EVIDENCE)
+			table_cell(t, "%s", r->cell[i]);
 	table_cell(t, "%zu", op->errors);
 	table_cell(t, "%zu", op->warnings);
 	table_cell(t, "%s", r->claim_line);
 	table_cell(t, "%s", r->winner_line);
 	table_cell(t, "%s", r->reason);
+	table_cell(t, "%s", r->cell[AUDIT_COL_EVIDENCE]); /* last: a column added after the others */
 }
 
 int report_audit_csv(FILE *f, const struct audit *a, const char *version)

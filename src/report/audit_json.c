@@ -122,11 +122,13 @@ static int json_workload(cJSON *rows, const struct s4_recon_row *w)
 	bad |= json_num(x, "claim_line", w->claim_line ? (double)w->claim_line : NAN);
 	bad |= json_str(x, "winner", w->winner);
 	bad |= json_num(x, "winner_us", w->winner_us);
-	bad |= json_num(x, "winner_line", w->winner_line ? (double)w->winner_line : NAN);
+	bad |= json_num(x, "winner_line", w->winner_line && !w->from_log ? (double)w->winner_line : NAN);
 	bad |= json_num(x, "deviation_pct", audit_row_deviation_pct(w));
 	bad |= json_num(x, "speedup", audit_row_speedup(w));
 	bad |= !cJSON_AddBoolToObject(x, "reconciled", w->ok);
 	bad |= json_str(x, "status", audit_row_status(w));
+	bad |= json_str(x, "evidence", w->from_log ? "log" : isfinite(w->winner_us) ? "records" : NULL);
+	bad |= json_num(x, "evidence_line", w->from_log && w->winner_line ? (double)w->winner_line : NAN);
 	return bad;
 }
 
@@ -140,6 +142,8 @@ static int json_perf_opt(cJSON *o, const struct audit_op *op)
 	bad |= json_str(o, "contract", audit_contract_name(op->contract));
 	bad |= json_num(o, "geomean_speedup", op->geomean);
 	bad |= json_num(o, "claimed_geomean", r->claimed_geomean);
+	bad |= json_str(o, "evidence", r->evidence[0] ? r->evidence : NULL);
+	bad |= json_num(o, "log_claims", (double)r->log_claims);
 	bad |= json_str(o, "stop_reason", *audit_stop_text(op) ? audit_stop_text(op) : NULL);
 	bad |= !cJSON_AddBoolToObject(o, "reconciled", op->reconciled);
 	bad |= json_str(o, "gate_verdict", audit_verdict(v, sizeof(v), op));

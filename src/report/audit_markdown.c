@@ -30,7 +30,7 @@ static const struct table_col main_cols[MD_NCOLS] = {
 	{ "baseline_us", TABLE_RIGHT }, { "claimed_us", TABLE_RIGHT }, { "winner", TABLE_LEFT },
 	{ "winner_us", TABLE_RIGHT }, { "deviation %", TABLE_RIGHT }, { "speedup", TABLE_RIGHT },
 	{ "operator geomean", TABLE_RIGHT }, { "stop reason", TABLE_LEFT },
-	{ "reconciled", TABLE_LEFT }, { "gate", TABLE_LEFT },
+	{ "reconciled", TABLE_LEFT }, { "gate", TABLE_LEFT }, { "evidence", TABLE_LEFT },
 	{ "claim line", TABLE_RIGHT }, { "record line", TABLE_RIGHT }, { "why", TABLE_LEFT },
 };
 
@@ -93,6 +93,9 @@ int report_audit_markdown(FILE *f, const struct audit *a, const char *version)
 		a->n == 1 ? "" : "s", a->reconciled, a->unreconcilable);
 	if (a->without_claims)
 		fprintf(f, ", %zu without claims", a->without_claims);
+	if (a->log_only)
+		fprintf(f, ", %zu without records (%s checked against %s own figures)", a->log_only,
+			a->log_only == 1 ? "its claims" : "their claims", a->log_only == 1 ? "the log's" : "their logs'");
 	fprintf(f, "; overall geometric-mean speedup %s%s over %zu workload%s.\n\n",
 		isfinite(a->geomean) ? report_audit_num(b, 64, a->geomean, "%.3f") : "n/a",
 		isfinite(a->geomean) ? "x" : "", a->nspeedups, a->nspeedups == 1 ? "" : "s");

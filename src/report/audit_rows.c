@@ -62,13 +62,14 @@ static void fill_row(const struct audit_op *op, const struct s4_recon_row *w,
 	r->cell[AUDIT_COL_DEVIATION] =
 		report_audit_num(r->buf[3], 64, audit_row_deviation_pct(w), st->deviation);
 	r->cell[AUDIT_COL_SPEEDUP] = report_audit_num(r->buf[4], 64, audit_row_speedup(w), st->speedup);
-	r->cell[AUDIT_COL_STATUS] = st->yes && w->ok ? "yes" : audit_row_status(w);
+	r->cell[AUDIT_COL_STATUS] = st->yes && w->ok && !w->self ? "yes" : audit_row_status(w);
+	r->cell[AUDIT_COL_EVIDENCE] = audit_row_evidence(r->ev, sizeof(r->ev), w);
 	r->fail = !w->ok;
 	if (w->claim_line)
 		snprintf(r->lines[0], sizeof(r->lines[0]), "%ld", w->claim_line);
 	else
 		r->lines[0][0] = '\0';
-	if (w->winner_line)
+	if (w->winner_line && !w->from_log)
 		snprintf(r->lines[1], sizeof(r->lines[1]), "%ld", w->winner_line);
 	else
 		r->lines[1][0] = '\0';

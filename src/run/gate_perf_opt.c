@@ -920,7 +920,11 @@ static int dir_rules(struct dir_check *c, const struct gatecheck_opts *opts,
 	}
 	if (s4_run_all(in, fs, &R->recon) != 0)
 		return -1;
-	return opts->extra && opts->extra(in, &R->recon, fs, opts->extra_ctx) != 0 ? -1 : 0;
+	if (opts->extra && opts->extra(in, &R->recon, fs, opts->extra_ctx) != 0)
+		return -1;
+	/* after every rule: without records, the rows the audit shows are the
+	 * log's claims against its own figures */
+	return s4_recon_from_log(in, &R->recon);
 }
 
 /* Suppression comments of opt_log.md and perf_feedback.md, recorded. */

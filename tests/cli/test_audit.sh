@@ -129,13 +129,13 @@ sed -i 's/^- dit-large: final_latency: 80.0 us/- dit-large: final_latency: 80.50
 expect_grep "final_latency: 80.508 us" "$T/exact/ops/layer_norm/perf_opt/opt_log.md"
 expect_exit 1 "$TLPERF" audit exact
 expect_grep "| exact/ops/layer\\_norm | v1 | dit-large | 120 | 80.508 | r2\\_double\\_buffer | 80 | +0.63 |" "$OUT"
-expect_grep "| claim line | record line | why |" "$OUT"
-grep '^| exact/ops/layer\\_norm .* dit-large ' "$OUT" | grep -q '| yes | pass | 37 | 6 | |$' || fail "markdown: no line numbers for a reconciled row"
-expect_grep "| MISMATCH | fail (1 error) | 19 | 2 | claimed 40 us (opt\\_log.md line 19) is 20.00% below the winner's record 50 us (perf\\_records.jsonl line 2): more than 1% |" "$OUT"
+expect_grep "| gate | evidence | claim line | record line | why |" "$OUT"
+grep '^| exact/ops/layer\\_norm .* dit-large ' "$OUT" | grep -q '| yes | pass | records | 37 | 6 | |$' || fail "markdown: no line numbers for a reconciled row"
+expect_grep "| MISMATCH | fail (1 error) | records | 19 | 2 | claimed 40 us (opt\\_log.md line 19) is 20.00% below the winner's record 50 us (perf\\_records.jsonl line 2): more than 1% |" "$OUT"
 expect_exit 1 "$TLPERF" audit --format csv exact
-head -n 1 "$OUT" | grep -q ',gate_errors,gate_warnings,claim_line,winner_line,reason' || fail "csv header: $(head -n 1 "$OUT")"
+head -n 1 "$OUT" | grep -q ',gate_errors,gate_warnings,claim_line,winner_line,reason,evidence' || fail "csv header: $(head -n 1 "$OUT")"
 expect_grep "exact/ops/layer_norm,v1,dit-large,120,80.508,r2_double_buffer,80," "$OUT"
-expect_grep ",MISMATCH,fail (1 error),1,0,19,2,claimed 40 us (opt_log.md line 19) is 20.00% below the winner's record 50 us (perf_records.jsonl line 2): more than 1%" "$OUT"
+expect_grep ",MISMATCH,fail (1 error),1,0,19,2,claimed 40 us (opt_log.md line 19) is 20.00% below the winner's record 50 us (perf_records.jsonl line 2): more than 1%,records" "$OUT"
 expect_grep "exact/ops/softmax,v2,rows-4k,88,40,r1_rows4,44," "$OUT"
 expect_grep "claimed 40 us (opt_log.md line 27) is 9.09% below the winner's record 44 us (perf_records.jsonl line 3)" "$OUT"
 echo "audit ok"

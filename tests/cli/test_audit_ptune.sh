@@ -109,10 +109,10 @@ if have_shared "the real perf_tuning folders"; then
         e=$(grep -c ': error: \[PT-' "$T/g.out" || true)
         row=$(tr -d '\r' <"$T/real.csv" | grep "^$op,perf_tuning,")
         [ -n "$row" ] || fail "no row for $op"
-        # gate_errors: the fifth field from the end (then gate_warnings, claim_line, winner_line, reason)
+        # gate_errors: the sixth field from the end (then gate_warnings, claim_line, winner_line, reason, evidence)
         echo "$row" | awk -F, -v g="$g" -v e="$e" '{
             if (sprintf("%.3f", $9) != g) { print "speedup " $9 " vs " g; exit 1 }
-            if ($(NF - 4) != e) { print "errors " $(NF - 4) " vs " e; exit 1 }
+            if ($(NF - 5) != e) { print "errors " $(NF - 5) " vs " e; exit 1 }
             if ((e > 0) != ($12 == "GATE ERRORS")) { print "status " $12; exit 1 } }' || fail "real row $op"
         [ "$e" = 0 ] || [ "$rc" = 1 ] || fail "gate errors on $op should make the audit exit 1"
     done
