@@ -2,6 +2,7 @@
  * one test per row of the reference EXPECTED.md tables, then the rules the
  * old gates lacked. */
 #include "gatelib.h"
+#include "notclaims.h"
 
 static char *scratch;
 static char po[4096];   /* the perf_opt directory of the current copy */
@@ -401,6 +402,44 @@ static void comptable_incumbent_rows(void **s)
 	write_multi();
 	gl_replace(f("opt_log.md"), "| c2 | 70 |", "| current best（c1） | 80 |\n| best this round | 75 |\n| c2 | 70 |");
 	gl_expect(po, NULL, "a bare best is no incumbent row");
+}
+
+/* A claim needs a claim (issue 35 item 5), with records present: prose
+ * that is no claim about the final result (a deviation, an error ratio, a
+ * negated bound, a figure the log disowns, a sample count) adds no finding
+ * beside a real claim; before, each was a speedup, % change or latency
+ * the records did not support, a warning. */
+static void not_claims_with_records(void **s)
+{
+	(void)s;
+	const char *const *lines = not_claim_lines;
+	struct gate_findings fs;
+	struct gatecheck_result res;
+	fx("v1");
+	gl_run(po, &fs, &res);
+	size_t errors = gate_count(&fs, GATE_ERROR), warnings = gate_count(&fs, GATE_WARNING);
+	gate_findings_release(&fs);
+	gatecheck_result_release(&res);
+	assert_int_equal(errors, 0);
+	for (int i = 0; lines[i]; i++) {
+		char to[512];
+		fx("v1");
+		snprintf(to, sizeof(to), "overall: 20.0%%\n%s", lines[i]);
+		gl_replace(f("opt_log.md"), "overall: 20.0%", to);
+		gl_run(po, &fs, &res);
+		if (gate_count(&fs, GATE_ERROR) != errors || gate_count(&fs, GATE_WARNING) != warnings) {
+			print_error("'%s' read as a claim:\n", lines[i]);
+			gl_dump(&fs);
+		}
+		assert_int_equal(gate_count(&fs, GATE_ERROR), errors);
+		assert_int_equal(gate_count(&fs, GATE_WARNING), warnings);
+		gate_findings_release(&fs);
+		gatecheck_result_release(&res);
+	}
+	/* a real claim beside them still is: 30% where the records give 20% */
+	fx("v1");
+	gl_replace(f("opt_log.md"), "overall: 20.0%", "overall: 30.0%\n- 与 records 偏差 0%，性能一致");
+	gl_expect(po, "S4-SPEEDUP", "overall 30% with a deviation line beside it");
 }
 
 static void speedup_claim(void **s)
@@ -891,6 +930,7 @@ int main(void)
 		cmocka_unit_test_teardown(v2m_smoke_in_final_table, teardown),
 		cmocka_unit_test_teardown(comptable_per_round, teardown),
 		cmocka_unit_test_teardown(comptable_incumbent_rows, teardown),
+		cmocka_unit_test_teardown(not_claims_with_records, teardown),
 		cmocka_unit_test_teardown(speedup_claim, teardown),
 		cmocka_unit_test_teardown(recon_not_baseline, teardown),
 		cmocka_unit_test_teardown(recon_last_summary_wins, teardown),

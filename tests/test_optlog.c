@@ -1,6 +1,7 @@
 /* test_optlog.c: the opt_log.md reader (headings, rounds, tables and their
  * captions, claims of the last Final Summary, budgets, suppressions). */
 #include "testlib.h"
+#include "notclaims.h"
 #include "io/optlog.h"
 
 static void load(struct optlog *lg, const char *text)
@@ -617,20 +618,7 @@ static void own_figures(void **s)
 static void not_claims(void **s)
 {
 	(void)s;
-	static const char *const lines[] = {
-		"- 与 records 偏差 0%，性能一致",
-		"- **deviation from the records: 0.4%** (speedup check)",
-		"- 旧估算误差超 10 倍，已弃用（性能）",
-		"- the old estimate's error was over 10x (latency)",
-		"- **[DESIGN_LIMIT]**：不触发——无 >2x 结构性空间",
-		"- no >2x headroom remains for the speedup",
-		"- 单轮首测 -5.2% 系双态膨胀，以复测为准（性能）",
-		"- the first single run showed -5.2%, an outlier we discard (speedup)",
-		"- latency: the first run gave 25 us, an artifact of a busy device",
-		"- final latency: median of 20 launches",
-		"- 时延取 15 次 run 的中位（性能 n=15）",
-		"- 向量链 4×vcast + 2×reduce 为精度契约强制（性能）",
-		NULL };
+	const char *const *lines = not_claim_lines;
 	for (int i = 0; lines[i]; i++) {
 		char text[512];
 		snprintf(text, sizeof(text), "# Log\n\n## Final Summary\n\n%s\n- speedup: 2.5x\n", lines[i]);
