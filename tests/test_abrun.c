@@ -170,12 +170,102 @@ static void test_journal_fields(void **state)
 	abrun_journal_release(&j);
 }
 
+/* The settings that define a session go with every run and come back;
+ * a line from before they were recorded reads as "not recorded". */
+static void test_journal_session_settings(void **state)
+{
+	(void)state;
+	struct abrun_config c = { .workdir = dir, .protocol = "seq", .source_name = "csv:k_*.csv:us",
+				  .has_seed = 1, .seed = 9007199254740991ULL, .noise = 0.03,
+				  .min_gain = 0.01, .warm_up = 5 };
+	struct abrun_journal j;
+	char err[512];
+	struct abrun_run r = { .arm = 'A', .pair = 1, .order = 1, .launches = 3, .median_us = 9,
+			       .cmd = "./a", .kernel_name = "main", .launch_count = 3 };
+	write_file("runs.jsonl", "", "w");
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	write_file("runs.jsonl", "{\"arm\":\"B\",\"pair\":1,\"order\":2,\"launches\":1,"
+				 "\"median_us\":2.5,\"cmd\":\"./b\"}\n", "a");
+	assert_int_equal(abrun_journal_load(&c, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.n, 2);
+	assert_int_equal(j.v[0].line, 1);
+	assert_true(j.v[0].has_seed);
+	assert_true(j.v[0].seed == 9007199254740991ULL);
+	assert_true(j.v[0].noise == 0.03 && j.v[0].min_gain == 0.01);
+	assert_int_equal(j.v[0].warm_up, 5);
+	assert_string_equal(j.v[0].source, "csv:k_*.csv:us");
+	assert_string_equal(j.v[0].protocol, "seq");
+	assert_int_equal(j.v[1].line, 2);
+	assert_false(j.v[1].has_seed);
+	assert_true(isnan(j.v[1].noise) && isnan(j.v[1].min_gain));
+	assert_int_equal(j.v[1].warm_up, -1);
+	assert_null(j.v[1].source);
+	abrun_journal_release(&j);
+}
+
+/* Loads the journal of c and checks what it says of its damage. */
+static void expect_damage(const struct abrun_config *c, size_t runs, size_t damaged, size_t torn,
+			  long torn_last, size_t unexplained, long first_unexplained)
+{
+	struct abrun_journal j;
+	char err[512];
+	assert_int_equal(abrun_journal_load(c, &j, err, sizeof(err)), 0);
+	assert_int_equal(j.n, runs);
+	assert_int_equal(j.damaged, damaged);
+	assert_int_equal(j.torn, torn);
+	assert_int_equal(j.torn_last, torn_last);
+	assert_int_equal(j.unexplained, unexplained);
+	assert_int_equal(j.first_unexplained, first_unexplained);
+	if (runs == 2)
+		assert_int_equal(j.v[1].after_torn, torn ? 2 : 0);
+	abrun_journal_release(&j);
+}
+
+/* Damaged lines: a tlab line a crash cut short at the end of the file is
+ * torn (and stays so once the next run acknowledges it); anything else,
+ * binary junk included, is unexplained. */
+static void test_journal_damage(void **state)
+{
+	(void)state;
+	struct abrun_config c = { .workdir = dir };
+	struct abrun_run r = { .arm = 'A', .pair = 1, .order = 1, .launches = 3, .median_us = 9,
+			       .cmd = "./a", .kernel_name = "main", .launch_count = 3 };
+	write_file("runs.jsonl", "", "w");
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	write_file("runs.jsonl", "{\"v\":1,\"arm\":\"B\",\"pa", "a"); /* line 2, no newline */
+	expect_damage(&c, 1, 1, 1, 2, 0, 0);
+	/* acknowledged by the next run: still torn, no longer last */
+	c.after_torn = 2;
+	r.arm = 'B';
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	expect_damage(&c, 2, 1, 1, 0, 0, 0);
+	/* the same line followed by a run that does not acknowledge it */
+	write_file("runs.jsonl", "{\"v\":1,\"arm\":\"B\",\"pa\n", "w");
+	c.after_torn = 0;
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	expect_damage(&c, 1, 1, 0, 0, 1, 1);
+	/* a torn-looking last line that ends with its newline: not a crash's */
+	write_file("runs.jsonl", "{\"v\":1,\"arm\":\"B\",\"pa\n", "a");
+	expect_damage(&c, 1, 2, 0, 0, 2, 1);
+	/* binary junk, a NUL first: damage, not a blank line */
+	FILE *f;
+	char p[400];
+	snprintf(p, sizeof(p), "%s/runs.jsonl", dir);
+	assert_non_null(f = fopen(p, "w"));
+	fwrite("\0\377junk\n", 1, 7, f);
+	fclose(f);
+	assert_int_equal(abrun_journal_append(&c, &r), 0);
+	expect_damage(&c, 1, 1, 0, 0, 1, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command_line_quoting),
 		cmocka_unit_test(test_journal_roundtrip),
 		cmocka_unit_test(test_journal_fields),
+		cmocka_unit_test(test_journal_session_settings),
+		cmocka_unit_test(test_journal_damage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -28,11 +28,13 @@ struct ab_opts {
 	int noise_given;           /* --noise on the command line: seq's margin too */
 	double ci_level;           /* requested CI coverage */
 	int resume;
+	int accept_lost;           /* --accept-lost-runs: resume over damaged journal lines */
 	struct abseq_params seq;   /* seq: abseq_params_default, then the options given */
 	uint64_t seed;             /* seq: order draws */
 	int seed_given;
 	int pairs_given;           /* --pairs on the command line */
 	struct absource source;    /* --source (owned) */
+	const char *source_arg;    /* --source as given ("msprof" by default), for the journal */
 	const char *plot;          /* --plot FILE.svg, NULL for none */
 };
 
@@ -41,6 +43,8 @@ struct ab_session {
 	struct abrun_run *v;
 	size_t n, cap;
 	size_t resumed;      /* how many came from runs.jsonl */
+	size_t lost;         /* damaged lines of runs.jsonl: runs whose record is lost */
+	long first_lost;     /* the line of the first of them, 0 if none */
 	double *a, *b;       /* run medians by pair index (pair - 1); NAN = missing */
 	int *b_first;        /* by pair index: 1 when B ran first (from the runs' order) */
 };

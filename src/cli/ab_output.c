@@ -142,6 +142,8 @@ static void add_session(cJSON *j, const struct ab_opts *o, const struct ab_sessi
 	cJSON_AddStringToObject(j, "kernel_name", o->run.kernel_name);
 	cJSON_AddStringToObject(j, "workdir", o->run.workdir);
 	cJSON_AddNumberToObject(j, "resumed_runs", (double)s->resumed);
+	/* runs whose journal line was damaged (measured again) */
+	cJSON_AddNumberToObject(j, "lost_runs", (double)s->lost);
 	cJSON *runs = cJSON_AddArrayToObject(j, "runs");
 	for (long p = 1; runs && p <= (long)npairs; p++)
 		for (int ord = 1; ord <= 2; ord++)

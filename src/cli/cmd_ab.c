@@ -75,7 +75,11 @@ static const struct cli_option ab_options[] = {
 	{ 'c', 0, "ci", "LEVEL", "requested coverage of the interval of the paired\n"
 				 "relative change (default 0.90; the achieved level is\n"
 				 "reported, 3 pairs reach at most 0.75)" },
-	{ 'r', 0, "resume", NULL, "continue the session recorded in WORKDIR/runs.jsonl" },
+	{ 'r', 0, "resume", NULL, "continue the session recorded in WORKDIR/runs.jsonl\n"
+				  "(with its --seed unless one is given)" },
+	{ 'L', 0, "accept-lost-runs", NULL, "with --resume: go on over damaged lines of\n"
+					    "runs.jsonl (runs whose record is lost: measured\n"
+					    "again, and lost_runs in the verdict says how many)" },
 	{ 'G', 0, "plot", "FILE", "also write the runs as an SVG plot: run medians of A and\n"
 				  "B in run order, pairs joined, the estimate and interval" },
 	CLI_OPT_END
@@ -129,8 +133,9 @@ const struct cli_spec cmd_ab_spec = {
 	"killed tlab left running is stopped by the next one (WORKDIR/tlab.run).\n"
 	"Exit: 0 verdict printed; 1 a run failed (JSON {\"error\": ...} names its\n"
 	"log); 2 usage or environment error (msprof not found, workdir not\n"
-	"writable, runs.jsonl from another session); 128+N interrupted by\n"
-	"signal N (finished runs are kept: rerun with --resume).\n",
+	"writable, runs.jsonl from another session or with damaged lines, see\n"
+	"--accept-lost-runs); 128+N interrupted by signal N (finished runs are\n"
+	"kept: rerun with --resume).\n",
 	0, NULL,
 };
 
@@ -246,55 +251,179 @@ static int find_program(const char *name, char *found, size_t len)
 
 /* ---- resume ---- */
 
-/* Checks the recorded runs against this invocation and moves them into the
- * session. Returns 0, or -1 with msg set (environment error). */
-static int adopt_journal(const struct ab_opts *o, struct abrun_journal *jr, struct ab_session *s,
+/* The settings that define the session, recorded with each run since
+ * 2026-12-05 (--warm-up, --source, the tie margin, --min-gain), against
+ * this invocation's: runs measured or decided otherwise belong to another
+ * session. Returns 0, or -1 with msg set (a usage error, both values
+ * named). */
+static int check_settings(const struct ab_opts *o, const struct abrun_run *r, char *msg,
+			  size_t len)
+{
+	const char *w = o->run.workdir;
+	if (r->warm_up >= 0 && r->warm_up != o->run.warm_up)
+		snprintf(msg, len,
+			 "%s/runs.jsonl:%ld: run %ld%c was measured with --warm-up %ld, not --warm-up "
+			 "%ld; resume with --warm-up %ld, or use another --workdir",
+			 w, r->line, r->pair, r->arm, r->warm_up, o->run.warm_up, r->warm_up);
+	else if (r->source && strcmp(r->source, o->source_arg) != 0)
+		snprintf(msg, len,
+			 "%s/runs.jsonl:%ld: run %ld%c was measured with --source '%s', not '%s'; "
+			 "resume with --source '%s', or use another --workdir",
+			 w, r->line, r->pair, r->arm, r->source, o->source_arg, r->source);
+	else if (isfinite(r->noise) && r->noise != o->run.noise)
+		snprintf(msg, len,
+			 "%s/runs.jsonl:%ld: run %ld%c was decided with --noise %.15g, not --noise "
+			 "%.15g; resume with --noise %.15g, or use another --workdir",
+			 w, r->line, r->pair, r->arm, r->noise, o->run.noise, r->noise);
+	else if (isfinite(r->min_gain) && isfinite(o->run.min_gain) && r->min_gain != o->run.min_gain)
+		snprintf(msg, len,
+			 "%s/runs.jsonl:%ld: run %ld%c was decided with --min-gain %.15g, not "
+			 "--min-gain %.15g; resume with --min-gain %.15g, or use another --workdir",
+			 w, r->line, r->pair, r->arm, r->min_gain, o->run.min_gain, r->min_gain);
+	else
+		return 0;
+	return -1;
+}
+
+/* seq and fast: the seed of the pairs' order is the journal's. Given,
+ * --seed must be the recorded one; not given, the recorded one is taken.
+ * A journal from before seeds were recorded resumes with the seed of this
+ * invocation, which stderr names. Returns 0, or -1 with msg set. */
+static int settle_seed(struct ab_opts *o, const struct abrun_journal *jr, char *msg, size_t len)
+{
+	const struct abrun_run *first = NULL;
+	if (o->protocol != AB_PROTOCOL_SEQ || jr->n == 0)
+		return 0;
+	for (size_t i = 0; i < jr->n; i++) {
+		const struct abrun_run *r = &jr->v[i];
+		if (!r->has_seed)
+			continue;
+		if (!first && !o->seed_given)
+			o->seed = r->seed;
+		if (!first)
+			first = r;
+		if (r->seed == o->seed)
+			continue;
+		if (o->seed_given)
+			snprintf(msg, len,
+				 "%s/runs.jsonl:%ld: run %ld%c was ordered with --seed %llu, not --seed "
+				 "%llu; resume without --seed (the journal's is used) or with --seed %llu, "
+				 "or use another --workdir",
+				 o->run.workdir, r->line, r->pair, r->arm, r->seed,
+				 (unsigned long long)o->seed, r->seed);
+		else
+			snprintf(msg, len,
+				 "%s/runs.jsonl:%ld: run %ld%c was ordered with --seed %llu, line %ld's "
+				 "run with --seed %llu: two sessions in one journal; use another --workdir",
+				 o->run.workdir, r->line, r->pair, r->arm, r->seed, first->line,
+				 first->seed);
+		return -1;
+	}
+	o->run.seed = o->seed;
+	if (first && !o->seed_given)
+		cli_note("resuming with --seed %llu, recorded in %s/runs.jsonl:%ld",
+			 (unsigned long long)o->seed, o->run.workdir, first->line);
+	else if (!first)
+		cli_note("%s/runs.jsonl records no --seed (a journal from a tlab before 2026-12-05): "
+			 "the pairs still to measure are ordered with --seed %llu (%s), the recorded "
+			 "ones keep their order; order_seed reports that seed",
+			 o->run.workdir, (unsigned long long)o->seed,
+			 o->seed_given ? "given" : "drawn now");
+	return 0;
+}
+
+/* Says on stderr which session settings a journal from before 2026-12-05
+ * does not record (so are not checked): the values given now are
+ * assumed. */
+static void note_unrecorded(const struct ab_opts *o, const struct abrun_journal *jr)
+{
+	int warm = 0, src = 0, noise = 0, gain = 0;
+	long line = 0;
+	for (size_t i = 0; i < jr->n; i++) {
+		const struct abrun_run *r = &jr->v[i];
+		int miss = r->warm_up < 0 || !r->source || !isfinite(r->noise) ||
+			   (o->protocol == AB_PROTOCOL_SEQ && !isfinite(r->min_gain));
+		if (miss && !line)
+			line = r->line;
+		warm |= r->warm_up < 0;
+		src |= !r->source;
+		noise |= !isfinite(r->noise);
+		gain |= o->protocol == AB_PROTOCOL_SEQ && !isfinite(r->min_gain);
+	}
+	if (line)
+		cli_note("%s/runs.jsonl:%ld: a journal from a tlab before 2026-12-05 records no%s%s%s%s: "
+			 "resuming with the values of this invocation",
+			 o->run.workdir, line, warm ? " --warm-up" : "", src ? " --source" : "",
+			 noise ? " --noise" : "", gain ? " --min-gain" : "");
+}
+
+/* Run R of the journal against this invocation: its commands, protocol,
+ * kernel, launch count and session settings. Returns 0, or -1 with msg set
+ * (usage error). */
+static int check_run(const struct ab_opts *o, const struct abrun_run *r, char *msg, size_t len)
+{
+	const char *cmd = r->arm == 'A' ? o->run.a_cmd : o->run.b_cmd;
+	if (strcmp(r->cmd, cmd) != 0) {
+		snprintf(msg, len,
+			 "%s/runs.jsonl:%ld: run %ld%c was measured with --%c-cmd '%s', not '%s'; "
+			 "use another --workdir for another comparison",
+			 o->run.workdir, r->line, r->pair, r->arm, r->arm == 'A' ? 'a' : 'b', r->cmd, cmd);
+		return -1;
+	}
+	if (r->protocol && strcmp(r->protocol, o->protocol_name) != 0) {
+		/* a session decided by one rule and continued under another
+		 * would have peeked with the first: neither's error bound holds */
+		if (strcmp(r->protocol, "seq-v1") == 0)
+			snprintf(msg, len,
+				 "%s/runs.jsonl:%ld: run %ld%c was measured under --protocol seq-v1, "
+				 "which seq replaced and tlab no longer offers; start a new "
+				 "session in another --workdir",
+				 o->run.workdir, r->line, r->pair, r->arm);
+		else
+			snprintf(msg, len,
+				 "%s/runs.jsonl:%ld: run %ld%c was measured under --protocol %s; "
+				 "resume with --protocol %s, or use another --workdir",
+				 o->run.workdir, r->line, r->pair, r->arm, r->protocol, r->protocol);
+		return -1;
+	}
+	if ((r->kernel_name && strcmp(r->kernel_name, o->run.kernel_name) != 0) ||
+	    (r->launch_count && r->launch_count != o->run.launch_count)) {
+		snprintf(msg, len,
+			 "%s/runs.jsonl:%ld: run %ld%c was measured with --kernel-name '%s' "
+			 "--launch-count %ld, not --kernel-name '%s' --launch-count %ld; resume "
+			 "with the same settings",
+			 o->run.workdir, r->line, r->pair, r->arm,
+			 r->kernel_name ? r->kernel_name : "?", r->launch_count,
+			 o->run.kernel_name, o->run.launch_count);
+		return -1;
+	}
+	return check_settings(o, r, msg, len);
+}
+
+/* Checks the recorded runs against this invocation (every run before any
+ * is taken) and moves them into the session; seq and fast take the
+ * journal's seed. Returns 0, or -1 with msg set (usage error). */
+static int adopt_journal(struct ab_opts *o, struct abrun_journal *jr, struct ab_session *s,
 			 char *msg, size_t len)
 {
+	for (size_t i = 0; i < jr->n; i++)
+		if (check_run(o, &jr->v[i], msg, len) != 0)
+			return -1;
+	if (jr->n > 0)
+		note_unrecorded(o, jr);
+	if (settle_seed(o, jr, msg, len) != 0)
+		return -1;
 	for (size_t i = 0; i < jr->n; i++) {
 		struct abrun_run *r = &jr->v[i];
-		const char *cmd = r->arm == 'A' ? o->run.a_cmd : o->run.b_cmd;
-		if (strcmp(r->cmd, cmd) != 0) {
-			snprintf(msg, len,
-				 "%s/runs.jsonl: run %ld%c was measured with --%c-cmd '%s', not '%s'; "
-				 "use another --workdir for another comparison",
-				 o->run.workdir, r->pair, r->arm, r->arm == 'A' ? 'a' : 'b', r->cmd, cmd);
-			return -1;
-		}
-		if (r->protocol && strcmp(r->protocol, o->protocol_name) != 0) {
-			/* a session decided by one rule and continued under another
-			 * would have peeked with the first: neither's error bound holds */
-			if (strcmp(r->protocol, "seq-v1") == 0)
-				snprintf(msg, len,
-					 "%s/runs.jsonl: run %ld%c was measured under --protocol seq-v1, "
-					 "which seq replaced and tlab no longer offers; start a new "
-					 "session in another --workdir",
-					 o->run.workdir, r->pair, r->arm);
-			else
-				snprintf(msg, len,
-					 "%s/runs.jsonl: run %ld%c was measured under --protocol %s; "
-					 "resume with --protocol %s, or use another --workdir",
-					 o->run.workdir, r->pair, r->arm, r->protocol, r->protocol);
-			return -1;
-		}
-		if ((r->kernel_name && strcmp(r->kernel_name, o->run.kernel_name) != 0) ||
-		    (r->launch_count && r->launch_count != o->run.launch_count)) {
-			snprintf(msg, len,
-				 "%s/runs.jsonl: run %ld%c was measured with --kernel-name '%s' "
-				 "--launch-count %ld; resume with the same settings",
-				 o->run.workdir, r->pair, r->arm, r->kernel_name ? r->kernel_name : "?",
-				 r->launch_count);
-			return -1;
-		}
 		if (r->pair > o->pairs) {
-			cli_warn("%s/runs.jsonl: run %ld%c is beyond --pairs %ld; left out",
-				 o->run.workdir, r->pair, r->arm, o->pairs);
+			cli_warn("%s/runs.jsonl:%ld: run %ld%c is beyond --pairs %ld; left out",
+				 o->run.workdir, r->line, r->pair, r->arm, o->pairs);
 			continue;
 		}
 		const double *slot = r->arm == 'A' ? s->a : s->b;
 		if (!isnan(slot[r->pair - 1])) {
-			cli_warn("%s/runs.jsonl: run %ld%c recorded twice; the first one counts",
-				 o->run.workdir, r->pair, r->arm);
+			cli_warn("%s/runs.jsonl:%ld: run %ld%c recorded twice; the first one counts",
+				 o->run.workdir, r->line, r->pair, r->arm);
 			continue;
 		}
 		if (session_add(s, r) != 0) {
@@ -407,8 +536,10 @@ static int parse_option(int c, struct ab_opts *o)
 	case 'M': o->run.msprof = optarg; break;
 	case 'P': o->protocol_name = optarg; break;
 	case 'r': o->resume = 1; break;
+	case 'L': o->accept_lost = 1; break;
 	case 'G': o->plot = optarg; break;
 	case 's':
+		o->source_arg = optarg;
 		absource_release(&o->source);
 		if (absource_parse(optarg, &o->source, serr, sizeof(serr)) != 0)
 			return cli_usage_error("ab", "%s", serr);
@@ -481,6 +612,11 @@ static int parse_args(int argc, char **argv, struct ab_opts *o)
 	if ((rc = settle_protocol(o)) != 0)
 		return rc;
 	o->run.protocol = o->protocol_name;
+	o->run.source_name = o->source_arg;
+	o->run.noise = o->protocol == AB_PROTOCOL_SEQ ? o->seq.noise : o->noise;
+	o->run.min_gain = o->protocol == AB_PROTOCOL_SEQ ? o->seq.min_gain : NAN;
+	o->run.has_seed = o->protocol == AB_PROTOCOL_SEQ;
+	o->run.seed = o->seed;
 	o->run.source = o->source.kind == ABSOURCE_STDOUT ? ABRUN_SOURCE_STDOUT
 			: o->source.kind == ABSOURCE_CSV  ? ABRUN_SOURCE_CSV
 							  : ABRUN_SOURCE_MSPROF;
@@ -543,25 +679,60 @@ static int open_workdir(struct ab_cmd *x)
 	return CLI_OK;
 }
 
+/* Damaged lines of runs.jsonl are runs whose record is lost. A line a
+ * crash cut short (abrun_journal's torn) is what a crash leaves: ignored
+ * with a note, and the next run written acknowledges it. Any other damage
+ * is refused (nothing is changed) unless --accept-lost-runs, and the
+ * verdict then says how many runs the session lost. CLI_OK or CLI_USAGE
+ * (reported). */
+static int check_damage(struct ab_cmd *x)
+{
+	const struct abrun_journal *jr = &x->jr;
+	const char *w = x->o.run.workdir;
+	x->s.lost = jr->damaged;
+	x->s.first_lost = jr->first_damaged;
+	x->o.run.after_torn = jr->torn_last; /* the next run written acknowledges it */
+	if (jr->unexplained && !x->o.accept_lost) {
+		snprintf(x->msg, sizeof(x->msg),
+			 "%s/runs.jsonl:%ld: %zu damaged line%s (the first here; not a tlab run, nor "
+			 "one a crash cut short): the runs recorded there are lost, and a session "
+			 "that lost runs is not decided on silently; nothing was changed: resume "
+			 "with --accept-lost-runs to measure them again (the verdict reports "
+			 "lost_runs), or use another --workdir",
+			 w, jr->first_unexplained, jr->damaged, jr->damaged == 1 ? "" : "s");
+		return env_error(x, NULL);
+	}
+	if (jr->unexplained)
+		cli_warn("%s/runs.jsonl:%ld: %zu damaged line%s accepted (--accept-lost-runs): their "
+			 "runs are lost, those missing are measured again; the verdict reports "
+			 "lost_runs %zu",
+			 w, jr->first_damaged, jr->damaged, jr->damaged == 1 ? "" : "s", jr->damaged);
+	else if (jr->torn)
+		cli_note("%s/runs.jsonl:%ld: %s cut short by a crash mid-write: ignored (kept in "
+			 "the file); its run, when missing, is measured again; the verdict reports lost_runs "
+			 "%zu",
+			 w, jr->first_damaged, jr->torn == 1 ? "a run's line" : "runs' lines",
+			 jr->damaged);
+	return CLI_OK;
+}
+
 /* Loads runs.jsonl and, with --resume, takes its runs into the session.
  * CLI_OK or CLI_USAGE (reported). */
 static int load_journal(struct ab_cmd *x)
 {
-	const struct ab_opts *o = &x->o;
+	struct ab_opts *o = &x->o;
+	const struct abrun_journal *jr = &x->jr;
 	if (abrun_journal_load(&o->run, &x->jr, x->msg, sizeof(x->msg)) != 0)
 		return env_error(x, NULL);
-	if (x->jr.n > 0 && !o->resume) {
+	if ((jr->n > 0 || jr->damaged > 0) && !o->resume) {
 		snprintf(x->msg, sizeof(x->msg),
-			 "'%s/runs.jsonl' already holds %zu runs: continue them with --resume, or "
+			 "'%s/runs.jsonl' already holds %zu runs%s: continue them with --resume, or "
 			 "choose another --workdir",
-			 o->run.workdir, x->jr.n);
+			 o->run.workdir, jr->n, jr->damaged ? " and damaged lines" : "");
 		return env_error(x, NULL);
 	}
-	if (x->jr.damaged)
-		cli_warn("%s/runs.jsonl:%ld: %zu damaged line%s (a write cut short?) ignored; "
-			 "missing runs are measured again",
-			 o->run.workdir, x->jr.first_damaged, x->jr.damaged,
-			 x->jr.damaged == 1 ? "" : "s");
+	if (check_damage(x) != CLI_OK)
+		return CLI_USAGE;
 	if (adopt_journal(o, &x->jr, &x->s, x->msg, sizeof(x->msg)) != 0)
 		return env_error(x, &x->s);
 	if (x->s.resumed)
@@ -596,6 +767,7 @@ static int keep_run(struct ab_cmd *x, struct abrun_run *r, double t_run, const c
 		abrun_run_release(r);
 		return env_error(x, &x->s);
 	}
+	x->o.run.after_torn = 0; /* acknowledged by this line */
 	term_progress_line(&x->pg, x->pg.tty, "pair %ld/%ld %c: median %.3f us (%zu launch%s)",
 			   r->pair, o->pairs, r->arm, r->median_us, r->launches,
 			   r->launches == 1 ? "" : "es");
@@ -732,6 +904,11 @@ static void print_verdict_line(struct ab_cmd *x)
 		term_progress_line(&x->pg, 0, "verdict: %s%s%s (B gain %+.2f%%, sign test p = %.4g, %s)",
 				   von, vname, voff, 100.0 * d->ref.b_rel_change, d->ref.sign_test_p,
 				   d->ref.direction_consistent ? "consistent" : "not consistent");
+	if (x->s.lost)
+		cli_warn("this session lost %zu run%s (damaged lines of %s/runs.jsonl, the first at "
+			 "line %ld); the missing runs were measured again (lost_runs %zu)",
+			 x->s.lost, x->s.lost == 1 ? "" : "s", x->o.run.workdir, x->s.first_lost,
+			 x->s.lost);
 }
 
 /* The profiler: --msprof, else $TLAB_MSPROF, else msprof on PATH; only
@@ -788,6 +965,7 @@ static const struct ab_cmd ab_cmd_init = {
 		},
 		.protocol = AB_PROTOCOL_SEQ,
 		.protocol_name = "seq",
+		.source_arg = "msprof",
 		.pairs = 3,
 		.noise = AB_REF_NOISE,
 		.ci_level = 0.90,

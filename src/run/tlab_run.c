@@ -30,6 +30,7 @@ void abrun_run_release(struct abrun_run *r)
 	free(r->profile);
 	free(r->finished);
 	free(r->protocol);
+	free(r->source);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -499,7 +500,21 @@ int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r
 	cJSON_AddStringToObject(o, "log", r->log);
 	cJSON_AddStringToObject(o, "profile", r->profile);
 	cJSON_AddStringToObject(o, "finished", r->finished ? r->finished : "");
-	if (c->protocol)
+	cJSON_AddNumberToObject(o, "warm_up", (double)c->warm_up);
+	if (c->source_name)
+		cJSON_AddStringToObject(o, "source", c->source_name);
+	if (c->has_seed) { /* digits as they are: cJSON would print 15 significant ones */
+		char seed[32];
+		snprintf(seed, sizeof(seed), "%llu", c->seed);
+		cJSON_AddRawToObject(o, "seed", seed);
+	}
+	if (isfinite(c->noise))
+		cJSON_AddNumberToObject(o, "noise", c->noise);
+	if (isfinite(c->min_gain))
+		cJSON_AddNumberToObject(o, "min_gain", c->min_gain);
+	if (c->after_torn > 0)
+		cJSON_AddNumberToObject(o, "after_torn", (double)c->after_torn);
+	if (c->protocol) /* last, as before the fields above were added */
 		cJSON_AddStringToObject(o, "protocol", c->protocol);
 	text = cJSON_PrintUnformatted(o);
 	if (!text)
@@ -580,6 +595,15 @@ static const char *run_optional(const cJSON *o, struct abrun_run *r)
 	r->profile = get_str(o, "profile");
 	r->finished = get_str(o, "finished");
 	r->protocol = get_str(o, "protocol");
+	r->source = get_str(o, "source");
+	r->noise = get_num(o, "noise", &v) == 0 ? v : NAN;
+	r->min_gain = get_num(o, "min_gain", &v) == 0 ? v : NAN;
+	r->warm_up = get_num(o, "warm_up", &v) == 0 && v >= 0 && v == floor(v) ? (long)v : -1;
+	r->after_torn = get_num(o, "after_torn", &v) == 0 && v >= 1 && v == floor(v) ? (long)v : 0;
+	if (get_num(o, "seed", &v) == 0 && v >= 0 && v <= 9007199254740991.0 && v == floor(v)) {
+		r->has_seed = 1;
+		r->seed = (unsigned long long)v;
+	}
 	if (r->cmd)
 		return NULL;
 	abrun_run_release(r);
@@ -603,9 +627,40 @@ static const char *parse_run(const char *text, size_t len, struct abrun_run *r)
 	return why;
 }
 
+/* 1 when a line that is not JSON looks like a tlab line a crash cut short:
+ * it starts as tlab starts every line and holds only printable text (no
+ * binary junk, no NUL). */
+static int torn_shape(const char *s, size_t n)
+{
+	static const char start[] = "{\"v\":";
+	if (n < sizeof(start) - 1 || memcmp(s, start, sizeof(start) - 1) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Counts damaged line LINE as unexplained. */
+static void unexplained(struct abrun_journal *j, long line)
+{
+	if (j->unexplained++ == 0 || line < j->first_unexplained)
+		j->first_unexplained = line;
+}
+
+/* 1 when the stream's last byte is not a newline (a write cut short). */
+static int ends_unfinished(FILE *f)
+{
+	if (fseek(f, -1, SEEK_END) != 0)
+		return 0;
+	int ch = fgetc(f);
+	return ch != EOF && ch != '\n';
+}
+
 int abrun_journal_load(const struct abrun_config *c, struct abrun_journal *j, char *err,
 		       size_t errlen)
 {
+	long pending = 0; /* a torn-looking line not yet acknowledged */
 	char path[4096];
 	struct lineio l;
 	size_t cap = 0;
@@ -620,10 +675,10 @@ int abrun_journal_load(const struct abrun_config *c, struct abrun_journal *j, ch
 	}
 	int r;
 	while ((r = lineio_next(&l)) == 1) {
-		const char *s = l.buf;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (*s == '\0')
+		size_t k = 0; /* a blank line is skipped; a NUL byte is not blank */
+		while (k < l.len && (l.buf[k] == ' ' || l.buf[k] == '\t'))
+			k++;
+		if (k == l.len)
 			continue;
 		if (j->n == cap) {
 			size_t nc = cap ? cap * 2 : 16;
@@ -639,17 +694,36 @@ int abrun_journal_load(const struct abrun_config *c, struct abrun_journal *j, ch
 		if (why == NOT_JSON) {
 			if (j->damaged++ == 0)
 				j->first_damaged = l.lineno;
+			if (pending) /* a torn line no run acknowledged */
+				unexplained(j, pending);
+			pending = 0;
+			if (torn_shape(l.buf, l.len))
+				pending = l.lineno;
+			else
+				unexplained(j, l.lineno);
 			continue;
 		}
 		if (why) {
 			snprintf(err, errlen, "%s:%ld: %s", path, l.lineno, why);
 			goto out;
 		}
+		j->v[j->n].line = l.lineno;
+		if (pending && j->v[j->n].after_torn == pending)
+			j->torn++;
+		else if (pending)
+			unexplained(j, pending);
+		pending = 0;
 		j->n++;
 	}
 	if (r < 0) {
 		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
 		goto out;
+	}
+	if (pending && ends_unfinished(l.f)) {
+		j->torn++;
+		j->torn_last = pending;
+	} else if (pending) {
+		unexplained(j, pending);
 	}
 	rc = 0;
 out:

@@ -12,6 +12,9 @@
  *   WORKDIR/tlab.run            "<pgid> <token>" of the run in progress
  *                               (run.h), so a later tlab stops what a killed
  *                               one left running
+ * Every run line also records what defines the session (protocol, seed,
+ * warm-up, source, tie margin, min gain), so that --resume can refuse
+ * another session's settings.
  * A run that did not finish (failed, timed out, interrupted) is not in
  * runs.jsonl; before it is measured again its directory and log are moved
  * aside to <name>.unfinished-<k>, never deleted, and the run gets a fresh
@@ -51,6 +54,16 @@ struct abrun_config {
 	const char *protocol;     /* the decision rule ("seq", "ref"), written with
 				     every run so that a journal says how it is to be replayed;
 				     NULL: not written */
+	/* The rest of what defines the session, written with every run so
+	 * that --resume can refuse another session's settings: */
+	const char *source_name;  /* "msprof", "stdout", "csv:GLOB:COLUMN"; NULL: not written */
+	int has_seed;             /* 1: seed is written (seq and fast order pairs by it) */
+	unsigned long long seed;  /* the seed of the pairs' order */
+	double noise;             /* the tie margin decided with; NAN: not written */
+	double min_gain;          /* seq and fast: --min-gain; NAN: not written */
+	long after_torn;          /* > 0: this journal line was cut short by a crash
+				     and the next run written acknowledges it
+				     ("after_torn": line), so later loads know it */
 };
 
 /* One finished run. Strings are malloc'd and owned (abrun_run_release). */
@@ -71,6 +84,15 @@ struct abrun_run {
 	char *finished;      /* UTC time the run ended, ISO 8601 */
 	char *protocol;      /* read from a journal: the rule it was measured under
 				(NULL when the line names none, as before 2026-12) */
+	/* read from a journal (absent from lines written before 2026-12-05): */
+	long line;           /* the journal line the run was read from */
+	char *source;        /* --source name, NULL when absent */
+	int has_seed;        /* 1 when "seed" was recorded */
+	unsigned long long seed;
+	double noise;        /* tie margin, NAN when absent */
+	double min_gain;     /* NAN when absent */
+	long warm_up;        /* -1 when absent */
+	long after_torn;     /* the torn line this run's write acknowledged, 0 none */
 };
 
 /* Frees the strings r owns and zeroes it (safe on a zeroed run). */
@@ -119,7 +141,9 @@ enum abrun_rc {
 int abrun_measure(const struct abrun_config *c, char arm, long pair, int order,
 		  struct abrun_run *out, char *err, size_t errlen);
 
-/* Appends r to WORKDIR/runs.jsonl with recwrite_append (io/recwrite.h):
+/* Appends r to WORKDIR/runs.jsonl with recwrite_append (io/recwrite.h),
+ * with the session's settings from c (protocol, source_name, seed, noise,
+ * min_gain, warm_up, and after_torn when set):
  * one line under flock, fsync'd. A write cut short (a full disk) is
  * truncated back, so the file ends at its last complete line and errno
  * says why (ENOSPC). When the file does not end in a newline (damage from
@@ -131,8 +155,14 @@ int abrun_journal_append(const struct abrun_config *c, const struct abrun_run *r
 struct abrun_journal {
 	struct abrun_run *v;
 	size_t n;
-	size_t damaged;       /* lines that are not JSON at all (a write cut short), skipped */
+	size_t damaged;       /* lines that are not JSON at all, skipped: each a lost run */
 	long first_damaged;   /* line number of the first of them, 0 if none */
+	size_t torn;          /* of them, writes a crash cut short: a tlab line's start
+				 ('{"v":' then printable text) that is the file's last line
+				 without its newline, or that the next run acknowledges */
+	long torn_last;       /* the line number of a torn last line, 0 if none */
+	size_t unexplained;   /* damaged - torn: damage no crash of tlab explains */
+	long first_unexplained; /* line number of the first of them, 0 if none */
 };
 
 /* Frees every run j holds and zeroes it (safe on a zeroed journal). */
@@ -140,10 +170,12 @@ void abrun_journal_release(struct abrun_journal *j);
 
 /* Loads WORKDIR/runs.jsonl (a missing file is an empty journal). Lines
  * must be objects with arm "A"/"B", pair >= 1, order 1/2, launches >= 1,
- * median_us > 0 and a cmd string. A line that is not JSON at all (what a
- * crash mid-write leaves) is skipped and counted in damaged; valid JSON
- * that is not such a run is an error naming file and line, since it means
- * the file is not a tlab journal. Returns 0, or -1 with err set. */
+ * median_us > 0 and a cmd string. A line that is not JSON at all is
+ * skipped and counted in damaged, and in torn (what a crash mid-write
+ * leaves, see struct abrun_journal) or unexplained; the caller decides
+ * whether the session may go on. Valid JSON that is not such a run is an
+ * error naming file and line, since it means the file is not a tlab
+ * journal. Nothing is written. Returns 0, or -1 with err set. */
 int abrun_journal_load(const struct abrun_config *c, struct abrun_journal *j, char *err,
 		       size_t errlen);
 

@@ -2,6 +2,7 @@
 #include "run/tlab_seq.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,7 +72,9 @@ void ab_seq_add_json(cJSON *j, const struct abseq_result *r, const struct abseq_
 		cJSON_AddNumberToObject(j, "alpha", p->alpha);
 		cJSON_AddNumberToObject(j, "false_adoption_bound", abseq_false_adoption_bound(p));
 	}
-	cJSON_AddNumberToObject(j, "order_seed", (double)seed);
+	char digits[32]; /* as they are: cJSON would print 15 significant ones */
+	snprintf(digits, sizeof(digits), "%llu", (unsigned long long)seed);
+	cJSON_AddRawToObject(j, "order_seed", digits);
 	add_num(j, "signflip_p", r->signflip_p);
 	cJSON *st = cJSON_AddObjectToObject(j, "states");
 	if (!st)

@@ -135,7 +135,7 @@ cp -r resume mixed
 sed -i 's/"protocol":"seq"}$/"protocol":"ref"}/' mixed/runs.jsonl
 cp mixed/runs.jsonl mixed.before
 expect_exit 2 "$TLAB" --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
-expect_grep "mixed/runs.jsonl: run 1A was measured under --protocol ref; resume with --protocol ref, or use another --workdir" "$ERR"
+expect_grep "mixed/runs.jsonl:1: run 1A was measured under --protocol ref; resume with --protocol ref, or use another --workdir" "$ERR"
 expect_grep '"error":' "$OUT"
 cmp -s mixed/runs.jsonl mixed.before || fail "mixed/runs.jsonl changed by a refused resume"
 sed -i 's/"protocol":"ref"}$/"protocol":"seq-v1"}/' mixed/runs.jsonl
