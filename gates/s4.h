@@ -227,6 +227,10 @@ int s4_rule_speedup(const struct s4_input *in, const struct s4_recon *rc, struct
 /* S4-SPEEDUP for speedups and % changes, per workload and overall. */
 int s4_rule_ratios(const struct s4_input *in, const struct s4_recon *rc, struct gate_findings *fs);
 int s4_rule_stop(const struct s4_input *in, struct gate_findings *fs);       /* S4-STOP-REASON */
+/* S4-PERF-RECORDS-RECON without records: a final-latency claim that the
+ * log's own figure for its workload (another line) contradicts, a warning
+ * (s4_evidence.c). */
+int s4_rule_log_finals(const struct s4_input *in, struct gate_findings *fs);
 /* S4-FINAL-RESTATED: a superseded Final Summary's claims against the last one's. */
 int s4_rule_restated(const struct s4_input *in, struct gate_findings *fs);
 int s4_rule_layout(const struct s4_input *in, struct gate_findings *fs);     /* S4-LAYOUT */

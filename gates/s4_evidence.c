@@ -224,3 +224,28 @@ int s4_recon_from_log(const struct s4_input *in, struct s4_recon *rc)
 	s4_evidence_release(&ev);
 	return err ? -1 : 0;
 }
+
+/* Without records, a final-latency claim the log's own figures contradict:
+ * another line of the log (its last table of baseline and final figures)
+ * gives the workload's final more than 1% away. A warning (the records
+ * would settle it): which of the log's tables holds the delivered
+ * kernel's final is the log's own reading, and a table of an earlier
+ * candidate can have that shape. Rule S4-PERF-RECORDS-RECON. */
+int s4_rule_log_finals(const struct s4_input *in, struct gate_findings *fs)
+{
+	if (in->optlog_state != S4_FILE_OK || in->recs->n > 0)
+		return 0;
+	struct s4_recon rc;
+	s4_recon_init(&rc);
+	int err = s4_recon_from_log(in, &rc);
+	for (size_t i = 0; i < rc.n && !err; i++) {
+		const struct s4_recon_row *r = &rc.v[i];
+		if (!r->from_log || r->self || r->ok || !isfinite(r->winner_us))
+			continue;
+		err = gate_add(fs, "S4-PERF-RECORDS-RECON", GATE_WARNING, in->optlog_file, r->claim_line,
+			       "final latency %g us claimed for '%s' is not the log's own figure %g us for it (line %ld): %.1f%% off, more than 1%%; without perf_records.jsonl nothing settles which one the delivered kernel holds",
+			       r->claimed_us, r->workload, r->winner_us, r->winner_line, r->deviation * 100);
+	}
+	s4_recon_release(&rc);
+	return err ? -1 : 0;
+}

@@ -29,6 +29,7 @@ int s4_run_all(const struct s4_input *in, struct gate_findings *fs, struct s4_re
 	err |= s4_rule_ratios(in, r, fs);
 	err |= s4_rule_stop(in, fs);
 	err |= s4_rule_restated(in, fs);
+	err |= s4_rule_log_finals(in, fs);
 	err |= s4_rule_ab(in, fs);
 	err |= s4_rule_layout(in, fs);
 	if (!rc)
