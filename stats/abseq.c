@@ -49,11 +49,12 @@
  * inside +-noise (not spent over the looks: a tie adopts nothing), and the
  * estimate within FAST_TIE_CENTRE of the margin (a gain the size of the
  * margin sits on it, and the interval alone would call it a tie at half
- * the looks). Chosen on the calibration grid's steady kernels: 0.10 and
- * 0.5 keep B = A at 4.6 pairs (runs of 1.7% CV) and a 3% gain adopted in
- * 82%; docs/tlab.md "How fast decides" shows the frontier. */
-#define FAST_TIE_LEVEL 0.10
-#define FAST_TIE_CENTRE 0.5
+ * the looks). Chosen on the calibration grid's steady kernels (runs of
+ * 1.7% CV): 0.20 and 0.4 end B = A in 4.15 pairs (0.10 and 0.5, the first
+ * choice: 4.56) with a 3% gain adopted in 81.7% (82.0%) and a 3% loss
+ * found in 86.3% (84.7%); docs/tlab.md "The frontier" shows the rest. */
+#define FAST_TIE_LEVEL 0.20
+#define FAST_TIE_CENTRE 0.4
 /* fast's loss (A_better): the interval below 0 at this one-sided level at
  * each look. Keeping A adopts nothing, so it is not spent over the looks;
  * a B that is not slower is called A_better in at most ~2% of sessions

@@ -56,8 +56,8 @@
  * |pB - pA| <= 0.3 with gaps up to 8% (stats/twostate.h, computed
  * exactly); wider equal-mean shifts are not covered (docs/tlab.md reports
  * how often they are adopted). Ties and losses adopt nothing and are not
- * spent: tie when the interval at a one-sided 10% each side is inside
- * +-noise and the estimate within half of it; A_better when the interval
+ * spent: tie when the interval at a one-sided 20% each side is inside
+ * +-noise and the estimate within 0.4 of it; A_better when the interval
  * at 0.5% is below 0; futile at one standard error (seq: two).
  * Pure: no I/O; the bars are computed at the first look that needs them
  * and kept per thread (abseq_look_bar; fast's take well under a second).
