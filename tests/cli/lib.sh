@@ -36,3 +36,30 @@ expect_exit() {
 expect_grep() { grep -qF -- "$1" "$2" || { echo "--- $2"; cat "$2"; fail "'$1' not in $2"; }; }
 expect_no_grep() { ! grep -qF -- "$1" "$2" || { echo "--- $2"; cat "$2"; fail "'$1' unexpectedly in $2"; }; }
 need_shared() { [ -n "$SHARED" ] || skip "../shared not present"; }
+# replace_first FILE OLD NEW: FILE with the first OLD in it replaced by NEW,
+# each \n in OLD and NEW a line break; fails the test when FILE holds no OLD.
+# Done by the shell itself: the tests edit fixtures a few hundred times, and
+# a python3 started per edit was most of their time.
+replace_first() {
+    unescape_nl "$2"; _rf_old=$unescaped
+    unescape_nl "$3"; _rf_new=$unescaped
+    _rf_s=$(cat "$1" && echo .) || fail "replace_first: cannot read $1"
+    _rf_s=${_rf_s%.}
+    case $_rf_s in
+        *"$_rf_old"*) ;;
+        *) fail "replace_first: '$2' not in $1" ;;
+    esac
+    printf '%s' "${_rf_s%%"$_rf_old"*}$_rf_new${_rf_s#*"$_rf_old"}" >"$1"
+}
+# unescape_nl S: $unescaped is S with each \n (backslash, n), left to
+# right, a line break
+unescape_nl() {
+    _un_in=$1 unescaped=
+    while :; do
+        case $_un_in in
+            *'\n'*) unescaped=$unescaped${_un_in%%'\n'*}'
+'; _un_in=${_un_in#*'\n'} ;;
+            *) unescaped=$unescaped$_un_in; return 0 ;;
+        esac
+    done
+}

@@ -20,6 +20,17 @@ export TESTDATA="$ROOT/testdata" BUILD_DIR="$B"
 if [ -n "${SHARED:-}" ] && [ -d "$SHARED" ]; then SHARED=$(cd "$SHARED" && pwd)
 elif [ -d "$ROOT/../shared" ]; then SHARED=$(cd "$ROOT/../shared" && pwd); else SHARED=""; fi
 export SHARED
+# python3 resolved once: the tests call it hundreds of times, and where
+# python3 on PATH is a version manager's shim (pyenv's is a bash script that
+# starts pyenv, about 0.4 s of CPU a call on the 2-core test machine, more
+# than the rest of test_gate_render together) each call paid for it. The
+# interpreter the shim picks, linked as python3 in BUILD/test-path, goes
+# first on PATH; a virtualenv's python (sys.prefix != sys.base_prefix) is
+# left as it is, since a link elsewhere would lose its packages.
+if py=$(python3 -c 'import sys; print(sys.executable if sys.prefix == sys.base_prefix else "")' 2>/dev/null) &&
+    [ -n "$py" ] && [ -x "$py" ] && [ "$py" != "$(command -v python3)" ]; then
+    mkdir -p "$B/test-path" && ln -sf "$py" "$B/test-path/python3" && PATH=$B/test-path:$PATH && export PATH
+fi
 # colour is forced by these (report/term.h): the tests decide it themselves
 unset FORCE_COLOR CLICOLOR_FORCE
 set --

@@ -6,18 +6,11 @@
 . "$ROOT/tests/cli/lib.sh"
 set -e
 cd "$TMPDIR_TEST"
-# edit NAME OLD NEW: a copy of the fixture with the first OLD line replaced
-# by NEW (\n in NEW for new lines)
+# edit NAME OLD NEW: a copy of the fixture with the first OLD replaced by
+# NEW (\n in OLD and NEW for line breaks)
 edit() {
     rm -rf "$1"; cp -R "$TESTDATA/gate/v1" "$1"
-    python3 - "$1/perf_opt/opt_log.md" "$2" "$3" <<'PY'
-import sys
-p, old, new = sys.argv[1:4]
-old = old.replace("\\n", "\n")
-s = open(p, encoding="utf-8").read()
-assert old in s, old
-open(p, "w", encoding="utf-8").write(s.replace(old, new.replace("\\n", "\n"), 1))
-PY
+    replace_first "$1/perf_opt/opt_log.md" "$2" "$3"
 }
 LAT="final_latency: 64.0 us"
 SUM="## Final Summary"

@@ -23,16 +23,8 @@ cd "$TMPDIR_TEST"
 # OLD and NEW for line breaks)
 edit() {
     rm -rf "$1"; mkdir -p "$1/op"; cp -R "$TESTDATA/ptune/$2" "$1/op/perf_tuning"
-    python3 - "$1/op/perf_tuning/$3" "$4" "$5" <<'PY'
-import sys
-p, old, new = sys.argv[1:4]
-old, new = old.replace("\\n", "\n"), new.replace("\\n", "\n")
-s = open(p, encoding="utf-8").read()
-assert old in s, old
-open(p, "w", encoding="utf-8").write(s.replace(old, new, 1))
-PY
+    replace_first "$1/op/perf_tuning/$3" "$4" "$5"
 }
-need_cmd python3
 
 # ---- (a) two figures on one line ----------------------------------------
 # the fixture as written: subset then overall, overall then subset, and a
@@ -83,13 +75,11 @@ expect_grep "optimization_log.md:60: error: [PT-RESULT] [RESULT-#4] compares -20
 # by TEXT (\n for line breaks)
 result4() {
     rm -rf "$1"; mkdir -p "$1/op"; cp -R "$TESTDATA/ptune/formats" "$1/op/perf_tuning"
-    python3 - "$1/op/perf_tuning/optimization_log.md" "$2" <<'PY'
-import sys
-p, new = sys.argv[1:3]
-s = open(p, encoding="utf-8").read()
-a, b = s.index("[RESULT-#4] 优化点"), s.index("## 结论")
-open(p, "w", encoding="utf-8").write(s[:a] + new.replace("\\n", "\n") + "\n\n" + s[b:])
-PY
+    f=$1/op/perf_tuning/optimization_log.md
+    s=$(cat "$f" && echo .); s=${s%.}
+    case $s in *"[RESULT-#4] 优化点"*"## 结论"*) ;; *) fail "result4: $f has no [RESULT-#4] before its ## 结论" ;; esac
+    unescape_nl "$2"
+    printf '%s\n\n%s' "${s%%"[RESULT-#4] 优化点"*}$unescaped" "## 结论${s#*"## 结论"}" >"$f"
 }
 P1="优化点: Host 侧 cast | 精度: pass"
 P2="性能: case 2 kernel 177.48 → 23.6 us (+650%)"
