@@ -22,7 +22,13 @@ LOOPSUBS=$(tr '\n' ' ' <"$TMP/loopsubs" | sed 's/ $//')
 # common ones: SHORT, LONG, ARG and HELP (help lines joined) separated by
 # US (the ASCII unit separator: fields may be empty, help may hold '|').
 US=$(printf '\037')
+# (read once per command: the outputs below ask for each several times)
 options() {
+    _cache=$TMP/options.$(printf '%s_' "$@")
+    [ -e "$_cache" ] || options_read "$@" >"$_cache"
+    cat "$_cache"
+}
+options_read() {
     "$T" "$@" --help | awk -v US="$US" '
         /^options:$/ { on = 1; next }
         on && /^$/ { exit }
@@ -44,25 +50,30 @@ options() {
 
 COMMON='^(help|version|color|quiet|verbose)$'
 # roff OPTIONS entries: roff_options own CMD... (the command's own table)
-# or roff_options common CMD (the options every command takes)
+# or roff_options common CMD (the options every command takes); one awk,
+# where a shell loop started a few processes per option (the generator
+# took 20 s of CPU, and test_man runs it)
 roff_options() {
     which=$1; shift
-    options "$@" | while IFS=$US read -r s n a h; do
-        if printf '%s' "$n" | grep -Eq "$COMMON"; then
-            [ "$which" = common ] || continue
-        else
-            [ "$which" = own ] || continue
-        fi
-        lead=""
-        [ -n "$s" ] && lead="\\fB\\-$s\\fR"
-        if [ "$n" != "-" ] && [ -n "$n" ]; then
-            long="\\fB\\-\\-$(printf '%s' "$n" | sed 's/-/\\-/g')\\fR"
-            lead="${lead:+$lead, }$long"
-        fi
-        [ -n "$a" ] && lead="$lead \\fI$(printf '%s' "$a" | sed 's/-/\\-/g')\\fR"
-        h=$(printf '%s' "$h" | sed 's/ one of: \(.*\)$/; one of: \1./')
-        printf '.TP\n%s\n%s\n' "$lead" "$(printf '%s' "$h" | sed 's/\\/\\e/g; s/^\./\\\&./; s/-/\\-/g')"
-    done
+    options "$@" | awk -F"$US" -v which="$which" -v common="$COMMON" '
+        # rep(S, FROM, TO): S with every FROM replaced by TO, as strings
+        function rep(s, from, to,   out, i) {
+            out = ""
+            while ((i = index(s, from)) > 0) { out = out substr(s, 1, i - 1) to; s = substr(s, i + length(from)) }
+            return out s
+        }
+        (which == "common") != ($2 ~ common) { next }
+        {
+            lead = ""
+            if ($1 != "") lead = "\\fB\\-" $1 "\\fR"
+            if ($2 != "-" && $2 != "") lead = (lead != "" ? lead ", " : "") "\\fB\\-\\-" rep($2, "-", "\\-") "\\fR"
+            if ($3 != "") lead = lead " \\fI" rep($3, "-", "\\-") "\\fR"
+            h = $4
+            if ((i = index(h, " one of: ")) > 0) h = substr(h, 1, i - 1) "; one of: " substr(h, i + 9) "."
+            h = rep(h, "\\", "\\e")
+            if (substr(h, 1, 1) == ".") h = "\\&" h
+            printf ".TP\n%s\n%s\n", lead, rep(h, "-", "\\-")
+        }'
 }
 
 mkdir -p "$ROOT/completions"
