@@ -120,12 +120,12 @@ END {
 # by symbol; anything else running up a layer fails.
 KNOWN_UP=${CHECK_LAYERS_KNOWN_UP-""}
 objs=$(find "$OBJDIR/src" "$OBJDIR/stats" "$OBJDIR/gates" -name '*.o' ! -path '*/src/main.o' | LC_ALL=C sort)
+# one nm for all the objects (-A: each line starts "FILE: "), not one each
 # shellcheck disable=SC2086
-for o in $objs; do
-	nm -P "$o" 2>/dev/null | awk -v o="${o#"$OBJDIR"/}" '
-		$2 ~ /^[TDBRC]$/ { print "D", o, $1 }
-		$2 == "U" { print "U", o, $1 }'
-done | awk -v known="$KNOWN_UP" "$AWK_LAYERS"'
+nm -P -A $objs 2>/dev/null | awk -v dir="$OBJDIR/" '
+	{ o = $1; sub(/:$/, "", o); if (index(o, dir) == 1) o = substr(o, length(dir) + 1) }
+	$3 ~ /^[TDBRC]$/ { print "D", o, $2 }
+	$3 == "U" { print "U", o, $2 }' | awk -v known="$KNOWN_UP" "$AWK_LAYERS"'
 BEGIN {
 	layers_init()
 	nk = split(known, kk, " "); for (i = 1; i <= nk; i++) allowed[kk[i]] = 1
