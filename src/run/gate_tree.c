@@ -286,6 +286,26 @@ long gate_set_empty_root(const struct gate_set *s)
 	return -1;
 }
 
+const char *gate_root_perf_file(const struct gate_set *s, size_t r, int *ptune)
+{
+	static const struct {
+		const char *name;
+		int ptune;
+	} files[] = {
+		{ "opt_log.md", 0 },         { "perf_records.jsonl", 0 }, { "perf_log.md", 1 },
+		{ "optimization_log.md", 1 }, { "perf_report.md", 1 },     { "final_report.md", 1 },
+	};
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		int fd = -1;
+		if (tree_resolve(&s->roots[r].tree, "", files[i].name, TREE_WANT_ANY | TREE_NOFOLLOW, 0, &fd,
+				 NULL) == TREE_OK) {
+			*ptune = files[i].ptune;
+			return files[i].name;
+		}
+	}
+	return NULL;
+}
+
 /* How rel of root r is shown. */
 static char *shown_of(const struct gate_root *r, const char *rel)
 {
