@@ -438,18 +438,9 @@ static int check_nonempty(const struct gate_set *set, const struct gate_args *g,
 	}
 	long e = explicit_paths && !g->allow_empty && !g->changed ? gate_set_empty_root(set) : -1;
 	if (e >= 0) {
-		int pt = 0;
-		const char *file = gate_root_perf_file(set, (size_t)e, &pt);
-		if (file) /* the folder's files, saved under another name */
-			cli_error("nothing to check under '%s': it holds %s itself, but the gate checks a folder "
-				  "named %s/ (the operator directory's, where its paths point); put the files there: "
-				  "mkdir -p op && cp -R '%s' op/%s && tlgate op",
-				  set->roots[e].shown, file, pt ? "perf_tuning" : "perf_opt", set->roots[e].shown,
-				  pt ? "perf_tuning" : "perf_opt");
-		else
-			cli_error("nothing to check under '%s': no perf_opt/ or perf_tuning/ directory in it "
-				  "(--allow-empty accepts that)",
-				  set->roots[e].shown);
+		char why[8192];
+		gate_root_empty_reason(set, (size_t)e, "tlgate", why, sizeof(why));
+		cli_error("nothing to check under '%s': %s", set->roots[e].shown, why);
 		return CLI_USAGE;
 	}
 	if (set->ndirs == 0)

@@ -221,8 +221,9 @@ int audit_check_discover(struct gate_set *set, char *const *roots, int nroots, i
 	}
 	long e = empty_is_error ? gate_set_empty_root(set) : -1;
 	if (e >= 0) {
-		cli_error("nothing to audit under '%s': no perf_opt/ or perf_tuning/ directory in it (--allow-empty accepts that)",
-			  set->roots[e].shown);
+		char why[8192];
+		gate_root_empty_reason(set, (size_t)e, "tlperf audit", why, sizeof(why));
+		cli_error("nothing to audit under '%s': %s", set->roots[e].shown, why);
 		return -1;
 	}
 	if (a->n == 0)

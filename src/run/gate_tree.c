@@ -286,7 +286,9 @@ long gate_set_empty_root(const struct gate_set *s)
 	return -1;
 }
 
-const char *gate_root_perf_file(const struct gate_set *s, size_t r, int *ptune)
+/* The first file of a perf directory that root r holds itself, and in
+ * *ptune its kind; NULL when none. */
+static const char *root_perf_file(const struct gate_set *s, size_t r, int *ptune)
 {
 	static const struct {
 		const char *name;
@@ -304,6 +306,21 @@ const char *gate_root_perf_file(const struct gate_set *s, size_t r, int *ptune)
 		}
 	}
 	return NULL;
+}
+
+void gate_root_empty_reason(const struct gate_set *s, size_t r, const char *cmd, char *buf, size_t n)
+{
+	int pt = 0;
+	const char *file = root_perf_file(s, r, &pt);
+	const char *kind = pt ? "perf_tuning" : "perf_opt";
+	if (file)
+		snprintf(buf, n,
+			 "it holds %s itself, but only a folder named %s/ is checked (the operator "
+			 "directory's, where the logs' paths point from); put the files there: "
+			 "mkdir -p op && cp -R '%s' op/%s && %s op",
+			 file, kind, s->roots[r].shown, kind, cmd);
+	else
+		snprintf(buf, n, "no perf_opt/ or perf_tuning/ directory in it (--allow-empty accepts that)");
 }
 
 /* How rel of root r is shown. */

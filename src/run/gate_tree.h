@@ -71,12 +71,14 @@ int gate_set_add_root(struct gate_set *s, const char *operand, char *err, size_t
  * every root has something. */
 long gate_set_empty_root(const struct gate_set *s);
 
-/* When root r itself holds the files of a perf directory under another
- * name (a downloaded perf_tuning/ saved as "mish/"): the first such file
- * ("opt_log.md", "perf_log.md", ...) and in *ptune which kind (1:
- * perf_tuning/, 0: perf_opt/), for the hint of the "nothing to check"
- * error; NULL when it holds none. Looks only at the root's own entries. */
-const char *gate_root_perf_file(const struct gate_set *s, size_t r, int *ptune);
+/* Why nothing is checked under root r, for the "nothing to check under
+ * 'PATH': ..." error, written into buf: "no perf_opt/ or perf_tuning/
+ * directory in it (--allow-empty accepts that)", or, when the root holds
+ * a perf directory's files itself under another name (a downloaded
+ * perf_tuning/ saved as "mish/"), the file it found and the commands that
+ * check it, ending in cmd ("tlgate", "tlperf audit") run on "op". Looks
+ * only at the root's own entries. */
+void gate_root_empty_reason(const struct gate_set *s, size_t r, const char *cmd, char *buf, size_t n);
 
 /* Finds the directories of every root: by walking, or (changed != NULL)
  * from changed, the repository-relative paths git reports for the root's

@@ -72,7 +72,7 @@ tail -n 1 "$OUT" | grep -q '^checked 1 directory: ' || fail "perf_tuning/ from i
 expect_exit 2 "$TLGATE" "$T/coll/perf_tuning/good"
 expect_grep "nothing to check under '$T/coll/perf_tuning/good'" "$ERR"
 # ... and the error says which file it holds and how to check it
-expect_grep "it holds perf_log.md itself, but the gate checks a folder named perf_tuning/" "$ERR"
+expect_grep "it holds perf_log.md itself, but only a folder named perf_tuning/ is checked" "$ERR"
 cmd=$(sed -n "s/.*put the files there: //p" "$ERR")
 ( cd "$T" && eval "$(printf '%s' "$cmd" | sed "s|&& tlgate |\&\& \"$TLGATE\" |")" >"$T/hint.out" 2>&1 ) ||
     { cat "$T/hint.out"; fail "the hint's command did not check the folder: $cmd"; }
@@ -80,8 +80,10 @@ grep -q '^checked 1 directory: ' "$T/hint.out" || fail "the hint's command: $(ta
 # a perf_opt/ folder saved under another name: its opt_log.md named
 mkdir -p "$T/saved" && cp "$TESTDATA/gate/v1/perf_opt/opt_log.md" "$T/saved/"
 expect_exit 2 "$TLGATE" "$T/saved"
-expect_grep "it holds opt_log.md itself, but the gate checks a folder named perf_opt/" "$ERR"
+expect_grep "it holds opt_log.md itself, but only a folder named perf_opt/ is checked" "$ERR"
 [ "$(wc -l <"$ERR")" -eq 1 ] || { cat "$ERR"; fail "not one line for a saved perf_opt/"; }
+expect_exit 2 "$TLPERF" audit "$T/saved"
+expect_grep "nothing to audit under '$T/saved': it holds opt_log.md itself.* && tlperf audit op" "$ERR"
 
 # nothing checked under an explicit PATH: exit 2, one line, the reason
 mkdir -p "$T/empty/src" && echo x >"$T/empty/src/k.py"
