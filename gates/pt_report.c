@@ -120,8 +120,7 @@ static const struct ptjson_table *speedup_table(const struct pt_jsonfile *jf, st
 
 static int claim_kind(const char *line)
 {
-	static const char *const geo[] = { "\xE5\x87\xA0\xE4\xBD\x95\xE5\xB9\xB3\xE5\x9D\x87" /* 几何平均 */,
-					   "geomean", "geo_mean", "geometric mean", "gmean", NULL };
+	const char *const *geo = prose_geomean_words;
 	static const char *const mean[] = { "\xE5\xB9\xB3\xE5\x9D\x87\xE5\x8A\xA0\xE9\x80\x9F\xE6\xAF\x94" /* 平均加速比 */,
 					    "avg_speedup", "mean_speedup", "average speedup", "mean speedup",
 					    "avg speedup", NULL };

@@ -473,6 +473,18 @@ static long heading_round_w(const char *t, int *word)
 	return -1;
 }
 
+/* The v2 Final Performance Test Data heading (or `Final Performance Data`,
+ * and the same in Chinese: 最终性能测试数据, 最终性能数据), at its start. */
+static int is_fptd_heading(const char *t)
+{
+	static const char *const w[] = { "final performance test data", "final performance data",
+					  "最终性能测试数据", "最终性能数据", NULL };
+	for (int i = 0; w[i]; i++)
+		if (starts_ci(t, w[i]))
+			return 1;
+	return 0;
+}
+
 /* A final confirmation heading: says final and confirmation (tb: the
  * heading line's bytes). */
 static int is_confirm_heading(const char *t, const struct text_bytes *tb)
@@ -495,7 +507,7 @@ static int is_confirm_heading(const char *t, const struct text_bytes *tb)
 	 * Data` re-measures the final file (a v1 log's confirmation) */
 	if (text_find_ci_tb(t, tb, "final summary"))
 		return 0;
-	if (starts_ci(t, "final performance test data") || starts_ci(t, "final performance data"))
+	if (is_fptd_heading(t))
 		return 1;
 	return f && text_find_any_ci(t, tb, conf) >= 0; /* confirmation: looked for after final */
 }
@@ -980,8 +992,7 @@ static long geomean_scope(const char *s, const char *end)
 
 static int scan_geomean(struct optlog *lg, const char *s, long line)
 {
-	static const char *const keys[] = { "几何平均", "geomean", "geometric mean", "geo-mean",
-					    "geo mean", NULL };
+	const char *const *keys = prose_geomean_words;
 	const char *k = NULL;
 	for (int i = 0; keys[i] && !k; i++)
 		k = text_find_ci(s, keys[i]);
@@ -1224,7 +1235,7 @@ static const char *after_first_factor(const char *s, const char *const *geo)
  * scan_geomean. Returns 0, -1 when out of memory. */
 static int scan_ratios(struct optlog *lg, const char *s, long line, size_t claims_before)
 {
-	static const char *const geo[] = { "几何平均", "geomean", "geometric mean", "geo-mean", "geo mean", NULL };
+	const char *const *geo = prose_geomean_words;
 	const char *lead = strip_lead(s), *from = NULL;
 	char *label = NULL;
 	int seen[2] = { 0, 0 };
@@ -2228,7 +2239,7 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 	int shadowed = cx->folded && cx->lg->summary_line && !cx->summary_folded;
 	if (starts_summary(t, &cx->tb) && !shadowed && open_summary(cx, level, line))
 		return -1;
-	if ((level == 2 || level == 3) && starts_ci(t, "final performance test data")) {
+	if ((level == 2 || level == 3) && is_fptd_heading(t)) {
 		lg->final_heading_line = line;
 		cx->in_fptd = 1;
 		cx->fptd_level = level;

@@ -6,6 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const prose_geomean_words[] = {
+	"\xE5\x87\xA0\xE4\xBD\x95\xE5\xB9\xB3\xE5\x9D\x87" /* 几何平均 */,
+	"\xE5\x87\xA0\xE4\xBD\x95\xE5\x9D\x87\xE5\x80\xBC" /* 几何均值 */,
+	"geomean", "geo_mean", "geo-mean", "geo mean", "geometric mean", "geometric-mean", "geometric_mean",
+	"gmean", NULL
+};
+
 int prose_contains_any(const char *s, size_t n, const char *const *needles)
 {
 	if (!s)

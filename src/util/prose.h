@@ -27,6 +27,12 @@ size_t prose_numbers(const char *s, struct prose_num *out, size_t max);
 /* Percent change from a to b, (b - a) / a * 100. */
 double prose_pct(double a, double b);
 
+/* The words that name a geometric mean in a log, NULL-terminated, for
+ * prose_contains_any and text_find_any_ci: 几何平均, 几何均值, geomean,
+ * geo_mean, geo-mean, geo mean, geometric mean (or -mean, _mean), gmean. One list, so the
+ * reader of opt_log.md and the rules of perf_tuning/ read the same claims. */
+extern const char *const prose_geomean_words[];
+
 /* 1 when s (of length n, or to its NUL when n is (size_t)-1) contains any
  * of the NULL-terminated needles, case-insensitively (util/text.h). */
 int prose_contains_any(const char *s, size_t n, const char *const *needles);

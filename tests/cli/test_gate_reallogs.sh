@@ -71,6 +71,20 @@ fresh ada grandliu__ada_layer_norm; append_check 3
 # line 199 claims a geomean of 11.5x; its own table (183-187) and the records give 7.19x
 fresh argmax grandliu__argmax; verdict 1 S4-SPEEDUP
 expect_grep "opt_log.md:199: error: [S4-SPEEDUP] claimed geometric-mean speedup 11.5x, but the log's own figures (its Final Performance Test Data table, lines 183-187) give 7.187x" "$OUT"
+# the same false claim in other phrasings, and under the heading in other words
+for claim in '几何均值加速比（5 workload）：11.5×' 'geomean speedup over 5 workloads: 11.5x' \
+    'Geometric-mean speedup (5 workloads) = 11.5×' '5 个 workload 的几何平均加速 11.5 倍' \
+    'gmean (5 workloads): 11.5 x'; do
+    fresh argmax grandliu__argmax; sed -i "s/几何平均提升（5 workload）= 11.5×/$claim/" "$P/opt_log.md"
+    verdict 1 S4-SPEEDUP; expect_grep "opt_log.md:199: error: [S4-SPEEDUP] claimed geometric-mean speedup 11.5x" "$OUT"
+done
+for head in '## 最终性能测试数据' '## Final Performance Data' '### Final Performance Test Data (round 6)'; do
+    fresh argmax grandliu__argmax; sed -i "s/^## Final Performance Test Data\$/$head/" "$P/opt_log.md"
+    verdict 1 S4-SPEEDUP; expect_grep "give 7.187x over 5 workloads" "$OUT"
+done
+# the true figure, in any of them, is no error
+fresh argmax grandliu__argmax; sed -i "s/几何平均提升（5 workload）= 11.5×/几何均值（5 workload）= 7.19×/" "$P/opt_log.md"
+verdict 0; expect_no_grep "S4-SPEEDUP" "$OUT"
 expect_no_grep "error: [S4-PERF" "$OUT"
 fresh argmax grandliu__argmax; sed -i 's/| 25.890 | 11.775 |/| 25.890 | 12.364 |/' "$P/opt_log.md"
 verdict 1 S4-PERF-RECORDS-RECON
