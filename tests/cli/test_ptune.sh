@@ -86,6 +86,27 @@ expect_grep "perf_tuning/perf_report.md:17: error: [PT-REPORT] totals 8.03 → 7
 expect_grep "perf_tuning/perf_log.md:9: error: [PT-ITERATION] total 8.03 ms contradicted by the JSON it summarises: 8.03 ms against $TMPDIR_TEST/real/mish/perf_tuning/baseline_iter1.json:9, whose 20 cases' kernel_ms sum to 8.6 ms (-6.6%) (this line's 0.3733 is baseline_iter1.json's mean_speedup)" "$OUT"
 expect_grep "perf_tuning/perf_log.md:10: error: [PT-ITERATION] total 7.75 ms contradicted by the JSON it summarises: 7.75 ms against $TMPDIR_TEST/real/mish/perf_tuning/iter1.json:9, whose 20 cases' kernel_ms sum to 7.336 ms (+5.6%)" "$OUT"
 expect_no_grep "warning: [PT-REPORT]" "$OUT"
+# the same totals in other words: still the error (the mean speedup beside
+# them names the JSON; the case count says it is all 20 cases), and the
+# true sums (8.60 -> 7.27) in those words are none
+m=$TMPDIR_TEST/real/mish/perf_tuning
+cp "$m/perf_report.md" "$TMPDIR_TEST/report.orig"; cp "$m/perf_log.md" "$TMPDIR_TEST/log.orig"
+for label in '总 kernel 耗时（20 cases）' 'Σ kernel_ms (20 cases)' '∑kernel_ms，20 个 case' 'kernel_ms 合计（20 cases）' \
+    'total kernel_ms over 20 cases'; do
+    sed "s/| sum kernel_ms (20 cases) | 8.03ms | 7.66ms |/| $label | 8.03 ms | 7.66 ms |/" "$TMPDIR_TEST/report.orig" >"$m/perf_report.md"
+    expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
+    expect_grep "perf_tuning/perf_report.md:17: error: [PT-REPORT] totals 8.03 → 7.66 ms contradicted" "$OUT"
+    sed "s/| sum kernel_ms (20 cases) | 8.03ms | 7.66ms |/| $label | 8.60 ms | 7.27 ms |/" "$TMPDIR_TEST/report.orig" >"$m/perf_report.md"
+    expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
+    expect_no_grep "perf_report.md:17:" "$OUT"
+done
+cp "$TMPDIR_TEST/report.orig" "$m/perf_report.md"
+for words in '20 个 case 总时长 8.03ms' 'total kernel time 8.03 ms over 20 cases' 'Σ kernel_ms = 8.03 ms, 20 cases'; do
+    sed "s/(sum kernel_ms=8.03ms across 20 cases)/($words)/" "$TMPDIR_TEST/log.orig" >"$m/perf_log.md"
+    expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
+    expect_grep "perf_tuning/perf_log.md:9: error: [PT-ITERATION] total 8.03 ms contradicted" "$OUT"
+done
+cp "$TMPDIR_TEST/log.orig" "$m/perf_log.md"
 
 # mish_archive: the stale headline 0.449x (line 52) restated as the next
 # round's starting point (line 125) is one finding naming both; the
