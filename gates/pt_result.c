@@ -14,11 +14,70 @@
 #define RULE "PT-RESULT"
 #define PP 1.0
 
-static const char *const PREC[] = { "\xE7\xB2\xBE\xE5\xBA\xA6", "precision", NULL };
+static const char *const PREC[] = { "\xE7\xB2\xBE\xE5\xBA\xA6" /* 精度 */, "precision", "accuracy", "correctness",
+				    "\xE6\xAD\xA3\xE7\xA1\xAE\xE6\x80\xA7" /* 正确性 */,
+				    "\xE5\x87\x86\xE7\xA1\xAE\xE6\x80\xA7" /* 准确性 */, NULL };
 static const char *const PERF[] = { "\xE6\x80\xA7\xE8\x83\xBD" /* 性能 */, "performance", "perf", "latency",
 				    "\xE8\x80\x97\xE6\x97\xB6" /* 耗时 */, "time", NULL };
 static const char *const CMP[] = { "\xE5\xAF\xB9\xE6\xAF\x94" /* 对比 */, "comparison", "compare", "vs",
 				   "improvement", "\xE6\x8F\x90\xE5\x8D\x87" /* 提升 */, NULL };
+
+/* The bytes of a clause separator at p (`;`, `；`), 0 none. */
+static size_t clause_sep(const char *p)
+{
+	return *p == ';' ? 1 : strncmp(p, "\xEF\xBC\x9B", 3) == 0 ? 3 : 0;
+}
+
+/* A field written as a clause of a line (`precision: pass; performance:
+ * 0.21 -> 0.22 ms`): after a clause separator, clipped at the next. */
+static const char *clause_field(const char *t, const char *key, size_t *len)
+{
+	for (const char *p = t; *p; p++) {
+		size_t n = clause_sep(p);
+		if (!n)
+			continue;
+		const char *v = prose_field(p + n, key, len);
+		if (!v)
+			continue;
+		for (size_t i = 0; i < *len; i++)
+			if (clause_sep(v + i)) {
+				*len = i;
+				break;
+			}
+		return v;
+	}
+	return NULL;
+}
+
+/* A field written as a row of a two-column table under the RESULT
+ * (`| 精度 | pass |`): the first cell is the key, the rest the value. */
+static const char *row_field(const char *t, const char *key, size_t *len)
+{
+	if (t[0] != '|')
+		return NULL;
+	const char *c = t + 1;
+	while (*c == ' ' || *c == '*')
+		c++;
+	const char *bar = strchr(c, '|');
+	if (!bar || !prose_key_match(c, key))
+		return NULL;
+	/* the whole first cell is the key (and emphasis, a parenthetical) */
+	const char *k = c + strlen(key);
+	while (k < bar && (*k == ' ' || *k == '*'))
+		k++;
+	if (k < bar && *k != '(' && strncmp(k, "\xEF\xBC\x88", 3) != 0)
+		return NULL;
+	const char *v = bar + 1;
+	size_t l = strlen(v);
+	while (l && (v[l - 1] == ' ' || v[l - 1] == '|' || v[l - 1] == '\t'))
+		l--;
+	while (l && (*v == ' ' || *v == '*')) {
+		v++;
+		l--;
+	}
+	*len = l;
+	return l ? v : NULL;
+}
 
 static const char *field(const struct ptlog *log, const struct ptlog_event *ev,
 			 const char *const *keys, size_t *len, long *line)
@@ -27,6 +86,21 @@ static const char *field(const struct ptlog *log, const struct ptlog_event *ev,
 		const char *v = ptlog_event_field(log, ev, keys[i], len, line);
 		if (v)
 			return v;
+	}
+	/* the other ways a RESULT states its fields: clauses of one line, rows
+	 * of a key | value table */
+	for (long l = ev->line; l <= ev->end && l <= (long)log->text.nlines; l++) {
+		const char *t = log->text.lines[l - 1];
+		for (size_t i = 0; keys[i]; i++) {
+			const char *v = clause_field(t, keys[i], len);
+			if (!v)
+				v = row_field(t, keys[i], len);
+			if (v) {
+				if (line)
+					*line = l;
+				return v;
+			}
+		}
 	}
 	return NULL;
 }
@@ -377,26 +451,77 @@ static void read_fields(struct rcheck *r)
 	}
 }
 
-/* One error listing the fields the RESULT does not state; 0, -1 on
- * allocation failure. */
+/* What may state a field the RESULT has no labelled line for: the first
+ * line of the RESULT after its heading that says something of that kind
+ * (0 none). Precision: a verdict or an error measure (pass, 通过,
+ * max_abs, ...); performance: a time or a speed-up factor; comparison: a
+ * percentage, or words that compare (vs, 噪声, 持平, no change). */
+static long stated_anyway(const struct rcheck *r, int what)
+{
+	static const char *const prec[] = { "pass", "fail", "\xE9\x80\x9A\xE8\xBF\x87" /* 通过 */, "max_abs",
+					    "allclose", "mere", "\xE8\xAF\xAF\xE5\xB7\xAE" /* 误差 */, "correct",
+					    "\xE6\xAD\xA3\xE7\xA1\xAE" /* 正确 */, "\xE4\xB8\x80\xE8\x87\xB4" /* 一致 */,
+					    NULL };
+	static const char *const cmp[] = { "vs", "noise", "\xE5\x99\xAA\xE5\xA3\xB0" /* 噪声 */,
+					   "\xE6\x8C\x81\xE5\xB9\xB3" /* 持平 */, "no change",
+					   "\xE6\x97\xA0\xE5\x8F\x98\xE5\x8C\x96" /* 无变化 */, "unchanged", NULL };
+	for (long l = r->ev.line + 1; l <= r->ev.end && l <= (long)r->log->text.nlines; l++) {
+		const char *t = r->log->text.lines[l - 1];
+		if (what == 0 && prose_contains_any(t, (size_t)-1, prec))
+			return l;
+		struct prose_num nums[16];
+		size_t n = prose_numbers(t, nums, 16);
+		for (size_t i = 0; i < n; i++) {
+			enum prose_unit u = nums[i].unit;
+			if (what == 1 && (u == PROSE_MS || u == PROSE_US || u == PROSE_NS || u == PROSE_S || u == PROSE_X))
+				return l;
+			if (what == 2 && u == PROSE_PCT)
+				return l;
+		}
+		if (what == 2 && prose_contains_any(t, (size_t)-1, cmp))
+			return l;
+	}
+	return 0;
+}
+
+/* The fields the RESULT does not state: an error listing them when
+ * nothing in the RESULT could state one of them; a warning quoting the
+ * line that may state each, and saying it was taken as stated, when every
+ * one of them is written in words the gate does not read as that field
+ * (`- Accuracy check — all PASS`). 0, -1 on allocation failure. */
 static int check_missing(struct rcheck *r)
 {
-	const char *missing[3];
-	size_t nm = 0;
-	if (!r->prec || pt_is_na(r->prec, r->plen))
-		missing[nm++] = "precision (精度)";
-	if (!r->perf || pt_is_na(r->perf, r->flen))
-		missing[nm++] = "performance (性能)";
-	if (!r->cmp || pt_is_na(r->cmp, r->clen))
-		missing[nm++] = "comparison (对比)";
+	static const char *const names[] = { "precision (精度)", "performance (性能)", "comparison (对比)" };
+	int miss[3] = { !r->prec || pt_is_na(r->prec, r->plen), !r->perf || pt_is_na(r->perf, r->flen),
+			!r->cmp || pt_is_na(r->cmp, r->clen) };
+	long at[3] = { 0, 0, 0 };
+	size_t nm = 0, nat = 0;
+	char list[160] = "";
+	for (int i = 0; i < 3; i++) {
+		if (!miss[i])
+			continue;
+		at[i] = stated_anyway(r, i);
+		nat += at[i] != 0;
+		strncat(list, nm++ ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
+	}
 	if (!nm)
 		return 0;
-	char list[160] = "";
-	for (size_t i = 0; i < nm; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, missing[i], sizeof(list) - strlen(list) - 1);
+	if (nat < nm)
+		return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->ev.line, "%s states no %s", r->name, list)
+			       ? -1 : 0;
+	char quoted[600] = "";
+	size_t used = 0;
+	for (int i = 0; i < 3 && used < sizeof(quoted); i++) {
+		if (!miss[i])
+			continue;
+		int w = snprintf(quoted + used, sizeof(quoted) - used, "%s%s from line %ld ('%.100s')",
+				 used ? "; " : "", names[i], at[i], prose_strip_lead(r->log->text.lines[at[i] - 1], NULL));
+		if (w > 0)
+			used += (size_t)w;
 	}
-	return gate_add(r->fs, RULE, GATE_ERROR, r->lf->shown, r->ev.line, "%s states no %s", r->name, list)
+	return gate_add(r->fs, RULE, GATE_WARNING, r->lf->shown, r->ev.line,
+			"%s labels no %s as the template does; assumed stated: %s", r->name, list, quoted)
 		       ? -1 : 0;
 }
 
@@ -407,7 +532,10 @@ static int check_triples(struct rcheck *r)
 	struct change *ch = r->ch;
 	for (long l = r->ev.line; l <= r->ev.end && r->n < 32; l++) {
 		const char *t = r->log->text.lines[l - 1];
-		r->n += t[0] == '|' ? table_triples(t, l, ch + r->n, 32 - r->n) : triples(t, l, ch + r->n, 32 - r->n);
+		/* a table row: before | after | change cells, or `a → b (x%)` in a cell */
+		if (t[0] == '|')
+			r->n += table_triples(t, l, ch + r->n, 32 - r->n);
+		r->n += triples(t, l, ch + r->n, 32 - r->n);
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		double c = prose_pct(ch[i].a, ch[i].b);

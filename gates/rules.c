@@ -133,7 +133,10 @@ const struct gate_rule_info gate_rules[] = {
 	  "evidence.",
 	  "A [RESULT-#N] (one RESULT may span several [RESULT-#N] lines with only blank lines "
 	  "between them) without precision, performance or a comparison (a performance stated "
-	  "by the table after its bullet, or a change in its performance line, counts); an "
+	  "by the table after its bullet, or a change in its performance line, counts; a field "
+	  "may be a `- key: value` line, a `key: value` clause after `;`, or a `| key | value |` "
+	  "row; where nothing labels a field but a line of the RESULT says such a thing, a "
+	  "pass, a time, a percentage, it is a warning quoting that line); an "
 	  "`a -> b (x%)` or a before | after | change% row whose percentage is off by more than "
 	  "1 point; a comparison that matches neither its own figures (`X (baseline Y)`), the "
 	  "perf_log iteration naming the item, nor (one-line form) the previous RESULT's "

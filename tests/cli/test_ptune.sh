@@ -76,6 +76,54 @@ expect_no_grep "perf_log.md:25:" "$OUT"
 
 expect_errors sigmoid "optimization_log.md:42 PT-SEQUENCE" "optimization_log.md:43 PT-SEQUENCE"
 
+# sigmoid's [RESULT-#1] written the other ways a RESULT states its fields:
+# each is read (no PT-RESULT error, the same two errors); a wrong
+# percentage in any of them is still an error; a field that nothing
+# labels but a line states is a warning quoting that line; one that
+# nothing states at all is the error
+s=$TMPDIR_TEST/real/sigmoid/perf_tuning
+cp "$s/optimization_log.md" "$TMPDIR_TEST/sig.orig"
+# result_as FILE: [RESULT-#1] (up to [RESULT-#3]) replaced by FILE's lines
+result_as() {
+    awk -v f="$1" '
+        index($0, "### [RESULT-#1]") == 1 { while ((getline l < f) > 0) print l; print ""; skip = 1; next }
+        index($0, "### [RESULT-#3]") == 1 { skip = 0 }
+        !skip { print }' "$TMPDIR_TEST/sig.orig" >"$s/optimization_log.md"
+}
+v=$TMPDIR_TEST/variant
+printf '%s\n' '### [RESULT-#1] Disable AUTO_CV_COMBINE alone' '- Accuracy: PASS (L0/L1)' \
+    '- Performance: fp16 0.2147→0.2156 ms (+0.4%), fp32 0.1895→0.1904 ms (+0.5%)' \
+    '- Comparison: within the 3% noise threshold, not adopted alone' >"$v.1"
+printf '%s\n' '### [RESULT-#1] 关闭 AUTO_CV_COMBINE 单独效果' '- 正确性: 通过 (L0/L1 全过)' \
+    '- 耗时: fp16 0.2147→0.2156 ms (+0.4%)' '- 对比: < 3% 噪声阈值，单独不采纳' >"$v.2"
+printf '%s\n' '### [RESULT-#1] 关闭 AUTO_CV_COMBINE 单独效果' '' '| 项 | 结果 |' '|---|---|' \
+    '| 精度 | pass (L0/L1) |' '| 性能 | fp16 0.2147→0.2156 ms (+0.4%) |' '| 对比 | < 3% 噪声阈值 |' >"$v.3"
+printf '%s\n' '[RESULT-#1] precision: pass; performance: fp16 0.2147 → 0.2156 ms (+0.4%); vs baseline: +0.4% (noise)' >"$v.4"
+printf '%s\n' '### [RESULT-#1] 关闭 AUTO_CV_COMBINE 单独效果' '**精度**：pass（L0/L1 全过）' \
+    '**性能**：fp16 0.2147→0.2156 ms（+0.4%）' '**对比**：< 3% 噪声阈值' >"$v.5"
+for k in 1 2 3 4 5; do
+    result_as "$v.$k"
+    expect_errors sigmoid "optimization_log.md:42 PT-SEQUENCE" "optimization_log.md:43 PT-SEQUENCE"
+    expect_no_grep "[PT-RESULT]" "$OUT"
+    # the same with the change misquoted: the error names it
+    sed 's/0.2156 ms (+0.4%)/0.2156 ms (+4.4%)/; s/0.2156 ms（+0.4%）/0.2156 ms（+4.4%）/' "$v.$k" >"$v.bad"
+    result_as "$v.bad"
+    expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/sigmoid"
+    expect_grep "error: [PT-RESULT] [RESULT-#1] quotes 0.2147 → 0.2156 as +4.4%, but the change is +0.4%" "$OUT"
+done
+# precision in words the template does not use: a warning quoting them
+printf '%s\n' '### [RESULT-#1] 关闭 AUTO_CV_COMBINE 单独效果' '- 精度验证 — L0/L1 全部 PASS' \
+    '- 性能: fp16 0.2147→0.2156 ms (+0.4%)' '- 对比: 噪声内' >"$v.6"
+result_as "$v.6"
+expect_errors sigmoid "optimization_log.md:42 PT-SEQUENCE" "optimization_log.md:43 PT-SEQUENCE"
+expect_grep "warning: [PT-RESULT] [RESULT-#1] labels no precision (精度) as the template does; assumed stated: precision (精度) from line 47 ('精度验证 — L0/L1 全部 PASS')" "$OUT"
+# no precision at all: the error
+printf '%s\n' '### [RESULT-#1] 关闭 AUTO_CV_COMBINE 单独效果' '- 性能: fp16 0.2147→0.2156 ms (+0.4%)' '- 对比: 噪声内' >"$v.7"
+result_as "$v.7"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/sigmoid"
+expect_grep "optimization_log.md:46: error: [PT-RESULT] [RESULT-#1] states no precision (精度)" "$OUT"
+cp "$TMPDIR_TEST/sig.orig" "$s/optimization_log.md"
+
 # mish: the report's `| sum kernel_ms (20 cases) | 8.03ms | 7.66ms |` under
 # `| mean_speedup | 0.3733x | 0.3916x |` sums baseline_iter1.json (8.60 ms)
 # and final.json (7.27 ms); perf_log.md states the same sums beside the
