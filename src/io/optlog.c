@@ -2056,12 +2056,17 @@ static int is_baseline_remeasure(const char *s, const struct text_bytes *tb)
 	return text_find_any_ci(s, tb, base) >= 0 && text_find_any_ci(s, tb, again) >= 0;
 }
 
-static int starts_summary(const char *t, const struct text_bytes *tb)
+static int starts_summary(const char *t, const struct text_bytes *tb, int level, int after_summary)
 {
 	/* a final conclusion restates the final result as a summary does:
-	 * the latest word wins */
+	 * the latest word wins; the words after the first six only for a
+	 * section of the log (H1, H2, not inside a round) after a Final
+	 * Summary, which it then supersedes (`## P.7 最终结果` after `## Final
+	 * Summary`); before one, `## Final results` is a table of figures */
 	static const char *const w[] = { "final summary", "最终总结", "最终小结", "最终结论", "终态",
-					  "final conclusion", NULL };
+					  "final conclusion", "final result", "最终结果", "交付结论", "最终交付",
+					  NULL };
+	const int top_only = 6;
 	/* a section number such as `P.7 `, `S3 `, `A.2.1 ` before it */
 	if (((*t >= 'A' && *t <= 'Z') && (is_digit((unsigned char)t[1]) || (t[1] == '.' && is_digit((unsigned char)t[2]))))) {
 		const char *q = t + 1;
@@ -2071,6 +2076,8 @@ static int starts_summary(const char *t, const struct text_bytes *tb)
 			t = skip_ws(q);
 	}
 	for (int i = 0; w[i]; i++) {
+		if (i >= top_only && (level > 2 || !after_summary))
+			break;
 		const char *p = text_find_ci_tb(t, tb, w[i]);
 		if (!p || p - t > 8)
 			continue;
@@ -2237,7 +2244,7 @@ static int on_heading(struct ctx *cx, int level, const char *text, long line)
 		lg->baseline_remeasure_line = line;
 	/* a Final Summary folded in <details> does not supersede a shown one */
 	int shadowed = cx->folded && cx->lg->summary_line && !cx->summary_folded;
-	if (starts_summary(t, &cx->tb) && !shadowed && open_summary(cx, level, line))
+	if (starts_summary(t, &cx->tb, level, lg->summary_line != 0) && !shadowed && open_summary(cx, level, line))
 		return -1;
 	if ((level == 2 || level == 3) && is_fptd_heading(t)) {
 		lg->final_heading_line = line;

@@ -97,6 +97,13 @@ fresh argmax grandliu__argmax; append_check 2
 # ---- mish: three appended sessions; the records are the last run's ----
 fresh mish grandliu__mish; verdict 0
 expect_grep "warning: [S4-FINAL-RESTATED]" "$OUT"
+# the latest word under other headings (after a Final Summary, a section
+# of the log): still read as the final one, superseding line 499's (the
+# warning at 703 says so; read as before, 499's block was final)
+for head in '## P.7 最终结果（Round 2）' '## P.7 Final Result (Round 2)' '## P.7 交付结论' '## Final Results'; do
+    fresh mish grandliu__mish; sed -i "s/^## P.7 最终结论（Round 2 终态）\$/$head/" "$P/opt_log.md"
+    verdict 0; expect_grep "opt_log.md:703: warning: [S4-FINAL-RESTATED]" "$OUT"
+done
 # the final figures are the P.5 table's, which P.7 (the latest word) concludes on
 fresh mish grandliu__mish; sed -i 's/| 53.84（A\/B 53.80） | 41.02 |/| 53.84（A\/B 53.80） | 43.07 |/' "$P/opt_log.md"
 verdict 1 S4-PERF-RECORDS-RECON

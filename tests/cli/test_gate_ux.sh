@@ -93,7 +93,7 @@ done
 # not when it stays the same; a value that is not https is refused
 B2=$TMPDIR_TEST/b2
 O=$B2/obj/src/report/rules_doc.o
-mk() { make -C "$ROOT" BUILD="$B2" SAN=0 "$@" "$O" >"$TMPDIR_TEST/mk.log" 2>&1 || { cat "$TMPDIR_TEST/mk.log"; fail "make $*"; }; }
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$ROOT" BUILD="$B2" SAN=0 "$@" "$O" >"$TMPDIR_TEST/mk.log" 2>&1 || { cat "$TMPDIR_TEST/mk.log"; fail "make $*"; }; }
 mk DOCS_URL=https://one.example/d
 grep -q "https://one.example/d" "$O" || fail "DOCS_URL not compiled in"
 mk DOCS_URL=https://one.example/d
