@@ -54,6 +54,7 @@ struct ctx {
 	long h1_since_summary; /* first H1 heading after the last summary's, 0 none */
 	int fig_base, fig_final; /* baseline and final columns of the open table, -1 */
 	int fig_table;         /* the open table's figures replaced lg->figs */
+	int fig_label;         /* its column naming the workloads (0: the first) */
 	int in_table;
 	size_t table;          /* index of the open table */
 	int table_final;       /* the open table is the v2 Final table */
@@ -62,6 +63,7 @@ struct ctx {
 	int stop_seen;
 	int sect_unit;         /* prose since the last heading names a duration unit */
 	int sum_col;           /* final column of a table in the Final Summary, -1 */
+	int sum_label;         /* the column naming its rows' workloads (0: the first) */
 	double sum_mul;        /* its unit, microseconds per unit */
 	/* the line of prose being read: a paragraph's soft-broken lines that
 	 * continue it are joined to it, as the page shows them (prose_flush) */
@@ -1718,8 +1720,16 @@ static void summary_column(struct ctx *cx, const char *const *cells, int nc)
 {
 	cx->sum_col = -1;
 	cx->sum_mul = 1;
+	cx->sum_label = 0;
 	if (!cx->in_summary || nc < 2)
 		return;
+	/* a column named for the workload labels the rows (`kernel_id |
+	 * workload_id | ...`), else the first */
+	for (int i = 1; i < nc; i++)
+		if (text_find_ci(cells[i], "workload")) {
+			cx->sum_label = i;
+			break;
+		}
 	for (int i = 1; i < nc; i++) {
 		const char *c = cells[i];
 		if (names_final_column(c)) {
@@ -1758,7 +1768,10 @@ static void fig_columns(struct ctx *cx, const char *const *cells, int nc)
 {
 	cx->fig_base = cx->fig_final = -1;
 	cx->fig_table = 0;
+	cx->fig_label = 0;
 	for (int i = 1; i < nc; i++) {
+		if (!cx->fig_label && text_find_ci(cells[i], "workload"))
+			cx->fig_label = i;
 		if (names_base_column(cells[i])) {
 			if (cx->fig_base >= 0)
 				goto none;
@@ -1879,7 +1892,7 @@ static double cell_number(const char *c)
 static int fig_row(struct ctx *cx, const char *const *cells, int n, long lineno)
 {
 	struct optlog *lg = cx->lg;
-	if (n <= cx->fig_base || n <= cx->fig_final)
+	if (n <= cx->fig_base || n <= cx->fig_final || n <= cx->fig_label)
 		return 0;
 	double b = cell_figure(cells[cx->fig_base], 1), f = cell_figure(cells[cx->fig_final], 1);
 	if (isnan(b) || isnan(f))
@@ -1891,7 +1904,7 @@ static int fig_row(struct ctx *cx, const char *const *cells, int n, long lineno)
 	}
 	if (lg->n_figs >= MAX_ROWS || PUSH(lg, figs))
 		return lg->n_figs >= MAX_ROWS ? 0 : -1;
-	const char *c = skip_marks(cells[0]);
+	const char *c = skip_marks(cells[cx->fig_label]);
 	size_t len = strlen(c);
 	const char *par = strstr(c, " (");
 	const char *cpar = strstr(c, "（");
@@ -1959,18 +1972,56 @@ static int row_has_number(const char *const *cells, int n)
 /* A row of a Final Summary table with a final column: a soft claim of the
  * first cell's label at that column's latency. Returns -1 on allocation
  * failure. */
-static int summary_row_claim(struct ctx *cx, const char *const *cells, int n, long lineno)
+/* The speedup (`1.25x`, `1.25×`, `1.25 倍`) and the change in %
+ * (`-20.0%`) a row of a Final Summary table states beside its final
+ * latency, each in a cell of its own holding that one figure: claims of
+ * that workload (struct optlog_ratio), read like those of a claim line.
+ * The first of each kind; cells of the label, the final and the baseline
+ * are not read. Returns -1 on allocation failure. */
+static int summary_row_ratios(struct ctx *cx, const char *const *cells, int n, const char *label,
+			      long lineno, const char *quote)
+{
+	int seen[2] = { 0, 0 };
+	for (int i = 1; i < n; i++) {
+		if (i == cx->sum_col || i == cx->fig_base || i == cx->sum_label)
+			continue;
+		struct prose_num num[2];
+		const char *c = skip_marks(cells[i]);
+		if (prose_numbers(c, num, 2) != 1)
+			continue;
+		int times = num[0].unit == PROSE_X || (num[0].unit == PROSE_NOUNIT && strstr(c + num[0].end, "倍"));
+		enum optlog_ratio_kind k = times ? OPTLOG_RATIO_SPEEDUP : OPTLOG_RATIO_PERCENT;
+		if ((!times && num[0].unit != PROSE_PCT) || seen[k] || !(fabs(num[0].v) > 0))
+			continue;
+		seen[k] = 1;
+		int dec = 0;
+		const char *dot = memchr(c + num[0].pos, '.', num[0].end - num[0].pos);
+		for (const char *q = dot ? dot + 1 : c + num[0].end; q < c + num[0].end && is_digit((unsigned char)*q); q++)
+			dec++;
+		char *l = strdup(label);
+		if (!l || push_ratio(cx->lg, lineno, quote, l, k, num[0].v, NAN, dec, 0))
+			return -1;
+	}
+	return 0;
+}
+
+static int summary_row_claim(struct ctx *cx, const char *const *cells, int n, long lineno, const char *quote)
 {
 	struct optlog *lg = cx->lg;
 	double v = n > cx->sum_col ? cell_number(cells[cx->sum_col]) : NAN;
-	if (isnan(v) || n <= 0)
+	if (isnan(v) || n <= cx->sum_label)
 		return 0;
-	char *label = clean_label(cells[0], strlen(cells[0]));
-	if (label && add_claim(lg, lineno, label, v * cx->sum_mul, NAN, cx->sum_mul, 0))
+	const char *lc = cells[cx->sum_label];
+	char *label = clean_label(lc, strlen(lc));
+	/* the baseline beside it, when the table has that column */
+	double b = cx->fig_base > 0 && n > cx->fig_base ? cell_figure(cells[cx->fig_base], 1) : NAN;
+	if (label && add_claim(lg, lineno, label, v * cx->sum_mul, isnan(b) ? NAN : b * cx->sum_mul, cx->sum_mul,
+			       cx->sum_mul))
 		return -1;
-	if (label)
-		lg->claims[lg->n_claims - 1].soft = 1;
-	return 0;
+	if (!label)
+		return 0;
+	lg->claims[lg->n_claims - 1].soft = 2;
+	return summary_row_ratios(cx, cells, n, label, lineno, quote);
 }
 
 /* A row of the v2 Final table: kept as an optlog_final_row when it has
@@ -2032,7 +2083,8 @@ static int table_row(struct ctx *cx, const struct mdread_line *ln)
 		t->has_incumbent = 1;
 	if (lone_first_cell(cells, n))
 		return 0; /* a line of text right under a table joins it as a row */
-	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS && summary_row_claim(cx, cells, n, ln->line))
+	if (cx->sum_col > 0 && cx->in_summary && lg->n_claims < MAX_ITEMS &&
+	    summary_row_claim(cx, cells, n, ln->line, ln->text))
 		return -1;
 	if (cx->fig_final > 0 && fig_row(cx, cells, n, ln->line))
 		return -1;

@@ -108,8 +108,11 @@ struct optlog_round {
  * `：`, `us`/`µs`), or `- WORKLOAD: BASE → FINAL us`. */
 struct optlog_claim {
 	long line;
-	int soft;           /* `- LABEL: N us` list item: a claim only when LABEL
-			     * names a recorded workload */
+	int soft;           /* 1: `- LABEL: N us` list item, a claim only when
+			     * LABEL names a recorded workload; 2: a row of a
+			     * Final Summary table under its final column, the
+			     * same with records, and a claim of the log without
+			     * them (the header says it is the final) */
 	char *workload;     /* label on the line, NULL when none; malloc'd */
 	double final_us;    /* claimed final latency */
 	double baseline_us; /* claimed baseline on the same line, NAN when none */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Issue 35: a Final Summary that states its finals in a table (workload |
+# baseline | final | speedup | change) is read whole: every figure of a
+# row is a claim of that workload. Without records the rows are the log's
+# claims (tlperf audit lists them), a speedup or a change in % that the
+# row's own baseline and final contradict is an error, and a geometric
+# mean is checked against them. A v2-style table whose first column is
+# the kernel names its rows by its workload column.
+. "$ROOT/tests/cli/lib.sh"
+set -e
+T=$TMPDIR_TEST
+cp -R "$TESTDATA/gate_summary_table" "$T/s"
+L=$T/s/op/perf_opt/opt_log.md
+cp "$L" "$T/orig"
+
+# as bundled: every figure agrees (one warning: no records)
+expect_exit 0 "$TLGATE" "$T/s/op"
+expect_grep "checked 1 directory: 0 errors, 1 warning" "$OUT"
+expect_exit 0 "$TLPERF" audit --format json "$T/s"
+[ "$(jq '[.operators[0].workloads[] | .workload] | join(",")' "$OUT")" = '"small,large"' ] ||
+    { cat "$OUT"; fail "the table's rows are not the audit's claims"; }
+[ "$(jq -r '.operators[0].workloads[0].claim_line' "$OUT")" = 26 ] || fail "claim line of 'small'"
+
+# a row's speedup overstated (100 / 80 is 1.25x): the error names the row
+replace_first "$L" "| 1.25x |" "| 1.50x |"
+expect_exit 1 "$TLGATE" "$T/s/op"
+expect_grep "opt_log.md:26: error: [S4-SPEEDUP] claimed speedup 1.5x for 'small' does not match the log's own figures" "$OUT"
+expect_grep "(baseline 100 us / final 80 us = 1.250x)" "$OUT"
+# its change in % overstated
+cp "$T/orig" "$L"; replace_first "$L" "| 1.33x | -25.0% |" "| 1.33x | -40.0% |"
+expect_exit 1 "$TLGATE" "$T/s/op"
+expect_grep "opt_log.md:27: error: [S4-SPEEDUP] claimed change -40% for 'large' does not match" "$OUT"
+# written as a speed-up in %, or to fewer digits: still agrees
+cp "$T/orig" "$L"; replace_first "$L" "| 1.33x | -25.0% |" "| 1.33x | +33.3% |"; replace_first "$L" "| 1.25x |" "| 1.2x |"
+expect_exit 0 "$TLGATE" "$T/s/op"
+# the geometric mean of the rows is 1.291x: 1.6x is the error
+cp "$T/orig" "$L"; replace_first "$L" "geomean speedup: 1.29x" "geomean speedup: 1.6x"
+expect_exit 1 "$TLGATE" "$T/s/op"
+expect_grep "opt_log.md:30: error: [S4-SPEEDUP] claimed geometric-mean speedup 1.6x" "$OUT"
+expect_grep "give 1.291x over 2 workloads" "$OUT"
+
+# v2-style: the kernel first, the rows named by the workload column
+cp "$T/orig" "$L"
+replace_first "$L" "| workload | baseline (us) | final (us) | speedup | change |\n|---|---:|---:|---:|---:|\n| small |" \
+    "| kernel_id | workload_id | baseline (us) | final (us) | speedup | change |\n|---|---|---:|---:|---:|---:|\n| k::main | small |"
+replace_first "$L" "| large | 400.0 | 300.0 |" "| k::main | large | 400.0 | 300.0 |"
+expect_exit 0 "$TLGATE" "$T/s/op"
+replace_first "$L" "| 1.33x |" "| 2.27x |"
+expect_exit 1 "$TLGATE" "$T/s/op"
+expect_grep "error: [S4-SPEEDUP] claimed speedup 2.27x for 'large' does not match the log's own figures" "$OUT"
+expect_grep "(baseline 400 us / final 300 us = 1.333x)" "$OUT"
+echo ok
