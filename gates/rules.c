@@ -421,7 +421,8 @@ const struct gate_rule_info gate_rules[] = {
 	  "the claimed final result is the winner's recorded measurement",
 	  "The final latency in opt_log.md is the number that is delivered; it must be a "
 	  "measurement that exists, of the winner, not the baseline or a number typed by hand.",
-	  "v1: a final_latency claim in the last Final Summary that is not within 1% of a valid "
+	  "v1: a final_latency claim in the last Final Summary (also `Final latency (W): 70 us` "
+	  "and `W final latency: 70 us`, spelled out with a time unit) that is not within 1% of a valid "
 	  "record of the winner named by `best:`. v2: the Final Performance Test Data table's "
 	  "baseline_us/final_us not within 1% of the baseline and final records, or a "
 	  "final_candidate_id or artifact_sha256 that does not match. When the kernel was "

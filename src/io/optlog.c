@@ -741,6 +741,7 @@ static int add_claim(struct optlog *lg, long line, char *label, double final_us,
 	c->final_mul = fmul != 0 ? fmul : 1;
 	c->base_mul = bmul != 0 ? bmul : 1;
 	c->soft = 0;
+	c->spelled = 0;
 	return 0;
 }
 
@@ -778,22 +779,46 @@ static double key_unit(const char **p)
 	return m;
 }
 
-static int claim_final_latency(struct optlog *lg, const char *s, const char *k, long line)
+/* After the key of a claim, a parenthetical that names the workload
+ * (`Final latency (small): 70 us`): its text as a label (malloc'd), p
+ * moved past it; NULL, p unchanged, when there is none. */
+static char *key_workload(const char **p)
 {
-	const char *p = k + strlen("final_latency");
+	const char *q = skip_ws(*p);
+	size_t open = *q == '(' ? 1 : strncmp(q, "（", strlen("（")) == 0 ? strlen("（") : 0;
+	if (!open)
+		return NULL;
+	const char *a = q + open, *e = a;
+	while (*e && *e != ')' && strncmp(e, "）", strlen("）")) != 0 && e - a < 64)
+		e++;
+	if (!*e || e == a || (*e != ')' && strncmp(e, "）", strlen("）")) != 0))
+		return NULL;
+	char *label = clean_label(a, (size_t)(e - a));
+	if (label)
+		*p = e + (*e == ')' ? 1 : strlen("）"));
+	return label;
+}
+
+static int claim_final_latency(struct optlog *lg, const char *s, const char *k, size_t klen, int spelled,
+			       long line)
+{
+	const char *p = k + klen;
 	double v, mul, base = NAN, bmul = 0;
 	double key_mul = key_unit(&p); /* `final_latency (ms): 0.064`, `final_latency_us:` */
+	/* `Final latency (small): 70 us`: the workload after the key */
+	char *named = key_mul == 0 ? key_workload(&p) : NULL;
 	while (*p == '*' || *p == '`')
 		p++;
 	p = skip_ws(p);
 	size_t c = colon_at(p);
 	if (!c && *p == '=')
 		c = 1;
-	if (!c)
+	if (!c || (p = skip_ws(p + c), !read_figure(&p, &v, &mul)) || (mul == 0 && key_mul == 0 && spelled)) {
+		/* the spelled-out key (`final latency`) is prose unless its figure
+		 * carries a time unit */
+		free(named);
 		return 0;
-	p = skip_ws(p + c);
-	if (!read_figure(&p, &v, &mul))
-		return 0;
+	}
 	if (mul == 0)
 		mul = key_mul != 0 ? key_mul : 1;
 	const char *after = p;
@@ -813,13 +838,20 @@ static int claim_final_latency(struct optlog *lg, const char *s, const char *k, 
 	}
 	const char *lead = strip_lead(s);
 	char *label = lead < k ? clean_label(lead, (size_t)(k - lead)) : NULL;
+	if (named && !label)
+		label = named;
+	else
+		free(named);
 	double stated_base = baseline_after(p);
 	if (isnan(base))
 		base = stated_base;
 	int extra = stray_figures(p);
 	if (extra > 0 && note_text(lg, OPTLOG_NOTE_AMBIGUOUS, line, "ambiguous", s, v, unit_name(mul)))
 		return -1;
-	return add_claim(lg, line, label, v * mul, base, mul, bmul);
+	if (add_claim(lg, line, label, v * mul, base, mul, bmul))
+		return -1;
+	lg->claims[lg->n_claims - 1].spelled = spelled;
+	return 0;
 }
 
 /* The first colon (`:` or `：`) in s, its length in *clen; NULL when none. */
@@ -875,9 +907,13 @@ static int claim_arrow(struct optlog *lg, const char *s, long line)
 /* `... final_latency: N us ...` or `- W: B → F us`. */
 static int scan_claim(struct optlog *lg, const char *s, long line)
 {
-	const char *k = text_find_ci(s, "final_latency");
-	if (k)
-		return claim_final_latency(lg, s, k, line);
+	/* the contract's key, or spelled out as words (`Final latency`) */
+	static const char *const keys[] = { "final_latency", "final latency", "final-latency", NULL };
+	for (int i = 0; keys[i]; i++) {
+		const char *k = text_find_ci(s, keys[i]);
+		if (k)
+			return claim_final_latency(lg, s, k, strlen(keys[i]), i > 0, line);
+	}
 	if (!is_list_item(s))
 		return 0;
 	return claim_arrow(lg, s, line);
@@ -2397,6 +2433,10 @@ static int on_text(struct ctx *cx, const char *s, long line)
 	if (scan_claim(lg, s, line) || scan_best(lg, s, line) || scan_geomean(lg, s, line) ||
 	    scan_ratios(lg, s, line, claims_before))
 		return -1;
+	/* a claim under the spelled-out key is also prose, until finish()
+	 * knows which it is (drop_spelled) */
+	if (lg->n_claims > claims_before && lg->claims[lg->n_claims - 1].spelled && scan_prose(lg, s, line))
+		return -1;
 	scan_stop(cx, s, line);
 	if (lg->n_claims == claims_before && lg->n_ratios == ratios_before && lg->n_geomeans == geo_before &&
 	    lg->n_notes == notes_before && lg->best_line == best_before && lg->stop_line == stop_before &&
@@ -2951,8 +2991,44 @@ static int restated_claims(struct optlog *lg)
 	return 0;
 }
 
+/* The claims whose key was spelled out (`Final latency (us): 32.0`) are
+ * prose in a summary that also claims under the contract's key: dropped,
+ * their prose notes kept (the prose check reads their figures); else they
+ * are the claims, and the prose notes of their lines go. */
+static void drop_spelled(struct optlog *lg)
+{
+	int keyed = 0;
+	for (size_t i = 0; i < lg->n_claims; i++)
+		keyed |= !lg->claims[i].soft && !lg->claims[i].spelled;
+	size_t k = 0;
+	if (!keyed) {
+		for (size_t i = 0; i < lg->n_notes; i++) {
+			struct optlog_note *nt = &lg->notes[i];
+			int claimed = 0;
+			for (size_t c = 0; c < lg->n_claims && nt->kind == OPTLOG_NOTE_PROSE; c++)
+				claimed |= lg->claims[c].spelled && lg->claims[c].line == nt->line;
+			if (claimed) {
+				free(nt->quote);
+				continue;
+			}
+			lg->notes[k++] = *nt;
+		}
+		lg->n_notes = k;
+		return;
+	}
+	for (size_t i = 0; i < lg->n_claims; i++) {
+		if (lg->claims[i].spelled && !lg->claims[i].soft) {
+			free(lg->claims[i].workload);
+			continue;
+		}
+		lg->claims[k++] = lg->claims[i];
+	}
+	lg->n_claims = k;
+}
+
 static int finish(struct optlog *lg)
 {
+	drop_spelled(lg);
 	if (restated_claims(lg))
 		return -1;
 	int round_is_run = mark_run_labels(lg);

@@ -118,6 +118,9 @@ struct optlog_claim {
 	double baseline_us; /* claimed baseline on the same line, NAN when none */
 	double final_mul;   /* us per unit of the final as written (1000 for ms), 1 for us */
 	double base_mul;    /* the same for the baseline */
+	int spelled;        /* the key spelled out (`Final latency (W): 70 us`): a
+			     * claim only in a summary with no claim under the
+			     * contract's `final_latency` key (else prose) */
 };
 
 /* A geometric mean claimed on a line: a speedup (`几何平均 2.14x`) or a

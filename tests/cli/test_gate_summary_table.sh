@@ -5,7 +5,8 @@
 # claims (tlperf audit lists them), a speedup or a change in % that the
 # row's own baseline and final contradict is an error, and a geometric
 # mean is checked against them. A v2-style table whose first column is
-# the kernel names its rows by its workload column.
+# the kernel names its rows by its workload column. With records, a final
+# latency claimed with the key spelled out is read and reconciled.
 . "$ROOT/tests/cli/lib.sh"
 set -e
 T=$TMPDIR_TEST
@@ -49,4 +50,27 @@ replace_first "$L" "| 1.33x |" "| 2.27x |"
 expect_exit 1 "$TLGATE" "$T/s/op"
 expect_grep "error: [S4-SPEEDUP] claimed speedup 2.27x for 'large' does not match the log's own figures" "$OUT"
 expect_grep "(baseline 400 us / final 300 us = 1.333x)" "$OUT"
+
+# the same workloads with records (testdata/gate_summary_table/rec):
+# a final claimed with the key spelled out, the workload after it in
+# brackets or before it, is read and reconciled (70 us is not the
+# recorded 80 us); spelled out without a time unit it is prose
+R=$T/s/rec/perf_opt
+summary() {
+    sed -n '1,19p' "$T/orig" >"$R/opt_log.md"
+    printf '%s\n' "## Final Summary" "" "$@" "" "## Skill Retrospective" "" "none" >>"$R/opt_log.md"
+}
+for pair in "- Final latency (small): 70 us|- Final latency (large): 300 us" \
+    "- small final latency: 70 us|- large final latency: 300.0 µs" \
+    "- final_latency (small): 0.070 ms|- final_latency (large): 0.300 ms"; do
+    summary "- best: r1_tile" "${pair%%|*}" "${pair#*|}"
+    expect_exit 1 "$TLGATE" "$T/s/rec"
+    expect_grep "opt_log.md:23: error: [S4-PERF-RECORDS-RECON] claimed final_latency " "$OUT"
+    expect_grep "for small does not match the winner's recorded measurement 80 us" "$OUT"
+    summary "- best: r1_tile" "$(printf '%s' "${pair%%|*}" | sed 's/70 us/80 us/; s/0.070 ms/0.080 ms/')" "${pair#*|}"
+    expect_exit 0 "$TLGATE" "$T/s/rec"
+done
+summary "- best: r1_tile" "- small: final_latency: 80.0 us" "- large: final_latency: 300.0 us" "- Final latency: improved by 20% on small"
+expect_exit 0 "$TLGATE" "$T/s/rec"
+expect_grep "checked 1 directory: 0 errors, 0 warnings" "$OUT"
 echo ok
