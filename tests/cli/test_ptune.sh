@@ -144,10 +144,33 @@ for label in '总 kernel 耗时（20 cases）' 'Σ kernel_ms (20 cases)' '∑ker
     sed "s/| sum kernel_ms (20 cases) | 8.03ms | 7.66ms |/| $label | 8.03 ms | 7.66 ms |/" "$TMPDIR_TEST/report.orig" >"$m/perf_report.md"
     expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
     expect_grep "perf_tuning/perf_report.md:17: error: [PT-REPORT] totals 8.03 → 7.66 ms contradicted" "$OUT"
-    sed "s/| sum kernel_ms (20 cases) | 8.03ms | 7.66ms |/| $label | 8.60 ms | 7.27 ms |/" "$TMPDIR_TEST/report.orig" >"$m/perf_report.md"
+    sed "s/| sum kernel_ms (20 cases) | 8.03ms | 7.66ms | -4.6% |/| $label | 8.60 ms | 7.27 ms | -15.5% |/" "$TMPDIR_TEST/report.orig" >"$m/perf_report.md"
     expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
     expect_no_grep "perf_report.md:17:" "$OUT"
 done
+cp "$TMPDIR_TEST/report.orig" "$m/perf_report.md"
+# the report's Baseline | Final | 提升 rows and its per-case baseline /
+# final / delta rows: a change no reading reaches is an error naming the
+# row; the change in time, in speed, or either without its sign passes;
+# a change against another reference (Δ vs torch) is not checked
+for edit in "| mean_speedup | 0.3733x | 0.3916x | +4.9% |@| mean_speedup | 0.3733x | 0.3916x | +9.9% |@perf_report.md:16: error: [PT-REPORT] 'mean_speedup': Baseline 0.3733 -> Final 0.3916 is +4.9%, not +9.9%" \
+    "| 8.03ms | 7.66ms | -4.6% |@| 8.03ms | 7.66ms | -9.6% |@perf_report.md:17: error: [PT-REPORT] 'sum kernel_ms (20 cases)': Baseline 8.03 -> Final 7.66 is -4.6%, not -9.6%" \
+    "| 0.9411 | 0.9413 | +0% |@| 0.9411 | 0.9413 | +5% |@perf_report.md:30: error: [PT-REPORT] '4': baseline speedup 0.9411 -> final speedup 0.9413 is +0.0%, not +5%"; do
+    old=${edit%%@*}; rest=${edit#*@}; new=${rest%%@*}; want=${rest#*@}
+    cp "$TMPDIR_TEST/report.orig" "$m/perf_report.md"; replace_first "$m/perf_report.md" "$old" "$new"
+    expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
+    expect_grep "$want" "$OUT"
+done
+for new in "| 8.03ms | 7.66ms | +4.8% |" "| 8.03ms | 7.66ms | 4.6% |"; do
+    cp "$TMPDIR_TEST/report.orig" "$m/perf_report.md"; replace_first "$m/perf_report.md" "| 8.03ms | 7.66ms | -4.6% |" "$new"
+    expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
+    expect_no_grep "Baseline 8.03 -> Final 7.66" "$OUT"
+done
+cp "$TMPDIR_TEST/report.orig" "$m/perf_report.md"
+replace_first "$m/perf_report.md" "| 指标 | Baseline | Final | 提升 |" "| 指标 | Baseline | Final | Δ vs torch |"
+replace_first "$m/perf_report.md" "| 0.3916x | +4.9% |" "| 0.3916x | -61% |"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
+expect_no_grep "'mean_speedup'" "$OUT"
 cp "$TMPDIR_TEST/report.orig" "$m/perf_report.md"
 for words in '20 个 case 总时长 8.03ms' 'total kernel time 8.03 ms over 20 cases' 'Σ kernel_ms = 8.03 ms, 20 cases'; do
     sed "s/(sum kernel_ms=8.03ms across 20 cases)/($words)/" "$TMPDIR_TEST/log.orig" >"$m/perf_log.md"
