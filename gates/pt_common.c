@@ -888,3 +888,99 @@ int pt_check_agg_rows(const struct ptlog_text *t, const char *shown, const char 
 	}
 	return 0;
 }
+
+/* The first column after the row labels, other than not, whose header
+ * holds one of words; -1 none. */
+static int change_col(char head[][96], size_t nc, const char *const *words, int not)
+{
+	for (size_t c = 1; c < nc; c++)
+		if ((int)c != not && prose_contains_any(head[c], (size_t)-1, words))
+			return (int)c;
+	return -1;
+}
+
+/* ---- before / after / change rows ----------------------------------- */
+
+#define CH_COLS 24
+
+/* A before / after / change table (| 指标 | before | after | 变化 |, |
+ * 指标 | Baseline | Final | 提升 |): each row's change is (after - before)
+ * / before within 1 point, or for times the change in speed (before /
+ * after - 1), either of them with or without its sign (`提升 20%` for a
+ * time that fell 20%). Only a figure no reading reaches is an error. */
+int pt_check_change_rows(const struct ptlog_text *r, size_t hl, size_t end, const char *shown, const char *rule,
+			 struct gate_findings *fs)
+{
+	char head[CH_COLS][96];
+	size_t nc = pt_table_cells(r->lines[hl], head, CH_COLS);
+	static const char *const before[] = { "before", "\xE4\xBC\x98\xE5\x8C\x96\xE5\x89\x8D" /* 优化前 */,
+					      "baseline", "\xE5\x9F\xBA\xE7\xBA\xBF" /* 基线 */, NULL };
+	/* after: the final, or the candidate an iteration measured against a
+	 * before column named as such (`baseline speedup | iter1 speedup`) */
+	static const char *const after[] = { "after", "\xE4\xBC\x98\xE5\x8C\x96\xE5\x90\x8E" /* 优化后 */, "final",
+					     "\xE6\x9C\x80\xE7\xBB\x88" /* 最终 */, "candidate",
+					     "\xE5\x80\x99\xE9\x80\x89" /* 候选 */, "iter", "ours", NULL };
+	static const char *const change[] = { "\xE5\x8F\x98\xE5\x8C\x96" /* 变化 */, "change", "delta",
+					      "\xCE\x94" /* Δ */, "\xE6\x8F\x90\xE5\x8D\x87" /* 提升 */, "improvement",
+					      "gain", NULL };
+	int b = change_col(head, nc, before, -1), a = change_col(head, nc, after, b),
+	    c = change_col(head, nc, change, -1);
+	if (b < 0 || a < 0 || c < 0 || a == b || c == a || c == b)
+		return 0;
+	/* a change against another reference (`Δ vs torch`, `相对 CANN`) is
+	 * not after against before */
+	static const char *const ref[] = { "vs", "\xE7\x9B\xB8\xE5\xAF\xB9" /* 相对 */, "relative", "against",
+					   "\xE5\xAF\xB9\xE6\xAF\x94" /* 对比 */, NULL };
+	if (prose_contains_any(head[c], (size_t)-1, ref) && !prose_contains_any(head[c], (size_t)-1, before))
+		return 0;
+	for (size_t l = hl + 2; l < end; l++) {
+		char cl[CH_COLS][96];
+		size_t n = pt_table_cells(r->lines[l], cl, CH_COLS);
+		if ((size_t)b >= n || (size_t)a >= n || (size_t)c >= n)
+			continue;
+		struct prose_num nb[2], na[2], nch[2];
+		if (prose_numbers(cl[b], nb, 2) != 1 || prose_numbers(cl[a], na, 2) != 1 ||
+		    prose_numbers(cl[c], nch, 2) != 1 || nch[0].unit != PROSE_PCT || nb[0].v == 0 ||
+		    nb[0].unit != na[0].unit)
+			continue;
+		double want = prose_pct(nb[0].v, na[0].v), x = nch[0].v;
+		double speed = na[0].v > 0 ? (nb[0].v / na[0].v - 1) * 100 : NAN;
+		int timed = pt_us_per(nb[0].unit) > 0;
+		if (fabs(want - x) <= 1.0 || fabs(fabs(want) - fabs(x)) <= 1.0 ||
+		    (timed && isfinite(speed) && fabs(fabs(speed) - fabs(x)) <= 1.0))
+			continue;
+		if (gate_add(fs, rule, GATE_ERROR, shown, (long)l + 1,
+			     "'%s': %s %g -> %s %g is %+.1f%%, not %+g%%", cl[0], head[b], nb[0].v, head[a],
+			     na[0].v, want, nch[0].v))
+			return -1;
+	}
+	return 0;
+}
+
+int pt_delimiter_row(const char *line)
+{
+	int dash = 0;
+	for (const char *p = line; *p; p++) {
+		if (*p == '-')
+			dash = 1;
+		else if (*p != '|' && *p != ':' && *p != ' ')
+			return 0;
+	}
+	return dash;
+}
+
+int pt_check_change_tables(const struct ptlog_text *t, const char *shown, const char *rule,
+			   struct gate_findings *fs)
+{
+	for (size_t l = 0; l + 1 < t->nlines; l++) {
+		if (!strchr(t->lines[l], '|') || !pt_delimiter_row(t->lines[l + 1]))
+			continue;
+		size_t end = l + 2;
+		while (end < t->nlines && strchr(t->lines[end], '|'))
+			end++;
+		if (pt_check_change_rows(t, l, end, shown, rule, fs))
+			return -1;
+		l = end - 1;
+	}
+	return 0;
+}

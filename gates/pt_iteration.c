@@ -132,6 +132,7 @@ int pt_rule_iteration(const struct pt_folder *f, struct gate_findings *fs)
 		return gate_add(fs, "PT-ITERATION", GATE_WARNING, f->perf_shown, 0,
 				"no '## Iteration N' (or '## Round ...') section: iterations not checked");
 	if (pt_check_agg_rows(&f->perf.text, f->perf_shown, "PT-ITERATION", fs) ||
+	    pt_check_change_tables(&f->perf.text, f->perf_shown, "PT-ITERATION", fs) ||
 	    pt_check_totals(f, &f->perf.text, f->perf_shown, "PT-ITERATION", -1, fs))
 		return -1;
 	int conv = pt_convention(f);

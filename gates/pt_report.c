@@ -391,14 +391,7 @@ static size_t cells(const char *line, char out[][96], size_t max)
 
 static int is_sep(const char *line)
 {
-	int dash = 0;
-	for (const char *p = line; *p; p++) {
-		if (*p == '-')
-			dash = 1;
-		else if (*p != '|' && *p != ':' && *p != ' ')
-			return 0;
-	}
-	return dash;
+	return pt_delimiter_row(line);
 }
 
 static int cell_num(const char *c, double *v)
@@ -568,66 +561,8 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 	return 0;
 }
 
-/* Column index whose header contains one of words, -1 when none. */
-static int find_col(char head[][96], size_t nc, const char *const *words)
-{
-	for (size_t c = 0; c < nc; c++)
-		if (prose_contains_any(head[c], (size_t)-1, words))
-			return (int)c;
-	return -1;
-}
-
-/* A before / after / change table (| 指标 | before | after | 变化 |, |
- * 指标 | Baseline | Final | 提升 |): each row's change is (after - before)
- * / before within 1 point, or for times the change in speed (before /
- * after - 1), either of them with or without its sign (`提升 20%` for a
- * time that fell 20%). Only a figure no reading reaches is an error. */
-static int check_change_table(const struct pt_folder *f, size_t hl, size_t end,
-			      struct gate_findings *fs)
-{
-	const struct ptlog_text *r = &f->report;
-	char head[MAXCOLS][96];
-	size_t nc = cells(r->lines[hl], head, MAXCOLS);
-	static const char *const before[] = { "before", "\xE4\xBC\x98\xE5\x8C\x96\xE5\x89\x8D" /* 优化前 */,
-					      "baseline", "\xE5\x9F\xBA\xE7\xBA\xBF" /* 基线 */, NULL };
-	static const char *const after[] = { "after", "\xE4\xBC\x98\xE5\x8C\x96\xE5\x90\x8E" /* 优化后 */, "final",
-					     "\xE6\x9C\x80\xE7\xBB\x88" /* 最终 */, NULL };
-	static const char *const change[] = { "\xE5\x8F\x98\xE5\x8C\x96" /* 变化 */, "change", "delta",
-					      "\xCE\x94" /* Δ */, "\xE6\x8F\x90\xE5\x8D\x87" /* 提升 */, "improvement",
-					      "gain", NULL };
-	int b = find_col(head, nc, before), a = find_col(head, nc, after), c = find_col(head, nc, change);
-	if (b < 0 || a < 0 || c < 0 || a == b || c == a || c == b)
-		return 0;
-	/* a change against another reference (`Δ vs torch`, `相对 CANN`) is
-	 * not after against before */
-	static const char *const ref[] = { "vs", "\xE7\x9B\xB8\xE5\xAF\xB9" /* 相对 */, "relative", "against",
-					   "\xE5\xAF\xB9\xE6\xAF\x94" /* 对比 */, NULL };
-	if (prose_contains_any(head[c], (size_t)-1, ref) && !prose_contains_any(head[c], (size_t)-1, before))
-		return 0;
-	for (size_t l = hl + 2; l < end; l++) {
-		char cl[MAXCOLS][96];
-		size_t n = cells(r->lines[l], cl, MAXCOLS);
-		if ((size_t)b >= n || (size_t)a >= n || (size_t)c >= n)
-			continue;
-		struct prose_num nb[2], na[2], nch[2];
-		if (prose_numbers(cl[b], nb, 2) != 1 || prose_numbers(cl[a], na, 2) != 1 ||
-		    prose_numbers(cl[c], nch, 2) != 1 || nch[0].unit != PROSE_PCT || nb[0].v == 0 ||
-		    nb[0].unit != na[0].unit)
-			continue;
-		double want = prose_pct(nb[0].v, na[0].v), x = nch[0].v;
-		double speed = na[0].v > 0 ? (nb[0].v / na[0].v - 1) * 100 : NAN;
-		int timed = pt_us_per(nb[0].unit) > 0;
-		if (fabs(want - x) <= 1.0 || fabs(fabs(want) - fabs(x)) <= 1.0 ||
-		    (timed && isfinite(speed) && fabs(fabs(speed) - fabs(x)) <= 1.0))
-			continue;
-		if (gate_add(fs, RULE, GATE_ERROR, f->report_shown, (long)l + 1,
-			     "'%s': %s %g -> %s %g is %+.1f%%, not %+g%%", cl[0], head[b], nb[0].v, head[a],
-			     na[0].v, want, nch[0].v))
-			return -1;
-	}
-	return 0;
-}
-
+/* Every table of the report: its aggregate rows (check_table) and its
+ * before / after / change rows (pt_check_change_rows). */
 static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
 {
 	const struct ptlog_text *r = &f->report;
@@ -637,7 +572,7 @@ static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
 		size_t end = l + 2;
 		while (end < r->nlines && strchr(r->lines[end], '|'))
 			end++;
-		if (check_table(f, l, end, fs) || check_change_table(f, l, end, fs))
+		if (check_table(f, l, end, fs) || pt_check_change_rows(r, l, end, f->report_shown, RULE, fs))
 			return -1;
 		l = end - 1;
 	}

@@ -132,6 +132,22 @@ int pt_is_na(const char *s, size_t len);
  * each, blanks, emphasis and code marks trimmed); returns how many. */
 size_t pt_table_cells(const char *line, char out[][96], size_t max);
 
+/* The rows of the table whose header is line hl (its rows up to end) of
+ * a before / after / change table (| 指标 | before | after | 变化 |, |
+ * Baseline | Final | 提升 |, | baseline speedup | final speedup | delta
+ * |): each row's change must be (after - before) / before, for times
+ * before / after - 1, or either unsigned, within 1 point; an error under
+ * rule otherwise. A change against another reference (`Δ vs torch`) is
+ * not read. 0, -1 on allocation failure. */
+int pt_check_change_rows(const struct ptlog_text *r, size_t hl, size_t end, const char *shown, const char *rule,
+			 struct gate_findings *fs);
+/* 1 when line is a table's delimiter row (`|---|:--:|`). */
+int pt_delimiter_row(const char *line);
+
+/* The same over every table of t. */
+int pt_check_change_tables(const struct ptlog_text *t, const char *shown, const char *rule,
+			   struct gate_findings *fs);
+
 /* PT rule `rule` on the tables of a log (shown in findings): a row whose
  * first cell labels an aggregate (`bf16 mean`, `AVG`, `all-17 mean`,
  * `geomean`, `合计`) holds, in each column of figures, the mean (sum,

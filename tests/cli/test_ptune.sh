@@ -172,6 +172,18 @@ replace_first "$m/perf_report.md" "| 0.3916x | +4.9% |" "| 0.3916x | -61% |"
 expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
 expect_no_grep "'mean_speedup'" "$OUT"
 cp "$TMPDIR_TEST/report.orig" "$m/perf_report.md"
+# the same rows in perf_log.md (PT-ITERATION): mish's baseline speedup |
+# iter1 speedup | delta table, sigmoid's baseline | candidate | 变化
+replace_first "$m/perf_log.md" "| 0.6602 | 0.6767 | +3% |" "| 0.6602 | 0.6767 | +8% |"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
+expect_grep "perf_tuning/perf_log.md:23: error: [PT-ITERATION] '3': baseline speedup 0.6602 -> iter1 speedup 0.6767 is +2.5%, not +8%" "$OUT"
+cp "$TMPDIR_TEST/log.orig" "$m/perf_log.md"
+sg=$TMPDIR_TEST/real/sigmoid/perf_tuning/perf_log.md
+cp "$sg" "$TMPDIR_TEST/sig.log.orig"
+replace_first "$sg" "| 0.1895 ms | 0.1923 ms | +1.5% |" "| 0.1895 ms | 0.1923 ms | +4.5% |"
+expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/sigmoid"
+expect_grep "perf_tuning/perf_log.md:20: error: [PT-ITERATION] 'bench fp32 (512,512) median': baseline (iter1 start) 0.1895 -> candidate (iter1 end) 0.1923 is +1.5%, not +4.5%" "$OUT"
+cp "$TMPDIR_TEST/sig.log.orig" "$sg"
 for words in '20 个 case 总时长 8.03ms' 'total kernel time 8.03 ms over 20 cases' 'Σ kernel_ms = 8.03 ms, 20 cases'; do
     sed "s/(sum kernel_ms=8.03ms across 20 cases)/($words)/" "$TMPDIR_TEST/log.orig" >"$m/perf_log.md"
     expect_exit 1 "$TLGATE" "$TMPDIR_TEST/real/mish"
