@@ -126,11 +126,16 @@ $(BUILD)/libtlperf.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # The link line is kept in a file rewritten only when it changes (as
-# DOCS_URL below), so that `make STATIC=0` or a new Makefile relinks.
+# DOCS_URL below), so that `make STATIC=0` or a new Makefile relinks. The
+# build directory is left out of it: the same build named `build` or by
+# its absolute path (tests/cli/test_man.sh runs `make install
+# BUILD=/abs/build` while other tests run the binary) is the same link,
+# and must not relink the binary under them.
 LINK_STAMP := $(BUILD)/link-flags.txt
+LINK_SIG := $(LDFLAGS) $(BIN_LDFLAGS) $(if $(ICUDATA_OBJ),$(subst $(ICUDATA_OBJ),icudata.o,$(BIN_LDLIBS)),$(BIN_LDLIBS))
 $(LINK_STAMP): FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' '$(LDFLAGS) $(BIN_LDFLAGS) $(BIN_LDLIBS)' | cmp -s - $@ || printf '%s\n' '$(LDFLAGS) $(BIN_LDFLAGS) $(BIN_LDLIBS)' >$@
+	@printf '%s\n' '$(LINK_SIG)' | cmp -s - $@ || printf '%s\n' '$(LINK_SIG)' >$@
 
 $(TLPERF): $(MAIN_OBJ) $(BUILD)/libtlperf.a $(LINK_STAMP) $(ICUDATA_OBJ)
 	@mkdir -p $(@D)

@@ -151,9 +151,13 @@ grep -qx "round" "$TMPDIR_TEST/z" || fail "zsh: loop subcommands"
 zcomplete tlgate --strict "" >"$TMPDIR_TEST/z"
 grep -qx "<files>" "$TMPDIR_TEST/z" || fail "zsh: file names after --strict"
 
-# 4. make install puts everything in place
+# 4. make install puts everything in place, and relinks nothing: the
+# other tests run this build's binary meanwhile (a relink under them was
+# exit 126, "Permission denied", in whichever test ran it then)
+before=$(stat -c %Y.%s "$BUILD_DIR/bin/tlperf")
 make -s -C "$ROOT" install BUILD="$BUILD_DIR" DESTDIR="$TMPDIR_TEST/dest" PREFIX=/usr >/dev/null 2>"$TMPDIR_TEST/make.err" ||
     { cat "$TMPDIR_TEST/make.err"; fail "make install failed"; }
+[ "$(stat -c %Y.%s "$BUILD_DIR/bin/tlperf")" = "$before" ] || fail "make install BUILD=$BUILD_DIR relinked the binary"
 D=$TMPDIR_TEST/dest/usr
 for f in bin/tlperf bin/tlab bin/tlgate share/man/man1/tlperf.1 share/man/man1/tlab.1 share/man/man1/tlgate.1 \
          share/bash-completion/completions/tlperf share/zsh/site-functions/_tlperf \
