@@ -1384,7 +1384,7 @@ static int scan_prose(struct optlog *lg, const char *s, long line)
 	static const char *const ratio_words[] = { "speedup", "speed-up", "speed up", "faster", "slower",
 						   "improv", "reduc", "latency", "time", "perf", "加速", "提升",
 						   "降低", "下降", "减少", "缩短", "时延", "耗时", "延迟", "性能",
-						   "速度", "倍", NULL };
+						   "速度", "倍", "提速", "加快", "降幅", NULL };
 	static const char *const base_words[] = { "baseline", "基线", "基准", NULL };
 	int tw = text_find_any_ci(s, NULL, time_words) >= 0;
 	int rw = text_find_any_ci(s, NULL, ratio_words) >= 0;

@@ -73,4 +73,20 @@ done
 summary "- best: r1_tile" "- small: final_latency: 80.0 us" "- large: final_latency: 300.0 us" "- Final latency: improved by 20% on small"
 expect_exit 0 "$TLGATE" "$T/s/rec"
 expect_grep "checked 1 directory: 0 errors, 0 warnings" "$OUT"
+# prose that only looks like a claim is no finding (each phrasing of the
+# classes real logs showed: a 0% deviation, an error ratio, a ceiling, a
+# figure the log disowns, a run count); an overstated change in prose is
+# a warning
+keyed="- small: final_latency: 80.0 us"
+for p in "- 与 records 偏差 0%" "- 与 records 误差 0%，逐条对账" "- 精度误差超 10 倍时判失败" "- 精度误差超过 10 倍即回退" \
+    "- 无 >2x 结构性空间" "- 没有 >2x 的结构性优化空间" "- 单轮首测 -5.2% 系双态膨胀" "- 首测 -5.2%（双态膨胀，不计）" \
+    "- latency: median of 20 runs" "- 时延取 median of 5 runs" "- 测量口径：msprof Task Duration，median of 20" \
+    "- 剩余空间 < 3%（噪声阈值）" "- large 提速 33%"; do
+    summary "- best: r1_tile" "$keyed" "- large: final_latency: 300.0 us" "$p"
+    expect_exit 0 "$TLGATE" "$T/s/rec"
+    expect_grep "checked 1 directory: 0 errors, 0 warnings" "$OUT"
+done
+summary "- best: r1_tile" "$keyed" "- large: final_latency: 300.0 us" "- large 提速 60%"
+expect_exit 0 "$TLGATE" "$T/s/rec"
+expect_grep "warning: [S4-SPEEDUP] a figure read as a claimed change 60% does not match the records" "$OUT"
 echo ok
