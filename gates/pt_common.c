@@ -927,6 +927,11 @@ int pt_check_change_rows(const struct ptlog_text *r, size_t hl, size_t end, cons
 	    c = change_col(head, nc, change, -1);
 	if (b < 0 || a < 0 || c < 0 || a == b || c == a || c == b)
 		return 0;
+	/* two candidates (`| baseline | iter1 | iter2 | change |`): which one
+	 * the change is of is not said */
+	for (int k = a + 1; k < (int)nc; k++)
+		if (k != b && k != c && prose_contains_any(head[k], (size_t)-1, after))
+			return 0;
 	/* a change against another reference (`Δ vs torch`, `相对 CANN`) is
 	 * not after against before */
 	static const char *const ref[] = { "vs", "\xE7\x9B\xB8\xE5\xAF\xB9" /* 相对 */, "relative", "against",
