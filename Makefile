@@ -80,7 +80,8 @@ TEST_DEPS_OK := $(BUILD)/.test-deps-ok
 # Extra programs (fake kernel, fuzz harnesses...) register here from mk/*.mk.
 EXTRA_BINS :=
 
-.PHONY: all test test-long check layers unit cli demo bench fuzz install clean deps test-deps complexity print-link
+.PHONY: all test test-long check layers unit cli demo bench fuzz install clean deps test-deps complexity print-link \
+	build-tests
 all: $(TLPERF) $(ALIASES) extra
 
 -include mk/*.mk
@@ -173,8 +174,15 @@ layers: all
 # ASan's start-up, which makes that pass the slow one.
 ASAN_CLI_SHORT := test_reliability_fuzz test_reliability_gate test_reliability_records \
 	test_reliability_msprof test_records_strict test_gate
+# Each build is compiled BUILD_JOBS files at a time (default: one per CPU)
+# before its tests run: from a fresh clone the two builds are 424
+# compilations, 3.5 of make test's 7 minutes when compiled one at a time.
+BUILD_JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+build-tests: all $(TEST_BIN)
 test:
+	$(MAKE) -j$(BUILD_JOBS) build-tests BUILD=$(BUILD)
 	$(MAKE) check BUILD=$(BUILD)
+	$(MAKE) -j$(BUILD_JOBS) build-tests BUILD=$(BUILD)-asan SAN=1
 	$(MAKE) layers unit BUILD=$(BUILD)-asan SAN=1
 	$(MAKE) cli BUILD=$(BUILD)-asan SAN=1 CLI_ONLY="$(ASAN_CLI_SHORT)"
 	@echo "make test: all suites passed (plain, and ASan+UBSan on the units and the malformed-input scripts; make test-long runs the rest under ASan+UBSan)"
@@ -183,6 +191,7 @@ test:
 # leaves them out of its run and names them: test_abseq's budget-24 futility).
 LONG_UNITS := test_abseq
 test-long:
+	$(MAKE) -j$(BUILD_JOBS) build-tests BUILD=$(BUILD)-asan SAN=1
 	$(MAKE) cli BUILD=$(BUILD)-asan SAN=1 CLI_EXCEPT="$(ASAN_CLI_SHORT)"
 	$(MAKE) $(LONG_UNITS:%=$(BUILD)-asan/tests/%) BUILD=$(BUILD)-asan SAN=1
 	@TLPERF_TEST_LONG=1 TLPERF_TESTDATA=$(CURDIR)/testdata sh tests/run-tests.sh long-units $(LONG_UNITS:%=$(BUILD)-asan/tests/%)
