@@ -193,7 +193,6 @@ LONG_UNITS := test_abseq
 test-long:
 	$(MAKE) -j$(BUILD_JOBS) build-tests BUILD=$(BUILD)-asan SAN=1
 	$(MAKE) cli BUILD=$(BUILD)-asan SAN=1 CLI_EXCEPT="$(ASAN_CLI_SHORT)"
-	$(MAKE) $(LONG_UNITS:%=$(BUILD)-asan/tests/%) BUILD=$(BUILD)-asan SAN=1
 	@TLPERF_TEST_LONG=1 TLPERF_TESTDATA=$(CURDIR)/testdata sh tests/run-tests.sh long-units $(LONG_UNITS:%=$(BUILD)-asan/tests/%)
 	@echo "make test-long: all suites passed (the other CLI scripts and the long unit cases under ASan+UBSan)"
 

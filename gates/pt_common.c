@@ -889,6 +889,10 @@ int pt_check_agg_rows(const struct ptlog_text *t, const char *shown, const char 
 	return 0;
 }
 
+/* ---- before / after / change rows ----------------------------------- */
+
+#define CH_COLS 24
+
 /* The first column after the row labels, other than not, whose header
  * holds one of words; -1 none. */
 static int change_col(char head[][96], size_t nc, const char *const *words, int not)
@@ -898,10 +902,6 @@ static int change_col(char head[][96], size_t nc, const char *const *words, int 
 			return (int)c;
 	return -1;
 }
-
-/* ---- before / after / change rows ----------------------------------- */
-
-#define CH_COLS 24
 
 /* A before / after / change table (| 指标 | before | after | 变化 |, |
  * 指标 | Baseline | Final | 提升 |): each row's change is (after - before)
@@ -962,7 +962,8 @@ int pt_check_change_rows(const struct ptlog_text *r, size_t hl, size_t end, cons
 	return 0;
 }
 
-int pt_delimiter_row(const char *line)
+/* 1 when line is a table's delimiter row (`|---|:--:|`). */
+static int delimiter_row(const char *line)
 {
 	int dash = 0;
 	for (const char *p = line; *p; p++) {
@@ -974,18 +975,28 @@ int pt_delimiter_row(const char *line)
 	return dash;
 }
 
+int pt_next_table(const struct ptlog_text *t, size_t *from, size_t *hl, size_t *end)
+{
+	for (size_t l = *from; l + 1 < t->nlines; l++) {
+		if (!strchr(t->lines[l], '|') || !delimiter_row(t->lines[l + 1]))
+			continue;
+		size_t e = l + 2;
+		while (e < t->nlines && strchr(t->lines[e], '|'))
+			e++;
+		*hl = l;
+		*end = *from = e;
+		return 1;
+	}
+	*from = t->nlines;
+	return 0;
+}
+
 int pt_check_change_tables(const struct ptlog_text *t, const char *shown, const char *rule,
 			   struct gate_findings *fs)
 {
-	for (size_t l = 0; l + 1 < t->nlines; l++) {
-		if (!strchr(t->lines[l], '|') || !pt_delimiter_row(t->lines[l + 1]))
-			continue;
-		size_t end = l + 2;
-		while (end < t->nlines && strchr(t->lines[end], '|'))
-			end++;
-		if (pt_check_change_rows(t, l, end, shown, rule, fs))
+	size_t at = 0, hl, end;
+	while (pt_next_table(t, &at, &hl, &end))
+		if (pt_check_change_rows(t, hl, end, shown, rule, fs))
 			return -1;
-		l = end - 1;
-	}
 	return 0;
 }

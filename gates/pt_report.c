@@ -389,11 +389,6 @@ static size_t cells(const char *line, char out[][96], size_t max)
 	return pt_table_cells(line, out, max);
 }
 
-static int is_sep(const char *line)
-{
-	return pt_delimiter_row(line);
-}
-
 static int cell_num(const char *c, double *v)
 {
 	struct prose_num n[2];
@@ -566,16 +561,10 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 static int check_tables(const struct pt_folder *f, struct gate_findings *fs)
 {
 	const struct ptlog_text *r = &f->report;
-	for (size_t l = 0; l + 1 < r->nlines; l++) {
-		if (!strchr(r->lines[l], '|') || !is_sep(r->lines[l + 1]))
-			continue;
-		size_t end = l + 2;
-		while (end < r->nlines && strchr(r->lines[end], '|'))
-			end++;
-		if (check_table(f, l, end, fs) || pt_check_change_rows(r, l, end, f->report_shown, RULE, fs))
+	size_t at = 0, hl, end;
+	while (pt_next_table(r, &at, &hl, &end))
+		if (check_table(f, hl, end, fs) || pt_check_change_rows(r, hl, end, f->report_shown, RULE, fs))
 			return -1;
-		l = end - 1;
-	}
 	return 0;
 }
 

@@ -141,10 +141,12 @@ size_t pt_table_cells(const char *line, char out[][96], size_t max);
  * not read. 0, -1 on allocation failure. */
 int pt_check_change_rows(const struct ptlog_text *r, size_t hl, size_t end, const char *shown, const char *rule,
 			 struct gate_findings *fs);
-/* 1 when line is a table's delimiter row (`|---|:--:|`). */
-int pt_delimiter_row(const char *line);
+/* The next table of t from line *from on (a row of cells over a
+ * delimiter row `|---|:--:|`): its header line in *hl, the end of its
+ * rows (exclusive) in *end, *from moved past it. 0 when there is none. */
+int pt_next_table(const struct ptlog_text *t, size_t *from, size_t *hl, size_t *end);
 
-/* The same over every table of t. */
+/* pt_check_change_rows over every table of t. */
 int pt_check_change_tables(const struct ptlog_text *t, const char *shown, const char *rule,
 			   struct gate_findings *fs);
 

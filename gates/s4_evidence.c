@@ -191,18 +191,24 @@ static int log_row(struct s4_recon *rc, const struct s4_evidence *ev, const char
 	return 0;
 }
 
+/* 1 when claim c is a claim of the log: a hard one, the restated
+ * figures taken as claims, or, without records, a row of the Final
+ * Summary's table of finals (soft 2: no recorded workload to match it
+ * with, so a claim as a claim line is). */
+static int log_claim(const struct optlog *lg, const struct optlog_claim *c, int logonly)
+{
+	return !c->soft || lg->figs_claims || (c->soft == 2 && logonly);
+}
+
 int s4_recon_from_log(const struct s4_input *in, struct s4_recon *rc)
 {
 	const struct optlog *lg = in->log;
 	if (in->optlog_state != S4_FILE_OK)
 		return 0;
-	/* without records, a row of the Final Summary's table of finals is a
-	 * claim as a claim line is (no recorded workload to match it with) */
 	int logonly = in->recs->n == 0;
-#define LOG_CLAIM(c) (!(c)->soft || lg->figs_claims || ((c)->soft == 2 && logonly))
 	rc->log_claims = lg->n_final_rows + lg->n_geomeans + lg->n_ratios;
 	for (size_t i = 0; i < lg->n_claims; i++)
-		rc->log_claims += LOG_CLAIM(&lg->claims[i]);
+		rc->log_claims += log_claim(lg, &lg->claims[i], logonly);
 	if (in->recs->n > 0 || rc->n > 0) {
 		if (rc->n > 0)
 			snprintf(rc->evidence, sizeof(rc->evidence), "the records");
@@ -219,10 +225,9 @@ int s4_recon_from_log(const struct s4_input *in, struct s4_recon *rc)
 	}
 	for (size_t i = 0; !lg->n_final_rows && i < lg->n_claims && !err; i++) {
 		const struct optlog_claim *c = &lg->claims[i];
-		if (LOG_CLAIM(c))
+		if (log_claim(lg, c, logonly))
 			err = log_row(rc, &ev, NULL, c->workload, c->final_us, c->baseline_us, c->line);
 	}
-#undef LOG_CLAIM
 	if (!err && rc->n)
 		snprintf(rc->evidence, sizeof(rc->evidence), "%s",
 			 ev.n ? ev.what : "nothing: the log states no figures these claims summarise");

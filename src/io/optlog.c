@@ -1750,6 +1750,16 @@ static int names_final_column(const char *c)
 	       (text_find_ci(c, "after") && !text_find_ci(c, "vs"));
 }
 
+/* The column that names a table's rows: one after the first whose header
+ * names the workload (`kernel_id | workload_id | ...`), else the first. */
+static int workload_column(const char *const *cells, int nc)
+{
+	for (int i = 1; i < nc; i++)
+		if (text_find_ci(cells[i], "workload"))
+			return i;
+	return 0;
+}
+
 /* In a Final Summary table, the column after the first that gives the
  * final latencies (cx->sum_col, -1 none) and its unit (cx->sum_mul). */
 static void summary_column(struct ctx *cx, const char *const *cells, int nc)
@@ -1759,13 +1769,7 @@ static void summary_column(struct ctx *cx, const char *const *cells, int nc)
 	cx->sum_label = 0;
 	if (!cx->in_summary || nc < 2)
 		return;
-	/* a column named for the workload labels the rows (`kernel_id |
-	 * workload_id | ...`), else the first */
-	for (int i = 1; i < nc; i++)
-		if (text_find_ci(cells[i], "workload")) {
-			cx->sum_label = i;
-			break;
-		}
+	cx->sum_label = workload_column(cells, nc);
 	for (int i = 1; i < nc; i++) {
 		const char *c = cells[i];
 		if (names_final_column(c)) {
@@ -1804,10 +1808,8 @@ static void fig_columns(struct ctx *cx, const char *const *cells, int nc)
 {
 	cx->fig_base = cx->fig_final = -1;
 	cx->fig_table = 0;
-	cx->fig_label = 0;
+	cx->fig_label = workload_column(cells, nc);
 	for (int i = 1; i < nc; i++) {
-		if (!cx->fig_label && text_find_ci(cells[i], "workload"))
-			cx->fig_label = i;
 		if (names_base_column(cells[i])) {
 			if (cx->fig_base >= 0)
 				goto none;
@@ -2005,15 +2007,12 @@ static int row_has_number(const char *const *cells, int n)
 	return 0;
 }
 
-/* A row of a Final Summary table with a final column: a soft claim of the
- * first cell's label at that column's latency. Returns -1 on allocation
- * failure. */
 /* The speedup (`1.25x`, `1.25×`, `1.25 倍`) and the change in %
  * (`-20.0%`) a row of a Final Summary table states beside its final
- * latency, each in a cell of its own holding that one figure: claims of
- * that workload (struct optlog_ratio), read like those of a claim line.
- * The first of each kind; cells of the label, the final and the baseline
- * are not read. Returns -1 on allocation failure. */
+ * latency, each in a cell of its own holding that one figure (read as
+ * ratio_at reads a claim line's): claims of that workload (struct
+ * optlog_ratio). The first of each kind; cells of the label, the final
+ * and the baseline are not read. Returns -1 on allocation failure. */
 static int summary_row_ratios(struct ctx *cx, const char *const *cells, int n, const char *label,
 			      long lineno, const char *quote)
 {
@@ -2025,22 +2024,27 @@ static int summary_row_ratios(struct ctx *cx, const char *const *cells, int n, c
 		const char *c = skip_marks(cells[i]);
 		if (prose_numbers(c, num, 2) != 1)
 			continue;
-		int times = num[0].unit == PROSE_X || (num[0].unit == PROSE_NOUNIT && strstr(c + num[0].end, "倍"));
-		enum optlog_ratio_kind k = times ? OPTLOG_RATIO_SPEEDUP : OPTLOG_RATIO_PERCENT;
-		if ((!times && num[0].unit != PROSE_PCT) || seen[k] || !(fabs(num[0].v) > 0))
+		const char *p = c + num[0].pos;
+		while (*p && !is_digit((unsigned char)*p))
+			p++; /* past the sign: ratio_at reads it before the digits */
+		enum optlog_ratio_kind k;
+		double v;
+		int dec;
+		if (!ratio_at(c, p, &k, &v, &dec) || seen[k] || !(fabs(v) > 0))
 			continue;
 		seen[k] = 1;
-		int dec = 0;
-		const char *dot = memchr(c + num[0].pos, '.', num[0].end - num[0].pos);
-		for (const char *q = dot ? dot + 1 : c + num[0].end; q < c + num[0].end && is_digit((unsigned char)*q); q++)
-			dec++;
 		char *l = strdup(label);
-		if (!l || push_ratio(cx->lg, lineno, quote, l, k, num[0].v, NAN, dec, 0))
+		if (!l || push_ratio(cx->lg, lineno, quote, l, k, v, NAN, dec, 0))
 			return -1;
 	}
 	return 0;
 }
 
+/* A row of a Final Summary table with a final column: a claim (soft 2) of
+ * the label in its workload column (else the first) at that column's
+ * latency, with the baseline column's figure when the table has one, and
+ * the row's ratios (summary_row_ratios). Returns -1 on allocation
+ * failure. */
 static int summary_row_claim(struct ctx *cx, const char *const *cells, int n, long lineno, const char *quote)
 {
 	struct optlog *lg = cx->lg;
