@@ -35,7 +35,7 @@ run() { # echo the command as a user would type it, then run it
     "$@"
 }
 
-say "1. tlab: incumbent A (8.40 us) vs candidate B (8.00 us), sequential protocol with a proven error bound (3 to 16 interleaved pairs)"
+say "1. tlab: incumbent A (8.40 us) vs candidate B (8.00 us), the default protocol fast (stops when the verdict is clear: 3 to 16 interleaved pairs)"
 W=$OUT/ab
 run "$B/bin/tlab" --msprof "$FM" --workdir "$W" --launch-count 15 --warm-up 5 \
     --kernel-name main --a-cmd "$FK --mean 8.40 --seed 42" --b-cmd "$FK --mean 8.00 --seed 42" \

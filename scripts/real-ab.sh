@@ -5,18 +5,18 @@
 # faster and tlab must say B_better; spin-b against spin-b2 (the same
 # program built twice) must not give B_better.
 #
-# usage: scripts/real-ab.sh [--protocol seq|fast|ref] [--seed S] [--sessions N]
+# usage: scripts/real-ab.sh [--protocol fast|seq|ref] [--seed S] [--sessions N]
 #                           [--side-by-side N]
 # Prints a Markdown section (make bench collects it into docs/benchmarks.md)
 # and exits 1 when an expectation fails. A benchmark, not a CI test: the
 # machine is shared and noisy. --sessions N (make bench: 100) adds a table
-# of N sessions (seeds 1..N) of both comparisons under seq and ref: how
+# of N sessions (seeds 1..N) of both comparisons under fast, seq and ref: how
 # often each verdict came out on real noise, and the mean pairs.
 #
-# --side-by-side N (issue 36 item 4; make bench: 30) adds seq, fast and ref
+# --side-by-side N (issue 36 item 4; make bench: $REAL_AB_SIDE, 10) adds seq, fast and ref
 # on the same kernels at the same time: for each session seed 1..N the
 # three protocols run one after the other, so they see the same machine.
-# Kernels: spin-b (CPU-bound, "steady", runs of ~1-2% CV when quiet) and
+# Kernels: spin-b (CPU-bound, "steady", runs of ~2-3% CV when quiet) and
 # SPIN_MEM=1 spin-b (memory-bound, "noisy", a 32 MiB table read at random).
 # Comparisons through SPIN_WORK: A = B (100 / 100), B 5% faster
 # (105.26 / 100), B 3% slower (100 / 103). Conditions: "quiet" (nothing
@@ -30,7 +30,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-build}
 case "$B" in /*) ;; *) B=$ROOT/$B ;; esac
 TLAB=$B/bin/tlab
-PROTO=seq
+PROTO=fast
 SEED=1
 SESSIONS=0
 SIDE=0
@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
         --seed) SEED=$2; shift 2 ;;
         --sessions) SESSIONS=$2; shift 2 ;;
         --side-by-side) SIDE=$2; shift 2 ;;
-        *) echo "usage: $0 [--protocol seq|fast|ref] [--seed S] [--sessions N] [--side-by-side N]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--protocol fast|seq|ref] [--seed S] [--sessions N] [--side-by-side N]" >&2; exit 2 ;;
     esac
 done
 for p in "$TLAB" "$B/bin/spin-a" "$B/bin/spin-b" "$B/bin/spin-b2"; do
@@ -112,7 +112,7 @@ if [ "$SESSIONS" -gt 0 ]; then
     echo
     echo "| protocol | comparison | sessions | B_better | tie | A_better | inconclusive | mean pairs | time |"
     echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
-    for proto in seq ref; do
+    for proto in fast seq ref; do
         for cmp in "spin-a_vs_spin-b spin-a spin-b" "spin-b_vs_spin-b2 spin-b spin-b2"; do
             set -- $cmp
             start=$(date +%s)

@@ -28,6 +28,7 @@ static void test_defaults_and_fields(void **state)
 	assert_close(p.small_us, 20.0, 0);
 	assert_close(p.ab_threshold, 0.05, 0);
 	assert_int_equal(p.tlab_pairs, 3);
+	assert_int_equal(p.tlab_protocol, LOOP_AB_FAST); /* a plan naming none runs fast */
 	assert_string_equal(p.msprof, "msprof");
 	assert_non_null(loop_plan_workload(&p, "n65536"));
 	assert_null(loop_plan_workload(&p, "n9"));
@@ -43,7 +44,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(loop_plan_parse(good, strlen(good), &p, err, sizeof(err)), 0);
 	p.contract = 2;
 	p.tlab_pairs = 5;
-	assert_int_equal(p.tlab_protocol, LOOP_AB_SEQ);
+	assert_int_equal(p.tlab_protocol, LOOP_AB_FAST); /* tlab's default */
 	p.tlab_protocol = LOOP_AB_REF;
 	char *j = loop_plan_to_json(&p);
 	assert_non_null(j);

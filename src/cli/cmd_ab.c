@@ -42,28 +42,31 @@ static const struct cli_option ab_options[] = {
 	{ 'w', 0, "workdir", "DIR", "session directory (default perf_opt/ab_test)" },
 	{ 'p', 0, "pairs", "N", "ref: A/B pairs (default 3; 1 and 2 are accepted like\n"
 				"ab_test.py, which then decides on their direction\n"
-				"alone); seq ignores it" },
+				"alone); fast and seq ignore it" },
 	{ 'l', 0, "launch-count", "N", "launches profiled per run (default 15)" },
 	{ 'u', 0, "warm-up", "N", "msprof warm-up replays per launch (default 5)" },
 	{ 'k', 0, "kernel-name", "K", "kernel name pattern, for msprof and for reading (main)" },
 	{ 'n', 0, "noise", "F", "tie margin on the relative change (default 0.03: ref\n"
-				"ab_test.py's, seq its own; given, it sets both)" },
+				"ab_test.py's, fast and seq their own; given, it sets\n"
+				"each)" },
 	{ 't', 0, "timeout", "S", "seconds per run; the run's process group is killed\n"
 				  "after it (default 900)" },
 	{ 'm', 0, "aic-metrics", "LIST", "msprof metrics (default BasicInfo,PipeUtilization,\n"
 					 "ArithmeticUtilization,Memory,MemoryUB,MemoryL0,L2Cache,\n"
 					 "ResourceConflictRatio)" },
 	{ 'M', 0, "msprof", "PATH", "profiler to run (default $TLAB_MSPROF, else msprof on PATH)" },
-	{ 'P', 0, "protocol", "P", "decision rule: seq = sequential, with a proven error\n"
-				   "bound (default), fast = sequential for the runs users\n"
-				   "have (steady kernels in 3-7 pairs; docs/tlab.md), ref =\n"
-				   "the ab_test.py rule", protocol_choices },
-	{ 'N', 0, "min-pairs", "N", "seq: first look after N pairs (default 3, at least 3)" },
-	{ 'X', 0, "max-pairs", "N", "seq: budget; inconclusive at the latest here (default\n"
-				    "16, at most 24)" },
-	{ 'g', 0, "min-gain", "F", "seq: smallest gain of B worth adopting (default 0.01)" },
-	{ 'S', 0, "seed", "S", "seq: seed of the A/B order draws (default: from the clock;\n"
-			       "printed as order_seed)" },
+	{ 'P', 0, "protocol", "P", "decision rule: fast = sequential, for the runs users\n"
+				   "have (default; steady kernels in 3-8 pairs), seq =\n"
+				   "sequential with a bound over every two-state shift\n"
+				   "(about 11 pairs), ref = the ab_test.py rule", protocol_choices },
+	{ 'N', 0, "min-pairs", "N", "fast, seq: first look after N pairs (default 3, at\n"
+				    "least 3)" },
+	{ 'X', 0, "max-pairs", "N", "fast, seq: budget; inconclusive at the latest here\n"
+				    "(default 16, at most 24)" },
+	{ 'g', 0, "min-gain", "F", "fast, seq: smallest gain of B worth adopting (default\n"
+				   "0.01)" },
+	{ 'S', 0, "seed", "S", "fast, seq: seed of the A/B order draws (default: from\n"
+			       "the clock; printed as order_seed)" },
 	{ 's', 0, "source", "SRC", "where launch durations come from: msprof (default),\n"
 				   "stdout (the command itself is run and prints one\n"
 				   "duration in us per line, or a JSON array), or\n"
@@ -90,28 +93,30 @@ const struct cli_spec cmd_ab_spec = {
 	"tlab --a-cmd CMD --b-cmd CMD [options]\n"
 	"tlperf ab --a-cmd CMD --b-cmd CMD [options]",
 	"Arbitrates a small performance difference between the incumbent A and\n"
-	"a candidate B by interleaved profiler runs. With --protocol seq (the\n"
-	"default) the order within each pair is drawn at random (seeded, recorded\n"
-	"in runs.jsonl) and the session stops as soon as the verdict is clear;\n"
-	"with --protocol ref pair i runs A then B when i is odd, B then A when\n"
-	"even, for exactly --pairs pairs. Each run is\n"
+	"a candidate B by interleaved profiler runs. With --protocol fast (the\n"
+	"default) or seq the order within each pair is drawn at random (seeded,\n"
+	"recorded in runs.jsonl) and the session stops as soon as the verdict is\n"
+	"clear; with --protocol ref pair i runs A then B when i is odd, B then A\n"
+	"when even, for exactly --pairs pairs. Each run is\n"
 	"  MSPROF op --kernel-name=K --output=WORKDIR/pair<i><A|B> --launch-count=N\n"
 	"     --warm-up=W --dump=off --aic-metrics=LIST <CMD>\n"
 	"through /bin/sh -c, in its own process group, stdout and stderr in\n"
 	"WORKDIR/logs/pair<i><A|B>.log; its figure is the median Task Duration(us).\n"
 	"Every finished run is appended to WORKDIR/runs.jsonl as it ends.\n",
 	ab_options,
-	"Verdict (seq): after each pair from --min-pairs on, B_better when the\n"
-	"interval of the pair log-ratios (at the look's Student level) is above 0,\n"
-	"the estimate >= --min-gain, and the sample clears the look's two-state\n"
-	"bar: the chance of ever adopting a B that is not faster is at most 2.0%\n"
-	"for Gaussian log-ratios or two run states up to 11% apart\n"
-	"(false_adoption_bound in the output; alpha, 2.5%, is the budget the looks\n"
-	"spend and the target where no theorem applies; docs/tlab.md, \"How seq\n"
-	"decides\"; fast: the same bound over a narrower family). A_better and\n"
-	"tie from the interval alone; inconclusive (stop_reason futile) as soon\n"
-	"as the budget cannot reach a verdict, with pairs_needed. stop_reason\n"
-	"says which.\n"
+	"Verdict (fast, the default, and seq): after each pair from --min-pairs on,\n"
+	"B_better when the interval of the pair log-ratios (at the look's Student\n"
+	"level) is above 0, the estimate >= --min-gain, and the sample clears the\n"
+	"look's two-state bar (fast: and B's run was the faster in most pairs).\n"
+	"The chance of ever adopting a B that is not faster is at most 2.0%\n"
+	"(false_adoption_bound) for Gaussian log-ratios and for two run states:\n"
+	"fast at equal state frequencies up to an 11% gap and shifted by up to 0.3\n"
+	"up to an 8% gap; seq at any frequencies up to an 11% gap. alpha, 2.5%, is\n"
+	"the budget the looks spend and the target where no theorem applies\n"
+	"(docs/tlab.md, \"fast: the rule for the runs users have\" and \"How seq\n"
+	"decides\"). A_better and tie from the interval alone; inconclusive\n"
+	"(stop_reason futile) as soon as the budget cannot reach a verdict, with\n"
+	"pairs_needed. stop_reason says which.\n"
 	"\n"
 	"Verdict (ref): rel = (medA - medB) / medA over the medians of the run\n"
 	"medians; exact two-sided sign test over the non-zero pair differences\n"
@@ -125,8 +130,9 @@ const struct cli_spec cmd_ab_spec = {
 	"fields carry ab_test.py's values: b_rel_change = round(-rel, 4)\n"
 	"(NEGATIVE when B is faster), the merged medians and pair_diffs_us (B - A)\n"
 	"rounded to 3 decimals, sign_test_p to 4 (Python's round); exact holds\n"
-	"them unrounded. Under seq the reference rule's own decision (its verdict,\n"
-	"sign_test_p, direction_consistent) is only in \"ref\", for comparison.\n"
+	"them unrounded. Under fast and seq the reference rule's own decision (its\n"
+	"verdict, sign_test_p, direction_consistent) is only in \"ref\", for\n"
+	"comparison.\n"
 	"See docs/tlab.md \"Which fields to read\".\n"
 	"One tlab per WORKDIR (WORKDIR/tlab.lock; a second exits 2 naming the\n"
 	"first's pid). A run's processes die with tlab, kill -9 included; what a\n"
@@ -574,9 +580,9 @@ static int settle_protocol(struct ab_opts *o)
 		if (abseq_params_check(&o->seq, &why) != 0)
 			return cli_usage_error("ab", "%s", why);
 		if (o->pairs_given)
-			cli_note("--pairs applies to --protocol ref; seq stops between --min-pairs %zu "
+			cli_note("--pairs applies to --protocol ref; %s stops between --min-pairs %zu "
 				 "and --max-pairs %zu",
-				 o->seq.min_pairs, o->seq.max_pairs);
+				 o->protocol_name, o->seq.min_pairs, o->seq.max_pairs);
 		o->pairs = (long)o->seq.max_pairs;
 		if (!o->seed_given)
 			o->seed = ab_seq_default_seed();
@@ -874,8 +880,8 @@ static void print_budget_note(const struct abseq_result *r, const struct abseq_p
 	double sd = 100.0 * r->log_se * sqrt((double)r->pairs);
 	if (r->reason == ABSEQ_BUDGET && r->pairs_needed == 0)
 		cli_note("at the noise seen (sd %.2f%% per pair), B's gain of %+.2f%% did not clear the "
-			 "bars of seq within --max-pairs %zu (a larger budget, at most 24, may decide it)",
-			 sd, 100.0 * r->gain, p->max_pairs);
+			 "bars of %s within --max-pairs %zu (a larger budget, at most 24, may decide it)",
+			 sd, 100.0 * r->gain, p->rule == ABSEQ_RULE_FAST ? "fast" : "seq", p->max_pairs);
 	else if (r->pairs_needed > 0)
 		cli_note("at the noise seen (sd %.2f%% per pair), a verdict on --min-gain %g would take "
 			 "about %zu pairs, more than --max-pairs %zu: stopped after %zu",
@@ -964,7 +970,7 @@ static const struct ab_cmd ab_cmd_init = {
 			.timeout_s = 900,
 		},
 		.protocol = AB_PROTOCOL_SEQ,
-		.protocol_name = "seq",
+		.protocol_name = "fast",
 		.source_arg = "msprof",
 		.pairs = 3,
 		.noise = AB_REF_NOISE,
@@ -981,7 +987,7 @@ int cmd_ab(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	*x = ab_cmd_init;
-	abseq_params_default(&x->o.seq, ABSEQ_RULE_SEQ);
+	abseq_params_default(&x->o.seq, ABSEQ_RULE_FAST);
 	int rc = parse_args(argc, argv, &x->o);
 	if (rc != 0) {
 		absource_release(&x->o.source);

@@ -41,9 +41,10 @@ static const struct cli_option init_options[] = {
 	{ O_ABT, 0, "ab-threshold", "F", "gains under this go to tlab (0.05)" },
 	{ O_LC, 0, "launch-count", "N", "msprof launches per measurement (15)" },
 	{ O_WU, 0, "warm-up", "N", "msprof warm-up launches (5)" },
-	{ O_APROTO, 0, "ab-protocol", "fast|seq|ref", "tlab's protocol (seq: it picks the pairs it\n"
-						      "needs, with a proven error bound; fast: the\n"
-						      "same for the runs users have; ref: ab_test.py's rule)" },
+	{ O_APROTO, 0, "ab-protocol", "fast|seq|ref", "tlab's protocol (fast, the default: it picks\n"
+						      "the pairs it needs, for the runs users have;\n"
+						      "seq: the same with a bound over every two-state\n"
+						      "shift, about 11 pairs; ref: ab_test.py's rule)" },
 	{ O_PAIRS, 0, "pairs", "N", "tlab pairs under --ab-protocol ref (3)" },
 	{ O_ALC, 0, "ab-launch-count", "N", "tlab launches per run (15)" },
 	{ O_AWU, 0, "ab-warm-up", "N", "tlab warm-up launches (5)" },

@@ -31,10 +31,11 @@ static const char *const sim_protocols[] = { "fast", "seq", "seq-v1", "ref", "bo
 static const char *const sim_grids[] = { "calibration", "evaluation", NULL };
 
 static const struct cli_option sim_options[] = {
-	{ 'p', 0, "protocol", "P", "fast (the rule for the runs users have), seq (tlab's\n"
-				   "default, the rule with a proven bound), seq-v1 (the rule\n"
-				   "it replaced, for comparison), ref (3 fixed pairs,\n"
-				   "ab_test.py's rule), both (seq and ref, the default) or all",
+	{ 'p', 0, "protocol", "P", "fast (tlab's default, the rule for the runs users\n"
+				   "have), seq (the bound over every two-state shift),\n"
+				   "seq-v1 (the rule seq replaced, for comparison), ref (3\n"
+				   "fixed pairs, ab_test.py's rule), both (seq and ref, the\n"
+				   "default) or all",
 	  sim_protocols },
 	{ 's', 0, "scenario", "S", "quiet, bimodal4, bimodal8, drift, outliers, stateshift,\n"
 				   "steady1, steady2 (one state, runs of 1.4% and 2% CV)\n"
@@ -357,8 +358,9 @@ static const struct table_col target_cols[] = {
 	{ "target", TABLE_LEFT }, { "measured", TABLE_LEFT }, { "limit", TABLE_LEFT }, { "", TABLE_LEFT },
 };
 
-/* Returns 0, -1 when out of memory. */
-static int print_targets(const struct target *tg, size_t nt)
+/* The targets of the rows of protocol PROTO (the first one simulated).
+ * Returns 0, -1 when out of memory. */
+static int print_targets(const struct target *tg, size_t nt, const char *proto)
 {
 	size_t fails = 0;
 	struct table t;
@@ -378,7 +380,7 @@ static int print_targets(const struct target *tg, size_t nt)
 		table_cell(&t, "%s", tg[i].pass ? "PASS" : "FAIL");
 		fails += !tg[i].pass;
 	}
-	printf("\nTargets (seq rows):\n\n");
+	printf("\nTargets (%s rows):\n\n", proto);
 	if (report_table_put_markdown(stdout, &t) != 0)
 		return -1;
 	printf("\n%zu of %zu targets met.\n", nt - fails, nt);
@@ -978,7 +980,7 @@ static int run_named(const struct sim_opts *o)
 		       "min-gain %g, noise %g\n\n",
 		       o->trials, o->seed, SIM_LAUNCHES, proto_name(shown), sp->min_pairs, sp->max_pairs, sp->min_gain,
 		       sp->noise);
-		if (print_table(cells, nc, o->trials) != 0 || print_targets(targets, nt) != 0) {
+		if (print_table(cells, nc, o->trials) != 0 || print_targets(targets, nt, proto_name(shown)) != 0) {
 			cli_error("out of memory");
 			rc = CLI_FAIL;
 			goto out;

@@ -42,6 +42,7 @@ void loop_plan_init(struct loop_plan *p)
 	p->launch_count = 15;
 	p->warm_up = 5;
 	p->tlab_pairs = 3;
+	p->tlab_protocol = LOOP_AB_FAST; /* tlab's default */
 	p->tlab_launch_count = 15;
 	p->tlab_warm_up = 5;
 	p->timeout_s = 900;

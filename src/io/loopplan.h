@@ -50,9 +50,9 @@ struct loop_workload {
 /* tlab's protocol in the loop's A/B arbitration (plan "tlab.protocol",
  * `tlperf loop --ab-protocol`). */
 enum loop_ab_protocol {
-	LOOP_AB_SEQ = 0,    /* "seq", the default: the rule with a proven bound */
+	LOOP_AB_SEQ = 0,    /* "seq": the bound over every two-state shift */
 	LOOP_AB_REF = 1,    /* "ref": ab_test.py's rule over tlab_pairs pairs */
-	LOOP_AB_FAST = 2    /* "fast": tlab's rule for the runs users have */
+	LOOP_AB_FAST = 2    /* "fast", the default: tlab's rule for the runs users have */
 };
 
 /* "seq", "ref", "fast". */
@@ -77,7 +77,7 @@ struct loop_plan {
 	double ab_threshold;   /* gains under this go to tlab (0.05) */
 	long launch_count;     /* msprof launches per measurement (15) */
 	long warm_up;          /* msprof warm-up launches (5) */
-	int tlab_protocol;     /* enum loop_ab_protocol: tlab --protocol (seq) */
+	int tlab_protocol;     /* enum loop_ab_protocol: tlab --protocol (fast) */
 	long tlab_pairs;       /* tlab --pairs under ref (3); seq picks its own */
 	long tlab_launch_count;/* tlab --launch-count (15) */
 	long tlab_warm_up;     /* tlab --warm-up (5) */

@@ -1,4 +1,4 @@
-# tlab --protocol seq (the default) end to end: fake profiler and kernel
+# tlab --protocol seq (the default until 2026-12-06, now fast) end to end: fake profiler and kernel
 # with run-state bimodality, the seq JSON fields, seeded random order
 # recorded in runs.jsonl, --source stdout / csv with tiny scripts, resume,
 # usage errors.
@@ -10,7 +10,7 @@ FAKE=$ROOT/scripts/fake-msprof
 cd "$TMPDIR_TEST"
 
 # B 8% faster, runs bimodal (+-2% per process): B_better, stopping early
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir faster --seed 5 \
+expect_exit 0 "$TLAB" --protocol seq --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir faster --seed 5 \
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9.2 --seed 11"
 cp "$OUT" faster.json
 expect_grep '"protocol":	"seq"' faster.json
@@ -39,21 +39,21 @@ cmp -s order_stderr order_journal || fail "order differs: $(cat order_stderr) / 
 grep -q '"arm":"A","pair":[0-9]*,"order":1' faster/runs.jsonl || fail "A never ran first"
 grep -q '"arm":"B","pair":[0-9]*,"order":1' faster/runs.jsonl || fail "B never ran first"
 # same seed: same order and same figures; another seed: another order
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir again --seed 5 \
+expect_exit 0 "$TLAB" --protocol seq --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir again --seed 5 \
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9.2 --seed 11"
 grep '^pair ' "$ERR" | sed 's/^pair \([0-9]*\)\/16 \([AB]\).*/\1\2/' | tr '\n' ' ' >order_again
 cmp -s order_stderr order_again || fail "same --seed, different order"
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir other --seed 6 \
+expect_exit 0 "$TLAB" --protocol seq --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir other --seed 6 \
     --a-cmd "$FK --mean 10 --seed 11" --b-cmd "$FK --mean 9.2 --seed 11"
 grep '^pair ' "$ERR" | sed 's/^pair \([0-9]*\)\/16 \([AB]\).*/\1\2/' | tr '\n' ' ' >order_other
 cmp -s order_stderr order_other && fail "--seed 6 drew the same order as --seed 5"
 
 # identical arms, bimodal runs: not B_better (a tie, normally within the state)
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir same --seed 2 \
+expect_exit 0 "$TLAB" --protocol seq --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir same --seed 2 \
     --a-cmd "$FK --mean 10 --seed 3" --b-cmd "$FK --mean 10 --seed 3"
 expect_grep '"verdict":	"tie"' "$OUT"
 # B 8% slower: A_better
-expect_exit 0 "$TLAB" --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir slower --seed 2 \
+expect_exit 0 "$TLAB" --protocol seq --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir slower --seed 2 \
     --a-cmd "$FK --mean 10 --seed 4" --b-cmd "$FK --mean 10.8 --seed 4"
 expect_grep '"verdict":	"A_better"' "$OUT"
 expect_grep '"stop_reason":	"loss"' "$OUT"
@@ -65,7 +65,7 @@ SH
 cat >b.sh <<'SH'
 echo "[9.0, 9.1, 8.9, 9.05]"; echo "b: $TLAB_LAUNCH_COUNT launches" >&2
 SH
-expect_exit 0 "$TLAB" --source stdout --workdir stdout --seed 1 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
+expect_exit 0 "$TLAB" --protocol seq --source stdout --workdir stdout --seed 1 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep '"source":	"stdout"' "$OUT"
 expect_grep '"launches":	4' "$OUT"
@@ -80,12 +80,12 @@ expect_grep '"alpha":	0.025' "$OUT"
 expect_grep "b: 15 launches" stdout/logs/pair1B.log
 [ -s stdout/pair1A/stdout.txt ] || fail "the stdout capture is kept in the run's directory"
 # no msprof needed for stdout
-PATH=/usr/bin:/bin TLAB_MSPROF=/nonexistent expect_exit 0 "$TLAB" --source stdout --workdir nomsprof \
+PATH=/usr/bin:/bin TLAB_MSPROF=/nonexistent expect_exit 0 "$TLAB" --protocol seq --source stdout --workdir nomsprof \
     --a-cmd "sh a.sh" --b-cmd "sh a.sh"
 expect_grep '"verdict":	"tie"' "$OUT"
 # a bench printing something else: exit 1, naming the file and line and the log
 printf 'echo 10; echo oops\n' >bad.sh
-expect_exit 1 "$TLAB" --source stdout --workdir bad --a-cmd "sh bad.sh" --b-cmd "sh a.sh"
+expect_exit 1 "$TLAB" --protocol seq --source stdout --workdir bad --a-cmd "sh bad.sh" --b-cmd "sh a.sh"
 expect_grep "stdout.txt:2: 'oops' is not a duration" "$ERR"
 expect_grep '"log":' "$OUT"
 
@@ -95,12 +95,12 @@ m=$1
 printf 'Name,Duration (us),\nk,%s,\nk,NA,\n' "$m" >"$TLAB_OUTPUT/k_0.csv"
 printf 'Name,Duration (us),\nk,%s,\nk,%s,\n' "$m" "$m" >"$TLAB_OUTPUT/k_1.csv"
 SH
-expect_exit 0 "$TLAB" --source "csv:k_*.csv:Duration (us)" --workdir csv --seed 1 \
+expect_exit 0 "$TLAB" --protocol seq --source "csv:k_*.csv:Duration (us)" --workdir csv --seed 1 \
     --a-cmd "sh csv.sh 20" --b-cmd "sh csv.sh 21"
 expect_grep '"verdict":	"A_better"' "$OUT"
 expect_grep '"launches":	3' "$OUT"
 expect_grep '"source":	"csv"' "$OUT"
-expect_exit 1 "$TLAB" --source "csv:k_*.csv:Time" --workdir csvbad --a-cmd "sh csv.sh 20" --b-cmd "sh csv.sh 20"
+expect_exit 1 "$TLAB" --protocol seq --source "csv:k_*.csv:Time" --workdir csvbad --a-cmd "sh csv.sh 20" --b-cmd "sh csv.sh 20"
 expect_grep "no column 'Time'" "$ERR"
 
 # --resume: pair 3 of B fails once; the rest is measured after --resume,
@@ -109,12 +109,12 @@ cat >flaky.sh <<'SH'
 if [ "$TLAB_PAIR" = 3 ] && [ ! -e ok ]; then echo "flaky failure" >&2; exit 3; fi
 printf '9\n9.1\n8.9\n'
 SH
-expect_exit 1 "$TLAB" --source stdout --workdir resume --seed 9 --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_exit 1 "$TLAB" --protocol seq --source stdout --workdir resume --seed 9 --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
 expect_grep "pair3B.log" "$OUT"
 before=$(wc -l <resume/runs.jsonl)
 grep -q '"pair":3' resume/runs.jsonl && first3=$(sed -n 's/.*"arm":"\([AB]\)","pair":3,"order":1.*/\1/p' resume/runs.jsonl)
 touch ok
-expect_exit 0 "$TLAB" --source stdout --workdir resume --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_exit 0 "$TLAB" --protocol seq --source stdout --workdir resume --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
 expect_grep '"verdict":	"B_better"' "$OUT"
 expect_grep "\"resumed_runs\":	$before" "$OUT"
 if [ -n "${first3:-}" ]; then
@@ -122,6 +122,20 @@ if [ -n "${first3:-}" ]; then
     other=$([ "$first3" = A ] && echo B || echo A)
     grep -q "\"arm\":\"$other\",\"pair\":3,\"order\":2" resume/runs.jsonl || fail "pair 3 second arm not order 2"
 fi
+
+# the default protocol is fast (since 2026-12-06): the JSON and every run
+# of the journal name it; a session measured under seq (the old default) is
+# not continued under it, and the refusal says how to resume
+expect_exit 0 "$TLAB" --source stdout --workdir dflt --seed 9 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
+expect_grep '"protocol":	"fast"' "$OUT"
+expect_grep '"tlab_protocol":	"fast"' "$OUT"
+n=$(wc -l <dflt/runs.jsonl)
+[ "$(grep -c '"protocol":"fast"}$' dflt/runs.jsonl)" -eq "$n" ] || fail "default runs not recorded as fast"
+cp -r resume oldseq
+cp oldseq/runs.jsonl oldseq.keep
+expect_exit 2 "$TLAB" --source stdout --workdir oldseq --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_grep "was measured under --protocol seq; resume with --protocol seq" "$ERR"
+cmp -s oldseq/runs.jsonl oldseq.keep || fail "a refused resume changed runs.jsonl"
 
 # seq-v1, the rule seq replaced, is no longer a protocol of tlab
 expect_exit 2 "$TLAB" --source stdout --workdir v1 --protocol seq-v1 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
@@ -134,16 +148,16 @@ expect_grep "option '--protocol' wants fast, seq or ref, got 'seq-v1'" "$ERR"
 cp -r resume mixed
 sed -i 's/"protocol":"seq"}$/"protocol":"ref"}/' mixed/runs.jsonl
 cp mixed/runs.jsonl mixed.before
-expect_exit 2 "$TLAB" --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_exit 2 "$TLAB" --protocol seq --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
 expect_grep "mixed/runs.jsonl:1: run 1A was measured under --protocol ref; resume with --protocol ref, or use another --workdir" "$ERR"
 expect_grep '"error":' "$OUT"
 cmp -s mixed/runs.jsonl mixed.before || fail "mixed/runs.jsonl changed by a refused resume"
 sed -i 's/"protocol":"ref"}$/"protocol":"seq-v1"}/' mixed/runs.jsonl
-expect_exit 2 "$TLAB" --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_exit 2 "$TLAB" --protocol seq --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
 expect_grep "run 1A was measured under --protocol seq-v1, which seq replaced and tlab no longer offers; start a new session in another --workdir" "$ERR"
 # a journal from before runs named their protocol resumes under any
 sed -i 's/,"protocol":"seq-v1"}$/}/' mixed/runs.jsonl
-expect_exit 0 "$TLAB" --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
+expect_exit 0 "$TLAB" --protocol seq --source stdout --workdir mixed --seed 9 --resume --a-cmd "sh a.sh" --b-cmd "sh flaky.sh"
 expect_grep '"verdict":	"B_better"' "$OUT"
 
 # seq's futility: B alternates 30% above and below A; at that noise no
@@ -152,36 +166,36 @@ expect_grep '"verdict":	"B_better"' "$OUT"
 cat >noisy.sh <<'SH'
 if [ $((TLAB_PAIR % 2)) -eq 0 ]; then echo "[13.0, 13.1, 12.9]"; else echo "[7.6, 7.7, 7.5]"; fi
 SH
-expect_exit 0 "$TLAB" --source stdout --workdir futile --seed 1 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_exit 0 "$TLAB" --protocol seq --source stdout --workdir futile --seed 1 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
 expect_grep '"verdict":	"inconclusive"' "$OUT"
 expect_grep '"stop_reason":	"futile"' "$OUT"
 expect_grep "a verdict on --min-gain 0.01 would take" "$ERR"
 grep -q '"pairs":	16' "$OUT" && fail "futility did not stop before the budget"
 # with a larger budget the same runs go on longer before the verdict is
 # out of reach (the bars of a budget other than 16 are computed: seconds)
-expect_exit 0 "$TLAB" --source stdout --workdir futile2 --seed 1 --max-pairs 20 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_exit 0 "$TLAB" --protocol seq --source stdout --workdir futile2 --seed 1 --max-pairs 20 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
 expect_grep '"pairs":	10,' "$OUT"
 expect_grep "more than --max-pairs 20: stopped after 10" "$ERR"
-expect_exit 2 "$TLAB" --source stdout --workdir futile3 --max-pairs 25 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
+expect_exit 2 "$TLAB" --protocol seq --source stdout --workdir futile3 --max-pairs 25 --a-cmd "sh a.sh" --b-cmd "sh noisy.sh"
 expect_grep "seq: max-pairs must be at most 24" "$ERR"
 
 # --pairs is ref's: seq notes it and keeps its own budget
-expect_exit 0 "$TLAB" --source stdout --workdir pairs --pairs 3 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
+expect_exit 0 "$TLAB" --protocol seq --source stdout --workdir pairs --pairs 3 --a-cmd "sh a.sh" --b-cmd "sh b.sh"
 expect_grep "--pairs applies to --protocol ref" "$ERR"
 expect_grep '"pairs":	6' "$OUT"
 
 # usage errors
-expect_exit 2 "$TLAB" --source stdout --a-cmd x --b-cmd y --min-pairs 2
-expect_exit 2 "$TLAB" --source stdout --a-cmd x --b-cmd y --min-pairs 6 --max-pairs 5
+expect_exit 2 "$TLAB" --protocol seq --source stdout --a-cmd x --b-cmd y --min-pairs 2
+expect_exit 2 "$TLAB" --protocol seq --source stdout --a-cmd x --b-cmd y --min-pairs 6 --max-pairs 5
 expect_grep "max-pairs must be at least min-pairs" "$ERR"
-expect_exit 2 "$TLAB" --source stdout --a-cmd x --b-cmd y --max-pairs 500
-expect_exit 2 "$TLAB" --source stdout --a-cmd x --b-cmd y --min-gain 0.05
+expect_exit 2 "$TLAB" --protocol seq --source stdout --a-cmd x --b-cmd y --max-pairs 500
+expect_exit 2 "$TLAB" --protocol seq --source stdout --a-cmd x --b-cmd y --min-gain 0.05
 expect_grep "min-gain must be in [0, noise)" "$ERR"
-expect_exit 2 "$TLAB" --source nsys --a-cmd x --b-cmd y
+expect_exit 2 "$TLAB" --protocol seq --source nsys --a-cmd x --b-cmd y
 expect_grep "unknown --source 'nsys'" "$ERR"
-expect_exit 2 "$TLAB" --source csv:only --a-cmd x --b-cmd y
-expect_exit 2 "$TLAB" --source stdout --a-cmd x --b-cmd y --seed -1
-expect_exit 0 "$TLAB" --help
+expect_exit 2 "$TLAB" --protocol seq --source csv:only --a-cmd x --b-cmd y
+expect_exit 2 "$TLAB" --protocol seq --source stdout --a-cmd x --b-cmd y --seed -1
+expect_exit 0 "$TLAB" --protocol seq --help
 expect_grep "--protocol P" "$OUT"
 expect_grep "--source SRC" "$OUT"
 
@@ -213,7 +227,7 @@ EOP
 one_decision faster.json
 for spec in "slower 10.8" "equal 10" "little 9.75"; do
     set -- $spec
-    expect_exit 0 "$TLAB" -q --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir "od_$1" --seed 7 \
+    expect_exit 0 "$TLAB" --protocol seq -q --msprof "$FAKE" --launch-count 7 --warm-up 0 --workdir "od_$1" --seed 7 \
         --a-cmd "$FK --mean 10 --seed 21" --b-cmd "$FK --mean $2 --seed 22"
     cp "$OUT" "od_$1.json"
     one_decision "od_$1.json"
