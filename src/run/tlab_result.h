@@ -9,7 +9,7 @@
 
 struct tlab_result {
 	char verdict[32];   /* B_better, A_better, tie or inconclusive */
-	char protocol[16];  /* "seq" or "ref" (tlab_protocol) */
+	char protocol[16];  /* "fast", "seq" or "ref" (tlab_protocol) */
 	double gain;        /* B's gain, > 0 when B is faster (tlab's "gain") */
 	double gain_lo;     /* seq: the gain's interval; NAN under ref */
 	double gain_hi;
