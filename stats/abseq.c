@@ -316,6 +316,12 @@ int abseq_compute_bars(const struct abseq_params *p, struct twostate_bar *bar)
 static const struct twostate_bar DEFAULT_BARS[ABSEQ_MAX_PAIRS_DEFAULT + 1] = {
 #include "stats/abseq_bars.inc"
 };
+/* The same for fast's default schedule (looks 3..16, FAST_WEIGHT, its
+ * family), which takes half a second to compute: tlab's default rule
+ * would pay it at the first look of every session. */
+static const struct twostate_bar FAST_DEFAULT_BARS[ABSEQ_MAX_PAIRS_DEFAULT + 1] = {
+#include "stats/abseq_fast_bars.inc"
+};
 
 int abseq_look_bar(size_t n, const struct abseq_params *p, struct twostate_bar *bar)
 {
@@ -324,6 +330,9 @@ int abseq_look_bar(size_t n, const struct abseq_params *p, struct twostate_bar *
 	struct schedule_memo *m = memo_for(p);
 	if (m->bars == 0 && default_schedule(p) && p->gap_max == GAP_MAX) {
 		memcpy(m->bar, DEFAULT_BARS, sizeof(DEFAULT_BARS));
+		m->bars = 1;
+	} else if (m->bars == 0 && fast_default_schedule(p) && p->gap_max == GAP_MAX) {
+		memcpy(m->bar, FAST_DEFAULT_BARS, sizeof(FAST_DEFAULT_BARS));
 		m->bars = 1;
 	} else if (m->bars == 0) {
 		m->bars = abseq_compute_bars(p, m->bar) == 0 ? 1 : 2;
