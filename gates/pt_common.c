@@ -703,8 +703,6 @@ size_t pt_table_cells(const char *line, char out[][96], size_t max)
 
 /* ---- aggregate rows of a log's tables ------------------------------- */
 
-#define AGG_COLS 24
-
 int pt_agg_label(const char *c)
 {
 	static const char *const geo[] = { "geomean", "geo mean", "geometric", "gmean",
@@ -815,15 +813,15 @@ static int agg_agrees(double v, double half, double w, double rhalf)
 static int agg_table(const struct ptlog_text *t, size_t hl, size_t end, const char *shown,
 		     const char *rule, struct gate_findings *fs)
 {
-	char head[AGG_COLS][96];
-	size_t nc = pt_table_cells(t->lines[hl], head, AGG_COLS);
-	struct agg_acc since[AGG_COLS], all[AGG_COLS];
+	char head[PT_TABLE_COLS][96];
+	size_t nc = pt_table_cells(t->lines[hl], head, PT_TABLE_COLS);
+	struct agg_acc since[PT_TABLE_COLS], all[PT_TABLE_COLS];
 	memset(since, 0, sizeof(since));
 	memset(all, 0, sizeof(all));
 	static const char *const kinds[] = { "", "mean", "sum", "geometric mean" };
 	for (size_t l = hl + 2; l < end; l++) {
-		char cl[AGG_COLS][96];
-		size_t n = pt_table_cells(t->lines[l], cl, AGG_COLS);
+		char cl[PT_TABLE_COLS][96];
+		size_t n = pt_table_cells(t->lines[l], cl, PT_TABLE_COLS);
 		int kind = n ? pt_agg_label(cl[0]) : 0;
 		for (size_t c = 1; c < n && c < nc; c++) {
 			double v, half;
@@ -891,8 +889,6 @@ int pt_check_agg_rows(const struct ptlog_text *t, const char *shown, const char 
 
 /* ---- before / after / change rows ----------------------------------- */
 
-#define CH_COLS 24
-
 /* The first column after the row labels, other than not, whose header
  * holds one of words; -1 none. */
 static int change_col(char head[][96], size_t nc, const char *const *words, int not)
@@ -911,8 +907,8 @@ static int change_col(char head[][96], size_t nc, const char *const *words, int 
 int pt_check_change_rows(const struct ptlog_text *r, size_t hl, size_t end, const char *shown, const char *rule,
 			 struct gate_findings *fs)
 {
-	char head[CH_COLS][96];
-	size_t nc = pt_table_cells(r->lines[hl], head, CH_COLS);
+	char head[PT_TABLE_COLS][96];
+	size_t nc = pt_table_cells(r->lines[hl], head, PT_TABLE_COLS);
 	static const char *const before[] = { "before", "\xE4\xBC\x98\xE5\x8C\x96\xE5\x89\x8D" /* 优化前 */,
 					      "baseline", "\xE5\x9F\xBA\xE7\xBA\xBF" /* 基线 */, NULL };
 	/* after: the final, or the candidate an iteration measured against a
@@ -939,8 +935,8 @@ int pt_check_change_rows(const struct ptlog_text *r, size_t hl, size_t end, cons
 	if (prose_contains_any(head[c], (size_t)-1, ref) && !prose_contains_any(head[c], (size_t)-1, before))
 		return 0;
 	for (size_t l = hl + 2; l < end; l++) {
-		char cl[CH_COLS][96];
-		size_t n = pt_table_cells(r->lines[l], cl, CH_COLS);
+		char cl[PT_TABLE_COLS][96];
+		size_t n = pt_table_cells(r->lines[l], cl, PT_TABLE_COLS);
 		if ((size_t)b >= n || (size_t)a >= n || (size_t)c >= n)
 			continue;
 		struct prose_num nb[2], na[2], nch[2];

@@ -382,13 +382,6 @@ static int check_claims(const struct pt_folder *f, long lj, const struct stalene
 
 /* ---- per-case tables ---------------------------------------------- */
 
-#define MAXCOLS 24
-
-static size_t cells(const char *line, char out[][96], size_t max)
-{
-	return pt_table_cells(line, out, max);
-}
-
 static int cell_num(const char *c, double *v)
 {
 	struct prose_num n[2];
@@ -415,13 +408,13 @@ static int agg_row(const char *first)
 struct ctable {
 	const struct pt_folder *f;
 	size_t hl, end;
-	char head[MAXCOLS][96];
+	char head[PT_TABLE_COLS][96];
 	size_t nc;
 	long bestj;                 /* the JSON file, -1 none */
 	struct ptjson_table bestt;
-	int col_of[MAXCOLS];        /* 1 when column c is a key of the JSON's rows */
-	double tsum[MAXCOLS], jsum[MAXCOLS]; /* sums of the plain rows, of the JSON rows */
-	size_t tn[MAXCOLS], jn[MAXCOLS];
+	int col_of[PT_TABLE_COLS];        /* 1 when column c is a key of the JSON's rows */
+	double tsum[PT_TABLE_COLS], jsum[PT_TABLE_COLS]; /* sums of the plain rows, of the JSON rows */
+	size_t tn[PT_TABLE_COLS], jn[PT_TABLE_COLS];
 };
 
 /* How many cells of the table's plain rows print, to their digits, the
@@ -431,8 +424,8 @@ static size_t table_hits(const struct ctable *t, const cJSON *row)
 	const struct ptlog_text *r = &t->f->report;
 	size_t hits = 0;
 	for (size_t l = t->hl + 2; l < t->end && row; l++) {
-		char cl[MAXCOLS][96];
-		size_t n = cells(r->lines[l], cl, MAXCOLS);
+		char cl[PT_TABLE_COLS][96];
+		size_t n = pt_table_cells(r->lines[l], cl, PT_TABLE_COLS);
 		if (n && agg_row(cl[0]))
 			continue;
 		const cJSON *cur = row;
@@ -487,8 +480,8 @@ static void column_sums(struct ctable *t)
 		t->tn[c] = t->jn[c] = 0;
 	}
 	for (size_t q = t->hl + 2; q < t->end; q++) {
-		char dc[MAXCOLS][96];
-		size_t m = cells(r->lines[q], dc, MAXCOLS);
+		char dc[PT_TABLE_COLS][96];
+		size_t m = pt_table_cells(r->lines[q], dc, PT_TABLE_COLS);
 		double x;
 		if (!m || agg_row(dc[0]))
 			continue;
@@ -540,15 +533,15 @@ static int check_table(const struct pt_folder *f, size_t hl, size_t end, struct 
 	t.f = f;
 	t.hl = hl;
 	t.end = end;
-	t.nc = cells(r->lines[hl], t.head, MAXCOLS);
+	t.nc = pt_table_cells(r->lines[hl], t.head, PT_TABLE_COLS);
 	best_json_table(&t);
 	if (t.bestj < 0)
 		return 0;
 	column_sums(&t);
 	/* the aggregate rows */
 	for (size_t l = hl + 2; l < end; l++) {
-		char cl[MAXCOLS][96];
-		size_t n = cells(r->lines[l], cl, MAXCOLS);
+		char cl[PT_TABLE_COLS][96];
+		size_t n = pt_table_cells(r->lines[l], cl, PT_TABLE_COLS);
 		int kind = n ? agg_row(cl[0]) : 0;
 		if (kind && check_agg_row(&t, l, cl, n, kind, fs))
 			return -1;

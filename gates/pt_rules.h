@@ -131,6 +131,8 @@ int pt_is_na(const char *s, size_t len);
 /* The cells of a Markdown table row into out (at most max, 95 bytes
  * each, blanks, emphasis and code marks trimmed); returns how many. */
 size_t pt_table_cells(const char *line, char out[][96], size_t max);
+/* The columns the table checks read of a row (the rest are not read). */
+#define PT_TABLE_COLS 24
 
 /* The rows of the table whose header is line hl (its rows up to end) of
  * a before / after / change table (| 指标 | before | after | 变化 |, |

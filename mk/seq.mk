@@ -25,7 +25,10 @@ $(BUILD)/bin/print-bars: scripts/analysis/print_bars.c $(BUILD)/libtlperf.a $(DE
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtlperf.a $(LDLIBS)
 
 bars: $(BUILD)/bin/print-bars
-	$(BUILD)/bin/print-bars seq > stats/abseq_bars.inc.tmp && mv stats/abseq_bars.inc.tmp stats/abseq_bars.inc
-	$(BUILD)/bin/print-bars fast > stats/abseq_fast_bars.inc.tmp && \
-		mv stats/abseq_fast_bars.inc.tmp stats/abseq_fast_bars.inc
+	$(BUILD)/bin/print-bars seq > stats/abseq_bars.inc.tmp
+	$(BUILD)/bin/print-bars fast > stats/abseq_fast_bars.inc.tmp
+	@# a table replaced only when it changed: an unchanged one rebuilds nothing
+	@for f in stats/abseq_bars.inc stats/abseq_fast_bars.inc; do \
+		if cmp -s $$f.tmp $$f; then rm $$f.tmp; else mv $$f.tmp $$f; echo "bars: wrote $$f"; fi; \
+	done
 .PHONY: bars

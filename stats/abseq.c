@@ -328,11 +328,12 @@ int abseq_look_bar(size_t n, const struct abseq_params *p, struct twostate_bar *
 	if (n < p->min_pairs || n > p->max_pairs || p->max_pairs > TWOSTATE_MAX_N)
 		return -1;
 	struct schedule_memo *m = memo_for(p);
-	if (m->bars == 0 && default_schedule(p) && p->gap_max == GAP_MAX) {
-		memcpy(m->bar, DEFAULT_BARS, sizeof(DEFAULT_BARS));
-		m->bars = 1;
-	} else if (m->bars == 0 && fast_default_schedule(p) && p->gap_max == GAP_MAX) {
-		memcpy(m->bar, FAST_DEFAULT_BARS, sizeof(FAST_DEFAULT_BARS));
+	const struct twostate_bar *kept = p->gap_max != GAP_MAX    ? NULL
+					  : default_schedule(p)      ? DEFAULT_BARS
+					  : fast_default_schedule(p) ? FAST_DEFAULT_BARS
+								     : NULL;
+	if (m->bars == 0 && kept) {
+		memcpy(m->bar, kept, sizeof(DEFAULT_BARS));
 		m->bars = 1;
 	} else if (m->bars == 0) {
 		m->bars = abseq_compute_bars(p, m->bar) == 0 ? 1 : 2;

@@ -871,9 +871,9 @@ static int run_pairs(struct ab_cmd *x)
 	return CLI_OK;
 }
 
-/* Why an inconclusive seq stopped where it did: how many pairs a verdict
- * would take at the noise seen (stderr). */
-static void print_budget_note(const struct abseq_result *r, const struct abseq_params *p)
+/* Why an inconclusive fast or seq session (protocol proto) stopped where
+ * it did: how many pairs a verdict would take at the noise seen (stderr). */
+static void print_budget_note(const struct abseq_result *r, const struct abseq_params *p, const char *proto)
 {
 	if (p->rule == ABSEQ_RULE_V1 || (r->reason != ABSEQ_FUTILE && r->reason != ABSEQ_BUDGET))
 		return;
@@ -881,7 +881,7 @@ static void print_budget_note(const struct abseq_result *r, const struct abseq_p
 	if (r->reason == ABSEQ_BUDGET && r->pairs_needed == 0)
 		cli_note("at the noise seen (sd %.2f%% per pair), B's gain of %+.2f%% did not clear the "
 			 "bars of %s within --max-pairs %zu (a larger budget, at most 24, may decide it)",
-			 sd, 100.0 * r->gain, p->rule == ABSEQ_RULE_FAST ? "fast" : "seq", p->max_pairs);
+			 sd, 100.0 * r->gain, proto, p->max_pairs);
 	else if (r->pairs_needed > 0)
 		cli_note("at the noise seen (sd %.2f%% per pair), a verdict on --min-gain %g would take "
 			 "about %zu pairs, more than --max-pairs %zu: stopped after %zu",
@@ -904,7 +904,7 @@ static void print_verdict_line(struct ab_cmd *x)
 		term_progress_line(&x->pg, 0, "verdict: %s%s%s (B gain %+.2f%% [%+.2f%%, %+.2f%%], %zu pairs, stop: %s)",
 				   von, vname, voff, 100.0 * d->seq.gain, 100.0 * d->seq.gain_lo,
 				   100.0 * d->seq.gain_hi, x->npairs, abseq_reason_name(d->seq.reason));
-		print_budget_note(&d->seq, &x->o.seq);
+		print_budget_note(&d->seq, &x->o.seq, x->o.protocol_name);
 	}
 	else
 		term_progress_line(&x->pg, 0, "verdict: %s%s%s (B gain %+.2f%%, sign test p = %.4g, %s)",

@@ -350,20 +350,22 @@ static long round_in(const char *s)
 	return round_in_w(s, NULL, NULL);
 }
 
+/* The length of the parenthesis at s, ASCII or full-width: an opening
+ * one (`(`, `（`) or, when closing, a closing one; 0 when there is none. */
+static size_t paren_at(const char *s, int closing)
+{
+	if (*s == (closing ? ')' : '('))
+		return 1;
+	const char *w = closing ? "）" : "（";
+	return strncmp(s, w, strlen(w)) == 0 ? strlen(w) : 0;
+}
+
 /* The text after the opening bracket of a numbering, `(` (*open = 1) or
  * `（` (*open = 3, its length); s itself (*open = 0) when there is none. */
 static const char *numbering_open(const char *s, int *open)
 {
-	*open = 0;
-	if (*s == '(') {
-		*open = 1;
-		return s + 1;
-	}
-	if (strncmp(s, "（", strlen("（")) == 0) {
-		*open = 3;
-		return s + strlen("（");
-	}
-	return s;
+	*open = (int)paren_at(s, 0);
+	return s + *open;
 }
 
 /* Past the Chinese numerals (一 .. 十, 百) at q; q when there are none. */
@@ -411,12 +413,8 @@ static const char *numbering_number(const char *q, int open)
 static const char *numbering_end(const char *q, const char *num, int open)
 {
 	static const char *const seps[] = { "、", "．", "：", "）", ".", ")", ":", NULL };
-	if (open == 1 && *q == ')')
-		return skip_marks(q + 1);
-	if (open == 3 && strncmp(q, "）", strlen("）")) == 0)
-		return skip_marks(q + strlen("）"));
-	if (open)
-		return NULL;
+	if (open) /* the closing bracket of the same width */
+		return paren_at(q, 1) == (size_t)open ? skip_marks(q + open) : NULL;
 	for (int i = 0; seps[i]; i++)
 		if (strncmp(q, seps[i], strlen(seps[i])) == 0)
 			return skip_marks(q + strlen(seps[i]));
@@ -766,13 +764,13 @@ static double key_unit(const char **p)
 		return 0;
 	}
 	q = skip_ws(q);
-	size_t open = *q == '(' ? 1 : strncmp(q, "（", strlen("（")) == 0 ? strlen("（") : 0;
+	size_t open = paren_at(q, 0);
 	if (!open)
 		return 0;
 	const char *u = q + open;
 	double m = read_unit(&u);
 	u = skip_ws(u);
-	size_t close = *u == ')' ? 1 : strncmp(u, "）", strlen("）")) == 0 ? strlen("）") : 0;
+	size_t close = paren_at(u, 1);
 	if (m == 0 || !close)
 		return 0;
 	*p = u + close;
@@ -785,17 +783,18 @@ static double key_unit(const char **p)
 static char *key_workload(const char **p)
 {
 	const char *q = skip_ws(*p);
-	size_t open = *q == '(' ? 1 : strncmp(q, "（", strlen("（")) == 0 ? strlen("（") : 0;
+	size_t open = paren_at(q, 0);
 	if (!open)
 		return NULL;
 	const char *a = q + open, *e = a;
-	while (*e && *e != ')' && strncmp(e, "）", strlen("）")) != 0 && e - a < 64)
+	while (*e && !paren_at(e, 1) && e - a < 64)
 		e++;
-	if (!*e || e == a || (*e != ')' && strncmp(e, "）", strlen("）")) != 0))
+	size_t close = paren_at(e, 1);
+	if (!close || e == a)
 		return NULL;
 	char *label = clean_label(a, (size_t)(e - a));
 	if (label)
-		*p = e + (*e == ')' ? 1 : strlen("）"));
+		*p = e + close;
 	return label;
 }
 
@@ -1360,7 +1359,7 @@ static int word_near(const char *s, const char *p, const char *e, const char *co
 static double unit_before(const char *s, const char *p)
 {
 	for (const char *q = p - s > 40 ? p - 40 : s; q < p; q++) {
-		if (*q != '(' && strncmp(q, "（", strlen("（")) != 0)
+		if (!paren_at(q, 0))
 			continue;
 		const char *k = q;
 		double m = key_unit(&k);
@@ -1913,7 +1912,7 @@ static double cell_figure(const char *c, int lead)
 		e = u;
 	while (*e == '*' || *e == '`' || (!lead && *e == ' '))
 		e++;
-	if (*e != '\0' && !(lead && (*e == ' ' || *e == '(' || strncmp(e, "（", strlen("（")) == 0)))
+	if (*e != '\0' && !(lead && (*e == ' ' || paren_at(e, 0))))
 		return NAN;
 	return m != 0 ? v * m : v;
 }
