@@ -149,14 +149,19 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libtlperf.a $(TEST_DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(BUILD)/libtlperf.a $(LDLIBS) -lcmocka
 
+# The shared data the tests read when present (../shared beside the
+# project, else beside the repository it was cloned from:
+# scripts/find-shared.sh); SHARED=DIR chooses.
+TEST_SHARED = $(or $(SHARED),$(shell sh scripts/find-shared.sh))
+
 # Both run their tests JOBS at a time (default: one per CPU) through
 # tests/run-tests.sh: a progress line with wall and CPU time per test, then
 # "N passed, N failed, N skipped".
 unit: $(TEST_BIN)
-	@TLPERF_TESTDATA=$(CURDIR)/testdata TIMES_FILE=$(BUILD)/unit-times.txt sh tests/run-tests.sh unit $(TEST_BIN)
+	@TLPERF_SHARED=$(TEST_SHARED) TLPERF_TESTDATA=$(CURDIR)/testdata TIMES_FILE=$(BUILD)/unit-times.txt sh tests/run-tests.sh unit $(TEST_BIN)
 
 cli: all
-	@BUILD=$(BUILD) CLI_ONLY="$(CLI_ONLY)" CLI_EXCEPT="$(CLI_EXCEPT)" sh tests/cli/run-all.sh
+	@SHARED=$(TEST_SHARED) BUILD=$(BUILD) CLI_ONLY="$(CLI_ONLY)" CLI_EXCEPT="$(CLI_EXCEPT)" sh tests/cli/run-all.sh
 
 check: layers unit cli
 
@@ -193,7 +198,7 @@ LONG_UNITS := test_abseq
 test-long:
 	$(MAKE) -j$(BUILD_JOBS) build-tests BUILD=$(BUILD)-asan SAN=1
 	$(MAKE) cli BUILD=$(BUILD)-asan SAN=1 CLI_EXCEPT="$(ASAN_CLI_SHORT)"
-	@TLPERF_TEST_LONG=1 TLPERF_TESTDATA=$(CURDIR)/testdata sh tests/run-tests.sh long-units $(LONG_UNITS:%=$(BUILD)-asan/tests/%)
+	@TLPERF_SHARED=$(TEST_SHARED) TLPERF_TEST_LONG=1 TLPERF_TESTDATA=$(CURDIR)/testdata sh tests/run-tests.sh long-units $(LONG_UNITS:%=$(BUILD)-asan/tests/%)
 	@echo "make test-long: all suites passed (the other CLI scripts and the long unit cases under ASan+UBSan)"
 
 # DOCS_URL is compiled into rules_doc.o: the object depends on a file that

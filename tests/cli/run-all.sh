@@ -9,16 +9,17 @@
 #   TLPERF, TLAB, TLGATE  the binaries under test
 #   ROOT                  the project directory
 #   TESTDATA              ROOT/testdata
-#   SHARED                ../shared beside the project, or empty when absent
+#   SHARED                ../shared beside the project or its origin, or empty when absent
 #   TMPDIR_TEST           a fresh scratch directory, removed afterwards
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) B=$BUILD ;; *) B=$ROOT/$BUILD ;; esac
 export ROOT TLPERF="$B/bin/tlperf" TLAB="$B/bin/tlab" TLGATE="$B/bin/tlgate"
 export TESTDATA="$ROOT/testdata" BUILD_DIR="$B"
-# ../shared beside the project; a worktree elsewhere may point at it with SHARED=...
+# ../shared beside the project, else beside the repository it was cloned
+# from (scripts/find-shared.sh); SHARED=... chooses
 if [ -n "${SHARED:-}" ] && [ -d "$SHARED" ]; then SHARED=$(cd "$SHARED" && pwd)
-elif [ -d "$ROOT/../shared" ]; then SHARED=$(cd "$ROOT/../shared" && pwd); else SHARED=""; fi
+else SHARED=$(sh "$ROOT/scripts/find-shared.sh"); fi
 export SHARED
 # python3 resolved once: the tests call it hundreds of times, and where
 # python3 on PATH is a version manager's shim (pyenv's is a bash script that
